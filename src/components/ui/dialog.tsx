@@ -1,0 +1,59 @@
+import { Dialog as HuiDialog, DialogBackdrop, DialogPanel, DialogTitle, Description } from '@headlessui/react';
+import { X } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { cn } from '../../lib/cn';
+
+const widths = { sm: 'max-w-sm', md: 'max-w-md', lg: 'max-w-lg', xl: 'max-w-2xl' } as const;
+
+export interface DialogProps {
+  open: boolean;
+  onClose: () => void;
+  title: ReactNode;
+  description?: ReactNode;
+  /** Body content between the description and the actions. */
+  children?: ReactNode;
+  /** Buttons, rendered right-aligned in the footer (e.g. Cancel + Confirm). */
+  actions?: ReactNode;
+  size?: keyof typeof widths;
+  /** Hide the top-right close (X) button. Escape and backdrop click still close. */
+  hideClose?: boolean;
+  className?: string;
+}
+
+/** Modal dialog (Headless UI): focus trapped, Escape closes, title/description wired to aria. */
+export function Dialog({ open, onClose, title, description, children, actions, size = 'md', hideClose, className }: DialogProps) {
+  return (
+    <HuiDialog open={open} onClose={onClose} className="relative z-50">
+      <DialogBackdrop
+        transition
+        className="fixed inset-0 bg-slate-900/50 backdrop-blur-[2px] transition-opacity duration-150 data-closed:opacity-0"
+      />
+      <div className="fixed inset-0 flex w-screen items-end justify-center overflow-y-auto p-4 sm:items-center">
+        <DialogPanel
+          transition
+          className={cn(
+            'relative w-full rounded-xl bg-white p-6 shadow-xl ring-1 ring-slate-900/5 transition duration-150',
+            'data-closed:translate-y-2 data-closed:opacity-0',
+            widths[size],
+            className,
+          )}
+        >
+          {!hideClose && (
+            <button
+              type="button"
+              onClick={onClose}
+              aria-label="Close"
+              className="absolute top-4 right-4 cursor-pointer rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-600"
+            >
+              <X className="size-4" aria-hidden="true" />
+            </button>
+          )}
+          <DialogTitle className="pr-8 text-lg font-semibold text-slate-900">{title}</DialogTitle>
+          {description && <Description className="mt-1.5 text-sm text-slate-600">{description}</Description>}
+          {children && <div className="mt-5">{children}</div>}
+          {actions && <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{actions}</div>}
+        </DialogPanel>
+      </div>
+    </HuiDialog>
+  );
+}

@@ -1,0 +1,86 @@
+import { useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import { cn } from '../../lib/cn';
+
+/** Spec section 9: tooltips open after 700 ms, with a 300 ms skip delay. */
+export const TOOLTIP_DELAY_MS = 700;
+export const TOOLTIP_SKIP_DELAY_MS = 300;
+
+// Shared across all tooltips: when one closed less than the skip delay ago, the next opens at once.
+let lastClosedAt = 0;
+
+const sides = {
+  top: 'bottom-full left-1/2 mb-2 -translate-x-1/2',
+  bottom: 'top-full left-1/2 mt-2 -translate-x-1/2',
+  left: 'right-full top-1/2 mr-2 -translate-y-1/2',
+  right: 'left-full top-1/2 ml-2 -translate-y-1/2',
+} as const;
+
+export interface TooltipProps {
+  content: ReactNode;
+  /** The trigger; should be focusable (a button or link) so keyboard users get the tooltip too. */
+  children: ReactElement;
+  side?: keyof typeof sides;
+  className?: string;
+}
+
+/**
+ * Hover/focus tooltip. Opens after 700 ms (immediately if another tooltip closed within 300 ms),
+ * closes on leave, blur or Escape. The bubble is linked with aria-describedby.
+ */
+export function Tooltip({ content, children, side = 'top', className }: TooltipProps) {
+  const [open, setOpen] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const id = useId();
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') hide();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  });
+
+  function show() {
+    clearTimeout(timer.current);
+    const skip = Date.now() - lastClosedAt < TOOLTIP_SKIP_DELAY_MS;
+    if (skip) setOpen(true);
+    else timer.current = setTimeout(() => setOpen(true), TOOLTIP_DELAY_MS);
+  }
+
+  function hide() {
+    clearTimeout(timer.current);
+    setOpen((wasOpen) => {
+      if (wasOpen) lastClosedAt = Date.now();
+      return false;
+    });
+  }
+
+  return (
+    <span
+      className="relative inline-flex"
+      onPointerEnter={show}
+      onPointerLeave={hide}
+      onFocus={show}
+      onBlur={hide}
+      aria-describedby={open ? id : undefined}
+    >
+      {children}
+      {open && (
+        <span
+          id={id}
+          role="tooltip"
+          className={cn(
+            'pointer-events-none absolute z-50 w-max max-w-xs rounded-md bg-slate-900 px-2.5 py-1.5 text-xs font-medium text-white shadow-lg',
+            sides[side],
+            className,
+          )}
+        >
+          {content}
+        </span>
+      )}
+    </span>
+  );
+}
