@@ -1,0 +1,26 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './types';
+
+// Postgres returns int8 (bigint) and numeric as strings by default; our counters fit in a JS number.
+pg.types.setTypeParser(20, (v) => Number(v));
+// A date column stays the calendar date it is ('2026-11-01'), not a UTC-midnight Date.
+pg.types.setTypeParser(1082, (v) => v);
+
+export function createPool(connectionString: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max });
+  // An idle client can be killed by the server (e.g. on shutdown); that must not crash the process.
+  pool.on('error', (err) => {
+    console.error('[db] idle client error:', err.message);
+  });
+  pool.on('connect', (client) => {
+    client.on('error', (err) => console.error('[db] client error:', err.message));
+  });
+  return pool;
+}
+
+export function createDb(pool: pg.Pool): Kysely<Database> {
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+export type Db = Kysely<Database>;

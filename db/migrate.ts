@@ -1,0 +1,31 @@
+// Order: better-auth's schema (its tables are referenced by ours) → our frozen Kysely migrations
+// → graphile-worker's schema. Safe to run on every start and from several processes at once.
+import type { BetterAuthOptions } from 'better-auth';
+import { getMigrations } from 'better-auth/db/migration';
+import { runMigrations as runWorkerMigrations } from 'graphile-worker';
+import { sql } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import type pg from 'pg';
+import type { Db } from './client';
+import * as m001 from './migrations/2026_11_22_21_00_00_create_core';
+
+const migrations: Record<string, Migration> = {
+  '2026_11_22_21_00_00_create_core': m001,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrate(o: { db: Db; pool: pg.Pool; authOptions: BetterAuthOptions }): Promise<void> {
+  // One migrator at a time across processes (web and worker may start together).
+  await sql`select pg_advisory_lock(727274)`.execute(o.db);
+  try {
+    const auth = await getMigrations({ ...o.authOptions, database: o.pool });
+    await auth.runMigrations();
+    const { error, results } = await new Migrator({ db: o.db, provider }).migrateToLatest();
+    for (const r of results ?? []) if (r.status === 'Error') console.error(`[db] migration ${r.migrationName} failed`);
+    if (error) throw error;
+  } finally {
+    await sql`select pg_advisory_unlock(727274)`.execute(o.db);
+  }
+  await runWorkerMigrations({ pgPool: o.pool });
+}

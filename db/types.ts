@@ -1,0 +1,196 @@
+// The typed Database for Kysely. Our tables are snake_case; better-auth's keep their camelCase
+// columns (we read them, better-auth writes them). Keep in step with db/migrations/.
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json = ColumnType<unknown, string | undefined, string>;
+
+export type Plan = 'free' | 'starter' | 'pro' | 'business' | 'enterprise';
+export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed';
+export type JobSource = 'upload' | 'api' | 'schedule' | 'replay';
+export type Frequency = 'daily' | 'weekly' | 'monthly';
+
+export interface UserTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  image: string | null;
+  twoFactorEnabled: ColumnType<boolean | null, boolean | undefined, boolean>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface SessionTable {
+  id: string;
+  token: string;
+  userId: string;
+  expiresAt: Timestamp;
+  activeOrganizationId: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface OrganizationTable {
+  id: string;
+  name: string;
+  slug: string;
+  logo: string | null;
+  metadata: string | null;
+  createdAt: Timestamp;
+}
+
+export interface MemberTable {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: string;
+  createdAt: Timestamp;
+}
+
+export interface InvitationTable {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: string | null;
+  status: string;
+  expiresAt: Timestamp;
+  inviterId: string;
+  createdAt: Timestamp;
+}
+
+export interface AccountTable {
+  id: string;
+  owner_id: string;
+  plan: ColumnType<Plan, Plan | undefined, Plan>;
+  credits_balance: ColumnType<number, number | undefined, number>;
+  monthly_validations_quota: ColumnType<number, number | undefined, number>;
+  monthly_validations_used: ColumnType<number, number | undefined, number>;
+  team_member_limit: ColumnType<number, number | undefined, number>;
+  usage_period_start: ColumnType<string, string | undefined, string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProfileTable {
+  id: string;
+  full_name: ColumnType<string, string | undefined, string>;
+  company_name: ColumnType<string, string | undefined, string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ValidationJobTable {
+  id: Generated<string>;
+  account_id: string;
+  created_by: string | null;
+  filename: string;
+  source: ColumnType<JobSource, JobSource | undefined, JobSource>;
+  status: ColumnType<JobStatus, JobStatus | undefined, JobStatus>;
+  total_emails: ColumnType<number, number | undefined, number>;
+  processed_emails: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  file_path: string | null;
+  webhook_url: string | null;
+  created_at: Timestamp;
+  started_at: Date | null;
+  completed_at: Date | null;
+  updated_at: Timestamp;
+}
+
+export interface ValidationResultTable {
+  id: Generated<number>;
+  account_id: string;
+  job_id: string | null;
+  created_by: string | null;
+  email: string;
+  result: 'valid' | 'invalid' | 'risky';
+  verdict: string;
+  reason: string;
+  is_syntax_valid: boolean;
+  is_dns_valid: boolean;
+  is_mx_valid: boolean;
+  is_smtp_valid: boolean;
+  deliverability_score: number;
+  mx_hosts: ColumnType<string[], string[] | undefined, string[]>;
+  role_detected: boolean;
+  disposable_provider: boolean;
+  free_provider: ColumnType<boolean, boolean | undefined, boolean>;
+  catch_all: boolean | null;
+  suggestion: string | null;
+  domain_age_days: number | null;
+  evidence: Json | null;
+  checked_at: Timestamp;
+}
+
+export interface ScheduleTable {
+  id: Generated<string>;
+  account_id: string;
+  created_by: string | null;
+  name: string;
+  description: string | null;
+  email_list: string[];
+  frequency: ColumnType<Frequency, Frequency | undefined, Frequency>;
+  is_active: ColumnType<boolean, boolean | undefined, boolean>;
+  total_runs: ColumnType<number, number | undefined, number>;
+  last_run_at: Date | null;
+  created_at: Timestamp;
+}
+
+export interface ApiKeyTable {
+  id: Generated<string>;
+  account_id: string;
+  created_by: string | null;
+  name: string;
+  key_prefix: string;
+  key_hash: string;
+  created_at: Timestamp;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  account_id: string | null;
+  actor_user_id: string | null;
+  actor: ColumnType<string, string | undefined, string>;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  data: Json;
+  created_at: Timestamp;
+}
+
+export interface DevOutboxTable {
+  id: Generated<number>;
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  user: UserTable;
+  session: SessionTable;
+  organization: OrganizationTable;
+  member: MemberTable;
+  invitation: InvitationTable;
+  account: AccountTable;
+  profile: ProfileTable;
+  validation_job: ValidationJobTable;
+  validation_result: ValidationResultTable;
+  schedule: ScheduleTable;
+  api_key: ApiKeyTable;
+  audit_log: AuditLogTable;
+  dev_outbox: DevOutboxTable;
+}
+
+export type Account = Selectable<AccountTable>;
+export type ValidationJob = Selectable<ValidationJobTable>;
+export type NewValidationJob = Insertable<ValidationJobTable>;
+export type ValidationJobUpdate = Updateable<ValidationJobTable>;
+export type ValidationResultRow = Selectable<ValidationResultTable>;
+export type NewValidationResult = Insertable<ValidationResultTable>;
+export type Schedule = Selectable<ScheduleTable>;
+export type ApiKey = Selectable<ApiKeyTable>;

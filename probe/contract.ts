@@ -1,0 +1,99 @@
+// The one source of truth for what a verification returns. Pure zod: the server, the browser
+// and the probe daemon all parse results with these schemas, so nothing is copied.
+import { z } from 'zod';
+
+export const depthSchema = z.enum(['syntax', 'mx', 'smtp']);
+export type Depth = z.infer<typeof depthSchema>;
+
+/** The engine's verdict (DESIGN.md "Verdicts"). */
+export const verdictSchema = z.enum(['deliverable', 'undeliverable', 'risky', 'unknown']);
+export type Verdict = z.infer<typeof verdictSchema>;
+
+/** The spec's result: deliverable → valid, undeliverable → invalid, risky and unknown → risky. */
+export const resultSchema = z.enum(['valid', 'invalid', 'risky']);
+export type Result = z.infer<typeof resultSchema>;
+
+/** Machine-readable reason behind a verdict. */
+export const reasonSchema = z.enum([
+  'accepted', // mailbox accepted, random mailbox refused
+  'syntax', // address is not a valid RFC 5321 mailbox
+  'no_domain', // NXDOMAIN
+  'null_mx', // domain publishes "0 ." (accepts no mail)
+  'dns_error', // SERVFAIL or DNS timeout: unknown, never invalid
+  'no_mx', // no MX and no usable A/AAAA
+  'smtp_unreachable', // every MX refused, silent or timed out
+  'policy_block', // 5.7.x or a reputation/policy refusal
+  'greylisted', // 4xx not cleared before the deadline
+  'mailbox_not_found', // 5.1.x user unknown
+  'mailbox_disabled', // 5.2.1
+  'mailbox_full', // 5.2.2 / 4.2.2
+  'catch_all', // accepted and the random mailbox accepted too
+  'disposable', // disposable provider, whatever SMTP said
+  'blocked_address', // MX resolves to a private/loopback/metadata address and that is not allowed
+  'smtp_not_checked', // depth syntax or mx: the mailbox itself was not asked
+]);
+export type Reason = z.infer<typeof reasonSchema>;
+
+export const verdictToResult: Record<Verdict, Result> = {
+  deliverable: 'valid',
+  undeliverable: 'invalid',
+  risky: 'risky',
+  unknown: 'risky',
+};
+
+export const smtpReplySchema = z.object({
+  stage: z.string(), // banner | ehlo | helo | starttls | mail | rcpt | rcpt_random | quit
+  code: z.number().int(),
+  enhanced: z.string().nullable(), // e.g. "5.1.1"
+  text: z.string(),
+});
+export type SmtpReply = z.infer<typeof smtpReplySchema>;
+
+export const evidenceSchema = z.object({
+  depth: depthSchema,
+  mx_host: z.string().nullable(),
+  mx_ip: z.string().nullable(),
+  replies: z.array(smtpReplySchema),
+  retries: z.number().int(),
+  detail: z.string().nullable(), // human explanation, e.g. "DNS timeout after 2 attempts"
+});
+export type Evidence = z.infer<typeof evidenceSchema>;
+
+export const verificationResultSchema = z.object({
+  email: z.string(), // the input, verbatim
+  normalized: z.string().nullable(), // local@a-label-domain (domain lower-cased), null when unparseable
+  verdict: verdictSchema,
+  result: resultSchema,
+  reason: reasonSchema,
+  catch_all: z.boolean().nullable(), // null when not determined
+  disposable: z.boolean(),
+  role: z.boolean(),
+  free_provider: z.boolean(),
+  score: z.number().int().min(0).max(100),
+  mx_hosts: z.array(z.string()),
+  suggestion: z.string().nullable(), // full suggested address ("john@gmail.com") or null
+  smtputf8: z.boolean(), // local part needs SMTPUTF8
+  quoted_local: z.boolean(), // local part was a quoted string
+  ms: z.number().int(),
+  // spec (dashboard) shape
+  is_syntax_valid: z.boolean(),
+  is_dns_valid: z.boolean(),
+  is_mx_valid: z.boolean(),
+  is_smtp_valid: z.boolean(),
+  deliverability_score: z.number().int().min(0).max(100),
+  role_detected: z.boolean(),
+  disposable_provider: z.boolean(),
+  domain_age_days: z.number().int().nullable(),
+  evidence: evidenceSchema,
+});
+export type VerificationResult = z.infer<typeof verificationResultSchema>;
+
+export const MAX_BATCH = 10_000;
+
+export const verifyRequestSchema = z.object({
+  emails: z.array(z.string().max(1024)).min(1).max(MAX_BATCH),
+  depth: depthSchema.default('smtp'),
+  /** 'realtime' keeps the greylisting deadline short; 'bulk' keeps it long. */
+  mode: z.enum(['realtime', 'bulk']).default('realtime'),
+});
+export type VerifyRequest = z.input<typeof verifyRequestSchema>;

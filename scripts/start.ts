@@ -1,0 +1,48 @@
+// `npm start`: the whole product in one process for a laptop — an embedded PostgreSQL (unless
+// DATABASE_URL is set), migrations, a local probe daemon (reached over HTTP like any other,
+// unless PROBE_URLS is set), the web server and the worker. Ctrl+C stops all of it.
+import crypto from 'node:crypto';
+import { startProbeDaemon } from '../probe/daemon/server';
+import { probeOptionsFromEnv } from '../probe/env';
+import { readEnv } from '../server/env';
+import { startServer } from '../server/main';
+import { openLocalDb } from './local-db';
+
+async function main() {
+  const started = Date.now();
+  const env = readEnv();
+  const db = await openLocalDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const stops: Array<() => Promise<void>> = [db.stop];
+
+  let probe: { urls: string[]; token: string };
+  if (env.PROBE_URLS) {
+    probe = { urls: env.PROBE_URLS.split(',').map((u) => u.trim()), token: env.PROBE_TOKEN ?? '' };
+  } else {
+    const token = env.PROBE_TOKEN ?? crypto.randomBytes(24).toString('hex');
+    const daemon = await startProbeDaemon({ port: 0, host: '127.0.0.1', token, probe: probeOptionsFromEnv(process.env) });
+    stops.unshift(daemon.close);
+    probe = { urls: [daemon.url], token };
+  }
+
+  const server = await startServer({ env, role: 'all', databaseUrl: db.url, probe });
+  stops.unshift(server.stop);
+  console.log(`\n  Mailvet is running at ${server.url}  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  if (!env.SMTP_URL) console.log(`  Mail goes to the dev outbox: ${server.url}/dev/outbox`);
+  console.log('  Press Ctrl+C to stop.\n');
+
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping Mailvet…');
+    for (const stop of stops) await stop().catch((e) => console.error(e));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,124 @@
+// The one table of plan constants (spec section 9). Server and browser both read it: prices and
+// CTA labels for the pricing pages, gates/quotas/limits for enforcement.
+import { z } from 'zod';
+
+export const planTypeSchema = z.enum(['free', 'starter', 'pro', 'business', 'enterprise']);
+export type PlanType = z.infer<typeof planTypeSchema>;
+
+/** Spec section 4: plan rank decides upgrade / same plan / downgrade. */
+export const PLAN_RANK: Record<PlanType, number> = { free: 0, starter: 1, pro: 2, business: 3, enterprise: 4 };
+
+/** Stands for "unlimited" in integer columns (team_member_limit, quotas). */
+export const UNLIMITED = 1_000_000_000;
+
+export interface PlanDefinition {
+  type: PlanType;
+  name: string;
+  /** Monthly price; null = custom (Enterprise). */
+  priceUSD: number | null;
+  priceINR: number | null;
+  period: string;
+  description: string;
+  /** Validations included per month (credits granted on upgrade and at each monthly reset). */
+  monthlyValidations: number;
+  volumeLabel: string;
+  features: string[];
+  apiRateLabel: string;
+  /** Requests per second for the public API; null = custom. */
+  apiRatePerSecond: number | null;
+  /** Total members of the account, owner included (spec: Free none, Starter 1, Pro 2, Business 10, Enterprise unlimited). */
+  teamMemberLimit: number;
+  teamLabel: string;
+  support: string;
+  cta: string;
+  /** Most Popular on the landing page pricing (Pro); the billing screen marks Starter (spec section 2). */
+  popularOnLanding: boolean;
+  popularOnBilling: boolean;
+  /** Gates (spec section 6). */
+  smtpCheck: boolean;
+  csvUpload: boolean;
+  apiKeys: boolean;
+  autoRevalidation: boolean;
+  integrations: boolean;
+  /** Unused credits carry over at the monthly reset. */
+  rollover: boolean;
+}
+
+export const PLANS: readonly PlanDefinition[] = [
+  {
+    type: 'free', name: 'Free', priceUSD: 0, priceINR: 0, period: '/month',
+    description: 'Try Mailvet with 500 free validations. No card required.',
+    monthlyValidations: 500, volumeLabel: '500 validations',
+    features: ['500 validations', 'Syntax and MX checks', 'No CSV upload', 'No SMTP mailbox check', 'API: 1 request/second', 'Community support'],
+    apiRateLabel: '1 req/s', apiRatePerSecond: 1, teamMemberLimit: 1, teamLabel: 'No team members', support: 'Community support',
+    cta: 'Start Free', popularOnLanding: false, popularOnBilling: false,
+    smtpCheck: false, csvUpload: false, apiKeys: false, autoRevalidation: false, integrations: false, rollover: false,
+  },
+  {
+    type: 'starter', name: 'Starter', priceUSD: 19, priceINR: 999, period: '/month',
+    description: 'Full verification for small lists and growing senders.',
+    monthlyValidations: 10_000, volumeLabel: '10,000 validations/month',
+    features: ['10,000 validations/month', 'Full syntax, MX and SMTP checks', 'CSV upload', 'Disposable and role detection', 'API: 3 requests/second', '1 user', 'Email support'],
+    apiRateLabel: '3 req/s', apiRatePerSecond: 3, teamMemberLimit: 1, teamLabel: '1 user', support: 'Email support',
+    cta: 'Get Started', popularOnLanding: false, popularOnBilling: true,
+    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: false, integrations: false, rollover: false,
+  },
+  {
+    type: 'pro', name: 'Pro', priceUSD: 79, priceINR: 2999, period: '/month',
+    description: 'Bulk cleaning, webhooks and analytics for marketing teams.',
+    monthlyValidations: 100_000, volumeLabel: '100,000 validations/month',
+    features: ['100,000 validations/month', 'Bulk validation', 'Webhooks', 'Analytics dashboard', 'Rollover of unused credits', 'Auto revalidation', 'API: 10 requests/second', 'Up to 2 team members', 'Priority email support'],
+    apiRateLabel: '10 req/s', apiRatePerSecond: 10, teamMemberLimit: 2, teamLabel: '2 team members', support: 'Priority email support',
+    cta: 'Get Started', popularOnLanding: true, popularOnBilling: false,
+    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: false, rollover: true,
+  },
+  {
+    type: 'business', name: 'Business', priceUSD: 199, priceINR: 7999, period: '/month',
+    description: 'High volume, white-label and an uptime SLA for agencies and platforms.',
+    monthlyValidations: 500_000, volumeLabel: '500,000 validations/month',
+    features: ['500,000 validations/month', 'All Pro features', 'White-label (custom logo and domain)', 'Uptime SLA', 'Advanced reporting', 'API: 25 requests/second (dedicated webhook and API limit)', 'Up to 10 team members', 'Priority and chat support'],
+    apiRateLabel: '25 req/s', apiRatePerSecond: 25, teamMemberLimit: 10, teamLabel: 'Up to 10 team members', support: 'Priority and chat support',
+    cta: 'Get Started', popularOnLanding: false, popularOnBilling: false,
+    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: false, rollover: true,
+  },
+  {
+    type: 'enterprise', name: 'Enterprise', priceUSD: null, priceINR: null, period: '',
+    description: 'Dedicated infrastructure and terms for the largest senders.',
+    monthlyValidations: UNLIMITED, volumeLabel: 'Unlimited or custom volume',
+    features: ['Unlimited or custom volume', 'Dedicated nodes and IPs', 'On-premise option', 'Custom SLA', 'Full white-label and rebranding', 'Webhook, Zapier and custom API integrations', 'Custom API rate', 'Unlimited team members', '24/7 support'],
+    apiRateLabel: 'Custom', apiRatePerSecond: null, teamMemberLimit: UNLIMITED, teamLabel: 'Unlimited team members', support: '24/7 support',
+    cta: 'Contact Sales', popularOnLanding: false, popularOnBilling: false,
+    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: true, rollover: true,
+  },
+];
+
+export const SALES_EMAIL = 'sales@mailvet.io';
+export const SUPPORT_EMAIL = 'support@mailvet.io';
+export const FREE_SIGNUP_CREDITS = 500;
+export const ANNUAL_DISCOUNT_PERCENT = 20;
+
+export function planByType(type: PlanType): PlanDefinition {
+  const plan = PLANS.find((p) => p.type === type);
+  if (!plan) throw new Error(`unknown plan ${type}`);
+  return plan;
+}
+
+export type Currency = 'USD' | 'INR';
+
+/** "$19", "₹2,999", "Custom". */
+export function formatPlanPrice(plan: PlanDefinition, currency: Currency): string {
+  const amount = currency === 'INR' ? plan.priceINR : plan.priceUSD;
+  if (amount === null) return 'Custom';
+  return currency === 'INR' ? `₹${amount.toLocaleString('en-IN')}` : `$${amount.toLocaleString('en-US')}`;
+}
+
+/** Which plans include what (the gate names the UI and server share). */
+export type PlanGate = 'smtpCheck' | 'csvUpload' | 'apiKeys' | 'autoRevalidation' | 'integrations';
+
+export function planAllows(type: PlanType, gate: PlanGate): boolean {
+  return planByType(type)[gate];
+}
+
+export function isUnlimited(n: number): boolean {
+  return n >= UNLIMITED;
+}

@@ -1,0 +1,28 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/types';
+
+export interface AuditEntry {
+  accountId: string | null;
+  actorUserId?: string | null;
+  actor?: 'user' | 'operator' | 'system' | 'api_key';
+  action: string;
+  targetType?: string;
+  targetId?: string;
+  data?: Record<string, unknown>;
+}
+
+/** Appends to the audit log; pass the transaction so the entry commits with the change it records. */
+export async function writeAudit(db: Kysely<Database>, e: AuditEntry): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      account_id: e.accountId,
+      actor_user_id: e.actorUserId ?? null,
+      actor: e.actor ?? 'user',
+      action: e.action,
+      target_type: e.targetType ?? null,
+      target_id: e.targetId ?? null,
+      data: JSON.stringify(e.data ?? {}),
+    })
+    .execute();
+}

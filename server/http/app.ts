@@ -1,0 +1,61 @@
+// Express composition only: which handler serves which path. No business logic here.
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import { toNodeHandler } from 'better-auth/node';
+import express, { type ErrorRequestHandler } from 'express';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AppDeps } from '../deps';
+import { appRouter } from '../trpc/app-router';
+import { contextFactory } from '../trpc/context';
+import { devOutboxRouter } from './dev-outbox';
+
+export interface HttpOptions {
+  /** Built SPA (vite build output); omitted in API-only tests. */
+  spaDir?: string;
+  /** Extra routers mounted before the SPA fallback (REST /v1 etc.). */
+  extra?: (app: express.Express) => void;
+}
+
+export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  if (deps.env.TRUST_PROXY) app.set('trust proxy', deps.env.TRUST_PROXY);
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+    res.setHeader('X-Frame-Options', 'DENY');
+    next();
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true });
+  });
+  // better-auth reads its own bodies: mount it before any body parser.
+  app.all('/api/auth/{*any}', toNodeHandler(deps.auth));
+  app.use('/api/trpc', createExpressMiddleware({ router: appRouter, createContext: contextFactory(deps), maxBodySize: 12 * 1024 * 1024 }));
+  app.get('/api/public-config', (_req, res) => {
+    res.json({ geoUrl: deps.env.GEO_URL });
+  });
+  if (deps.env.NODE_ENV !== 'production') app.use(devOutboxRouter(deps.db));
+  o.extra?.(app);
+  app.use('/api', (_req, res) => {
+    res.status(404).json({ error: 'Not found' });
+  });
+
+  if (o.spaDir && fs.existsSync(path.join(o.spaDir, 'index.html'))) {
+    const spaDir = o.spaDir;
+    app.use(express.static(spaDir, { index: false, maxAge: '1h' }));
+    app.get('/{*splat}', (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(path.join(spaDir, 'index.html'));
+    });
+  }
+
+  const onError: ErrorRequestHandler = (err, _req, res, _next) => {
+    const status = typeof err?.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
+    if (status === 500) console.error('[http] unhandled error:', err);
+    res.status(status).json({ error: status === 500 ? 'Internal server error' : String(err.message ?? 'Bad request') });
+  };
+  app.use(onError);
+  return app;
+}

@@ -1,0 +1,36 @@
+// /dev/outbox: the mails the app "sent" while no SMTP relay is configured. Never mounted in
+// production. Server-rendered on purpose: it is a developer tool, not part of the product SPA.
+import type { Router } from 'express';
+import express from 'express';
+import type { Db } from '../../db/client';
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** Escapes the text, then turns http(s) URLs into links. */
+function linkify(text: string): string {
+  return escapeHtml(text).replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
+}
+
+export function devOutboxRouter(db: Db): Router {
+  const r = express.Router();
+  r.get('/dev/outbox', async (_req, res) => {
+    const mails = await db.selectFrom('dev_outbox').selectAll().orderBy('id', 'desc').limit(100).execute();
+    const items = mails
+      .map(
+        (m) => `<article class="mail"><header><strong>${escapeHtml(m.subject)}</strong><span>to ${escapeHtml(m.to)} · ${m.created_at.toISOString()}</span></header><pre>${linkify(m.text)}</pre></article>`,
+      )
+      .join('\n');
+    res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev outbox · Mailvet</title>
+<style>body{font-family:system-ui,sans-serif;max-width:860px;margin:2rem auto;padding:0 1rem;color:#0f172a}
+.mail{border:1px solid #e2e8f0;border-radius:8px;padding:1rem;margin:1rem 0}header{display:flex;justify-content:space-between;gap:1rem;flex-wrap:wrap}
+header span{color:#64748b;font-size:.85rem}pre{white-space:pre-wrap;font-family:inherit}a{color:#4f46e5}</style></head>
+<body><h1>Dev outbox</h1><p>Mail the app sent while no <code>SMTP_URL</code> is configured (newest first). This page does not exist in production.</p>
+${items || '<p>No mail yet.</p>'}</body></html>`);
+  });
+  r.get('/api/dev/outbox', async (_req, res) => {
+    const mails = await db.selectFrom('dev_outbox').selectAll().orderBy('id', 'desc').limit(100).execute();
+    res.json(mails);
+  });
+  return r;
+}

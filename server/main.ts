@@ -1,0 +1,77 @@
+// Production entry: `tsx server/main.ts web|worker|all` with DATABASE_URL set (the Dockerfile's
+// roles). `npm start` (scripts/start.ts) wraps the same pieces with an embedded Postgres.
+import http from 'node:http';
+import path from 'node:path';
+import { closeDeps, createDeps } from './boot';
+import type { AppDeps } from './deps';
+import { readEnv, type Env } from './env';
+import { createHttpApp } from './http/app';
+import { startWorker } from './worker/runner';
+
+export type Role = 'web' | 'worker' | 'all';
+
+export interface RunningServer {
+  url: string | null;
+  deps: AppDeps;
+  stop(): Promise<void>;
+}
+
+export const SPA_DIR = path.resolve(import.meta.dirname, '..', 'dist');
+
+export async function startServer(o: { env: Env; role: Role; databaseUrl: string; probe: { urls: string[]; token: string }; baseURL?: string; spaDir?: string }): Promise<RunningServer> {
+  const deps = await createDeps({ env: o.env, databaseUrl: o.databaseUrl, probe: o.probe, baseURL: o.baseURL });
+  const stops: Array<() => Promise<void>> = [];
+  let url: string | null = null;
+  if (o.role !== 'worker') {
+    const app = createHttpApp(deps, { spaDir: o.spaDir ?? SPA_DIR });
+    const server = http.createServer(app);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(o.env.PORT, o.env.HOST, resolve);
+    });
+    const addr = server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : o.env.PORT;
+    url = `http://localhost:${port}`;
+    stops.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    );
+  }
+  if (o.role !== 'web') {
+    const runner = await startWorker(deps);
+    stops.push(() => runner.stop());
+  }
+  return {
+    url,
+    deps,
+    async stop() {
+      for (const stop of stops.reverse()) await stop().catch((e) => console.error('[server] stop:', e));
+      await closeDeps(deps);
+    },
+  };
+}
+
+async function main() {
+  const env = readEnv();
+  const role = (process.argv[2] ?? 'all') as Role;
+  if (!['web', 'worker', 'all'].includes(role)) throw new Error(`unknown role ${role}: use web, worker or all`);
+  if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required (use `npm start` for the embedded database)');
+  if (!env.PROBE_URLS || !env.PROBE_TOKEN) throw new Error('PROBE_URLS and PROBE_TOKEN are required');
+  const server = await startServer({ env, role, databaseUrl: env.DATABASE_URL, probe: { urls: env.PROBE_URLS.split(',').map((u) => u.trim()), token: env.PROBE_TOKEN } });
+  console.log(`Mailvet ${role} started${server.url ? ` on ${server.url}` : ''}`);
+  const shutdown = () => {
+    void server.stop().then(() => process.exit(0));
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

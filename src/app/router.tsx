@@ -1,0 +1,50 @@
+import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import { paths } from '../config/paths';
+import { ErrorScreen } from './routes/error-screen';
+import { NotFoundRoute } from './routes/not-found';
+
+/** A route module's default export becomes the route's component (code-split per URL). */
+function page(load: () => Promise<{ default: React.ComponentType }>): Pick<RouteObject, 'lazy'> {
+  return { lazy: async () => ({ Component: (await load()).default }) };
+}
+
+const router = createBrowserRouter([
+  {
+    errorElement: <ErrorScreen />,
+    children: [
+      { path: paths.home, ...page(() => import('./routes/landing')) },
+      { path: paths.features, ...page(() => import('./routes/features')) },
+      { path: paths.pricing, ...page(() => import('./routes/pricing')) },
+      { path: paths.documentation, ...page(() => import('./routes/documentation')) },
+      { path: paths.about, ...page(() => import('./routes/about')) },
+      { path: paths.contact, ...page(() => import('./routes/contact')) },
+      { path: paths.privacy, ...page(() => import('./routes/legal/privacy')) },
+      { path: paths.terms, ...page(() => import('./routes/legal/terms')) },
+      { path: paths.security, ...page(() => import('./routes/legal/security')) },
+      { path: paths.auth, ...page(() => import('./routes/auth')) },
+      {
+        path: paths.dashboard.root,
+        ...page(() => import('./routes/dashboard/layout')),
+        children: [
+          { index: true, ...page(() => import('./routes/dashboard/overview')) },
+          { path: 'validate', ...page(() => import('./routes/dashboard/validate')) },
+          { path: 'bulk', ...page(() => import('./routes/dashboard/bulk')) },
+          { path: 'auto-revalidation', ...page(() => import('./routes/dashboard/auto-revalidation')) },
+          { path: 'history', ...page(() => import('./routes/dashboard/history')) },
+          { path: 'api-keys', ...page(() => import('./routes/dashboard/api-keys')) },
+          { path: 'team', ...page(() => import('./routes/dashboard/team')) },
+          { path: 'integrations', ...page(() => import('./routes/dashboard/integrations')) },
+          { path: 'billing', ...page(() => import('./routes/dashboard/billing')) },
+          { path: 'documentation', ...page(() => import('./routes/dashboard/documentation')) },
+          { path: 'settings', ...page(() => import('./routes/dashboard/settings')) },
+          { path: '*', element: <NotFoundRoute /> },
+        ],
+      },
+      { path: '*', element: <NotFoundRoute /> },
+    ],
+  },
+]);
+
+export function AppRouter() {
+  return <RouterProvider router={router} />;
+}
