@@ -1,0 +1,201 @@
+// The scenario world: one domain per behaviour the verifier must get right. Every address listed
+// gets a ground-truth entry (truth.ts). Hosts live on 127.77.<scenario>.<host>.
+import type { DomainSpec, ServerSpec } from './types';
+
+export interface ScenarioParams {
+  /** Greylisting window of the `greylist` scenario (ms). */
+  greylistMs?: number;
+  /** Extra banner delay of the `tarpit` scenario (ms). */
+  tarpitMs?: number;
+  /** RCPTs per session before `452 4.5.3` in the `rcpt-limit` scenario. */
+  rcptLimit?: number;
+  /** Concurrent connections per client IP before `421` in the `conn-limit` scenario. */
+  connLimit?: number;
+}
+
+const ip = (scenario: number, host = 1): string => `127.77.${scenario}.${host}`;
+
+function mx(n: number, server?: ServerSpec, domain = ''): DomainSpec['mx'] {
+  return [{ host: `mx1.${domain}`, priority: 10, ip: ip(n), server }];
+}
+
+function numbered(prefix: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `${prefix}${String(i + 1).padStart(2, '0')}`);
+}
+
+export function buildScenarios(p: ScenarioParams = {}): DomainSpec[] {
+  const greylistMs = p.greylistMs ?? 400;
+  const tarpitMs = p.tarpitMs ?? 600;
+  const rcptLimit = p.rcptLimit ?? 3;
+  const connLimit = p.connLimit ?? 2;
+  const d = (n: number, spec: Omit<DomainSpec, 'domain' | 'mx'> & { name: string; server?: ServerSpec; mx?: DomainSpec['mx'] }): DomainSpec => {
+    const { name, server, ...rest } = spec;
+    const domain = `${name}.mailworld.test`;
+    return { domain, mx: spec.mx ?? mx(n, server, domain), ...rest };
+  };
+  const rcptUsers = numbered('user', 12);
+  const connUsers = numbered('member', 24);
+  return [
+    d(1, {
+      name: 'normal',
+      scenario: 'existing and unknown mailboxes (550 5.1.1), role address',
+      mailboxes: { alice: 'ok', bob: 'ok', info: 'ok' },
+      addresses: ['alice', 'bob', 'ghost', 'info'],
+    }),
+    d(2, {
+      name: 'catch-all',
+      scenario: 'catch-all: every RCPT accepted',
+      catchAll: true,
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice', 'whoever'],
+    }),
+    d(3, {
+      name: 'greylist',
+      scenario: `greylisting: 451 4.7.1 per triplet for ${greylistMs} ms, then real answer`,
+      greylistMs,
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice', 'ghost'],
+    }),
+    d(4, {
+      name: 'greylist-forever',
+      scenario: 'greylisting never cleared (451 4.7.1 forever)',
+      greylistMs: Infinity,
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice'],
+    }),
+    d(5, {
+      name: 'policy-block',
+      scenario: 'reputation block at RCPT (550 5.7.1)',
+      policyBlock: true,
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice', 'ghost'],
+    }),
+    d(6, {
+      name: 'policy-banner',
+      scenario: 'reputation block at connect (554 5.7.1 greeting)',
+      server: { mode: 'policy-banner' },
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice'],
+    }),
+    d(7, {
+      name: 'mailbox-states',
+      scenario: 'full (552 5.2.2, 452 4.2.2) and disabled (550 5.2.1) mailboxes',
+      mailboxes: { full: 'full', fulltemp: 'full-temp', gone: 'disabled', alice: 'ok' },
+      addresses: ['full', 'fulltemp', 'gone'],
+    }),
+    d(8, {
+      name: 'tarpit',
+      scenario: `tarpit banner (+${tarpitMs} ms)`,
+      server: { bannerDelayMs: tarpitMs },
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice', 'ghost'],
+    }),
+    d(9, {
+      name: 'silent',
+      scenario: 'silent server (accepts TCP, never greets)',
+      server: { mode: 'silent' },
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice'],
+    }),
+    d(10, {
+      name: 'refused',
+      scenario: 'connection refused (nothing listening)',
+      server: { mode: 'refused' },
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice'],
+    }),
+    d(11, {
+      name: 'busy',
+      scenario: 'always 421 4.3.2 on connect',
+      server: { mode: 'busy' },
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice'],
+    }),
+    d(12, {
+      name: 'dead-primary',
+      scenario: 'dead primary MX (refused), live secondary',
+      mx: [
+        { host: 'mx1.dead-primary.mailworld.test', priority: 10, ip: ip(12, 1), server: { mode: 'refused' } },
+        { host: 'mx2.dead-primary.mailworld.test', priority: 20, ip: ip(12, 2) },
+      ],
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice', 'ghost'],
+    }),
+    d(13, {
+      name: 'silent-primary',
+      scenario: 'silent primary MX, live secondary',
+      mx: [
+        { host: 'mx1.silent-primary.mailworld.test', priority: 5, ip: ip(13, 1), server: { mode: 'silent' } },
+        { host: 'mx2.silent-primary.mailworld.test', priority: 50, ip: ip(13, 2) },
+      ],
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice', 'ghost'],
+    }),
+    d(14, {
+      name: 'implicit-mx',
+      scenario: 'no MX record, A record (implicit MX)',
+      mx: [],
+      aRecords: [{ ip: ip(14) }],
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice', 'ghost'],
+    }),
+    d(15, { name: 'null-mx', scenario: 'null MX (0 .)', mx: [], nullMx: true, addresses: ['alice'] }),
+    d(16, { name: 'nxdomain', scenario: 'NXDOMAIN', mx: [], dns: 'nxdomain', addresses: ['alice'] }),
+    d(17, { name: 'dns-timeout', scenario: 'DNS never answers', mx: [], dns: 'timeout', addresses: ['alice'] }),
+    d(18, { name: 'servfail', scenario: 'DNS SERVFAIL', mx: [], dns: 'servfail', addresses: ['alice'] }),
+    d(19, { name: 'no-mx', scenario: 'domain exists, no MX and no A', mx: [], addresses: ['alice'] }),
+    d(20, {
+      name: 'rcpt-limit',
+      scenario: `recipient limit (452 4.5.3 after ${rcptLimit} RCPTs per session)`,
+      server: { maxRcptsPerSession: rcptLimit },
+      mailboxes: Object.fromEntries(rcptUsers.slice(0, 9).map((u) => [u, 'ok' as const])),
+      addresses: rcptUsers,
+    }),
+    d(21, {
+      name: 'conn-limit',
+      scenario: `connection limit (421 beyond ${connLimit} concurrent connections per client)`,
+      server: { maxConnectionsPerIp: connLimit, maxRcptsPerSession: 4 },
+      mailboxes: Object.fromEntries(connUsers.slice(0, 18).map((u) => [u, 'ok' as const])),
+      addresses: connUsers,
+    }),
+    d(22, {
+      name: 'starttls',
+      scenario: 'STARTTLS required before MAIL (530 5.7.0 otherwise)',
+      server: { starttls: true, requireTls: true },
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice', 'ghost'],
+    }),
+    d(23, {
+      name: 'helo-only',
+      scenario: 'EHLO not supported (502), HELO works',
+      server: { ehlo: false },
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice', 'ghost'],
+    }),
+    d(24, {
+      name: 'no-pipelining',
+      scenario: 'no PIPELINING extension',
+      server: { pipelining: false },
+      mailboxes: { alice: 'ok', bob: 'ok' },
+      addresses: ['alice', 'bob', 'ghost'],
+    }),
+    d(25, {
+      name: 'dnsbl-listed',
+      scenario: 'MX listed in the DNSBL (score only, verdict unchanged)',
+      server: { dnsblListed: true },
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice'],
+    }),
+    {
+      domain: 'mailinator.com',
+      scenario: 'disposable provider (served locally)',
+      disposable: true,
+      mx: [{ host: 'mail.mailinator.com', priority: 10, ip: ip(26) }],
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice'],
+    },
+  ];
+}
+
+/** The scenario list with its default parameters (400 ms greylisting, 600 ms tarpit, K=3, C=2). */
+export const defaultScenarios: DomainSpec[] = buildScenarios();

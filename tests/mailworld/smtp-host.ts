@@ -1,0 +1,413 @@
+// One simulated SMTP server bound to one 127.x.y.z address. Written on raw `net` rather than
+// smtp-server because every reply (banner and EHLO included) must be delayable, and the odd
+// behaviours (tarpit banner, silence, 421/554 greetings, per-session RCPT limits, per-client
+// connection limits, counters) need the whole state machine in hand. Replies keep RFC 5321 order:
+// each is written no earlier than replyDelayMs after the command that caused it arrived (a network
+// round trip), and never before the reply to an earlier command, so pipelining saves round trips
+// exactly as it does on the real internet.
+import net from 'node:net';
+import tls from 'node:tls';
+import type { DomainSpec, HostCounters, ServerSpec, WorldCounters } from './types';
+
+export interface HostContext {
+  replyDelayMs: number;
+  counters: WorldCounters;
+  secureContext: tls.SecureContext;
+  /** Domain spec for a recipient domain, if the world knows it. */
+  domainOf(domain: string): DomainSpec | undefined;
+  /** Does the host at this IP accept mail for the domain (is it one of its MX/A addresses)? */
+  serves(ip: string, domain: string): boolean;
+  /** (client ip | mail from | rcpt) → first seen (ms). Shared by all hosts, like a greylist DB. */
+  greylist: Map<string, number>;
+}
+
+function normalizeIp(ip: string | undefined): string {
+  if (!ip) return '?';
+  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+}
+
+function extractPath(arg: string): string | null {
+  const m = /^\s*:?\s*<([^>]*)>/.exec(arg) ?? /^\s*:?\s*(\S+)/.exec(arg);
+  return m ? (m[1] ?? '') : null;
+}
+
+interface Pending {
+  at: number;
+  text: string;
+  after?: () => void;
+}
+
+class Session {
+  private socket: net.Socket;
+  private buf = '';
+  private greeted = false;
+  private ehloSeen = false;
+  private mailFrom: string | null = null;
+  private rcpts = 0;
+  private secure = false;
+  private upgrading = false;
+  private rejected = false;
+  private ended = false;
+  private lastAt = 0;
+  private queue: Pending[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private readonly clientIp: string;
+  private readonly onData = (chunk: Buffer): void => this.receive(chunk);
+
+  constructor(
+    private readonly host: SmtpHost,
+    socket: net.Socket,
+  ) {
+    this.socket = socket;
+    this.clientIp = normalizeIp(socket.remoteAddress);
+  }
+
+  get client(): string {
+    return this.clientIp;
+  }
+
+  start(): void {
+    const spec = this.host.spec;
+    const mode = spec.mode ?? 'smtp';
+    const now = Date.now();
+    this.socket.on('data', this.onData);
+    if (mode === 'silent') return;
+    if (mode === 'busy') {
+      this.reply(now, '421 4.3.2 Service not available, closing transmission channel', () => this.end());
+      return;
+    }
+    if (spec.maxConnectionsPerIp !== undefined && this.host.activeFrom(this.clientIp) > spec.maxConnectionsPerIp) {
+      this.reply(now, `421 4.7.0 ${this.host.name} Error: too many connections from ${this.clientIp}`, () =>
+        this.end(),
+      );
+      return;
+    }
+    if (mode === 'policy-banner') {
+      this.rejected = true;
+      this.reply(now, `554 5.7.1 ${this.host.name} Service unavailable; Client host [${this.clientIp}] blocked using bl.mailworld.test`);
+      return;
+    }
+    this.reply(now + (spec.bannerDelayMs ?? 0), `220 ${this.host.name} ESMTP Mailworld`);
+  }
+
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.queue = [];
+    this.socket.destroy();
+  }
+
+  private end(): void {
+    this.ended = true;
+    this.socket.end();
+  }
+
+  /** Queue a reply for receivedAt + replyDelayMs, after every reply queued before it. */
+  private reply(receivedAt: number, text: string, after?: () => void): void {
+    const ctx = this.host.ctx;
+    const code = text.slice(0, 3);
+    ctx.counters.repliesByCode.set(code, (ctx.counters.repliesByCode.get(code) ?? 0) + 1);
+    const at = Math.max(receivedAt + ctx.replyDelayMs, this.lastAt);
+    this.lastAt = at;
+    this.queue.push({ at, text, after });
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.timer) return;
+    for (;;) {
+      const head = this.queue[0];
+      if (!head) return;
+      const wait = head.at - Date.now();
+      if (wait > 0) {
+        this.timer = setTimeout(() => {
+          this.timer = null;
+          this.pump();
+        }, wait);
+        return;
+      }
+      this.queue.shift();
+      if (!this.socket.destroyed && this.socket.writable) this.socket.write(`${head.text}\r\n`);
+      head.after?.();
+    }
+  }
+
+  private violation(what: string): void {
+    const v = this.host.ctx.counters.violations;
+    if (v.length < 1000) v.push(`${this.host.ip}: ${what}`);
+  }
+
+  private receive(chunk: Buffer): void {
+    if (this.upgrading || this.ended) return;
+    this.buf += chunk.toString('utf8');
+    for (;;) {
+      const nl = this.buf.indexOf('\n');
+      if (nl < 0) break;
+      const line = this.buf.slice(0, nl).replace(/\r$/, '');
+      this.buf = this.buf.slice(nl + 1);
+      const pipelined = this.queue.length > 0 || this.buf.length > 0;
+      if (pipelined && this.ehloSeen && this.host.spec.pipelining === false) {
+        this.violation(`pipelining without PIPELINING: ${line.slice(0, 40)}`);
+      }
+      this.command(line, Date.now());
+      if (this.upgrading || this.ended) {
+        if (this.buf.length > 0) this.violation('data pipelined after STARTTLS (discarded)');
+        this.buf = '';
+        return;
+      }
+    }
+    if (this.buf.length > 4096) {
+      this.reply(Date.now(), '500 5.5.2 Line too long', () => this.end());
+    }
+  }
+
+  private command(line: string, now: number): void {
+    const spec = this.host.spec;
+    const ctx = this.host.ctx;
+    const [verbRaw = '', ...rest] = line.split(' ');
+    const verb = verbRaw.toUpperCase();
+    const arg = rest.join(' ');
+    if (this.rejected) {
+      if (verb === 'QUIT') this.reply(now, '221 2.0.0 Bye', () => this.end());
+      else this.reply(now, '503 5.5.1 Error: no SMTP service here');
+      return;
+    }
+    switch (verb) {
+      case 'EHLO': {
+        if (spec.ehlo === false) {
+          this.reply(now, '502 5.5.2 Error: command not recognized');
+          return;
+        }
+        this.greeted = true;
+        this.ehloSeen = true;
+        this.mailFrom = null;
+        const ext = ['SIZE 35882577', '8BITMIME', 'ENHANCEDSTATUSCODES', 'SMTPUTF8'];
+        if (spec.pipelining !== false) ext.unshift('PIPELINING');
+        if ((spec.starttls || spec.requireTls) && !this.secure) ext.push('STARTTLS');
+        const lines = [this.host.name, ...ext];
+        this.reply(now, lines.map((l, i) => `250${i === lines.length - 1 ? ' ' : '-'}${l}`).join('\r\n'));
+        return;
+      }
+      case 'HELO':
+        this.greeted = true;
+        this.mailFrom = null;
+        this.reply(now, `250 ${this.host.name}`);
+        return;
+      case 'STARTTLS': {
+        if (!(spec.starttls || spec.requireTls) || this.secure) {
+          this.reply(now, '502 5.5.1 Error: command not implemented');
+          return;
+        }
+        if (!this.ehloSeen) {
+          this.reply(now, '503 5.5.1 Error: send EHLO first');
+          return;
+        }
+        this.upgrading = true;
+        this.reply(now, '220 2.0.0 Ready to start TLS', () => this.upgrade());
+        return;
+      }
+      case 'MAIL': {
+        if (!this.greeted) return this.reply(now, '503 5.5.1 Error: send HELO/EHLO first');
+        if (this.mailFrom !== null) return this.reply(now, '503 5.5.1 Error: nested MAIL command');
+        if (spec.requireTls && !this.secure) return this.reply(now, '530 5.7.0 Must issue a STARTTLS command first');
+        if (!/^FROM\s*:/i.test(arg)) return this.reply(now, '501 5.5.4 Syntax: MAIL FROM:<address>');
+        const from = extractPath(arg.replace(/^FROM/i, ''));
+        if (from === null) return this.reply(now, '501 5.1.7 Bad sender address syntax');
+        this.mailFrom = from;
+        this.reply(now, '250 2.1.0 Ok');
+        return;
+      }
+      case 'RCPT': {
+        this.countRcpt();
+        if (this.mailFrom === null) {
+          this.violation('RCPT before MAIL');
+          return this.reply(now, '503 5.5.1 Error: need MAIL command');
+        }
+        if (spec.maxRcptsPerSession !== undefined && this.rcpts > spec.maxRcptsPerSession) {
+          return this.reply(now, '452 4.5.3 Error: too many recipients');
+        }
+        if (!/^TO\s*:/i.test(arg)) return this.reply(now, '501 5.5.4 Syntax: RCPT TO:<address>');
+        const rcpt = extractPath(arg.replace(/^TO/i, '')) ?? '';
+        this.reply(now, this.rcptReply(rcpt, now));
+        return;
+      }
+      case 'RSET':
+        this.mailFrom = null;
+        this.reply(now, '250 2.0.0 Ok');
+        return;
+      case 'NOOP':
+        this.reply(now, '250 2.0.0 Ok');
+        return;
+      case 'VRFY':
+        this.reply(now, '252 2.0.0 Cannot VRFY user, but will accept message and attempt delivery');
+        return;
+      case 'DATA':
+        this.violation('DATA sent (a verifier must never send a message)');
+        this.reply(now, '554 5.5.1 Error: no valid recipients');
+        return;
+      case 'QUIT':
+        this.reply(now, '221 2.0.0 Bye', () => this.end());
+        return;
+      default:
+        this.violation(`unknown command ${verb.slice(0, 20)}`);
+        this.reply(now, '502 5.5.2 Error: command not recognized');
+    }
+  }
+
+  private countRcpt(): void {
+    const c = this.host.ctx.counters;
+    const h = this.host.counters;
+    this.rcpts++;
+    h.rcpts++;
+    c.rcpts++;
+    if (this.rcpts > h.maxRcptsPerSession) h.maxRcptsPerSession = this.rcpts;
+    if (this.rcpts > c.maxRcptsPerSession) c.maxRcptsPerSession = this.rcpts;
+  }
+
+  private rcptReply(rcpt: string, now: number): string {
+    const ctx = this.host.ctx;
+    const at = rcpt.lastIndexOf('@');
+    if (at < 1) return `501 5.1.3 <${rcpt}>: Recipient address rejected: need fully-qualified address`;
+    const local = rcpt.slice(0, at).toLowerCase();
+    const domainName = rcpt.slice(at + 1).toLowerCase();
+    const domain = ctx.domainOf(domainName);
+    if (!domain || !ctx.serves(this.host.ip, domainName)) {
+      return `554 5.7.1 <${rcpt}>: Relay access denied`;
+    }
+    if (domain.policyBlock) {
+      return `550 5.7.1 Service unavailable; Client host [${this.clientIp}] blocked using bl.mailworld.test; see https://mailworld.test/lookup?ip=${this.clientIp}`;
+    }
+    if (domain.greylistMs !== undefined && domain.greylistMs > 0) {
+      const key = `${this.clientIp}|${(this.mailFrom ?? '').toLowerCase()}|${rcpt.toLowerCase()}`;
+      const first = ctx.greylist.get(key);
+      if (first === undefined) ctx.greylist.set(key, now);
+      if (first === undefined || now - first < domain.greylistMs) {
+        return `451 4.7.1 <${rcpt}>: Recipient address rejected: Greylisted, please try again later`;
+      }
+    }
+    const state = domain.mailboxes?.[local] ?? Object.entries(domain.mailboxes ?? {}).find(([k]) => k.toLowerCase() === local)?.[1];
+    switch (state) {
+      case 'ok':
+        return '250 2.1.5 Ok';
+      case 'full':
+        return `552 5.2.2 <${rcpt}>: Mailbox full, over quota`;
+      case 'full-temp':
+        return `452 4.2.2 <${rcpt}>: Mailbox full, try again later`;
+      case 'disabled':
+        return `550 5.2.1 <${rcpt}>: Mailbox disabled, not accepting messages`;
+      default:
+        if (domain.catchAll) return '250 2.1.5 Ok';
+        return `550 5.1.1 <${rcpt}>: Recipient address rejected: User unknown in virtual mailbox table`;
+    }
+  }
+
+  private upgrade(): void {
+    const plain = this.socket;
+    plain.off('data', this.onData);
+    const secure = new tls.TLSSocket(plain, { isServer: true, secureContext: this.host.ctx.secureContext });
+    secure.on('error', () => secure.destroy());
+    secure.once('secure', () => {
+      this.secure = true;
+      this.upgrading = false;
+      this.greeted = false;
+      this.ehloSeen = false;
+      this.mailFrom = null;
+      this.host.counters.tlsUpgrades++;
+      this.host.ctx.counters.tlsUpgrades++;
+    });
+    secure.on('data', this.onData);
+    this.socket = secure;
+  }
+}
+
+export class SmtpHost {
+  readonly counters: HostCounters;
+  private server: net.Server | null = null;
+  private readonly sessions = new Set<Session>();
+  private readonly byClient = new Map<string, number>();
+
+  constructor(
+    readonly ip: string,
+    readonly name: string,
+    readonly spec: ServerSpec,
+    readonly ctx: HostContext,
+  ) {
+    this.counters = {
+      ip,
+      connections: 0,
+      current: 0,
+      maxConcurrent: 0,
+      sessions: 0,
+      rcpts: 0,
+      maxRcptsPerSession: 0,
+      tlsUpgrades: 0,
+    };
+    ctx.counters.perIp.set(ip, this.counters);
+  }
+
+  activeFrom(clientIp: string): number {
+    return this.byClient.get(clientIp) ?? 0;
+  }
+
+  resetCounters(): void {
+    Object.assign(this.counters, {
+      connections: 0,
+      maxConcurrent: this.counters.current,
+      sessions: 0,
+      rcpts: 0,
+      maxRcptsPerSession: 0,
+      tlsUpgrades: 0,
+    });
+    this.ctx.counters.perIp.set(this.ip, this.counters);
+  }
+
+  /** Listen on ip:port (a 'refused' host does not listen). Rejects on EADDRINUSE. */
+  async listen(port: number): Promise<void> {
+    if ((this.spec.mode ?? 'smtp') === 'refused') return;
+    const server = net.createServer((socket) => this.accept(socket));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ port, host: this.ip, exclusive: true, backlog: 1024 }, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    server.on('error', () => undefined);
+    this.server = server;
+  }
+
+  private accept(socket: net.Socket): void {
+    const c = this.counters;
+    const w = this.ctx.counters;
+    const session = new Session(this, socket);
+    const client = session.client;
+    this.sessions.add(session);
+    c.connections++;
+    c.sessions++;
+    w.connections++;
+    c.current++;
+    if (c.current > c.maxConcurrent) c.maxConcurrent = c.current;
+    if (c.maxConcurrent > w.maxConcurrentPerIp) w.maxConcurrentPerIp = c.maxConcurrent;
+    this.byClient.set(client, (this.byClient.get(client) ?? 0) + 1);
+    socket.setNoDelay(true);
+    socket.setTimeout(300_000, () => socket.destroy());
+    socket.on('error', () => undefined);
+    socket.once('close', () => {
+      this.sessions.delete(session);
+      session.close();
+      c.current--;
+      const n = (this.byClient.get(client) ?? 1) - 1;
+      if (n <= 0) this.byClient.delete(client);
+      else this.byClient.set(client, n);
+    });
+    session.start();
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sessions) s.close();
+    this.sessions.clear();
+    const server = this.server;
+    this.server = null;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}

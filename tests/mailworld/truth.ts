@@ -1,0 +1,53 @@
+// Ground truth: what a correct verifier must answer for an address of a DomainSpec, following
+// DESIGN.md's verdict table (in order). It assumes the verifier's timeouts exceed any tarpit
+// delay, and its greylisting deadline exceeds any finite greylistMs (greylistMs: Infinity is the
+// "never cleared" case).
+import type { DomainSpec, MxSpec, ServerSpec, Truth } from './types';
+
+// Role local parts the scenarios use (a flag only, never a verdict).
+const ROLE_LOCALS = new Set([
+  'info', 'admin', 'support', 'sales', 'contact', 'postmaster', 'abuse', 'webmaster', 'billing', 'help', 'office', 'noreply',
+]);
+
+export function isRoleLocal(local: string): boolean {
+  return ROLE_LOCALS.has(local.toLowerCase());
+}
+
+type Hop = { ip: string; server: ServerSpec };
+
+function hopsOf(d: DomainSpec): Hop[] {
+  const mx = [...(d.mx ?? [])].sort((a: MxSpec, b: MxSpec) => a.priority - b.priority);
+  if (mx.length > 0) return mx.filter((m) => m.ip).map((m) => ({ ip: m.ip ?? '', server: m.server ?? {} }));
+  return (d.aRecords ?? []).map((a) => ({ ip: a.ip, server: a.server ?? {} }));
+}
+
+export function truthFor(d: DomainSpec, local: string): Truth {
+  const base = {
+    domain: d.domain,
+    scenario: d.scenario,
+    role: isRoleLocal(local),
+    disposable: d.disposable === true,
+  };
+  const t = (verdict: Truth['verdict'], reason: Truth['reason']): Truth => ({ ...base, verdict, reason });
+  const dns = d.dns ?? 'ok';
+  if (dns === 'nxdomain') return t('undeliverable', 'no_domain');
+  if (dns === 'servfail' || dns === 'timeout') return t('unknown', 'dns_error');
+  if (d.nullMx) return t('undeliverable', 'null_mx');
+  const hops = hopsOf(d);
+  if (hops.length === 0) return t('undeliverable', 'no_mx');
+  // The first MX in priority order that completes a greeting decides.
+  const live = hops.find((h) => {
+    const mode = h.server.mode ?? 'smtp';
+    return mode === 'smtp' || mode === 'policy-banner';
+  });
+  if (!live) return t('unknown', 'smtp_unreachable');
+  if ((live.server.mode ?? 'smtp') === 'policy-banner' || d.policyBlock) return t('unknown', 'policy_block');
+  if (d.greylistMs === Infinity) return t('unknown', 'greylisted');
+  const state = Object.entries(d.mailboxes ?? {}).find(([k]) => k.toLowerCase() === local.toLowerCase())?.[1];
+  if (state === undefined && !d.catchAll) return t('undeliverable', 'mailbox_not_found');
+  if (state === 'disabled') return t('undeliverable', 'mailbox_disabled');
+  if (state === 'full' || state === 'full-temp') return t('risky', 'mailbox_full');
+  if (d.catchAll) return t('risky', 'catch_all');
+  if (d.disposable) return t('risky', 'disposable');
+  return t('deliverable', 'accepted');
+}

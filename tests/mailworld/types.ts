@@ -1,0 +1,123 @@
+// The declarative shape of a simulated mail internet. A world is a list of DomainSpec; the world
+// derives DNS zones, SMTP hosts and the ground truth for every listed address from it.
+import type { Reason, Verdict } from '../../probe/contract';
+
+/** How one SMTP host (one 127.x.y.z address) behaves at connection level. */
+export interface ServerSpec {
+  /**
+   * smtp: a normal server (default).
+   * refused: nothing listens on the address (TCP connect is refused).
+   * silent: accepts TCP, never sends a banner.
+   * busy: greets with `421 4.3.2` and closes (a server that is always temporarily unavailable).
+   * policy-banner: greets with `554 5.7.1` (reputation block at connect), answers 503 to everything but QUIT.
+   */
+  mode?: 'smtp' | 'refused' | 'silent' | 'busy' | 'policy-banner';
+  /** Extra wait before the 220 banner (a tarpit), on top of replyDelayMs. */
+  bannerDelayMs?: number;
+  /** Advertise STARTTLS (self-signed certificate from tests/mailworld/test-cert.pem). */
+  starttls?: boolean;
+  /** Refuse MAIL FROM with `530 5.7.0` until the session is TLS. Implies starttls. */
+  requireTls?: boolean;
+  /** Advertise PIPELINING (default true). Pipelining without it is recorded as a violation. */
+  pipelining?: boolean;
+  /** Answer EHLO (default true); false answers `502 5.5.2` so the client must fall back to HELO. */
+  ehlo?: boolean;
+  /** More than this many concurrent connections from one client IP get `421 4.7.0` and a close. */
+  maxConnectionsPerIp?: number;
+  /** RCPT commands beyond this many in one session (connection) get `452 4.5.3`. */
+  maxRcptsPerSession?: number;
+  /** The host's address is listed in the world's DNSBL zone (answers 127.0.0.2). */
+  dnsblListed?: boolean;
+}
+
+export interface MxSpec {
+  /** MX exchange host name (gets an A record when ip is set). */
+  host: string;
+  priority: number;
+  /** 127.x.y.z address of the host; omit to publish an MX whose host has no A record. */
+  ip?: string;
+  server?: ServerSpec;
+}
+
+/** State of an existing mailbox. Local parts not listed do not exist (550 5.1.1). */
+export type MailboxState =
+  | 'ok' // 250 2.1.5
+  | 'full' // 552 5.2.2
+  | 'full-temp' // 452 4.2.2
+  | 'disabled'; // 550 5.2.1
+
+export interface DomainSpec {
+  /** Domain name (lower case, no trailing dot). */
+  domain: string;
+  /** Short scenario label, used in test names and bench tables. */
+  scenario: string;
+  /** What the DNS server does for every name under this domain (default ok). */
+  dns?: 'ok' | 'nxdomain' | 'servfail' | 'timeout';
+  /** MX records. Empty or missing = no MX record (see aRecords for implicit MX). */
+  mx?: MxSpec[];
+  /** Publish the null MX `0 .` (RFC 7505). */
+  nullMx?: boolean;
+  /** A records on the domain itself (implicit MX when there is no MX). */
+  aRecords?: { ip: string; server?: ServerSpec }[];
+  /** Every RCPT is accepted. */
+  catchAll?: boolean;
+  /** Every RCPT gets `550 5.7.1` (reputation/policy block). */
+  policyBlock?: boolean;
+  /**
+   * Greylisting: the first RCPT of each (client ip, MAIL FROM, RCPT) triplet gets `451 4.7.1`, and
+   * so does every repeat until this many ms have passed since it was first seen. Infinity = forever.
+   */
+  greylistMs?: number;
+  /** The domain is a disposable-mail provider (ground truth only: the probe uses its npm data). */
+  disposable?: boolean;
+  /** Existing mailboxes by local part (case-insensitive). */
+  mailboxes?: Record<string, MailboxState>;
+  /** Local parts to verify, existing or not; each gets a ground-truth entry. */
+  addresses: string[];
+  /** Registration date for the world's RDAP server (days before now; default 3650). */
+  registeredDaysAgo?: number;
+}
+
+export interface Truth {
+  verdict: Verdict;
+  reason: Reason;
+  domain: string;
+  scenario: string;
+  /** Ground-truth flags the verifier should also report. */
+  role: boolean;
+  disposable: boolean;
+}
+
+export interface HostCounters {
+  ip: string;
+  connections: number;
+  /** Currently open connections. */
+  current: number;
+  maxConcurrent: number;
+  sessions: number;
+  rcpts: number;
+  maxRcptsPerSession: number;
+  tlsUpgrades: number;
+}
+
+export interface WorldCounters {
+  /** TCP connections accepted by all SMTP hosts together. */
+  connections: number;
+  /** Highest number of simultaneous connections seen on any one MX IP. */
+  maxConcurrentPerIp: number;
+  /** Highest number of RCPT commands seen in any one SMTP session. */
+  maxRcptsPerSession: number;
+  /** RCPT commands seen in total. */
+  rcpts: number;
+  /** STARTTLS upgrades completed. */
+  tlsUpgrades: number;
+  /** Replies sent, by code (e.g. '421', '451', '452'). */
+  repliesByCode: Map<string, number>;
+  /** Protocol misuse seen (pipelining without the extension, DATA, commands out of order, …). */
+  violations: string[];
+  /** DNS queries answered or deliberately dropped. */
+  dnsQueries: number;
+  /** RDAP HTTP requests. */
+  rdapQueries: number;
+  perIp: Map<string, HostCounters>;
+}
