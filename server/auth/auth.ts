@@ -1,6 +1,7 @@
 // better-auth: email + password with required verification, sessions, TOTP two-factor, and the
 // organization plugin as the account/team model (owner/admin/member, invitations).
 import { betterAuth, type BetterAuthOptions } from 'better-auth';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { organization, twoFactor } from 'better-auth/plugins';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
@@ -24,6 +25,34 @@ export function authSchemaOptions(): Pick<BetterAuthOptions, 'account' | 'plugin
     plugins: [organization(), twoFactor()],
   };
 }
+
+/** Every verification link returns to /dashboard (spec section 4), whichever flow sent it. */
+function landOnDashboard(link: string): string {
+  const u = new URL(link);
+  const cb = u.searchParams.get('callbackURL');
+  if (!cb || cb === '/') u.searchParams.set('callbackURL', '/dashboard');
+  return u.toString();
+}
+
+const MAX_EMAIL_LENGTH = 254;
+const MAX_NAME_LENGTH = 200;
+
+/** Refuses hostile input before better-auth sees it: over-long or control-character emails and names. */
+const rejectHostileInput = createAuthMiddleware(async (ctx) => {
+  if (!ctx.path.startsWith('/sign-up') && !ctx.path.startsWith('/sign-in')) return;
+  const body = (ctx.body ?? {}) as { email?: unknown; name?: unknown };
+  // eslint-disable-next-line no-control-regex
+  const control = /[\u0000-\u001f\u007f]/;
+  if (typeof body.email === 'string' && (body.email.length > MAX_EMAIL_LENGTH || control.test(body.email))) {
+    throw new APIError('BAD_REQUEST', { message: 'Please enter a valid email address.', code: 'INVALID_EMAIL' });
+  }
+  if (typeof body.name === 'string' && (body.name.length > MAX_NAME_LENGTH || control.test(body.name))) {
+    throw new APIError('BAD_REQUEST', { message: `Full name must be at most ${MAX_NAME_LENGTH} characters, without control characters.`, code: 'INVALID_NAME' });
+  }
+  if (ctx.path.startsWith('/sign-up') && typeof body.name === 'string' && !body.name.trim()) {
+    throw new APIError('BAD_REQUEST', { message: 'Full name is required.', code: 'INVALID_NAME' });
+  }
+});
 
 /** The app's own origin; outside production also its localhost/127.0.0.1 twin (same port). */
 function trustedOrigins(baseURL: string, production: boolean): string[] {
@@ -81,10 +110,11 @@ export function createAuth(d: AuthDeps) {
           subject: 'Verify your email for Mailvet',
           intro: `Hi ${user.name || 'there'}, confirm your email address to activate your Mailvet account and your 500 free validations.`,
           cta: 'Verify my email',
-          url,
+          url: landOnDashboard(url),
         }));
       },
     },
+    hooks: { before: rejectHostileInput },
     databaseHooks: {
       user: {
         create: {

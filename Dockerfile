@@ -1,0 +1,21 @@
+# One image, three roles chosen at run time: web | worker | probe.
+#   docker build -t mailvet .
+#   docker run -e ROLE=web    -e DATABASE_URL=... -e PROBE_URLS=... -e PROBE_TOKEN=... -e BETTER_AUTH_SECRET=... -p 3000:3000 mailvet
+#   docker run -e ROLE=worker -e DATABASE_URL=... -e PROBE_URLS=... -e PROBE_TOKEN=... -e BETTER_AUTH_SECRET=... mailvet
+#   docker run -e ROLE=probe  -e PROBE_TOKEN=... -p 8025:8025 mailvet
+FROM node:22-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+FROM node:22-bookworm-slim AS runtime
+ENV NODE_ENV=production PORT=3000 PROBE_PORT=8025 ROLE=web
+WORKDIR /app
+RUN groupadd --system mailvet && useradd --system --gid mailvet --home /app mailvet
+COPY --from=build --chown=mailvet:mailvet /app /app
+USER mailvet
+EXPOSE 3000 8025
+# tsx is a runtime dependency: the TypeScript sources run as they are, like in development.
+CMD ["sh", "-c", "if [ \"$ROLE\" = probe ]; then exec node_modules/.bin/tsx probe/cli.ts probe; else exec node_modules/.bin/tsx server/main.ts \"$ROLE\"; fi"]

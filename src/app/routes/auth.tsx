@@ -1,0 +1,164 @@
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { toast } from 'sonner';
+import { ArrowLeft, MailCheck } from 'lucide-react';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../components/ui/tabs';
+import { paths } from '../../config/paths';
+import { AUTH_TOASTS, serverMessage } from '../../features/auth/messages';
+import { authClient } from '../../lib/auth-client';
+
+function SignInForm({ onTwoFactor }: { onTwoFactor: () => void }) {
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    setBusy(true);
+    const { data, error } = await authClient.signIn.email({ email: String(form.get('email')), password: String(form.get('password')) });
+    setBusy(false);
+    if (error) {
+      toast.error(AUTH_TOASTS.loginFailed, { description: serverMessage(error, 'Invalid email or password') });
+      return;
+    }
+    if (data && 'twoFactorRedirect' in data && data.twoFactorRedirect) {
+      onTwoFactor();
+      return;
+    }
+    toast.success(AUTH_TOASTS.welcomeTitle, { description: AUTH_TOASTS.welcomeBody });
+    navigate(paths.dashboard.root, { replace: true });
+  }
+  return (
+    <form onSubmit={submit} className="space-y-4" aria-label="Sign in">
+      <div className="space-y-1.5">
+        <Label htmlFor="signin-email" required>Email</Label>
+        <Input id="signin-email" name="email" type="email" autoComplete="email" required placeholder="you@company.com" />
+      </div>
+      <div className="space-y-1.5">
+        <Label htmlFor="signin-password" required>Password</Label>
+        <Input id="signin-password" name="password" type="password" autoComplete="current-password" required />
+      </div>
+      <Button type="submit" className="w-full" loading={busy}>Sign In</Button>
+    </form>
+  );
+}
+
+function SignUpForm() {
+  const [busy, setBusy] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const formEl = e.currentTarget;
+    const form = new FormData(formEl);
+    const email = String(form.get('email'));
+    setBusy(true);
+    const { error } = await authClient.signUp.email({
+      name: String(form.get('fullName')).trim(),
+      email,
+      password: String(form.get('password')),
+      callbackURL: paths.dashboard.root,
+    });
+    setBusy(false);
+    if (error) {
+      toast.error(AUTH_TOASTS.signupFailed, { description: serverMessage(error, 'Could not create your account') });
+      return;
+    }
+    toast.success(AUTH_TOASTS.checkEmailTitle, { description: AUTH_TOASTS.checkEmailBody, duration: 6000 });
+    formEl.reset();
+    setSentTo(email);
+  }
+  return (
+    <form onSubmit={submit} className="space-y-4" aria-label="Sign up">
+      {sentTo && (
+        <p role="status" className="flex gap-2 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-800">
+          <MailCheck className="size-4 shrink-0" aria-hidden /> We sent a verification link to {sentTo}. Follow it to activate your account.
+        </p>
+      )}
+      <div className="space-y-1.5">
+        <Label htmlFor="signup-name" required>Full Name</Label>
+        <Input id="signup-name" name="fullName" autoComplete="name" required maxLength={200} placeholder="Jane Cooper" />
+      </div>
+      <div className="space-y-1.5">
+        <Label htmlFor="signup-email" required>Email</Label>
+        <Input id="signup-email" name="email" type="email" autoComplete="email" required placeholder="you@company.com" />
+      </div>
+      <div className="space-y-1.5">
+        <Label htmlFor="signup-password" required>Password</Label>
+        <Input id="signup-password" name="password" type="password" autoComplete="new-password" required minLength={6} />
+        <p className="text-xs text-slate-500">At least 6 characters.</p>
+      </div>
+      <Button type="submit" className="w-full" loading={busy}>Create Account</Button>
+      <p className="text-center text-xs text-slate-500">500 free validations. No card required.</p>
+    </form>
+  );
+}
+
+function TwoFactorForm({ onCancel }: { onCancel: () => void }) {
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const code = String(new FormData(e.currentTarget).get('code')).replace(/\s/g, '');
+    setBusy(true);
+    const { error } = await authClient.twoFactor.verifyTotp({ code });
+    setBusy(false);
+    if (error) {
+      toast.error(AUTH_TOASTS.loginFailed, { description: serverMessage(error, 'Invalid verification code') });
+      return;
+    }
+    toast.success(AUTH_TOASTS.welcomeTitle, { description: AUTH_TOASTS.welcomeBody });
+    navigate(paths.dashboard.root, { replace: true });
+  }
+  return (
+    <form onSubmit={submit} className="space-y-4" aria-label="Two-factor verification">
+      <p className="text-sm text-slate-600">Enter the 6-digit code from your authenticator app.</p>
+      <div className="space-y-1.5">
+        <Label htmlFor="totp-code" required>Verification code</Label>
+        <Input id="totp-code" name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]{6,7}" required autoFocus />
+      </div>
+      <Button type="submit" className="w-full" loading={busy}>Verify</Button>
+      <Button variant="ghost" className="w-full" onClick={onCancel}>Back to sign in</Button>
+    </form>
+  );
+}
+
+export default function AuthRoute() {
+  const { data: session, isPending } = authClient.useSession();
+  const [params, setParams] = useSearchParams();
+  const twoFactor = params.get('step') === '2fa';
+  if (!isPending && session) return <Navigate to={paths.dashboard.root} replace />;
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center bg-gradient-to-b from-brand-50 to-white px-4 py-12">
+      <div className="w-full max-w-md">
+        <Link to={paths.home} className="mb-6 inline-flex items-center gap-1.5 text-sm font-medium text-slate-600 hover:text-slate-900">
+          <ArrowLeft className="size-4" aria-hidden /> Back to home
+        </Link>
+        <Card>
+          <CardHeader>
+            <CardTitle className="text-2xl">Welcome to Mailvet</CardTitle>
+            <CardDescription>Sign in to your account or create a new one.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            {twoFactor ? (
+              <TwoFactorForm onCancel={() => setParams({})} />
+            ) : (
+              <Tabs defaultIndex={0}>
+                <TabsList aria-label="Sign in or sign up" className="grid w-full grid-cols-2">
+                  <TabsTrigger>Sign In</TabsTrigger>
+                  <TabsTrigger>Sign Up</TabsTrigger>
+                </TabsList>
+                <TabsPanels className="mt-6">
+                  <TabsPanel><SignInForm onTwoFactor={() => setParams({ step: '2fa' })} /></TabsPanel>
+                  <TabsPanel><SignUpForm /></TabsPanel>
+                </TabsPanels>
+              </Tabs>
+            )}
+          </CardContent>
+        </Card>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,6 @@
+import { PageHeader } from '../../../components/layouts/page-header';
+
+// Interim page while this screen's issue is in progress.
+export default function Route() {
+  return <PageHeader title="Integrations" description="Webhooks, Zapier and custom API." />;
+}

@@ -1,0 +1,126 @@
+import { Dialog, DialogPanel } from '@headlessui/react';
+import { useQueryClient } from '@tanstack/react-query';
+import { LogOut, PanelLeft } from 'lucide-react';
+import { useState } from 'react';
+import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { toast } from 'sonner';
+import { DASHBOARD_NAV, titleForPath } from '../../../components/layouts/dashboard-nav';
+import { useSidebar } from '../../../components/layouts/use-sidebar';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import { AUTH_TOASTS } from '../../../features/auth/messages';
+import { authClient } from '../../../lib/auth-client';
+import { cn } from '../../../lib/cn';
+
+function Logo({ compact }: { compact?: boolean }) {
+  return (
+    <Link to={paths.home} className="flex items-center gap-2 px-1 font-semibold text-slate-900" aria-label="Mailvet home">
+      <span className="grid size-8 shrink-0 place-items-center rounded-lg bg-brand-600 text-sm font-bold text-white">M</span>
+      {!compact && <span className="text-lg">Mailvet</span>}
+    </Link>
+  );
+}
+
+function NavList({ compact, onNavigate }: { compact: boolean; onNavigate?: () => void }) {
+  return (
+    <nav aria-label="Dashboard" className="flex flex-col gap-0.5">
+      {DASHBOARD_NAV.map((item) => (
+        <NavLink
+          key={item.to}
+          to={item.to}
+          end={item.end}
+          onClick={onNavigate}
+          title={compact ? item.label : undefined}
+          className={({ isActive }) =>
+            cn(
+              'flex h-9 items-center gap-3 rounded-md px-2.5 text-sm font-medium transition-colors',
+              isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
+              compact && 'justify-center px-0',
+            )
+          }
+        >
+          <item.icon className="size-4 shrink-0" aria-hidden />
+          <span className={cn(compact && 'sr-only')}>{item.label}</span>
+        </NavLink>
+      ))}
+    </nav>
+  );
+}
+
+export default function DashboardLayout() {
+  const { data: session, isPending } = authClient.useSession();
+  const sidebar = useSidebar();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [signingOut, setSigningOut] = useState(false);
+
+  if (isPending && !session) {
+    return (
+      <div className="flex min-h-screen items-center justify-center gap-3 text-slate-600" role="status">
+        <Spinner /> Loading...
+      </div>
+    );
+  }
+  if (!session) return <Navigate to={paths.auth} replace />;
+
+  async function signOut() {
+    setSigningOut(true);
+    const { error } = await authClient.signOut();
+    setSigningOut(false);
+    if (error) {
+      toast.error(AUTH_TOASTS.errorTitle, { description: error.message ?? 'Could not sign out' });
+      return;
+    }
+    queryClient.clear();
+    toast.success(AUTH_TOASTS.signedOutTitle, { description: AUTH_TOASTS.signedOutBody });
+    navigate(paths.home);
+  }
+
+  const compact = !sidebar.open;
+  return (
+    <div className="flex min-h-screen bg-slate-50">
+      {/* Desktop sidebar: 16rem expanded, 3rem as icons. */}
+      <aside
+        data-state={sidebar.open ? 'expanded' : 'collapsed'}
+        style={{ width: compact ? '3rem' : '16rem' }}
+        className="sticky top-0 hidden h-screen shrink-0 flex-col gap-4 border-r border-slate-200 bg-white py-4 transition-[width] duration-200 md:flex"
+      >
+        <div className={cn('px-3', compact && 'px-2')}>
+          <Logo compact={compact} />
+        </div>
+        <div className={cn('flex-1 overflow-y-auto px-2', compact && 'px-1.5')}>
+          <NavList compact={compact} />
+        </div>
+      </aside>
+
+      {/* Mobile drawer: 18rem under 768 px. */}
+      <Dialog open={sidebar.isMobile && sidebar.mobileOpen} onClose={() => sidebar.setMobileOpen(false)} className="relative z-50 md:hidden">
+        <div className="fixed inset-0 bg-slate-900/40" aria-hidden />
+        <DialogPanel style={{ width: '18rem' }} className="fixed inset-y-0 left-0 flex flex-col gap-4 bg-white p-4 shadow-xl">
+          <Logo />
+          <NavList compact={false} onNavigate={() => sidebar.setMobileOpen(false)} />
+        </DialogPanel>
+      </Dialog>
+
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-10 flex h-14 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur">
+          <Button variant="ghost" size="icon" onClick={sidebar.toggle} aria-label="Toggle sidebar" title="Toggle sidebar (Ctrl+B)">
+            <PanelLeft className="size-4" aria-hidden />
+          </Button>
+          <h1 className="truncate text-base font-semibold text-slate-900">{titleForPath(location.pathname)}</h1>
+          <div className="ml-auto flex items-center gap-3">
+            <span className="hidden max-w-[16rem] truncate text-sm text-slate-600 sm:inline" data-testid="user-email">{session.user.email}</span>
+            <Button variant="outline" size="sm" onClick={signOut} loading={signingOut}>
+              <LogOut className="size-4" aria-hidden /> Sign Out
+            </Button>
+          </div>
+        </header>
+        <main className="flex-1 p-4 md:p-8">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+// Spec section 8 toast texts for authentication.
+export const AUTH_TOASTS = {
+  signupFailed: 'Signup Failed',
+  loginFailed: 'Login Failed',
+  checkEmailTitle: 'Check Your Email!',
+  checkEmailBody: "We've sent you a verification link. Please check your email to activate your account.",
+  welcomeTitle: 'Welcome Back!',
+  welcomeBody: 'Successfully logged in.',
+  signedOutTitle: 'Signed Out',
+  signedOutBody: 'You have been successfully signed out.',
+  errorTitle: 'Error',
+} as const;
+
+/** better-auth errors come as { message, code }; keep the server's message, fall back to a clear one. */
+export function serverMessage(error: { message?: string; code?: string } | null | undefined, fallback: string): string {
+  if (!error) return fallback;
+  if (error.code === 'EMAIL_NOT_VERIFIED') return 'Please verify your email address first. We have sent you a new verification link.';
+  return error.message || fallback;
+}

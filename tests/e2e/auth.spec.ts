@@ -1,0 +1,94 @@
+import { expect, test } from '@playwright/test';
+import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
+
+test('a visitor signs up, verifies by mail, stays signed in across a reload and signs out', async ({ page }) => {
+  const email = uniqueEmail('e2e-auth');
+  await page.goto('/auth');
+  await expect(page.getByRole('tab', { name: 'Sign In', selected: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/auth.png`, fullPage: true });
+
+  // Signing in before verifying is refused with the server's reason.
+  await page.getByRole('tab', { name: 'Sign Up' }).click();
+  await page.getByLabel('Full Name').fill('Ada Lovelace');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('engine42');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(page.getByText('Check Your Email!')).toBeVisible();
+  await expect(page.getByText("We've sent you a verification link. Please check your email to activate your account.")).toBeVisible();
+  await page.getByRole('tab', { name: 'Sign In' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('engine42');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByText('Login Failed')).toBeVisible();
+
+  await page.goto('/dev/outbox');
+  await page.locator('article', { hasText: email }).filter({ hasText: 'Verify your email' }).first().getByRole('link').click();
+  await page.waitForURL('**/dashboard');
+  await expect(page.getByTestId('user-email')).toHaveText(email);
+  await expect(page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link')).toHaveText([
+    'Overview', 'Validate Email', 'Bulk Upload', 'Auto Revalidation', 'History', 'API Keys', 'Team', 'Integrations', 'Billing', 'Documentation', 'Settings',
+  ]);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/dashboard-overview.png`, fullPage: true });
+
+  await page.reload();
+  await expect(page.getByTestId('user-email')).toHaveText(email);
+
+  // A signed-in visitor of /auth goes to the dashboard.
+  await page.goto('/auth');
+  await page.waitForURL('**/dashboard');
+
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page.getByText('You have been successfully signed out.')).toBeVisible();
+  await page.waitForURL((u) => u.pathname === '/');
+
+  await page.goto('/dashboard/history');
+  await page.waitForURL('**/auth');
+});
+
+test('a wrong password shows Login Failed', async ({ page }) => {
+  const email = uniqueEmail('e2e-wrongpw');
+  await signUpAndVerify(page, { email, password: 'right-password' });
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.waitForURL((u) => u.pathname === '/');
+  await page.goto('/auth');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('wrong-password');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByText('Login Failed')).toBeVisible();
+  await expect(page.getByText(/invalid email or password/i)).toBeVisible();
+});
+
+test('the sidebar collapses to icons with Ctrl+B, remembers it, and is a drawer on a phone', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-sidebar') });
+  const sidebar = page.locator('aside[data-state]');
+  await expect(sidebar).toHaveAttribute('data-state', 'expanded');
+  expect((await sidebar.boundingBox())?.width).toBe(256);
+  await page.keyboard.press('Control+b');
+  await expect(sidebar).toHaveAttribute('data-state', 'collapsed');
+  await expect.poll(async () => (await sidebar.boundingBox())?.width).toBe(48);
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'sidebar_state');
+  expect(cookie?.value).toBe('false');
+  expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(6.9 * 24 * 3600);
+  await page.reload();
+  await expect(sidebar).toHaveAttribute('data-state', 'collapsed');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/dashboard-collapsed.png` });
+
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(sidebar).toBeHidden();
+  await page.getByRole('button', { name: 'Toggle sidebar' }).click();
+  const drawer = page.getByRole('dialog');
+  await expect(drawer).toBeVisible();
+  expect((await drawer.boundingBox())?.width).toBe(288);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/dashboard-drawer.png` });
+  await drawer.getByRole('link', { name: 'History' }).click();
+  await page.waitForURL('**/dashboard/history');
+  await expect(page.getByRole('dialog')).toBeHidden();
+});
+
+test('unknown paths show the 404 page with a link home', async ({ page }) => {
+  await page.goto('/no/such/page');
+  await expect(page.getByText('Oops! Page not found')).toBeVisible();
+  await page.getByRole('link', { name: /home/i }).click();
+  await page.waitForURL((u) => u.pathname === '/');
+});

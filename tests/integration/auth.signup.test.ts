@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browserless, signUpVerified, startTestServer, verificationLink, type TestServer } from '../helpers/test-server';
+
+let ts: TestServer;
+beforeAll(async () => {
+  ts = await startTestServer();
+});
+afterAll(async () => {
+  await ts?.stop();
+});
+
+const counts = async () => {
+  const n = async (t: 'user' | 'account' | 'member' | 'profile' | 'organization') =>
+    Number((await ts.testDb.db.selectFrom(t).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  return { user: await n('user'), account: await n('account'), member: await n('member'), profile: await n('profile'), organization: await n('organization') };
+};
+
+describe('sign-up', () => {
+  it('creates the account (free plan, 500 credits), the owner role and the profile together', async () => {
+    const c = new Browserless(ts.url);
+    const res = await c.request('/api/auth/sign-up/email', { json: { name: 'Grace Hopper', email: 'grace@example.com', password: 'cobol1959', callbackURL: '/dashboard' } });
+    expect(res.status).toBe(200);
+    const user = await ts.testDb.db.selectFrom('user').selectAll().where('email', '=', 'grace@example.com').executeTakeFirstOrThrow();
+    expect(user.emailVerified).toBe(false);
+    const member = await ts.testDb.db.selectFrom('member').selectAll().where('userId', '=', user.id).executeTakeFirstOrThrow();
+    expect(member.role).toBe('owner');
+    const account = await ts.testDb.db.selectFrom('account').selectAll().where('id', '=', member.organizationId).executeTakeFirstOrThrow();
+    expect(account).toMatchObject({ plan: 'free', credits_balance: 500, owner_id: user.id, monthly_validations_used: 0 });
+    const profile = await ts.testDb.db.selectFrom('profile').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(profile.full_name).toBe('Grace Hopper');
+  });
+
+  it('refuses sign-in until the emailed link is followed, which signs the user in and returns to /dashboard', async () => {
+    const c = new Browserless(ts.url);
+    await c.request('/api/auth/sign-up/email', { json: { name: 'Ada', email: 'ada@example.com', password: 'engine42', callbackURL: '/dashboard' } });
+    const early = await c.request('/api/auth/sign-in/email', { json: { email: 'ada@example.com', password: 'engine42' } });
+    expect(early.status).toBe(403);
+    expect((await early.json()).code).toBe('EMAIL_NOT_VERIFIED');
+
+    const link = await verificationLink(ts, 'ada@example.com');
+    const verify = await c.request(link);
+    expect(verify.status).toBe(302);
+    expect(verify.headers.get('location')).toBe('/dashboard');
+    const me = await c.trpcQuery('account.me');
+    expect(me.status).toBe(200);
+    expect(me.body.result.data).toMatchObject({ plan: 'free', credits_balance: 500, role: 'owner', user: { email: 'ada@example.com' } });
+  });
+
+  it('answers a duplicate sign-up like a new one, creates nothing and tells the real owner', async () => {
+    await signUpVerified(ts, { email: 'dup@example.com', name: 'First' });
+    const before = await counts();
+    const c = new Browserless(ts.url);
+    const res = await c.request('/api/auth/sign-up/email', { json: { name: 'Second', email: 'DUP@example.com', password: 'another1', callbackURL: '/dashboard' } });
+    expect(res.status).toBe(200);
+    expect(await counts()).toEqual(before);
+    await expect.poll(async () =>
+      (await ts.testDb.db.selectFrom('dev_outbox').select('subject').where('to', '=', 'dup@example.com').execute()).map((m) => m.subject),
+    ).toContain('Someone tried to sign up with your email');
+  });
+
+  it('rejects a wrong password with 401 and no session', async () => {
+    await signUpVerified(ts, { email: 'pw@example.com', password: 'right-one' });
+    const c = new Browserless(ts.url);
+    const res = await c.request('/api/auth/sign-in/email', { json: { email: 'pw@example.com', password: 'wrong-one' } });
+    expect(res.status).toBe(401);
+    expect((await res.json()).message).toMatch(/invalid email or password/i);
+    expect((await c.trpcQuery('account.me')).status).toBe(401);
+  });
+
+  it('rejects a 10 kB email, a short password and a CR/LF address with 400 and writes nothing', async () => {
+    const before = await counts();
+    const c = new Browserless(ts.url);
+    const huge = `${'a'.repeat(10_000)}@example.com`;
+    for (const body of [
+      { name: 'Big', email: huge, password: 'secret123' },
+      { name: 'Short', email: 'short@example.com', password: '12345' },
+      { name: 'Crlf', email: 'evil@example.com\r\nBcc: x@example.com', password: 'secret123' },
+    ]) {
+      const res = await c.request('/api/auth/sign-up/email', { json: body });
+      expect(res.status).toBe(400);
+    }
+    expect(await counts()).toEqual(before);
+  });
+
+  it('stores SQL-looking names verbatim', async () => {
+    const name = "Robert'); DROP TABLE account;--";
+    const client = await signUpVerified(ts, { email: 'bobby@example.com', name });
+    const me = await client.trpcQuery('account.me');
+    expect(me.body.result.data.user.name).toBe(name);
+    const profile = await ts.testDb.db.selectFrom('profile').innerJoin('user', 'user.id', 'profile.id').select('full_name').where('user.email', '=', 'bobby@example.com').executeTakeFirstOrThrow();
+    expect(profile.full_name).toBe(name);
+  });
+
+  it('keeps a session across requests and ends it on sign-out', async () => {
+    const c = await signUpVerified(ts, { email: 'session@example.com' });
+    expect((await c.trpcQuery('account.me')).status).toBe(200);
+    expect((await c.trpcQuery('account.me')).status).toBe(200);
+    const out = await c.request('/api/auth/sign-out', { json: {} });
+    expect(out.status).toBe(200);
+    expect((await c.trpcQuery('account.me')).status).toBe(401);
+  });
+});
