@@ -1,6 +1,16 @@
-import { PageHeader } from '../../../components/layouts/page-header';
+import { ApiDocumentation } from '../../../features/docs/api-documentation';
 
-// Interim page while this screen's issue is in progress.
-export default function Route() {
-  return <PageHeader title="Billing" description="Plans and payments." />;
+/** /dashboard/documentation: the same docs as /documentation, inside the dashboard layout's <Outlet/>. */
+export default function DashboardDocumentationRoute() {
+  return (
+    <div className="mx-auto max-w-5xl space-y-8">
+      <header>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">API Documentation</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Everything you need to call the Mailvet API: authentication, endpoints, errors, rate limits, webhooks and examples.
+        </p>
+      </header>
+      <ApiDocumentation />
+    </div>
+  );
 }
