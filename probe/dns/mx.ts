@@ -1,0 +1,63 @@
+// Mail servers of a domain: MX records by priority, the implicit MX (the domain's own A/AAAA) when
+// there is no MX, RFC 7505 null MX, and NXDOMAIN kept apart from SERVFAIL/timeouts.
+import { isIP } from 'node:net';
+import type { DnsAnswer, DnsCache } from './resolver';
+
+export interface MxHost {
+  host: string;
+  priority: number;
+  /** IPv4 addresses first; IPv6 only when the host has no IPv4 address. */
+  ips: string[];
+}
+
+export type MailRoute =
+  | { kind: 'mx'; implicit: boolean; hosts: MxHost[] }
+  | { kind: 'no_domain'; detail: string }
+  | { kind: 'null_mx'; detail: string }
+  | { kind: 'no_mx'; detail: string }
+  | { kind: 'dns_error'; detail: string };
+
+const isTransient = (a: DnsAnswer<unknown>): boolean => !a.ok && a.kind !== 'nxdomain' && a.kind !== 'nodata';
+
+/** Addresses of one host: A first, AAAA only when there is no A. */
+export async function hostAddresses(dns: DnsCache, host: string): Promise<{ ips: string[]; error: string | null }> {
+  if (isIP(host)) return { ips: [host], error: null };
+  const a = await dns.a(host);
+  if (a.ok && a.records.length > 0) return { ips: a.records, error: null };
+  const aaaa = await dns.aaaa(host);
+  if (aaaa.ok && aaaa.records.length > 0) return { ips: aaaa.records, error: null };
+  const failed = [a, aaaa].find(isTransient);
+  return { ips: [], error: failed && !failed.ok ? failed.message : null };
+}
+
+/** Sorts MX records by priority (stable: ties keep the order the server gave). */
+export function sortByPriority<T extends { priority: number }>(records: T[]): T[] {
+  return records.map((r, i) => ({ r, i })).sort((x, y) => x.r.priority - y.r.priority || x.i - y.i).map((x) => x.r);
+}
+
+export async function lookupMailRoute(dns: DnsCache, domain: string): Promise<MailRoute> {
+  const mx = await dns.mx(domain);
+  if (!mx.ok) {
+    if (mx.kind === 'nxdomain') return { kind: 'no_domain', detail: `${domain} does not exist (NXDOMAIN)` };
+    if (mx.kind !== 'nodata') return { kind: 'dns_error', detail: mx.message };
+    return implicitRoute(dns, domain);
+  }
+  const real = mx.records.filter((r) => r.exchange !== '' && r.exchange !== '.');
+  if (real.length === 0) {
+    return mx.records.length > 0 ? { kind: 'null_mx', detail: `${domain} publishes a null MX (accepts no mail)` } : implicitRoute(dns, domain);
+  }
+  const sorted = sortByPriority(real);
+  const resolved = await Promise.all(sorted.map(async (r) => ({ r, addr: await hostAddresses(dns, r.exchange.replace(/\.$/, '')) })));
+  const hosts = resolved.filter((x) => x.addr.ips.length > 0).map((x) => ({ host: x.r.exchange.replace(/\.$/, '').toLowerCase(), priority: x.r.priority, ips: x.addr.ips }));
+  if (hosts.length > 0) return { kind: 'mx', implicit: false, hosts };
+  const error = resolved.find((x) => x.addr.error !== null);
+  if (error) return { kind: 'dns_error', detail: `MX host ${error.r.exchange}: ${error.addr.error}` };
+  return { kind: 'no_mx', detail: `no MX host of ${domain} has an address` };
+}
+
+async function implicitRoute(dns: DnsCache, domain: string): Promise<MailRoute> {
+  const addr = await hostAddresses(dns, domain);
+  if (addr.ips.length > 0) return { kind: 'mx', implicit: true, hosts: [{ host: domain, priority: 0, ips: addr.ips }] };
+  if (addr.error) return { kind: 'dns_error', detail: addr.error };
+  return { kind: 'no_mx', detail: `${domain} has no MX and no A/AAAA record` };
+}

@@ -1,0 +1,144 @@
+// One DNS cache shared by every check (MX, host addresses, DNSBL): answers are kept for their TTL
+// (MX answers, which Node reports without a TTL, for a fixed 5 minutes), failures briefly, and a
+// question already in flight is never asked twice.
+import { promises as dnsPromises } from 'node:dns';
+
+export type DnsErrorKind = 'nxdomain' | 'nodata' | 'servfail' | 'timeout' | 'refused' | 'other';
+
+export type DnsAnswer<T> = { ok: true; records: T[] } | { ok: false; kind: DnsErrorKind; message: string };
+
+export interface MxRecord {
+  exchange: string;
+  priority: number;
+}
+
+export interface DnsOptions {
+  servers?: string[];
+  timeoutMs: number;
+  /** Upper bound on cached entries; the oldest are dropped first. */
+  maxEntries?: number;
+  now?: () => number;
+}
+
+const MX_TTL_MS = 300_000;
+const MAX_TTL_MS = 3_600_000;
+const MIN_TTL_MS = 1_000;
+const NEGATIVE_TTL_MS = 60_000; // NXDOMAIN / NODATA
+const ERROR_TTL_MS = 5_000; // SERVFAIL / timeout: ask again soon
+
+interface Entry {
+  expires: number; // Infinity while in flight
+  answer: Promise<DnsAnswer<unknown>>;
+}
+
+/** Maps c-ares error codes to the kinds the verdict cares about. */
+export function dnsErrorKind(code: string | undefined): DnsErrorKind {
+  switch (code) {
+    case 'ENOTFOUND':
+      return 'nxdomain';
+    case 'ENODATA':
+      return 'nodata';
+    case 'ETIMEOUT':
+      return 'timeout';
+    case 'ESERVFAIL':
+      return 'servfail';
+    case 'EREFUSED':
+    case 'ECONNREFUSED':
+      return 'refused';
+    default:
+      return 'other';
+  }
+}
+
+export class DnsCache {
+  private readonly resolver: dnsPromises.Resolver;
+  private readonly entries = new Map<string, Entry>();
+  private readonly timeoutMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+  queries = 0;
+
+  constructor(o: DnsOptions) {
+    this.timeoutMs = o.timeoutMs;
+    this.maxEntries = o.maxEntries ?? 100_000;
+    this.now = o.now ?? Date.now;
+    // Two tries inside the overall budget; c-ares backs off between them.
+    this.resolver = new dnsPromises.Resolver({ timeout: Math.max(20, Math.floor(o.timeoutMs / 3)), tries: 2 });
+    if (o.servers && o.servers.length > 0) this.resolver.setServers(o.servers);
+  }
+
+  mx(name: string): Promise<DnsAnswer<MxRecord>> {
+    return this.cached('MX', name, async () => {
+      const records = await this.resolver.resolveMx(name);
+      return { records, ttlMs: MX_TTL_MS };
+    });
+  }
+
+  a(name: string): Promise<DnsAnswer<string>> {
+    return this.cached('A', name, async () => {
+      const records = await this.resolver.resolve4(name, { ttl: true });
+      return { records: records.map((r) => r.address), ttlMs: minTtlMs(records) };
+    });
+  }
+
+  aaaa(name: string): Promise<DnsAnswer<string>> {
+    return this.cached('AAAA', name, async () => {
+      const records = await this.resolver.resolve6(name, { ttl: true });
+      return { records: records.map((r) => r.address), ttlMs: minTtlMs(records) };
+    });
+  }
+
+  close(): void {
+    this.resolver.cancel();
+    this.entries.clear();
+  }
+
+  private cached<T>(type: string, name: string, ask: () => Promise<{ records: T[]; ttlMs: number }>): Promise<DnsAnswer<T>> {
+    const key = `${type} ${name.toLowerCase()}`;
+    const hit = this.entries.get(key);
+    if (hit && hit.expires > this.now()) return hit.answer as Promise<DnsAnswer<T>>;
+    if (hit) this.entries.delete(key);
+    const entry: Entry = { expires: Infinity, answer: Promise.resolve({ ok: false, kind: 'other', message: '' }) };
+    const answer = this.ask(type, name, ask).then((result) => {
+      entry.expires = this.now() + result.ttlMs;
+      return result.answer;
+    });
+    entry.answer = answer;
+    this.entries.set(key, entry);
+    this.evict();
+    return answer;
+  }
+
+  private async ask<T>(type: string, name: string, ask: () => Promise<{ records: T[]; ttlMs: number }>): Promise<{ answer: DnsAnswer<T>; ttlMs: number }> {
+    this.queries++;
+    let timer: NodeJS.Timeout | undefined;
+    const guard = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error(`${type} ${name}: timed out`), { code: 'ETIMEOUT' })), this.timeoutMs + 100);
+    });
+    try {
+      const { records, ttlMs } = await Promise.race([ask(), guard]);
+      return { answer: { ok: true, records }, ttlMs };
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const kind = dnsErrorKind(code);
+      const ttlMs = kind === 'nxdomain' || kind === 'nodata' ? NEGATIVE_TTL_MS : ERROR_TTL_MS;
+      return { answer: { ok: false, kind, message: `${type} ${name}: ${code ?? (err as Error).message}` }, ttlMs };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private evict(): void {
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done) return;
+      this.entries.delete(oldest.value);
+    }
+  }
+}
+
+function minTtlMs(records: { ttl: number }[]): number {
+  if (records.length === 0) return NEGATIVE_TTL_MS;
+  const ttl = Math.min(...records.map((r) => r.ttl)) * 1000;
+  return Math.max(MIN_TTL_MS, Math.min(MAX_TTL_MS, ttl));
+}

@@ -1,0 +1,97 @@
+// Politeness toward mail servers, per MX IP: at most N concurrent connections (lowered for a while
+// when a server answers 421), at most M recipients per session (lowered when it answers 452), and
+// a global cap on concurrent sessions. Slots are held until the socket has really closed, so the
+// servers never see more than the caps. The counters feed stats() for benches and tests.
+import { Semaphore } from './semaphore';
+
+export interface PolitenessOptions {
+  maxConnectionsPerIp: number;
+  maxRcptsPerSession: number;
+  globalConcurrency: number;
+  /** How long a lowered cap or recipient limit is remembered. */
+  memoryMs?: number;
+  now?: () => number;
+}
+
+interface IpState {
+  slots: Semaphore;
+  rcptLimit: number;
+  loweredAt: number;
+}
+
+export interface PolitenessStats {
+  maxConcurrentPerIp: number;
+  sessions: number;
+  rcpts: number;
+}
+
+export class Politeness {
+  private readonly ips = new Map<string, IpState>();
+  private readonly global: Semaphore;
+  private readonly memoryMs: number;
+  private readonly now: () => number;
+  readonly counters: PolitenessStats = { maxConcurrentPerIp: 0, sessions: 0, rcpts: 0 };
+
+  constructor(private readonly o: PolitenessOptions) {
+    this.global = new Semaphore(o.globalConcurrency);
+    this.memoryMs = o.memoryMs ?? 600_000;
+    this.now = o.now ?? Date.now;
+  }
+
+  /** Waits for a connection slot to `ip` (per-IP first, then global). Returns the release function. */
+  async acquire(ip: string, signal?: AbortSignal): Promise<() => void> {
+    const state = this.state(ip);
+    await state.slots.acquire(signal);
+    try {
+      await this.global.acquire(signal);
+    } catch (err) {
+      state.slots.release();
+      throw err;
+    }
+    this.counters.sessions++;
+    this.counters.maxConcurrentPerIp = Math.max(this.counters.maxConcurrentPerIp, state.slots.inUse);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.global.release();
+      state.slots.release();
+    };
+  }
+
+  rcptLimit(ip: string): number {
+    return this.state(ip).rcptLimit;
+  }
+
+  /** A server answered 452 after `accepted` recipients in one session: never send it more. */
+  lowerRcptLimit(ip: string, accepted: number): void {
+    const state = this.state(ip);
+    state.rcptLimit = Math.max(1, Math.min(state.rcptLimit, accepted));
+    state.loweredAt = this.now();
+  }
+
+  /** A server answered 421 (too busy): allow one connection fewer than are open now. */
+  lowerConnectionCap(ip: string): void {
+    const state = this.state(ip);
+    state.slots.setLimit(Math.max(1, Math.min(state.slots.capacity, state.slots.inUse - 1)));
+    state.loweredAt = this.now();
+  }
+
+  countRcpts(n: number): void {
+    this.counters.rcpts += n;
+  }
+
+  private state(ip: string): IpState {
+    let s = this.ips.get(ip);
+    if (s && s.loweredAt > 0 && this.now() - s.loweredAt > this.memoryMs) {
+      s.rcptLimit = this.o.maxRcptsPerSession;
+      s.slots.setLimit(this.o.maxConnectionsPerIp);
+      s.loweredAt = 0;
+    }
+    if (!s) {
+      s = { slots: new Semaphore(this.o.maxConnectionsPerIp), rcptLimit: this.o.maxRcptsPerSession, loweredAt: 0 };
+      this.ips.set(ip, s);
+    }
+    return s;
+  }
+}

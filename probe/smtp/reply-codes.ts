@@ -1,0 +1,111 @@
+// Classifies an SMTP reply to RCPT TO (or to the session stages before it) with a data table:
+// enhanced status codes first, then text patterns, then the bare reply code. Each row carries a
+// real reply it was written for. First matching row wins. The key rule: nothing that is about us
+// (reputation, policy, our sender, rate limits) may ever read as "mailbox does not exist".
+import type { Reason } from '../contract';
+
+export interface Reply {
+  code: number;
+  /** Enhanced status code ("5.1.1"), when the server sent one. */
+  enhanced: string | null;
+  /** All lines of the reply text, joined by a space, without the codes. */
+  text: string;
+}
+
+/** What one reply means for the recipient it answered. */
+export type ReplyClass =
+  | 'accepted' // 250/251/252
+  | 'mailbox_not_found'
+  | 'mailbox_disabled'
+  | 'mailbox_full'
+  | 'policy_block' // refusal that says nothing about the mailbox: unknown, never invalid
+  | 'too_many_recipients' // 452 4.5.3: finish the session, continue in a new one
+  | 'service_closing' // 421: back off, retry on another connection later
+  | 'temporary'; // other 4xx: greylisting and friends, retried within the deadline
+
+interface Row {
+  cls: ReplyClass;
+  /** Reply code class or exact code, e.g. /^5/ or /^452$/. */
+  code?: RegExp;
+  enhanced?: RegExp;
+  text?: RegExp;
+  example: string;
+}
+
+const REPUTATION = /spamhaus|spamcop|barracuda|block ?list|black ?list|\brbl\b|dnsbl|listed (?:at|on|in|by)|reputation|\bbanned\b|\bspam\b|client host .* rejected/i;
+const FULL = /mailbox (?:is )?full|over ?quota|quota exceeded|exceeded (?:its|the|storage)|insufficient (?:system )?storage|out of storage/i;
+const DISABLED = /(?:account|mailbox|user|recipient)\b.{0,40}\b(?:disabled|deactivated|inactive|suspended|closed|locked)/i;
+const NOT_FOUND =
+  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|(?:does not|doesn'?t|did not) exist|mailbox (?:is )?unavailable|(?:mailbox|recipient|user|address|account) (?:not found|unknown)|unknown (?:recipient|mailbox|address|account)|invalid (?:recipient|mailbox|address|user)|not a valid (?:mailbox|recipient|user)|no mailbox|user not (?:found|local)|unrouteable address|undeliverable address|address not present|recipient address rejected: user/i;
+const POLICY = /policy|denied|not (?:allowed|permitted|authori[sz]ed)|relay|authenticat|blocked|refused|rate limit|too many (?:connections|messages)|try again later/i;
+const TOO_MANY_RCPTS = /too many (?:recipients|rcpt)|recipient limit|rcpt limit/i;
+
+export const REPLY_TABLE: readonly Row[] = [
+  { cls: 'accepted', code: /^2/, example: '250 2.1.5 Ok' },
+  { cls: 'service_closing', code: /^421$/, example: '421 4.7.0 Too many connections from your IP, closing' },
+  // Reputation and blocklist refusals first: some servers wrap them in a 5.1.x code.
+  { cls: 'policy_block', code: /^5/, text: REPUTATION, example: '550 5.7.1 Service unavailable; client [203.0.113.9] blocked using zen.spamhaus.org' },
+  { cls: 'too_many_recipients', enhanced: /^[45]\.5\.3$/, example: '452 4.5.3 Error: too many recipients' },
+  { cls: 'too_many_recipients', code: /^452$/, text: TOO_MANY_RCPTS, example: '452 Too many recipients received this hour' },
+  { cls: 'mailbox_full', enhanced: /^[45]\.2\.2$/, example: '552 5.2.2 The email account that you tried to reach is over quota' },
+  { cls: 'mailbox_full', code: /^(?:452|552)$/, text: FULL, example: '452 Insufficient system storage' },
+  { cls: 'policy_block', enhanced: /^5\.1\.[78]$/, example: '553 5.1.8 <verify@probe.example>: Sender address rejected: Domain not found' },
+  { cls: 'mailbox_not_found', enhanced: /^5\.1\.\d{1,3}$/, example: "550 5.1.1 The email account that you tried to reach does not exist" },
+  { cls: 'mailbox_disabled', enhanced: /^5\.2\.1$/, example: '550 5.2.1 The email account that you tried to reach is disabled' },
+  { cls: 'policy_block', enhanced: /^5\.7\.\d{1,3}$/, example: '550 5.7.1 Recipient address rejected: Access denied' },
+  // Permanent refusals with no (or a generic) enhanced code: read the text.
+  { cls: 'mailbox_full', code: /^5/, text: FULL, example: '552 Requested mail action aborted: exceeded storage allocation' },
+  { cls: 'mailbox_disabled', code: /^5/, text: DISABLED, example: '550 Account has been disabled' },
+  { cls: 'mailbox_not_found', code: /^5/, text: NOT_FOUND, example: '550 5.5.0 Requested action not taken: mailbox unavailable' },
+  { cls: 'policy_block', code: /^5/, text: POLICY, example: '554 Relay access denied' },
+  // A bare 550/551/553 with no enhanced code is RFC 5321's "mailbox unavailable / not local / name not allowed".
+  { cls: 'mailbox_not_found', code: /^55[013]$/, enhanced: /^$/, example: '550 Requested action not taken' },
+  // Anything else permanent (5.3.x system, 5.4.x routing, 5.5.x protocol, 554 …) is not about the mailbox.
+  { cls: 'policy_block', code: /^5/, example: '554 5.3.0 Transaction failed' },
+  { cls: 'temporary', code: /^4/, example: '450 4.7.1 <a@b.example>: Recipient address rejected: Greylisted, try again in 60s' },
+];
+
+/** Classifies one reply with REPLY_TABLE. Codes outside 2xx–5xx count as a policy refusal. */
+export function classifyReply(reply: Reply): ReplyClass {
+  const code = String(reply.code);
+  const enhanced = reply.enhanced ?? '';
+  for (const row of REPLY_TABLE) {
+    if (row.code && !row.code.test(code)) continue;
+    if (row.enhanced && !row.enhanced.test(enhanced)) continue;
+    if (row.text && !row.text.test(reply.text)) continue;
+    return row.cls;
+  }
+  return 'policy_block';
+}
+
+/** The verdict reason a final recipient class stands for. */
+export function reasonForClass(cls: ReplyClass): Reason {
+  switch (cls) {
+    case 'accepted':
+      return 'accepted';
+    case 'mailbox_not_found':
+    case 'mailbox_disabled':
+    case 'mailbox_full':
+    case 'policy_block':
+      return cls;
+    default:
+      return 'greylisted';
+  }
+}
+
+/** Splits "550-5.1.1 text" style lines into code, enhanced code and text. */
+export function parseReplyLines(lines: string[]): Reply {
+  const first = lines[0] ?? '';
+  const code = Number.parseInt(first.slice(0, 3), 10);
+  const texts = lines.map((l) => l.slice(4));
+  let enhanced: string | null = null;
+  const m = /^([245])\.(\d{1,3})\.(\d{1,3})(?=\s|$)/.exec(texts[0] ?? '');
+  if (m && m[1] === first[0]) {
+    enhanced = `${m[1]}.${m[2]}.${m[3]}`;
+  }
+  const text = texts
+    .map((t) => (enhanced && t.startsWith(enhanced) ? t.slice(enhanced.length).trimStart() : t))
+    .join(' ')
+    .trim();
+  return { code: Number.isNaN(code) ? 0 : code, enhanced, text };
+}

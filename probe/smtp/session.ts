@@ -1,0 +1,176 @@
+// One SMTP session against one MX address: banner → EHLO (HELO fallback) → STARTTLS when offered →
+// MAIL FROM → RCPT TO for each recipient (all in one write when the server offers PIPELINING) →
+// QUIT. The caller gets the replies as soon as the last RCPT is answered; QUIT and the close happen
+// afterwards, and `onClosed` fires only once the socket is gone (politeness slots are held till then).
+import type { SmtpReply } from '../contract';
+import { classifyReply } from './reply-codes';
+import { SmtpConnection, SmtpError, type RawReply } from './connection';
+
+export interface SessionParams {
+  ip: string;
+  port: number;
+  /** MX host name, used as TLS server name. */
+  host: string;
+  heloName: string;
+  mailFrom: string;
+  rcpts: string[];
+  /** Try STARTTLS when offered. */
+  startTls: boolean;
+  connectTimeoutMs: number;
+  bannerTimeoutMs: number;
+  replyTimeoutMs: number;
+  signal?: AbortSignal;
+  onRcptsSent?: (n: number) => void;
+  onClosed?: () => void;
+}
+
+/**
+ * ok: the session reached RCPT (replies may be partial: null = not answered).
+ * unreachable: no connection, no banner, or the server went silent before RCPT.
+ * busy: 421 before RCPT. temp_fail: another 4xx before RCPT. refused: 5xx before RCPT.
+ * tls_failed: the TLS handshake failed (retry without STARTTLS).
+ */
+export type SessionOutcome = 'ok' | 'unreachable' | 'busy' | 'temp_fail' | 'refused' | 'tls_failed' | 'aborted';
+
+export interface SessionResult {
+  outcome: SessionOutcome;
+  /** Replies before RCPT (banner, ehlo/helo, starttls, mail). */
+  transcript: SmtpReply[];
+  /** The reply that ended the session early (busy / temp_fail / refused), if any. */
+  decisive: SmtpReply | null;
+  /** One entry per recipient, in order; null when it was not answered. */
+  rcptReplies: (SmtpReply | null)[];
+  pipelining: boolean;
+  tls: boolean;
+  detail: string | null;
+}
+
+export function toSmtpReply(stage: string, r: RawReply): SmtpReply {
+  return { stage, code: r.code, enhanced: r.enhanced, text: r.text };
+}
+
+/** EHLO keywords, upper-cased (first line is the greeting). */
+export function ehloKeywords(r: RawReply): Set<string> {
+  return new Set(r.lines.slice(1).map((l) => (l.slice(4).split(/\s+/)[0] ?? '').toUpperCase()));
+}
+
+class EarlyEnd extends Error {
+  constructor(
+    readonly outcome: SessionOutcome,
+    readonly reply: SmtpReply | null,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** Maps a non-success reply before RCPT to the session outcome. */
+function earlyOutcome(r: RawReply): SessionOutcome {
+  if (r.code === 421) return 'busy';
+  if (r.code >= 400 && r.code < 500) return 'temp_fail';
+  return 'refused';
+}
+
+export async function runSession(p: SessionParams): Promise<SessionResult> {
+  const transcript: SmtpReply[] = [];
+  const rcptReplies: (SmtpReply | null)[] = p.rcpts.map(() => null);
+  const result = (outcome: SessionOutcome, decisive: SmtpReply | null, detail: string | null, pipelining = false, tls = false): SessionResult => ({
+    outcome,
+    transcript,
+    decisive,
+    rcptReplies,
+    pipelining,
+    tls,
+    detail,
+  });
+
+  let conn: SmtpConnection;
+  try {
+    conn = await SmtpConnection.connect(p.ip, p.port, p.connectTimeoutMs, p.signal);
+  } catch (err) {
+    p.onClosed?.();
+    const e = err as SmtpError;
+    return result(e.kind === 'aborted' ? 'aborted' : 'unreachable', null, e.message);
+  }
+  void conn.closed.then(() => p.onClosed?.());
+  const expect = async (stage: string, timeoutMs: number, ok: (code: number) => boolean): Promise<RawReply> => {
+    const r = await conn.read(timeoutMs, p.signal);
+    transcript.push(toSmtpReply(stage, r));
+    if (!ok(r.code)) throw new EarlyEnd(earlyOutcome(r), toSmtpReply(stage, r), `${stage}: ${r.code} ${r.text}`);
+    return r;
+  };
+  const is2xx = (c: number): boolean => c >= 200 && c < 300;
+
+  let pipelining = false;
+  try {
+    await expect('banner', p.bannerTimeoutMs, (c) => c === 220);
+    let keywords = await greet(conn, p, transcript);
+    if (p.startTls && keywords.has('STARTTLS')) {
+      conn.write(['STARTTLS']);
+      const r = await conn.read(p.replyTimeoutMs, p.signal);
+      transcript.push(toSmtpReply('starttls', r));
+      if (r.code === 220) {
+        await conn.upgradeTls(p.host, p.replyTimeoutMs);
+        keywords = await greet(conn, p, transcript);
+      }
+    }
+    pipelining = keywords.has('PIPELINING');
+    const utf8 = keywords.has('SMTPUTF8') && p.rcpts.some((r) => /[^\u0000-\u007f]/.test(r));
+    const mail = `MAIL FROM:<${p.mailFrom}>${utf8 ? ' SMTPUTF8' : ''}`;
+    const rcptLine = (r: string): string => `RCPT TO:<${r}>`;
+
+    if (pipelining) {
+      conn.write([mail, ...p.rcpts.map(rcptLine)]);
+      p.onRcptsSent?.(p.rcpts.length);
+      await expect('mail', p.replyTimeoutMs, is2xx);
+      for (let i = 0; i < p.rcpts.length; i++) {
+        const r = await conn.read(p.replyTimeoutMs, p.signal);
+        rcptReplies[i] = toSmtpReply('rcpt', r);
+        if (r.code === 421) break; // the server is closing the connection
+      }
+    } else {
+      conn.write([mail]);
+      await expect('mail', p.replyTimeoutMs, is2xx);
+      for (let i = 0; i < p.rcpts.length; i++) {
+        conn.write([rcptLine(p.rcpts[i] ?? '')]);
+        p.onRcptsSent?.(1);
+        const r = await conn.read(p.replyTimeoutMs, p.signal);
+        rcptReplies[i] = toSmtpReply('rcpt', r);
+        const cls = classifyReply(r);
+        if (cls === 'too_many_recipients' || cls === 'service_closing') break;
+      }
+    }
+    void conn.quit(Math.min(p.replyTimeoutMs, 2000));
+    return result('ok', null, null, pipelining, conn.isTls);
+  } catch (err) {
+    const tls = conn.isTls;
+    if (err instanceof EarlyEnd) {
+      void conn.quit(Math.min(p.replyTimeoutMs, 1000));
+      return result(err.outcome, err.reply, err.message, pipelining, tls);
+    }
+    conn.destroy();
+    const e = err as SmtpError;
+    if (e.kind === 'aborted') return result('aborted', null, 'aborted', pipelining, tls);
+    if (e.kind === 'tls') return result('tls_failed', null, e.message, pipelining, tls);
+    const answered = rcptReplies.some((r) => r !== null);
+    const stage = transcript.length === 0 ? 'banner' : (transcript[transcript.length - 1]?.stage ?? '');
+    const detail = `${e.kind === 'timeout' ? 'timeout' : 'connection lost'} after ${stage}${answered ? ' during RCPT' : ''}: ${e.message}`;
+    // Replies already read stand; a session that got as far as RCPT counts as 'ok' with gaps.
+    const reachedRcpt = transcript.some((t) => t.stage === 'mail' && t.code >= 200 && t.code < 300);
+    return result(reachedRcpt ? 'ok' : 'unreachable', null, detail, pipelining, tls);
+  }
+}
+
+/** EHLO, falling back to HELO when EHLO is refused. Returns the EHLO keywords (empty after HELO). */
+async function greet(conn: SmtpConnection, p: SessionParams, transcript: SmtpReply[]): Promise<Set<string>> {
+  conn.write([`EHLO ${p.heloName}`]);
+  const ehlo = await conn.read(p.replyTimeoutMs, p.signal);
+  transcript.push(toSmtpReply('ehlo', ehlo));
+  if (ehlo.code === 250) return ehloKeywords(ehlo);
+  if (ehlo.code === 421) throw new EarlyEnd('busy', toSmtpReply('ehlo', ehlo), `ehlo: ${ehlo.code} ${ehlo.text}`);
+  conn.write([`HELO ${p.heloName}`]);
+  const helo = await conn.read(p.replyTimeoutMs, p.signal);
+  transcript.push(toSmtpReply('helo', helo));
+  if (helo.code !== 250) throw new EarlyEnd(earlyOutcome(helo), toSmtpReply('helo', helo), `helo: ${helo.code} ${helo.text}`);
+  return new Set();
+}

@@ -1,0 +1,273 @@
+// The engine behind createVerifier(): syntax → DNS → (network guard) → SMTP, per domain, with the
+// caches (DNS, RDAP, catch-all) and politeness shared by every call on one verifier.
+import type { Depth, VerificationResult } from './contract';
+import { Channel } from './channel';
+import { buildResult, type Findings } from './build-result';
+import { dnsblListings } from './dns/dnsbl';
+import { lookupMailRoute, type MailRoute } from './dns/mx';
+import { Rdap } from './dns/rdap';
+import { DnsCache } from './dns/resolver';
+import { isDisposableDomain } from './misc/disposable';
+import { isFreeProvider } from './misc/free-provider';
+import { isRoleAccount } from './misc/role-account';
+import { isBlockedAddress } from './net-guard';
+import { resolveOptions, type ResolvedOptions } from './options';
+import { randomLocalPart } from './smtp/catch-all';
+import { Politeness } from './smtp/politeness';
+import { probeDomain, type MailboxOutcome, type SmtpContext, type Target } from './smtp/probe-domain';
+import { retrySchedule } from './smtp/retry-schedule';
+import { abortError, Semaphore } from './smtp/semaphore';
+import { parseAddress, type ParsedAddress } from './syntax/parse-address';
+import { suggestAddress } from './syntax/suggest-domain';
+import type { ProbeOptions, Verifier, VerifyCallOptions } from './index';
+
+interface Entry {
+  email: string;
+  parsed: ParsedAddress;
+}
+
+type Emit = (r: VerificationResult) => void;
+
+export class Engine implements Verifier {
+  private readonly o: ResolvedOptions;
+  private readonly dns: DnsCache;
+  private readonly rdap: Rdap | null;
+  private readonly politeness: Politeness;
+  private readonly ctx: SmtpContext;
+  private readonly catchAllCache = new Map<string, { value: boolean; expires: number }>();
+  private readonly domainSlots: Semaphore;
+  private readonly closing = new AbortController();
+
+  constructor(opts: ProbeOptions = {}) {
+    this.o = resolveOptions(opts);
+    this.dns = new DnsCache({ servers: this.o.dnsServers, timeoutMs: this.o.dnsTimeoutMs });
+    this.rdap = this.o.rdapBaseUrl ? new Rdap({ baseUrl: this.o.rdapBaseUrl, timeoutMs: this.o.rdapTimeoutMs }) : null;
+    this.politeness = new Politeness({
+      maxConnectionsPerIp: this.o.maxConnectionsPerIp,
+      maxRcptsPerSession: this.o.maxRcptsPerSession,
+      globalConcurrency: this.o.globalConcurrency,
+    });
+    this.ctx = {
+      politeness: this.politeness,
+      port: this.o.smtpPort,
+      heloName: this.o.heloName,
+      mailFrom: this.o.mailFrom,
+      connectTimeoutMs: this.o.connectTimeoutMs,
+      bannerTimeoutMs: this.o.bannerTimeoutMs,
+      replyTimeoutMs: this.o.replyTimeoutMs,
+      maxConnectionsPerIp: this.o.maxConnectionsPerIp,
+      noTlsIps: new Set(),
+    };
+    this.domainSlots = new Semaphore(this.o.maxDomainsInFlight);
+  }
+
+  async verify(email: string, o: VerifyCallOptions = {}): Promise<VerificationResult> {
+    for await (const r of this.verifyBatch([email], o)) return r;
+    throw abortError();
+  }
+
+  async *verifyBatch(emails: string[], o: VerifyCallOptions = {}): AsyncGenerator<VerificationResult> {
+    const stop = new AbortController();
+    const signal = AbortSignal.any([stop.signal, this.closing.signal, ...(o.signal ? [o.signal] : [])]);
+    const out = new Channel<VerificationResult>();
+    const work = this.runBatch(emails, o.depth ?? 'smtp', o.mode ?? 'realtime', signal, (r) => out.push(r)).then(
+      () => out.end(),
+      (err: unknown) => out.end(err),
+    );
+    try {
+      for await (const r of out) yield r;
+    } finally {
+      stop.abort();
+      await work;
+    }
+  }
+
+  stats(): { maxConcurrentPerIp: number; sessions: number; rcpts: number } {
+    return { ...this.politeness.counters };
+  }
+
+  async close(): Promise<void> {
+    this.closing.abort();
+    this.dns.close();
+  }
+
+  private async runBatch(emails: string[], depth: Depth, mode: 'realtime' | 'bulk', signal: AbortSignal, emit: Emit): Promise<void> {
+    if (signal.aborted) throw abortError();
+    const start = Date.now();
+    const groups = new Map<string, Entry[]>();
+    for (const email of emails) {
+      const syntax = parseAddress(email);
+      if (!syntax.ok) {
+        emit(buildResult({ ...emptyFindings(email, depth, Date.now() - start), detail: syntax.error.message }));
+        continue;
+      }
+      const list = groups.get(syntax.details.domain) ?? [];
+      list.push({ email, parsed: syntax.details });
+      groups.set(syntax.details.domain, list);
+    }
+    // Biggest domains first: they are the longest chains of sessions.
+    const ordered = [...groups].sort((a, b) => b[1].length - a[1].length);
+    const timed: Emit = (r) => emit(r);
+    const all = Promise.all(
+      ordered.map(([domain, entries]) =>
+        this.domainSlots.run(() => this.verifyDomain(domain, entries, depth, mode, signal, start, timed), signal),
+      ),
+    );
+    await raceAbort(all, signal);
+  }
+
+  private async verifyDomain(domain: string, entries: Entry[], depth: Depth, mode: 'realtime' | 'bulk', signal: AbortSignal, start: number, emit: Emit): Promise<void> {
+    const disposable = isDisposableDomain(domain);
+    const freeProvider = isFreeProvider(domain);
+    const base = (e: Entry): Findings => ({
+      ...emptyFindings(e.email, depth, 0),
+      parsed: e.parsed,
+      disposable,
+      freeProvider,
+      role: isRoleAccount(e.parsed.local),
+    });
+    const finish = (e: Entry, f: Partial<Findings>): void => emit(buildResult({ ...base(e), ...f, ms: Date.now() - start }));
+
+    if (depth === 'syntax') {
+      for (const e of entries) finish(e, { suggestion: suggestAddress(e.parsed.local, domain, null), detail: 'syntax only: DNS and SMTP not checked' });
+      return;
+    }
+
+    const agePromise = this.rdap ? this.rdap.ageDays(domain) : Promise.resolve(null);
+    const route = await raceAbort(lookupMailRoute(this.dns, domain), signal);
+    if (route.kind !== 'mx') {
+      const hasMail = route.kind === 'dns_error' ? null : false;
+      const age = route.kind === 'no_domain' ? null : await agePromise;
+      for (const e of entries) {
+        finish(e, { dns: route.kind, suggestion: suggestAddress(e.parsed.local, domain, hasMail), domainAgeDays: age, detail: route.detail });
+      }
+      return;
+    }
+
+    const mxHosts = route.hosts.map((h) => h.host);
+    const targets = this.targetsOf(route);
+    const common: Partial<Findings> = { dns: 'ok', mxHosts };
+    if (targets.length === 0) {
+      const age = await agePromise;
+      const ips = route.hosts.flatMap((h) => h.ips).join(', ');
+      for (const e of entries) {
+        finish(e, { ...common, blockedAddress: true, domainAgeDays: age, suggestion: suggestAddress(e.parsed.local, domain, true), detail: `refused to connect to a private or reserved address (${ips})` });
+      }
+      return;
+    }
+    const primary = targets[0] ?? { host: '', ip: '' };
+    const listingsOf = (ip: string | null): Promise<string[]> =>
+      this.o.dnsblZones.length > 0 ? dnsblListings(this.dns, ip ?? primary.ip, this.o.dnsblZones) : Promise.resolve([]);
+    const primaryListings = listingsOf(primary.ip);
+
+    if (depth === 'mx') {
+      const [age, zones] = await Promise.all([agePromise, primaryListings]);
+      for (const e of entries) {
+        finish(e, {
+          ...common,
+          domainAgeDays: age,
+          dnsblZones: zones,
+          mxHost: primary.host,
+          mxIp: primary.ip,
+          suggestion: suggestAddress(e.parsed.local, domain, true),
+          detail: route.implicit ? 'no MX record: the domain itself receives mail (implicit MX)' : null,
+        });
+      }
+      return;
+    }
+
+    // SMTP: one RCPT per distinct mailbox, all of the domain's mailboxes in shared sessions.
+    const byAddress = new Map<string, Entry[]>();
+    for (const e of entries) {
+      const rcpt = `${e.parsed.local}@${domain}`;
+      byAddress.set(rcpt, [...(byAddress.get(rcpt) ?? []), e]);
+    }
+    const cached = this.catchAllCache.get(domain);
+    const knownCatchAll = cached && cached.expires > Date.now() ? cached.value : null;
+    const deadlineMs = this.o.greylistDeadlineMs[mode];
+    const pending: Promise<void>[] = [];
+    const onSettled = (address: string, outcome: MailboxOutcome, catchAll: boolean | null): void => {
+      pending.push(
+        Promise.all([agePromise, outcome.mxIp === primary.ip ? primaryListings : listingsOf(outcome.mxIp)]).then(([age, zones]) => {
+          for (const e of byAddress.get(address) ?? []) {
+            finish(e, {
+              ...common,
+              smtp: outcome.finding,
+              catchAll,
+              domainAgeDays: age,
+              dnsblZones: zones,
+              mxHost: outcome.mxHost,
+              mxIp: outcome.mxIp,
+              replies: outcome.replies,
+              retries: outcome.retries,
+              detail: outcome.detail,
+              suggestion: suggestAddress(e.parsed.local, domain, true),
+            });
+          }
+        }),
+      );
+    };
+    const { catchAll } = await probeDomain({
+      targets,
+      addresses: [...byAddress.keys()],
+      randomAddress: knownCatchAll === null ? `${randomLocalPart()}@${domain}` : null,
+      knownCatchAll,
+      ctx: this.ctx,
+      deadlineMs,
+      retryDelaysMs: retrySchedule(deadlineMs, this.o.greylistRetryDelaysMs),
+      signal,
+      onSettled,
+    });
+    if (catchAll !== null) this.catchAllCache.set(domain, { value: catchAll, expires: Date.now() + this.o.catchAllCacheMs });
+    await Promise.all(pending);
+  }
+
+  /** MX addresses in priority order, minus those the network guard refuses. */
+  private targetsOf(route: Extract<MailRoute, { kind: 'mx' }>): Target[] {
+    return route.hosts.flatMap((h) => h.ips.filter((ip) => !isBlockedAddress(ip, this.o.allowPrivateNetworks)).map((ip) => ({ host: h.host, ip })));
+  }
+}
+
+function emptyFindings(email: string, depth: Depth, ms: number): Findings {
+  return {
+    email,
+    parsed: null,
+    depth,
+    dns: null,
+    blockedAddress: false,
+    mxHosts: [],
+    smtp: null,
+    catchAll: null,
+    disposable: false,
+    role: false,
+    freeProvider: false,
+    suggestion: null,
+    domainAgeDays: null,
+    dnsblZones: [],
+    mxHost: null,
+    mxIp: null,
+    replies: [],
+    retries: 0,
+    detail: null,
+    ms,
+  };
+}
+
+/** Rejects with AbortError as soon as the signal fires, whatever `p` is still doing. */
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
