@@ -18,21 +18,21 @@ export default tseslint.config(
   {
     files: ['probe/**/*.ts'],
     rules: restrict([
-      { group: ['**/server', '**/server/**', '**/src', '**/src/**', '**/db', '**/db/**'], message: 'probe/ is a standalone library: it must not import server/, src/ or db/.' },
+      { regex: '^(\\.\\./)+(server|src|db)(/|$)', message: 'probe/ is a standalone library: it must not import server/, src/ or db/.' },
     ]),
   },
   {
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     rules: restrict([
-      { group: ['**/server/**', '!**/server/contracts/**'], allowTypeImports: true, message: 'src/ may import only types from server/, plus server/contracts/ schemas.' },
-      { group: ['**/probe/**', '!**/probe/contract'], allowTypeImports: true, message: 'src/ may import only types from probe/, plus probe/contract.' },
-      { group: ['**/db/**'], allowTypeImports: true, message: 'src/ may import only types from db/.' },
+      { regex: '^(\\.\\./)+server/(?!contracts/)', allowTypeImports: true, message: 'src/ may import only types from server/, plus server/contracts/ schemas.' },
+      { regex: '^(\\.\\./)+probe/(?!contract$)', allowTypeImports: true, message: 'src/ may import only types from probe/, plus probe/contract.' },
+      { regex: '^(\\.\\./)+db/', allowTypeImports: true, message: 'src/ may import only types from db/.' },
     ]),
   },
   {
     files: ['server/contracts/**/*.ts'],
     rules: restrict([
-      { group: ['**/features/**', '**/trpc/**', '**/http/**', '**/auth/**', '**/worker/**', '**/db/**', 'pg', 'kysely', 'express'], message: 'server/contracts/ is shared with the browser: zod and pure data only.' },
+      { regex: '^(\\.\\./)+(features|trpc|http|auth|worker|rest|db)/|^(pg|kysely|express)$', message: 'server/contracts/ is shared with the browser: zod and pure data only.' },
     ]),
   },
 );

@@ -41,7 +41,6 @@ const MAX_NAME_LENGTH = 200;
 const rejectHostileInput = createAuthMiddleware(async (ctx) => {
   if (!ctx.path.startsWith('/sign-up') && !ctx.path.startsWith('/sign-in')) return;
   const body = (ctx.body ?? {}) as { email?: unknown; name?: unknown };
-  // eslint-disable-next-line no-control-regex
   const control = /[\u0000-\u001f\u007f]/;
   if (typeof body.email === 'string' && (body.email.length > MAX_EMAIL_LENGTH || control.test(body.email))) {
     throw new APIError('BAD_REQUEST', { message: 'Please enter a valid email address.', code: 'INVALID_EMAIL' });
