@@ -277,11 +277,19 @@ class DomainProbe {
     if (countRetry) a.retries++;
   }
 
+  /** A 421: back off and retry on a new connection; a server that never lets us past its banner is unreachable. */
   private busy(a: Ask, reply: SmtpReply | null, replies: SmtpReply[], t: number): void {
     a.busyCount++;
+    const atBanner = reply?.stage === 'banner';
+    const next = this.nextTarget(t);
+    if (atBanner && next !== null && this.p.targets[next]?.ip !== this.p.targets[t]?.ip) {
+      a.target = next;
+      return this.requeue(a, 0, true);
+    }
     const delay = busyBackoffMs(a.busyCount);
     if (Date.now() + delay - this.start > this.p.deadlineMs) {
-      return this.settle(a, 'greylisted', replies, t, `server busy (421) until the deadline${reply ? `: ${reply.text}` : ''}`);
+      const why = `server busy (421) until the deadline${reply ? `: ${reply.text}` : ''}`;
+      return this.settle(a, atBanner ? 'smtp_unreachable' : 'greylisted', replies, t, why);
     }
     this.requeue(a, delay, true);
   }

@@ -1,0 +1,190 @@
+// `mailvet verify` and `mailvet probe` (also `tsx probe/cli.ts verify`, `npm run verify --`).
+//   verify: addresses on stdin, one per line → one JSON line per result on stdout, as each finishes.
+//   probe:  runs the daemon from PROBE_* environment variables.
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import { Command, InvalidArgumentError } from 'commander';
+import type { VerificationResult } from './contract';
+import { depthSchema } from './contract';
+import { daemonSettingsFromEnv, probeOptionsFromEnv } from './env';
+import { createVerifier, type ProbeOptions } from './index';
+import { startProbeDaemon } from './daemon/server';
+
+/** The CLI's JSON line: a subset of the contract's result, with the input verbatim. */
+export function cliLine(r: VerificationResult): string {
+  return JSON.stringify({
+    email: r.email,
+    verdict: r.verdict,
+    result: r.result,
+    reason: r.reason,
+    catch_all: r.catch_all,
+    disposable: r.disposable,
+    role: r.role,
+    free_provider: r.free_provider,
+    score: r.score,
+    mx_hosts: r.mx_hosts,
+    suggestion: r.suggestion,
+    ms: r.ms,
+  });
+}
+
+const positiveInt = (v: string): number => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+};
+const collect = (v: string, prev: string[]): string[] => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
+
+interface VerifyFlags {
+  concurrency?: number;
+  timeoutMs?: number;
+  helo?: string;
+  mailFrom?: string;
+  allowPrivateNetworks?: boolean;
+  dnsServer: string[];
+  smtpPort?: number;
+  depth: string;
+  mode: string;
+  rdapUrl?: string;
+  dnsblZone: string[];
+}
+
+export function optionsFromFlags(flags: VerifyFlags, env: NodeJS.ProcessEnv): ProbeOptions {
+  const o: ProbeOptions = { ...probeOptionsFromEnv(env) };
+  if (flags.concurrency) o.globalConcurrency = flags.concurrency;
+  if (flags.timeoutMs) {
+    o.connectTimeoutMs = flags.timeoutMs;
+    o.bannerTimeoutMs = flags.timeoutMs;
+    o.replyTimeoutMs = flags.timeoutMs;
+    o.dnsTimeoutMs = Math.min(flags.timeoutMs, 3000);
+  }
+  if (flags.helo) o.heloName = flags.helo;
+  if (flags.mailFrom) o.mailFrom = flags.mailFrom;
+  if (flags.allowPrivateNetworks) o.allowPrivateNetworks = true;
+  if (flags.dnsServer.length > 0) o.dnsServers = flags.dnsServer;
+  if (flags.smtpPort) o.smtpPort = flags.smtpPort;
+  if (flags.rdapUrl) o.rdapBaseUrl = flags.rdapUrl;
+  if (flags.dnsblZone.length > 0) o.dnsblZones = flags.dnsblZone;
+  return o;
+}
+
+function writeOut(line: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.stdout.write(`${line}\n`)) resolve();
+    else process.stdout.once('drain', resolve);
+  });
+}
+
+/** Reads stdin in batches (up to 10,000 lines, or what arrived within 25 ms) and verifies each batch. */
+async function runVerify(flags: VerifyFlags): Promise<number> {
+  const depth = depthSchema.parse(flags.depth);
+  const mode = flags.mode === 'bulk' ? 'bulk' : 'realtime';
+  const verifier = createVerifier(optionsFromFlags(flags, process.env));
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  let expected = 0;
+  let written = 0;
+  let failed = false;
+  const running: Promise<void>[] = [];
+  let batch: string[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let output = Promise.resolve();
+
+  const flush = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (batch.length === 0) return;
+    const emails = batch;
+    batch = [];
+    running.push(
+      (async () => {
+        try {
+          for await (const r of verifier.verifyBatch(emails, { depth, mode })) {
+            written++;
+            output = output.then(() => writeOut(cliLine(r)));
+          }
+        } catch (err) {
+          failed = true;
+          process.stderr.write(`mailvet verify: ${(err as Error).message}\n`);
+        }
+      })(),
+    );
+  };
+
+  for await (const raw of rl) {
+    const line = raw.replace(/\r$/, '');
+    if (line.trim() === '') continue;
+    expected++;
+    batch.push(line);
+    if (batch.length >= 10_000) flush();
+    else if (!timer) timer = setTimeout(flush, 25);
+  }
+  flush();
+  await Promise.all(running);
+  await output;
+  await verifier.close();
+  return !failed && written === expected ? 0 : 1;
+}
+
+async function runDaemon(): Promise<number> {
+  const settings = daemonSettingsFromEnv(process.env);
+  const daemon = await startProbeDaemon({ ...settings, probe: probeOptionsFromEnv(process.env) });
+  process.stderr.write(`mailvet probe listening on ${daemon.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void daemon.close().then(resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  return 0;
+}
+
+/**
+ * Runs `verify …` or `probe` with the arguments after the program name, e.g.
+ * runProbeCli(['verify', '--concurrency', '20']). Sets process.exitCode and returns it.
+ */
+export async function runProbeCli(argv: string[]): Promise<number> {
+  let code = 0;
+  const program = new Command('mailvet').description('Mailvet verification engine').exitOverride();
+  program
+    .command('verify')
+    .description('verify addresses read from stdin (one per line); writes one JSON line per result')
+    .option('--concurrency <n>', 'concurrent SMTP sessions overall', positiveInt)
+    .option('--timeout-ms <ms>', 'connect, banner and reply timeout', positiveInt)
+    .option('--helo <name>', 'EHLO/HELO name')
+    .option('--mail-from <address>', 'MAIL FROM address')
+    .option('--allow-private-networks', 'allow MX addresses in private/loopback ranges (tests only)')
+    .option('--dns-server <host:port>', 'DNS server (repeatable or comma-separated)', collect, [])
+    .option('--smtp-port <port>', 'SMTP port', positiveInt)
+    .option('--depth <depth>', 'syntax | mx | smtp', 'smtp')
+    .option('--mode <mode>', 'realtime | bulk (greylisting deadline)', 'realtime')
+    .option('--rdap-url <url>', 'RDAP base URL for domain age')
+    .option('--dnsbl-zone <zone>', 'DNSBL zone (repeatable)', collect, [])
+    .action(async (flags: VerifyFlags) => {
+      code = await runVerify(flags);
+    });
+  program
+    .command('probe')
+    .description('run the probe daemon (PROBE_PORT, PROBE_TOKEN, PROBE_* options)')
+    .action(async () => {
+      code = await runDaemon();
+    });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    const e = err as { code?: string; exitCode?: number; message?: string };
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') code = 0;
+    else if (typeof e.exitCode === 'number') code = e.exitCode || 1;
+    else {
+      process.stderr.write(`mailvet: ${e.message ?? String(err)}\n`);
+      code = 1;
+    }
+  }
+  process.exitCode = code;
+  return code;
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (invokedDirectly) await runProbeCli(process.argv.slice(2));

@@ -1,0 +1,166 @@
+// The probe daemon: a thin HTTP shell around the library.
+//   POST /v1/verify  bearer token; body {emails, depth?, mode?}; streams one NDJSON result per
+//                    address as it finishes; a client that disconnects cancels its work.
+//   GET  /healthz    liveness
+//   GET  /metrics    Prometheus (prom-client)
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifyRequestSchema } from '../contract';
+import { createVerifier, type ProbeOptions, type Verifier } from '../index';
+import { isAuthorized } from './bearer-auth';
+import { createProbeMetrics } from './metrics';
+
+/** 10,000 addresses of up to 1 KB each, plus JSON overhead. */
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new HttpError(413, `request body larger than ${MAX_BODY_BYTES} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** Parses and validates the request body; throws HttpError(400) with the reason. */
+export function parseVerifyBody(text: string): { emails: string[]; depth: 'syntax' | 'mx' | 'smtp'; mode: 'realtime' | 'bulk' } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'body is not valid JSON');
+  }
+  const parsed = verifyRequestSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    throw new HttpError(400, `${where}${issue?.message ?? 'invalid request'}`);
+  }
+  return parsed.data;
+}
+
+function write(res: http.ServerResponse, line: string): Promise<void> {
+  if (res.write(line)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+export function createProbeServer(o: { token: string; verifier: Verifier }): http.Server {
+  const metrics = createProbeMetrics();
+
+  async function verify(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (!isAuthorized(req.headers.authorization, o.token)) {
+      res.setHeader('www-authenticate', 'Bearer');
+      throw new HttpError(401, 'missing or wrong bearer token');
+    }
+    const body = parseVerifyBody(await readBody(req));
+    const abort = new AbortController();
+    const onClose = (): void => {
+      if (!res.writableFinished) abort.abort();
+    };
+    res.on('close', onClose);
+    metrics.inFlight.inc();
+    metrics.requests.inc({ status: '200' });
+    res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    res.flushHeaders();
+    try {
+      for await (const r of o.verifier.verifyBatch(body.emails, { depth: body.depth, mode: body.mode, signal: abort.signal })) {
+        metrics.observe(r);
+        await write(res, `${JSON.stringify(r)}\n`);
+      }
+    } catch (err) {
+      if ((err as Error).name !== 'AbortError') console.error('probe: verify stream failed:', err);
+    } finally {
+      metrics.inFlight.dec();
+      res.off('close', onClose);
+      res.end();
+    }
+  }
+
+  return http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://probe');
+    const route = `${req.method} ${url.pathname}`;
+    const handle = async (): Promise<void> => {
+      switch (route) {
+        case 'GET /healthz':
+          return sendJson(res, 200, { ok: true });
+        case 'GET /metrics': {
+          const text = await metrics.registry.metrics();
+          res.writeHead(200, { 'content-type': metrics.registry.contentType });
+          res.end(text);
+          return;
+        }
+        case 'POST /v1/verify':
+          return verify(req, res);
+        default:
+          if (['/healthz', '/metrics', '/v1/verify'].includes(url.pathname)) throw new HttpError(405, `method ${req.method} not allowed`);
+          throw new HttpError(404, 'not found');
+      }
+    };
+    handle().catch((err: unknown) => {
+      const status = err instanceof HttpError ? err.status : 500;
+      if (status === 500) console.error('probe: request failed:', err);
+      if (route === 'POST /v1/verify') metrics.requests.inc({ status: String(status) });
+      if (res.headersSent) {
+        res.end();
+        return;
+      }
+      sendJson(res, status, { error: err instanceof HttpError ? err.message : 'internal error' });
+    });
+  });
+}
+
+export async function startProbeDaemon(o: { port: number; host?: string; token: string; probe?: ProbeOptions }): Promise<{ url: string; close(): Promise<void> }> {
+  if (!o.token) throw new Error('a probe daemon needs a token');
+  const verifier = createVerifier(o.probe);
+  const server = createProbeServer({ token: o.token, verifier });
+  const host = o.host ?? '0.0.0.0';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    async close() {
+      await verifier.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,73 @@
+// The probe's environment, parsed once with zod: the only reader of PROBE_* variables.
+import { z } from 'zod';
+import type { ProbeOptions } from './index';
+
+const emptyAsUndefined = (v: unknown): unknown => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const int = z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().optional());
+const list = z.preprocess(
+  emptyAsUndefined,
+  z
+    .string()
+    .optional()
+    .transform((s) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined)),
+);
+const text = z.preprocess(emptyAsUndefined, z.string().optional());
+
+export const probeEnvSchema = z.object({
+  PROBE_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(8025)),
+  PROBE_HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
+  PROBE_TOKEN: text,
+  PROBE_ALLOW_PRIVATE_NETWORKS: z.preprocess(emptyAsUndefined, z.enum(['0', '1', 'true', 'false']).optional()),
+  PROBE_DNS_SERVERS: list,
+  PROBE_DNS_TIMEOUT_MS: int,
+  PROBE_SMTP_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(65535).optional()),
+  PROBE_HELO: text,
+  PROBE_MAIL_FROM: text,
+  PROBE_RDAP_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  PROBE_DNSBL_ZONES: list,
+  PROBE_MAX_CONN_PER_IP: int,
+  PROBE_MAX_RCPTS_PER_SESSION: int,
+  PROBE_GLOBAL_CONCURRENCY: int,
+  PROBE_CONNECT_TIMEOUT_MS: int,
+  PROBE_BANNER_TIMEOUT_MS: int,
+  PROBE_REPLY_TIMEOUT_MS: int,
+});
+export type ProbeEnv = z.infer<typeof probeEnvSchema>;
+
+export function parseProbeEnv(env: NodeJS.ProcessEnv | Record<string, string | undefined>): ProbeEnv {
+  const parsed = probeEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid probe environment: ${issues}`);
+  }
+  return parsed.data;
+}
+
+/** ProbeOptions from PROBE_* variables; unset variables keep the library defaults. */
+export function probeOptionsFromEnv(env: NodeJS.ProcessEnv | Record<string, string | undefined>): ProbeOptions {
+  const e = parseProbeEnv(env);
+  const o: ProbeOptions = {
+    allowPrivateNetworks: e.PROBE_ALLOW_PRIVATE_NETWORKS === '1' || e.PROBE_ALLOW_PRIVATE_NETWORKS === 'true',
+    dnsServers: e.PROBE_DNS_SERVERS,
+    dnsTimeoutMs: e.PROBE_DNS_TIMEOUT_MS,
+    smtpPort: e.PROBE_SMTP_PORT,
+    heloName: e.PROBE_HELO,
+    mailFrom: e.PROBE_MAIL_FROM,
+    rdapBaseUrl: e.PROBE_RDAP_URL ?? null,
+    dnsblZones: e.PROBE_DNSBL_ZONES,
+    maxConnectionsPerIp: e.PROBE_MAX_CONN_PER_IP,
+    maxRcptsPerSession: e.PROBE_MAX_RCPTS_PER_SESSION,
+    globalConcurrency: e.PROBE_GLOBAL_CONCURRENCY,
+    connectTimeoutMs: e.PROBE_CONNECT_TIMEOUT_MS,
+    bannerTimeoutMs: e.PROBE_BANNER_TIMEOUT_MS,
+    replyTimeoutMs: e.PROBE_REPLY_TIMEOUT_MS,
+  };
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as ProbeOptions;
+}
+
+/** The daemon's settings: port, host and the (required) bearer token. */
+export function daemonSettingsFromEnv(env: NodeJS.ProcessEnv | Record<string, string | undefined>): { port: number; host: string; token: string } {
+  const e = parseProbeEnv(env);
+  if (!e.PROBE_TOKEN) throw new Error('PROBE_TOKEN is required to run the probe daemon');
+  return { port: e.PROBE_PORT, host: e.PROBE_HOST, token: e.PROBE_TOKEN };
+}
