@@ -15,6 +15,8 @@ export interface BulkParams {
   greylistMs?: number;
   /** Banner delay of the tarpitting shared hosts (ms, default 1500). */
   tarpitMs?: number;
+  /** Top-level suffix of every generated name (default 'test'; benchmarks use 'com' so peers' TLD checks pass). */
+  tld?: string;
 }
 
 function mulberry32(seed: number): () => number {
@@ -37,6 +39,7 @@ export function generateBulkDomains(p: BulkParams = {}): DomainSpec[] {
   const greylistMs = p.greylistMs ?? 3000;
   const tarpitMs = p.tarpitMs ?? 1500;
   const rand = mulberry32(p.seed ?? 42);
+  const tld = p.tld ?? 'test';
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
 
   // Address counts: 4 providers take 53%, 16 corporate domains 2% each, the tail the rest (Zipf).
@@ -69,7 +72,7 @@ export function generateBulkDomains(p: BulkParams = {}): DomainSpec[] {
   counts.forEach((count, i) => {
     const isProvider = i < providerShares.length;
     const isCorp = !isProvider && i < providerShares.length + corpCount;
-    const name = isProvider ? `bigmail-${i + 1}.test` : isCorp ? `corp-${i - providerShares.length + 1}.test` : `tail-${i - providerShares.length - corpCount + 1}.test`;
+    const name = isProvider ? `bigmail-${i + 1}.${tld}` : isCorp ? `corp-${i - providerShares.length + 1}.${tld}` : `tail-${i - providerShares.length - corpCount + 1}.${tld}`;
     const spec: DomainSpec = { domain: name, scenario: isProvider ? 'bulk provider' : isCorp ? 'bulk corporate' : 'bulk tail', addresses: [], mailboxes: {} };
     if (isProvider) {
       const servers: ServerSpec[] = [{ maxRcptsPerSession: 50 }, { maxRcptsPerSession: 10 }, { maxConnectionsPerIp: 8 }, {}];
@@ -87,7 +90,7 @@ export function generateBulkDomains(p: BulkParams = {}): DomainSpec[] {
       else if (r < 0.03) spec.nullMx = true;
       else {
         const host = pick(shared);
-        spec.mx = [{ host: `mx.hosting-${host.ip.split('.')[3]}.test`, priority: 10, ip: host.ip, server: host.server }];
+        spec.mx = [{ host: `mx.hosting-${host.ip.split('.')[3]}.${tld}`, priority: 10, ip: host.ip, server: host.server }];
       }
     }
     // Behaviours: some catch-alls, greylisting and a policy block.

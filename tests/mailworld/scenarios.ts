@@ -11,6 +11,8 @@ export interface ScenarioParams {
   rcptLimit?: number;
   /** Concurrent connections per client IP before `421` in the `conn-limit` scenario. */
   connLimit?: number;
+  /** Parent of every scenario domain (default 'mailworld.test'; benchmarks use a public-suffix-valid one). */
+  suffix?: string;
 }
 
 const ip = (scenario: number, host = 1): string => `127.77.${scenario}.${host}`;
@@ -28,9 +30,10 @@ export function buildScenarios(p: ScenarioParams = {}): DomainSpec[] {
   const tarpitMs = p.tarpitMs ?? 600;
   const rcptLimit = p.rcptLimit ?? 3;
   const connLimit = p.connLimit ?? 2;
+  const suffix = p.suffix ?? 'mailworld.test';
   const d = (n: number, spec: Omit<DomainSpec, 'domain' | 'mx'> & { name: string; server?: ServerSpec; mx?: DomainSpec['mx'] }): DomainSpec => {
     const { name, server, ...rest } = spec;
-    const domain = `${name}.mailworld.test`;
+    const domain = `${name}.${suffix}`;
     return { domain, mx: spec.mx ?? mx(n, server, domain), ...rest };
   };
   const rcptUsers = numbered('user', 12);
@@ -115,8 +118,8 @@ export function buildScenarios(p: ScenarioParams = {}): DomainSpec[] {
       name: 'dead-primary',
       scenario: 'dead primary MX (refused), live secondary',
       mx: [
-        { host: 'mx1.dead-primary.mailworld.test', priority: 10, ip: ip(12, 1), server: { mode: 'refused' } },
-        { host: 'mx2.dead-primary.mailworld.test', priority: 20, ip: ip(12, 2) },
+        { host: `mx1.dead-primary.${suffix}`, priority: 10, ip: ip(12, 1), server: { mode: 'refused' } },
+        { host: `mx2.dead-primary.${suffix}`, priority: 20, ip: ip(12, 2) },
       ],
       mailboxes: { alice: 'ok' },
       addresses: ['alice', 'ghost'],
@@ -125,8 +128,8 @@ export function buildScenarios(p: ScenarioParams = {}): DomainSpec[] {
       name: 'silent-primary',
       scenario: 'silent primary MX, live secondary',
       mx: [
-        { host: 'mx1.silent-primary.mailworld.test', priority: 5, ip: ip(13, 1), server: { mode: 'silent' } },
-        { host: 'mx2.silent-primary.mailworld.test', priority: 50, ip: ip(13, 2) },
+        { host: `mx1.silent-primary.${suffix}`, priority: 5, ip: ip(13, 1), server: { mode: 'silent' } },
+        { host: `mx2.silent-primary.${suffix}`, priority: 50, ip: ip(13, 2) },
       ],
       mailboxes: { alice: 'ok' },
       addresses: ['alice', 'ghost'],

@@ -168,7 +168,10 @@ class Session {
     const verb = verbRaw.toUpperCase();
     const arg = rest.join(' ');
     if (this.rejected) {
-      if (verb === 'QUIT') this.reply(now, '221 2.0.0 Bye', () => this.end());
+      if (verb === 'QUIT') {
+        this.host.released(this);
+        this.reply(now, '221 2.0.0 Bye', () => this.end());
+      }
       else this.reply(now, '503 5.5.1 Error: no SMTP service here');
       return;
     }
@@ -246,6 +249,7 @@ class Session {
         this.reply(now, '554 5.5.1 Error: no valid recipients');
         return;
       case 'QUIT':
+        this.host.released(this);
         this.reply(now, '221 2.0.0 Bye', () => this.end());
         return;
       default:
@@ -325,6 +329,7 @@ export class SmtpHost {
   private server: net.Server | null = null;
   private readonly sessions = new Set<Session>();
   private readonly byClient = new Map<string, number>();
+  private readonly releasedSessions = new WeakSet<Session>();
 
   constructor(
     readonly ip: string,
@@ -392,15 +397,27 @@ export class SmtpHost {
     socket.setNoDelay(true);
     socket.setTimeout(300_000, () => socket.destroy());
     socket.on('error', () => undefined);
+    socket.once('end', () => this.released(session));
     socket.once('close', () => {
       this.sessions.delete(session);
       session.close();
-      c.current--;
-      const n = (this.byClient.get(client) ?? 1) - 1;
-      if (n <= 0) this.byClient.delete(client);
-      else this.byClient.set(client, n);
+      this.released(session);
     });
     session.start();
+  }
+
+  /**
+   * A session stops counting as concurrent at the earliest of QUIT, the client's FIN, or close:
+   * a client that has sent QUIT is done with the connection, whatever the kernel does next.
+   */
+  released(session: Session): void {
+    if (this.releasedSessions.has(session)) return;
+    this.releasedSessions.add(session);
+    this.counters.current--;
+    const client = session.client;
+    const n = (this.byClient.get(client) ?? 1) - 1;
+    if (n <= 0) this.byClient.delete(client);
+    else this.byClient.set(client, n);
   }
 
   async close(): Promise<void> {

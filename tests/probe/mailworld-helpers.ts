@@ -1,0 +1,53 @@
+// Shared set-up for the probe's scenario tests on the simulated mail internet.
+import net from 'node:net';
+import type { VerificationResult } from '../../probe/contract';
+import type { MailWorld } from '../mailworld/index';
+
+/** Verifier options for a test world: short timeouts and greylisting retries, so tests stay fast. */
+export function fastProbeOptions(world: MailWorld) {
+  return {
+    ...world.verifierOptions(),
+    dnsTimeoutMs: 400,
+    connectTimeoutMs: 500,
+    bannerTimeoutMs: 1200,
+    replyTimeoutMs: 1200,
+    greylistDeadlineMs: { realtime: 2500, bulk: 4000 },
+    greylistRetryDelaysMs: [300, 300, 400, 500],
+    heloName: 'probe.mailvet.test',
+    mailFrom: 'verify@mailvet.test',
+  };
+}
+
+/** "verdict/reason" per email, for readable diffs. */
+export function outcome(results: Iterable<Pick<VerificationResult, 'email' | 'verdict' | 'reason'>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const r of results) out[r.email] = `${r.verdict}/${r.reason}`;
+  return out;
+}
+
+export function expectedOutcome(world: MailWorld, emails: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of emails) {
+    const t = world.truth.get(e);
+    out[e] = t ? `${t.verdict}/${t.reason}` : 'no ground truth';
+  }
+  return out;
+}
+
+/** Addresses whose verdict is undeliverable although the truth is not. */
+export function falseUndeliverable(world: MailWorld, results: Iterable<VerificationResult>): string[] {
+  const bad: string[] = [];
+  for (const r of results) {
+    const t = world.truth.get(r.email);
+    if (r.verdict === 'undeliverable' && t && t.verdict !== 'undeliverable') bad.push(`${r.email} (${r.reason})`);
+  }
+  return bad;
+}
+
+export async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', () => resolve()));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}
