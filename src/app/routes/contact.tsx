@@ -166,7 +166,8 @@ export default function ContactRoute() {
             </p>
             <Button
               href={`mailto:${SALES_EMAIL}?subject=${encodeURIComponent('Mailvet sales enquiry')}`}
-              className="mt-4 bg-white text-slate-900 hover:bg-slate-100"
+              variant="inverse"
+              className="mt-4"
             >
               <Mail className="size-4" aria-hidden="true" />
               Contact Sales

@@ -74,7 +74,7 @@ export default function FeaturesRoute() {
           Built for teams and platforms
         </h2>
         <p className="mt-3 max-w-2xl text-slate-600">Scoring, scheduling, collaboration and integrations for when email quality is part of your product.</p>
-        <FeatureGrid features={moreFeatures} className="mt-10 lg:grid-cols-3" />
+        <FeatureGrid features={moreFeatures} columns={3} className="mt-10" />
       </section>
 
       <section className="px-4 pb-24 sm:px-6 lg:px-8">
@@ -83,7 +83,7 @@ export default function FeaturesRoute() {
             <h2 className="text-2xl font-bold text-white">Compare plans and limits</h2>
             <p className="mt-2 text-slate-300">SMTP checks, CSV uploads, API rates and team sizes by plan.</p>
           </div>
-          <Button to={paths.pricing} size="lg" className="bg-white text-slate-900 hover:bg-slate-100">
+          <Button to={paths.pricing} size="lg" variant="inverse">
             See pricing <ArrowRight className="size-4" aria-hidden="true" />
           </Button>
         </div>

@@ -1,4 +1,5 @@
 import { ArrowRight, BookOpen, Check, CheckCircle2, Clock, CreditCard, Gauge, Target, XCircle, Zap } from 'lucide-react';
+import { Link } from 'react-router-dom';
 import { MarketingLayout } from '../../components/layouts/marketing-layout';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -173,9 +174,9 @@ function Highlights() {
 function Features() {
   return (
     <section id="features" aria-labelledby="features-heading" className="mx-auto max-w-7xl px-4 py-24 sm:px-6 lg:px-8">
-      <div className="mx-auto max-w-2xl text-center">
+      <div className="mx-auto max-w-3xl text-center">
         <p className="text-sm font-semibold tracking-wide text-brand-600 uppercase">Features</p>
-        <h2 id="features-heading" className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
+        <h2 id="features-heading" className="mt-2 text-3xl font-bold tracking-tight text-balance text-slate-900 sm:text-4xl">
           Everything you need to keep lists clean
         </h2>
         <p className="mt-4 text-lg text-slate-600">
@@ -184,7 +185,7 @@ function Features() {
       </div>
       <FeatureGrid className="mt-14" />
       <div className="mt-10 text-center">
-        <Button to={paths.features} variant="ghost" className="text-brand-700 hover:bg-brand-50 hover:text-brand-700">
+        <Button to={paths.features} variant="link">
           Explore all features <ArrowRight className="size-4" aria-hidden="true" />
         </Button>
       </div>
@@ -217,12 +218,15 @@ function FinalCta() {
           Your first 500 validations are on us. No credit card, set up in 2 minutes, cancel anytime.
         </p>
         <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-          <Button to={paths.auth} size="lg" className="bg-white text-brand-700 hover:bg-brand-50">
+          <Button to={paths.auth} size="lg" variant="inverse">
             Start Free with 500 Validations
           </Button>
-          <Button to={paths.contact} size="lg" variant="ghost" className="text-white hover:bg-white/10 hover:text-white">
+          <Link
+            to={paths.contact}
+            className="inline-flex h-12 items-center justify-center gap-2 rounded-lg px-6 text-base font-medium text-white transition-colors hover:bg-white/10"
+          >
             Talk to us <ArrowRight className="size-4" aria-hidden="true" />
-          </Button>
+          </Link>
         </div>
       </div>
     </section>

@@ -134,8 +134,8 @@ function MarketingFooter() {
   return (
     <footer className="border-t border-slate-200 bg-slate-50">
       <div className="mx-auto max-w-7xl px-4 py-14 sm:px-6 lg:px-8">
-        <div className="grid gap-10 md:grid-cols-[1.4fr_repeat(4,1fr)]">
-          <div className="max-w-xs">
+        <div className="grid grid-cols-2 gap-10 md:grid-cols-[1.4fr_repeat(4,1fr)]">
+          <div className="col-span-2 max-w-xs md:col-span-1">
             <Logo />
             <p className="mt-4 text-sm leading-6 text-slate-600">
               Enterprise-grade email validation for teams and developers. Clean lists, protect sender reputation, and stop bounces
@@ -203,7 +203,7 @@ export function MarketingPageHeader({ eyebrow, title, description, children }: {
     <div className="relative overflow-hidden border-b border-slate-200 bg-gradient-to-b from-brand-50/70 to-white">
       <div className="mx-auto max-w-4xl px-4 py-16 text-center sm:px-6 sm:py-20 lg:px-8">
         {eyebrow && <p className="text-sm font-semibold tracking-wide text-brand-600 uppercase">{eyebrow}</p>}
-        <h1 className="mt-2 text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">{title}</h1>
+        <h1 className="mt-2 text-4xl font-bold tracking-tight text-balance text-slate-900 sm:text-5xl">{title}</h1>
         {description && <p className="mx-auto mt-5 max-w-2xl text-lg leading-8 text-slate-600">{description}</p>}
         {children}
       </div>

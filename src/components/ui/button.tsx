@@ -9,6 +9,10 @@ export const buttonVariants = {
   outline: 'border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50 hover:border-slate-400',
   ghost: 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
   destructive: 'bg-red-600 text-white shadow-sm hover:bg-red-700 disabled:bg-red-600/60',
+  /** White button for dark or brand-coloured backgrounds. */
+  inverse: 'bg-white text-brand-700 shadow-sm hover:bg-brand-50',
+  /** Text-only brand-coloured action ("Explore all features →"). */
+  link: 'text-brand-700 hover:bg-brand-50',
 } as const;
 
 export const buttonSizes = {

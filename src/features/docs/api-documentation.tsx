@@ -336,7 +336,7 @@ function ApiReference() {
         <ul role="list" className="divide-y divide-slate-100 rounded-xl border border-slate-200">
           {errors.map((e) => (
             <li key={e.status} className="flex flex-col gap-1 px-4 py-3 sm:flex-row sm:gap-4">
-              <span className="w-44 shrink-0">
+              <span className="shrink-0 sm:w-52">
                 <Badge variant={e.status === '429' || e.status === '402' ? 'warning' : 'danger'} className="font-mono">
                   {e.status}
                 </Badge>{' '}

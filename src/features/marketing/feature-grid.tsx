@@ -114,9 +114,17 @@ export function FeatureCard({ feature, className }: { feature: Feature; classNam
   );
 }
 
-export function FeatureGrid({ features = coreFeatures, className }: { features?: readonly Feature[]; className?: string }) {
+export function FeatureGrid({
+  features = coreFeatures,
+  columns = 4,
+  className,
+}: {
+  features?: readonly Feature[];
+  columns?: 3 | 4;
+  className?: string;
+}) {
   return (
-    <ul role="list" className={cn('grid gap-5 sm:grid-cols-2 lg:grid-cols-4', className)}>
+    <ul role="list" className={cn('grid gap-5 sm:grid-cols-2', columns === 4 ? 'lg:grid-cols-4' : 'lg:grid-cols-3', className)}>
       {features.map((feature) => (
         <li key={feature.title} className="flex">
           <FeatureCard feature={feature} className="w-full" />
