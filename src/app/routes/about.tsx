@@ -48,7 +48,7 @@ export default function AboutRoute() {
       <section aria-label="Mailvet in numbers" className="mx-auto max-w-5xl px-4 py-16 sm:px-6 lg:px-8">
         <dl className="grid grid-cols-2 gap-6 md:grid-cols-4">
           {stats.map((s) => (
-            <div key={s.label} className="rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm">
+            <div key={s.label} className="flex flex-col gap-1 rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm">
               <dt className="text-sm text-slate-500">{s.label}</dt>
               <dd className="order-first text-3xl font-bold tracking-tight text-brand-600">{s.value}</dd>
             </div>

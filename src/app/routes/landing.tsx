@@ -198,7 +198,7 @@ function Stats() {
     <section aria-label="Mailvet in numbers" className="bg-slate-900">
       <dl className="mx-auto grid max-w-7xl grid-cols-2 gap-8 px-4 py-14 sm:px-6 md:grid-cols-4 lg:px-8">
         {stats.map((s) => (
-          <div key={s.label} className="text-center">
+          <div key={s.label} className="flex flex-col gap-1 text-center">
             <dt className="text-sm text-slate-400">{s.label}</dt>
             <dd className="order-first text-3xl font-bold tracking-tight text-white sm:text-4xl">{s.value}</dd>
           </div>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import { cloneElement, useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 
 /** Spec section 9: tooltips open after 700 ms, with a 300 ms skip delay. */
@@ -18,7 +18,7 @@ const sides = {
 export interface TooltipProps {
   content: ReactNode;
   /** The trigger; should be focusable (a button or link) so keyboard users get the tooltip too. */
-  children: ReactElement;
+  children: ReactElement<{ 'aria-describedby'?: string }>;
   side?: keyof typeof sides;
   className?: string;
 }
@@ -65,9 +65,8 @@ export function Tooltip({ content, children, side = 'top', className }: TooltipP
       onPointerLeave={hide}
       onFocus={show}
       onBlur={hide}
-      aria-describedby={open ? id : undefined}
     >
-      {children}
+      {cloneElement(children, { 'aria-describedby': open ? id : children.props['aria-describedby'] })}
       {open && (
         <span
           id={id}
