@@ -1,0 +1,26 @@
+export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed';
+
+/** Spec section 4: progress is the rounded percent of processed over total. */
+export function progressPercent(processed: number, total: number): number {
+  if (total <= 0) return 0;
+  return Math.min(100, Math.round((processed / total) * 100));
+}
+
+/** Results can be viewed only when not pending or processing; download only when completed. */
+export const canViewResults = (status: JobStatus) => status !== 'pending' && status !== 'processing';
+export const canDownload = (status: JobStatus) => status === 'completed';
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+export function formatDateTime(value: string | Date): string {
+  const d = typeof value === 'string' ? new Date(value) : value;
+  return Number.isNaN(d.getTime()) ? '' : dateTime.format(d);
+}
+
+export function formatDate(value: string | Date): string {
+  const d = typeof value === 'string' ? new Date(value) : value;
+  return Number.isNaN(d.getTime()) ? '' : dateOnly.format(d);
+}
+
+export const formatCount = (n: number) => n.toLocaleString('en-US');

@@ -1,0 +1,124 @@
+import { AlertTriangle, Download, Eye, FileText } from 'lucide-react';
+import { Button } from '../../components/ui/button';
+import { Tooltip } from '../../components/ui/tooltip';
+import { cn } from '../../lib/cn';
+import { BreakdownBar } from './breakdown';
+import { canDownload, canViewResults, formatCount, formatDateTime, progressPercent } from './format';
+import { JobStatusBadge } from './status-badge';
+import type { JobItem } from './types';
+
+export interface JobsTableProps {
+  jobs: JobItem[];
+  onView: (job: JobItem) => void;
+  onDownload: (job: JobItem) => void;
+  /** Job ids whose results or download are being fetched. */
+  viewing?: string | null;
+  downloading?: string | null;
+}
+
+function Progress({ job }: { job: JobItem }) {
+  const pct = job.status === 'completed' ? progressPercent(job.processed_emails, job.total_emails || job.processed_emails) : progressPercent(job.processed_emails, job.total_emails);
+  return (
+    <div className="w-32 space-y-1.5">
+      <span className="text-sm font-medium text-slate-900 tabular-nums" data-testid="job-percent">
+        {pct}%
+      </span>
+      {job.status === 'processing' && (
+        <div
+          role="progressbar"
+          aria-label={`${job.filename} progress`}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={pct}
+          className="h-1.5 w-full overflow-hidden rounded-full bg-slate-100"
+        >
+          <div className="h-full rounded-full bg-brand-600 transition-[width] duration-500" style={{ width: `${pct}%` }} />
+        </div>
+      )}
+      {job.status === 'completed' && job.breakdown && <BreakdownBar breakdown={job.breakdown} />}
+    </div>
+  );
+}
+
+/** Spec "History": filename, status, date and time, total, processed, percent, progress bar, actions. */
+export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: JobsTableProps) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[52rem] text-left text-sm">
+        <thead>
+          <tr className="border-b border-slate-200 text-xs font-medium tracking-wide text-slate-500 uppercase">
+            <th scope="col" className="py-3 pr-3 pl-6 font-medium">File</th>
+            <th scope="col" className="px-3 py-3 font-medium">Status</th>
+            <th scope="col" className="px-3 py-3 font-medium">Created</th>
+            <th scope="col" className="px-3 py-3 text-right font-medium">Total</th>
+            <th scope="col" className="px-3 py-3 text-right font-medium">Processed</th>
+            <th scope="col" className="px-3 py-3 font-medium">Progress</th>
+            <th scope="col" className="py-3 pr-6 pl-3 text-right font-medium">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {jobs.map((job) => {
+            const viewable = canViewResults(job.status);
+            const downloadable = canDownload(job.status);
+            return (
+              <tr key={job.id} data-testid="job-row" data-job-id={job.id} className="align-top transition-colors hover:bg-slate-50/70">
+                <td className="py-4 pr-3 pl-6">
+                  <div className="flex items-start gap-3">
+                    <span className="mt-0.5 grid size-8 shrink-0 place-items-center rounded-md bg-slate-100 text-slate-500">
+                      <FileText className="size-4" aria-hidden />
+                    </span>
+                    <div className="min-w-0">
+                      <p className="max-w-[16rem] truncate font-medium text-slate-900" title={job.filename} data-testid="job-filename">
+                        {job.filename}
+                      </p>
+                      <p className="font-mono text-[11px] text-slate-400">{job.id.slice(0, 8)}</p>
+                      {job.status === 'failed' && job.error && (
+                        <p className="mt-1.5 flex max-w-[20rem] items-start gap-1.5 text-xs text-red-700" data-testid="job-error">
+                          <AlertTriangle className="mt-px size-3.5 shrink-0" aria-hidden /> {job.error}
+                        </p>
+                      )}
+                    </div>
+                  </div>
+                </td>
+                <td className="px-3 py-4">
+                  <JobStatusBadge status={job.status} />
+                </td>
+                <td className="px-3 py-4 whitespace-nowrap text-slate-600">{formatDateTime(job.created_at)}</td>
+                <td className="px-3 py-4 text-right text-slate-900 tabular-nums" data-testid="job-total">{formatCount(job.total_emails)}</td>
+                <td className="px-3 py-4 text-right text-slate-900 tabular-nums" data-testid="job-processed">{formatCount(job.processed_emails)}</td>
+                <td className="px-3 py-4">
+                  <Progress job={job} />
+                </td>
+                <td className="py-4 pr-6 pl-3">
+                  <div className="flex justify-end gap-2">
+                    <ActionTip show={!viewable} tip="Results are available once processing finishes">
+                      <Button variant="outline" size="sm" disabled={!viewable} loading={viewing === job.id} onClick={() => onView(job)}>
+                        <Eye className="size-4" aria-hidden /> View Results
+                      </Button>
+                    </ActionTip>
+                    {downloadable && (
+                      <Button variant="outline" size="sm" loading={downloading === job.id} onClick={() => onDownload(job)}>
+                        <Download className="size-4" aria-hidden /> Download
+                      </Button>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ActionTip({ show, tip, children }: { show: boolean; tip: string; children: React.ReactElement }) {
+  if (!show) return children;
+  return (
+    <Tooltip content={tip}>
+      <span tabIndex={0} className={cn('rounded-lg')}>{children}</span>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,38 @@
+// Spec sections 2, 5 and 8: every user-facing text of Bulk Upload and History, verbatim. Limits and
+// upload messages come from server/contracts/jobs.ts, the same ones the server enforces.
+import { MAX_EMAILS_PER_FILE, MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from '../../../server/contracts/jobs';
+
+export { MAX_EMAILS_PER_FILE, MAX_UPLOAD_BYTES };
+
+export const BULK_TEXT = {
+  notAvailableTitle: 'CSV Upload Not Available',
+  notAvailableBody: 'Bulk CSV upload is included in every paid plan. Upgrade to validate whole lists at once.',
+  viewPlans: 'View Plans',
+  invalidTypeTitle: UPLOAD_MESSAGES.invalidType.title,
+  invalidTypeBody: UPLOAD_MESSAGES.invalidType.message,
+  tooLargeTitle: UPLOAD_MESSAGES.tooLarge.title,
+  tooLargeBody: UPLOAD_MESSAGES.tooLarge.message,
+  uploadSuccessTitle: 'Upload Successful',
+  uploadFailedTitle: UPLOAD_MESSAGES.failed.title,
+  uploadFailedFallback: UPLOAD_MESSAGES.failed.message,
+} as const;
+
+export const HISTORY_TEXT = {
+  errorTitle: 'Error',
+  loadHistoryFailed: 'Failed to load validation history',
+  loadResultsFailed: 'Failed to load validation results',
+  noResultsTitle: 'No Results',
+  noResultsBody: 'No validation results found for this job',
+  downloadStartedTitle: 'Download Started',
+  downloadFailedTitle: 'Download Failed',
+} as const;
+
+
+/** The message of a failed tRPC/fetch call, or the fallback when it carries none. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error && typeof error === 'object' && 'message' in error) {
+    const message = (error as { message?: unknown }).message;
+    if (typeof message === 'string' && message.trim() !== '') return message;
+  }
+  return fallback;
+}

@@ -1,0 +1,125 @@
+import { Check, ChevronLeft, ChevronRight, Download, Minus } from 'lucide-react';
+import { Button } from '../../components/ui/button';
+import { Dialog } from '../../components/ui/dialog';
+import { Spinner } from '../../components/ui/spinner';
+import { BreakdownPanel, type Breakdown } from './breakdown';
+import { canDownload, formatCount, formatDateTime } from './format';
+import { JobStatusBadge, ResultBadge } from './status-badge';
+import type { JobItem, ResultItem } from './types';
+
+export interface ResultsDialogProps {
+  job: JobItem | null;
+  onClose: () => void;
+  rows: ResultItem[] | undefined;
+  total: number;
+  page: number;
+  pageSize: number;
+  onPage: (page: number) => void;
+  loading: boolean;
+  breakdown: Breakdown | null | undefined;
+  onDownload: (job: JobItem) => void;
+  downloading: boolean;
+}
+
+function Tick({ ok, label }: { ok: boolean; label: string }) {
+  return ok ? (
+    <Check className="mx-auto size-4 text-emerald-600" aria-label={`${label}: yes`} />
+  ) : (
+    <Minus className="mx-auto size-4 text-slate-300" aria-label={`${label}: no`} />
+  );
+}
+
+/** Spec "History": the results of one job in a paginated table, with its breakdown. */
+export function ResultsDialog({ job, onClose, rows, total, page, pageSize, onPage, loading, breakdown, onDownload, downloading }: ResultsDialogProps) {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
+  const to = Math.min(total, page * pageSize);
+  return (
+    <Dialog
+      open={job !== null}
+      onClose={onClose}
+      size="xl"
+      className="sm:max-w-6xl"
+      title={
+        <span className="flex flex-wrap items-center gap-2">
+          Validation Results <span className="font-normal text-slate-400">·</span>{' '}
+          <span className="max-w-[24rem] truncate font-medium text-slate-700">{job?.filename}</span>
+          {job && <JobStatusBadge status={job.status} />}
+        </span>
+      }
+      description={job ? `${formatCount(job.total_emails)} addresses · uploaded ${formatDateTime(job.created_at)}` : undefined}
+      actions={
+        <>
+          <Button variant="outline" onClick={onClose}>Close</Button>
+          {job && canDownload(job.status) && (
+            <Button onClick={() => onDownload(job)} loading={downloading}>
+              <Download className="size-4" aria-hidden /> Download CSV
+            </Button>
+          )}
+        </>
+      }
+    >
+      <div className="space-y-4">
+        {breakdown && <BreakdownPanel breakdown={breakdown} />}
+        <div className="relative overflow-hidden rounded-xl border border-slate-200">
+          <div className="max-h-[50vh] overflow-auto">
+            <table className="w-full min-w-[56rem] text-left text-sm" aria-label="Validation results">
+              <thead className="sticky top-0 z-[1] bg-slate-50">
+                <tr className="text-xs font-medium tracking-wide text-slate-500 uppercase">
+                  <th scope="col" className="px-4 py-2.5 font-medium">Email</th>
+                  <th scope="col" className="px-3 py-2.5 font-medium">Result</th>
+                  <th scope="col" className="px-3 py-2.5 text-right font-medium">Score</th>
+                  <th scope="col" className="px-3 py-2.5 text-center font-medium">Syntax</th>
+                  <th scope="col" className="px-3 py-2.5 text-center font-medium">DNS</th>
+                  <th scope="col" className="px-3 py-2.5 text-center font-medium">MX</th>
+                  <th scope="col" className="px-3 py-2.5 text-center font-medium">SMTP</th>
+                  <th scope="col" className="px-3 py-2.5 text-center font-medium">Role</th>
+                  <th scope="col" className="px-3 py-2.5 text-center font-medium">Disposable</th>
+                  <th scope="col" className="px-4 py-2.5 font-medium">Checked</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {rows?.map((r) => (
+                  <tr key={r.email} data-testid="result-row" className="hover:bg-slate-50/70">
+                    <td className="max-w-[18rem] truncate px-4 py-2.5 font-medium text-slate-900" title={r.email}>{r.email}</td>
+                    <td className="px-3 py-2.5"><ResultBadge result={r.result} /></td>
+                    <td className="px-3 py-2.5 text-right text-slate-700 tabular-nums">{r.deliverability_score}%</td>
+                    <td className="px-3 py-2.5"><Tick ok={r.is_syntax_valid} label="Syntax" /></td>
+                    <td className="px-3 py-2.5"><Tick ok={r.is_dns_valid} label="DNS" /></td>
+                    <td className="px-3 py-2.5"><Tick ok={r.is_mx_valid} label="MX" /></td>
+                    <td className="px-3 py-2.5"><Tick ok={r.is_smtp_valid} label="SMTP" /></td>
+                    <td className="px-3 py-2.5"><Tick ok={r.role_detected} label="Role-based" /></td>
+                    <td className="px-3 py-2.5"><Tick ok={r.disposable_provider} label="Disposable" /></td>
+                    <td className="px-4 py-2.5 whitespace-nowrap text-slate-500">{formatDateTime(r.checked_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {loading && (
+            <div className="absolute inset-0 grid place-items-center bg-white/60">
+              <Spinner />
+            </div>
+          )}
+        </div>
+        <nav className="flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600" aria-label="Results pages">
+          <span data-testid="results-range">
+            Showing <span className="font-medium text-slate-900">{formatCount(from)}</span>–<span className="font-medium text-slate-900">{formatCount(to)}</span> of{' '}
+            <span className="font-medium text-slate-900">{formatCount(total)}</span>
+          </span>
+          <div className="flex items-center gap-2">
+            <Button variant="outline" size="sm" disabled={page <= 1 || loading} onClick={() => onPage(page - 1)}>
+              <ChevronLeft className="size-4" aria-hidden /> Previous
+            </Button>
+            <span className="px-1 tabular-nums">
+              Page {page} of {pages}
+            </span>
+            <Button variant="outline" size="sm" disabled={page >= pages || loading} onClick={() => onPage(page + 1)}>
+              Next <ChevronRight className="size-4" aria-hidden />
+            </Button>
+          </div>
+        </nav>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,31 @@
+// Spec sections 2, 4, 5 and 8: every user-facing text of Auto Revalidation, verbatim. The dialog's
+// validation messages come from server/contracts/schedules.ts, the ones the server answers with.
+import { SCHEDULE_MESSAGES } from '../../../server/contracts/schedules';
+
+export const SCHEDULE_TEXT = {
+  errorTitle: 'Error',
+  nameRequired: SCHEDULE_MESSAGES.nameRequired,
+  emailsRequired: SCHEDULE_MESSAGES.emailsRequired,
+  noValidEmails: SCHEDULE_MESSAGES.noValidEmails,
+  csvParseErrorTitle: 'Error Parsing CSV',
+  csvEmpty: SCHEDULE_MESSAGES.csvEmpty,
+  csvNoEmailColumn: SCHEDULE_MESSAGES.csvNoEmailColumn,
+  createdTitle: 'Schedule Created',
+  activatedTitle: 'Schedule Activated',
+  deactivatedTitle: 'Schedule Deactivated',
+  deletedTitle: 'Schedule Deleted',
+  confirmDelete: SCHEDULE_MESSAGES.deleteConfirm,
+  accountNotFound: 'User account not found',
+  never: 'Never',
+} as const;
+
+export const found = SCHEDULE_MESSAGES.found;
+
+export const FREQUENCIES = [
+  { value: 'daily', label: 'Daily' },
+  { value: 'weekly', label: 'Weekly' },
+  { value: 'monthly', label: 'Monthly' },
+] as const;
+
+export type Frequency = (typeof FREQUENCIES)[number]['value'];
+export const DEFAULT_FREQUENCY: Frequency = 'weekly';
