@@ -96,6 +96,29 @@ export interface ValidationJobTable {
   started_at: Date | null;
   completed_at: Date | null;
   updated_at: Timestamp;
+  schedule_id: string | null;
+  replay_of: string | null;
+  depth: ColumnType<'syntax' | 'mx' | 'smtp', 'syntax' | 'mx' | 'smtp' | undefined, 'syntax' | 'mx' | 'smtp'>;
+  charge_credits: ColumnType<boolean, boolean | undefined, boolean>;
+  valid_count: ColumnType<number, number | undefined, number>;
+  invalid_count: ColumnType<number, number | undefined, number>;
+  risky_count: ColumnType<number, number | undefined, number>;
+}
+
+export interface ValidationJobChunkTable {
+  job_id: string;
+  chunk_no: number;
+  emails: string[];
+  size: number;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  completed_at: Date | null;
+}
+
+export interface WorkerLeaseTable {
+  worker_id: string;
+  instance: string;
+  created_at: Timestamp;
 }
 
 export interface ValidationResultTable {
@@ -179,6 +202,8 @@ export interface Database {
   account: AccountTable;
   profile: ProfileTable;
   validation_job: ValidationJobTable;
+  validation_job_chunk: ValidationJobChunkTable;
+  worker_lease: WorkerLeaseTable;
   validation_result: ValidationResultTable;
   schedule: ScheduleTable;
   api_key: ApiKeyTable;

@@ -1,0 +1,61 @@
+// Bulk jobs: limits, messages and procedure inputs shared by the server and the dashboard.
+import { z } from 'zod';
+
+/** Spec section 9: max upload 10 MB, max 10,000 emails per CSV. */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const MAX_EMAILS_PER_FILE = 10_000;
+
+/** Spec section 5 (Bulk file). The title goes in the toast heading, the message below it. */
+export const UPLOAD_MESSAGES = {
+  invalidType: { title: 'Invalid File Type', message: 'Please upload a CSV file' },
+  tooLarge: { title: 'File Too Large', message: 'Maximum file size is 10MB' },
+  failed: { title: 'Upload Failed', message: 'An error occurred during upload' },
+} as const;
+
+/** True for a name ending .csv or a text/csv type (spec section 5). */
+export function looksLikeCsv(name: string, type?: string | null): boolean {
+  return /\.csv$/i.test(name.trim()) || (type ?? '').toLowerCase().startsWith('text/csv');
+}
+
+export const jobStatusSchema = z.enum(['pending', 'processing', 'completed', 'failed']);
+export type JobStatusValue = z.infer<typeof jobStatusSchema>;
+
+export const uploadJobInput = z.object({
+  filename: z.string().trim().min(1, 'Please upload a CSV file').max(255),
+  /** The file's bytes, base64. Files up to ~9 MB; the full 10 MB goes through POST /api/jobs/upload. */
+  contentBase64: z.string().min(1, 'CSV file is empty').max(Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 8, 'Maximum file size is 10MB'),
+});
+
+export const processBulkValidationInput = z.object({
+  /** Storage path inside validation-files: {userId}/{timestamp}-{filename}. */
+  fileName: z.string().min(1).max(600),
+  originalName: z.string().trim().min(1).max(255),
+});
+
+export const jobIdInput = z.object({ jobId: z.uuid() });
+
+export const jobResultsInput = z.object({
+  jobId: z.uuid(),
+  page: z.number().int().min(1).default(1),
+  pageSize: z.number().int().min(1).max(500).default(50),
+});
+
+export const listJobsInput = z
+  .object({
+    limit: z.number().int().min(1).max(200).default(100),
+  })
+  .optional();
+
+/** The columns of the result download (spec section 9, "Result download"). */
+export const RESULT_CSV_COLUMNS = [
+  'Email',
+  'Result',
+  'Deliverability Score',
+  'Syntax Valid',
+  'DNS Valid',
+  'MX Valid',
+  'SMTP Valid',
+  'Role Detected',
+  'Disposable Provider',
+  'Checked At',
+] as const;

@@ -1,0 +1,54 @@
+// Auto revalidation schedules: inputs and messages shared by the server and the dashboard (spec 5).
+import { z } from 'zod';
+import { MAX_EMAILS_PER_FILE } from './jobs';
+
+export const frequencySchema = z.enum(['daily', 'weekly', 'monthly']);
+export type FrequencyValue = z.infer<typeof frequencySchema>;
+
+export const SCHEDULE_MESSAGES = {
+  nameRequired: 'Please enter a schedule name',
+  emailsRequired: 'Please enter email addresses or upload a CSV file',
+  noValidEmails: 'No valid email addresses found',
+  csvType: 'Please upload a CSV file',
+  csvTooLarge: 'Maximum file size is 10MB',
+  csvEmpty: 'CSV file is empty',
+  csvNoEmailColumn: "CSV must contain an 'email' column",
+  deleteConfirm: 'Are you sure you want to delete this schedule?',
+  found: (n: number) => `Found ${n} email address${n === 1 ? '' : 'es'}`,
+} as const;
+
+/** Splits typed text the way the dialog does: one address per line, trimmed, blanks dropped. */
+export function splitEmailLines(text: string): string[] {
+  return text
+    .split(/\r\n|\r|\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
+}
+
+export const createScheduleInput = z.object({
+  name: z.string({ error: SCHEDULE_MESSAGES.nameRequired }).trim().min(1, SCHEDULE_MESSAGES.nameRequired).max(200),
+  description: z
+    .string()
+    .trim()
+    .max(1000)
+    .optional()
+    .nullable()
+    .transform((v) => (v ? v : null)),
+  frequency: frequencySchema.default('weekly'),
+  emails: z
+    .array(z.string().max(1024), { error: SCHEDULE_MESSAGES.emailsRequired })
+    .min(1, SCHEDULE_MESSAGES.emailsRequired)
+    .max(MAX_EMAILS_PER_FILE, `At most ${MAX_EMAILS_PER_FILE.toLocaleString('en-US')} email addresses per schedule`)
+    .transform((list) => list.map((e) => e.trim()).filter((e) => e.length > 0))
+    .refine((list) => list.length > 0, SCHEDULE_MESSAGES.noValidEmails),
+});
+export type CreateScheduleInput = z.input<typeof createScheduleInput>;
+
+export const scheduleIdInput = z.object({ scheduleId: z.uuid() });
+export const setScheduleActiveInput = z.object({ scheduleId: z.uuid(), isActive: z.boolean() });
+
+export const parseScheduleCsvInput = z.object({
+  filename: z.string().trim().min(1).max(255),
+  /** The file's text (the dialog reads it with File.text()). */
+  content: z.string().max(10 * 1024 * 1024, SCHEDULE_MESSAGES.csvTooLarge),
+});

@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { detectDelimiter, normalizeEmail, parseEmailCsv, planChunks } from './csv-import';
+
+const fixture = (name: string) => fs.readFileSync(path.resolve(import.meta.dirname, '../../../tests/fixtures/csv', name));
+
+const ok = (input: Uint8Array | string) => {
+  const r = parseEmailCsv(input);
+  if (!r.ok) throw new Error(`expected ok, got ${r.error.code}: ${r.error.message}`);
+  return r.value;
+};
+const err = (input: Uint8Array | string) => {
+  const r = parseEmailCsv(input);
+  if (r.ok) throw new Error('expected an error');
+  return r.error;
+};
+
+describe('parseEmailCsv', () => {
+  it('reads a UTF-8 file with a BOM, CRLF line ends and an Email header', () => {
+    const v = ok(fixture('bom.csv'));
+    expect(v.emails).toEqual(['alice@example.com', 'bob@example.org']);
+    expect(v.hasHeader).toBe(true);
+  });
+
+  it('reads ; delimited files and quoted fields with delimiters inside', () => {
+    const v = ok(fixture('semicolon.csv'));
+    expect(v.delimiter).toBe(';');
+    expect(v.emails).toEqual(['ann@example.com', 'ben@example.com']);
+  });
+
+  it('reads tab delimited files', () => {
+    expect(ok('Name\tEMAIL\nA\ta@x.io\nB\tb@x.io\n').emails).toEqual(['a@x.io', 'b@x.io']);
+  });
+
+  it('finds the email column case-insensitively, wherever it is', () => {
+    expect(ok('id,name,E-Mail\n1,"Smith, J",j@Ex.COM\n').emails).toEqual(['j@ex.com']);
+    expect(ok('EmAiL,name\nx@y.z,Q\n').emails).toEqual(['x@y.z']);
+  });
+
+  it('accepts a header-less single column of addresses', () => {
+    const v = ok('one@a.io\ntwo@b.io\n\n three@c.io \n');
+    expect(v.hasHeader).toBe(false);
+    expect(v.emails).toEqual(['one@a.io', 'two@b.io', 'three@c.io']);
+  });
+
+  it('skips blank lines, trims, lower-cases the domain and counts duplicates once', () => {
+    const v = ok('email\r\n  Alice@EXAMPLE.com \r\n\r\nalice@example.com\r\n,\r\n"alice@Example.Com"\r\nBob@example.com\r\n');
+    expect(v.emails).toEqual(['Alice@example.com', 'alice@example.com', 'Bob@example.com']);
+    expect(v.rows).toBe(4);
+    expect(v.duplicates).toBe(1);
+  });
+
+  it('refuses an empty file, a header with no email column and binary junk', () => {
+    expect(err('').code).toBe('EMPTY_FILE');
+    expect(err('\n\r\n  \n').message).toBe('CSV file is empty');
+    expect(err('name,phone\nA,123\n')).toEqual({ code: 'NO_EMAIL_COLUMN', message: "CSV must contain an 'email' column" });
+    expect(err(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0x14, 0, 0xff, 0xfe])).code).toBe('NOT_TEXT');
+    expect(err('email\n\n').code).toBe('NO_EMAILS');
+  });
+
+  it('refuses more than 10,000 unique addresses and counts duplicates once toward the limit', () => {
+    const many = ['email', ...Array.from({ length: 10_001 }, (_, i) => `u${i}@x.io`)].join('\n');
+    expect(err(many).code).toBe('TOO_MANY_EMAILS');
+    const dupes = ['email', ...Array.from({ length: 12_000 }, (_, i) => `u${i % 10_000}@x.io`)].join('\n');
+    expect(ok(dupes).emails).toHaveLength(10_000);
+  });
+
+  it('keeps hostile cells as plain text (they are escaped on export)', () => {
+    const v = ok(fixture('hostile.csv'));
+    expect(v.emails).toContain('=cmd|calc@x.io');
+  });
+
+  it('parses 10,000 rows quickly', () => {
+    const rows = ['email,name', ...Array.from({ length: 10_000 }, (_, i) => `user${i}@domain${i % 300}.test,Name ${i}`)].join('\r\n');
+    const t = performance.now();
+    expect(ok(Buffer.from(rows)).emails).toHaveLength(10_000);
+    expect(performance.now() - t).toBeLessThan(1000);
+  });
+});
+
+describe('helpers', () => {
+  it('normalises addresses', () => {
+    expect(normalizeEmail('  mailto:<Bob@Example.COM> ')).toBe('Bob@example.com');
+    expect(normalizeEmail('not-an-address')).toBe('not-an-address');
+  });
+  it('detects the delimiter outside quotes', () => {
+    expect(detectDelimiter('"a;b",email\n')).toBe(',');
+    expect(detectDelimiter('a;b;email\n')).toBe(';');
+  });
+  it('groups chunks by domain', () => {
+    const emails = [...Array.from({ length: 7 }, (_, i) => `u${i}@big.test`), 'a@s1.test', 'b@s2.test', 'c@s1.test'];
+    const chunks = planChunks(emails, 3);
+    expect(chunks.flat().sort()).toEqual([...emails].sort());
+    expect(chunks.every((c) => c.length <= 3)).toBe(true);
+    // every chunk holds one domain here, except the packed small ones
+    expect(chunks.filter((c) => new Set(c.map((e) => e.split('@')[1])).size > 1)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,184 @@
+// Reading a customer's CSV into a clean, de-duplicated list of addresses (pure: no I/O).
+// csv-parse does the CSV (BOM, quoted fields, CRLF); this module picks the delimiter, finds the
+// email column (case-insensitive; or a header-less single column of addresses), normalises each
+// address (trimmed, domain lower-cased) and refuses what is not a usable list with a clear message.
+import { parse } from 'csv-parse/sync';
+import { MAX_EMAILS_PER_FILE } from '../../contracts/jobs';
+import { SCHEDULE_MESSAGES } from '../../contracts/schedules';
+
+export type CsvImportErrorCode = 'EMPTY_FILE' | 'NOT_TEXT' | 'UNREADABLE' | 'NO_EMAIL_COLUMN' | 'NO_EMAILS' | 'TOO_MANY_EMAILS';
+
+export interface CsvImportError {
+  code: CsvImportErrorCode;
+  message: string;
+}
+
+export interface CsvImport {
+  /** Unique normalised addresses, in file order. */
+  emails: string[];
+  /** Non-blank values read from the email column (before de-duplication). */
+  rows: number;
+  duplicates: number;
+  /** Values too long to be an address (over 1,024 characters), left out. */
+  skipped: number;
+  delimiter: string;
+  hasHeader: boolean;
+}
+
+export type CsvImportOutcome = { ok: true; value: CsvImport } | { ok: false; error: CsvImportError };
+
+const EMAIL_HEADERS = new Set(['email', 'e-mail', 'email address', 'email_address', 'emailaddress', 'e-mail address', 'emails', 'mail']);
+const MAX_VALUE_LENGTH = 1024;
+
+const fail = (code: CsvImportErrorCode, message: string): CsvImportOutcome => ({ ok: false, error: { code, message } });
+
+/** Trimmed, domain lower-cased (the local part keeps its case: it may matter to the mailbox). */
+export function normalizeEmail(raw: string): string {
+  let v = raw.trim();
+  if (v.toLowerCase().startsWith('mailto:')) v = v.slice(7).trim();
+  if (v.startsWith('<') && v.endsWith('>')) v = v.slice(1, -1).trim();
+  const at = v.lastIndexOf('@');
+  if (at < 0) return v;
+  return `${v.slice(0, at)}@${v.slice(at + 1).toLowerCase()}`;
+}
+
+/** Text from bytes: UTF-8 (BOM allowed), else Windows-1252; null when it is not text at all. */
+export function decodeText(bytes: Uint8Array): string | null {
+  if (bytes.includes(0)) return null;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    text = new TextDecoder('windows-1252').decode(bytes);
+  }
+  return isMostlyText(text) ? text : null;
+}
+
+function isMostlyText(text: string): boolean {
+  let control = 0;
+  const n = Math.min(text.length, 65_536);
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 0xfffd || c === 0x7f) control++;
+  }
+  return control <= Math.max(2, n * 0.01);
+}
+
+/** The delimiter of the first non-blank line: the most frequent of , ; tab outside quotes. */
+export function detectDelimiter(text: string): string {
+  const line = text.split(/\r\n|\r|\n/).find((l) => l.trim().length > 0) ?? '';
+  const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0 };
+  let quoted = false;
+  for (const ch of line) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch in counts) counts[ch]! += 1;
+  }
+  let best = ',';
+  for (const d of [';', '\t']) if (counts[d]! > counts[best]!) best = d;
+  return best;
+}
+
+export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: number } = {}): CsvImportOutcome {
+  const maxEmails = o.maxEmails ?? MAX_EMAILS_PER_FILE;
+  const decoded = typeof input === 'string' ? (isMostlyText(input) ? input : null) : decodeText(input);
+  if (decoded === null) return fail('NOT_TEXT', 'This file is not a readable CSV (it looks like binary data). Please upload a CSV file.');
+  const text = decoded.replace(/^\uFEFF/, '');
+  if (text.trim().length === 0) return fail('EMPTY_FILE', SCHEDULE_MESSAGES.csvEmpty);
+
+  const delimiter = detectDelimiter(text);
+  let records: string[][];
+  try {
+    records = parse(text, {
+      bom: true,
+      delimiter,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      skip_records_with_empty_values: true,
+      trim: true,
+    }) as string[][];
+  } catch (err) {
+    return fail('UNREADABLE', `The CSV could not be read: ${(err as Error).message}`);
+  }
+  if (records.length === 0) return fail('EMPTY_FILE', SCHEDULE_MESSAGES.csvEmpty);
+
+  const header = records[0]!.map((h) => h.trim().toLowerCase());
+  let column = header.findIndex((h) => h === 'email');
+  if (column < 0) column = header.findIndex((h) => EMAIL_HEADERS.has(h));
+  let body: string[][];
+  let hasHeader: boolean;
+  if (column >= 0) {
+    body = records.slice(1);
+    hasHeader = true;
+  } else if (records[0]!.filter((c) => c.trim() !== '').length === 1 && records[0]!.find((c) => c.trim() !== '')!.includes('@')) {
+    // A header-less list: one address per line.
+    column = records[0]!.findIndex((c) => c.trim() !== '');
+    body = records;
+    hasHeader = false;
+  } else {
+    return fail('NO_EMAIL_COLUMN', SCHEDULE_MESSAGES.csvNoEmailColumn);
+  }
+
+  const seen = new Set<string>();
+  const emails: string[] = [];
+  let rows = 0;
+  let skipped = 0;
+  for (const record of body) {
+    const raw = record[column];
+    if (raw === undefined) continue;
+    const email = normalizeEmail(raw);
+    if (email === '') continue;
+    rows++;
+    if (email.length > MAX_VALUE_LENGTH) {
+      skipped++;
+      continue;
+    }
+    if (seen.has(email)) continue;
+    seen.add(email);
+    emails.push(email);
+    if (emails.length > maxEmails) {
+      return fail('TOO_MANY_EMAILS', `This file has more than ${maxEmails.toLocaleString('en-US')} email addresses. The limit is ${maxEmails.toLocaleString('en-US')} per file: please split it.`);
+    }
+  }
+  if (emails.length === 0) return fail('NO_EMAILS', SCHEDULE_MESSAGES.noValidEmails);
+  return { ok: true, value: { emails, rows, duplicates: rows - skipped - emails.length, skipped, delimiter, hasHeader } };
+}
+
+/** The domain part the probe groups by ('' when there is none). */
+export function domainOf(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at < 0 ? '' : email.slice(at + 1).toLowerCase();
+}
+
+/**
+ * Splits addresses into chunks for the workers. Addresses of one domain stay together (so one
+ * SMTP session at the probe serves many recipients); a domain bigger than a chunk fills whole
+ * chunks of its own; small domains are packed together up to the chunk size.
+ */
+export function planChunks(emails: string[], chunkSize: number): string[][] {
+  const byDomain = new Map<string, string[]>();
+  for (const e of emails) {
+    const d = domainOf(e);
+    let list = byDomain.get(d);
+    if (!list) byDomain.set(d, (list = []));
+    list.push(e);
+  }
+  const domains = [...byDomain.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
+  const chunks: string[][] = [];
+  let current: string[] = [];
+  for (const [, list] of domains) {
+    let rest = list;
+    while (rest.length >= chunkSize) {
+      chunks.push(rest.slice(0, chunkSize));
+      rest = rest.slice(chunkSize);
+    }
+    if (rest.length === 0) continue;
+    if (current.length + rest.length > chunkSize) {
+      chunks.push(current);
+      current = [];
+    }
+    current.push(...rest);
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks.filter((c) => c.length > 0);
+}

@@ -1,0 +1,201 @@
+// SQL for bulk jobs. Every read takes the account id: another tenant's job is simply not found.
+import { sql, type Kysely } from 'kysely';
+import type { Database, JobSource } from '../../../db/types';
+
+type Db = Kysely<Database>;
+
+/** The columns a job is shown with (dashboard and CLI); never the raw row. */
+export const jobColumns = [
+  'validation_job.id',
+  'validation_job.account_id',
+  'validation_job.filename',
+  'validation_job.source',
+  'validation_job.status',
+  'validation_job.total_emails',
+  'validation_job.processed_emails',
+  'validation_job.valid_count',
+  'validation_job.invalid_count',
+  'validation_job.risky_count',
+  'validation_job.error',
+  'validation_job.schedule_id',
+  'validation_job.replay_of',
+  'validation_job.created_at',
+  'validation_job.started_at',
+  'validation_job.completed_at',
+] as const;
+
+export interface JobView {
+  id: string;
+  filename: string;
+  source: JobSource;
+  status: 'pending' | 'processing' | 'completed' | 'failed';
+  total_emails: number;
+  processed_emails: number;
+  /** Rounded percent of processed over total (spec section 4). */
+  progress: number;
+  valid_count: number;
+  invalid_count: number;
+  risky_count: number;
+  error: string | null;
+  schedule_id: string | null;
+  replay_of: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+type JobRow = {
+  id: string;
+  filename: string;
+  source: JobSource;
+  status: JobView['status'];
+  total_emails: number;
+  processed_emails: number;
+  valid_count: number;
+  invalid_count: number;
+  risky_count: number;
+  error: string | null;
+  schedule_id: string | null;
+  replay_of: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+};
+
+export function progressPercent(processed: number, total: number): number {
+  if (total <= 0) return 0;
+  return Math.min(100, Math.round((processed * 100) / total));
+}
+
+export function toJobView(r: JobRow): JobView {
+  return {
+    id: r.id,
+    filename: r.filename,
+    source: r.source,
+    status: r.status,
+    total_emails: r.total_emails,
+    processed_emails: r.processed_emails,
+    progress: progressPercent(r.processed_emails, r.total_emails),
+    valid_count: r.valid_count,
+    invalid_count: r.invalid_count,
+    risky_count: r.risky_count,
+    error: r.error,
+    schedule_id: r.schedule_id,
+    replay_of: r.replay_of,
+    created_at: r.created_at.toISOString(),
+    started_at: r.started_at?.toISOString() ?? null,
+    completed_at: r.completed_at?.toISOString() ?? null,
+  };
+}
+
+export async function listJobs(db: Db, accountId: string, limit: number): Promise<JobView[]> {
+  const rows = await db
+    .selectFrom('validation_job')
+    .select(jobColumns)
+    .where('account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toJobView);
+}
+
+export async function findJob(db: Db, accountId: string, jobId: string): Promise<JobView | null> {
+  const row = await db.selectFrom('validation_job').select(jobColumns).where('account_id', '=', accountId).where('id', '=', jobId).executeTakeFirst();
+  return row ? toJobView(row) : null;
+}
+
+/** The dashboard's result row (spec section 3, Validation result) plus the engine's reason. */
+export const resultColumns = [
+  'id',
+  'email',
+  'result',
+  'reason',
+  'is_syntax_valid',
+  'is_dns_valid',
+  'is_mx_valid',
+  'is_smtp_valid',
+  'deliverability_score',
+  'mx_hosts',
+  'role_detected',
+  'disposable_provider',
+  'free_provider',
+  'catch_all',
+  'suggestion',
+  'domain_age_days',
+  'checked_at',
+  'job_id',
+] as const;
+
+export async function jobResultsPage(db: Db, accountId: string, jobId: string, page: number, pageSize: number) {
+  const [rows, total] = await Promise.all([
+    db
+      .selectFrom('validation_result')
+      .select(resultColumns)
+      .where('account_id', '=', accountId)
+      .where('job_id', '=', jobId)
+      .orderBy('checked_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
+    db
+      .selectFrom('validation_result')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .where('job_id', '=', jobId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map((r) => ({ ...r, checked_at: r.checked_at.toISOString() })), total: Number(total.n) };
+}
+
+export async function allJobResults(db: Db, accountId: string, jobId: string) {
+  return db
+    .selectFrom('validation_result')
+    .select(['email', 'result', 'deliverability_score', 'is_syntax_valid', 'is_dns_valid', 'is_mx_valid', 'is_smtp_valid', 'role_detected', 'disposable_provider', 'checked_at'])
+    .where('account_id', '=', accountId)
+    .where('job_id', '=', jobId)
+    .orderBy('id', 'asc')
+    .execute();
+}
+
+export async function reasonBreakdown(db: Db, accountId: string, jobId: string): Promise<Array<{ reason: string; result: string; count: number }>> {
+  const rows = await db
+    .selectFrom('validation_result')
+    .select(['reason', 'result', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('account_id', '=', accountId)
+    .where('job_id', '=', jobId)
+    .groupBy(['reason', 'result'])
+    .orderBy('count', 'desc')
+    .execute();
+  return rows.map((r) => ({ reason: r.reason, result: r.result, count: Number(r.count) }));
+}
+
+/** Every input address of a job (from its chunks), in chunk order. */
+export async function jobInputEmails(db: Db, jobId: string): Promise<string[]> {
+  const chunks = await db.selectFrom('validation_job_chunk').select('emails').where('job_id', '=', jobId).orderBy('chunk_no').execute();
+  return chunks.flatMap((c) => c.emails);
+}
+
+/** Queues graphile-worker jobs in the caller's transaction (they run only if it commits). */
+export async function enqueueChunkTasks(trx: Db, jobId: string, chunkCount: number): Promise<void> {
+  if (chunkCount <= 0) return;
+  await sql`
+    select graphile_worker.add_job(
+      'bulk-validate-chunk',
+      json_build_object('jobId', ${jobId}::text, 'chunkNo', n),
+      job_key := 'bulk-validate-chunk:' || ${jobId}::text || ':' || n,
+      max_attempts := 25
+    ) from generate_series(0, ${chunkCount - 1}::int) as n`.execute(trx);
+}
+
+export async function enqueueTask(trx: Db, identifier: string, payload: Record<string, unknown>, o: { jobKey?: string; maxAttempts?: number; runAt?: Date } = {}): Promise<void> {
+  await sql`
+    select graphile_worker.add_job(
+      ${identifier}::text,
+      ${JSON.stringify(payload)}::json,
+      run_at := coalesce(${o.runAt ?? null}::timestamptz, now()),
+      job_key := ${o.jobKey ?? null}::text,
+      max_attempts := ${o.maxAttempts ?? 25}::int
+    )`.execute(trx);
+}

@@ -1,0 +1,215 @@
+// Bulk jobs: from a stored CSV (or a list of addresses) to a pending job whose domain-grouped
+// chunks are queued for the workers, all in one transaction. No transport here: the tRPC router,
+// the Express upload route, schedules and the operator CLI call these functions.
+import type { Db } from '../../../db/client';
+import type { JobSource, Plan } from '../../../db/types';
+import { MAX_UPLOAD_BYTES, RESULT_CSV_COLUMNS, UPLOAD_MESSAGES, looksLikeCsv } from '../../contracts/jobs';
+import { planAllows } from '../../contracts/plans';
+import { writeAudit } from '../audit/audit';
+import { keyBelongsTo, readValidationFile, saveValidationFile } from '../storage/storage';
+import { parseEmailCsv, planChunks, type CsvImport } from './csv-import';
+import { allJobResults, enqueueChunkTasks, findJob } from './jobs.queries';
+import { ServiceError } from './service-error';
+
+/** Addresses per worker task. Large enough for the probe to share SMTP sessions, small enough to spread. */
+export const CHUNK_SIZE = 500;
+
+export interface Caller {
+  accountId: string;
+  userId: string | null;
+  plan: Plan;
+}
+
+export interface CreatedJob {
+  jobId: string;
+  totalEmails: number;
+}
+
+export function depthForPlan(plan: Plan): 'smtp' | 'mx' {
+  return planAllows(plan, 'smtpCheck') ? 'smtp' : 'mx';
+}
+
+export function parseOrRefuse(bytes: Uint8Array): CsvImport {
+  const parsed = parseEmailCsv(bytes);
+  if (!parsed.ok) throw new ServiceError('BAD_INPUT', parsed.error.message, { reason: parsed.error.code });
+  return parsed.value;
+}
+
+export function creditsNeededMessage(needed: number, balance: number): string {
+  return `Not enough credits: this list needs ${needed.toLocaleString('en-US')} credit${needed === 1 ? '' : 's'} (one per unique address) and your balance is ${balance.toLocaleString('en-US')}.`;
+}
+
+/**
+ * Creates a pending job over these (already unique, normalised) addresses and queues its chunks.
+ * When the job is charged, the balance must cover every address now; each credit is taken later,
+ * in the transaction that writes that address's result.
+ */
+export interface NewJobOptions {
+  accountId: string;
+  userId: string | null;
+  filename: string;
+  emails: string[];
+  source: JobSource;
+  depth: 'smtp' | 'mx' | 'syntax';
+  filePath?: string | null;
+  scheduleId?: string | null;
+  replayOf?: string | null;
+  chargeCredits?: boolean;
+  actor?: 'user' | 'operator' | 'system';
+  chunkSize?: number;
+}
+
+/**
+ * Creates a pending job over these (already unique, normalised) addresses and queues its chunks.
+ * When the job is charged, the balance must cover every address now; each credit is taken later,
+ * in the transaction that writes that address's result.
+ */
+export async function createJob(db: Db, o: NewJobOptions): Promise<CreatedJob> {
+  return db.transaction().execute((trx) => createJobInTransaction(trx, o));
+}
+
+/** createJob inside the caller's transaction (the job and its queued tasks commit with it). */
+export async function createJobInTransaction(trx: Db, o: NewJobOptions): Promise<CreatedJob> {
+  const charge = o.chargeCredits ?? true;
+  const chunks = planChunks(o.emails, o.chunkSize ?? CHUNK_SIZE);
+  if (charge) {
+    const account = await trx.selectFrom('account').select('credits_balance').where('id', '=', o.accountId).executeTakeFirst();
+    if (!account) throw new ServiceError('NOT_FOUND', 'Account not found');
+    if (account.credits_balance < o.emails.length) {
+      throw new ServiceError('INSUFFICIENT_CREDITS', creditsNeededMessage(o.emails.length, account.credits_balance), {
+        needed: o.emails.length,
+        balance: account.credits_balance,
+      });
+    }
+  }
+  const job = await trx
+    .insertInto('validation_job')
+    .values({
+      account_id: o.accountId,
+      created_by: o.userId,
+      filename: o.filename,
+      source: o.source,
+      status: 'pending',
+      total_emails: o.emails.length,
+      file_path: o.filePath ?? null,
+      schedule_id: o.scheduleId ?? null,
+      replay_of: o.replayOf ?? null,
+      depth: o.depth,
+      charge_credits: charge,
+      error: null,
+      webhook_url: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (chunks.length > 0) {
+    await trx
+      .insertInto('validation_job_chunk')
+      .values(chunks.map((emails, i) => ({ job_id: job.id, chunk_no: i, emails, size: emails.length, last_error: null, completed_at: null })))
+      .execute();
+  }
+  await enqueueChunkTasks(trx, job.id, chunks.length);
+  await writeAudit(trx, {
+    accountId: o.accountId,
+    actorUserId: o.userId,
+    actor: o.actor ?? 'user',
+    action: 'job.created',
+    targetType: 'validation_job',
+    targetId: job.id,
+    data: { filename: o.filename, source: o.source, total_emails: o.emails.length, chunks: chunks.length, replay_of: o.replayOf ?? null, schedule_id: o.scheduleId ?? null },
+  });
+  return { jobId: job.id, totalEmails: o.emails.length };
+}
+
+/** Checks a file the way the Bulk Upload screen does (type and size), before anything is stored. */
+export function checkUploadFile(filename: string, size: number, type?: string | null): void {
+  if (!looksLikeCsv(filename, type)) throw new ServiceError('BAD_INPUT', UPLOAD_MESSAGES.invalidType.message, { title: UPLOAD_MESSAGES.invalidType.title });
+  if (size > MAX_UPLOAD_BYTES) throw new ServiceError('BAD_INPUT', UPLOAD_MESSAGES.tooLarge.message, { title: UPLOAD_MESSAGES.tooLarge.title, status: 413 });
+  if (size === 0) throw new ServiceError('BAD_INPUT', 'CSV file is empty');
+}
+
+/**
+ * The spec's two steps in one call: store the upload at validation-files/{userId}/{timestamp}-{filename},
+ * then process-bulk-validation. Everything that can refuse (type, size, parse, limit, credits)
+ * refuses before a credit is taken; a refused file is not kept.
+ */
+export async function uploadBulkFile(
+  deps: { db: Db; storageDir: string },
+  caller: Caller & { userId: string },
+  file: { filename: string; bytes: Uint8Array; type?: string | null },
+  now = new Date(),
+): Promise<CreatedJob & { fileName: string; duplicates: number }> {
+  checkUploadFile(file.filename, file.bytes.byteLength, file.type);
+  const parsed = parseOrRefuse(file.bytes);
+  await assertCredits(deps.db, caller.accountId, parsed.emails.length);
+  const fileName = await saveValidationFile(deps.storageDir, caller.userId, file.filename, file.bytes, now);
+  const job = await createJob(deps.db, {
+    accountId: caller.accountId,
+    userId: caller.userId,
+    filename: file.filename.trim().slice(0, 255),
+    emails: parsed.emails,
+    source: 'upload',
+    depth: depthForPlan(caller.plan),
+    filePath: fileName,
+  });
+  return { ...job, fileName, duplicates: parsed.duplicates };
+}
+
+/** process-bulk-validation {fileName, originalName} → {totalEmails, jobId} (spec section 7). */
+export async function processBulkValidation(deps: { db: Db; storageDir: string }, caller: Caller & { userId: string }, input: { fileName: string; originalName: string }): Promise<CreatedJob> {
+  if (!keyBelongsTo(input.fileName, caller.userId)) throw new ServiceError('NOT_FOUND', 'File not found');
+  const bytes = await readValidationFile(deps.storageDir, input.fileName).catch(() => {
+    throw new ServiceError('NOT_FOUND', 'File not found');
+  });
+  checkUploadFile(input.originalName, bytes.byteLength);
+  const parsed = parseOrRefuse(bytes);
+  return createJob(deps.db, {
+    accountId: caller.accountId,
+    userId: caller.userId,
+    filename: input.originalName.trim().slice(0, 255),
+    emails: parsed.emails,
+    source: 'upload',
+    depth: depthForPlan(caller.plan),
+    filePath: input.fileName,
+  });
+}
+
+async function assertCredits(db: Db, accountId: string, needed: number): Promise<void> {
+  const row = await db.selectFrom('account').select('credits_balance').where('id', '=', accountId).executeTakeFirst();
+  if (!row) throw new ServiceError('NOT_FOUND', 'Account not found');
+  if (row.credits_balance < needed) throw new ServiceError('INSUFFICIENT_CREDITS', creditsNeededMessage(needed, row.credits_balance), { needed, balance: row.credits_balance });
+}
+
+/** A CSV cell: quoted when needed, and a leading = + - @ (or tab/CR) neutralised so spreadsheets never run it. */
+export function csvCell(value: string | number | boolean | null): string {
+  let s = value === null ? '' : String(value);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n;]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+const yesNo = (b: boolean) => (b ? 'Yes' : 'No');
+
+/** The result download (spec section 9): only for a completed job; named with the job id. */
+export async function exportJobCsv(db: Db, accountId: string, jobId: string): Promise<{ filename: string; csv: string; rows: number }> {
+  const job = await findJob(db, accountId, jobId);
+  if (!job) throw new ServiceError('NOT_FOUND', 'Job not found');
+  if (job.status !== 'completed') throw new ServiceError('CONFLICT', 'Results can be downloaded once the job has completed.');
+  const rows = await allJobResults(db, accountId, jobId);
+  const lines = [RESULT_CSV_COLUMNS.join(',')];
+  for (const r of rows) {
+    lines.push(
+      [
+        csvCell(r.email),
+        csvCell(r.result),
+        csvCell(r.deliverability_score),
+        csvCell(yesNo(r.is_syntax_valid)),
+        csvCell(yesNo(r.is_dns_valid)),
+        csvCell(yesNo(r.is_mx_valid)),
+        csvCell(yesNo(r.is_smtp_valid)),
+        csvCell(yesNo(r.role_detected)),
+        csvCell(yesNo(r.disposable_provider)),
+        csvCell(r.checked_at.toISOString()),
+      ].join(','),
+    );
+  }
+  return { filename: `validation-results-${jobId}.csv`, csv: `${lines.join('\r\n')}\r\n`, rows: rows.length };
+}

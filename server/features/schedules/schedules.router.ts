@@ -1,0 +1,32 @@
+// Auto revalidation for the dashboard. Creating and switching on need a plan with the gate;
+// listing, reading changes and deleting do not (a downgraded account can still clean up).
+import { createScheduleInput, parseScheduleCsvInput, scheduleIdInput, setScheduleActiveInput } from '../../contracts/schedules';
+import { router } from '../../trpc/init';
+import { accountProcedure, requirePlan } from '../../trpc/procedures';
+import { serviceCall } from '../jobs/jobs.router';
+import { createSchedule, deleteSchedule, listSchedules, parseScheduleCsv, scheduleChanges, setScheduleActive } from './schedules.service';
+
+const autoRevalidationProcedure = accountProcedure.use(requirePlan('autoRevalidation'));
+
+export const schedulesRouter = router({
+  /** The account's schedules, newest first, with the last run's job. */
+  list: accountProcedure.query(({ ctx }) => listSchedules(ctx.deps.db, ctx.accountId)),
+
+  create: autoRevalidationProcedure
+    .input(createScheduleInput)
+    .mutation(({ ctx, input }) => serviceCall(() => createSchedule(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id }, input))),
+
+  setActive: autoRevalidationProcedure
+    .input(setScheduleActiveInput)
+    .mutation(({ ctx, input }) => serviceCall(() => setScheduleActive(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id }, input.scheduleId, input.isActive))),
+
+  delete: accountProcedure
+    .input(scheduleIdInput)
+    .mutation(({ ctx, input }) => serviceCall(() => deleteSchedule(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id }, input.scheduleId))),
+
+  /** What changed since the previous run: addresses that turned invalid (and ones that recovered). */
+  changes: accountProcedure.input(scheduleIdInput).query(({ ctx, input }) => serviceCall(() => scheduleChanges(ctx.deps.db, ctx.accountId, input.scheduleId))),
+
+  /** The dialog's CSV load: {emails, count, message: 'Found N email addresses'} or section 5's errors. */
+  parseCsv: accountProcedure.input(parseScheduleCsvInput).mutation(({ input }) => serviceCall(async () => parseScheduleCsv(input.filename, input.content))),
+});

@@ -1,0 +1,266 @@
+// Auto revalidation: saved lists re-validated daily, weekly or monthly. Each run is an ordinary
+// bulk job (source 'schedule', visible in History); the worker cron decides when (schedule-tick)
+// and creates the run (schedule-run). No transport here.
+import { sql } from 'kysely';
+import type { Db } from '../../../db/client';
+import type { Frequency } from '../../../db/types';
+import { SCHEDULE_MESSAGES } from '../../contracts/schedules';
+import { planAllows } from '../../contracts/plans';
+import { writeAudit } from '../audit/audit';
+import { normalizeEmail, parseEmailCsv } from '../jobs/csv-import';
+import { createJobInTransaction, creditsNeededMessage, depthForPlan } from '../jobs/jobs.service';
+import { ServiceError } from '../jobs/service-error';
+
+export const FREQUENCY_INTERVAL: Record<Frequency, string> = { daily: '1 day', weekly: '7 days', monthly: '1 month' };
+
+/** When a schedule is next due: never run → now; otherwise last run + its period. */
+export function nextRunAt(s: { frequency: Frequency; last_run_at: Date | null; is_active: boolean }, now = new Date()): Date | null {
+  if (!s.is_active) return null;
+  if (!s.last_run_at) return now;
+  const d = new Date(s.last_run_at);
+  if (s.frequency === 'daily') d.setUTCDate(d.getUTCDate() + 1);
+  else if (s.frequency === 'weekly') d.setUTCDate(d.getUTCDate() + 7);
+  else d.setUTCMonth(d.getUTCMonth() + 1);
+  return d;
+}
+
+/** Unique, normalised addresses from typed lines; only entries that look like addresses count. */
+export function cleanScheduleEmails(list: string[]): string[] {
+  const seen = new Set<string>();
+  for (const raw of list) {
+    const e = normalizeEmail(raw);
+    if (e && e.includes('@') && e.length <= 320) seen.add(e);
+  }
+  return [...seen];
+}
+
+export interface ScheduleView {
+  id: string;
+  name: string;
+  description: string | null;
+  frequency: Frequency;
+  is_active: boolean;
+  email_count: number;
+  total_runs: number;
+  last_run_at: string | null;
+  next_run_at: string | null;
+  created_at: string;
+  last_job: { id: string; status: string; invalid_count: number; processed_emails: number; total_emails: number } | null;
+}
+
+export async function listSchedules(db: Db, accountId: string): Promise<ScheduleView[]> {
+  const rows = await db
+    .selectFrom('schedule as s')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('validation_job as j')
+          .select(['j.id as job_id', 'j.status as job_status', 'j.invalid_count', 'j.processed_emails', 'j.total_emails'])
+          .whereRef('j.schedule_id', '=', 's.id')
+          .orderBy('j.created_at', 'desc')
+          .limit(1)
+          .as('lj'),
+      (join) => join.onTrue(),
+    )
+    .select([
+      's.id',
+      's.name',
+      's.description',
+      's.frequency',
+      's.is_active',
+      sql<number>`cardinality(s.email_list)`.as('email_count'),
+      's.total_runs',
+      's.last_run_at',
+      's.created_at',
+      'lj.job_id',
+      'lj.job_status',
+      'lj.invalid_count',
+      'lj.processed_emails',
+      'lj.total_emails',
+    ])
+    .where('s.account_id', '=', accountId)
+    .orderBy('s.created_at', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    frequency: r.frequency,
+    is_active: r.is_active,
+    email_count: Number(r.email_count),
+    total_runs: r.total_runs,
+    last_run_at: r.last_run_at?.toISOString() ?? null,
+    next_run_at: nextRunAt(r)?.toISOString() ?? null,
+    created_at: r.created_at.toISOString(),
+    last_job: r.job_id
+      ? { id: r.job_id, status: r.job_status!, invalid_count: r.invalid_count ?? 0, processed_emails: r.processed_emails ?? 0, total_emails: r.total_emails ?? 0 }
+      : null,
+  }));
+}
+
+export async function createSchedule(
+  db: Db,
+  caller: { accountId: string; userId: string },
+  input: { name: string; description: string | null; frequency: Frequency; emails: string[] },
+): Promise<{ id: string; email_count: number }> {
+  const emails = cleanScheduleEmails(input.emails);
+  if (emails.length === 0) throw new ServiceError('BAD_INPUT', SCHEDULE_MESSAGES.noValidEmails);
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('schedule')
+      .values({ account_id: caller.accountId, created_by: caller.userId, name: input.name, description: input.description, email_list: emails, frequency: input.frequency })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await writeAudit(trx, {
+      accountId: caller.accountId,
+      actorUserId: caller.userId,
+      action: 'schedule.created',
+      targetType: 'schedule',
+      targetId: row.id,
+      data: { name: input.name, frequency: input.frequency, email_count: emails.length },
+    });
+    return { id: row.id, email_count: emails.length };
+  });
+}
+
+export async function setScheduleActive(db: Db, caller: { accountId: string; userId: string }, scheduleId: string, isActive: boolean): Promise<{ id: string; is_active: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.updateTable('schedule').set({ is_active: isActive }).where('id', '=', scheduleId).where('account_id', '=', caller.accountId).returning(['id', 'is_active']).executeTakeFirst();
+    if (!row) throw new ServiceError('NOT_FOUND', 'Schedule not found');
+    await writeAudit(trx, { accountId: caller.accountId, actorUserId: caller.userId, action: isActive ? 'schedule.activated' : 'schedule.deactivated', targetType: 'schedule', targetId: scheduleId });
+    return row;
+  });
+}
+
+export async function deleteSchedule(db: Db, caller: { accountId: string; userId: string }, scheduleId: string): Promise<{ id: string }> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.deleteFrom('schedule').where('id', '=', scheduleId).where('account_id', '=', caller.accountId).returning(['id', 'name']).executeTakeFirst();
+    if (!row) throw new ServiceError('NOT_FOUND', 'Schedule not found');
+    await writeAudit(trx, { accountId: caller.accountId, actorUserId: caller.userId, action: 'schedule.deleted', targetType: 'schedule', targetId: scheduleId, data: { name: row.name } });
+    return { id: row.id };
+  });
+}
+
+/** The dialog's "load from CSV": the same parser as Bulk Upload, with section 5's messages. */
+export function parseScheduleCsv(filename: string, content: string): { emails: string[]; count: number; message: string } {
+  if (!/\.csv$/i.test(filename)) throw new ServiceError('BAD_INPUT', SCHEDULE_MESSAGES.csvType);
+  const parsed = parseEmailCsv(content);
+  if (!parsed.ok) throw new ServiceError('BAD_INPUT', parsed.error.message, { reason: parsed.error.code });
+  const emails = parsed.value.emails;
+  return { emails, count: emails.length, message: SCHEDULE_MESSAGES.found(emails.length) };
+}
+
+export interface ScheduleChanges {
+  scheduleId: string;
+  lastRun: { jobId: string; status: string; at: string } | null;
+  previousRun: { jobId: string; status: string; at: string } | null;
+  /** Addresses invalid in the last run that were valid or risky in the one before. */
+  newlyInvalid: Array<{ email: string; previous: string; reason: string }>;
+  /** Addresses invalid before that are no longer invalid. */
+  recovered: Array<{ email: string; current: string }>;
+}
+
+/** What changed between the last two runs of a schedule. */
+export async function scheduleChanges(db: Db, accountId: string, scheduleId: string): Promise<ScheduleChanges> {
+  const schedule = await db.selectFrom('schedule').select('id').where('id', '=', scheduleId).where('account_id', '=', accountId).executeTakeFirst();
+  if (!schedule) throw new ServiceError('NOT_FOUND', 'Schedule not found');
+  const runs = await db
+    .selectFrom('validation_job')
+    .select(['id', 'status', 'created_at'])
+    .where('account_id', '=', accountId)
+    .where('schedule_id', '=', scheduleId)
+    .orderBy('created_at', 'desc')
+    .limit(2)
+    .execute();
+  const view = (r: (typeof runs)[number] | undefined) => (r ? { jobId: r.id, status: r.status, at: r.created_at.toISOString() } : null);
+  const [last, prev] = runs;
+  const out: ScheduleChanges = { scheduleId, lastRun: view(last), previousRun: view(prev), newlyInvalid: [], recovered: [] };
+  if (!last || !prev) return out;
+  const pairs = await db
+    .selectFrom('validation_result as cur')
+    .innerJoin('validation_result as old', (j) => j.onRef('old.email', '=', 'cur.email').on('old.job_id', '=', prev.id))
+    .select(['cur.email', 'cur.result as current', 'cur.reason', 'old.result as previous'])
+    .where('cur.job_id', '=', last.id)
+    .where('cur.account_id', '=', accountId)
+    .whereRef('cur.result', '<>', 'old.result')
+    .orderBy('cur.email')
+    .execute();
+  out.newlyInvalid = pairs.filter((p) => p.current === 'invalid').map((p) => ({ email: p.email, previous: p.previous, reason: p.reason }));
+  out.recovered = pairs.filter((p) => p.previous === 'invalid').map((p) => ({ email: p.email, current: p.current }));
+  return out;
+}
+
+/** Active schedules whose next run is due at `now`, on plans that include auto revalidation. */
+export async function dueScheduleIds(db: Db, now: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom('schedule as s')
+    .innerJoin('account as a', 'a.id', 's.account_id')
+    .select(['s.id', 'a.plan'])
+    .where('s.is_active', '=', true)
+    .where((eb) =>
+      eb.or([
+        eb('s.last_run_at', 'is', null),
+        eb(sql<Date>`s.last_run_at + (case s.frequency when 'daily' then interval '1 day' when 'weekly' then interval '7 days' else interval '1 month' end)`, '<=', now),
+      ]),
+    )
+    .orderBy('s.last_run_at', (ob) => ob.asc().nullsFirst())
+    .limit(500)
+    .execute();
+  return rows.filter((r) => planAllows(r.plan, 'autoRevalidation')).map((r) => r.id);
+}
+
+/**
+ * One run of a schedule at `now`: a bulk job over its list (History shows it), total_runs + 1 and
+ * last_run_at = now, all in one transaction with the schedule row locked, so a duplicated or
+ * retried run creates nothing twice. Not due, inactive or deleted: nothing happens.
+ */
+export async function runSchedule(db: Db, scheduleId: string, now: Date): Promise<{ jobId: string | null; status: 'created' | 'skipped' | 'failed' }> {
+  return db.transaction().execute(async (trx) => {
+    const s = await trx
+      .selectFrom('schedule as s')
+      .innerJoin('account as a', 'a.id', 's.account_id')
+      .select(['s.id', 's.account_id', 's.created_by', 's.name', 's.email_list', 's.frequency', 's.is_active', 's.last_run_at', 'a.plan', 'a.credits_balance'])
+      .where('s.id', '=', scheduleId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!s || !s.is_active || !planAllows(s.plan, 'autoRevalidation')) return { jobId: null, status: 'skipped' as const };
+    const due = nextRunAt(s, now);
+    if (!due || due.getTime() > now.getTime()) return { jobId: null, status: 'skipped' as const };
+
+    const filename = `${s.name} (scheduled ${s.frequency} run)`;
+    await trx.updateTable('schedule').set({ total_runs: sql`total_runs + 1`, last_run_at: now }).where('id', '=', s.id).execute();
+    if (s.credits_balance < s.email_list.length) {
+      // Shown in History as a failed run with the reason; the schedule tries again next period.
+      const job = await trx
+        .insertInto('validation_job')
+        .values({
+          account_id: s.account_id,
+          created_by: s.created_by,
+          filename,
+          source: 'schedule',
+          status: 'failed',
+          total_emails: s.email_list.length,
+          error: creditsNeededMessage(s.email_list.length, s.credits_balance),
+          schedule_id: s.id,
+          file_path: null,
+          webhook_url: null,
+          completed_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await writeAudit(trx, { accountId: s.account_id, actor: 'system', action: 'schedule.run_failed', targetType: 'schedule', targetId: s.id, data: { job_id: job.id, reason: 'insufficient_credits' } });
+      return { jobId: job.id, status: 'failed' as const };
+    }
+    const job = await createJobInTransaction(trx, {
+      accountId: s.account_id,
+      userId: s.created_by,
+      filename,
+      emails: s.email_list,
+      source: 'schedule',
+      depth: depthForPlan(s.plan),
+      scheduleId: s.id,
+      actor: 'system',
+    });
+    return { jobId: job.jobId, status: 'created' as const };
+  });
+}
