@@ -16,7 +16,7 @@ export interface PolitenessOptions {
 interface IpState {
   slots: Semaphore;
   rcptLimit: number;
-  loweredAt: number;
+  loweredAt: number | null;
 }
 
 export interface PolitenessStats {
@@ -83,13 +83,13 @@ export class Politeness {
 
   private state(ip: string): IpState {
     let s = this.ips.get(ip);
-    if (s && s.loweredAt > 0 && this.now() - s.loweredAt > this.memoryMs) {
+    if (s && s.loweredAt !== null && this.now() - s.loweredAt > this.memoryMs) {
       s.rcptLimit = this.o.maxRcptsPerSession;
       s.slots.setLimit(this.o.maxConnectionsPerIp);
-      s.loweredAt = 0;
+      s.loweredAt = null;
     }
     if (!s) {
-      s = { slots: new Semaphore(this.o.maxConnectionsPerIp), rcptLimit: this.o.maxRcptsPerSession, loweredAt: 0 };
+      s = { slots: new Semaphore(this.o.maxConnectionsPerIp), rcptLimit: this.o.maxRcptsPerSession, loweredAt: null };
       this.ips.set(ip, s);
     }
     return s;

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeDns, type FakeDns } from '../testing/fake-dns';
+import { dnsblListings, dnsblQueryName, isListingAnswer } from './dnsbl';
+import { lookupMailRoute, sortByPriority } from './mx';
+import { DnsCache, dnsErrorKind } from './resolver';
+
+let dns: FakeDns;
+const cache = (): DnsCache => new DnsCache({ servers: [dns.server], timeoutMs: 300 });
+
+beforeAll(async () => {
+  dns = await startFakeDns({
+    'multi.test': { mx: [[20, 'mx2.multi.test'], [10, 'mx1.multi.test'], [30, 'nowhere.multi.test']] },
+    'mx1.multi.test': { a: ['192.0.2.1'], ttl: 60 },
+    'mx2.multi.test': { a: ['192.0.2.2', '192.0.2.3'] },
+    'implicit.test': { a: ['192.0.2.10'] },
+    'implicit6.test': { aaaa: ['2001:db8::10'] },
+    'nullmx.test': { mx: [[0, '']] },
+    'bare.test': {},
+    'servfail.test': { behaviour: 'servfail' },
+    'slow.test': { behaviour: 'timeout' },
+    'badhost.test': { mx: [[10, 'broken.badhost.test']] },
+    'broken.badhost.test': { behaviour: 'servfail' },
+    '2.2.0.192.bl.test': { a: ['127.0.0.2'] },
+    '3.2.0.192.bl.test': { a: ['127.255.255.254'] },
+  });
+});
+afterAll(() => dns.close());
+
+describe('mail route lookup', () => {
+  it('orders MX hosts by priority and drops hosts without addresses', async () => {
+    const route = await lookupMailRoute(cache(), 'multi.test');
+    expect(route).toEqual({
+      kind: 'mx',
+      implicit: false,
+      hosts: [
+        { host: 'mx1.multi.test', priority: 10, ips: ['192.0.2.1'] },
+        { host: 'mx2.multi.test', priority: 20, ips: ['192.0.2.2', '192.0.2.3'] },
+      ],
+    });
+  });
+
+  it('uses the A record as implicit MX when there is no MX', async () => {
+    expect(await lookupMailRoute(cache(), 'implicit.test')).toEqual({ kind: 'mx', implicit: true, hosts: [{ host: 'implicit.test', priority: 0, ips: ['192.0.2.10'] }] });
+  });
+
+  it('falls back to AAAA for an implicit MX', async () => {
+    const route = await lookupMailRoute(cache(), 'implicit6.test');
+    expect(route.kind === 'mx' && route.hosts[0]?.ips).toEqual(['2001:db8::10']);
+  });
+
+  it('recognises a null MX', async () => {
+    expect((await lookupMailRoute(cache(), 'nullmx.test')).kind).toBe('null_mx');
+  });
+
+  it('tells NXDOMAIN (no_domain) from a domain without MX or A (no_mx)', async () => {
+    expect((await lookupMailRoute(cache(), 'missing.test')).kind).toBe('no_domain');
+    expect((await lookupMailRoute(cache(), 'bare.test')).kind).toBe('no_mx');
+  });
+
+  it('reports SERVFAIL and timeouts as dns_error, never as a missing domain', async () => {
+    expect((await lookupMailRoute(cache(), 'servfail.test')).kind).toBe('dns_error');
+    const t = Date.now();
+    expect((await lookupMailRoute(cache(), 'slow.test')).kind).toBe('dns_error');
+    expect(Date.now() - t).toBeLessThan(1500);
+    expect((await lookupMailRoute(cache(), 'badhost.test')).kind).toBe('dns_error');
+  });
+
+  it('sorts by priority stably', () => {
+    expect(sortByPriority([{ priority: 5, n: 'a' }, { priority: 1, n: 'b' }, { priority: 5, n: 'c' }]).map((x) => x.n)).toEqual(['b', 'a', 'c']);
+  });
+});
+
+describe('DNS cache', () => {
+  it('asks once for concurrent identical questions and serves repeats from cache', async () => {
+    const c = cache();
+    const before = dns.queries.filter((q) => q.name === 'multi.test').length;
+    await Promise.all([lookupMailRoute(c, 'multi.test'), lookupMailRoute(c, 'multi.test'), lookupMailRoute(c, 'multi.test')]);
+    await lookupMailRoute(c, 'multi.test');
+    expect(dns.queries.filter((q) => q.name === 'multi.test').length - before).toBe(1);
+  });
+
+  it('keeps answers for their TTL', async () => {
+    let now = 1_000_000;
+    const c = new DnsCache({ servers: [dns.server], timeoutMs: 300, now: () => now });
+    const count = () => dns.queries.filter((q) => q.name === 'mx1.multi.test' && q.type === 1).length;
+    const before = count();
+    await c.a('mx1.multi.test');
+    now += 59_000;
+    await c.a('mx1.multi.test');
+    expect(count() - before).toBe(1);
+    now += 2_000; // past the 60 s TTL
+    await c.a('mx1.multi.test');
+    expect(count() - before).toBe(2);
+  });
+
+  it('maps resolver error codes', () => {
+    expect(['ENOTFOUND', 'ENODATA', 'ETIMEOUT', 'ESERVFAIL', 'EREFUSED', 'EBADRESP'].map(dnsErrorKind)).toEqual(['nxdomain', 'nodata', 'timeout', 'servfail', 'refused', 'other']);
+  });
+});
+
+describe('DNSBL', () => {
+  it('builds reverse-octet query names', () => {
+    expect(dnsblQueryName('192.0.2.1', 'zen.example')).toBe('1.2.0.192.zen.example');
+    expect(dnsblQueryName('2001:db8::1', 'zen.example')).toBeNull();
+  });
+
+  it('counts 127.0.0.x answers as listings but not the 127.255.255.x error codes', async () => {
+    expect(isListingAnswer('127.0.0.2')).toBe(true);
+    expect(isListingAnswer('127.255.255.254')).toBe(false);
+    const c = cache();
+    expect(await dnsblListings(c, '192.0.2.2', ['bl.test'])).toEqual(['bl.test']);
+    expect(await dnsblListings(c, '192.0.2.3', ['bl.test'])).toEqual([]);
+    expect(await dnsblListings(c, '192.0.2.4', ['bl.test'])).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { parseAddress } from './parse-address';
+
+const valid: [string, { normalized: string; quoted?: boolean; smtputf8?: boolean }][] = [
+  ['john@example.com', { normalized: 'john@example.com' }],
+  ['John.Smith@Example.COM', { normalized: 'John.Smith@example.com' }],
+  ['a+tag@sub.example.co.uk', { normalized: 'a+tag@sub.example.co.uk' }],
+  ["o'brien@example.ie", { normalized: "o'brien@example.ie" }],
+  ['x!#$%&*/=?^_`{|}~-@example.com', { normalized: 'x!#$%&*/=?^_`{|}~-@example.com' }],
+  ['"john doe"@example.com', { normalized: '"john doe"@example.com', quoted: true }],
+  ['"a@b"@example.com', { normalized: '"a@b"@example.com', quoted: true }],
+  ['"a\\"b"@example.com', { normalized: '"a\\"b"@example.com', quoted: true }],
+  ['user@bücher.de', { normalized: 'user@xn--bcher-kva.de' }],
+  ['user@XN--BCHER-KVA.DE', { normalized: 'user@xn--bcher-kva.de' }],
+  ['用户@例子.广告', { normalized: '用户@xn--fsqu00a.xn--4rr70v', smtputf8: true }],
+  ['josé@example.com', { normalized: 'josé@example.com', smtputf8: true }],
+  [' padded@example.com ', { normalized: 'padded@example.com' }],
+  [`${'a'.repeat(64)}@example.com`, { normalized: `${'a'.repeat(64)}@example.com` }],
+];
+
+const invalid: [string, RegExp][] = [
+  ['', /empty/],
+  ['plainaddress', /no @/],
+  ['@example.com', /local part is empty/],
+  ['john@', /empty domain/],
+  ['john..doe@example.com', /consecutive dots/],
+  ['.john@example.com', /starts or ends with a dot/],
+  ['john.@example.com', /starts or ends with a dot/],
+  ['john(comment)@example.com', /comments/],
+  ['John Doe <john@example.com>', /space/],
+  ['john doe@example.com', /space/],
+  ['john."doe"@example.com', /quotes/],
+  ['"unterminated@example.com', /quoted/],
+  ['john@example.com\r\nBcc: x@y.com', /control/],
+  ['john@exa\nmple.com', /control/],
+  ['jo\u0000hn@example.com', /control/],
+  ['jo\thn@example.com', /control/],
+  ['john@\u0085example.com', /control/],
+  ['john@[192.0.2.1]', /address literals/],
+  ['john@localhost', /two labels/],
+  ['john@example', /two labels/],
+  ['john@example.com.', /ends with a dot/],
+  ['john@-example.com', /invalid characters/],
+  ['john@example-.com', /invalid characters/],
+  ['john@exa_mple.com', /invalid characters|internationalised/],
+  ['john@example..com', /empty label/],
+  ['john@1.2.3.4', /numeric/],
+  [`${'a'.repeat(65)}@example.com`, /64 octets/],
+  [`${'é'.repeat(33)}@example.com`, /64 octets/],
+  [`a@${'b'.repeat(64)}.com`, /63/],
+  [`a@${Array.from({ length: 64 }, () => 'abc').join('.')}.com`, /253/],
+  [`${'a'.repeat(64)}@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(6)}.com`, /254/],
+  ['a@b@example.com', /invalid character/],
+  ['john@exam ple.com', /invalid|internationalised/],
+];
+
+describe('parseAddress (RFC 5321 mailbox)', () => {
+  it.each(valid)('accepts %s', (input, want) => {
+    const r = parseAddress(input);
+    expect(r.ok ? r.details : r.error).toMatchObject({ normalized: want.normalized, quoted: want.quoted ?? false, smtputf8: want.smtputf8 ?? false });
+  });
+
+  it.each(invalid)('rejects %j', (input, why) => {
+    const r = parseAddress(input);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toMatch(why);
+  });
+
+  it('rejects a 1 MB string at once', () => {
+    const huge = `${'a'.repeat(1_000_000)}@example.com`;
+    const t = performance.now();
+    const r = parseAddress(huge);
+    expect(r.ok).toBe(false);
+    expect(performance.now() - t).toBeLessThan(5);
+  });
+
+  it('keeps the case of the local part (it may be case-sensitive) and lower-cases the domain', () => {
+    const r = parseAddress('MiXeD@ExAmPlE.org');
+    expect(r.ok && r.details).toMatchObject({ local: 'MiXeD', domain: 'example.org' });
+  });
+});

@@ -1,0 +1,58 @@
+// Test helper: a tiny authoritative DNS server on 127.0.0.1 (UDP, random port) built on dns2.
+// Unknown names are NXDOMAIN; a name can be made to SERVFAIL or never answer.
+import dns2 from 'dns2';
+
+const { Packet } = dns2;
+
+export interface FakeName {
+  mx?: [priority: number, exchange: string][];
+  a?: string[];
+  aaaa?: string[];
+  ttl?: number;
+  behaviour?: 'servfail' | 'timeout';
+}
+
+export interface FakeDns {
+  server: string;
+  queries: { name: string; type: number }[];
+  close(): Promise<void>;
+}
+
+export async function startFakeDns(names: Record<string, FakeName>): Promise<FakeDns> {
+  const queries: { name: string; type: number }[] = [];
+  const udp = dns2.createUDPServer((request, send) => {
+    const response = Packet.createResponseFromRequest(request);
+    const q = request.questions[0];
+    if (!q) return;
+    const name = q.name.toLowerCase().replace(/\.$/, '');
+    queries.push({ name, type: q.type });
+    const data = names[name];
+    if (data?.behaviour === 'timeout') return;
+    if (data?.behaviour === 'servfail') {
+      response.header.rcode = Packet.RCODE.SERVFAIL;
+      return send(response);
+    }
+    if (!data) {
+      response.header.rcode = Packet.RCODE.NXDOMAIN;
+      return send(response);
+    }
+    const ttl = data.ttl ?? 300;
+    const add = (r: Partial<dns2.Packet.Resource>): void => {
+      response.answers.push(Packet.createResourceFromQuestion(q, { class: Packet.CLASS.IN, ttl, ...r }));
+    };
+    if (q.type === Packet.TYPE.MX) for (const [priority, exchange] of data.mx ?? []) add({ type: Packet.TYPE.MX, priority, exchange });
+    if (q.type === Packet.TYPE.A) for (const address of data.a ?? []) add({ type: Packet.TYPE.A, address });
+    if (q.type === Packet.TYPE.AAAA) for (const address of data.aaaa ?? []) add({ type: Packet.TYPE.AAAA, address });
+    send(response);
+  });
+  udp.on('error', () => undefined);
+  const port = await new Promise<number>((resolve, reject) => {
+    udp.once('error', reject);
+    udp.bind(0, '127.0.0.1', () => resolve(udp.address().port));
+  });
+  return {
+    server: `127.0.0.1:${port}`,
+    queries,
+    close: () => new Promise<void>((r) => udp.close(() => r())),
+  };
+}
