@@ -184,6 +184,21 @@ export interface AuditLogTable {
   created_at: Timestamp;
 }
 
+export interface PaymentOrderTable {
+  id: string;
+  account_id: string;
+  created_by: string | null;
+  plan: Plan;
+  currency: 'USD' | 'INR';
+  /** Minor units: cents or paise. */
+  amount: number;
+  mode: 'razorpay' | 'test';
+  status: ColumnType<'created' | 'paid', 'created' | 'paid' | undefined, 'created' | 'paid'>;
+  payment_id: string | null;
+  created_at: Timestamp;
+  paid_at: Date | null;
+}
+
 export interface DevOutboxTable {
   id: Generated<number>;
   to: string;
@@ -209,6 +224,7 @@ export interface Database {
   api_key: ApiKeyTable;
   audit_log: AuditLogTable;
   dev_outbox: DevOutboxTable;
+  payment_order: PaymentOrderTable;
 }
 
 export type Account = Selectable<AccountTable>;

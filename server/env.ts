@@ -20,6 +20,11 @@ const envSchema = z.object({
   STORAGE_DIR: optional(),
   WORKER_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).default(4)),
   TRUST_PROXY: z.preprocess(emptyAsUndefined, z.string().optional()),
+  // Razorpay (billing). Without both keys, outside production, Billing uses the labelled local test checkout.
+  RAZORPAY_KEY_ID: optional(),
+  RAZORPAY_KEY_SECRET: optional(),
+  /** Razorpay API origin; tests point it at a fake server. */
+  RAZORPAY_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default('https://api.razorpay.com')),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,10 +1,14 @@
 import { accountRouter } from '../features/account/account.router';
+import { billingRouter } from '../features/billing/billing.router';
+import { teamRouter } from '../features/team/team.router';
 import { jobsRouter } from '../features/jobs/jobs.router';
 import { schedulesRouter } from '../features/schedules/schedules.router';
 import { createCallerFactory, router } from './init';
 
 export const appRouter = router({
   account: accountRouter,
+  team: teamRouter,
+  billing: billingRouter,
   jobs: jobsRouter,
   schedules: schedulesRouter,
 });

@@ -1,0 +1,63 @@
+// Team screen (spec sections 2, 5, 6, 7): members, pending invitations, invite, cancel, remove,
+// and accepting an invitation. Tenancy comes from accountProcedure; roles from requireRole.
+import { z } from 'zod';
+import { router } from '../../trpc/init';
+import { accountProcedure, authedProcedure, publicProcedure, requireRole } from '../../trpc/procedures';
+import { acceptInvitation, cancelInvitation, inviteMember, listMembers, listPendingInvitations, previewInvitation, removeMember, seatsInUse } from './team.service';
+
+const ENTER_EMAIL = 'Please enter an email address';
+
+export const inviteInput = z.object({
+  email: z
+    .string({ error: ENTER_EMAIL })
+    .trim()
+    .min(1, ENTER_EMAIL)
+    .max(254, 'Please enter a valid email address')
+    .pipe(z.email({ error: 'Please enter a valid email address' })),
+  role: z.enum(['member', 'admin'], { error: 'Invitations can grant only the member or admin role.' }).default('member'),
+});
+
+const id = z.string().min(1).max(200);
+const invitationIdInput = z.object({ invitationId: id });
+const memberIdInput = z.object({ memberId: id });
+
+const managers = requireRole('owner', 'admin');
+
+export const teamRouter = router({
+  /** user_roles: every member of the account with profile email and full_name, oldest first. */
+  members: accountProcedure.query(({ ctx }) => listMembers(ctx.deps.db, ctx.accountId)),
+
+  /** team_invitations: pending (neither accepted nor rejected), newest first. Owner and admin only. */
+  invitations: accountProcedure.use(managers).query(({ ctx }) => listPendingInvitations(ctx.deps.db, ctx.accountId)),
+
+  /** Seats: members, live invitations and the plan's limit (for the Invite button's upgrade dialog). */
+  seats: accountProcedure.query(({ ctx }) => seatsInUse(ctx.deps.db, ctx.accountId)),
+
+  /** invite-team-member {email, role}: owner or admin, within the plan's team size. */
+  invite: accountProcedure
+    .use(managers)
+    .input(inviteInput)
+    .mutation(({ ctx, input }) =>
+      inviteMember(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id, headers: ctx.headers, email: input.email, role: input.role }),
+    ),
+
+  /** Cancelling deletes the invitation. */
+  cancelInvitation: accountProcedure
+    .use(managers)
+    .input(invitationIdInput)
+    .mutation(({ ctx, input }) => cancelInvitation(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id, invitationId: input.invitationId })),
+
+  /** Deletes a member's role row; the owner's row cannot be removed. */
+  removeMember: accountProcedure
+    .use(managers)
+    .input(memberIdInput)
+    .mutation(({ ctx, input }) => removeMember(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id, memberId: input.memberId })),
+
+  /** What an invitation link is for (account name, address, role, state); shown on the sign-in page. */
+  invitationPreview: publicProcedure.input(invitationIdInput).query(({ ctx, input }) => previewInvitation(ctx.deps.db, input.invitationId)),
+
+  /** The invited, signed-in user (same verified address) joins the account, which becomes their active one. */
+  acceptInvitation: authedProcedure
+    .input(invitationIdInput)
+    .mutation(({ ctx, input }) => acceptInvitation(ctx.deps, { user: ctx.user, headers: ctx.headers, invitationId: input.invitationId })),
+});

@@ -1,0 +1,296 @@
+// Team: the account's members (better-auth `member` rows, the spec's user_roles) and its pending
+// invitations (better-auth `invitation` rows, the spec's team_invitations). Invitations are created
+// and accepted through better-auth's organization API (so its mail hook and checks run); reads,
+// cancelling and removal are plain rows scoped to the caller's account.
+import { APIError } from 'better-auth/api';
+import { sql } from 'kysely';
+import type { Db } from '../../../db/client';
+import { isUnlimited } from '../../contracts/plans';
+import type { AppDeps } from '../../deps';
+import { appError } from '../../lib/errors';
+import { writeAudit } from '../audit/audit';
+
+export type InviteRole = 'member' | 'admin';
+
+export const TEAM_MESSAGES = {
+  limit: (n: number) => `Your current plan allows ${n} team member(s) total`,
+  alreadyMember: 'This person is already a member of your team.',
+  alreadyInvited: 'An invitation has already been sent to this address.',
+  ownerCannotBeRemoved: 'The account owner cannot be removed.',
+  memberNotFound: 'Team member not found.',
+  invitationNotFound: 'Invitation not found.',
+  invitationInvalid: 'This invitation is no longer valid. Ask your team admin to send a new one.',
+  invitationExpired: 'This invitation has expired. Ask your team admin to send a new one.',
+  wrongRecipient: (email: string) => `This invitation was sent to ${email}. Sign in with that address to accept it.`,
+  teamFull: (n: number) => `This team is full: its plan allows ${n} team member(s) total. Ask the account owner to upgrade.`,
+} as const;
+
+export interface TeamMember {
+  id: string;
+  user_id: string;
+  account_id: string;
+  role: 'owner' | 'admin' | 'member';
+  created_at: Date;
+  email: string;
+  full_name: string;
+}
+
+/** The spec's user_roles reading: members with profile email and full_name, oldest first. */
+export async function listMembers(db: Db, accountId: string): Promise<TeamMember[]> {
+  const rows = await db
+    .selectFrom('member')
+    .innerJoin('user', 'user.id', 'member.userId')
+    .leftJoin('profile', 'profile.id', 'member.userId')
+    .select(['member.id', 'member.userId', 'member.organizationId', 'member.role', 'member.createdAt', 'user.email', 'user.name', 'profile.full_name'])
+    .where('member.organizationId', '=', accountId)
+    .orderBy('member.createdAt', 'asc')
+    .orderBy('member.id', 'asc')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    user_id: r.userId,
+    account_id: r.organizationId,
+    role: r.role as TeamMember['role'],
+    created_at: new Date(r.createdAt),
+    email: r.email,
+    full_name: r.full_name || r.name,
+  }));
+}
+
+export interface TeamInvitation {
+  id: string;
+  account_id: string;
+  email: string;
+  role: InviteRole;
+  created_at: Date;
+  expires_at: Date;
+  /** Always null here: the list holds only invitations neither accepted nor rejected. */
+  accepted_at: null;
+  rejected_at: null;
+  expired: boolean;
+}
+
+/** Pending invitations (neither accepted nor rejected), newest first; expired ones are flagged. */
+export async function listPendingInvitations(db: Db, accountId: string): Promise<TeamInvitation[]> {
+  const rows = await db
+    .selectFrom('invitation')
+    .select(['id', 'organizationId', 'email', 'role', 'createdAt', 'expiresAt'])
+    .where('organizationId', '=', accountId)
+    .where('status', '=', 'pending')
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  const now = Date.now();
+  return rows.map((r) => ({
+    id: r.id,
+    account_id: r.organizationId,
+    email: r.email,
+    role: r.role === 'admin' ? 'admin' : 'member',
+    created_at: new Date(r.createdAt),
+    expires_at: new Date(r.expiresAt),
+    accepted_at: null,
+    rejected_at: null,
+    expired: new Date(r.expiresAt).getTime() <= now,
+  }));
+}
+
+/**
+ * Seats in use: members plus live (pending, unexpired) invitations. Counting invitations keeps a
+ * plan's limit true however many of them are accepted later.
+ */
+export async function seatsInUse(db: Db, accountId: string): Promise<{ members: number; invitations: number; limit: number }> {
+  const r = await db
+    .selectFrom('account')
+    .select((eb) => [
+      'account.team_member_limit',
+      eb.selectFrom('member').select(eb.fn.countAll<string>().as('n')).whereRef('member.organizationId', '=', 'account.id').as('members'),
+      eb
+        .selectFrom('invitation')
+        .select(eb.fn.countAll<string>().as('n'))
+        .whereRef('invitation.organizationId', '=', 'account.id')
+        .where('invitation.status', '=', 'pending')
+        .where('invitation.expiresAt', '>', new Date())
+        .as('invitations'),
+    ])
+    .where('account.id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return { members: Number(r.members ?? 0), invitations: Number(r.invitations ?? 0), limit: r.team_member_limit };
+}
+
+/** Serialises seat-changing operations of one account (invites) for the life of a transaction. */
+async function lockTeam(trx: Db, accountId: string) {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`team:${accountId}`}, 0))`.execute(trx);
+}
+
+interface AuthApiError {
+  statusCode: number;
+  message: string;
+  body?: { code?: string; message?: string };
+}
+
+/** better-auth's API errors (better-call APIError): an HTTP status and a body with a code. */
+function asAuthError(err: unknown): AuthApiError | null {
+  if (err instanceof APIError) return err as unknown as AuthApiError;
+  if (err && typeof err === 'object' && typeof (err as { statusCode?: unknown }).statusCode === 'number') return err as AuthApiError;
+  return null;
+}
+
+function authErrorCode(err: unknown): string | undefined {
+  return asAuthError(err)?.body?.code;
+}
+
+function isClientAuthError(err: unknown): err is AuthApiError {
+  const e = asAuthError(err);
+  return e !== null && e.statusCode >= 400 && e.statusCode < 500;
+}
+
+export async function inviteMember(
+  deps: AppDeps,
+  o: { accountId: string; userId: string; headers: Headers; email: string; role: InviteRole },
+): Promise<TeamInvitation> {
+  const email = o.email.toLowerCase();
+  return deps.db.transaction().execute(async (trx) => {
+    await lockTeam(trx, o.accountId);
+    const seats = await seatsInUse(trx, o.accountId);
+    if (!isUnlimited(seats.limit) && seats.members + seats.invitations >= seats.limit) {
+      throw appError('PLAN_REQUIRED', TEAM_MESSAGES.limit(seats.limit));
+    }
+    // An expired invitation to the same address is dead weight: replace it with the new one.
+    await trx
+      .deleteFrom('invitation')
+      .where('organizationId', '=', o.accountId)
+      .where('email', '=', email)
+      .where('status', '=', 'pending')
+      .where('expiresAt', '<=', new Date())
+      .execute();
+    let created: { id: string };
+    try {
+      // better-auth checks the inviter's role in this account, refuses existing members and
+      // duplicate invitations, stores the invitation and sends the mail (sendInvitationEmail).
+      created = await deps.auth.api.createInvitation({ headers: o.headers, body: { email, role: o.role, organizationId: o.accountId } });
+    } catch (err) {
+      const code = authErrorCode(err);
+      if (code === 'USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION') throw appError('CONFLICT', TEAM_MESSAGES.alreadyMember);
+      if (code === 'USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION') throw appError('CONFLICT', TEAM_MESSAGES.alreadyInvited);
+      if (code === 'INVALID_EMAIL') throw appError('BAD_INPUT', 'Please enter a valid email address');
+      if (isClientAuthError(err)) throw appError('BAD_INPUT', err.body?.message || err.message || 'Failed to send invitation');
+      throw err;
+    }
+    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'team.invitation_sent', targetType: 'invitation', targetId: created.id, data: { email, role: o.role } });
+    const row = await deps.db
+      .selectFrom('invitation')
+      .select(['id', 'organizationId', 'email', 'role', 'createdAt', 'expiresAt'])
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    return {
+      id: row.id,
+      account_id: row.organizationId,
+      email: row.email,
+      role: row.role === 'admin' ? 'admin' : 'member',
+      created_at: new Date(row.createdAt),
+      expires_at: new Date(row.expiresAt),
+      accepted_at: null,
+      rejected_at: null,
+      expired: false,
+    };
+  });
+}
+
+/** Cancelling deletes the invitation (spec section 4); only this account's pending ones. */
+export async function cancelInvitation(db: Db, o: { accountId: string; userId: string; invitationId: string }): Promise<{ id: string }> {
+  return db.transaction().execute(async (trx) => {
+    const gone = await trx
+      .deleteFrom('invitation')
+      .where('id', '=', o.invitationId)
+      .where('organizationId', '=', o.accountId)
+      .where('status', '=', 'pending')
+      .returning(['id', 'email'])
+      .executeTakeFirst();
+    if (!gone) throw appError('NOT_FOUND', TEAM_MESSAGES.invitationNotFound);
+    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'team.invitation_cancelled', targetType: 'invitation', targetId: gone.id, data: { email: gone.email } });
+    return { id: gone.id };
+  });
+}
+
+/** Removes a member (not the owner) from this account; their sessions stop pointing at it. */
+export async function removeMember(db: Db, o: { accountId: string; userId: string; memberId: string }): Promise<{ id: string }> {
+  return db.transaction().execute(async (trx) => {
+    const target = await trx
+      .selectFrom('member')
+      .innerJoin('user', 'user.id', 'member.userId')
+      .select(['member.id', 'member.userId', 'member.role', 'user.email'])
+      .where('member.id', '=', o.memberId)
+      .where('member.organizationId', '=', o.accountId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!target) throw appError('NOT_FOUND', TEAM_MESSAGES.memberNotFound);
+    if (target.role === 'owner') throw appError('PERMISSION_DENIED', TEAM_MESSAGES.ownerCannotBeRemoved);
+    await trx.deleteFrom('member').where('id', '=', target.id).execute();
+    await trx.updateTable('session').set({ activeOrganizationId: null }).where('userId', '=', target.userId).where('activeOrganizationId', '=', o.accountId).execute();
+    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'team.member_removed', targetType: 'user', targetId: target.userId, data: { email: target.email, role: target.role } });
+    return { id: target.id };
+  });
+}
+
+export interface InvitationPreview {
+  status: 'pending' | 'expired' | 'accepted' | 'invalid';
+  accountName: string | null;
+  email: string | null;
+  role: InviteRole | null;
+}
+
+/** What the invitation link is about, for the sign-in page (the id is the unguessable secret). */
+export async function previewInvitation(db: Db, invitationId: string): Promise<InvitationPreview> {
+  const inv = await db
+    .selectFrom('invitation')
+    .innerJoin('organization', 'organization.id', 'invitation.organizationId')
+    .select(['invitation.status', 'invitation.expiresAt', 'invitation.email', 'invitation.role', 'organization.name'])
+    .where('invitation.id', '=', invitationId)
+    .executeTakeFirst();
+  if (!inv || (inv.status !== 'pending' && inv.status !== 'accepted')) return { status: 'invalid', accountName: null, email: null, role: null };
+  const status = inv.status === 'accepted' ? 'accepted' : new Date(inv.expiresAt).getTime() <= Date.now() ? 'expired' : 'pending';
+  return { status, accountName: inv.name, email: inv.email, role: inv.role === 'admin' ? 'admin' : 'member' };
+}
+
+/**
+ * The signed-in, verified user accepts an invitation sent to their address: through better-auth
+ * (which adds the member row and makes the account the session's active one).
+ */
+export async function acceptInvitation(
+  deps: AppDeps,
+  o: { user: { id: string; email: string; emailVerified: boolean }; headers: Headers; invitationId: string },
+): Promise<{ accountId: string; accountName: string; role: InviteRole; alreadyMember: boolean }> {
+  const inv = await deps.db
+    .selectFrom('invitation')
+    .innerJoin('organization', 'organization.id', 'invitation.organizationId')
+    .select(['invitation.id', 'invitation.organizationId', 'invitation.email', 'invitation.role', 'invitation.status', 'invitation.expiresAt', 'organization.name'])
+    .where('invitation.id', '=', o.invitationId)
+    .executeTakeFirst();
+  if (!inv || inv.status !== 'pending') throw appError('NOT_FOUND', TEAM_MESSAGES.invitationInvalid);
+  if (new Date(inv.expiresAt).getTime() <= Date.now()) throw appError('BAD_INPUT', TEAM_MESSAGES.invitationExpired);
+  if (inv.email.toLowerCase() !== o.user.email.toLowerCase() || !o.user.emailVerified) throw appError('PERMISSION_DENIED', TEAM_MESSAGES.wrongRecipient(inv.email));
+  const role: InviteRole = inv.role === 'admin' ? 'admin' : 'member';
+
+  const existing = await deps.db.selectFrom('member').select('id').where('organizationId', '=', inv.organizationId).where('userId', '=', o.user.id).executeTakeFirst();
+  if (existing) {
+    // Already in (e.g. accepted in another tab): settle the invitation, switch to the account.
+    await deps.db.updateTable('invitation').set({ status: 'accepted' }).where('id', '=', inv.id).where('status', '=', 'pending').execute();
+    await deps.auth.api.setActiveOrganization({ headers: o.headers, body: { organizationId: inv.organizationId } });
+    return { accountId: inv.organizationId, accountName: inv.name, role, alreadyMember: true };
+  }
+
+  const seats = await seatsInUse(deps.db, inv.organizationId);
+  if (!isUnlimited(seats.limit) && seats.members >= seats.limit) throw appError('PLAN_REQUIRED', TEAM_MESSAGES.teamFull(seats.limit));
+
+  try {
+    await deps.auth.api.acceptInvitation({ headers: o.headers, body: { invitationId: inv.id } });
+  } catch (err) {
+    const code = authErrorCode(err);
+    if (code === 'INVITATION_NOT_FOUND') throw appError('NOT_FOUND', TEAM_MESSAGES.invitationInvalid);
+    if (code === 'YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION') throw appError('PERMISSION_DENIED', TEAM_MESSAGES.wrongRecipient(inv.email));
+    if (isClientAuthError(err)) throw appError('BAD_INPUT', err.body?.message || err.message || TEAM_MESSAGES.invitationInvalid);
+    throw err;
+  }
+  await writeAudit(deps.db, { accountId: inv.organizationId, actorUserId: o.user.id, action: 'team.invitation_accepted', targetType: 'invitation', targetId: inv.id, data: { email: inv.email, role } });
+  return { accountId: inv.organizationId, accountName: inv.name, role, alreadyMember: false };
+}

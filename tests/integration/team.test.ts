@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Plan } from '../../db/types';
+import { planByType } from '../../server/contracts/plans';
+import { Browserless, signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+
+let ts: TestServer;
+beforeAll(async () => {
+  ts = await startTestServer();
+});
+afterAll(async () => {
+  await ts?.stop();
+});
+
+let n = 0;
+const email = (tag: string) => `${tag}-${++n}@example.com`;
+
+async function accountOf(client: Browserless): Promise<string> {
+  const me = await client.trpcQuery('account.me');
+  expect(me.status).toBe(200);
+  return me.body.result.data.accountId;
+}
+
+async function setPlan(accountId: string, plan: Plan) {
+  const def = planByType(plan);
+  await ts.testDb.db.updateTable('account').set({ plan, team_member_limit: def.teamMemberLimit, monthly_validations_quota: def.monthlyValidations }).where('id', '=', accountId).execute();
+}
+
+/** An owner on the given plan. */
+async function owner(plan: Plan, tag = 'owner') {
+  const addr = email(tag);
+  const client = await signUpVerified(ts, { email: addr, name: `Owner ${tag}` });
+  const accountId = await accountOf(client);
+  await setPlan(accountId, plan);
+  return { client, email: addr, accountId };
+}
+
+async function invitationIdFromMail(to: string): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const mail = await ts.testDb.db.selectFrom('dev_outbox').select('text').where('to', '=', to).where('subject', 'like', "You're invited%").orderBy('id', 'desc').executeTakeFirst();
+    const id = mail?.text.match(/\/auth\?invitation=([A-Za-z0-9_%-]+)/)?.[1];
+    if (id) return decodeURIComponent(id);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no invitation mail for ${to}`);
+}
+
+/** Owner on `plan` invites a new address as `role`; the invitee signs up and accepts. */
+async function joinedMember(plan: Plan, role: 'member' | 'admin' = 'member') {
+  const o = await owner(plan);
+  const inviteeEmail = email(role);
+  expect((await o.client.trpcMutation('team.invite', { email: inviteeEmail, role })).status).toBe(200);
+  const invitationId = await invitationIdFromMail(inviteeEmail);
+  const invitee = await signUpVerified(ts, { email: inviteeEmail, name: `Invitee ${role}` });
+  const accepted = await invitee.trpcMutation('team.acceptInvitation', { invitationId });
+  expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+  return { owner: o, invitee, inviteeEmail, invitationId };
+}
+
+describe('team: members and invitations', () => {
+  it('lists the owner as the only member of a new account', async () => {
+    const o = await owner('free');
+    const res = await o.client.trpcQuery('team.members');
+    expect(res.status).toBe(200);
+    expect(res.body.result.data).toEqual([
+      expect.objectContaining({ account_id: o.accountId, role: 'owner', email: o.email, full_name: 'Owner owner' }),
+    ]);
+    expect((await o.client.trpcQuery('team.invitations')).body.result.data).toEqual([]);
+  });
+
+  it('refuses an invite over the plan limit with the upgrade message (Free and Starter allow 1 member total)', async () => {
+    for (const plan of ['free', 'starter'] as const) {
+      const o = await owner(plan);
+      const res = await o.client.trpcMutation('team.invite', { email: email('nope') });
+      expect(res.status).toBe(403);
+      expect(res.body.error.message).toBe('Your current plan allows 1 team member(s) total');
+      expect(res.body.error.data.appCode).toBe('PLAN_REQUIRED');
+    }
+    expect(await ts.testDb.db.selectFrom('invitation').select('id').where('email', 'like', 'nope-%').execute()).toEqual([]);
+  });
+
+  it('invites within the limit (mail with the accept link), counts pending invitations against it, and frees the seat on cancel', async () => {
+    const o = await owner('pro'); // 2 members total
+    const first = email('first');
+    const res = await o.client.trpcMutation('team.invite', { email: first.toUpperCase() });
+    expect(res.status).toBe(200);
+    expect(res.body.result.data).toMatchObject({ email: first, role: 'member', account_id: o.accountId, accepted_at: null, rejected_at: null });
+    const invitationId = await invitationIdFromMail(first);
+    expect(invitationId).toBe(res.body.result.data.id);
+
+    const over = await o.client.trpcMutation('team.invite', { email: email('second'), role: 'admin' });
+    expect(over.status).toBe(403);
+    expect(over.body.error.message).toBe('Your current plan allows 2 team member(s) total');
+
+    const list = await o.client.trpcQuery('team.invitations');
+    expect(list.body.result.data.map((i: { email: string }) => i.email)).toEqual([first]);
+    expect((await o.client.trpcQuery('team.seats')).body.result.data).toEqual({ members: 1, invitations: 1, limit: 2 });
+
+    const cancel = await o.client.trpcMutation('team.cancelInvitation', { invitationId });
+    expect(cancel.status).toBe(200);
+    expect(await ts.testDb.db.selectFrom('invitation').select('id').where('id', '=', invitationId).executeTakeFirst()).toBeUndefined();
+    const again = await o.client.trpcMutation('team.invite', { email: email('second'), role: 'admin' });
+    expect(again.status).toBe(200);
+    expect(again.body.result.data.role).toBe('admin');
+
+    const audit = await ts.testDb.db.selectFrom('audit_log').select('action').where('account_id', '=', o.accountId).where('action', 'like', 'team.%').orderBy('id').execute();
+    expect(audit.map((a) => a.action)).toEqual(['team.invitation_sent', 'team.invitation_cancelled', 'team.invitation_sent']);
+  });
+
+  it('lists pending invitations newest first', async () => {
+    const o = await owner('business');
+    const a = email('a');
+    const b = email('b');
+    await o.client.trpcMutation('team.invite', { email: a });
+    await o.client.trpcMutation('team.invite', { email: b });
+    const list = await o.client.trpcQuery('team.invitations');
+    expect(list.body.result.data.map((i: { email: string }) => i.email)).toEqual([b, a]);
+  });
+
+  it('validates the invite input: empty email, bad email, owner role, existing member, duplicate invitation', async () => {
+    const o = await owner('business');
+    const empty = await o.client.trpcMutation('team.invite', { email: '  ' });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.data.zodIssues[0].message).toBe('Please enter an email address');
+    expect((await o.client.trpcMutation('team.invite', { email: 'not-an-email' })).status).toBe(400);
+    expect((await o.client.trpcMutation('team.invite', { email: email('x'), role: 'owner' })).status).toBe(400);
+    const self = await o.client.trpcMutation('team.invite', { email: o.email });
+    expect(self.status).toBe(409);
+    expect(self.body.error.message).toBe('This person is already a member of your team.');
+    const dup = email('dup');
+    expect((await o.client.trpcMutation('team.invite', { email: dup })).status).toBe(200);
+    const twice = await o.client.trpcMutation('team.invite', { email: dup });
+    expect(twice.status).toBe(409);
+    expect(twice.body.error.message).toBe('An invitation has already been sent to this address.');
+  });
+});
+
+describe('team: accepting an invitation', () => {
+  it('makes the invitee a member who then works in the shared account, also after signing in again', async () => {
+    const { owner: o, invitee, inviteeEmail, invitationId } = await joinedMember('pro', 'admin');
+    // The shared account's data: its plan, its members, its credits.
+    const me = await invitee.trpcQuery('account.me');
+    expect(me.body.result.data).toMatchObject({ accountId: o.accountId, role: 'admin', plan: 'pro', user: { email: inviteeEmail } });
+    const members = await invitee.trpcQuery('team.members');
+    expect(members.body.result.data.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
+      [o.email, 'owner'],
+      [inviteeEmail, 'admin'],
+    ]);
+    expect((await o.client.trpcQuery('team.invitations')).body.result.data).toEqual([]);
+    const inv = await ts.testDb.db.selectFrom('invitation').select('status').where('id', '=', invitationId).executeTakeFirstOrThrow();
+    expect(inv.status).toBe('accepted');
+
+    // A fresh session (no active account yet) still lands in the shared account.
+    const again = new Browserless(ts.url);
+    expect((await again.request('/api/auth/sign-in/email', { json: { email: inviteeEmail, password: 'secret123' } })).status).toBe(200);
+    expect((await again.trpcQuery('account.me')).body.result.data.accountId).toBe(o.accountId);
+
+    // Accepting twice is harmless.
+    const twice = await invitee.trpcMutation('team.acceptInvitation', { invitationId });
+    expect(twice.status).toBe(404);
+  });
+
+  it('refuses someone else, an unknown or cancelled invitation', async () => {
+    const o = await owner('pro');
+    const target = email('target');
+    await o.client.trpcMutation('team.invite', { email: target });
+    const invitationId = await invitationIdFromMail(target);
+    const stranger = await signUpVerified(ts, { email: email('stranger') });
+    const res = await stranger.trpcMutation('team.acceptInvitation', { invitationId });
+    expect(res.status).toBe(403);
+    expect(res.body.error.message).toBe(`This invitation was sent to ${target}. Sign in with that address to accept it.`);
+    expect((await stranger.trpcQuery('account.me')).body.result.data.accountId).not.toBe(o.accountId);
+    expect((await stranger.trpcMutation('team.acceptInvitation', { invitationId: 'no-such-invitation' })).status).toBe(404);
+
+    await o.client.trpcMutation('team.cancelInvitation', { invitationId });
+    const invitee = await signUpVerified(ts, { email: target });
+    expect((await invitee.trpcMutation('team.acceptInvitation', { invitationId })).status).toBe(404);
+    expect((await new Browserless(ts.url).trpcMutation('team.acceptInvitation', { invitationId })).status).toBe(401);
+  });
+
+  it('previews the invitation for the sign-in page without a session', async () => {
+    const o = await owner('pro');
+    const target = email('preview');
+    await o.client.trpcMutation('team.invite', { email: target, role: 'admin' });
+    const invitationId = await invitationIdFromMail(target);
+    const anon = new Browserless(ts.url);
+    const res = await anon.trpcQuery('team.invitationPreview', { invitationId });
+    expect(res.body.result.data).toEqual({ status: 'pending', accountName: "Owner owner's account", email: target, role: 'admin' });
+    expect((await anon.trpcQuery('team.invitationPreview', { invitationId: 'nope' })).body.result.data.status).toBe('invalid');
+  });
+});
+
+describe('team: roles and tenancy', () => {
+  it('a member cannot invite, list invitations, cancel or remove', async () => {
+    const { owner: o, invitee } = await joinedMember('business', 'member');
+    const invite = await invitee.trpcMutation('team.invite', { email: email('by-member') });
+    expect(invite.status).toBe(403);
+    expect(invite.body.error.data.appCode).toBe('PERMISSION_DENIED');
+    expect((await invitee.trpcQuery('team.invitations')).status).toBe(403);
+    const ownerRow = (await o.client.trpcQuery('team.members')).body.result.data.find((m: { role: string }) => m.role === 'owner');
+    expect((await invitee.trpcMutation('team.removeMember', { memberId: ownerRow.id })).status).toBe(403);
+    // Members can still see who is on the team.
+    expect((await invitee.trpcQuery('team.members')).body.result.data).toHaveLength(2);
+  });
+
+  it('nobody can remove the owner; an admin can remove a member, who falls back to their own account', async () => {
+    const { owner: o, invitee: admin } = await joinedMember('business', 'admin');
+    const members = (await o.client.trpcQuery('team.members')).body.result.data as Array<{ id: string; role: string; email: string }>;
+    const ownerRow = members.find((m) => m.role === 'owner')!;
+    for (const c of [admin, o.client]) {
+      const res = await c.trpcMutation('team.removeMember', { memberId: ownerRow.id });
+      expect(res.status).toBe(403);
+      expect(res.body.error.message).toBe('The account owner cannot be removed.');
+    }
+    // The admin invites a member; the member joins; the admin removes them.
+    const memberEmail = email('removable');
+    expect((await admin.trpcMutation('team.invite', { email: memberEmail })).status).toBe(200);
+    const member = await signUpVerified(ts, { email: memberEmail });
+    const ownAccount = await accountOf(member);
+    expect((await member.trpcMutation('team.acceptInvitation', { invitationId: await invitationIdFromMail(memberEmail) })).status).toBe(200);
+    expect(await accountOf(member)).toBe(o.accountId);
+    const row = (await admin.trpcQuery('team.members')).body.result.data.find((m: { email: string }) => m.email === memberEmail);
+    const removed = await admin.trpcMutation('team.removeMember', { memberId: row.id });
+    expect(removed.status).toBe(200);
+    expect(await accountOf(member)).toBe(ownAccount);
+    expect((await o.client.trpcQuery('team.members')).body.result.data.map((m: { email: string }) => m.email)).not.toContain(memberEmail);
+    const audit = await ts.testDb.db.selectFrom('audit_log').select(['action', 'actor_user_id']).where('account_id', '=', o.accountId).where('action', '=', 'team.member_removed').execute();
+    expect(audit).toHaveLength(1);
+  });
+
+  it('another account cannot see, cancel or remove this account’s invitations and members', async () => {
+    const { owner: a, inviteeEmail } = await joinedMember('business');
+    const pending = email('pending');
+    await a.client.trpcMutation('team.invite', { email: pending });
+    const invitationId = await invitationIdFromMail(pending);
+    const members = (await a.client.trpcQuery('team.members')).body.result.data as Array<{ id: string; email: string }>;
+    const memberRow = members.find((m) => m.email === inviteeEmail)!;
+
+    const b = await owner('business', 'other');
+    const bMembers = (await b.client.trpcQuery('team.members')).body.result.data as Array<{ email: string }>;
+    expect(bMembers.map((m) => m.email)).toEqual([b.email]);
+    expect((await b.client.trpcQuery('team.invitations')).body.result.data).toEqual([]);
+    const cancel = await b.client.trpcMutation('team.cancelInvitation', { invitationId });
+    expect(cancel.status).toBe(404);
+    const remove = await b.client.trpcMutation('team.removeMember', { memberId: memberRow.id });
+    expect(remove.status).toBe(404);
+    expect(await ts.testDb.db.selectFrom('invitation').select('status').where('id', '=', invitationId).executeTakeFirst()).toEqual({ status: 'pending' });
+    expect(await ts.testDb.db.selectFrom('member').select('id').where('id', '=', memberRow.id).executeTakeFirst()).toBeDefined();
+  });
+
+  it('requires a session', async () => {
+    const anon = new Browserless(ts.url);
+    expect((await anon.trpcQuery('team.members')).status).toBe(401);
+    expect((await anon.trpcMutation('team.invite', { email: 'x@example.com' })).status).toBe(401);
+  });
+});
