@@ -1,4 +1,5 @@
 import { accountRouter } from '../features/account/account.router';
+import { apiKeysRouter } from '../features/api-keys/api-keys.router';
 import { billingRouter } from '../features/billing/billing.router';
 import { teamRouter } from '../features/team/team.router';
 import { jobsRouter } from '../features/jobs/jobs.router';
@@ -7,6 +8,7 @@ import { createCallerFactory, router } from './init';
 
 export const appRouter = router({
   account: accountRouter,
+  apiKeys: apiKeysRouter,
   team: teamRouter,
   billing: billingRouter,
   jobs: jobsRouter,

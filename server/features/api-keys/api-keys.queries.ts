@@ -1,0 +1,101 @@
+// SQL for api_key. The hash goes in and is matched here; it is never selected out to callers.
+import { sql } from 'kysely';
+import type { Db } from '../../../db/client';
+import type { ApiKey } from '../../contracts/api-keys';
+
+const publicColumns = ['id', 'name', 'key_prefix', 'created_at', 'last_used_at', 'revoked_at'] as const;
+
+interface ApiKeyRow {
+  id: string;
+  name: string;
+  key_prefix: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export function toApiKey(r: ApiKeyRow): ApiKey {
+  return {
+    id: r.id,
+    name: r.name,
+    key_prefix: r.key_prefix,
+    created_at: r.created_at.toISOString(),
+    last_used_at: r.last_used_at?.toISOString() ?? null,
+    revoked_at: r.revoked_at?.toISOString() ?? null,
+    status: r.revoked_at ? 'revoked' : 'active',
+  };
+}
+
+export async function insertApiKey(db: Db, v: { accountId: string; userId: string | null; name: string; prefix: string; hash: string }): Promise<ApiKey> {
+  const row = await db
+    .insertInto('api_key')
+    .values({ account_id: v.accountId, created_by: v.userId, name: v.name, key_prefix: v.prefix, key_hash: v.hash })
+    .returning(publicColumns)
+    .executeTakeFirstOrThrow();
+  return toApiKey(row);
+}
+
+/** The account's keys, newest first (spec section 7: by account, newest first). */
+export async function listApiKeys(db: Db, accountId: string): Promise<ApiKey[]> {
+  const rows = await db.selectFrom('api_key').select(publicColumns).where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id').execute();
+  return rows.map(toApiKey);
+}
+
+export async function countActiveApiKeys(db: Db, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_key')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Sets revoked_at once (a revoked key stays revoked at its first revocation time). Scoped to the
+ * account: another tenant's id finds nothing. Returns the key and whether this call revoked it.
+ */
+export async function revokeApiKey(db: Db, accountId: string, id: string): Promise<{ key: ApiKey; changed: boolean } | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  const updated = await db
+    .updateTable('api_key')
+    .set({ revoked_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .returning(publicColumns)
+    .executeTakeFirst();
+  if (updated) return { key: toApiKey(updated), changed: true };
+  const existing = await db.selectFrom('api_key').select(publicColumns).where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+  return existing ? { key: toApiKey(existing), changed: false } : null;
+}
+
+export interface KeyLookup {
+  keyId: string;
+  accountId: string;
+  keyHash: string;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  plan: 'free' | 'starter' | 'pro' | 'business' | 'enterprise';
+}
+
+/** The key with this hash (unique index) and its account's plan. */
+export async function findApiKeyByHash(db: Db, hash: string): Promise<KeyLookup | null> {
+  const row = await db
+    .selectFrom('api_key')
+    .innerJoin('account', 'account.id', 'api_key.account_id')
+    .select(['api_key.id as keyId', 'api_key.account_id as accountId', 'api_key.key_hash as keyHash', 'api_key.revoked_at as revokedAt', 'api_key.last_used_at as lastUsedAt', 'account.plan'])
+    .where('api_key.key_hash', '=', hash)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Records use at most once per `minIntervalSeconds` per key, so busy keys cost no extra writes. */
+export async function touchApiKey(db: Db, keyId: string, minIntervalSeconds: number): Promise<void> {
+  await db
+    .updateTable('api_key')
+    .set({ last_used_at: sql<Date>`now()` })
+    .where('id', '=', keyId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', sql<Date>`now() - make_interval(secs => ${minIntervalSeconds})`)]))
+    .execute();
+}

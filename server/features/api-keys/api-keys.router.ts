@@ -1,0 +1,31 @@
+// apiKeys: list (any member), create and revoke (owner and admin; create needs a plan with API
+// access). Members may see which keys exist — never a key — so they know what their team uses.
+import { apiKeySchema, createApiKeyInput, createdApiKeySchema, revokeApiKeyInput } from '../../contracts/api-keys';
+import { router } from '../../trpc/init';
+import { accountProcedure, requirePlan, requireRole } from '../../trpc/procedures';
+import { webhookSigningSecret } from '../webhooks/webhook-signing';
+import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.service';
+import { z } from 'zod';
+
+const manageProcedure = accountProcedure.use(requireRole('owner', 'admin'));
+
+export const apiKeysRouter = router({
+  list: accountProcedure.output(z.array(apiKeySchema)).query(({ ctx }) => listApiKeys(ctx.deps.db, ctx.accountId)),
+
+  create: manageProcedure
+    .use(requirePlan('apiKeys'))
+    .input(createApiKeyInput)
+    .output(createdApiKeySchema)
+    .mutation(({ ctx, input }) => createApiKey(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id, name: input.name })),
+
+  revoke: manageProcedure
+    .input(revokeApiKeyInput)
+    .output(apiKeySchema)
+    .mutation(({ ctx, input }) => revokeApiKey(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id, id: input.id })),
+
+  /** The secret that signs this account's webhook calls (X-Mailvet-Signature). */
+  webhookSecret: manageProcedure
+    .use(requirePlan('apiKeys'))
+    .output(z.object({ secret: z.string() }))
+    .query(({ ctx }) => ({ secret: webhookSigningSecret(ctx.deps, ctx.accountId) })),
+});
