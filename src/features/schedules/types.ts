@@ -1,22 +1,10 @@
-import type { Frequency } from './messages';
+import type { inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '../../../server/trpc/app-router';
 
-/** What changed between a schedule's last two runs (when the server reports it). */
-export interface ScheduleChanges {
-  /** Addresses that were valid or risky before and are invalid now. */
-  newlyInvalid: string[];
-  jobId?: string | null;
-}
+type Outputs = inferRouterOutputs<AppRouter>;
 
-/** Spec section 3, Auto-revalidation schedule, as the list shows it. */
-export interface ScheduleItem {
-  id: string;
-  name: string;
-  description: string | null;
-  frequency: Frequency;
-  is_active: boolean;
-  email_count: number;
-  total_runs: number;
-  last_run_at: string | null;
-  created_at: string;
-  changes?: ScheduleChanges | null;
-}
+/** Spec section 3, Auto-revalidation schedule, as schedules.list returns it. */
+export type ScheduleItem = Outputs['schedules']['list'][number];
+
+/** What changed between a schedule's last two runs (schedules.changes). */
+export type ScheduleChanges = Outputs['schedules']['changes'];

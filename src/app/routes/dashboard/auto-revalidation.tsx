@@ -1,6 +1,167 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useSubscription } from '@trpc/tanstack-react-query';
+import { Lock, Plus, RefreshCw } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { toast } from 'sonner';
 import { PageHeader } from '../../../components/layouts/page-header';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Spinner } from '../../../components/ui/spinner';
+import { errorMessage } from '../../../features/jobs/messages';
+import { usePlanGate } from '../../../features/jobs/use-plan';
+import { useScheduleMutations, useSchedules } from '../../../features/schedules/api';
+import { SCHEDULE_TEXT } from '../../../features/schedules/messages';
+import { NewScheduleDialog, type NewScheduleInput } from '../../../features/schedules/new-schedule-dialog';
+import { ScheduleCard } from '../../../features/schedules/schedule-card';
+import type { ScheduleItem } from '../../../features/schedules/types';
+import { UpgradeDialog } from '../../../features/schedules/upgrade-dialog';
+import { useTRPC } from '../../../lib/trpc';
 
-// Interim page while this screen's issue is in progress.
-export default function Route() {
-  return <PageHeader title="Auto Revalidation" description="Revalidate saved lists on a schedule." />;
+/** A schedule run is a job: refresh the list (runs, last run, changes) whenever a job changes. */
+function useRefreshOnJobChange() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  useSubscription(
+    trpc.jobs.onChange.subscriptionOptions(undefined, {
+      onData: () => {
+        if (timer.current) return;
+        timer.current = setTimeout(() => {
+          timer.current = null;
+          void queryClient.invalidateQueries({ queryKey: trpc.schedules.pathKey() });
+        }, 500);
+      },
+    }),
+  );
+}
+
+/** 'Error' toasts carry the server's message ('User account not found' when there is no membership). */
+function scheduleError(e: unknown) {
+  console.error('Schedule call failed:', e);
+  toast.error(SCHEDULE_TEXT.errorTitle, { description: errorMessage(e, SCHEDULE_TEXT.accountNotFound) });
+}
+
+export default function AutoRevalidationRoute() {
+  const gate = usePlanGate('autoRevalidation');
+  const schedules = useSchedules();
+  const { create, setActive, remove } = useScheduleMutations();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [upgradeOpen, setUpgradeOpen] = useState(false);
+  const [togglingId, setTogglingId] = useState<string | null>(null);
+  const [deletingId, setDeletingId] = useState<string | null>(null);
+  useRefreshOnJobChange();
+
+  useEffect(() => {
+    if (schedules.isError) scheduleError(schedules.error);
+  }, [schedules.isError, schedules.error]);
+
+  function newSchedule() {
+    if (gate.allowed) setDialogOpen(true);
+    else setUpgradeOpen(true);
+  }
+
+  async function onCreate(input: NewScheduleInput): Promise<boolean> {
+    try {
+      const r = await create.mutateAsync(input);
+      toast.success(SCHEDULE_TEXT.createdTitle, {
+        description: `${input.name} will revalidate ${r.email_count.toLocaleString('en-US')} address${r.email_count === 1 ? '' : 'es'} ${input.frequency}.`,
+      });
+      return true;
+    } catch (e) {
+      scheduleError(e);
+      return false;
+    }
+  }
+
+  async function onToggle(s: ScheduleItem, active: boolean) {
+    if (active && !gate.allowed) {
+      setUpgradeOpen(true);
+      return;
+    }
+    setTogglingId(s.id);
+    try {
+      await setActive.mutateAsync({ scheduleId: s.id, isActive: active });
+      toast.success(active ? SCHEDULE_TEXT.activatedTitle : SCHEDULE_TEXT.deactivatedTitle, { description: s.name });
+    } catch (e) {
+      scheduleError(e);
+    } finally {
+      setTogglingId(null);
+    }
+  }
+
+  async function onDelete(s: ScheduleItem) {
+    if (!window.confirm(SCHEDULE_TEXT.confirmDelete)) return;
+    setDeletingId(s.id);
+    try {
+      await remove.mutateAsync({ scheduleId: s.id });
+      toast.success(SCHEDULE_TEXT.deletedTitle, { description: s.name });
+    } catch (e) {
+      scheduleError(e);
+    } finally {
+      setDeletingId(null);
+    }
+  }
+
+  const list = schedules.data ?? [];
+  return (
+    <>
+      <PageHeader
+        title="Auto Revalidation"
+        description="Revalidate saved lists on a schedule and catch addresses that go bad."
+        actions={
+          <Button onClick={newSchedule} disabled={gate.isLoading}>
+            {gate.allowed || gate.isLoading ? <Plus className="size-4" aria-hidden /> : <Lock className="size-4" aria-hidden />} New Schedule
+          </Button>
+        }
+      />
+
+      {!gate.isLoading && !gate.allowed && (
+        <div className="mb-6 flex flex-wrap items-center gap-3 rounded-xl border border-brand-100 bg-brand-50/70 px-4 py-3 text-sm text-brand-900" data-testid="upgrade-banner">
+          <Lock className="size-4 shrink-0 text-brand-600" aria-hidden />
+          <span className="flex-1">
+            Auto revalidation is available on the Pro, Business and Enterprise plans{gate.planName ? `; you are on ${gate.planName}` : ''}.
+          </span>
+          <Button size="sm" variant="outline" onClick={() => setUpgradeOpen(true)}>
+            Learn more
+          </Button>
+        </div>
+      )}
+
+      {schedules.isPending ? (
+        <Card className="grid h-64 place-items-center">
+          <Spinner />
+        </Card>
+      ) : schedules.isError && !schedules.data ? (
+        <Card className="flex flex-col items-center gap-3 px-6 py-16 text-center" role="alert">
+          <p className="text-sm font-medium text-slate-900">{errorMessage(schedules.error, 'Could not load your schedules.')}</p>
+          <Button variant="outline" size="sm" onClick={() => void schedules.refetch()}>
+            <RefreshCw className="size-4" aria-hidden /> Try again
+          </Button>
+        </Card>
+      ) : list.length === 0 ? (
+        <Card className="flex flex-col items-center gap-4 px-6 py-16 text-center" data-testid="schedules-empty">
+          <span className="grid size-12 place-items-center rounded-full bg-brand-50 text-brand-600">
+            <RefreshCw className="size-6" aria-hidden />
+          </span>
+          <div className="max-w-sm space-y-1">
+            <p className="font-medium text-slate-900">No schedules yet</p>
+            <p className="text-sm text-slate-600">Save a list of addresses and Mailvet revalidates it daily, weekly or monthly, telling you which ones turned invalid.</p>
+          </div>
+          <Button variant="outline" onClick={newSchedule}>
+            <Plus className="size-4" aria-hidden /> Create your first schedule
+          </Button>
+        </Card>
+      ) : (
+        <div className="grid gap-4 xl:grid-cols-2" aria-label="Schedules">
+          {list.map((s) => (
+            <ScheduleCard key={s.id} schedule={s} onToggle={(x, v) => void onToggle(x, v)} onDelete={(x) => void onDelete(x)} toggling={togglingId === s.id} deleting={deletingId === s.id} />
+          ))}
+        </div>
+      )}
+
+      <NewScheduleDialog open={dialogOpen} onClose={() => setDialogOpen(false)} busy={create.isPending} onCreate={onCreate} />
+      <UpgradeDialog open={upgradeOpen} onClose={() => setUpgradeOpen(false)} planName={gate.planName} />
+    </>
+  );
 }

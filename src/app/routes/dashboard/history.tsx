@@ -1,6 +1,159 @@
+import { FileUp, History as HistoryIcon, RefreshCw } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { toast } from 'sonner';
 import { PageHeader } from '../../../components/layouts/page-header';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Spinner } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import { toJobItem, useDownloadJob, useFetchFirstPage, useJobBreakdown, useJobResults, useJobs, useLiveJobs } from '../../../features/jobs/api';
+import { JobsTable } from '../../../features/jobs/jobs-table';
+import { HISTORY_TEXT, errorMessage } from '../../../features/jobs/messages';
+import { ResultsDialog } from '../../../features/jobs/results-dialog';
+import type { JobItem } from '../../../features/jobs/types';
+import { cn } from '../../../lib/cn';
 
-// Interim page while this screen's issue is in progress.
-export default function Route() {
-  return <PageHeader title="History" description="Every bulk validation job and its results." />;
+const PAGE_SIZE = 25;
+
+function LiveIndicator({ status }: { status: 'idle' | 'connecting' | 'pending' | 'error' }) {
+  const live = status === 'pending';
+  return (
+    <span
+      className="inline-flex items-center gap-2 rounded-full border border-slate-200 bg-white px-3 py-1 text-xs font-medium text-slate-600"
+      data-testid="live-status"
+      data-state={live ? 'live' : 'offline'}
+      title={live ? 'The list updates as jobs change' : 'Reconnecting to live updates'}
+    >
+      <span className="relative flex size-2">
+        {live && <span className="absolute inline-flex size-full animate-ping rounded-full bg-emerald-400 opacity-60" />}
+        <span className={cn('relative inline-flex size-2 rounded-full', live ? 'bg-emerald-500' : 'bg-slate-300')} />
+      </span>
+      {live ? 'Live' : 'Connecting...'}
+    </span>
+  );
+}
+
+export default function HistoryRoute() {
+  const jobs = useJobs();
+  const live = useLiveJobs();
+  const fetchFirstPage = useFetchFirstPage();
+  const download = useDownloadJob();
+  const [openJobId, setOpenJobId] = useState<string | null>(null);
+  const [page, setPage] = useState(1);
+  const [viewing, setViewing] = useState<string | null>(null);
+  const [downloading, setDownloading] = useState<string | null>(null);
+  const results = useJobResults(openJobId, page, PAGE_SIZE);
+  const breakdown = useJobBreakdown(openJobId);
+
+  const items = jobs.data?.map(toJobItem) ?? [];
+  const openJob = items.find((j) => j.id === openJobId) ?? null;
+
+  // A load failure (first load or a live refetch) is reported once, then logged.
+  const reported = useRef(false);
+  useEffect(() => {
+    if (jobs.isError && !reported.current) {
+      reported.current = true;
+      console.error('Failed to load validation history:', jobs.error);
+      toast.error(HISTORY_TEXT.errorTitle, { description: HISTORY_TEXT.loadHistoryFailed });
+    }
+    if (!jobs.isError) reported.current = false;
+  }, [jobs.isError, jobs.error]);
+
+  useEffect(() => {
+    if (results.isError && openJobId) {
+      console.error('Failed to load validation results:', results.error);
+      toast.error(HISTORY_TEXT.errorTitle, { description: HISTORY_TEXT.loadResultsFailed });
+    }
+  }, [results.isError, results.error, openJobId]);
+
+  async function view(job: JobItem) {
+    setViewing(job.id);
+    try {
+      const first = await fetchFirstPage(job.id, PAGE_SIZE);
+      if (first.total === 0) {
+        toast.error(HISTORY_TEXT.noResultsTitle, { description: HISTORY_TEXT.noResultsBody });
+        return;
+      }
+      setPage(1);
+      setOpenJobId(job.id);
+    } catch (e) {
+      console.error('Failed to load validation results:', e);
+      toast.error(HISTORY_TEXT.errorTitle, { description: HISTORY_TEXT.loadResultsFailed });
+    } finally {
+      setViewing(null);
+    }
+  }
+
+  async function save(job: JobItem) {
+    setDownloading(job.id);
+    try {
+      const filename = await download(job.id);
+      toast.success(HISTORY_TEXT.downloadStartedTitle, { description: filename });
+    } catch (e) {
+      console.error('Download failed:', e);
+      toast.error(HISTORY_TEXT.downloadFailedTitle, { description: errorMessage(e, 'The results could not be downloaded.') });
+    } finally {
+      setDownloading(null);
+    }
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="History"
+        description="Every bulk validation job and its results. The list updates live as jobs progress."
+        actions={
+          <>
+            <LiveIndicator status={live.status} />
+            <Button to={paths.dashboard.bulk}>
+              <FileUp className="size-4" aria-hidden /> New Upload
+            </Button>
+          </>
+        }
+      />
+      <Card>
+        {jobs.isPending ? (
+          <div className="grid h-64 place-items-center">
+            <Spinner />
+          </div>
+        ) : jobs.isError && !jobs.data ? (
+          <div className="flex flex-col items-center gap-3 px-6 py-16 text-center" role="alert">
+            <p className="text-sm font-medium text-slate-900">{HISTORY_TEXT.loadHistoryFailed}</p>
+            <Button variant="outline" size="sm" onClick={() => void jobs.refetch()}>
+              <RefreshCw className="size-4" aria-hidden /> Try again
+            </Button>
+          </div>
+        ) : items.length === 0 ? (
+          <div className="flex flex-col items-center gap-4 px-6 py-16 text-center" data-testid="history-empty">
+            <span className="grid size-12 place-items-center rounded-full bg-slate-100 text-slate-500">
+              <HistoryIcon className="size-6" aria-hidden />
+            </span>
+            <div className="space-y-1">
+              <p className="font-medium text-slate-900">No validation jobs yet</p>
+              <p className="text-sm text-slate-600">Upload a CSV file and its progress will show here.</p>
+            </div>
+            <Button to={paths.dashboard.bulk} variant="outline">
+              <FileUp className="size-4" aria-hidden /> Upload a CSV
+            </Button>
+          </div>
+        ) : (
+          <JobsTable jobs={items} onView={(j) => void view(j)} onDownload={(j) => void save(j)} viewing={viewing} downloading={downloading} />
+        )}
+      </Card>
+
+      <ResultsDialog
+        job={openJob}
+        onClose={() => setOpenJobId(null)}
+        rows={results.data?.rows}
+        total={results.data?.total ?? 0}
+        page={page}
+        pageSize={PAGE_SIZE}
+        onPage={setPage}
+        loading={results.isFetching}
+        breakdown={breakdown.data ? { valid: breakdown.data.valid, invalid: breakdown.data.invalid, risky: breakdown.data.risky } : openJob?.breakdown}
+        onDownload={(j) => void save(j)}
+        downloading={openJob !== null && downloading === openJob.id}
+      />
+    </>
+  );
 }

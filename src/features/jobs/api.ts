@@ -1,0 +1,135 @@
+// The History and Bulk Upload screens' calls to the `jobs` router (server/features/jobs).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSubscription } from '@trpc/tanstack-react-query';
+import type { inferRouterOutputs } from '@trpc/server';
+import { useEffect, useRef } from 'react';
+import type { AppRouter } from '../../../server/trpc/app-router';
+import { useTRPC } from '../../lib/trpc';
+import { fileToBase64 } from './file-checks';
+import type { JobItem } from './types';
+
+type Outputs = inferRouterOutputs<AppRouter>;
+export type JobView = Outputs['jobs']['list'][number];
+export type UploadOutcome = { jobId: string; totalEmails: number };
+
+/** Server job → the list's row (breakdown from the job's running counts). */
+export function toJobItem(j: JobView): JobItem {
+  return {
+    id: j.id,
+    filename: j.filename,
+    status: j.status,
+    total_emails: j.total_emails,
+    processed_emails: j.processed_emails,
+    created_at: j.created_at,
+    error: j.error,
+    breakdown: { valid: j.valid_count, invalid: j.invalid_count, risky: j.risky_count },
+  };
+}
+
+export function useJobs() {
+  const trpc = useTRPC();
+  return useQuery(trpc.jobs.list.queryOptions());
+}
+
+/**
+ * Spec section 7, Realtime: every change to one of the account's jobs (Postgres NOTIFY → SSE)
+ * refetches the list, and the breakdown of the job that changed. Bursts (a chunk finishing every
+ * few ms) coalesce into one refetch per 300 ms. A (re)connection refetches too, so nothing missed
+ * while the stream was down stays stale.
+ */
+export function useLiveJobs() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const changed = useRef(new Set<string>());
+
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+
+  function refresh(jobId?: string) {
+    if (jobId) changed.current.add(jobId);
+    if (timer.current) return;
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      const ids = [...changed.current];
+      changed.current.clear();
+      void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.queryKey() });
+      for (const id of ids) {
+        void queryClient.invalidateQueries({ queryKey: trpc.jobs.breakdown.queryKey({ jobId: id }) });
+        void queryClient.invalidateQueries({ queryKey: trpc.jobs.byId.queryKey({ jobId: id }) });
+      }
+    }, 300);
+  }
+
+  return useSubscription(
+    trpc.jobs.onChange.subscriptionOptions(undefined, {
+      onStarted: () => refresh(),
+      onData: (e) => refresh(e.jobId),
+    }),
+  );
+}
+
+export function useJobResults(jobId: string | null, page: number, pageSize: number) {
+  const trpc = useTRPC();
+  return useQuery({
+    ...trpc.jobs.results.queryOptions({ jobId: jobId ?? '', page, pageSize }),
+    enabled: jobId !== null,
+    placeholderData: (prev) => prev,
+    retry: 1,
+  });
+}
+
+export function useJobBreakdown(jobId: string | null) {
+  const trpc = useTRPC();
+  return useQuery({ ...trpc.jobs.breakdown.queryOptions({ jobId: jobId ?? '' }), enabled: jobId !== null });
+}
+
+/** Fetches the first page of a job's results once (to decide between the dialog and 'No Results'). */
+export function useFetchFirstPage() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return (jobId: string, pageSize: number) =>
+    queryClient.fetchQuery({ ...trpc.jobs.results.queryOptions({ jobId, page: 1, pageSize }), staleTime: 0, retry: 1 });
+}
+
+/** Fetches the result CSV (always fresh) and saves it under the server's name (with the job id). */
+export function useDownloadJob() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return async (jobId: string): Promise<string> => {
+    const file = await queryClient.fetchQuery({ ...trpc.jobs.export.queryOptions({ jobId }), staleTime: 0, gcTime: 0, retry: 1 });
+    saveText(file.csv, file.filename, 'text/csv;charset=utf-8');
+    return file.filename;
+  };
+}
+
+export function saveText(text: string, filename: string, type: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.rel = 'noopener';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function useUploadCsv() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const upload = useMutation(trpc.jobs.upload.mutationOptions());
+  return {
+    isPending: upload.isPending,
+    async mutateAsync(file: File): Promise<UploadOutcome> {
+      const r = await upload.mutateAsync({ filename: file.name, contentBase64: await fileToBase64(file) });
+      void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.queryKey() });
+      void queryClient.invalidateQueries({ queryKey: trpc.account.me.queryKey() });
+      return { jobId: r.jobId, totalEmails: r.totalEmails };
+    },
+  };
+}
