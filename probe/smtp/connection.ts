@@ -158,12 +158,20 @@ export class SmtpConnection {
     });
   }
 
-  /** Sends QUIT, waits briefly for its reply, then closes. Never throws. */
+  /**
+   * Sends QUIT, waits briefly for its reply, then closes gracefully (our FIN after the server's),
+   * so that when `closed` resolves the server has let go of the connection too. Never throws.
+   */
   async quit(timeoutMs: number): Promise<void> {
     if (!this.failure) {
       try {
         this.write(['QUIT']);
         await this.read(timeoutMs);
+        this.socket.end();
+        const timer = setTimeout(() => this.destroy(), timeoutMs);
+        await this.closedPromise;
+        clearTimeout(timer);
+        return;
       } catch {
         // the reply to QUIT does not matter
       }

@@ -6,6 +6,8 @@ import type { SmtpReply } from '../contract';
 import { classifyReply } from './reply-codes';
 import { SmtpConnection, SmtpError, type RawReply } from './connection';
 
+const CLOSE_GRACE_MS = 10;
+
 export interface SessionParams {
   ip: string;
   port: number;
@@ -92,7 +94,9 @@ export async function runSession(p: SessionParams): Promise<SessionResult> {
     const e = err as SmtpError;
     return result(e.kind === 'aborted' ? 'aborted' : 'unreachable', null, e.message);
   }
-  void conn.closed.then(() => p.onClosed?.());
+  // The server notices our close a moment after we do: keep the slot a little longer so that
+  // its own count of our connections never exceeds the cap.
+  void conn.closed.then(() => setTimeout(() => p.onClosed?.(), CLOSE_GRACE_MS));
   const expect = async (stage: string, timeoutMs: number, ok: (code: number) => boolean): Promise<RawReply> => {
     const r = await conn.read(timeoutMs, p.signal);
     transcript.push(toSmtpReply(stage, r));

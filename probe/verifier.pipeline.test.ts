@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verificationResultSchema, type VerificationResult } from './contract';
+import { createVerifier, type ProbeOptions } from './index';
+import { startFakeDns, type FakeDns } from './testing/fake-dns';
+import { startScriptedSmtp, type RunningServer } from './testing/fake-smtp';
+
+let dns: FakeDns;
+let smtp: RunningServer & { commandsSeen: string[][] };
+
+beforeAll(async () => {
+  dns = await startFakeDns({
+    'shop.test': { mx: [[10, 'mx.shop.test']] },
+    'mx.shop.test': { a: ['127.0.0.1'] },
+    'catchall.test': { mx: [[10, 'mx.catchall.test']] },
+    'mx.catchall.test': { a: ['127.0.0.1'] },
+    'private.test': { mx: [[10, 'mx.private.test']] },
+    'mx.private.test': { a: ['10.0.0.5'] },
+    'nullmx.test': { mx: [[0, '']] },
+    'servfail.test': { behaviour: 'servfail' },
+    'mailinator.com': { mx: [[10, 'mx.shop.test']] },
+  });
+  smtp = await startScriptedSmtp({
+    reply: (line) => {
+      if (line.startsWith('EHLO')) return '250-fake\r\n250 PIPELINING';
+      if (line.startsWith('RCPT')) {
+        const addr = /<([^>]*)>/.exec(line)?.[1] ?? '';
+        if (addr.endsWith('@catchall.test')) return '250 ok';
+        if (addr.startsWith('full@')) return '552 5.2.2 Mailbox full';
+        if (addr.startsWith('blocked@')) return '550 5.7.1 Blocked by policy';
+        return /^(alice|info|Alice)@/.test(addr) ? '250 2.1.5 ok' : '550 5.1.1 User unknown';
+      }
+      return line.startsWith('QUIT') ? '221 bye' : '250 ok';
+    },
+  });
+});
+afterAll(async () => {
+  await smtp.close();
+  await dns.close();
+});
+
+const opts = (o: Partial<ProbeOptions> = {}): ProbeOptions => ({
+  dnsServers: [dns.server],
+  dnsTimeoutMs: 300,
+  smtpPort: smtp.port,
+  heloName: 'probe.test',
+  allowPrivateNetworks: true,
+  connectTimeoutMs: 300,
+  bannerTimeoutMs: 300,
+  replyTimeoutMs: 300,
+  ...o,
+});
+
+async function collect(it: AsyncIterable<VerificationResult>): Promise<Map<string, VerificationResult>> {
+  const out = new Map<string, VerificationResult>();
+  for await (const r of it) out.set(r.email, verificationResultSchema.parse(r));
+  return out;
+}
+
+describe('verifier pipeline', () => {
+  it('verifies a batch with one SMTP session per domain and contract-shaped results', async () => {
+    const v = createVerifier(opts());
+    const before = smtp.counters.connections;
+    const emails = ['alice@shop.test', 'bob@shop.test', 'info@shop.test', 'full@shop.test', 'blocked@shop.test', 'Alice@SHOP.test', 'a@catchall.test', 'not an address', 'x@nullmx.test', 'x@servfail.test'];
+    const r = await collect(v.verifyBatch(emails));
+    expect(r.size).toBe(emails.length);
+    const vr = (e: string) => `${r.get(e)?.verdict}/${r.get(e)?.reason}`;
+    expect(vr('alice@shop.test')).toBe('deliverable/accepted');
+    expect(vr('bob@shop.test')).toBe('undeliverable/mailbox_not_found');
+    expect(vr('info@shop.test')).toBe('deliverable/accepted');
+    expect(r.get('info@shop.test')?.role).toBe(true);
+    expect(vr('full@shop.test')).toBe('risky/mailbox_full');
+    expect(vr('blocked@shop.test')).toBe('unknown/policy_block');
+    expect(vr('Alice@SHOP.test')).toBe('deliverable/accepted');
+    expect(vr('a@catchall.test')).toBe('risky/catch_all');
+    expect(vr('not an address')).toBe('undeliverable/syntax');
+    expect(vr('x@nullmx.test')).toBe('undeliverable/null_mx');
+    expect(vr('x@servfail.test')).toBe('unknown/dns_error');
+    expect(smtp.counters.connections - before).toBe(2); // shop.test + catchall.test
+    const alice = r.get('alice@shop.test');
+    expect(alice).toMatchObject({ result: 'valid', normalized: 'alice@shop.test', catch_all: false, mx_hosts: ['mx.shop.test'], is_syntax_valid: true, is_dns_valid: true, is_mx_valid: true, is_smtp_valid: true, score: 100 });
+    expect(alice?.evidence).toMatchObject({ depth: 'smtp', mx_host: 'mx.shop.test', mx_ip: '127.0.0.1', retries: 0 });
+    expect(alice?.evidence.replies.map((x) => x.stage)).toEqual(['banner', 'ehlo', 'mail', 'rcpt', 'rcpt_random']);
+    expect(v.stats()).toMatchObject({ sessions: 2 });
+    await v.close();
+  });
+
+  it('stops after syntax or DNS at the lower depths', async () => {
+    const v = createVerifier(opts());
+    const before = smtp.counters.connections;
+    expect(await v.verify('alice@shop.test', { depth: 'syntax' })).toMatchObject({ verdict: 'unknown', reason: 'smtp_not_checked', mx_hosts: [], is_dns_valid: false });
+    expect(await v.verify('alice@shop.test', { depth: 'mx' })).toMatchObject({ verdict: 'unknown', result: 'risky', reason: 'smtp_not_checked', mx_hosts: ['mx.shop.test'], is_mx_valid: true });
+    expect(await v.verify('x@nullmx.test', { depth: 'mx' })).toMatchObject({ verdict: 'undeliverable', reason: 'null_mx' });
+    expect(await v.verify('x@mailinator.com', { depth: 'mx' })).toMatchObject({ verdict: 'risky', reason: 'disposable', disposable: true });
+    expect(smtp.counters.connections).toBe(before);
+    await v.close();
+  });
+
+  it('refuses private mail servers unless allowed', async () => {
+    const v = createVerifier(opts({ allowPrivateNetworks: false }));
+    const r = await v.verify('alice@shop.test');
+    expect(r).toMatchObject({ verdict: 'unknown', reason: 'blocked_address', mx_hosts: ['mx.shop.test'] });
+    expect(r.evidence.detail).toMatch(/127\.0\.0\.1/);
+    expect((await v.verify('a@private.test')).reason).toBe('blocked_address');
+    await v.close();
+  });
+
+  it('suggests a fix for a typo domain that takes no mail', async () => {
+    const v = createVerifier(opts());
+    expect(await v.verify('john@gmali.com')).toMatchObject({ verdict: 'undeliverable', reason: 'no_domain', suggestion: 'john@gmail.com' });
+    await v.close();
+  });
+
+  it('remembers catch-all per domain and reuses the DNS cache (warm check)', async () => {
+    const v = createVerifier(opts());
+    await v.verify('alice@shop.test');
+    const queries = dns.queries.length;
+    const rcptsBefore = v.stats().rcpts;
+    const warm = await v.verify('alice@shop.test');
+    expect(warm.reason).toBe('accepted');
+    expect(dns.queries.length).toBe(queries);
+    expect(v.stats().rcpts - rcptsBefore).toBe(1); // no random mailbox the second time
+    await v.close();
+  });
+
+  it('cancels in-flight work when the caller aborts', async () => {
+    const slow = await startScriptedSmtp({ banner: null, reply: () => '250 ok' });
+    const v = createVerifier(opts({ smtpPort: slow.port, bannerTimeoutMs: 5000 }));
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 100);
+    const t = Date.now();
+    await expect(collect(v.verifyBatch(['alice@shop.test'], { signal: ac.signal }))).rejects.toThrow(/aborted/);
+    expect(Date.now() - t).toBeLessThan(1000);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(slow.counters.current).toBe(0);
+    await v.close();
+    await slow.close();
+  });
+});
