@@ -1,18 +1,20 @@
 import { accountRouter } from '../features/account/account.router';
 import { apiKeysRouter } from '../features/api-keys/api-keys.router';
-import { billingRouter } from '../features/billing/billing.router';
-import { teamRouter } from '../features/team/team.router';
 import { jobsRouter } from '../features/jobs/jobs.router';
 import { schedulesRouter } from '../features/schedules/schedules.router';
+import { billingRouter } from '../features/billing/billing.router';
+import { teamRouter } from '../features/team/team.router';
+import { validationRouter } from '../features/validation/validation.router';
 import { createCallerFactory, router } from './init';
 
 export const appRouter = router({
   account: accountRouter,
   apiKeys: apiKeysRouter,
-  team: teamRouter,
-  billing: billingRouter,
   jobs: jobsRouter,
   schedules: schedulesRouter,
+  team: teamRouter,
+  billing: billingRouter,
+  validation: validationRouter,
 });
 
 export type AppRouter = typeof appRouter;

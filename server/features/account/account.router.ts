@@ -1,5 +1,13 @@
-import { accountProcedure } from '../../trpc/procedures';
+import { APIError } from 'better-auth/api';
+import { z } from 'zod';
+import { appError } from '../../lib/errors';
 import { router } from '../../trpc/init';
+import { accountProcedure, authedProcedure } from '../../trpc/procedures';
+import { DELETE_CONFIRMATION, accountOverview, deleteUserAndOwnedAccounts, getProfile, updateProfile } from './account.service';
+
+export const overviewInput = z.object({ timeZone: z.string().max(64).optional() }).optional();
+export const updateProfileInput = z.object({ full_name: z.string().max(10_000), company_name: z.string().max(10_000) });
+export const deleteAccountInput = z.object({ confirmation: z.string().max(100), password: z.string().max(1000) });
 
 export const accountRouter = router({
   /** Who is signed in, in which account, with which role and plan. */
@@ -15,5 +23,28 @@ export const accountRouter = router({
       role: ctx.role,
       ...account,
     };
+  }),
+
+  /** Spec "Overview": credits, plan and quota, this month's usage, recent activity, checklist, 30-day chart. */
+  overview: accountProcedure.input(overviewInput).query(({ ctx, input }) => accountOverview(ctx.deps.db, ctx.accountId, { timeZone: input?.timeZone })),
+
+  profile: router({
+    get: accountProcedure.query(({ ctx }) => getProfile(ctx.deps.db, ctx.user.id)),
+    update: accountProcedure
+      .input(updateProfileInput)
+      .mutation(({ ctx, input }) => updateProfile(ctx.deps.db, { userId: ctx.user.id, accountId: ctx.accountId, ...input })),
+  }),
+
+  /** Deletes the signed-in user (and every account they alone own) after a typed confirmation and the password. */
+  deleteAccount: authedProcedure.input(deleteAccountInput).mutation(async ({ ctx, input }) => {
+    if (input.confirmation.trim() !== DELETE_CONFIRMATION) throw appError('BAD_INPUT', `Type ${DELETE_CONFIRMATION} to confirm.`);
+    if (!input.password) throw appError('BAD_INPUT', 'Enter your password to confirm.');
+    try {
+      await ctx.deps.auth.api.verifyPassword({ body: { password: input.password }, headers: ctx.headers });
+    } catch (err) {
+      if (err instanceof APIError) throw appError('BAD_INPUT', 'That password is not correct.');
+      throw err;
+    }
+    return deleteUserAndOwnedAccounts(ctx.deps.db, { userId: ctx.user.id, email: ctx.user.email, storageDir: ctx.deps.storageDir });
   }),
 });

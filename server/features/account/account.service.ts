@@ -1,0 +1,152 @@
+// The signed-in user's account: the Overview's numbers, the profile, and deleting it all.
+// Transport-free (no tRPC, no Express): routers map inputs to these calls.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Db } from '../../../db/client';
+import { isUnlimited, planByType } from '../../contracts/plans';
+import { appError } from '../../lib/errors';
+import { writeAudit } from '../audit/audit';
+import { hasAnyValidation, recentSingleChecks, validationsPerDay } from '../validation/validation.queries';
+import { accountById, hasApiKey, ownedAccounts, profileByUserId, recentJobs, saveProfile } from './account.queries';
+
+export const RECENT_ACTIVITY_LIMIT = 10;
+export const CHART_DAYS = 30;
+
+export type ActivityItem =
+  | { kind: 'check'; id: string; email: string; result: 'valid' | 'invalid' | 'risky'; deliverability_score: number; at: string }
+  | { kind: 'job'; id: string; filename: string; status: 'pending' | 'processing' | 'completed' | 'failed'; total_emails: number; processed_emails: number; at: string };
+
+export interface Overview {
+  plan: string;
+  plan_name: string;
+  credits_balance: number;
+  monthly_validations_quota: number;
+  quota_unlimited: boolean;
+  monthly_validations_used: number;
+  /** Percent of the monthly quota used, rounded to one decimal (0 when unlimited). */
+  usage_percent: number;
+  usage_period_start: string;
+  recent_activity: ActivityItem[];
+  getting_started: { account_created: true; first_validation: boolean; api_key_created: boolean };
+  validations_per_day: Array<{ date: string; count: number }>;
+}
+
+export function usagePercent(used: number, quota: number): number {
+  if (quota <= 0 || isUnlimited(quota)) return 0;
+  return Math.round((used / quota) * 1000) / 10;
+}
+
+/** Accepts an IANA zone name the runtime knows ('Europe/Paris'); anything else is UTC. */
+export function safeTimeZone(tz: string | undefined): string {
+  if (!tz || tz.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(tz)) return 'UTC';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return tz;
+  } catch {
+    return 'UTC';
+  }
+}
+
+export async function accountOverview(db: Db, accountId: string, o: { timeZone?: string } = {}): Promise<Overview> {
+  const account = await accountById(db, accountId);
+  if (!account) throw appError('NOT_A_MEMBER', 'User account not found');
+  const [checks, jobs, validated, apiKey, perDay] = await Promise.all([
+    recentSingleChecks(db, accountId, RECENT_ACTIVITY_LIMIT),
+    recentJobs(db, accountId, RECENT_ACTIVITY_LIMIT),
+    hasAnyValidation(db, accountId),
+    hasApiKey(db, accountId),
+    validationsPerDay(db, accountId, CHART_DAYS, safeTimeZone(o.timeZone)),
+  ]);
+  const activity: Array<ActivityItem & { sortAt: number }> = [
+    ...checks.map((c) => ({ kind: 'check' as const, id: String(c.id), email: c.email, result: c.result, deliverability_score: c.deliverability_score, at: c.checked_at.toISOString(), sortAt: c.checked_at.getTime() })),
+    ...jobs.map((j) => ({ kind: 'job' as const, id: j.id, filename: j.filename, status: j.status, total_emails: j.total_emails, processed_emails: j.processed_emails, at: j.created_at.toISOString(), sortAt: j.created_at.getTime() })),
+  ];
+  activity.sort((a, b) => b.sortAt - a.sortAt);
+  const plan = planByType(account.plan);
+  return {
+    plan: account.plan,
+    plan_name: plan.name,
+    credits_balance: account.credits_balance,
+    monthly_validations_quota: account.monthly_validations_quota,
+    quota_unlimited: isUnlimited(account.monthly_validations_quota),
+    monthly_validations_used: account.monthly_validations_used,
+    usage_percent: usagePercent(account.monthly_validations_used, account.monthly_validations_quota),
+    usage_period_start: account.usage_period_start,
+    recent_activity: activity.slice(0, RECENT_ACTIVITY_LIMIT).map(({ sortAt: _sortAt, ...item }) => item),
+    getting_started: { account_created: true, first_validation: validated, api_key_created: apiKey },
+    validations_per_day: perDay,
+  };
+}
+
+export async function getProfile(db: Db, userId: string) {
+  const profile = await profileByUserId(db, userId);
+  if (!profile) throw appError('NOT_FOUND', 'User not found');
+  return profile;
+}
+
+export const PROFILE_FIELD_MAX = 200;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+function cleanField(label: string, value: string, required: boolean): string {
+  const v = value.trim();
+  if (required && v === '') throw appError('BAD_INPUT', `${label} is required.`);
+  if (v.length > PROFILE_FIELD_MAX) throw appError('BAD_INPUT', `${label} must be at most ${PROFILE_FIELD_MAX} characters.`);
+  if (CONTROL_CHARS.test(v)) throw appError('BAD_INPUT', `${label} cannot contain line breaks or control characters.`);
+  return v;
+}
+
+/** Spec "Settings": full name and company name are editable; the email is not. */
+export async function updateProfile(db: Db, o: { userId: string; accountId: string; full_name: string; company_name: string }) {
+  const full_name = cleanField('Full name', o.full_name, true);
+  const company_name = cleanField('Company name', o.company_name, false);
+  await db.transaction().execute(async (trx) => {
+    await saveProfile(trx, o.userId, { full_name, company_name });
+    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'profile.updated', targetType: 'user', targetId: o.userId, data: { full_name, company_name } });
+  });
+  return getProfile(db, o.userId);
+}
+
+export const DELETE_CONFIRMATION = 'DELETE';
+
+export interface DeleteOutcome {
+  /** Accounts removed with everything in them (those the user was the only owner of). */
+  deleted_accounts: number;
+}
+
+/**
+ * Deletes the user. Every account the user is the only owner of goes with them (organization →
+ * account → results, jobs, schedules, API keys, members and invitations cascade); in accounts
+ * they merely belong to, only their membership goes. Sessions, credentials, 2FA and the profile
+ * cascade from the user row. The caller has already checked the password.
+ */
+export async function deleteUserAndOwnedAccounts(db: Db, o: { userId: string; email: string; storageDir: string }): Promise<DeleteOutcome> {
+  const deleted = await db.transaction().execute(async (trx) => {
+    // Serialise with a concurrent provisioning or second delete of the same user.
+    await trx.selectFrom('user').select('id').where('id', '=', o.userId).forUpdate().executeTakeFirst();
+    const owned = await ownedAccounts(trx, o.userId);
+    const soleOwned = owned.filter((a) => a.otherOwners === 0);
+    for (const a of soleOwned) {
+      await trx.deleteFrom('organization').where('id', '=', a.accountId).execute();
+    }
+    // Accounts with another owner stay; a few rows that name this user must not block the delete.
+    await trx.deleteFrom('invitation').where('inviterId', '=', o.userId).execute();
+    await trx.deleteFrom('user').where('id', '=', o.userId).execute();
+    await writeAudit(trx, {
+      accountId: null,
+      actorUserId: null,
+      action: 'user.deleted',
+      targetType: 'user',
+      targetId: o.userId,
+      data: { deleted_accounts: soleOwned.map((a) => ({ id: a.accountId, members_removed: a.otherMembers })) },
+    });
+    return soleOwned.length;
+  });
+  // Uploaded files live under validation-files/{userId}/ (bucket folder inside the storage root,
+  // or the storage root itself): remove them once the rows are gone.
+  for (const root of [path.resolve(o.storageDir, 'validation-files'), path.resolve(o.storageDir)]) {
+    const dir = path.resolve(root, o.userId);
+    if (path.dirname(dir) === root) await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+  return { deleted_accounts: deleted };
+}

@@ -1,0 +1,173 @@
+// Single real-time checks (spec "Validate Email", function validate-email). Transport-free: the
+// tRPC router and the REST /v1 procedure call the same function.
+//
+// Money rule: one credit per answered check, never negative, never charged for a check that did
+// not happen. The credit is RESERVED first (an atomic conditional debit, committed at once), so an
+// account with no credits never reaches the probe and N concurrent checks can never spend more
+// than the balance; the probe then runs without any lock held; the result row is stored; if the
+// probe fails (or the store does), the reservation is refunded. Holding a row lock across the
+// probe instead would serialise every check of an account behind the slowest SMTP server.
+import { sql } from 'kysely';
+import type { Db } from '../../../db/client';
+import { ProbeClient } from '../../../probe/client/probe-client';
+import { verificationResultSchema, type Depth, type Evidence, type Reason, type VerificationResult, type Verdict } from '../../../probe/contract';
+import { planAllows, type PlanType } from '../../contracts/plans';
+import { appError } from '../../lib/errors';
+import { takeCredits } from '../credits/credits';
+import { resultRow } from './results.queries';
+import { insertSingleResult } from './validation.queries';
+
+/** Longest input we accept at all (RFC 5321 allows 254; longer strings are rejected before any work). */
+export const SINGLE_CHECK_MAX_LENGTH = 1024;
+/** A realtime check gives up after this long (greylisting deadline + slow servers, with margin). */
+export const SINGLE_CHECK_TIMEOUT_MS = 60_000;
+
+export const EMPTY_EMAIL_MESSAGE = 'Please enter an email address';
+export const INSUFFICIENT_CREDITS_MESSAGE = 'You have no validation credits left. Upgrade your plan or wait for your monthly credits to validate more addresses.';
+export const PROBE_UNAVAILABLE_MESSAGE = 'The verification service is unavailable right now. No credit was used; please try again in a moment.';
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+/** Trims the input and refuses what can never be an address (empty, over-long, line breaks, control characters). */
+export function parseSingleEmail(raw: string): string {
+  const email = raw.trim();
+  if (email === '') throw appError('BAD_INPUT', EMPTY_EMAIL_MESSAGE);
+  if (email.length > SINGLE_CHECK_MAX_LENGTH) throw appError('BAD_INPUT', `That is too long to be an email address (at most ${SINGLE_CHECK_MAX_LENGTH.toLocaleString('en-US')} characters).`);
+  if (CONTROL_CHARS.test(email)) throw appError('BAD_INPUT', 'An email address cannot contain line breaks or control characters.');
+  return email;
+}
+
+/** Free plans check syntax and MX only: they never open an SMTP connection (spec section 9). */
+export function depthForPlan(plan: PlanType): Depth {
+  return planAllows(plan, 'smtpCheck') ? 'smtp' : 'mx';
+}
+
+/** The validate-email response (spec section 7) plus the engine's explanation fields. */
+export interface SingleCheckResult {
+  id: number;
+  email: string;
+  result: 'valid' | 'invalid' | 'risky';
+  is_syntax_valid: boolean;
+  is_dns_valid: boolean;
+  is_mx_valid: boolean;
+  is_smtp_valid: boolean;
+  deliverability_score: number;
+  mx_hosts: string[];
+  role_detected: boolean;
+  disposable_provider: boolean;
+  domain_age_days: number | null;
+  verdict: Verdict;
+  reason: Reason;
+  suggestion: string | null;
+  catch_all: boolean | null;
+  free_provider: boolean;
+  depth: Depth;
+  evidence: Evidence;
+  checked_at: string;
+  credits_balance: number;
+}
+
+export interface ProbeAccess {
+  urls: string[];
+  token: string;
+}
+
+// One client per probe configuration, so a daemon found down is skipped by later checks too.
+const clients = new Map<string, ProbeClient>();
+function probeClient(probe: ProbeAccess): ProbeClient {
+  const key = `${probe.token}\n${probe.urls.join(',')}`;
+  let client = clients.get(key);
+  if (!client) {
+    client = new ProbeClient({ urls: probe.urls, token: probe.token });
+    clients.set(key, client);
+  }
+  return client;
+}
+
+/** Asks a probe daemon about one address; any failure (network, bad answer, timeout) throws. */
+export async function probeOne(probe: ProbeAccess, email: string, depth: Depth): Promise<VerificationResult> {
+  if (probe.urls.length === 0) throw new Error('no probe configured');
+  const signal = AbortSignal.timeout(SINGLE_CHECK_TIMEOUT_MS);
+  // Read the stream to its end rather than returning on the first line: leaving ProbeClient's
+  // generator early currently waits forever on its aborted request.
+  let result: VerificationResult | null = null;
+  for await (const r of probeClient(probe).verify([email], { depth, mode: 'realtime', signal })) {
+    result ??= verificationResultSchema.parse(r);
+  }
+  if (!result) throw new Error('probe answered without a result');
+  return result;
+}
+
+/** Gives back a reserved credit (and its count in this month's usage). */
+async function refundCredit(db: Db, accountId: string): Promise<void> {
+  await db
+    .updateTable('account')
+    .set({
+      credits_balance: sql`credits_balance + 1`,
+      monthly_validations_used: sql`greatest(monthly_validations_used - 1, 0)`,
+      updated_at: new Date(),
+    })
+    .where('id', '=', accountId)
+    .execute();
+}
+
+export interface CheckDeps {
+  db: Db;
+  probe: ProbeAccess;
+}
+
+/** One real-time check: reserve a credit, ask the probe at the plan's depth, store the result. */
+export async function checkSingleEmail(
+  deps: CheckDeps,
+  o: { accountId: string; userId: string | null; plan: PlanType; email: string },
+): Promise<SingleCheckResult> {
+  const email = parseSingleEmail(o.email);
+  const depth = depthForPlan(o.plan);
+
+  const reserved = await deps.db.transaction().execute((trx) => takeCredits(trx, o.accountId, 1));
+  if (!reserved) throw appError('INSUFFICIENT_CREDITS', INSUFFICIENT_CREDITS_MESSAGE);
+
+  let verification: VerificationResult;
+  try {
+    verification = await probeOne(deps.probe, email, depth);
+  } catch (err) {
+    await refundCredit(deps.db, o.accountId);
+    console.error('[validation] probe failed:', err instanceof Error ? err.message : err);
+    throw appError('UPSTREAM_UNAVAILABLE', PROBE_UNAVAILABLE_MESSAGE);
+  }
+
+  try {
+    const { stored, balance } = await deps.db.transaction().execute(async (trx) => {
+      const row = await insertSingleResult(trx, resultRow({ accountId: o.accountId, jobId: null, userId: o.userId, email, result: verification }));
+      const acct = await trx.selectFrom('account').select('credits_balance').where('id', '=', o.accountId).executeTakeFirstOrThrow();
+      return { stored: row, balance: acct.credits_balance };
+    });
+    return {
+      id: stored.id,
+      email,
+      result: verification.result,
+      is_syntax_valid: verification.is_syntax_valid,
+      is_dns_valid: verification.is_dns_valid,
+      is_mx_valid: verification.is_mx_valid,
+      is_smtp_valid: verification.is_smtp_valid,
+      deliverability_score: verification.deliverability_score,
+      mx_hosts: verification.mx_hosts,
+      role_detected: verification.role_detected,
+      disposable_provider: verification.disposable_provider,
+      domain_age_days: verification.domain_age_days,
+      verdict: verification.verdict,
+      reason: verification.reason,
+      suggestion: verification.suggestion,
+      catch_all: verification.catch_all,
+      free_provider: verification.free_provider,
+      depth,
+      evidence: verification.evidence,
+      checked_at: stored.checked_at.toISOString(),
+      credits_balance: balance,
+    };
+  } catch (err) {
+    await refundCredit(deps.db, o.accountId);
+    throw err;
+  }
+}
