@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { AppDeps } from '../deps';
 import { appRouter } from '../trpc/app-router';
 import { contextFactory } from '../trpc/context';
+import { jobsHttpRouter } from '../features/jobs/jobs.http';
 import { devOutboxRouter } from './dev-outbox';
 
 export interface HttpOptions {
@@ -33,6 +34,7 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
   // better-auth reads its own bodies: mount it before any body parser.
   app.all('/api/auth/{*any}', toNodeHandler(deps.auth));
   app.use('/api/trpc', createExpressMiddleware({ router: appRouter, createContext: contextFactory(deps), maxBodySize: 12 * 1024 * 1024 }));
+  app.use(jobsHttpRouter(deps)); // POST /api/jobs/upload (raw CSV ≤ 10 MB), GET /api/jobs/:id/export
   app.get('/api/public-config', (_req, res) => {
     res.json({ geoUrl: deps.env.GEO_URL });
   });

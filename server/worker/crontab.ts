@@ -1,2 +1,12 @@
-/** Every recurring job of the worker, in graphile-worker's crontab format. */
-export const crontab = '';
+/**
+ * Every recurring job of the worker, in graphile-worker's crontab format (UTC).
+ * - schedule-tick: every minute, queues the due auto-revalidation runs.
+ * - retention-purge: daily, deletes results, jobs and files older than 90 days.
+ * - quota-reset: on the 1st of each month (backfilled up to a week if the workers were down);
+ *   it acts once per usage period, so a repeat is harmless.
+ */
+export const crontab = [
+  '* * * * * schedule-tick ?max=1',
+  '30 3 * * * retention-purge ?fill=2d&max=3',
+  '5 0 1 * * quota-reset ?fill=7d&max=5',
+].join('\n');

@@ -1,7 +1,24 @@
 import type { TaskList } from 'graphile-worker';
 import type { AppDeps } from '../deps';
+import type { ChunkRunOptions } from '../features/jobs/bulk-pipeline';
+import { bulkValidateChunkTask } from './tasks/bulk-validate-chunk';
+import { quotaResetTask } from './tasks/quota-reset';
+import { retentionPurgeTask } from './tasks/retention-purge';
+import { scheduleRunTask } from './tasks/schedule-run';
+import { scheduleTickTask } from './tasks/schedule-tick';
+
+export interface TaskListOptions {
+  /** Tunes chunk batching/retries (tests and benchmarks). */
+  chunk?: Partial<ChunkRunOptions>;
+}
 
 /** One task per file under tasks/; the identifier equals the file name. */
-export function createTaskList(_deps: AppDeps): TaskList {
-  return {};
+export function createTaskList(deps: AppDeps, o: TaskListOptions = {}): TaskList {
+  return {
+    'bulk-validate-chunk': bulkValidateChunkTask(deps, o.chunk),
+    'schedule-tick': scheduleTickTask(deps),
+    'schedule-run': scheduleRunTask(deps),
+    'retention-purge': retentionPurgeTask(deps),
+    'quota-reset': quotaResetTask(deps),
+  };
 }

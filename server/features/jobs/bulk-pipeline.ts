@@ -1,0 +1,190 @@
+// One chunk of a bulk job: send its addresses (one or a few domains) to the probe over HTTP and
+// commit the results in small batches. Each batch inserts rows ON CONFLICT (job_id, email) DO
+// NOTHING and, in the same transaction, takes one credit per row actually inserted and advances
+// the job's counters; so a crash, a retry or a second worker delivering the same chunk never
+// loses, duplicates or double-charges an address. Only addresses without a result are sent again.
+import { sql } from 'kysely';
+import { ProbeClient } from '../../../probe/client/probe-client';
+import type { VerificationResult } from '../../../probe/contract';
+import type { Db } from '../../../db/client';
+import { takeCredits } from '../credits/credits';
+import { resultRow } from '../validation/results.queries';
+import { creditsNeededMessage } from './jobs.service';
+import { enqueueTask } from './jobs.queries';
+
+export interface ChunkRunOptions {
+  db: Db;
+  probe: { urls: string[]; token: string };
+  /** Rows per committed batch. */
+  batchSize?: number;
+  /** Longest a batch waits before it is committed (progress stays live). */
+  flushMs?: number;
+  /** In-task retries while the probe is unreachable: first wait, cap, and total budget. */
+  retry?: { initialMs: number; maxMs: number; budgetMs: number };
+  signal?: AbortSignal;
+  log?: (msg: string) => void;
+}
+
+export const DEFAULT_RETRY = { initialMs: 250, maxMs: 4_000, budgetMs: 45_000 };
+
+class OutOfCredits extends Error {}
+
+export type ChunkOutcome = 'done' | 'job-gone' | 'job-finished' | 'out-of-credits';
+
+export async function runChunk(o: ChunkRunOptions, jobId: string, chunkNo: number): Promise<ChunkOutcome> {
+  const { db } = o;
+  const job = await db
+    .selectFrom('validation_job')
+    .select(['id', 'account_id', 'created_by', 'status', 'depth', 'charge_credits'])
+    .where('id', '=', jobId)
+    .executeTakeFirst();
+  if (!job) return 'job-gone';
+  if (job.status === 'completed' || job.status === 'failed') return 'job-finished';
+  const chunk = await db.selectFrom('validation_job_chunk').select(['emails', 'completed_at']).where('job_id', '=', jobId).where('chunk_no', '=', chunkNo).executeTakeFirst();
+  if (!chunk) return 'job-gone';
+
+  if (job.status === 'pending') {
+    await db.updateTable('validation_job').set({ status: 'processing', started_at: new Date(), updated_at: new Date() }).where('id', '=', jobId).where('status', '=', 'pending').execute();
+  }
+
+  if (!chunk.completed_at) {
+    await db.updateTable('validation_job_chunk').set({ attempts: sql`attempts + 1` }).where('job_id', '=', jobId).where('chunk_no', '=', chunkNo).execute();
+    const retry = o.retry ?? DEFAULT_RETRY;
+    const started = Date.now();
+    let wait = retry.initialMs;
+    for (;;) {
+      const remaining = await unansweredEmails(db, jobId, chunk.emails);
+      if (remaining.length === 0) break;
+      try {
+        await verifyAndStore(o, job, remaining);
+        continue; // re-check: anything the probe skipped is asked again
+      } catch (err) {
+        if (err instanceof OutOfCredits) {
+          await failJob(db, jobId, err.message);
+          return 'out-of-credits';
+        }
+        if (o.signal?.aborted) throw err;
+        const message = err instanceof Error ? err.message : String(err);
+        await db.updateTable('validation_job_chunk').set({ last_error: message.slice(0, 500) }).where('job_id', '=', jobId).where('chunk_no', '=', chunkNo).execute();
+        if (Date.now() - started + wait > retry.budgetMs) throw err; // graphile-worker retries later, with its own backoff
+        o.log?.(`chunk ${jobId}#${chunkNo}: ${message}; retrying in ${wait} ms`);
+        await sleep(wait, o.signal);
+        wait = Math.min(wait * 2, retry.maxMs);
+      }
+    }
+  }
+  await completeChunk(db, jobId, chunkNo);
+  return 'done';
+}
+
+async function unansweredEmails(db: Db, jobId: string, emails: string[]): Promise<string[]> {
+  const done = await db.selectFrom('validation_result').select('email').where('job_id', '=', jobId).where('email', '=', sql<string>`any(${emails}::text[])`).execute();
+  if (done.length === 0) return emails;
+  const answered = new Set(done.map((r) => r.email));
+  return emails.filter((e) => !answered.has(e));
+}
+
+type JobInfo = { id: string; account_id: string; created_by: string | null; depth: 'syntax' | 'mx' | 'smtp'; charge_credits: boolean };
+
+async function verifyAndStore(o: ChunkRunOptions, job: JobInfo, emails: string[]): Promise<void> {
+  const client = new ProbeClient({ urls: o.probe.urls, token: o.probe.token, retry: { rounds: 1 } });
+  const wanted = new Set(emails);
+  const batchSize = o.batchSize ?? 100;
+  const flushMs = o.flushMs ?? 300;
+  let batch: VerificationResult[] = [];
+  let lastFlush = Date.now();
+  let writing: Promise<void> = Promise.resolve();
+  const flush = () => {
+    const rows = batch;
+    batch = [];
+    lastFlush = Date.now();
+    // One write at a time, in order; the probe keeps streaming meanwhile.
+    writing = writing.then(() => storeBatch(o.db, job, rows));
+    return writing;
+  };
+  const timer = setInterval(() => {
+    if (batch.length > 0 && Date.now() - lastFlush >= flushMs) void flush().catch(() => undefined);
+  }, Math.max(50, Math.floor(flushMs / 2)));
+  try {
+    for await (const r of client.verify(emails, { depth: job.depth, mode: 'bulk', signal: o.signal })) {
+      if (!wanted.has(r.email)) continue;
+      wanted.delete(r.email);
+      batch.push(r);
+      if (batch.length >= batchSize) await flush();
+    }
+  } finally {
+    clearInterval(timer);
+    // Whatever arrived before a failure is still committed.
+    if (batch.length > 0) void flush().catch(() => undefined);
+    await writing;
+  }
+}
+
+/** One batch: results, credits and counters in one transaction. */
+export async function storeBatch(db: Db, job: JobInfo, results: VerificationResult[]): Promise<void> {
+  if (results.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('validation_result')
+      .values(results.map((r) => resultRow({ accountId: job.account_id, jobId: job.id, userId: job.created_by, result: r })))
+      .onConflict((oc) => oc.columns(['job_id', 'email']).where('job_id', 'is not', null).doNothing())
+      .returning('result')
+      .execute();
+    const n = inserted.length;
+    if (n === 0) return;
+    if (job.charge_credits && !(await takeCredits(trx, job.account_id, n))) {
+      const balance = await trx.selectFrom('account').select('credits_balance').where('id', '=', job.account_id).executeTakeFirst();
+      throw new OutOfCredits(`Ran out of credits while validating. ${creditsNeededMessage(n, balance?.credits_balance ?? 0)}`);
+    }
+    const count = (kind: string) => inserted.filter((r) => r.result === kind).length;
+    await trx
+      .updateTable('validation_job')
+      .set({
+        processed_emails: sql`processed_emails + ${n}`,
+        valid_count: sql`valid_count + ${count('valid')}`,
+        invalid_count: sql`invalid_count + ${count('invalid')}`,
+        risky_count: sql`risky_count + ${count('risky')}`,
+        updated_at: new Date(),
+      })
+      .where('id', '=', job.id)
+      .execute();
+  });
+}
+
+/** Marks the chunk done; the last chunk completes the job (rows are serialised on the job's lock). */
+async function completeChunk(db: Db, jobId: string, chunkNo: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const job = await trx.selectFrom('validation_job').select(['status', 'webhook_url']).where('id', '=', jobId).forUpdate().executeTakeFirst();
+    if (!job) return;
+    await trx.updateTable('validation_job_chunk').set({ completed_at: new Date(), last_error: null }).where('job_id', '=', jobId).where('chunk_no', '=', chunkNo).where('completed_at', 'is', null).execute();
+    if (job.status !== 'processing' && job.status !== 'pending') return;
+    const open = await trx.selectFrom('validation_job_chunk').select('chunk_no').where('job_id', '=', jobId).where('completed_at', 'is', null).limit(1).executeTakeFirst();
+    if (open) return;
+    await trx.updateTable('validation_job').set({ status: 'completed', completed_at: new Date(), updated_at: new Date(), error: null }).where('id', '=', jobId).execute();
+    if (job.webhook_url) await enqueueTask(trx, 'webhook-deliver', { jobId }, { jobKey: `webhook-deliver:${jobId}` });
+  });
+}
+
+/** A job that cannot finish: failed, with the reason History shows. */
+export async function failJob(db: Db, jobId: string, reason: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const job = await trx.selectFrom('validation_job').select(['status', 'webhook_url']).where('id', '=', jobId).forUpdate().executeTakeFirst();
+    if (!job || job.status === 'completed' || job.status === 'failed') return;
+    await trx.updateTable('validation_job').set({ status: 'failed', error: reason.slice(0, 1000), completed_at: new Date(), updated_at: new Date() }).where('id', '=', jobId).execute();
+    if (job.webhook_url) await enqueueTask(trx, 'webhook-deliver', { jobId }, { jobKey: `webhook-deliver:${jobId}` });
+  });
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}

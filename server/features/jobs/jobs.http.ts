@@ -1,0 +1,94 @@
+// Two plain-HTTP doors for bulk jobs, beside tRPC, for what JSON carries badly:
+//   POST /api/jobs/upload?filename=list.csv   body: the file's bytes (fetch(url, { body: file })), ≤ 10 MB
+//        → 200 { jobId, totalEmails, fileName, duplicates } | 4xx { error: { code, title?, message } }
+//   GET  /api/jobs/:jobId/export              → the result CSV as a download (completed jobs only)
+// Same session cookie, same services and the same plan gate as the tRPC procedures.
+import { fromNodeHeaders } from 'better-auth/node';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from '../../contracts/jobs';
+import { planAllows } from '../../contracts/plans';
+import type { AppDeps } from '../../deps';
+import { resolveMembership } from '../../trpc/procedures';
+import { exportJobCsv, uploadBulkFile } from './jobs.service';
+import { HTTP_STATUS, ServiceError } from './service-error';
+
+interface Caller {
+  userId: string;
+  accountId: string;
+  plan: Awaited<ReturnType<typeof resolveMembership>> extends infer M ? (M extends { plan: infer P } ? P : never) : never;
+}
+
+async function callerOf(deps: AppDeps, req: Request): Promise<Caller> {
+  const session = await deps.auth.api.getSession({ headers: fromNodeHeaders(req.headers) }).catch(() => null);
+  if (!session) throw Object.assign(new ServiceError('PERMISSION_DENIED', 'Please sign in to continue.'), { status: 401 });
+  const m = await resolveMembership(deps.db, session.user.id);
+  if (!m) throw new ServiceError('NOT_A_MEMBER', 'User account not found');
+  return { userId: session.user.id, accountId: m.accountId, plan: m.plan };
+}
+
+function sendError(res: Response, err: unknown): void {
+  if (err instanceof ServiceError) {
+    const status = (err as { status?: number }).status ?? (typeof err.details.status === 'number' ? err.details.status : HTTP_STATUS[err.code]);
+    res.status(status).json({ error: { code: err.code, title: typeof err.details.title === 'string' ? err.details.title : undefined, message: err.message, ...err.details } });
+    return;
+  }
+  console.error('[jobs.http] unexpected error:', err);
+  res.status(500).json({ error: { code: 'INTERNAL', message: UPLOAD_MESSAGES.failed.message } });
+}
+
+export function jobsHttpRouter(deps: AppDeps): express.Router {
+  const r = express.Router();
+  const raw = express.raw({ type: () => true, limit: MAX_UPLOAD_BYTES });
+
+  r.post(
+    '/api/jobs/upload',
+    async (req: Request, res: Response, next: NextFunction) => {
+      // Refuse early (before reading 10 MB) when not signed in or not on a plan with CSV upload.
+      try {
+        const caller = await callerOf(deps, req);
+        if (!planAllows(caller.plan, 'csvUpload')) throw new ServiceError('PLAN_REQUIRED', 'CSV upload is available on paid plans. Upgrade to upload lists.');
+        res.locals.caller = caller;
+        next();
+      } catch (err) {
+        sendError(res, err);
+      }
+    },
+    (req: Request, res: Response, next: NextFunction) => {
+      raw(req, res, (err?: unknown) => {
+        if ((err as { type?: string } | undefined)?.type === 'entity.too.large') {
+          res.status(413).json({ error: { code: 'BAD_INPUT', ...UPLOAD_MESSAGES.tooLarge } });
+          return;
+        }
+        if (err) return next(err);
+        next();
+      });
+    },
+    async (req: Request, res: Response) => {
+      try {
+        const caller = res.locals.caller as Caller;
+        const filename = typeof req.query.filename === 'string' ? req.query.filename : '';
+        const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        const out = await uploadBulkFile(deps, caller, { filename, bytes, type: req.headers['content-type'] ?? null });
+        res.json({ jobId: out.jobId, totalEmails: out.totalEmails, fileName: out.fileName, duplicates: out.duplicates });
+      } catch (err) {
+        sendError(res, err);
+      }
+    },
+  );
+
+  r.get('/api/jobs/:jobId/export', async (req: Request, res: Response) => {
+    try {
+      const caller = await callerOf(deps, req);
+      const jobId = String(req.params.jobId ?? '');
+      if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw new ServiceError('NOT_FOUND', 'Job not found');
+      const out = await exportJobCsv(deps.db, caller.accountId, jobId);
+      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+      res.setHeader('Content-Disposition', `attachment; filename="${out.filename}"`);
+      res.setHeader('Cache-Control', 'no-store');
+      res.send(out.csv);
+    } catch (err) {
+      sendError(res, err);
+    }
+  });
+  return r;
+}
