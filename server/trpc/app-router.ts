@@ -1,6 +1,4 @@
 import { accountRouter } from '../features/account/account.router';
-import { jobsRouter } from '../features/jobs/jobs.router';
-import { schedulesRouter } from '../features/schedules/schedules.router';
 import { apiKeysRouter } from '../features/api-keys/api-keys.router';
 import { jobsRouter } from '../features/jobs/jobs.router';
 import { schedulesRouter } from '../features/schedules/schedules.router';
@@ -11,8 +9,6 @@ import { createCallerFactory, router } from './init';
 
 export const appRouter = router({
   account: accountRouter,
-  jobs: jobsRouter,
-  schedules: schedulesRouter,
   apiKeys: apiKeysRouter,
   jobs: jobsRouter,
   schedules: schedulesRouter,
