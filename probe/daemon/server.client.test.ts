@@ -1,0 +1,170 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProbeClient, ProbeRequestError } from '../client/probe-client';
+import { probeOrder } from '../client/pick-probe';
+import { verificationResultSchema, type VerificationResult } from '../contract';
+import type { Verifier } from '../index';
+import { startFakeDns, type FakeDns } from '../testing/fake-dns';
+import { startScriptedSmtp, type RunningServer } from '../testing/fake-smtp';
+import { createProbeServer, startProbeDaemon } from './server';
+
+const TOKEN = 'test-token-123';
+let dns: FakeDns;
+let smtp: RunningServer;
+const daemons: { url: string; close(): Promise<void> }[] = [];
+
+beforeAll(async () => {
+  dns = await startFakeDns({ 'shop.test': { mx: [[10, 'mx.shop.test']] }, 'mx.shop.test': { a: ['127.0.0.1'] } });
+  smtp = await startScriptedSmtp({
+    reply: (l) => (l.startsWith('EHLO') ? '250-fake\r\n250 PIPELINING' : l.startsWith('RCPT') ? (l.includes('<alice@') ? '250 ok' : '550 5.1.1 unknown') : l.startsWith('QUIT') ? '221 bye' : '250 ok'),
+  });
+  for (let i = 0; i < 2; i++) {
+    daemons.push(
+      await startProbeDaemon({
+        port: 0,
+        host: '127.0.0.1',
+        token: TOKEN,
+        probe: { dnsServers: [dns.server], smtpPort: smtp.port, allowPrivateNetworks: true, connectTimeoutMs: 300, bannerTimeoutMs: 300, replyTimeoutMs: 300 },
+      }),
+    );
+  }
+});
+afterAll(async () => {
+  await Promise.all(daemons.map((d) => d.close()));
+  await smtp.close();
+  await dns.close();
+});
+
+const post = (url: string, body: unknown, token: string | null = TOKEN) =>
+  fetch(`${url}/v1/verify`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+describe('probe daemon', () => {
+  it('streams one NDJSON result per address', async () => {
+    const res = await post(daemons[0]!.url, { emails: ['alice@shop.test', 'bob@shop.test', 'nope'] });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/ndjson/);
+    const lines = (await res.text()).trim().split('\n').map((l) => verificationResultSchema.parse(JSON.parse(l)));
+    expect(lines.map((l) => `${l.email} ${l.verdict}`).sort()).toEqual(['alice@shop.test deliverable', 'bob@shop.test undeliverable', 'nope undeliverable']);
+  });
+
+  it('refuses a missing or wrong token with 401', async () => {
+    expect((await post(daemons[0]!.url, { emails: ['a@b.test'] }, null)).status).toBe(401);
+    const wrong = await post(daemons[0]!.url, { emails: ['a@b.test'] }, 'wrong');
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({ error: 'missing or wrong bearer token' });
+  });
+
+  it('answers bad requests with 400 and a reason', async () => {
+    const cases: [unknown, RegExp][] = [
+      ['{not json', /not valid JSON/],
+      [{}, /emails/],
+      [{ emails: [] }, /emails/],
+      [{ emails: ['a@b.test'], depth: 'deep' }, /depth/],
+      [{ emails: Array.from({ length: 10_001 }, (_, i) => `u${i}@b.test`) }, /emails/],
+      [{ emails: [123] }, /emails/],
+    ];
+    for (const [body, why] of cases) {
+      const res = await post(daemons[0]!.url, body);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toMatch(why);
+    }
+  });
+
+  it('accepts 10,000 addresses at depth syntax', async () => {
+    const emails = Array.from({ length: 10_000 }, (_, i) => `user${i}@`);
+    const res = await post(daemons[0]!.url, { emails, depth: 'syntax' });
+    expect(res.status).toBe(200);
+    expect((await res.text()).trim().split('\n')).toHaveLength(10_000);
+  });
+
+  it('serves /healthz and Prometheus /metrics with verdict counters and a latency histogram', async () => {
+    expect(await (await fetch(`${daemons[0]!.url}/healthz`)).json()).toEqual({ ok: true });
+    const metrics = await (await fetch(`${daemons[0]!.url}/metrics`)).text();
+    expect(metrics).toMatch(/mailvet_probe_results_total\{verdict="deliverable",reason="accepted"\} \d+/);
+    expect(metrics).toMatch(/mailvet_probe_verify_duration_seconds_bucket/);
+    expect((await fetch(`${daemons[0]!.url}/nowhere`)).status).toBe(404);
+  });
+
+  it('aborts the work of a client that disconnects', async () => {
+    let aborted = false;
+    const verifier: Verifier = {
+      verify: () => Promise.reject(new Error('unused')),
+      async *verifyBatch(_emails, o) {
+        await new Promise<void>((resolve) => o?.signal?.addEventListener('abort', () => resolve()));
+        aborted = true;
+      },
+      stats: () => ({ maxConcurrentPerIp: 0, sessions: 0, rcpts: 0 }),
+      close: async () => undefined,
+    };
+    const server = createProbeServer({ token: TOKEN, verifier });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => {
+      const req = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/v1/verify', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } }, (res) => {
+        res.once('data', () => undefined);
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 50);
+      });
+      req.end(JSON.stringify({ emails: ['a@b.test'] }));
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(aborted).toBe(true);
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+});
+
+describe('ProbeClient', () => {
+  const collect = async (it: AsyncIterable<VerificationResult>) => {
+    const out: VerificationResult[] = [];
+    for await (const r of it) out.push(r);
+    return out;
+  };
+
+  it('round-trips through a daemon, every line parsed with the contract schema', async () => {
+    const client = new ProbeClient({ urls: daemons.map((d) => d.url), token: TOKEN });
+    const out = await collect(client.verify(['alice@shop.test', 'bob@shop.test', 'bob@shop.test']));
+    expect(out.map((r) => r.email).sort()).toEqual(['alice@shop.test', 'bob@shop.test', 'bob@shop.test']);
+  });
+
+  it('hashes each domain to one daemon, stably', () => {
+    const urls = ['http://a:1', 'http://b:1', 'http://c:1'];
+    expect(probeOrder('shop.test', urls)).toEqual(probeOrder('SHOP.test', [...urls].reverse()));
+    const firsts = new Set(Array.from({ length: 50 }, (_, i) => probeOrder(`d${i}.test`, urls)[0]));
+    expect(firsts.size).toBe(3);
+  });
+
+  it('fails over to the next daemon when one is down', async () => {
+    const dead = 'http://127.0.0.1:1';
+    const urls = [dead, daemons[1]!.url];
+    const client = new ProbeClient({ urls, token: TOKEN, retry: { backoffMs: 10 } });
+    // whatever the hash says, every address is answered
+    const emails = Array.from({ length: 20 }, (_, i) => `alice@d${i}.shop.test`).concat(['alice@shop.test']);
+    const out = await collect(client.verify(emails));
+    expect(out).toHaveLength(emails.length);
+  });
+
+  it('fails over when a daemon answers 5xx, and raises when all are down', async () => {
+    const broken = http.createServer((_req, res) => {
+      res.writeHead(503);
+      res.end();
+    });
+    await new Promise<void>((r) => broken.listen(0, '127.0.0.1', () => r()));
+    const brokenUrl = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`;
+    const client = new ProbeClient({ urls: [brokenUrl, daemons[0]!.url], token: TOKEN, retry: { backoffMs: 10 } });
+    const out = await collect(client.verify(['alice@shop.test', 'x@y.test', 'z@w.test']));
+    expect(out).toHaveLength(3);
+    const none = new ProbeClient({ urls: [brokenUrl, 'http://127.0.0.1:1'], token: TOKEN, retry: { backoffMs: 10, rounds: 2 } });
+    await expect(collect(none.verify(['alice@shop.test']))).rejects.toThrow(/no probe daemon/);
+    broken.closeAllConnections();
+    await new Promise((r) => broken.close(r));
+  });
+
+  it('does not fail over on a refused request (bad token)', async () => {
+    const client = new ProbeClient({ urls: daemons.map((d) => d.url), token: 'wrong' });
+    await expect(collect(client.verify(['alice@shop.test']))).rejects.toBeInstanceOf(ProbeRequestError);
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { daemonSettingsFromEnv, probeOptionsFromEnv } from './env';
+
+describe('probe env', () => {
+  it('maps PROBE_* variables to ProbeOptions, leaving unset ones to the defaults', () => {
+    expect(
+      probeOptionsFromEnv({
+        PROBE_ALLOW_PRIVATE_NETWORKS: '1',
+        PROBE_DNS_SERVERS: '127.0.0.1:5353, 127.0.0.2:53',
+        PROBE_SMTP_PORT: '2525',
+        PROBE_HELO: 'probe.example',
+        PROBE_MAIL_FROM: 'check@probe.example',
+        PROBE_RDAP_URL: 'https://rdap.org',
+        PROBE_DNSBL_ZONES: 'zen.spamhaus.org,bl.spamcop.net',
+        PROBE_MAX_CONN_PER_IP: '3',
+        PROBE_MAX_RCPTS_PER_SESSION: '10',
+        PROBE_GLOBAL_CONCURRENCY: '50',
+      }),
+    ).toEqual({
+      allowPrivateNetworks: true,
+      dnsServers: ['127.0.0.1:5353', '127.0.0.2:53'],
+      smtpPort: 2525,
+      heloName: 'probe.example',
+      mailFrom: 'check@probe.example',
+      rdapBaseUrl: 'https://rdap.org',
+      dnsblZones: ['zen.spamhaus.org', 'bl.spamcop.net'],
+      maxConnectionsPerIp: 3,
+      maxRcptsPerSession: 10,
+      globalConcurrency: 50,
+    });
+    expect(probeOptionsFromEnv({})).toEqual({ allowPrivateNetworks: false, rdapBaseUrl: null });
+    expect(probeOptionsFromEnv({ PROBE_ALLOW_PRIVATE_NETWORKS: '', PROBE_SMTP_PORT: '' })).toEqual({ allowPrivateNetworks: false, rdapBaseUrl: null });
+  });
+
+  it('rejects nonsense with the variable name', () => {
+    expect(() => probeOptionsFromEnv({ PROBE_SMTP_PORT: 'abc' })).toThrow(/PROBE_SMTP_PORT/);
+    expect(() => probeOptionsFromEnv({ PROBE_MAX_CONN_PER_IP: '0' })).toThrow(/PROBE_MAX_CONN_PER_IP/);
+  });
+
+  it('requires PROBE_TOKEN for the daemon and defaults the port to 8025', () => {
+    expect(() => daemonSettingsFromEnv({})).toThrow(/PROBE_TOKEN/);
+    expect(daemonSettingsFromEnv({ PROBE_TOKEN: 's3cret' })).toEqual({ port: 8025, host: '0.0.0.0', token: 's3cret' });
+  });
+});
