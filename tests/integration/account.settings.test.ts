@@ -1,0 +1,201 @@
+// Settings: the profile (email read-only; full name and company saved), change password, TOTP
+// two-factor end to end (enable, sign in with the code, disable), and deleting the account.
+import { base32 } from '@better-auth/utils/base32';
+import { createOTP } from '@better-auth/utils/otp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browserless, signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+
+let ts: TestServer;
+beforeAll(async () => {
+  ts = await startTestServer();
+});
+afterAll(async () => {
+  await ts?.stop();
+});
+
+const db = () => ts.testDb.db;
+
+async function me(c: Browserless) {
+  const res = await c.trpcQuery('account.me');
+  return res.status === 200 ? res.body.result.data : null;
+}
+
+async function signIn(email: string, password: string): Promise<{ client: Browserless; status: number; body: any }> {
+  const client = new Browserless(ts.url);
+  const res = await client.request('/api/auth/sign-in/email', { json: { email, password } });
+  return { client, status: res.status, body: await res.json() };
+}
+
+/** The current TOTP code for an otpauth:// URI (the secret is Base32 in the URI, raw bytes to the HMAC). */
+async function totpFromUri(uri: string, stepOffset = 0): Promise<string> {
+  const secret = new URL(uri).searchParams.get('secret');
+  if (!secret) throw new Error('no secret in the TOTP URI');
+  const otp = createOTP(base32.decode(secret));
+  return stepOffset === 0 ? otp.totp() : otp.hotp(Math.floor(Date.now() / 30_000) + stepOffset);
+}
+
+describe('profile', () => {
+  it('reads the email, full name and company; saves name and company; keeps the email read-only', async () => {
+    const c = await signUpVerified(ts, { email: 'profile@example.com', name: 'Katherine Johnson' });
+    const before = (await c.trpcQuery('account.profile.get')).body.result.data;
+    expect(before).toEqual({ email: 'profile@example.com', full_name: 'Katherine Johnson', company_name: '', two_factor_enabled: false });
+
+    const res = await c.trpcMutation('account.profile.update', { full_name: '  Katherine G. Johnson ', company_name: 'NASA Langley', email: 'hijack@example.com' });
+    expect(res.status).toBe(200);
+    expect(res.body.result.data).toMatchObject({ email: 'profile@example.com', full_name: 'Katherine G. Johnson', company_name: 'NASA Langley' });
+    const user = await db().selectFrom('user').select(['email', 'name']).where('email', '=', 'profile@example.com').executeTakeFirstOrThrow();
+    expect(user).toEqual({ email: 'profile@example.com', name: 'Katherine G. Johnson' });
+    const audit = await db().selectFrom('audit_log').select(['action']).where('action', '=', 'profile.updated').execute();
+    expect(audit).toHaveLength(1);
+  });
+
+  it('refuses an empty name, control characters and over-long values with 400 and changes nothing', async () => {
+    const c = await signUpVerified(ts, { email: 'profile-bad@example.com', name: 'Dorothy Vaughan' });
+    for (const input of [
+      { full_name: '   ', company_name: '' },
+      { full_name: 'Dorothy\r\nBcc: x', company_name: '' },
+      { full_name: 'Dorothy', company_name: 'x'.repeat(201) },
+      { full_name: 'x'.repeat(100_000), company_name: '' },
+      { full_name: 42, company_name: '' },
+    ]) {
+      const res = await c.trpcMutation('account.profile.update', input);
+      expect(res.status, JSON.stringify(input).slice(0, 50)).toBe(400);
+    }
+    expect((await c.trpcQuery('account.profile.get')).body.result.data).toMatchObject({ full_name: 'Dorothy Vaughan', company_name: '' });
+  });
+});
+
+describe('change password', () => {
+  it('needs the current password, then only the new one works and other sessions end', async () => {
+    const c = await signUpVerified(ts, { email: 'pw-change@example.com', password: 'old-secret' });
+    const other = await signIn('pw-change@example.com', 'old-secret');
+    expect(other.status).toBe(200);
+
+    const wrong = await c.request('/api/auth/change-password', { json: { currentPassword: 'not-it', newPassword: 'new-secret', revokeOtherSessions: true } });
+    expect(wrong.status).toBe(400);
+    const ok = await c.request('/api/auth/change-password', { json: { currentPassword: 'old-secret', newPassword: 'new-secret', revokeOtherSessions: true } });
+    expect(ok.status).toBe(200);
+
+    expect(await me(c)).not.toBeNull();
+    expect(await me(other.client)).toBeNull();
+    expect((await signIn('pw-change@example.com', 'old-secret')).status).toBe(401);
+    expect((await signIn('pw-change@example.com', 'new-secret')).status).toBe(200);
+  });
+});
+
+describe('two-factor authentication (TOTP)', () => {
+  it('is enabled with the password and a code, then sign-in asks for the code; it can be disabled again', async () => {
+    const email = 'totp@example.com';
+    const c = await signUpVerified(ts, { email, password: 'totp-secret' });
+
+    const badPw = await c.request('/api/auth/two-factor/enable', { json: { password: 'wrong' } });
+    expect(badPw.status).toBe(400);
+    const enable = await c.request('/api/auth/two-factor/enable', { json: { password: 'totp-secret' } });
+    expect(enable.status).toBe(200);
+    const { totpURI, backupCodes } = (await enable.json()) as { totpURI: string; backupCodes: string[] };
+    expect(totpURI).toMatch(/^otpauth:\/\/totp\/Mailvet:totp%40example\.com\?/);
+    expect(backupCodes.length).toBeGreaterThanOrEqual(8);
+    // Not on until a code proves the authenticator has the secret.
+    expect((await c.trpcQuery('account.profile.get')).body.result.data.two_factor_enabled).toBe(false);
+
+    const wrongCode = await c.request('/api/auth/two-factor/verify-totp', { json: { code: '000000' === (await totpFromUri(totpURI)) ? '111111' : '000000' } });
+    expect(wrongCode.status).toBe(401);
+    const verify = await c.request('/api/auth/two-factor/verify-totp', { json: { code: await totpFromUri(totpURI) } });
+    expect(verify.status).toBe(200);
+    expect((await c.trpcQuery('account.profile.get')).body.result.data.two_factor_enabled).toBe(true);
+
+    // Password alone no longer signs in: the server asks for the second factor.
+    const first = await signIn(email, 'totp-secret');
+    expect(first.status).toBe(200);
+    expect(first.body.twoFactorRedirect).toBe(true);
+    expect(await me(first.client)).toBeNull();
+    const second = await first.client.request('/api/auth/two-factor/verify-totp', { json: { code: await totpFromUri(totpURI, 1) } });
+    expect(second.status).toBe(200);
+    expect((await me(first.client))?.user.email).toBe(email);
+
+    // A backup code works in place of the app.
+    const viaBackup = await signIn(email, 'totp-secret');
+    const backup = await viaBackup.client.request('/api/auth/two-factor/verify-backup-code', { json: { code: backupCodes[0] } });
+    expect(backup.status).toBe(200);
+    expect(await me(viaBackup.client)).not.toBeNull();
+
+    const disable = await c.request('/api/auth/two-factor/disable', { json: { password: 'totp-secret' } });
+    expect(disable.status).toBe(200);
+    const plain = await signIn(email, 'totp-secret');
+    expect(plain.body.twoFactorRedirect).toBeUndefined();
+    expect(await me(plain.client)).not.toBeNull();
+  });
+});
+
+describe('account.deleteAccount', () => {
+  const count = async (table: 'user' | 'organization' | 'account' | 'member' | 'profile' | 'session' | 'validation_result', where?: [string, string]) => {
+    let q = db().selectFrom(table).select((eb) => eb.fn.countAll().as('n'));
+    if (where) q = q.where(where[0] as never, '=', where[1] as never);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  };
+
+  it('needs the typed confirmation and the right password, and deletes nothing otherwise', async () => {
+    const c = await signUpVerified(ts, { email: 'keep-me@example.com', password: 'keep-secret' });
+    const who = await me(c);
+    for (const input of [{ confirmation: 'delete', password: 'keep-secret' }, { confirmation: '', password: 'keep-secret' }, { confirmation: 'DELETE', password: 'wrong' }, { confirmation: 'DELETE', password: '' }]) {
+      const res = await c.trpcMutation('account.deleteAccount', input);
+      expect(res.status, JSON.stringify(input)).toBe(400);
+    }
+    expect(await count('user', ['id', who.user.id])).toBe(1);
+    expect(await count('account', ['id', who.accountId])).toBe(1);
+    expect(await me(c)).not.toBeNull();
+  });
+
+  it("as the account's only owner removes the user, the account and everything in it, and ends the sessions", async () => {
+    const c = await signUpVerified(ts, { email: 'owner-delete@example.com', password: 'gone-secret' });
+    const who = await me(c);
+    const other = await signIn('owner-delete@example.com', 'gone-secret');
+    await db()
+      .insertInto('validation_result')
+      .values({
+        account_id: who.accountId, job_id: null, created_by: who.user.id, email: 'x@example.com', result: 'valid', verdict: 'deliverable', reason: 'accepted',
+        is_syntax_valid: true, is_dns_valid: true, is_mx_valid: true, is_smtp_valid: true, deliverability_score: 90, role_detected: false, disposable_provider: false,
+      })
+      .execute();
+    // A teammate: their own user and account survive; their seat in this account goes with it.
+    const mate = await signUpVerified(ts, { email: 'teammate@example.com' });
+    const mateWho = await me(mate);
+    await db().insertInto('member').values({ id: `m-${Date.now()}`, organizationId: who.accountId, userId: mateWho.user.id, role: 'member', createdAt: new Date() }).execute();
+
+    const res = await c.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password: 'gone-secret' });
+    expect(res.status).toBe(200);
+    expect(res.body.result.data).toEqual({ deleted_accounts: 1 });
+
+    expect(await count('user', ['id', who.user.id])).toBe(0);
+    expect(await count('organization', ['id', who.accountId])).toBe(0);
+    expect(await count('account', ['id', who.accountId])).toBe(0);
+    expect(await count('member', ['organizationId', who.accountId])).toBe(0);
+    expect(await count('validation_result', ['account_id', who.accountId])).toBe(0);
+    expect(await count('profile', ['id', who.user.id])).toBe(0);
+    expect(await count('session', ['userId', who.user.id])).toBe(0);
+    expect(await me(c)).toBeNull();
+    expect(await me(other.client)).toBeNull();
+    expect((await signIn('owner-delete@example.com', 'gone-secret')).status).toBe(401);
+
+    expect(await count('user', ['id', mateWho.user.id])).toBe(1);
+    expect(await count('account', ['id', mateWho.accountId])).toBe(1);
+    expect((await me(mate))?.accountId).toBe(mateWho.accountId);
+    const audit = await db().selectFrom('audit_log').select(['action', 'target_id']).where('action', '=', 'user.deleted').execute();
+    expect(audit).toContainEqual({ action: 'user.deleted', target_id: who.user.id });
+  });
+
+  it('as a member of an account someone else owns removes only their own seat there', async () => {
+    const owner = await signUpVerified(ts, { email: 'team-owner@example.com' });
+    const ownerWho = await me(owner);
+    const member = await signUpVerified(ts, { email: 'leaving-member@example.com', password: 'leave-secret' });
+    const memberWho = await me(member);
+    await db().insertInto('member').values({ id: `m2-${Date.now()}`, organizationId: ownerWho.accountId, userId: memberWho.user.id, role: 'admin', createdAt: new Date() }).execute();
+
+    const res = await member.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password: 'leave-secret' });
+    expect(res.status).toBe(200);
+    expect(await count('user', ['id', memberWho.user.id])).toBe(0);
+    expect(await count('account', ['id', ownerWho.accountId])).toBe(1);
+    expect(await count('member', ['organizationId', ownerWho.accountId])).toBe(1);
+    expect((await me(owner))?.accountId).toBe(ownerWho.accountId);
+  });
+});
