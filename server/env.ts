@@ -20,6 +20,8 @@ const envSchema = z.object({
   STORAGE_DIR: optional(),
   WORKER_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).default(4)),
   TRUST_PROXY: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** Lets webhooks go to private/loopback addresses and plain http (tests and local development only). */
+  WEBHOOK_ALLOW_PRIVATE: z.preprocess(emptyAsUndefined, z.stringbool().default(false)),
   // Razorpay (billing). Without both keys, outside production, Billing uses the labelled local test checkout.
   RAZORPAY_KEY_ID: optional(),
   RAZORPAY_KEY_SECRET: optional(),

@@ -8,6 +8,7 @@ import type { AppDeps } from '../deps';
 import { appRouter } from '../trpc/app-router';
 import { contextFactory } from '../trpc/context';
 import { jobsHttpRouter } from '../features/jobs/jobs.http';
+import { restApiRouter } from '../rest/mount';
 import { devOutboxRouter } from './dev-outbox';
 
 export interface HttpOptions {
@@ -39,6 +40,7 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
     res.json({ geoUrl: deps.env.GEO_URL });
   });
   if (deps.env.NODE_ENV !== 'production') app.use(devOutboxRouter(deps.db));
+  app.use('/v1', restApiRouter(deps)); // public REST API + /v1/openapi.json
   o.extra?.(app);
   app.use('/api', (_req, res) => {
     res.status(404).json({ error: 'Not found' });

@@ -6,6 +6,7 @@ import { quotaResetTask } from './tasks/quota-reset';
 import { retentionPurgeTask } from './tasks/retention-purge';
 import { scheduleRunTask } from './tasks/schedule-run';
 import { scheduleTickTask } from './tasks/schedule-tick';
+import { webhookDeliverTask } from './tasks/webhook-deliver';
 
 export interface TaskListOptions {
   /** Tunes chunk batching/retries (tests and benchmarks). */
@@ -20,5 +21,6 @@ export function createTaskList(deps: AppDeps, o: TaskListOptions = {}): TaskList
     'schedule-run': scheduleRunTask(deps),
     'retention-purge': retentionPurgeTask(deps),
     'quota-reset': quotaResetTask(deps),
+    'webhook-deliver': webhookDeliverTask(deps),
   };
 }

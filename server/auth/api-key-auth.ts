@@ -1,0 +1,63 @@
+// Public API authentication: `Authorization: Bearer mv_live_…` → the key's account, or a typed
+// refusal. Only the key's SHA-256 is stored; the lookup goes through its unique index (a hash
+// reveals nothing about timing of the key itself) and the digest found is compared again in constant
+// time. Use is recorded at most once a minute per key.
+import type { Db } from '../../db/client';
+import type { PlanType } from '../contracts/plans';
+import { hashApiKey, looksLikeApiKey, sameDigest } from '../features/api-keys/api-key-format';
+import { findApiKeyByHash, touchApiKey } from '../features/api-keys/api-keys.queries';
+
+export const LAST_USED_RESOLUTION_SECONDS = 60;
+
+export interface ApiKeyPrincipal {
+  accountId: string;
+  keyId: string;
+  plan: PlanType;
+}
+
+export type ApiKeyAuthFailure = {
+  ok: false;
+  code: 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'KEY_REVOKED';
+  message: string;
+};
+
+export type ApiKeyAuthResult = { ok: true; principal: ApiKeyPrincipal } | ApiKeyAuthFailure;
+
+const missing: ApiKeyAuthFailure = {
+  ok: false,
+  code: 'MISSING_API_KEY',
+  message: 'Missing API key. Send it as "Authorization: Bearer <your API key>".',
+};
+const invalid: ApiKeyAuthFailure = {
+  ok: false,
+  code: 'INVALID_API_KEY',
+  message: 'Invalid API key. Check the key, or create a new one on the API Keys page.',
+};
+const revoked: ApiKeyAuthFailure = {
+  ok: false,
+  code: 'KEY_REVOKED',
+  message: 'This API key has been revoked. Create a new one on the API Keys page.',
+};
+
+/** The bearer token of an Authorization header, or null. */
+export function bearerToken(header: string | null | undefined): string | null {
+  if (!header) return null;
+  const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1]! : null;
+}
+
+export async function authenticateApiKey(db: Db, authorizationHeader: string | null | undefined): Promise<ApiKeyAuthResult> {
+  const token = bearerToken(authorizationHeader);
+  if (!token) return missing;
+  if (!looksLikeApiKey(token)) return invalid;
+  const hash = hashApiKey(token);
+  const row = await findApiKeyByHash(db, hash);
+  if (!row || !sameDigest(row.keyHash, hash)) return invalid;
+  if (row.revokedAt) return revoked;
+  const stale = !row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_SECONDS * 1000;
+  if (stale) {
+    // Not on the request's critical path; the conditional update keeps it to one write a minute.
+    void touchApiKey(db, row.keyId, LAST_USED_RESOLUTION_SECONDS).catch((err) => console.error('[api-key] last_used_at:', err instanceof Error ? err.message : err));
+  }
+  return { ok: true, principal: { accountId: row.accountId, keyId: row.keyId, plan: row.plan } };
+}

@@ -1,0 +1,37 @@
+// POST /v1/bulk over the bulk job service: the list is normalised and de-duplicated the way a CSV
+// is (jobs/csv-import normalizeEmail), the job is created by jobs.service (credits checked, chunks
+// queued) and, in the same transaction, given the caller's webhook_url.
+import type { Db } from '../../db/client';
+import type { PlanType } from '../contracts/plans';
+import { normalizeEmail } from '../features/jobs/csv-import';
+import { createJobInTransaction, depthForPlan } from '../features/jobs/jobs.service';
+
+export const API_JOB_FILENAME = 'api-request';
+
+/** Unique normalised addresses in request order; blanks dropped. */
+export function uniqueAddresses(emails: readonly string[]): string[] {
+  const seen = new Set<string>();
+  for (const raw of emails) {
+    const e = normalizeEmail(raw);
+    if (e !== '') seen.add(e);
+  }
+  return [...seen];
+}
+
+export async function createApiBulkJob(
+  db: Db,
+  o: { accountId: string; keyId: string; plan: PlanType; emails: string[]; webhookUrl: string | null },
+): Promise<{ jobId: string; totalEmails: number }> {
+  return db.transaction().execute(async (trx) => {
+    const job = await createJobInTransaction(trx, {
+      accountId: o.accountId,
+      userId: null,
+      filename: API_JOB_FILENAME,
+      emails: o.emails,
+      source: 'api',
+      depth: depthForPlan(o.plan),
+    });
+    if (o.webhookUrl) await trx.updateTable('validation_job').set({ webhook_url: o.webhookUrl }).where('id', '=', job.jobId).execute();
+    return job;
+  });
+}

@@ -1,0 +1,96 @@
+// Mounts the public REST API on /v1: the OpenAPI document, then trpc-to-openapi over v1Router.
+// Errors leave as {code, message[, issues]} where code is the app's stable code (RATE_LIMITED,
+// INVALID_API_KEY, INSUFFICIENT_CREDITS …), never a stack or the tRPC envelope.
+import express, { type ErrorRequestHandler, type Response } from 'express';
+import { createOpenApiExpressMiddleware } from 'trpc-to-openapi';
+import type { AppDeps } from '../deps';
+import { openApiDocument } from './openapi';
+import { restContextFactory, restStateOf } from './rest-context';
+import { v1Router } from './v1.router';
+
+/** Bulk bodies: 10,000 addresses of up to 1,024 characters, with JSON overhead. */
+const MAX_BODY = '12mb';
+
+const PUBLIC_CODES: Record<string, string> = {
+  BAD_REQUEST: 'BAD_INPUT',
+  PARSE_ERROR: 'BAD_INPUT',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  METHOD_NOT_SUPPORTED: 'METHOD_NOT_ALLOWED',
+  TOO_MANY_REQUESTS: 'RATE_LIMITED',
+  INTERNAL_SERVER_ERROR: 'INTERNAL_ERROR',
+};
+
+interface ErrorEnvelope {
+  code?: string;
+  message?: string;
+  data?: { appCode?: string | null; zodIssues?: Array<{ path: string; message: string }> | null };
+}
+
+/** The public error body from trpc-to-openapi's envelope. */
+export function publicError(envelope: ErrorEnvelope): { code: string; message: string; issues?: Array<{ path: string; message: string }> } {
+  const issues = envelope.data?.zodIssues ?? undefined;
+  const code = envelope.data?.appCode ?? PUBLIC_CODES[envelope.code ?? ''] ?? envelope.code ?? 'ERROR';
+  let message = envelope.message ?? 'Request failed';
+  if (issues && issues.length > 0) {
+    const first = issues[0]!;
+    message = first.path ? `${first.path}: ${first.message}` : first.message;
+  }
+  return issues && issues.length > 0 ? { code, message, issues } : { code, message };
+}
+
+/** Rewrites the JSON body of error responses on their way out. */
+function rewriteErrorBodies(res: Response): void {
+  const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => Response;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if (res.statusCode >= 400 && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) {
+      try {
+        const body = JSON.stringify(publicError(JSON.parse(chunk.toString()) as ErrorEnvelope));
+        res.setHeader('Content-Length', Buffer.byteLength(body));
+        return end(body, ...rest);
+      } catch {
+        // not JSON: leave it
+      }
+    }
+    return end(chunk, ...rest);
+  }) as Response['end'];
+}
+
+export function restApiRouter(deps: AppDeps): express.Router {
+  const r = express.Router();
+  r.get('/openapi.json', (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.json(openApiDocument(deps.baseURL));
+  });
+
+  const handler = createOpenApiExpressMiddleware({
+    router: v1Router,
+    createContext: restContextFactory(deps),
+    maxBodySize: 12 * 1024 * 1024,
+    responseMeta: ({ ctx }) => ({ headers: { ...(restStateOf(ctx)?.responseHeaders ?? {}) } }),
+    onError: ({ error, path }) => {
+      if (error.code === 'INTERNAL_SERVER_ERROR') console.error(`[v1] ${path ?? '?'}:`, error.cause ?? error);
+    },
+  });
+
+  r.use(express.json({ limit: MAX_BODY }));
+  const badBody: ErrorRequestHandler = (err, _req, res, next) => {
+    const type = (err as { type?: string }).type;
+    if (type === 'entity.parse.failed') return void res.status(400).json({ code: 'BAD_INPUT', message: 'The request body is not valid JSON.' });
+    if (type === 'entity.too.large') return void res.status(413).json({ code: 'PAYLOAD_TOO_LARGE', message: `The request body is larger than ${MAX_BODY}.` });
+    if (typeof (err as { status?: number }).status === 'number' && (err as { status: number }).status < 500) {
+      return void res.status((err as { status: number }).status).json({ code: 'BAD_INPUT', message: 'The request body could not be read.' });
+    }
+    next(err);
+  };
+  r.use(badBody);
+  r.use((req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    rewriteErrorBodies(res);
+    void handler(req, res);
+  });
+  return r;
+}

@@ -1,0 +1,175 @@
+// Job-completion webhooks: signed with the account's secret, retried with backoff until the
+// receiver takes them, never sent twice, and never to private addresses unless allowed.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProbeDaemon } from '../../probe/daemon/server';
+import { guardedLookup } from '../../server/features/webhooks/webhook-url';
+import { verifyWebhookSignature } from '../../server/features/webhooks/webhook-signing';
+import { deliverJobWebhook, enqueueWebhook } from '../../server/features/webhooks/webhooks.service';
+import { signUpVerified, startTestServer, type Browserless, type TestServer } from '../helpers/test-server';
+import { buildScenarios, startMailWorld, type MailWorld } from '../mailworld/index';
+import { fastProbeOptions, freePort } from '../probe/mailworld-helpers';
+
+interface Received {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A webhook receiver on 127.0.0.1 that answers with the scripted statuses, then 200. */
+async function startReceiver() {
+  const received: Received[] = [];
+  const script: number[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.statusCode = script.shift() ?? 200;
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    script,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+const TOKEN = 'webhooks-probe-token';
+let world: MailWorld;
+let daemon: { url: string; close(): Promise<void> };
+let ts: TestServer;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+beforeAll(async () => {
+  world = await startMailWorld({ domains: buildScenarios().filter((d) => d.domain.startsWith('normal.')) });
+  daemon = await startProbeDaemon({ port: await freePort(), host: '127.0.0.1', token: TOKEN, probe: fastProbeOptions(world) });
+  ts = await startTestServer({ role: 'all', probeUrls: [daemon.url], probeToken: TOKEN, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await ts?.stop();
+  await receiver?.close();
+  await daemon?.close();
+  await world?.stop();
+});
+
+let n = 0;
+async function customer(): Promise<{ c: Browserless; accountId: string; key: string; secret: string }> {
+  n += 1;
+  const c = await signUpVerified(ts, { email: `hooks-${n}@example.com` });
+  const accountId = (await c.trpcQuery('account.me')).body.result.data.accountId as string;
+  await ts.testDb.db.updateTable('account').set({ plan: 'pro' }).where('id', '=', accountId).execute();
+  const key = (await c.trpcMutation('apiKeys.create', { name: 'hooks' })).body.result.data.api_key as string;
+  const secret = (await c.trpcQuery('apiKeys.webhookSecret')).body.result.data.secret as string;
+  return { c, accountId, key, secret };
+}
+
+async function finishedJob(accountId: string, webhookUrl: string | null, status: 'completed' | 'failed' = 'completed'): Promise<string> {
+  const job = await ts.testDb.db
+    .insertInto('validation_job')
+    .values({ account_id: accountId, filename: 'api-request', source: 'api', status, total_emails: 3, processed_emails: 3, webhook_url: webhookUrl, completed_at: new Date() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return job.id;
+}
+
+const forPath = (path: string) => receiver.received.filter((r) => r.path === path);
+
+describe('job-completion webhooks', () => {
+  it('signs the raw body with the account secret and retries with backoff until a 2xx', { timeout: 40_000 }, async () => {
+    const { accountId, secret } = await customer();
+    const path = '/hooks/retry';
+    const jobId = await finishedJob(accountId, `${receiver.url}${path}`);
+    receiver.script.push(500, 503);
+    await enqueueWebhook(ts.testDb.db, { jobId });
+
+    await expect.poll(() => forPath(path).length, { timeout: 35_000, interval: 250 }).toBe(3);
+    const [first, second, third] = forPath(path);
+    expect(first!.body).toBe(third!.body);
+    expect(second!.body).toBe(third!.body);
+    expect(JSON.parse(third!.body)).toEqual({
+      event: 'job.completed',
+      job_id: jobId,
+      status: 'completed',
+      total_emails: 3,
+      processed_emails: 3,
+      created_at: expect.any(String),
+      completed_at: expect.any(String),
+    });
+    for (const r of [first!, second!, third!]) {
+      expect(r.headers['content-type']).toBe('application/json');
+      expect(r.headers['x-mailvet-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+      expect(verifyWebhookSignature(secret, r.body, r.headers['x-mailvet-signature'] as string)).toBe(true);
+      expect(verifyWebhookSignature(secret, `${r.body} `, r.headers['x-mailvet-signature'] as string)).toBe(false);
+      expect(r.headers['x-mailvet-delivery']).toBe(jobId);
+    }
+    expect([first, second, third].map((r) => r!.headers['x-mailvet-attempt'])).toEqual(['1', '2', '3']);
+
+    await expect
+      .poll(async () => (await ts.testDb.db.selectFrom('audit_log').select('action').where('target_id', '=', jobId).where('action', '=', 'webhook.delivered').execute()).length)
+      .toBe(1);
+
+    // Queued again (a retried finalize): the delivered webhook is not sent twice.
+    await enqueueWebhook(ts.testDb.db, { jobId });
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(forPath(path)).toHaveLength(3);
+  });
+
+  it('reports a failed job as job.failed', { timeout: 20_000 }, async () => {
+    const { accountId } = await customer();
+    const path = '/hooks/failed';
+    const jobId = await finishedJob(accountId, `${receiver.url}${path}`, 'failed');
+    await enqueueWebhook(ts.testDb.db, { jobId });
+    await expect.poll(() => forPath(path).length, { timeout: 15_000 }).toBe(1);
+    expect(JSON.parse(forPath(path)[0]!.body)).toMatchObject({ event: 'job.failed', status: 'failed', job_id: jobId });
+    expect(forPath(path)[0]!.headers['x-mailvet-event']).toBe('job.failed');
+  });
+
+  it('queues nothing for a job without a webhook_url', async () => {
+    const { accountId } = await customer();
+    const jobId = await finishedJob(accountId, null);
+    await enqueueWebhook(ts.testDb.db, { jobId });
+    const { rows } = await ts.testDb.pool.query(`select count(*)::int as n from graphile_worker.jobs where key = $1`, [`webhook-deliver:${jobId}`]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('calls the webhook_url given to POST /v1/bulk when the job completes', { timeout: 45_000 }, async () => {
+    const { key, secret } = await customer();
+    const path = '/hooks/bulk';
+    const res = await fetch(`${ts.url}/v1/bulk`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ emails: ['alice@normal.mailworld.test', 'ghost@normal.mailworld.test'], webhook_url: `${receiver.url}${path}` }),
+    });
+    expect(res.status).toBe(200);
+    const { job_id } = (await res.json()) as { job_id: string };
+    await expect.poll(() => forPath(path).length, { timeout: 40_000, interval: 250 }).toBe(1);
+    const hook = forPath(path)[0]!;
+    expect(JSON.parse(hook.body)).toMatchObject({ event: 'job.completed', job_id, status: 'completed', total_emails: 2, processed_emails: 2 });
+    expect(verifyWebhookSignature(secret, hook.body, hook.headers['x-mailvet-signature'] as string)).toBe(true);
+  });
+
+  it('refuses to deliver to loopback or private addresses when they are not allowed', async () => {
+    const { accountId } = await customer();
+    const deps = { ...ts.server.deps, env: { ...ts.server.deps.env, WEBHOOK_ALLOW_PRIVATE: false } };
+    for (const url of [`${receiver.url}/hooks/private`, `https://127.0.0.1:${new URL(receiver.url).port}/hooks/private`, 'https://localhost/hooks/private', 'https://169.254.169.254/latest']) {
+      const jobId = await finishedJob(accountId, url);
+      const outcome = await deliverJobWebhook(deps, jobId, { number: 1, max: 10 });
+      expect(outcome.kind, url).toBe('refused');
+      const audit = await ts.testDb.db.selectFrom('audit_log').select(['action', 'data']).where('target_id', '=', jobId).executeTakeFirstOrThrow();
+      expect(audit.action).toBe('webhook.failed');
+    }
+    expect(forPath('/hooks/private')).toHaveLength(0);
+  });
+
+  it('checks the address again at connection time (DNS rebinding)', async () => {
+    const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => guardedLookup('localhost', {}, (e) => resolve(e)));
+    expect(err?.code).toBe('EADDRBLOCKED');
+  });
+});
