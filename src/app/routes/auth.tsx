@@ -9,10 +9,13 @@ import { Label } from '../../components/ui/label';
 import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../components/ui/tabs';
 import { paths } from '../../config/paths';
 import { AUTH_TOASTS, serverMessage } from '../../features/auth/messages';
+import { InvitationNotice } from '../../features/team/invitation-notice';
+import { useInvitationLanding } from '../../features/team/use-invitation-landing';
 import { authClient } from '../../lib/auth-client';
 
 function SignInForm({ onTwoFactor }: { onTwoFactor: () => void }) {
   const navigate = useNavigate();
+  const landing = useInvitationLanding();
   const [busy, setBusy] = useState(false);
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -29,7 +32,7 @@ function SignInForm({ onTwoFactor }: { onTwoFactor: () => void }) {
       return;
     }
     toast.success(AUTH_TOASTS.welcomeTitle, { description: AUTH_TOASTS.welcomeBody });
-    navigate(paths.dashboard.root, { replace: true });
+    navigate(landing, { replace: true });
   }
   return (
     <form onSubmit={submit} className="space-y-4" aria-label="Sign in">
@@ -47,6 +50,7 @@ function SignInForm({ onTwoFactor }: { onTwoFactor: () => void }) {
 }
 
 function SignUpForm() {
+  const landing = useInvitationLanding();
   const [busy, setBusy] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
   async function submit(e: FormEvent<HTMLFormElement>) {
@@ -59,7 +63,7 @@ function SignUpForm() {
       name: String(form.get('fullName')).trim(),
       email,
       password: String(form.get('password')),
-      callbackURL: paths.dashboard.root,
+      callbackURL: landing,
     });
     setBusy(false);
     if (error) {
@@ -98,6 +102,7 @@ function SignUpForm() {
 
 function TwoFactorForm({ onCancel }: { onCancel: () => void }) {
   const navigate = useNavigate();
+  const landing = useInvitationLanding();
   const [busy, setBusy] = useState(false);
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -110,7 +115,7 @@ function TwoFactorForm({ onCancel }: { onCancel: () => void }) {
       return;
     }
     toast.success(AUTH_TOASTS.welcomeTitle, { description: AUTH_TOASTS.welcomeBody });
-    navigate(paths.dashboard.root, { replace: true });
+    navigate(landing, { replace: true });
   }
   return (
     <form onSubmit={submit} className="space-y-4" aria-label="Two-factor verification">
@@ -129,13 +134,15 @@ export default function AuthRoute() {
   const { data: session, isPending } = authClient.useSession();
   const [params, setParams] = useSearchParams();
   const twoFactor = params.get('step') === '2fa';
-  if (!isPending && session) return <Navigate to={paths.dashboard.root} replace />;
+  const landing = useInvitationLanding();
+  if (!isPending && session) return <Navigate to={landing} replace />;
   return (
     <main className="flex min-h-screen flex-col items-center justify-center bg-gradient-to-b from-brand-50 to-white px-4 py-12">
       <div className="w-full max-w-md">
         <Link to={paths.home} className="mb-6 inline-flex items-center gap-1.5 text-sm font-medium text-slate-600 hover:text-slate-900">
           <ArrowLeft className="size-4" aria-hidden /> Back to home
         </Link>
+        <InvitationNotice />
         <Card>
           <CardHeader>
             <CardTitle className="text-2xl">Welcome to Mailvet</CardTitle>

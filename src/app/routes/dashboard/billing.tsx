@@ -1,6 +1,5 @@
-import { PageHeader } from '../../../components/layouts/page-header';
+import { BillingScreen } from '../../../features/billing/billing-screen';
 
-// Interim page while this screen's issue is in progress.
 export default function Route() {
-  return <PageHeader title="Billing" description="Plans and payments." />;
+  return <BillingScreen />;
 }

@@ -1,6 +1,5 @@
-import { PageHeader } from '../../../components/layouts/page-header';
+import { IntegrationsScreen } from '../../../features/integrations/integrations-screen';
 
-// Interim page while this screen's issue is in progress.
 export default function Route() {
-  return <PageHeader title="Integrations" description="Webhooks, Zapier and custom API." />;
+  return <IntegrationsScreen />;
 }

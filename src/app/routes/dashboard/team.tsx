@@ -1,6 +1,5 @@
-import { PageHeader } from '../../../components/layouts/page-header';
+import { TeamScreen } from '../../../features/team/team-screen';
 
-// Interim page while this screen's issue is in progress.
 export default function Route() {
-  return <PageHeader title="Team" description="Members and invitations of your account." />;
+  return <TeamScreen />;
 }

@@ -1,0 +1,33 @@
+// Spec sections 4 and 8: the Billing screen's texts, verbatim where the spec gives them.
+export const BILLING_TEXT = {
+  errorTitle: 'Error',
+  processFailed: 'Failed to process payment. Please try again.',
+  verifyFailedTitle: 'Payment Verification Failed',
+  verifyFailedFallback: 'Please contact support.',
+  successTitle: 'Payment Successful',
+  successBody: (plan: string) => `You've been upgraded to the ${plan} plan.`,
+  alreadySubscribedTitle: 'Already Subscribed',
+  alreadySubscribedBody: (plan: string) => `You are already on the ${plan} plan.`,
+  downgradeTitle: 'Downgrade Not Available',
+  downgradeBody: 'Please contact support to downgrade your plan.',
+  ownerOnly: 'Only the account owner can change the plan.',
+  cancelledTitle: 'Payment Cancelled',
+  cancelledBody: 'No payment was taken. You can upgrade any time.',
+} as const;
+
+/** "$19.00", "₹999.00" from minor units. */
+export function formatMinor(amount: number, currency: string): string {
+  return new Intl.NumberFormat(currency === 'INR' ? 'en-IN' : 'en-US', { style: 'currency', currency }).format(amount / 100);
+}
+
+/** The message of a failed tRPC call, or the fallback when it carries none. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error && typeof error === 'object' && 'message' in error) {
+    const message = (error as { message?: unknown }).message;
+    if (typeof message === 'string' && message.trim() !== '') return message;
+  }
+  return fallback;
+}
+
+/** The brand indigo (styles.css --color-brand-600), for Razorpay's checkout theme. */
+export const BRAND_COLOR = '#4f46e5';

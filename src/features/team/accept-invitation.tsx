@@ -1,0 +1,58 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { toast } from 'sonner';
+import { Spinner } from '../../components/ui/spinner';
+import { useTRPC } from '../../lib/trpc';
+import { TEAM_TEXT, errorMessage } from './messages';
+import { forgetInvitation } from './use-invitation-landing';
+
+/**
+ * On /dashboard/team?invitation=<id> (where signing in from an invitation link lands): accepts the
+ * invitation once, then the whole dashboard reloads its data from the shared account.
+ */
+export function AcceptInvitationBanner() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const invitationId = params.get('invitation');
+  const started = useRef<string | null>(null);
+  const accept = useMutation(trpc.team.acceptInvitation.mutationOptions());
+  const { mutate } = accept;
+
+  useEffect(() => {
+    if (!invitationId || started.current === invitationId) return;
+    started.current = invitationId;
+    const done = () => {
+      forgetInvitation();
+      setParams(
+        (p) => {
+          p.delete('invitation');
+          return p;
+        },
+        { replace: true },
+      );
+    };
+    mutate(
+      { invitationId },
+      {
+        onSuccess: async (r) => {
+          done();
+          toast.success(TEAM_TEXT.invitationAcceptedTitle, { description: TEAM_TEXT.invitationAcceptedBody(r.accountName) });
+          await queryClient.invalidateQueries();
+        },
+        onError: (err) => {
+          done();
+          toast.error(TEAM_TEXT.errorTitle, { description: errorMessage(err, 'Could not accept the invitation') });
+        },
+      },
+    );
+  }, [invitationId, mutate, queryClient, setParams]);
+
+  if (!accept.isPending) return null;
+  return (
+    <div role="status" className="flex items-center gap-3 rounded-xl border border-brand-100 bg-brand-50 p-4 text-sm text-brand-900">
+      <Spinner size="sm" /> Joining the team…
+    </div>
+  );
+}

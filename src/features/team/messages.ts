@@ -1,0 +1,36 @@
+// Spec sections 5, 6 and 8: the Team screen's texts, verbatim where the spec gives them.
+export const TEAM_TEXT = {
+  errorTitle: 'Error',
+  loadFailed: 'Failed to load team data',
+  inviteFailed: 'Failed to send invitation',
+  removeFailed: 'Failed to remove team member',
+  cancelFailed: 'Failed to cancel invitation',
+  enterEmail: 'Please enter an email address',
+  invitationSentTitle: 'Invitation Sent',
+  invitationSentBody: (email: string) => `We've emailed an invitation to ${email}.`,
+  invitationCancelledTitle: 'Invitation Cancelled',
+  invitationCancelledBody: (email: string) => `The invitation to ${email} no longer works.`,
+  memberRemovedTitle: 'Member Removed',
+  memberRemovedBody: (email: string) => `${email} no longer has access to this account.`,
+  upgradeTitle: 'Upgrade to add team members',
+  upgradeLimit: (n: number) => `Your current plan allows ${n} team member(s) total`,
+  invitationAcceptedTitle: 'Invitation Accepted',
+  invitationAcceptedBody: (account: string) => `You've joined ${account}.`,
+} as const;
+
+/** The message of a failed tRPC call, or the fallback when it carries none. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error && typeof error === 'object' && 'message' in error) {
+    const message = (error as { message?: unknown }).message;
+    if (typeof message === 'string' && message.trim() !== '') return message;
+  }
+  return fallback;
+}
+
+/** The app error code a tRPC error carries (server/lib/errors.ts), if any. */
+export function appCode(error: unknown): string | null {
+  const data = (error as { data?: { appCode?: unknown } } | null)?.data;
+  return typeof data?.appCode === 'string' ? data.appCode : null;
+}
+
+export const ROLE_LABELS = { owner: 'Owner', admin: 'Admin', member: 'Member' } as const;

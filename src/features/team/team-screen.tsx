@@ -1,0 +1,317 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Clock, Mail, Trash2, UserPlus, Users, X } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { toast } from 'sonner';
+import { isUnlimited, planByType } from '../../../server/contracts/plans';
+import { PageHeader } from '../../components/layouts/page-header';
+import { Badge, type BadgeVariant } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../components/ui/tabs';
+import { useTRPC } from '../../lib/trpc';
+import { AcceptInvitationBanner } from './accept-invitation';
+import { ROLE_LABELS, TEAM_TEXT, appCode, errorMessage } from './messages';
+import { ConfirmDialog, InviteDialog, UpgradeDialog, type InviteRole } from './team-dialogs';
+
+type Role = keyof typeof ROLE_LABELS;
+
+const ROLE_BADGE: Record<Role, BadgeVariant> = { owner: 'brand', admin: 'warning', member: 'neutral' };
+
+function formatDate(value: string | Date): string {
+  return new Date(value).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+function RoleBadge({ role }: { role: string }) {
+  const r: Role = role === 'owner' || role === 'admin' ? role : 'member';
+  return <Badge variant={ROLE_BADGE[r]}>{ROLE_LABELS[r]}</Badge>;
+}
+
+function EmptyRow({ colSpan, children }: { colSpan: number; children: React.ReactNode }) {
+  return (
+    <tr>
+      <td colSpan={colSpan} className="px-6 py-12 text-center text-sm text-slate-500">
+        {children}
+      </td>
+    </tr>
+  );
+}
+
+const th = 'px-6 py-3 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase';
+const td = 'px-6 py-4 text-sm text-slate-700';
+
+export function TeamScreen() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const me = useQuery(trpc.account.me.queryOptions());
+  const role = me.data?.role;
+  const canManage = role === 'owner' || role === 'admin';
+
+  const members = useQuery(trpc.team.members.queryOptions());
+  const invitations = useQuery({ ...trpc.team.invitations.queryOptions(), enabled: canManage });
+  const seats = useQuery({ ...trpc.team.seats.queryOptions(), enabled: canManage });
+
+  const [inviteOpen, setInviteOpen] = useState(false);
+  const [upgradeOpen, setUpgradeOpen] = useState(false);
+  const [removing, setRemoving] = useState<{ id: string; email: string } | null>(null);
+  const [cancelling, setCancelling] = useState<{ id: string; email: string } | null>(null);
+  const [tab, setTab] = useState(0);
+
+  const loadError = members.error ?? invitations.error ?? seats.error;
+  useEffect(() => {
+    if (!loadError) return;
+    console.error('Failed to load team data', loadError);
+    toast.error(TEAM_TEXT.errorTitle, { description: TEAM_TEXT.loadFailed, id: 'team-load-error' });
+  }, [loadError]);
+
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.team.members.queryKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.team.invitations.queryKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.team.seats.queryKey() }),
+    ]);
+
+  const invite = useMutation(trpc.team.invite.mutationOptions());
+  const remove = useMutation(trpc.team.removeMember.mutationOptions());
+  const cancel = useMutation(trpc.team.cancelInvitation.mutationOptions());
+
+  const limit = seats.data?.limit ?? me.data?.team_member_limit ?? 1;
+  const used = (seats.data?.members ?? 0) + (seats.data?.invitations ?? 0);
+  const atLimit = seats.data !== undefined && !isUnlimited(limit) && used >= limit;
+  const planName = me.data ? planByType(me.data.plan).name : undefined;
+
+  function openInvite() {
+    if (atLimit) setUpgradeOpen(true);
+    else setInviteOpen(true);
+  }
+
+  async function sendInvite(v: { email: string; role: InviteRole }): Promise<boolean> {
+    try {
+      const created = await invite.mutateAsync(v);
+      toast.success(TEAM_TEXT.invitationSentTitle, { description: TEAM_TEXT.invitationSentBody(created.email) });
+      await refresh();
+      setTab(1);
+      return true;
+    } catch (err) {
+      if (appCode(err) === 'PLAN_REQUIRED') {
+        setInviteOpen(false);
+        setUpgradeOpen(true);
+        await refresh();
+        return false;
+      }
+      toast.error(TEAM_TEXT.errorTitle, { description: errorMessage(err, TEAM_TEXT.inviteFailed) });
+      return false;
+    }
+  }
+
+  async function confirmRemove() {
+    if (!removing) return;
+    try {
+      await remove.mutateAsync({ memberId: removing.id });
+      toast.success(TEAM_TEXT.memberRemovedTitle, { description: TEAM_TEXT.memberRemovedBody(removing.email) });
+      setRemoving(null);
+      await refresh();
+    } catch (err) {
+      console.error(TEAM_TEXT.removeFailed, err);
+      toast.error(TEAM_TEXT.errorTitle, { description: errorMessage(err, TEAM_TEXT.removeFailed) });
+    }
+  }
+
+  async function confirmCancel() {
+    if (!cancelling) return;
+    try {
+      await cancel.mutateAsync({ invitationId: cancelling.id });
+      toast.success(TEAM_TEXT.invitationCancelledTitle, { description: TEAM_TEXT.invitationCancelledBody(cancelling.email) });
+      setCancelling(null);
+      await refresh();
+    } catch (err) {
+      console.error(TEAM_TEXT.cancelFailed, err);
+      toast.error(TEAM_TEXT.errorTitle, { description: errorMessage(err, TEAM_TEXT.cancelFailed) });
+    }
+  }
+
+  const memberRows = members.data ?? [];
+  const invitationRows = invitations.data ?? [];
+  const memberCols = canManage ? 5 : 4;
+
+  return (
+    <div className="space-y-6">
+      <AcceptInvitationBanner />
+      <PageHeader
+        title="Team"
+        description="Everyone who can use this account, and the invitations you've sent."
+        actions={
+          canManage ? (
+            <Button onClick={openInvite} disabled={seats.isPending}>
+              <UserPlus className="size-4" aria-hidden /> Invite Member
+            </Button>
+          ) : undefined
+        }
+      />
+
+      {canManage && seats.data && (
+        <p className="text-sm text-slate-600" data-testid="seat-summary">
+          <Users className="mr-1.5 inline size-4 align-[-3px] text-slate-400" aria-hidden />
+          {isUnlimited(limit)
+            ? `${seats.data.members} member(s) and ${seats.data.invitations} pending invitation(s). Your ${planName ?? ''} plan has no team size limit.`
+            : `${used} of ${limit} seat(s) used on the ${planName ?? ''} plan, counting pending invitations.`}
+        </p>
+      )}
+
+      <Tabs selectedIndex={canManage ? tab : 0} onChange={setTab}>
+        <TabsList aria-label="Team" className="inline-flex">
+          <TabsTrigger>Team Members ({memberRows.length})</TabsTrigger>
+          {canManage && <TabsTrigger>Pending Invitations ({invitationRows.length})</TabsTrigger>}
+        </TabsList>
+        <TabsPanels className="mt-4">
+          <TabsPanel>
+            <Card className="overflow-hidden">
+              <div className="overflow-x-auto">
+                <table className="min-w-full divide-y divide-slate-200">
+                  <thead className="bg-slate-50">
+                    <tr>
+                      <th scope="col" className={th}>Name</th>
+                      <th scope="col" className={th}>Email</th>
+                      <th scope="col" className={th}>Role</th>
+                      <th scope="col" className={th}>Joined</th>
+                      {canManage && <th scope="col" className={`${th} text-right`}>Actions</th>}
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-slate-100 bg-white">
+                    {members.isPending ? (
+                      <EmptyRow colSpan={memberCols}>
+                        <Spinner size="sm" /> <span className="ml-2">Loading team…</span>
+                      </EmptyRow>
+                    ) : members.isError ? (
+                      <EmptyRow colSpan={memberCols}>{TEAM_TEXT.loadFailed}</EmptyRow>
+                    ) : (
+                      memberRows.map((m) => (
+                        <tr key={m.id} data-testid="member-row">
+                          <td className={`${td} font-medium text-slate-900`}>
+                            {m.full_name || '—'}
+                            {m.user_id === me.data?.user.id && <span className="ml-2 text-xs font-normal text-slate-500">(you)</span>}
+                          </td>
+                          <td className={td}>{m.email}</td>
+                          <td className={td}>
+                            <RoleBadge role={m.role} />
+                          </td>
+                          <td className={`${td} whitespace-nowrap text-slate-500`}>{formatDate(m.created_at)}</td>
+                          {canManage && (
+                            <td className={`${td} text-right`}>
+                              {m.role === 'owner' ? (
+                                <span className="text-xs text-slate-400">—</span>
+                              ) : (
+                                <Button
+                                  variant="ghost"
+                                  size="sm"
+                                  className="text-red-600 hover:bg-red-50 hover:text-red-700"
+                                  onClick={() => setRemoving({ id: m.id, email: m.email })}
+                                  aria-label={`Remove ${m.email}`}
+                                >
+                                  <Trash2 className="size-4" aria-hidden /> Remove
+                                </Button>
+                              )}
+                            </td>
+                          )}
+                        </tr>
+                      ))
+                    )}
+                  </tbody>
+                </table>
+              </div>
+            </Card>
+          </TabsPanel>
+          {canManage && (
+            <TabsPanel>
+              <Card className="overflow-hidden">
+                <div className="overflow-x-auto">
+                  <table className="min-w-full divide-y divide-slate-200">
+                    <thead className="bg-slate-50">
+                      <tr>
+                        <th scope="col" className={th}>Email</th>
+                        <th scope="col" className={th}>Role</th>
+                        <th scope="col" className={th}>Sent</th>
+                        <th scope="col" className={th}>Expires</th>
+                        <th scope="col" className={`${th} text-right`}>Actions</th>
+                      </tr>
+                    </thead>
+                    <tbody className="divide-y divide-slate-100 bg-white">
+                      {invitations.isPending ? (
+                        <EmptyRow colSpan={5}>
+                          <Spinner size="sm" /> <span className="ml-2">Loading invitations…</span>
+                        </EmptyRow>
+                      ) : invitations.isError ? (
+                        <EmptyRow colSpan={5}>{TEAM_TEXT.loadFailed}</EmptyRow>
+                      ) : invitationRows.length === 0 ? (
+                        <EmptyRow colSpan={5}>
+                          <Mail className="mx-auto mb-2 size-6 text-slate-300" aria-hidden />
+                          No pending invitations.
+                        </EmptyRow>
+                      ) : (
+                        invitationRows.map((inv) => (
+                          <tr key={inv.id} data-testid="invitation-row">
+                            <td className={`${td} font-medium text-slate-900`}>{inv.email}</td>
+                            <td className={td}>
+                              <RoleBadge role={inv.role} />
+                            </td>
+                            <td className={`${td} whitespace-nowrap text-slate-500`}>{formatDate(inv.created_at)}</td>
+                            <td className={`${td} whitespace-nowrap`}>
+                              {inv.expired ? (
+                                <Badge variant="danger">Expired</Badge>
+                              ) : (
+                                <span className="inline-flex items-center gap-1 text-slate-500">
+                                  <Clock className="size-3.5" aria-hidden /> {formatDate(inv.expires_at)}
+                                </span>
+                              )}
+                            </td>
+                            <td className={`${td} text-right`}>
+                              <Button
+                                variant="ghost"
+                                size="sm"
+                                className="text-red-600 hover:bg-red-50 hover:text-red-700"
+                                onClick={() => setCancelling({ id: inv.id, email: inv.email })}
+                                aria-label={`Cancel invitation to ${inv.email}`}
+                              >
+                                <X className="size-4" aria-hidden /> Cancel
+                              </Button>
+                            </td>
+                          </tr>
+                        ))
+                      )}
+                    </tbody>
+                  </table>
+                </div>
+              </Card>
+            </TabsPanel>
+          )}
+        </TabsPanels>
+      </Tabs>
+
+      {canManage && (
+        <>
+          <InviteDialog open={inviteOpen} onClose={() => setInviteOpen(false)} onInvite={sendInvite} busy={invite.isPending} />
+          <UpgradeDialog open={upgradeOpen} limit={limit} planName={planName} onClose={() => setUpgradeOpen(false)} />
+          <ConfirmDialog
+            open={removing !== null}
+            title="Remove team member?"
+            description={removing ? `${removing.email} will lose access to this account straight away. You can invite them again later.` : ''}
+            confirmLabel="Remove Member"
+            busy={remove.isPending}
+            onConfirm={() => void confirmRemove()}
+            onClose={() => setRemoving(null)}
+          />
+          <ConfirmDialog
+            open={cancelling !== null}
+            title="Cancel invitation?"
+            description={cancelling ? `The invitation to ${cancelling.email} will be deleted and its link will stop working.` : ''}
+            confirmLabel="Cancel Invitation"
+            cancelLabel="Keep Invitation"
+            busy={cancel.isPending}
+            onConfirm={() => void confirmCancel()}
+            onClose={() => setCancelling(null)}
+          />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { expect, test, type Page } from '@playwright/test';
+import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
+
+const card = (page: Page, plan: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: plan, exact: true }) });
+
+/** Tells the geolocation fake which country the browser is in (its URL comes from /api/public-config). */
+async function setCountry(page: Page, country: string) {
+  const config = (await (await page.request.get('/api/public-config')).json()) as { geoUrl: string };
+  await page.request.post(new URL(`/country/${country}`, config.geoUrl).toString());
+}
+
+test.afterEach(async ({ page }) => {
+  await setCountry(page, 'US');
+});
+
+test('billing shows five plans and upgrades through the labelled test checkout', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-billing') });
+  await page.goto('/dashboard/billing');
+
+  await expect(page.getByRole('heading', { level: 3 })).toHaveText(['Free', 'Starter', 'Pro', 'Business', 'Enterprise']);
+  await expect(card(page, 'Starter').getByText('Most Popular')).toBeVisible();
+  await expect(page.getByText('Most Popular')).toHaveCount(1);
+  await expect(card(page, 'Free').getByText('Current', { exact: true })).toBeVisible();
+  await expect(card(page, 'Starter')).toContainText('$19');
+  await expect(card(page, 'Business')).toContainText('$199');
+  await expect(card(page, 'Enterprise').getByRole('link', { name: 'Contact Sales' })).toHaveAttribute('href', /^mailto:sales@mailvet\.io/);
+  await expect(page.getByTestId('current-plan')).toHaveText('Free');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/billing.png`, fullPage: true });
+
+  // Same plan.
+  await card(page, 'Free').getByRole('button', { name: 'Current Plan' }).click();
+  await expect(page.getByText('Already Subscribed')).toBeVisible();
+
+  // Upgrade to Starter: test checkout, then the normal verification.
+  await card(page, 'Starter').getByRole('button', { name: 'Upgrade to Starter' }).click();
+  const checkout = page.getByRole('dialog', { name: 'Mailvet checkout' });
+  await expect(checkout.getByText('Test mode — no real payment')).toBeVisible();
+  await expect(checkout).toContainText('Starter plan (monthly)');
+  await expect(checkout).toContainText('$19.00');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-test-checkout.png` });
+  await checkout.getByRole('button', { name: 'Pay $19.00 (test)' }).click();
+  await expect(page.getByText('Payment Successful')).toBeVisible();
+  await expect(page.getByText("You've been upgraded to the Starter plan.")).toBeVisible();
+  await expect(checkout).toBeHidden();
+
+  // The displayed plan follows.
+  await expect(page.getByTestId('current-plan')).toHaveText('Starter');
+  await expect(page.getByTestId('credits-balance')).toHaveText('10,500');
+  await expect(card(page, 'Starter').getByText('Current', { exact: true })).toBeVisible();
+  await expect(card(page, 'Free').getByText('Current', { exact: true })).toHaveCount(0);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-upgraded.png`, fullPage: true });
+
+  // Lower plan.
+  await card(page, 'Free').getByRole('button', { name: 'Downgrade' }).click();
+  await expect(page.getByText('Downgrade Not Available')).toBeVisible();
+  await expect(page.getByText('Please contact support to downgrade your plan.')).toBeVisible();
+
+  // Closing the test checkout takes no payment.
+  await card(page, 'Pro').getByRole('button', { name: 'Upgrade to Pro' }).click();
+  await page.getByRole('dialog', { name: 'Mailvet checkout' }).getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByText('Payment Cancelled')).toBeVisible();
+  await expect(page.getByTestId('current-plan')).toHaveText('Starter');
+});
+
+test('visitors from India pay in rupees', async ({ page }) => {
+  await setCountry(page, 'IN');
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-inr') });
+  await page.goto('/dashboard/billing');
+  await expect(card(page, 'Pro')).toContainText('₹2,999');
+  await card(page, 'Pro').getByRole('button', { name: 'Upgrade to Pro' }).click();
+  const checkout = page.getByRole('dialog', { name: 'Mailvet checkout' });
+  await expect(checkout).toContainText('₹2,999.00');
+  await checkout.getByRole('button', { name: 'Pay ₹2,999.00 (test)' }).click();
+  await expect(page.getByText("You've been upgraded to the Pro plan.")).toBeVisible();
+  await expect(page.getByTestId('current-plan')).toHaveText('Pro');
+});

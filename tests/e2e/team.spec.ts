@@ -1,0 +1,114 @@
+import { expect, test, type Page } from '@playwright/test';
+import { SCREENSHOT_DIR, signIn, signUpAndVerify, uniqueEmail } from './helpers';
+
+/** Upgrades the signed-in owner through Billing's test checkout (no Razorpay keys in e2e). */
+async function upgradeTo(page: Page, plan: 'Starter' | 'Pro' | 'Business') {
+  await page.goto('/dashboard/billing');
+  await page.getByRole('button', { name: `Upgrade to ${plan}` }).click();
+  const checkout = page.getByRole('dialog', { name: 'Mailvet checkout' });
+  await expect(checkout.getByText('Test mode — no real payment')).toBeVisible();
+  await checkout.getByRole('button', { name: /^Pay .* \(test\)$/ }).click();
+  await expect(page.getByText(`You've been upgraded to the ${plan} plan.`)).toBeVisible();
+}
+
+async function signOut(page: Page) {
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.waitForURL((u) => u.pathname === '/');
+}
+
+test('owner invites within the plan limit, the invitee signs up from the link and joins; roles and removal', async ({ page }) => {
+  const ownerEmail = uniqueEmail('e2e-team-owner');
+  const inviteeEmail = uniqueEmail('e2e-team-invitee');
+  await signUpAndVerify(page, { email: ownerEmail, name: 'Olivia Owner' });
+
+  // Free plan: the Invite button explains the limit with the upgrade dialog.
+  await page.goto('/dashboard/team');
+  await expect(page.getByRole('tab', { name: 'Team Members (1)' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Pending Invitations (0)' })).toBeVisible();
+  await expect(page.getByTestId('member-row')).toHaveCount(1);
+  await expect(page.getByTestId('member-row').first()).toContainText(ownerEmail);
+  await expect(page.getByTestId('member-row').first()).toContainText('Owner');
+  await page.getByRole('button', { name: 'Invite Member' }).click();
+  const upgrade = page.getByRole('dialog', { name: 'Upgrade to add team members' });
+  await expect(upgrade.getByText('Your current plan allows 1 team member(s) total')).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/team-upgrade-dialog.png` });
+  await upgrade.getByRole('button', { name: 'Not now' }).click();
+
+  // Pro allows 2 members in total.
+  await upgradeTo(page, 'Pro');
+  await page.goto('/dashboard/team');
+  await expect(page.getByTestId('seat-summary')).toContainText('1 of 2 seat(s) used on the Pro plan');
+  await page.getByRole('button', { name: 'Invite Member' }).click();
+  const invite = page.getByRole('dialog', { name: 'Invite Team Member' });
+  await expect(invite.getByLabel('Role')).toHaveValue('member');
+  await invite.getByRole('button', { name: 'Send Invitation' }).click();
+  await expect(invite.getByText('Please enter an email address')).toBeVisible();
+  await invite.getByLabel('Email').fill(inviteeEmail);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/team-invite-dialog.png` });
+  await invite.getByRole('button', { name: 'Send Invitation' }).click();
+  await expect(page.getByText('Invitation Sent')).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Pending Invitations (1)', selected: true })).toBeVisible();
+  await expect(page.getByTestId('invitation-row')).toContainText(inviteeEmail);
+
+  // The pending invitation holds the second seat.
+  await page.getByRole('button', { name: 'Invite Member' }).click();
+  await expect(page.getByRole('dialog', { name: 'Upgrade to add team members' }).getByText('Your current plan allows 2 team member(s) total')).toBeVisible();
+  await page.getByRole('button', { name: 'Not now' }).click();
+
+  // Cancel it (confirmation), then invite again.
+  await page.getByRole('button', { name: `Cancel invitation to ${inviteeEmail}` }).click();
+  const confirmCancel = page.getByRole('dialog', { name: 'Cancel invitation?' });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/team-cancel-confirm.png` });
+  await confirmCancel.getByRole('button', { name: 'Cancel Invitation' }).click();
+  await expect(page.getByText('Invitation Cancelled')).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Pending Invitations (0)' })).toBeVisible();
+  await page.getByRole('button', { name: 'Invite Member' }).click();
+  await page.getByRole('dialog', { name: 'Invite Team Member' }).getByLabel('Email').fill(inviteeEmail);
+  await page.getByRole('dialog', { name: 'Invite Team Member' }).getByRole('button', { name: 'Send Invitation' }).click();
+  await expect(page.getByRole('tab', { name: 'Pending Invitations (1)' })).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/team-pending.png`, fullPage: true });
+  await signOut(page);
+
+  // The invitee follows the mailed link, signs up, verifies and lands in the shared account.
+  await page.goto('/dev/outbox');
+  await page.locator('article', { hasText: inviteeEmail }).filter({ hasText: "You're invited" }).first().getByRole('link', { name: /invitation=/ }).click();
+  await page.waitForURL(/\/auth\?invitation=/);
+  await expect(page.getByTestId('invitation-notice')).toContainText(`Sign in or create an account with ${inviteeEmail} to accept.`);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/team-auth-invitation.png`, fullPage: true });
+  await page.getByRole('tab', { name: 'Sign Up' }).click();
+  await page.getByLabel('Full Name').fill('Ivan Invitee');
+  await page.getByLabel('Email').fill(inviteeEmail);
+  await page.getByLabel('Password').fill('secret123');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(page.getByText('Check Your Email!')).toBeVisible();
+  await page.goto('/dev/outbox');
+  await page.locator('article', { hasText: inviteeEmail }).filter({ hasText: 'Verify your email' }).first().getByRole('link', { name: /verify-email/ }).click();
+  await page.waitForURL('**/dashboard/team**');
+  await expect(page.getByText('Invitation Accepted')).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Team Members (2)' })).toBeVisible();
+  await expect(page.getByTestId('member-row')).toHaveCount(2);
+
+  // A member sees the team but no Invite button, no Pending Invitations tab and no actions column.
+  await expect(page.getByRole('button', { name: 'Invite Member' })).toHaveCount(0);
+  await expect(page.getByRole('tab', { name: /Pending Invitations/ })).toHaveCount(0);
+  await expect(page.getByRole('columnheader', { name: 'Actions' })).toHaveCount(0);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/team-member-view.png`, fullPage: true });
+  // Their dashboard shows the shared account's plan.
+  await page.goto('/dashboard/billing');
+  await expect(page.getByTestId('current-plan')).toHaveText('Pro');
+  await signOut(page);
+
+  // The owner removes the member; the owner row has no remove action.
+  await signIn(page, ownerEmail);
+  await page.goto('/dashboard/team');
+  await expect(page.getByTestId('member-row')).toHaveCount(2);
+  await expect(page.getByTestId('member-row').filter({ hasText: ownerEmail }).getByRole('button')).toHaveCount(0);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/team-members.png`, fullPage: true });
+  await page.getByRole('button', { name: `Remove ${inviteeEmail}` }).click();
+  const confirmRemove = page.getByRole('dialog', { name: 'Remove team member?' });
+  await expect(confirmRemove).toContainText(inviteeEmail);
+  await confirmRemove.getByRole('button', { name: 'Remove Member' }).click();
+  await expect(page.getByText('Member Removed')).toBeVisible();
+  await expect(page.getByTestId('member-row')).toHaveCount(1);
+  await expect(page.getByRole('tab', { name: 'Team Members (1)' })).toBeVisible();
+});
