@@ -207,6 +207,28 @@ describe('mail world SMTP hosts', () => {
   });
 });
 
+describe('mail world reply styles', () => {
+  it('speaks multi-line, without enhanced codes, and refuses senders when told to', async () => {
+    const m = await SmtpTestClient.connect('127.77.27.1', world.smtpPort);
+    expect((await m.read())?.lines).toHaveLength(3);
+    await m.cmd('EHLO probe.test');
+    await m.cmd('MAIL FROM:<a@probe.test>');
+    const multi = await m.cmd('RCPT TO:<ghost@multiline.mailworld.test>');
+    expect(multi?.code).toBe(550);
+    expect(multi?.lines).toHaveLength(3);
+    m.close();
+    const l = await session('127.77.28.1');
+    expect((await l.cmd('EHLO probe.test'))?.lines.join('\n')).not.toContain('ENHANCEDSTATUSCODES');
+    expect((await l.cmd('MAIL FROM:<a@probe.test>'))?.lines).toEqual(['250 Ok']);
+    expect((await l.cmd('RCPT TO:<ghost@legacy.mailworld.test>'))?.lines).toEqual(['550 No such user here']);
+    l.close();
+    const r = await session('127.77.31.1');
+    await r.cmd('EHLO probe.test');
+    expect((await r.cmd('MAIL FROM:<a@probe.test>'))?.lines[0]).toMatch(/^550 5\.7\.1/);
+    r.close();
+  });
+});
+
 describe('mail world reply delay', () => {
   it('delays every reply by one round trip, and pipelined replies share it', async () => {
     const slow = await startMailWorld({ domains: scenarios.slice(0, 1), replyDelayMs: 60 });
@@ -262,6 +284,12 @@ describe('mail world ground truth', () => {
     expect(t('user12@rcpt-limit.mailworld.test')).toBe('undeliverable/mailbox_not_found');
     expect(t('alice@starttls.mailworld.test')).toBe('deliverable/accepted');
     expect(t('alice@mailinator.com')).toBe('risky/disposable');
+    expect(t('ghost@multiline.mailworld.test')).toBe('undeliverable/mailbox_not_found');
+    expect(t('ghost@legacy.mailworld.test')).toBe('undeliverable/mailbox_not_found');
+    expect(t('alice@mx-no-address.mailworld.test')).toBe('deliverable/accepted');
+    expect(t('alice@greylist-catch-all.mailworld.test')).toBe('risky/catch_all');
+    expect(t('ghost@sender-reject.mailworld.test')).toBe('unknown/policy_block');
+    expect(t('alice@xn--bcher-kva.mailworld.test')).toBe('deliverable/accepted');
   });
 
   it('generates a skewed bulk world of 10,000 addresses over 220 domains, deterministically', () => {

@@ -43,6 +43,8 @@ class Session {
   private greeted = false;
   private ehloSeen = false;
   private mailFrom: string | null = null;
+  /** A MAIL command was sent in this transaction (even if refused): pipelined RCPTs after it are fine. */
+  private mailTried = false;
   private rcpts = 0;
   private secure = false;
   private upgrading = false;
@@ -87,7 +89,10 @@ class Session {
       this.reply(now, `554 5.7.1 ${this.host.name} Service unavailable; Client host [${this.clientIp}] blocked using bl.mailworld.test`);
       return;
     }
-    this.reply(now + (spec.bannerDelayMs ?? 0), `220 ${this.host.name} ESMTP Mailworld`);
+    const banner = spec.multiline
+      ? `220-${this.host.name} ESMTP Mailworld\r\n220-No UCE, no unsolicited bulk mail\r\n220 ${this.host.name} ready`
+      : `220 ${this.host.name} ESMTP Mailworld`;
+    this.reply(now + (spec.bannerDelayMs ?? 0), banner);
   }
 
   close(): void {
@@ -103,8 +108,10 @@ class Session {
   }
 
   /** Queue a reply for receivedAt + replyDelayMs, after every reply queued before it. */
-  private reply(receivedAt: number, text: string, after?: () => void): void {
+  private reply(receivedAt: number, raw: string, after?: () => void): void {
     const ctx = this.host.ctx;
+    // A server without ENHANCEDSTATUSCODES sends bare codes.
+    const text = this.host.spec.enhancedCodes === false ? raw.replace(/^(\d{3})([ -])[245]\.\d{1,3}\.\d{1,3} /gm, '$1$2') : raw;
     const code = text.slice(0, 3);
     ctx.counters.repliesByCode.set(code, (ctx.counters.repliesByCode.get(code) ?? 0) + 1);
     const at = Math.max(receivedAt + ctx.replyDelayMs, this.lastAt);
@@ -184,7 +191,8 @@ class Session {
         this.greeted = true;
         this.ehloSeen = true;
         this.mailFrom = null;
-        const ext = ['SIZE 35882577', '8BITMIME', 'ENHANCEDSTATUSCODES', 'SMTPUTF8'];
+        const ext = ['SIZE 35882577', '8BITMIME', 'SMTPUTF8'];
+        if (spec.enhancedCodes !== false) ext.splice(2, 0, 'ENHANCEDSTATUSCODES');
         if (spec.pipelining !== false) ext.unshift('PIPELINING');
         if ((spec.starttls || spec.requireTls) && !this.secure) ext.push('STARTTLS');
         const lines = [this.host.name, ...ext];
@@ -210,12 +218,14 @@ class Session {
         return;
       }
       case 'MAIL': {
+        this.mailTried = true;
         if (!this.greeted) return this.reply(now, '503 5.5.1 Error: send HELO/EHLO first');
         if (this.mailFrom !== null) return this.reply(now, '503 5.5.1 Error: nested MAIL command');
         if (spec.requireTls && !this.secure) return this.reply(now, '530 5.7.0 Must issue a STARTTLS command first');
         if (!/^FROM\s*:/i.test(arg)) return this.reply(now, '501 5.5.4 Syntax: MAIL FROM:<address>');
         const from = extractPath(arg.replace(/^FROM/i, ''));
         if (from === null) return this.reply(now, '501 5.1.7 Bad sender address syntax');
+        if (spec.rejectMailFrom) return this.reply(now, `550 5.7.1 <${from}>: Sender address rejected: Access denied`);
         this.mailFrom = from;
         this.reply(now, '250 2.1.0 Ok');
         return;
@@ -223,7 +233,7 @@ class Session {
       case 'RCPT': {
         this.countRcpt();
         if (this.mailFrom === null) {
-          this.violation('RCPT before MAIL');
+          if (!this.mailTried) this.violation('RCPT before MAIL');
           return this.reply(now, '503 5.5.1 Error: need MAIL command');
         }
         if (spec.maxRcptsPerSession !== undefined && this.rcpts > spec.maxRcptsPerSession) {
@@ -236,6 +246,7 @@ class Session {
       }
       case 'RSET':
         this.mailFrom = null;
+        this.mailTried = false;
         this.reply(now, '250 2.0.0 Ok');
         return;
       case 'NOOP':
@@ -301,6 +312,14 @@ class Session {
         return `550 5.2.1 <${rcpt}>: Mailbox disabled, not accepting messages`;
       default:
         if (domain.catchAll) return '250 2.1.5 Ok';
+        if (this.host.spec.enhancedCodes === false) return '550 No such user here';
+        if (this.host.spec.multiline) {
+          return [
+            '550-5.1.1 The email account that you tried to reach does not exist. Please try',
+            "550-5.1.1 double-checking the recipient's email address for typos or",
+            '550 5.1.1 unnecessary spaces. https://support.mailworld.test/?p=NoSuchUser',
+          ].join('\r\n');
+        }
         return `550 5.1.1 <${rcpt}>: Recipient address rejected: User unknown in virtual mailbox table`;
     }
   }

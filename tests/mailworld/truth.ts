@@ -41,7 +41,9 @@ export function truthFor(d: DomainSpec, local: string): Truth {
     return mode === 'smtp' || mode === 'policy-banner';
   });
   if (!live) return t('unknown', 'smtp_unreachable');
-  if ((live.server.mode ?? 'smtp') === 'policy-banner' || d.policyBlock) return t('unknown', 'policy_block');
+  if ((live.server.mode ?? 'smtp') === 'policy-banner' || live.server.rejectMailFrom || d.policyBlock) {
+    return t('unknown', 'policy_block');
+  }
   if (d.greylistMs === Infinity) return t('unknown', 'greylisted');
   const state = Object.entries(d.mailboxes ?? {}).find(([k]) => k.toLowerCase() === local.toLowerCase())?.[1];
   if (state === undefined && !d.catchAll) return t('undeliverable', 'mailbox_not_found');

@@ -26,6 +26,12 @@ export interface ServerSpec {
   maxConnectionsPerIp?: number;
   /** RCPT commands beyond this many in one session (connection) get `452 4.5.3`. */
   maxRcptsPerSession?: number;
+  /** Multi-line banner and Gmail-style multi-line 550 5.1.1 for unknown users. */
+  multiline?: boolean;
+  /** false: no ENHANCEDSTATUSCODES, replies carry no enhanced codes ("550 No such user here"). */
+  enhancedCodes?: boolean;
+  /** Refuse every MAIL FROM with `550 5.7.1 Sender address rejected: Access denied` (policy). */
+  rejectMailFrom?: boolean;
   /** The host's address is listed in the world's DNSBL zone (answers 127.0.0.2). */
   dnsblListed?: boolean;
 }

@@ -100,6 +100,20 @@ describe('evidence and flags behind the scenario verdicts', () => {
   });
 });
 
+describe('addresses as users type them', () => {
+  it('an IDN domain typed in Unicode is verified under its A-label', async () => {
+    const r = await verifier.verify('alice@bücher.mailworld.test', { depth: 'smtp' });
+    expect(`${r.verdict}/${r.reason}`).toBe('deliverable/accepted');
+    expect(r.normalized).toBe('alice@xn--bcher-kva.mailworld.test');
+    expect(r.email).toBe('alice@bücher.mailworld.test');
+  });
+
+  it('a mixed-case domain is the same domain', async () => {
+    const r = await verifier.verify('ghost@Normal.MailWorld.TEST', { depth: 'smtp' });
+    expect(`${r.verdict}/${r.reason}`).toBe('undeliverable/mailbox_not_found');
+  });
+});
+
 describe('depth and safety', () => {
   it('depth mx stops before SMTP and says so', async () => {
     const r = await verifier.verify('alice@normal.mailworld.test', { depth: 'mx' });
