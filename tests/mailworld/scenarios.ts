@@ -227,6 +227,13 @@ export function buildScenarios(p: ScenarioParams = {}): DomainSpec[] {
       mailboxes: { alice: 'ok' },
       addresses: ['alice', 'ghost'],
     }),
+    d(33, {
+      name: 'drop-mid-session',
+      scenario: 'closes with 421 4.4.2 after 2 RCPTs in a session',
+      server: { closeAfterRcpts: 2 },
+      mailboxes: Object.fromEntries(numbered('staff', 6).slice(0, 4).map((u) => [u, 'ok' as const])),
+      addresses: numbered('staff', 6),
+    }),
     {
       domain: `xn--bcher-kva.${suffix}`,
       scenario: 'IDN domain (bücher), served under its A-label',

@@ -236,6 +236,9 @@ class Session {
           if (!this.mailTried) this.violation('RCPT before MAIL');
           return this.reply(now, '503 5.5.1 Error: need MAIL command');
         }
+        if (spec.closeAfterRcpts !== undefined && this.rcpts > spec.closeAfterRcpts) {
+          return this.reply(now, `421 4.4.2 ${this.host.name} Error: too much activity, closing connection`, () => this.end());
+        }
         if (spec.maxRcptsPerSession !== undefined && this.rcpts > spec.maxRcptsPerSession) {
           return this.reply(now, '452 4.5.3 Error: too many recipients');
         }

@@ -26,6 +26,8 @@ export interface ServerSpec {
   maxConnectionsPerIp?: number;
   /** RCPT commands beyond this many in one session (connection) get `452 4.5.3`. */
   maxRcptsPerSession?: number;
+  /** After this many RCPTs in a session, the next one gets `421 4.4.2 … closing` and the connection closes. */
+  closeAfterRcpts?: number;
   /** Multi-line banner and Gmail-style multi-line 550 5.1.1 for unknown users. */
   multiline?: boolean;
   /** false: no ENHANCEDSTATUSCODES, replies carry no enhanced codes ("550 No such user here"). */

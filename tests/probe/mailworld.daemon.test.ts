@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeClient } from '../../probe/client/probe-client';
 import { verificationResultSchema, type VerificationResult } from '../../probe/contract';
 import { startProbeDaemon } from '../../probe/daemon/server';
-import { buildScenarios, startMailWorld, type MailWorld } from '../mailworld/index';
+import { buildScenarios, startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
 import { expectedOutcome, fastProbeOptions, freePort, outcome } from './mailworld-helpers';
 
 const TOKEN = 'mailworld-daemon-test-token';
@@ -62,5 +62,35 @@ describe('probe daemon + ProbeClient on the mail world', () => {
       body: JSON.stringify({ emails: [] }),
     });
     expect(bad.status).toBe(400);
+  });
+
+  it('stops connecting to mail servers soon after the client goes away', { timeout: 20_000 }, async () => {
+    // A slow world: 300 addresses on one MX that takes 2 RCPTs per session and answers in 40 ms.
+    const big: DomainSpec = {
+      domain: 'slow-big.test',
+      scenario: 'slow big domain',
+      mx: [{ host: 'mx.slow-big.test', priority: 10, ip: '127.91.0.1', server: { maxRcptsPerSession: 2 } }],
+      mailboxes: {},
+      addresses: Array.from({ length: 300 }, (_, i) => `u${i}`),
+    };
+    const slow = await startMailWorld({ domains: [big], replyDelayMs: 40 });
+    const d = await startProbeDaemon({ port: await freePort(), token: TOKEN, probe: fastProbeOptions(slow) });
+    try {
+      const client = new ProbeClient({ urls: [d.url], token: TOKEN });
+      let seen = 0;
+      for await (const r of client.verify(slow.emails, { depth: 'smtp', mode: 'bulk' })) {
+        expect(r.verdict).toBe('undeliverable');
+        if (++seen >= 4) break; // the client goes away
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      const atCancel = slow.counters.connections;
+      await new Promise((r) => setTimeout(r, 1500));
+      // Sessions already open may finish; no new wave of connections may start.
+      expect(slow.counters.connections - atCancel).toBeLessThanOrEqual(5);
+      expect(slow.counters.connections).toBeLessThan(100);
+    } finally {
+      await d.close();
+      await slow.stop();
+    }
   });
 });
