@@ -118,3 +118,21 @@ export async function resultStats(db: Db, jobId: string): Promise<{ rows: number
 export function csvOf(emails: string[], header = 'email'): string {
   return [header, ...emails].join('\r\n') + '\r\n';
 }
+
+/** An account row (with its user, organization and owner membership) straight in the database. */
+export async function seedAccount(db: Db, o: { plan?: Plan; credits?: number; email?: string } = {}): Promise<{ accountId: string; userId: string }> {
+  const { randomUUID } = await import('node:crypto');
+  const userId = randomUUID();
+  const accountId = randomUUID();
+  const now = new Date();
+  const email = o.email ?? `owner-${userId.slice(0, 8)}@example.com`;
+  await db.insertInto('user').values({ id: userId, name: 'Seeded', email, emailVerified: true, image: null, createdAt: now, updatedAt: now }).execute();
+  await db.insertInto('organization').values({ id: accountId, name: 'Seeded account', slug: `acct-${accountId}`, logo: null, metadata: null, createdAt: now }).execute();
+  await db.insertInto('member').values({ id: randomUUID(), organizationId: accountId, userId, role: 'owner', createdAt: now }).execute();
+  const def = planByType(o.plan ?? 'starter');
+  await db
+    .insertInto('account')
+    .values({ id: accountId, owner_id: userId, plan: def.type, credits_balance: o.credits ?? def.monthlyValidations, monthly_validations_quota: def.monthlyValidations, team_member_limit: def.teamMemberLimit })
+    .execute();
+  return { accountId, userId };
+}

@@ -1,0 +1,115 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeDeps, createDeps } from '../../server/boot';
+import type { AppDeps } from '../../server/deps';
+import { readEnv } from '../../server/env';
+import { createJob } from '../../server/features/jobs/jobs.service';
+import { startWorker, type WorkerHandle } from '../../server/worker/runner';
+import { createTestDb, type TestDb } from '../helpers/test-db';
+import { credits, plainDomains, resultStats, seedAccount, startProbeWorld, waitForJob, type ProbeWorld } from './jobs.world';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+let pw: ProbeWorld;
+let tdb: TestDb;
+beforeAll(async () => {
+  pw = await startProbeWorld(plainDomains(40, 50, 'crash'), { replyDelayMs: 25 });
+  tdb = await createTestDb();
+});
+afterAll(async () => {
+  await tdb?.close();
+  await pw?.stop();
+});
+
+function spawnWorker(): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/main.ts'), 'worker'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', DATABASE_URL: tdb.url, PROBE_URLS: pw.url, PROBE_TOKEN: pw.token, WORKER_CONCURRENCY: '2', DATA_DIR: '.data/test' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.resume();
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    err += d.toString();
+    if (err.length > 4000) err = err.slice(-4000);
+  });
+  child.on('exit', (code, signal) => {
+    if (code && code !== 0) console.error(`worker exited ${code} ${signal ?? ''}: ${err}`);
+  });
+  return child;
+}
+
+const exited = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
+
+describe('bulk jobs survive crashes and concurrency', () => {
+  it('completes a 2,000-address job after its worker process is killed mid-way: one result and one credit per address', async () => {
+    const { accountId, userId } = await seedAccount(tdb.db, { plan: 'starter', credits: 5000 });
+    const emails = pw.world.emails.slice(0, 2000);
+    expect(emails).toHaveLength(2000);
+    const { jobId } = await createJob(tdb.db, { accountId, userId, filename: 'crash.csv', emails, source: 'upload', depth: 'smtp' });
+
+    const first = spawnWorker();
+    let killedAt = -1;
+    try {
+      const mid = await waitForJob(tdb.db, jobId, { timeoutMs: 40_000, until: (j) => j.processed_emails >= 150 || j.status !== 'pending' && j.status !== 'processing' });
+      first.kill('SIGKILL');
+      await exited(first);
+      killedAt = (await waitForJob(tdb.db, jobId, { until: () => true })).processed_emails;
+      expect(mid.status).toBe('processing');
+      expect(killedAt).toBeLessThan(2000);
+    } finally {
+      if (first.exitCode === null && first.signalCode === null) first.kill('SIGKILL');
+    }
+
+    const second = spawnWorker();
+    try {
+      const done = await waitForJob(tdb.db, jobId, { timeoutMs: 60_000 });
+      expect(done.status).toBe('completed');
+      expect(done.processed_emails).toBe(2000);
+    } finally {
+      second.kill('SIGTERM');
+      await exited(second);
+    }
+    expect(await resultStats(tdb.db, jobId)).toEqual({ rows: 2000, unique: 2000 });
+    expect(await credits(tdb.db, accountId)).toBe(3000);
+    const open = await tdb.db.selectFrom('validation_job_chunk').select('chunk_no').where('job_id', '=', jobId).where('completed_at', 'is', null).execute();
+    expect(open).toEqual([]);
+  }, 120_000);
+
+  it('two workers on one database, with every chunk delivered twice, write each address once', async () => {
+    const env = readEnv({ NODE_ENV: 'test', DATA_DIR: '.data/test', WORKER_CONCURRENCY: '3' });
+    const depsA: AppDeps = await createDeps({ env, databaseUrl: tdb.url, probe: { urls: [pw.url], token: pw.token }, runMigrations: false, poolSize: 6 });
+    const depsB: AppDeps = await createDeps({ env, databaseUrl: tdb.url, probe: { urls: [pw.url], token: pw.token }, runMigrations: false, poolSize: 6 });
+    const { accountId, userId } = await seedAccount(tdb.db, { plan: 'starter', credits: 1000 });
+    const emails = pw.world.emails.slice(0, 600);
+    // Created before the workers start, plus a second delivery of every chunk (no job key).
+    const { jobId } = await createJob(tdb.db, { accountId, userId, filename: 'twice.csv', emails, source: 'upload', depth: 'smtp', chunkSize: 50 });
+    await sql`select graphile_worker.add_job('bulk-validate-chunk', json_build_object('jobId', ${jobId}::text, 'chunkNo', chunk_no)) from validation_job_chunk where job_id = ${jobId}`.execute(tdb.db);
+    let a: WorkerHandle | null = null;
+    let b: WorkerHandle | null = null;
+    try {
+      [a, b] = await Promise.all([startWorker(depsA, { cron: false, pollInterval: 200 }), startWorker(depsB, { cron: false, pollInterval: 200 })]);
+      const done = await waitForJob(tdb.db, jobId, { timeoutMs: 60_000 });
+      expect(done.status).toBe('completed');
+      await expect
+        .poll(async () => Number((await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'bulk-validate-chunk'`.execute(tdb.db)).rows[0]!.n), { timeout: 20_000 })
+        .toBe(0)
+        .catch(async (e: unknown) => {
+          console.error((await sql`select task_identifier, payload, attempts, last_error, locked_by, run_at from graphile_worker.jobs`.execute(tdb.db)).rows);
+          throw e;
+        });
+    } finally {
+      await a?.stop();
+      await b?.stop();
+      await closeDeps(depsA);
+      await closeDeps(depsB);
+    }
+    expect(await resultStats(tdb.db, jobId)).toEqual({ rows: 600, unique: 600 });
+    expect(await credits(tdb.db, accountId)).toBe(400);
+    const job = await tdb.db.selectFrom('validation_job').select(['processed_emails', 'valid_count', 'invalid_count', 'risky_count']).where('id', '=', jobId).executeTakeFirstOrThrow();
+    expect(job.processed_emails).toBe(600);
+    expect(job.valid_count + job.invalid_count + job.risky_count).toBe(600);
+  }, 90_000);
+});
