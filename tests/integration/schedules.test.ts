@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorker, type WorkerHandle } from '../../server/worker/runner';
+import { tickSchedules } from '../../server/worker/tasks/schedule-tick';
+import { startTestServer, type TestServer } from '../helpers/test-server';
+import { plainDomains, signUpOnPlan, startProbeWorld, waitForJob, type ProbeWorld } from './jobs.world';
+
+let pw: ProbeWorld;
+let ts: TestServer;
+let worker: WorkerHandle;
+beforeAll(async () => {
+  pw = await startProbeWorld(plainDomains(3, 10, 'sched'));
+  // Web only, plus a worker without the wall-clock cron: the test drives schedule-tick with a fake clock.
+  ts = await startTestServer({ role: 'web', probeUrls: [pw.url], probeToken: pw.token });
+  worker = await startWorker(ts.server.deps, { cron: false, pollInterval: 200 });
+});
+afterAll(async () => {
+  await worker?.stop();
+  await ts?.stop();
+  await pw?.stop();
+});
+
+const data = (r: { body: any }) => r.body.result?.data;
+const message = (r: { body: any }) => r.body.error?.message as string;
+
+describe('auto revalidation schedules', () => {
+  it("validates the New Schedule dialog's input with the spec's messages", async () => {
+    const { client } = await signUpOnPlan(ts, 'sched-msg@example.com', 'pro');
+    expect(message(await client.trpcMutation('schedules.create', { name: '  ', emails: ['a@x.io'] }))).toMatch('Please enter a schedule name');
+    expect(message(await client.trpcMutation('schedules.create', { name: 'List', emails: [] }))).toMatch('Please enter email addresses or upload a CSV file');
+    expect(message(await client.trpcMutation('schedules.create', { name: 'List', emails: ['  ', ''] }))).toMatch('No valid email addresses found');
+    const csv = (content: string, filename = 'list.csv') => client.trpcMutation('schedules.parseCsv', { filename, content });
+    expect(message(await csv(''))).toBe('CSV file is empty');
+    expect(message(await csv('name\nbob\n'))).toBe("CSV must contain an 'email' column");
+    expect(message(await csv('email\na@x.io\n', 'list.txt'))).toBe('Please upload a CSV file');
+    expect(data(await csv('Email\na@x.io\nb@x.io\na@x.io\n'))).toEqual({ emails: ['a@x.io', 'b@x.io'], count: 2, message: 'Found 2 email addresses' });
+  });
+
+  it('is for Pro and above: Starter gets PLAN_REQUIRED', async () => {
+    const { client } = await signUpOnPlan(ts, 'sched-starter@example.com', 'starter');
+    const r = await client.trpcMutation('schedules.create', { name: 'List', emails: ['a@x.io'] });
+    expect(r.status).toBe(403);
+    expect(r.body.error.data.appCode).toBe('PLAN_REQUIRED');
+    expect(data(await client.trpcQuery('schedules.list'))).toEqual([]);
+  });
+
+  it('runs due schedules from the worker cron as History jobs, weekly from the last run, never when inactive, and reports what turned invalid', async () => {
+    const { client, accountId } = await signUpOnPlan(ts, 'sched-run@example.com', 'pro');
+    const emails = pw.world.emails.slice(0, 10);
+    const created = data(await client.trpcMutation('schedules.create', { name: 'Newsletter', description: 'weekly clean', emails: [...emails, ` ${emails[0]} `] }));
+    expect(created.email_count).toBe(10);
+    const off = data(await client.trpcMutation('schedules.create', { name: 'Paused', emails: [emails[1]], frequency: 'daily' }));
+    expect(data(await client.trpcMutation('schedules.setActive', { scheduleId: off.id, isActive: false }))).toMatchObject({ is_active: false });
+
+    let list = data(await client.trpcQuery('schedules.list'));
+    expect(list.map((s: any) => s.name)).toEqual(['Paused', 'Newsletter']);
+    expect(list[1]).toMatchObject({ name: 'Newsletter', description: 'weekly clean', frequency: 'weekly', is_active: true, email_count: 10, total_runs: 0, last_run_at: null });
+
+    const t0 = new Date('2027-03-01T09:00:00Z');
+    expect(await tickSchedules(ts.server.deps, t0)).toBe(1);
+    await expect.poll(async () => data(await client.trpcQuery('schedules.list'))[1].total_runs, { timeout: 10_000 }).toBe(1);
+    list = data(await client.trpcQuery('schedules.list'));
+    expect(list[1].last_run_at).toBe(t0.toISOString());
+    expect(list[0]).toMatchObject({ total_runs: 0, last_run_at: null });
+    const run1 = list[1].last_job.id as string;
+    await waitForJob(ts.testDb.db, run1);
+    const jobs = data(await client.trpcQuery('jobs.list'));
+    expect(jobs[0]).toMatchObject({ id: run1, source: 'schedule', status: 'completed', total_emails: 10 });
+
+    // Not due again within the week; due a week later.
+    expect(await tickSchedules(ts.server.deps, new Date('2027-03-07T09:00:00Z'))).toBe(0);
+    // Pretend an address that is invalid today was valid at the first run.
+    const ghost = emails.find((e) => pw.world.truth.get(e)?.verdict === 'undeliverable')!;
+    await ts.testDb.db.updateTable('validation_result').set({ result: 'valid' }).where('job_id', '=', run1).where('email', '=', ghost).execute();
+    expect(await tickSchedules(ts.server.deps, new Date('2027-03-08T09:00:00Z'))).toBe(1);
+    await expect.poll(async () => data(await client.trpcQuery('schedules.list'))[1].total_runs, { timeout: 10_000 }).toBe(2);
+    const run2 = data(await client.trpcQuery('schedules.list'))[1].last_job.id as string;
+    expect(run2).not.toBe(run1);
+    await waitForJob(ts.testDb.db, run2);
+
+    const changes = data(await client.trpcQuery('schedules.changes', { scheduleId: created.id }));
+    expect(changes.lastRun.jobId).toBe(run2);
+    expect(changes.previousRun.jobId).toBe(run1);
+    expect(changes.newlyInvalid).toEqual([{ email: ghost, previous: 'valid', reason: 'mailbox_not_found' }]);
+
+    const paused = await ts.testDb.db.selectFrom('validation_job').select('id').where('schedule_id', '=', off.id).execute();
+    expect(paused).toEqual([]);
+    const runs = await ts.testDb.db.selectFrom('validation_job').select('id').where('account_id', '=', accountId).where('source', '=', 'schedule').execute();
+    expect(runs).toHaveLength(2);
+  });
+
+  it("deletes and toggles only the caller's own schedules", async () => {
+    const a = await signUpOnPlan(ts, 'sched-a@example.com', 'pro');
+    const b = await signUpOnPlan(ts, 'sched-b@example.com', 'pro');
+    const s = data(await a.client.trpcMutation('schedules.create', { name: 'Mine', emails: ['x@y.io'] }));
+    expect((await b.client.trpcMutation('schedules.setActive', { scheduleId: s.id, isActive: false })).status).toBe(404);
+    expect((await b.client.trpcMutation('schedules.delete', { scheduleId: s.id })).status).toBe(404);
+    expect((await b.client.trpcQuery('schedules.changes', { scheduleId: s.id })).status).toBe(404);
+    expect((await a.client.trpcMutation('schedules.delete', { scheduleId: s.id })).status).toBe(200);
+    expect(data(await a.client.trpcQuery('schedules.list'))).toEqual([]);
+    const audit = await ts.testDb.db.selectFrom('audit_log').select('action').where('target_id', '=', s.id).orderBy('id').execute();
+    expect(audit.map((x) => x.action)).toEqual(['schedule.created', 'schedule.deleted']);
+  });
+});
