@@ -13,26 +13,46 @@ const SLICES = [
   { key: 'invalid', label: 'Invalid', color: '#dc2626', tile: 'bg-red-50 text-red-700 ring-red-600/15' },
 ] as const;
 
+/** Whole percents that add up to 100 (largest remainder), so 3/2/3 of 8 reads 38/25/37, not 38/25/38. */
+function wholePercents(b: Breakdown): Breakdown {
+  const total = b.valid + b.invalid + b.risky;
+  if (total === 0) return { valid: 0, invalid: 0, risky: 0 };
+  const keys = ['valid', 'risky', 'invalid'] as const;
+  const exact = keys.map((k) => (b[k] * 100) / total);
+  const floors = exact.map(Math.floor);
+  let left = 100 - floors.reduce((a, c) => a + c, 0);
+  const order = exact.map((e, i) => ({ i, r: e - Math.floor(e) })).sort((x, y) => y.r - x.r);
+  for (const { i } of order) {
+    if (left <= 0) break;
+    floors[i]! += 1;
+    left -= 1;
+  }
+  return { valid: floors[0]!, risky: floors[1]!, invalid: floors[2]! };
+}
+
 /** A job's valid / risky / invalid counts as tiles and a donut chart. */
 export function BreakdownPanel({ breakdown }: { breakdown: Breakdown }) {
   const total = breakdown.valid + breakdown.invalid + breakdown.risky;
   const data = SLICES.map((s) => ({ name: s.label, value: breakdown[s.key], color: s.color }));
+  const pcts = wholePercents(breakdown);
   return (
-    <section aria-label="Result breakdown" className="grid items-center gap-4 rounded-xl border border-slate-200 bg-slate-50/60 p-4 sm:grid-cols-[1fr_10rem]">
+    <section aria-label="Result breakdown" className="grid items-center gap-4 rounded-xl border border-slate-200 bg-slate-50/60 p-3 sm:grid-cols-[1fr_7rem]">
       <dl className="grid grid-cols-3 gap-3">
         {SLICES.map((s) => {
           const n = breakdown[s.key];
-          const pct = total > 0 ? Math.round((n / total) * 100) : 0;
+          const pct = pcts[s.key];
           return (
-            <div key={s.key} className={`rounded-lg px-3 py-2.5 ring-1 ring-inset ${s.tile}`} data-testid={`breakdown-${s.key}`}>
+            <div key={s.key} className={`rounded-lg px-3 py-2 ring-1 ring-inset ${s.tile}`} data-testid={`breakdown-${s.key}`}>
               <dt className="text-xs font-medium">{s.label}</dt>
-              <dd className="mt-0.5 text-xl font-semibold tabular-nums">{formatCount(n)}</dd>
-              <dd className="text-xs opacity-80">{pct}%</dd>
+              <dd className="flex items-baseline gap-1.5">
+                <span className="text-xl font-semibold tabular-nums" data-testid="count">{formatCount(n)}</span>
+                <span className="text-xs opacity-80">{pct}%</span>
+              </dd>
             </div>
           );
         })}
       </dl>
-      <div className="relative h-40" aria-hidden>
+      <div className="relative hidden h-28 sm:block" aria-hidden>
         {total > 0 ? (
           <ResponsiveContainer width="100%" height="100%">
             <PieChart>
@@ -49,8 +69,8 @@ export function BreakdownPanel({ breakdown }: { breakdown: Breakdown }) {
         )}
         <div className="pointer-events-none absolute inset-0 grid place-items-center text-center">
           <span>
-            <span className="block text-lg font-semibold text-slate-900 tabular-nums">{formatCount(total)}</span>
-            <span className="block text-[11px] text-slate-500">results</span>
+            <span className="block text-base font-semibold text-slate-900 tabular-nums">{formatCount(total)}</span>
+            <span className="block text-[10px] text-slate-500">results</span>
           </span>
         </div>
       </div>

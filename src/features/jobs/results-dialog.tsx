@@ -62,7 +62,7 @@ export function ResultsDialog({ job, onClose, rows, total, page, pageSize, onPag
       <div className="space-y-4">
         {breakdown && <BreakdownPanel breakdown={breakdown} />}
         <div className="relative overflow-hidden rounded-xl border border-slate-200">
-          <div className="max-h-[50vh] overflow-auto">
+          <div className="max-h-[max(12rem,calc(100dvh-25rem))] overflow-auto">
             <table className="w-full min-w-[56rem] text-left text-sm" aria-label="Validation results">
               <thead className="sticky top-0 z-[1] bg-slate-50">
                 <tr className="text-xs font-medium tracking-wide text-slate-500 uppercase">

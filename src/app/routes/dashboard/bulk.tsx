@@ -87,7 +87,7 @@ export default function BulkUploadRoute() {
   return (
     <>
       {header}
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="space-y-6">
           <UploadCard busy={busy} onUpload={onUpload} />
           <HowItWorks />

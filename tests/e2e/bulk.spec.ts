@@ -1,0 +1,61 @@
+import { expect, test, type Page } from '@playwright/test';
+import { fixture, upgradeTo } from '../fixtures/e2e/paid-plan';
+import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
+
+const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]', { hasText: text }).last();
+
+test('on the free plan Bulk Upload says CSV Upload Not Available and leads to the plans', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-bulk-free') });
+  await page.goto('/dashboard/bulk');
+  await expect(page.getByRole('heading', { name: 'CSV Upload Not Available' })).toBeVisible();
+  await expect(page.getByLabel('CSV file')).toHaveCount(0);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/bulk-free.png`, fullPage: true });
+  await page.getByRole('link', { name: 'View Plans' }).click();
+  await page.waitForURL('**/dashboard/billing');
+});
+
+test('a paid account picks a CSV: wrong type and size are refused, a good file becomes a job in History', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-bulk-paid') });
+  await upgradeTo(page, 'starter');
+  await page.goto('/dashboard/bulk');
+
+  // Format notes and the 3-step explanation.
+  await expect(page.getByText('CSV Upload Not Available')).toHaveCount(0);
+  const rules = page.getByRole('list', { name: 'CSV format requirements' });
+  await expect(rules).toContainText('email column (case-insensitive)');
+  await expect(rules).toContainText('One email address per row');
+  await expect(rules).toContainText('At most 10,000 emails per file');
+  await expect(page.getByRole('list', { name: 'How bulk validation works' }).getByRole('listitem')).toHaveCount(3);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/bulk-paid.png`, fullPage: true });
+
+  const picker = page.getByLabel('CSV file');
+  const upload = page.getByRole('button', { name: 'Upload and Validate' });
+  await expect(upload).toBeDisabled();
+
+  await picker.setInputFiles(fixture('not-a-csv.txt'));
+  await expect(toast(page, 'Invalid File Type')).toContainText('Please upload a CSV file');
+  await expect(upload).toBeDisabled();
+
+  await picker.setInputFiles({ name: 'huge.csv', mimeType: 'text/csv', buffer: Buffer.alloc(10 * 1024 * 1024 + 1, 'a') });
+  await expect(toast(page, 'File Too Large')).toContainText('Maximum file size is 10MB');
+  await expect(upload).toBeDisabled();
+
+  // The server refuses a file without an email column before any credit is taken.
+  await picker.setInputFiles(fixture('no-email-column.csv'));
+  await expect(page.getByTestId('selected-file')).toContainText('no-email-column.csv');
+  await upload.click();
+  await expect(toast(page, 'Upload Failed')).toContainText("CSV must contain an 'email' column");
+  await expect(page).toHaveURL(/\/dashboard\/bulk$/);
+
+  // 9 rows, one a duplicate in another case: 8 addresses.
+  await picker.setInputFiles(fixture('contacts.csv'));
+  await upload.click();
+  const success = toast(page, 'Upload Successful');
+  await expect(success).toBeVisible();
+  await expect(success).toContainText('8 emails');
+  await expect(success).toContainText(/Job ID: [0-9a-f-]{36}/);
+  await page.waitForURL('**/dashboard/history');
+  const row = page.getByTestId('job-row').filter({ hasText: 'contacts.csv' });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId('job-total')).toHaveText('8');
+});

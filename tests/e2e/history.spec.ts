@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { fixture, upgradeTo } from '../fixtures/e2e/paid-plan';
+import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
+
+const RESULT_COLUMNS = 'Email,Result,Deliverability Score,Syntax Valid,DNS Valid,MX Valid,SMTP Valid,Role Detected,Disposable Provider,Checked At';
+
+async function uploadFile(page: Page, file: string | { name: string; mimeType: string; buffer: Buffer }) {
+  await page.goto('/dashboard/bulk');
+  await page.getByLabel('CSV file').setInputFiles(file);
+  await page.getByRole('button', { name: 'Upload and Validate' }).click();
+  await expect(page.getByText('Upload Successful')).toBeVisible();
+  await page.waitForURL('**/dashboard/history');
+}
+
+test('History shows an empty state, then a job that completes live, its results, breakdown and download', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-history') });
+  await upgradeTo(page, 'starter');
+
+  await page.goto('/dashboard/history');
+  await expect(page.getByTestId('history-empty')).toBeVisible();
+  await expect(page.getByTestId('live-status')).toHaveAttribute('data-state', 'live');
+
+  // A job created elsewhere (another tab) appears and finishes here without a reload.
+  const other = await context.newPage();
+  await uploadFile(other, fixture('contacts.csv'));
+  await other.close();
+  const row = page.getByTestId('job-row').filter({ hasText: 'contacts.csv' });
+  await expect(row).toBeVisible();
+  await expect(row.getByTestId('job-total')).toHaveText('8');
+
+  // While pending or processing, View Results is disabled and there is no Download.
+  const status = (await row.getByTestId('job-status').textContent()) ?? '';
+  if (/Pending|Processing/.test(status)) {
+    await expect(row.getByRole('button', { name: 'View Results' })).toBeDisabled();
+    await expect(row.getByRole('button', { name: 'Download' })).toHaveCount(0);
+  }
+  await expect(row.getByTestId('job-status')).toHaveText('Completed', { timeout: 60_000 });
+  await expect(row.getByTestId('job-processed')).toHaveText('8');
+  await expect(row.getByTestId('job-percent')).toHaveText('100%');
+  await expect(row.getByRole('progressbar')).toHaveCount(0);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/history.png`, fullPage: true });
+
+  await row.getByRole('button', { name: 'View Results' }).click();
+  // (The dialog element itself has no box of its own: its panel is fixed-positioned inside it.)
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText('Validation Results')).toBeVisible();
+  await expect(dialog.getByTestId('result-row')).toHaveCount(8);
+  await expect(dialog.getByTestId('results-range')).toHaveText('Showing 1–8 of 8');
+  const tile = (k: string) => dialog.getByTestId(`breakdown-${k}`).getByTestId('count');
+  const counts = await Promise.all(['valid', 'invalid', 'risky'].map(async (k) => Number(await tile(k).textContent())));
+  expect(counts.reduce((a, b) => a + b, 0)).toBe(8);
+  expect(counts[0]).toBeGreaterThan(0);
+  expect(counts[1]).toBeGreaterThan(0);
+  await expect(dialog.getByTestId('result-row').filter({ hasText: 'ghost@normal.mailworld.test' })).toContainText('Invalid');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/history-results.png` });
+  await dialog.getByRole('button', { name: 'Close' }).first().click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // Download: a CSV with the spec's columns, named with the job id.
+  const jobId = await row.getAttribute('data-job-id');
+  const downloadPromise = page.waitForEvent('download');
+  await row.getByRole('button', { name: 'Download' }).click();
+  const download = await downloadPromise;
+  await expect(page.getByText('Download Started')).toBeVisible();
+  expect(download.suggestedFilename()).toContain(jobId!);
+  expect(download.suggestedFilename()).toMatch(/\.csv$/);
+  const csv = fs.readFileSync(await download.path(), 'utf8').trim().split(/\r?\n/);
+  expect(csv[0]).toBe(RESULT_COLUMNS);
+  expect(csv).toHaveLength(9);
+  expect(csv.some((l) => l.startsWith('ghost@normal.mailworld.test,invalid,'))).toBe(true);
+});
+
+test('the results table pages through a larger job', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-history-pages') });
+  await upgradeTo(page, 'starter');
+  const lines = ['email', ...Array.from({ length: 30 }, (_, i) => `user${i + 1}@normal.mailworld.test`)];
+  await uploadFile(page, { name: 'thirty.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+  const row = page.getByTestId('job-row').filter({ hasText: 'thirty.csv' });
+  await expect(row.getByTestId('job-status')).toHaveText('Completed', { timeout: 60_000 });
+  await row.getByRole('button', { name: 'View Results' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('result-row')).toHaveCount(25);
+  await expect(dialog.getByText('Page 1 of 2')).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Previous' })).toBeDisabled();
+  await dialog.getByRole('button', { name: 'Next' }).click();
+  await expect(dialog.getByTestId('result-row')).toHaveCount(5);
+  await expect(dialog.getByTestId('results-range')).toHaveText('Showing 26–30 of 30');
+  await expect(dialog.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await dialog.getByRole('button', { name: 'Previous' }).click();
+  await expect(dialog.getByTestId('result-row')).toHaveCount(25);
+});
