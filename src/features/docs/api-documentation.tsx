@@ -171,6 +171,7 @@ const errors = [
   { status: '402', name: 'Payment Required', text: 'Insufficient credits: your balance cannot cover the request. Nothing is checked or charged.' },
   { status: '403', name: 'Forbidden', text: 'Your plan does not include this feature (for example API access on the Free plan, or SMTP checks).' },
   { status: '404', name: 'Not Found', text: 'The job does not exist or belongs to another account.' },
+  { status: '409', name: 'Conflict', text: 'Job results were requested while the job is still pending or processing.' },
   { status: '429', name: 'Too Many Requests', text: 'You exceeded your plan’s requests per second. Wait for the number of seconds in the Retry-After header.' },
 ] as const;
 
@@ -298,7 +299,12 @@ function ApiReference() {
       <Endpoint id="job-results" method="GET" path="/v1/jobs/{id}/results" title="Get a job's results">
         <P>
           Returns one result per address in the same public shape as <InlineCode>/v1/validate</InlineCode>. Available once the job is no
-          longer pending or processing.
+          longer pending or processing (before that the answer is <InlineCode>409</InlineCode>).
+        </P>
+        <P>
+          One page holds up to 10,000 results, so a whole job by default. For smaller pages pass <InlineCode>?limit=</InlineCode> (1–10,000) and
+          then <InlineCode>?cursor=</InlineCode> with the <InlineCode>next_cursor</InlineCode> of the previous page, until it is{' '}
+          <InlineCode>null</InlineCode>.
         </P>
         <CodeBlock language="json" title="Response · 200 OK" code={ex.jobResultsResponse} />
       </Endpoint>
@@ -395,6 +401,12 @@ function ApiReference() {
           JSON body. Each request is signed with HMAC-SHA256 over the raw request body using your webhook signing secret, and the hex
           digest is sent as <InlineCode>X-Mailvet-Signature: sha256=&lt;hex&gt;</InlineCode>. Compute the same digest over the exact bytes
           you received (before parsing the JSON) and compare in constant time. Respond with any 2xx status; other responses are retried.
+        </P>
+        <P>
+          Owners and admins find the signing secret (<InlineCode>whsec_…</InlineCode>) on the API Keys page of the dashboard. The event is{' '}
+          <InlineCode>job.completed</InlineCode> or <InlineCode>job.failed</InlineCode>. Failed deliveries are retried with exponential backoff
+          for about two and a half hours (10 attempts); every attempt sends the same body, and{' '}
+          <InlineCode>X-Mailvet-Delivery</InlineCode> (the job id) lets you ignore a duplicate. The URL must be HTTPS on a public address.
         </P>
         <CodeBlock language="http" title="Webhook request" code={ex.webhookPayload} />
       </section>

@@ -36,12 +36,14 @@ export const jobResponse = `{
   "status": "processing",
   "total_emails": 3,
   "processed_emails": 2,
-  "created_at": "2026-11-22T09:14:03.512Z"
+  "created_at": "2026-11-22T09:14:03.512Z",
+  "completed_at": null
 }`;
 
 export const jobResultsResponse = `{
   "job_id": "6f1c2b8e-4d0a-4f5e-9a51-2f0d7c3b9e11",
   "status": "completed",
+  "total_emails": 3,
   "results": [
     {
       "email": "jane@acme-corp.com",
@@ -65,7 +67,8 @@ export const jobResultsResponse = `{
       "disposable_provider": false,
       "role_detected": true
     }
-  ]
+  ],
+  "next_cursor": null
 }`;
 
 export const errorResponse = `HTTP/1.1 429 Too Many Requests
@@ -86,7 +89,9 @@ X-Mailvet-Signature: sha256=5d41402abc4b2a76b9719d911017c592e3b0c44298fc1c149afb
   "job_id": "6f1c2b8e-4d0a-4f5e-9a51-2f0d7c3b9e11",
   "status": "completed",
   "total_emails": 3,
-  "processed_emails": 3
+  "processed_emails": 3,
+  "created_at": "2026-11-22T09:14:03.512Z",
+  "completed_at": "2026-11-22T09:14:41.907Z"
 }`;
 
 export const javascriptExample = `// JavaScript (fetch) — run this on your server or in an edge function.

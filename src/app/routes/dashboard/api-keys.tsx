@@ -1,6 +1,5 @@
-import { PageHeader } from '../../../components/layouts/page-header';
+import { ApiKeysScreen } from '../../../features/api-keys/api-keys-screen';
 
-// Interim page while this screen's issue is in progress.
 export default function Route() {
-  return <PageHeader title="API Keys" description="Keys for the REST API." />;
+  return <ApiKeysScreen />;
 }

@@ -1,0 +1,206 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { BookOpen, KeyRound, Lock, Plus, Webhook } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { toast } from 'sonner';
+import type { ApiKey } from '../../../server/contracts/api-keys';
+import { planAllows, planByType } from '../../../server/contracts/plans';
+import { PageHeader } from '../../components/layouts/page-header';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import { paths } from '../../config/paths';
+import { useTRPC } from '../../lib/trpc';
+import { CreateKeyDialog } from './create-key-dialog';
+import { RevokeKeyDialog, UpgradeDialog } from './key-dialogs';
+import { API_KEYS_TEXT, formatDate, formatLastUsed, maskedKey } from './messages';
+import { SecretField } from './secret-field';
+
+const th = 'px-6 py-3 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase';
+const td = 'px-6 py-4 text-sm text-slate-700';
+
+function MessageRow({ colSpan, children }: { colSpan: number; children: React.ReactNode }) {
+  return (
+    <tr>
+      <td colSpan={colSpan} className="px-6 py-12 text-center text-sm text-slate-500">
+        {children}
+      </td>
+    </tr>
+  );
+}
+
+/** Spec "API Keys": the keys table, create dialog (key shown once), revoke confirmation, upgrade dialog. */
+export function ApiKeysScreen() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const me = useQuery(trpc.account.me.queryOptions());
+  const keys = useQuery(trpc.apiKeys.list.queryOptions());
+  const plan = me.data?.plan;
+  const planAllowsKeys = plan ? planAllows(plan, 'apiKeys') : false;
+  const canManage = me.data?.role === 'owner' || me.data?.role === 'admin';
+  const secret = useQuery({ ...trpc.apiKeys.webhookSecret.queryOptions(), enabled: canManage && planAllowsKeys });
+  const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions());
+
+  const [createOpen, setCreateOpen] = useState(false);
+  const [upgradeOpen, setUpgradeOpen] = useState(false);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+
+  useEffect(() => {
+    if (!keys.error) return;
+    console.error(API_KEYS_TEXT.loadFailed, keys.error);
+    toast.error(API_KEYS_TEXT.errorTitle, { description: API_KEYS_TEXT.loadFailed, id: 'api-keys-load-error' });
+  }, [keys.error]);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
+
+  function openCreate() {
+    if (planAllowsKeys) setCreateOpen(true);
+    else setUpgradeOpen(true);
+  }
+
+  async function confirmRevoke() {
+    if (!revoking) return;
+    try {
+      await revoke.mutateAsync({ id: revoking.id });
+      toast.success(API_KEYS_TEXT.revokedTitle, { description: API_KEYS_TEXT.revokedBody(revoking.name) });
+      setRevoking(null);
+      await refresh();
+    } catch (err) {
+      console.error(API_KEYS_TEXT.revokeFailed, err);
+      toast.error(API_KEYS_TEXT.errorTitle, { description: API_KEYS_TEXT.revokeFailed });
+    }
+  }
+
+  const rows = keys.data ?? [];
+  const cols = canManage ? 6 : 5;
+  const planName = plan ? planByType(plan).name : undefined;
+
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="API Keys"
+        description={
+          <>
+            Keys for the Mailvet REST API, shared by everyone in your account. A key is shown once, when it is created.{' '}
+            <Link to={paths.dashboard.documentation} className="font-medium text-brand-700 hover:underline">
+              Read the API documentation
+            </Link>
+            .
+          </>
+        }
+        actions={
+          canManage ? (
+            <Button onClick={openCreate} disabled={me.isPending}>
+              <Plus className="size-4" aria-hidden /> Create API Key
+            </Button>
+          ) : undefined
+        }
+      />
+
+      {me.data && !planAllowsKeys && (
+        <div className="flex flex-col gap-3 rounded-xl border border-brand-200 bg-brand-50/60 px-5 py-4 sm:flex-row sm:items-center sm:justify-between" data-testid="api-keys-plan-notice">
+          <div className="flex gap-3">
+            <Lock className="mt-0.5 size-5 shrink-0 text-brand-600" aria-hidden />
+            <div>
+              <p className="text-sm font-semibold text-slate-900">API access starts on the Starter plan</p>
+              <p className="text-sm text-slate-600">You are on the {planName} plan. Upgrade to create keys and call the API from your own code.</p>
+            </div>
+          </div>
+          <Button to={paths.dashboard.billing} variant="outline" size="sm">
+            View Plans
+          </Button>
+        </div>
+      )}
+
+      <Card className="overflow-hidden">
+        <div className="overflow-x-auto">
+          <table className="min-w-full divide-y divide-slate-200">
+            <caption className="sr-only">API keys</caption>
+            <thead className="bg-slate-50">
+              <tr>
+                <th scope="col" className={th}>Name</th>
+                <th scope="col" className={th}>Key</th>
+                <th scope="col" className={th}>Created</th>
+                <th scope="col" className={th}>Last Used</th>
+                <th scope="col" className={th}>Status</th>
+                {canManage && (
+                  <th scope="col" className={`${th} text-right`}>
+                    <span className="sr-only">Actions</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100 bg-white">
+              {keys.isPending ? (
+                <MessageRow colSpan={cols}>
+                  <Spinner size="sm" /> <span className="ml-2">Loading API keys…</span>
+                </MessageRow>
+              ) : keys.isError ? (
+                <MessageRow colSpan={cols}>{API_KEYS_TEXT.loadFailed}</MessageRow>
+              ) : rows.length === 0 ? (
+                <MessageRow colSpan={cols}>
+                  <span className="mx-auto mb-3 grid size-10 place-items-center rounded-full bg-slate-100 text-slate-500">
+                    <KeyRound className="size-5" aria-hidden />
+                  </span>
+                  <span className="block font-medium text-slate-900">No API keys yet</span>
+                  <span className="mt-1 block">{canManage ? 'Create a key to start validating from your own code.' : 'An owner or admin of this account can create one.'}</span>
+                </MessageRow>
+              ) : (
+                rows.map((k) => (
+                  <tr key={k.id} data-testid="api-key-row" className={k.status === 'revoked' ? 'bg-slate-50/60' : undefined}>
+                    <td className={`${td} font-medium text-slate-900`}>{k.name}</td>
+                    <td className={`${td} font-mono text-[13px] whitespace-nowrap text-slate-600`}>{maskedKey(k.key_prefix)}</td>
+                    <td className={`${td} whitespace-nowrap text-slate-500`}>{formatDate(k.created_at)}</td>
+                    <td className={`${td} whitespace-nowrap text-slate-500`}>{formatLastUsed(k.last_used_at)}</td>
+                    <td className={td}>{k.status === 'active' ? <Badge variant="success">Active</Badge> : <Badge variant="neutral">Revoked</Badge>}</td>
+                    {canManage && (
+                      <td className={`${td} text-right`}>
+                        {k.status === 'active' && (
+                          <Button variant="ghost" size="sm" className="text-red-600 hover:bg-red-50 hover:text-red-700" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
+                            Revoke
+                          </Button>
+                        )}
+                      </td>
+                    )}
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      </Card>
+
+      {canManage && planAllowsKeys && (
+        <Card>
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2">
+              <Webhook className="size-4 text-slate-500" aria-hidden /> Webhook signing secret
+            </CardTitle>
+            <CardDescription>
+              Bulk jobs started with a <code className="font-mono text-[13px]">webhook_url</code> call it when they finish. Every call carries{' '}
+              <code className="font-mono text-[13px]">X-Mailvet-Signature: sha256=&lt;hex&gt;</code>, the HMAC-SHA256 of the raw body with this secret. Verify it before
+              trusting the call.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            {secret.data ? (
+              <SecretField value={secret.data.secret} label="Webhook signing secret" copiedMessage={API_KEYS_TEXT.secretCopiedBody} className="max-w-2xl" />
+            ) : secret.isError ? (
+              <p className="text-sm text-slate-500">The signing secret could not be loaded.</p>
+            ) : (
+              <Spinner size="sm" />
+            )}
+            <p className="mt-3 flex items-center gap-1.5 text-xs text-slate-500">
+              <BookOpen className="size-3.5" aria-hidden /> See Webhooks in the API reference for a verification example.
+            </p>
+          </CardContent>
+        </Card>
+      )}
+
+      <CreateKeyDialog open={createOpen} onClose={() => setCreateOpen(false)} onCreated={() => void refresh()} onPlanRequired={() => setUpgradeOpen(true)} />
+      <RevokeKeyDialog target={revoking} pending={revoke.isPending} onCancel={() => setRevoking(null)} onConfirm={() => void confirmRevoke()} />
+      <UpgradeDialog open={upgradeOpen} onClose={() => setUpgradeOpen(false)} planName={planName} />
+    </div>
+  );
+}

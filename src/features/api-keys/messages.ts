@@ -1,0 +1,38 @@
+// Spec sections 5 and 8: the API Keys screen's texts, verbatim where the spec gives them.
+export const API_KEYS_TEXT = {
+  errorTitle: 'Error',
+  loadFailed: 'Failed to load API keys',
+  createFailed: 'Failed to create API key',
+  revokeFailed: 'Failed to revoke API key',
+  createdTitle: 'API Key Created',
+  createdBody: "Copy it now: it won't be shown again.",
+  copiedTitle: 'Copied',
+  copiedBody: 'API key copied to clipboard.',
+  secretCopiedBody: 'Webhook signing secret copied to clipboard.',
+  copyFailed: 'Could not copy. Select the key and copy it manually.',
+  revokedTitle: 'API Key Revoked',
+  revokedBody: (name: string) => `“${name}” can no longer be used.`,
+} as const;
+
+/** The app error code a tRPC error carries (server/lib/errors.ts), if any. */
+export function appCode(error: unknown): string | null {
+  const data = (error as { data?: { appCode?: unknown } } | null)?.data;
+  return typeof data?.appCode === 'string' ? data.appCode : null;
+}
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export function formatDate(iso: string): string {
+  return dateFormat.format(new Date(iso));
+}
+
+/** Last use, or 'Never' (spec: last used or 'Never'). */
+export function formatLastUsed(iso: string | null): string {
+  return iso ? dateTimeFormat.format(new Date(iso)) : 'Never';
+}
+
+/** The stored prefix followed by dots: enough to recognise a key, nothing to use. */
+export function maskedKey(prefix: string): string {
+  return `${prefix}••••••••••••`;
+}
