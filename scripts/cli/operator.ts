@@ -1,18 +1,221 @@
 // Operator commands (accounts, jobs). Each talks to DATABASE_URL, or with none to the same
-// embedded database `npm start` uses (also while the app is running), and writes the audit log.
-import { Command } from 'commander';
+// embedded database `npm start` uses (also while the app is running), and writes the audit log
+// (actor 'operator').
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { sql } from 'kysely';
+import { createDb, createPool, type Db } from '../../db/client';
+import { migrate } from '../../db/migrate';
+import { authSchemaOptions } from '../../server/auth/auth';
+import { PLAN_RANK, UNLIMITED, planByType, planTypeSchema, type PlanType } from '../../server/contracts/plans';
+import { readEnv } from '../../server/env';
+import { writeAudit } from '../../server/features/audit/audit';
+import { findJob, jobInputEmails, reasonBreakdown, toJobView, jobColumns } from '../../server/features/jobs/jobs.queries';
+import { createJob, depthForPlan } from '../../server/features/jobs/jobs.service';
+import { ServiceError } from '../../server/features/jobs/service-error';
+import { openLocalDb } from '../local-db';
 
-export async function runOperatorCli(argv: string[]): Promise<number> {
+export interface CliIo {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
+const defaultIo: CliIo = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), env: process.env };
+
+class CliFailure extends Error {}
+
+/** The account named by id or by its owner's email. */
+async function resolveAccount(db: Db, ref: string): Promise<{ id: string; plan: PlanType; credits_balance: number; owner_email: string }> {
+  const q = db
+    .selectFrom('account')
+    .innerJoin('user', 'user.id', 'account.owner_id')
+    .select(['account.id', 'account.plan', 'account.credits_balance', 'user.email as owner_email']);
+  const row = ref.includes('@') ? await q.where(sql`lower(${sql.ref('user.email')})`, '=', ref.trim().toLowerCase()).executeTakeFirst() : await q.where('account.id', '=', ref.trim()).executeTakeFirst();
+  if (!row) throw new CliFailure(`No account found for "${ref}" (give an account id or the owner's email).`);
+  return row;
+}
+
+const MAX_BALANCE = 2_000_000_000;
+
+export async function setPlan(db: Db, ref: string, plan: PlanType, o: { grantCredits?: boolean } = {}) {
+  return db.transaction().execute(async (trx) => {
+    const account = await resolveAccount(trx, ref);
+    const def = planByType(plan);
+    const upgrade = PLAN_RANK[plan] > PLAN_RANK[account.plan];
+    const grant = upgrade && o.grantCredits !== false ? def.monthlyValidations : 0;
+    const after = grant >= UNLIMITED ? Math.max(account.credits_balance, UNLIMITED) : Math.min(account.credits_balance + grant, MAX_BALANCE);
+    await trx
+      .updateTable('account')
+      .set({ plan, monthly_validations_quota: def.monthlyValidations, team_member_limit: def.teamMemberLimit, credits_balance: after, updated_at: new Date() })
+      .where('id', '=', account.id)
+      .execute();
+    await writeAudit(trx, {
+      accountId: account.id,
+      actor: 'operator',
+      action: 'account.plan_set',
+      targetType: 'account',
+      targetId: account.id,
+      data: { from_plan: account.plan, plan, credits_before: account.credits_balance, credits_after: after, team_member_limit: def.teamMemberLimit, monthly_validations_quota: def.monthlyValidations },
+    });
+    return { accountId: account.id, from: account.plan, plan, creditsBefore: account.credits_balance, creditsAfter: after, teamMemberLimit: def.teamMemberLimit, quota: def.monthlyValidations };
+  });
+}
+
+export async function grantCredits(db: Db, ref: string, n: number) {
+  return db.transaction().execute(async (trx) => {
+    const account = await resolveAccount(trx, ref);
+    const row = await trx
+      .updateTable('account')
+      .set({ credits_balance: sql`least(credits_balance::bigint + ${n}, ${MAX_BALANCE})::int`, updated_at: new Date() })
+      .where('id', '=', account.id)
+      .returning('credits_balance')
+      .executeTakeFirstOrThrow();
+    await writeAudit(trx, { accountId: account.id, actor: 'operator', action: 'account.credits_granted', targetType: 'account', targetId: account.id, data: { credits: n, credits_before: account.credits_balance, credits_after: row.credits_balance } });
+    return { accountId: account.id, creditsBefore: account.credits_balance, creditsAfter: row.credits_balance };
+  });
+}
+
+export async function replayJob(db: Db, jobId: string, o: { charge?: boolean } = {}) {
+  const job = await db.selectFrom('validation_job').select(['id', 'account_id', 'filename']).where('id', '=', jobId).executeTakeFirst();
+  if (!job) throw new CliFailure(`No job ${jobId}.`);
+  const account = await db.selectFrom('account').select('plan').where('id', '=', job.account_id).executeTakeFirstOrThrow();
+  const emails = await jobInputEmails(db, job.id);
+  if (emails.length === 0) throw new CliFailure(`Job ${jobId} has no stored addresses to replay.`);
+  const created = await createJob(db, {
+    accountId: job.account_id,
+    userId: null,
+    filename: `${job.filename} (replay)`.slice(0, 255),
+    emails,
+    source: 'replay',
+    depth: depthForPlan(account.plan),
+    replayOf: job.id,
+    chargeCredits: o.charge === true,
+    actor: 'operator',
+  });
+  await writeAudit(db, { accountId: job.account_id, actor: 'operator', action: 'job.replayed', targetType: 'validation_job', targetId: job.id, data: { new_job_id: created.jobId, total_emails: created.totalEmails, charged: o.charge === true } });
+  return created;
+}
+
+async function withDb<T>(io: CliIo, fn: (db: Db) => Promise<T>): Promise<T> {
+  const env = readEnv(io.env);
+  const local = await openLocalDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const pool = createPool(local.url, 3);
+  const db = createDb(pool);
+  try {
+    // A database this command had to start itself may never have been migrated.
+    if (local.owned) await migrate({ db, pool, authOptions: authSchemaOptions() });
+    return await fn(db);
+  } finally {
+    await db.destroy();
+    await local.stop();
+  }
+}
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0 || n > MAX_BALANCE) throw new InvalidArgumentError('must be a positive whole number');
+  return n;
+}
+
+function planArg(v: string): PlanType {
+  const p = planTypeSchema.safeParse(v.toLowerCase());
+  if (!p.success) throw new InvalidArgumentError(`must be one of ${planTypeSchema.options.join(', ')}`);
+  return p.data;
+}
+
+const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+
+export async function runOperatorCli(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  const print = (s = '') => io.out(`${s}\n`);
   const program = new Command('mailvet')
-    .description('Mailvet command line: verify addresses, run a probe daemon, operate accounts and jobs.')
-    .exitOverride();
+    .description('Mailvet command line: verify addresses, run a probe daemon, operate accounts and jobs.\nWith no DATABASE_URL, operator commands use the embedded database of `npm start` (also while it runs).')
+    .exitOverride()
+    .configureOutput({ writeOut: io.out, writeErr: io.err });
   program.command('verify').description('Verify addresses read one per line from stdin (see `mailvet verify --help`).');
   program.command('probe').description('Run a probe daemon (PROBE_PORT, PROBE_TOKEN).');
+
+  const accounts = program.command('accounts').description('Operate on customer accounts (each change is written to the audit log as the operator).');
+  accounts
+    .command('set-plan')
+    .description("Put an account on a plan at once: its gates, monthly quota and team limit apply immediately; an upgrade also grants the plan's monthly credits (sales-led deals, or a paid plan before billing).")
+    .argument('<account>', "account id or the owner's email")
+    .argument('<plan>', `one of ${planTypeSchema.options.join(', ')}`, planArg)
+    .option('--no-credits', "do not grant the plan's monthly credits on an upgrade")
+    .action(async (ref: string, plan: PlanType, opts: { credits: boolean }) => {
+      const r = await withDb(io, (db) => setPlan(db, ref, plan, { grantCredits: opts.credits }));
+      print(`Account ${r.accountId}: plan ${r.from} → ${r.plan}; credits ${r.creditsBefore} → ${r.creditsAfter}; monthly quota ${r.quota}; team limit ${r.teamMemberLimit}.`);
+    });
+  accounts
+    .command('grant-credits')
+    .description('Add credits to an account balance.')
+    .argument('<account>', "account id or the owner's email")
+    .argument('<n>', 'credits to add', positiveInt)
+    .action(async (ref: string, n: number) => {
+      const r = await withDb(io, (db) => grantCredits(db, ref, n));
+      print(`Account ${r.accountId}: credits ${r.creditsBefore} → ${r.creditsAfter}.`);
+    });
+
+  const jobs = program.command('jobs').description('Inspect and replay bulk validation jobs.');
+  jobs
+    .command('list')
+    .description('Recent jobs of every account (or one), newest first.')
+    .option('--account <account>', "only this account (id or owner's email)")
+    .option('--status <status>', 'pending | processing | completed | failed')
+    .option('--limit <n>', 'how many', positiveInt, 20)
+    .action(async (opts: { account?: string; status?: string; limit: number }) => {
+      await withDb(io, async (db) => {
+        let q = db.selectFrom('validation_job').select(jobColumns).orderBy('created_at', 'desc').limit(opts.limit);
+        if (opts.account) q = q.where('account_id', '=', (await resolveAccount(db, opts.account)).id);
+        if (opts.status) q = q.where('status', '=', opts.status as 'pending');
+        const rows = (await q.execute()).map((r) => ({ ...toJobView(r), account_id: r.account_id }));
+        print(`${pad('JOB', 36)}  ${pad('STATUS', 10)}  ${pad('DONE', 13)}  ${pad('CREATED', 24)}  ${pad('ACCOUNT', 36)}  FILE`);
+        for (const j of rows) print(`${j.id}  ${pad(j.status, 10)}  ${pad(`${j.processed_emails}/${j.total_emails}`, 13)}  ${pad(j.created_at, 24)}  ${j.account_id}  ${j.filename}`);
+        if (rows.length === 0) print('(no jobs)');
+      });
+    });
+  jobs
+    .command('show')
+    .description('One job: status, progress, counts, reasons, chunks and the error if it failed.')
+    .argument('<id>', 'job id')
+    .action(async (id: string) => {
+      await withDb(io, async (db) => {
+        const owner = await db.selectFrom('validation_job').select('account_id').where('id', '=', id).executeTakeFirst().catch(() => undefined);
+        if (!owner) throw new CliFailure(`No job ${id}.`);
+        const j = (await findJob(db, owner.account_id, id))!;
+        const chunks = await db.selectFrom('validation_job_chunk').select(['chunk_no', 'size', 'attempts', 'completed_at', 'last_error']).where('job_id', '=', id).orderBy('chunk_no').execute();
+        print(`Job ${j.id}  (${j.filename}, source ${j.source}${j.replay_of ? `, replay of ${j.replay_of}` : ''})`);
+        print(`  account    ${owner.account_id}`);
+        print(`  status     ${j.status}${j.error ? ` — ${j.error}` : ''}`);
+        print(`  progress   ${j.processed_emails}/${j.total_emails} (${j.progress}%)`);
+        print(`  results    valid ${j.valid_count}, invalid ${j.invalid_count}, risky ${j.risky_count}`);
+        print(`  created    ${j.created_at}${j.started_at ? `  started ${j.started_at}` : ''}${j.completed_at ? `  finished ${j.completed_at}` : ''}`);
+        const reasons = await reasonBreakdown(db, owner.account_id, id);
+        if (reasons.length > 0) print(`  reasons    ${reasons.map((r) => `${r.reason} ${r.count}`).join(', ')}`);
+        const open = chunks.filter((c) => !c.completed_at);
+        print(`  chunks     ${chunks.length - open.length}/${chunks.length} done`);
+        for (const c of open) print(`    #${c.chunk_no}: ${c.size} addresses, ${c.attempts} attempt(s)${c.last_error ? `, last error: ${c.last_error}` : ''}`);
+      });
+    });
+  jobs
+    .command('replay')
+    .description("Re-run a job's addresses as a new job of the same account (e.g. after a probe fix). Free for the customer unless --charge.")
+    .argument('<id>', 'job id')
+    .option('--charge', "take credits from the account's balance as for a new upload", false)
+    .action(async (id: string, opts: { charge: boolean }) => {
+      const r = await withDb(io, (db) => replayJob(db, id, { charge: opts.charge }));
+      print(`Replay queued: job ${r.jobId} with ${r.totalEmails} addresses.`);
+    });
+
   try {
     await program.parseAsync(argv);
     return 0;
   } catch (err) {
-    const code = (err as { exitCode?: number }).exitCode;
-    return typeof code === 'number' ? code : 1;
+    if (err instanceof CommanderError) return err.exitCode;
+    if (err instanceof CliFailure || err instanceof ServiceError) {
+      io.err(`error: ${err.message}\n`);
+      return 1;
+    }
+    io.err(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
   }
 }
