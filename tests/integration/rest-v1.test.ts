@@ -156,9 +156,10 @@ describe('POST /v1/validate', () => {
     const { key } = await customer('starter'); // 3 req/s
     const results = await Promise.all(Array.from({ length: 8 }, () => api(key, 'GET', `/v1/jobs/${randomUUID()}`)));
     const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 404).length).toBeLessThanOrEqual(3);
+    expect(statuses.every((s) => s === 404 || s === 429)).toBe(true);
+    // 3 per one-second window: 8 requests in a burst get at least 2 refusals even if the burst straddles two windows.
     const limited = results.filter((r) => r.status === 429);
-    expect(limited.length).toBeGreaterThanOrEqual(5);
+    expect(limited.length).toBeGreaterThanOrEqual(2);
     expect(limited[0]!.headers.get('retry-after')).toBe('1');
     expect(limited[0]!.body).toEqual({ code: 'RATE_LIMITED', message: expect.stringMatching(/3 requests per second/) });
     await new Promise((r) => setTimeout(r, 1100));
