@@ -85,7 +85,6 @@ export async function getProfile(db: Db, userId: string) {
 }
 
 export const PROFILE_FIELD_MAX = 200;
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 function cleanField(label: string, value: string, required: boolean): string {

@@ -26,7 +26,6 @@ export const EMPTY_EMAIL_MESSAGE = 'Please enter an email address';
 export const INSUFFICIENT_CREDITS_MESSAGE = 'You have no validation credits left. Upgrade your plan or wait for your monthly credits to validate more addresses.';
 export const PROBE_UNAVAILABLE_MESSAGE = 'The verification service is unavailable right now. No credit was used; please try again in a moment.';
 
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 /** Trims the input and refuses what can never be an address (empty, over-long, line breaks, control characters). */

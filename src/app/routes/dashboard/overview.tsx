@@ -1,6 +1,69 @@
+import { useQuery } from '@tanstack/react-query';
+import { ArrowRight, CalendarDays, Coins, Crown, Zap } from 'lucide-react';
 import { PageHeader } from '../../../components/layouts/page-header';
+import { Button } from '../../../components/ui/button';
+import { paths } from '../../../config/paths';
+import { GettingStarted } from '../../../features/account/components/getting-started';
+import { RecentActivity } from '../../../features/account/components/recent-activity';
+import { StatCard } from '../../../features/account/components/stat-card';
+import { UsageChart } from '../../../features/account/components/usage-chart';
+import { OVERVIEW_TEXT } from '../../../features/account/messages';
+import { authClient } from '../../../lib/auth-client';
+import { useTRPC } from '../../../lib/trpc';
 
-// Interim page while this screen's issue is in progress.
-export default function Route() {
-  return <PageHeader title="Overview" description="Your credits, plan and recent activity." />;
+const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+const n = (v: number) => v.toLocaleString('en-US');
+
+export default function OverviewRoute() {
+  const trpc = useTRPC();
+  const { data: session } = authClient.useSession();
+  // Spec section 8: a failure to load the account on the overview is silent (no toast).
+  const { data: o, isPending } = useQuery(trpc.account.overview.queryOptions({ timeZone }));
+  const firstName = session?.user.name?.trim().split(/\s+/)[0];
+
+  const quota = o ? (o.quota_unlimited ? 'Unlimited' : `${n(o.monthly_validations_quota)} / month`) : '—';
+  const percent = o ? Math.min(o.usage_percent, 100) : 0;
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-6">
+      <PageHeader title={firstName ? `Welcome back, ${firstName}` : 'Overview'} description="Your credits, plan and recent activity at a glance." />
+
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <StatCard title={OVERVIEW_TEXT.credits} icon={Coins} value={o ? n(o.credits_balance) : '—'} hint="Available validation credits" testId="stat-credits" />
+        <StatCard title={OVERVIEW_TEXT.plan} icon={Crown} value={o?.plan_name ?? '—'} hint={quota} testId="stat-plan" />
+        <StatCard
+          title={OVERVIEW_TEXT.month}
+          icon={CalendarDays}
+          value={o ? n(o.monthly_validations_used) : '—'}
+          hint={o ? (o.quota_unlimited ? 'validations used' : `${o.usage_percent.toFixed(1)}% of quota used`) : undefined}
+          testId="stat-month"
+        >
+          {o && !o.quota_unlimited && (
+            <div
+              className="mt-3 h-1.5 overflow-hidden rounded-full bg-slate-100"
+              role="progressbar"
+              aria-label="Monthly quota used"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={Number(o.usage_percent.toFixed(1))}
+            >
+              <div className="h-full rounded-full bg-brand-600" style={{ width: `${percent}%` }} />
+            </div>
+          )}
+        </StatCard>
+        <StatCard title={OVERVIEW_TEXT.quickAction} icon={Zap} hint="Check one address in real time.">
+          <Button to={paths.dashboard.validate} className="mt-3 w-full">
+            Validate Email <ArrowRight className="size-4" aria-hidden />
+          </Button>
+        </StatCard>
+      </div>
+
+      <UsageChart days={o?.validations_per_day} />
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <RecentActivity items={o?.recent_activity} loading={isPending} />
+        <GettingStarted state={o?.getting_started} />
+      </div>
+    </div>
+  );
 }

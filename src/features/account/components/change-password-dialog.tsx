@@ -1,0 +1,82 @@
+import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { authClient } from '../../../lib/auth-client';
+
+const MIN = 6;
+
+export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  function close() {
+    setProblem(null);
+    onClose();
+  }
+
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const currentPassword = String(form.get('currentPassword'));
+    const newPassword = String(form.get('newPassword'));
+    const confirm = String(form.get('confirmPassword'));
+    if (newPassword.length < MIN) return setProblem(`The new password needs at least ${MIN} characters.`);
+    if (newPassword !== confirm) return setProblem('The two new passwords do not match.');
+    if (newPassword === currentPassword) return setProblem('Choose a password different from the current one.');
+    setBusy(true);
+    const { error } = await authClient.changePassword({ currentPassword, newPassword, revokeOtherSessions: true });
+    setBusy(false);
+    if (error) {
+      const message = error.code === 'INVALID_PASSWORD' ? 'Your current password is not correct.' : error.message || 'Failed to change password';
+      setProblem(message);
+      toast.error('Error', { description: message });
+      return;
+    }
+    toast.success('Password Changed', { description: 'Your password was updated and your other devices were signed out.' });
+    close();
+  }
+
+  return (
+    <Dialog open={open} onClose={close} title="Change Password" description="Enter your current password, then choose a new one. Other devices will be signed out.">
+      <form onSubmit={submit} className="space-y-4" aria-label="Change password">
+        <div className="space-y-1.5">
+          <Label htmlFor="current-password" required>
+            Current password
+          </Label>
+          <Input id="current-password" name="currentPassword" type="password" autoComplete="current-password" required autoFocus />
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor="new-password" required>
+            New password
+          </Label>
+          <Input id="new-password" name="newPassword" type="password" autoComplete="new-password" required minLength={MIN} maxLength={128} aria-describedby="new-password-hint" />
+          <p id="new-password-hint" className="text-xs text-slate-500">
+            At least {MIN} characters.
+          </p>
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor="confirm-password" required>
+            Confirm new password
+          </Label>
+          <Input id="confirm-password" name="confirmPassword" type="password" autoComplete="new-password" required minLength={MIN} maxLength={128} />
+        </div>
+        {problem && (
+          <p role="alert" className="text-sm text-red-600">
+            {problem}
+          </p>
+        )}
+        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+          <Button variant="outline" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={busy}>
+            Update Password
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,60 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { LogOut, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { paths } from '../../../config/paths';
+import { authClient } from '../../../lib/auth-client';
+import { DeleteAccountDialog } from './delete-account-dialog';
+
+export function DangerZone() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [signingOut, setSigningOut] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  async function signOut() {
+    setSigningOut(true);
+    const { error } = await authClient.signOut();
+    setSigningOut(false);
+    if (error) {
+      toast.error('Error', { description: error.message ?? 'Could not sign out' });
+      return;
+    }
+    queryClient.clear();
+    toast.success('Signed Out', { description: 'You have been successfully signed out.' });
+    navigate(paths.home);
+  }
+
+  return (
+    <Card className="border-red-200">
+      <CardHeader>
+        <CardTitle className="text-red-700">Danger Zone</CardTitle>
+        <CardDescription>Sign out of this device, or delete your account for good.</CardDescription>
+      </CardHeader>
+      <CardContent className="divide-y divide-red-100">
+        <div className="flex flex-wrap items-center justify-between gap-4 pb-4">
+          <div>
+            <p className="text-sm font-medium text-slate-900">Sign out</p>
+            <p className="text-sm text-slate-600">End your session on this device.</p>
+          </div>
+          <Button variant="outline" onClick={signOut} loading={signingOut}>
+            <LogOut className="size-4" aria-hidden /> Sign Out
+          </Button>
+        </div>
+        <div className="flex flex-wrap items-center justify-between gap-4 pt-4">
+          <div>
+            <p className="text-sm font-medium text-slate-900">Delete account</p>
+            <p className="text-sm text-slate-600">Permanently delete your account and its data. This cannot be undone.</p>
+          </div>
+          <Button variant="destructive" onClick={() => setDeleting(true)}>
+            <Trash2 className="size-4" aria-hidden /> Delete Account
+          </Button>
+        </div>
+      </CardContent>
+      <DeleteAccountDialog open={deleting} onClose={() => setDeleting(false)} />
+    </Card>
+  );
+}

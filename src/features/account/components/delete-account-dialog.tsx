@@ -1,0 +1,97 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { AlertTriangle } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { paths } from '../../../config/paths';
+import { authClient } from '../../../lib/auth-client';
+import { useTRPC } from '../../../lib/trpc';
+
+export const DELETE_WORD = 'DELETE';
+
+export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const me = useQuery(trpc.account.me.queryOptions());
+  const [typed, setTyped] = useState('');
+  const [password, setPassword] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const owner = me.data?.role === 'owner';
+
+  const remove = useMutation(
+    trpc.account.deleteAccount.mutationOptions({
+      async onSuccess() {
+        await authClient.signOut().catch(() => undefined);
+        queryClient.clear();
+        toast.success('Account Deleted', { description: 'Your account and its data have been deleted.' });
+        navigate(paths.home, { replace: true });
+      },
+      onError(err) {
+        setProblem(err.message);
+        toast.error('Error', { description: err.message || 'Failed to delete account' });
+      },
+    }),
+  );
+
+  function close() {
+    if (remove.isPending) return;
+    setTyped('');
+    setPassword('');
+    setProblem(null);
+    onClose();
+  }
+
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (typed.trim() !== DELETE_WORD) return setProblem(`Type ${DELETE_WORD} to confirm.`);
+    remove.mutate({ confirmation: typed.trim(), password });
+  }
+
+  return (
+    <Dialog open={open} onClose={close} title="Delete Account" description="This cannot be undone.">
+      <form onSubmit={submit} className="space-y-4" aria-label="Delete account">
+        <div className="flex gap-3 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
+          <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
+          {owner ? (
+            <p>
+              You own this account, so <strong>the whole account is deleted</strong>: your profile, validation results, bulk jobs and files, schedules, API keys,
+              remaining credits and team. Team members lose access to it.
+            </p>
+          ) : (
+            <p>Your user, profile and sign-in are deleted and you leave the team. The account you belong to and its data stay with its owner.</p>
+          )}
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor="delete-confirm" required>
+            Type <span className="font-mono font-semibold">{DELETE_WORD}</span> to confirm
+          </Label>
+          <Input id="delete-confirm" name="confirmation" autoComplete="off" autoCapitalize="characters" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} required />
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor="delete-password" required>
+            Password
+          </Label>
+          <Input id="delete-password" name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+        </div>
+        {problem && (
+          <p role="alert" className="text-sm text-red-600">
+            {problem}
+          </p>
+        )}
+        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+          <Button variant="outline" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="destructive" loading={remove.isPending} disabled={typed.trim() !== DELETE_WORD || password === ''}>
+            Delete Account
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

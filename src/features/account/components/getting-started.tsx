@@ -1,0 +1,64 @@
+import { CheckCircle2, Circle } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { paths } from '../../../config/paths';
+import { cn } from '../../../lib/cn';
+import { OVERVIEW_TEXT } from '../messages';
+import type { Overview } from '../types';
+
+interface Step {
+  label: string;
+  done: boolean;
+  to?: string;
+  hint: string;
+}
+
+export function GettingStarted({ state }: { state: Overview['getting_started'] | undefined }) {
+  const steps: Step[] = [
+    { label: 'Account created', done: true, hint: 'You have 500 free validations to start with.' },
+    { label: 'Validate your first email', done: state?.first_validation ?? false, to: paths.dashboard.validate, hint: 'Check one address in real time.' },
+    { label: 'Generate an API key', done: state?.api_key_created ?? false, to: paths.dashboard.apiKeys, hint: 'Validate from your own code.' },
+  ];
+  const done = steps.filter((s) => s.done).length;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{OVERVIEW_TEXT.gettingStarted}</CardTitle>
+        <CardDescription>
+          {done} of {steps.length} done
+        </CardDescription>
+        <div className="mt-1 h-1.5 overflow-hidden rounded-full bg-slate-100" aria-hidden>
+          <div className="h-full rounded-full bg-emerald-500 transition-[width]" style={{ width: `${(done / steps.length) * 100}%` }} />
+        </div>
+      </CardHeader>
+      <CardContent>
+        <ol className="space-y-1" aria-label="Getting started checklist">
+          {steps.map((s) => {
+            const Icon = s.done ? CheckCircle2 : Circle;
+            const body = (
+              <>
+                <Icon className={cn('mt-0.5 size-5 shrink-0', s.done ? 'text-emerald-600' : 'text-slate-300')} aria-hidden />
+                <span className="min-w-0">
+                  <span className={cn('block text-sm font-medium', s.done ? 'text-slate-500 line-through decoration-slate-300' : 'text-slate-900')}>{s.label}</span>
+                  <span className="block text-xs text-slate-500">{s.hint}</span>
+                </span>
+                <span className="sr-only">{s.done ? '(done)' : '(to do)'}</span>
+              </>
+            );
+            return (
+              <li key={s.label} data-testid="checklist-item" data-done={s.done}>
+                {s.to && !s.done ? (
+                  <Link to={s.to} className="-mx-2 flex gap-3 rounded-lg px-2 py-2 hover:bg-slate-50">
+                    {body}
+                  </Link>
+                ) : (
+                  <div className="-mx-2 flex gap-3 px-2 py-2">{body}</div>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,108 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { authClient } from '../../../lib/auth-client';
+import { useTRPC } from '../../../lib/trpc';
+import { SETTINGS_TEXT } from '../messages';
+
+/** Spec "Settings": email read-only; full name and company name editable. */
+export function ProfileForm() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const profile = useQuery(trpc.account.profile.get.queryOptions());
+  const [fullName, setFullName] = useState('');
+  const [company, setCompany] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (profile.data) {
+      setFullName(profile.data.full_name);
+      setCompany(profile.data.company_name);
+    }
+  }, [profile.data]);
+
+  const save = useMutation(
+    trpc.account.profile.update.mutationOptions({
+      onSuccess(data) {
+        setProblem(null);
+        queryClient.setQueryData(trpc.account.profile.get.queryKey(), data);
+        void queryClient.invalidateQueries({ queryKey: trpc.account.me.queryKey() });
+        void authClient.getSession({ query: { disableCookieCache: true } });
+        toast.success(SETTINGS_TEXT.successTitle, { description: SETTINGS_TEXT.profileUpdated });
+      },
+      onError(err) {
+        setProblem(err.data?.httpStatus === 400 ? err.message : null);
+        toast.error(SETTINGS_TEXT.errorTitle, { description: SETTINGS_TEXT.profileFailed });
+      },
+    }),
+  );
+
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    save.mutate({ full_name: fullName, company_name: company });
+  }
+
+  const dirty = profile.data ? fullName !== profile.data.full_name || company !== profile.data.company_name : false;
+
+  return (
+    <Card>
+      <form onSubmit={submit} aria-label="Profile">
+        <CardHeader>
+          <CardTitle>Profile</CardTitle>
+          <CardDescription>Your name and company as your team sees them.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-5 sm:grid-cols-2">
+          <div className="space-y-1.5 sm:col-span-2">
+            <Label htmlFor="profile-email">Email</Label>
+            <Input id="profile-email" type="email" value={profile.data?.email ?? ''} readOnly aria-readonly="true" aria-describedby="profile-email-hint" />
+            <p id="profile-email-hint" className="text-xs text-slate-500">
+              Your sign-in email cannot be changed here.
+            </p>
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor="profile-full-name" required>
+              Full Name
+            </Label>
+            <Input
+              id="profile-full-name"
+              name="full_name"
+              autoComplete="name"
+              required
+              maxLength={200}
+              value={fullName}
+              onChange={(e) => setFullName(e.target.value)}
+              disabled={profile.isPending}
+            />
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor="profile-company">Company Name</Label>
+            <Input
+              id="profile-company"
+              name="company_name"
+              autoComplete="organization"
+              maxLength={200}
+              placeholder="Acme Inc."
+              value={company}
+              onChange={(e) => setCompany(e.target.value)}
+              disabled={profile.isPending}
+            />
+          </div>
+          {problem && (
+            <p role="alert" className="text-sm text-red-600 sm:col-span-2">
+              {problem}
+            </p>
+          )}
+        </CardContent>
+        <CardFooter className="justify-end">
+          <Button type="submit" loading={save.isPending} disabled={!dirty && !save.isPending}>
+            Save Changes
+          </Button>
+        </CardFooter>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,71 @@
+import { useQuery } from '@tanstack/react-query';
+import { KeyRound, ShieldCheck } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { useTRPC } from '../../../lib/trpc';
+import { ChangePasswordDialog } from './change-password-dialog';
+import { DisableTwoFactorDialog, EnableTwoFactorDialog } from './two-factor-dialogs';
+
+function Row({ icon: Icon, title, description, children }: { icon: typeof KeyRound; title: ReactNode; description: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-wrap items-center gap-4 py-4 first:pt-0 last:pb-0">
+      <span className="grid size-10 shrink-0 place-items-center rounded-lg bg-slate-100 text-slate-600">
+        <Icon className="size-5" aria-hidden />
+      </span>
+      <div className="min-w-0 flex-1">
+        <div className="flex items-center gap-2 text-sm font-medium text-slate-900">{title}</div>
+        <p className="text-sm text-slate-600">{description}</p>
+      </div>
+      <div className="flex gap-2">{children}</div>
+    </div>
+  );
+}
+
+export function SecurityCard() {
+  const trpc = useTRPC();
+  const profile = useQuery(trpc.account.profile.get.queryOptions());
+  const [dialog, setDialog] = useState<'password' | 'enable2fa' | 'disable2fa' | null>(null);
+  const enabled = profile.data?.two_factor_enabled ?? false;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Security</CardTitle>
+        <CardDescription>Your password and two-factor authentication.</CardDescription>
+      </CardHeader>
+      <CardContent className="divide-y divide-slate-100">
+        <Row icon={KeyRound} title="Password" description="Change it regularly; changing it signs out your other devices.">
+          <Button variant="outline" onClick={() => setDialog('password')}>
+            Change Password
+          </Button>
+        </Row>
+        <Row
+          icon={ShieldCheck}
+          title={
+            <>
+              Two-factor authentication
+              <Badge variant={enabled ? 'success' : 'neutral'} data-testid="twofa-status">
+                {enabled ? 'Enabled' : 'Disabled'}
+              </Badge>
+            </>
+          }
+          description={enabled ? 'Sign-in asks for a code from your authenticator app.' : 'Add a code from an authenticator app to every sign-in.'}
+        >
+          {enabled ? (
+            <Button variant="outline" onClick={() => setDialog('disable2fa')}>
+              Disable 2FA
+            </Button>
+          ) : (
+            <Button variant="outline" onClick={() => setDialog('enable2fa')} disabled={profile.isPending}>
+              Enable 2FA
+            </Button>
+          )}
+        </Row>
+      </CardContent>
+      <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
+      <EnableTwoFactorDialog open={dialog === 'enable2fa'} onClose={() => setDialog(null)} />
+      <DisableTwoFactorDialog open={dialog === 'disable2fa'} onClose={() => setDialog(null)} />
+    </Card>
+  );
+}
