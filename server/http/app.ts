@@ -10,7 +10,6 @@ import { contextFactory } from '../trpc/context';
 import { jobsHttpRouter } from '../features/jobs/jobs.http';
 import { restApiRouter } from '../rest/mount';
 import { devOutboxRouter } from './dev-outbox';
-import { testHooksRouter } from './test-hooks';
 
 export interface HttpOptions {
   /** Built SPA (vite build output); omitted in API-only tests. */
@@ -41,7 +40,6 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
     res.json({ geoUrl: deps.env.GEO_URL });
   });
   if (deps.env.NODE_ENV !== 'production') app.use(devOutboxRouter(deps.db));
-  if (deps.env.NODE_ENV === 'test') app.use(testHooksRouter(deps.db));
   app.use('/v1', restApiRouter(deps)); // public REST API + /v1/openapi.json
   o.extra?.(app);
   app.use('/api', (_req, res) => {
