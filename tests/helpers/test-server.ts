@@ -43,7 +43,7 @@ export class Browserless {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async request(path: string, init: { method?: string; json?: unknown; redirect?: RequestRedirect } = {}): Promise<Response> {
+  async request(path: string, init: { method?: string; json?: unknown; redirect?: 'follow' | 'manual' | 'error' } = {}): Promise<Response> {
     const headers: Record<string, string> = { origin: this.baseURL, cookie: this.cookieHeader() };
     if (init.json !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(new URL(path, this.baseURL), {

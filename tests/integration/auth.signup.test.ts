@@ -35,7 +35,7 @@ describe('sign-up', () => {
     await c.request('/api/auth/sign-up/email', { json: { name: 'Ada', email: 'ada@example.com', password: 'engine42', callbackURL: '/dashboard' } });
     const early = await c.request('/api/auth/sign-in/email', { json: { email: 'ada@example.com', password: 'engine42' } });
     expect(early.status).toBe(403);
-    expect((await early.json()).code).toBe('EMAIL_NOT_VERIFIED');
+    expect(((await early.json()) as { code: string }).code).toBe('EMAIL_NOT_VERIFIED');
 
     const link = await verificationLink(ts, 'ada@example.com');
     const verify = await c.request(link);
@@ -63,7 +63,7 @@ describe('sign-up', () => {
     const c = new Browserless(ts.url);
     const res = await c.request('/api/auth/sign-in/email', { json: { email: 'pw@example.com', password: 'wrong-one' } });
     expect(res.status).toBe(401);
-    expect((await res.json()).message).toMatch(/invalid email or password/i);
+    expect(((await res.json()) as { message: string }).message).toMatch(/invalid email or password/i);
     expect((await c.trpcQuery('account.me')).status).toBe(401);
   });
 
