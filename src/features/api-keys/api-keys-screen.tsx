@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { BookOpen, KeyRound, Lock, Plus, Webhook } from 'lucide-react';
+import { Ban, BookOpen, KeyRound, Lock, Plus, Webhook } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
@@ -82,9 +82,9 @@ export function ApiKeysScreen() {
         title="API Keys"
         description={
           <>
-            Keys for the Mailvet REST API, shared by everyone in your account. A key is shown once, when it is created.{' '}
+            Keys for the REST API, shared by your team. Each key is shown once, when it is created.{' '}
             <Link to={paths.dashboard.documentation} className="font-medium text-brand-700 hover:underline">
-              Read the API documentation
+              API documentation
             </Link>
             .
           </>
@@ -149,7 +149,7 @@ export function ApiKeysScreen() {
               ) : (
                 rows.map((k) => (
                   <tr key={k.id} data-testid="api-key-row" className={k.status === 'revoked' ? 'bg-slate-50/60' : undefined}>
-                    <td className={`${td} font-medium text-slate-900`}>{k.name}</td>
+                    <td className={`${td} max-w-xs min-w-44 font-medium break-words text-slate-900`}>{k.name}</td>
                     <td className={`${td} font-mono text-[13px] whitespace-nowrap text-slate-600`}>{maskedKey(k.key_prefix)}</td>
                     <td className={`${td} whitespace-nowrap text-slate-500`}>{formatDate(k.created_at)}</td>
                     <td className={`${td} whitespace-nowrap text-slate-500`}>{formatLastUsed(k.last_used_at)}</td>
@@ -157,9 +157,14 @@ export function ApiKeysScreen() {
                     {canManage && (
                       <td className={`${td} text-right`}>
                         {k.status === 'active' && (
-                          <Button variant="ghost" size="sm" className="text-red-600 hover:bg-red-50 hover:text-red-700" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
-                            Revoke
-                          </Button>
+                          <button
+                            type="button"
+                            onClick={() => setRevoking(k)}
+                            aria-label={`Revoke ${k.name}`}
+                            className="inline-flex h-8 cursor-pointer items-center gap-1.5 rounded-lg px-3 text-sm font-medium text-red-600 transition-colors hover:bg-red-50 hover:text-red-700 focus-visible:ring-2 focus-visible:ring-red-500/30 focus-visible:outline-none"
+                          >
+                            <Ban className="size-3.5" aria-hidden /> Revoke
+                          </button>
                         )}
                       </td>
                     )}

@@ -1,0 +1,109 @@
+import { expect, test, type Page } from '@playwright/test';
+import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
+
+/** Upgrades the signed-in owner through Billing's local test checkout (the e2e server has no Razorpay keys). */
+async function upgradeTo(page: Page, plan: 'starter' | 'pro') {
+  const call = async <T,>(path: string, input: unknown): Promise<T> => {
+    const res = await page.request.post(`/api/trpc/${path}`, { data: input, headers: { 'content-type': 'application/json' } });
+    const body = (await res.json()) as { result?: { data: T }; error?: { message?: string } };
+    expect(res.ok(), `${path}: ${body.error?.message ?? res.status()}`).toBeTruthy();
+    return body.result!.data;
+  };
+  const order = await call<{ orderId: string }>('billing.createOrder', { planType: plan, currency: 'USD' });
+  const proof = await call<Record<string, string>>('billing.completeTestPayment', { orderId: order.orderId });
+  await call('billing.verifyPayment', { ...proof, planType: plan });
+}
+
+test('API keys: upgrade gate, create (shown once, show/hide, copy), use, revoke', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-keys') });
+
+  // Free plan: no keys, and creating one opens the upgrade dialog.
+  await page.goto('/dashboard/api-keys');
+  await expect(page.getByRole('heading', { name: 'API Keys', level: 2 })).toBeVisible();
+  await expect(page.getByText('No API keys yet')).toBeVisible();
+  await expect(page.getByTestId('api-keys-plan-notice')).toBeVisible();
+  await page.getByRole('button', { name: 'Create API Key' }).click();
+  const upgrade = page.getByRole('dialog', { name: 'Upgrade to use the API' });
+  await expect(upgrade.getByText('API keys are available on the Starter, Pro, Business and Enterprise plans.', { exact: false })).toBeVisible();
+  await expect(upgrade.getByRole('link', { name: 'View Plans' })).toHaveAttribute('href', '/dashboard/billing');
+  await upgrade.getByRole('button', { name: 'Maybe Later' }).click();
+  await expect(upgrade).toHaveCount(0);
+
+  await upgradeTo(page, 'starter');
+  await page.reload();
+  await expect(page.getByTestId('api-keys-plan-notice')).toBeHidden();
+
+  // Name is required; Enter submits.
+  await page.getByRole('button', { name: 'Create API Key' }).click();
+  const create = page.getByRole('dialog', { name: 'Create API Key' });
+  const nameField = create.getByLabel('Key Name');
+  await nameField.press('Enter');
+  await expect(create.getByText('Please enter a name for the API key')).toBeVisible();
+  await nameField.fill('Production server');
+  await nameField.press('Enter');
+
+  const created = page.getByRole('dialog', { name: 'API Key Created' });
+  await expect(created.getByText('won\'t be shown again', { exact: false })).toBeVisible();
+  await expect(page.getByText('API Key Created').last()).toBeVisible();
+  const keyField = created.getByLabel('API key', { exact: true });
+  await expect(keyField).toHaveAttribute('type', 'password');
+  await created.getByRole('button', { name: 'Show API key' }).click();
+  await expect(keyField).toHaveAttribute('type', 'text');
+  const apiKey = await keyField.inputValue();
+  expect(apiKey).toMatch(/^mv_live_[0-9A-Za-z]{43}$/);
+  await created.getByRole('button', { name: 'Hide API key' }).click();
+  await expect(keyField).toHaveAttribute('type', 'password');
+  await created.getByRole('button', { name: 'Copy API key' }).click();
+  await expect(page.getByText('Copied', { exact: true })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(apiKey);
+  await created.getByRole('button', { name: 'Done' }).click();
+  await expect(created).toHaveCount(0);
+
+  // Closing cleared it: reopening starts from an empty name and no key anywhere on the page.
+  await page.getByRole('button', { name: 'Create API Key' }).click();
+  await expect(create.getByLabel('Key Name')).toHaveValue('');
+  await create.getByRole('button', { name: 'Cancel' }).click();
+  expect(await page.content()).not.toContain(apiKey);
+
+  const row = page.getByTestId('api-key-row').filter({ hasText: 'Production server' });
+  await expect(row).toContainText(`${apiKey.slice(0, 12)}••••`);
+  await expect(row).toContainText('Never');
+  await expect(row.getByText('Active')).toBeVisible();
+
+  // The key works against the public API, and its use shows up.
+  const ok = await page.request.post('/v1/validate', { headers: { authorization: `Bearer ${apiKey}` }, data: { email: 'alice@normal.mailworld.test' } });
+  expect(ok.status()).toBe(200);
+  expect(await ok.json()).toMatchObject({ email: 'alice@normal.mailworld.test', result: 'valid' });
+  await expect(async () => {
+    await page.reload();
+    await expect(row).not.toContainText('Never', { timeout: 1000 });
+  }).toPass({ timeout: 10_000 });
+
+  // A second key, revoked after confirmation.
+  await page.getByRole('button', { name: 'Create API Key' }).click();
+  await create.getByLabel('Key Name').fill('Old staging key');
+  await create.getByRole('button', { name: 'Create Key' }).click();
+  await created.getByRole('button', { name: 'Show API key' }).click();
+  const oldKey = await created.getByLabel('API key', { exact: true }).inputValue();
+  await created.getByRole('button', { name: 'Close' }).click();
+  await expect(created).toHaveCount(0);
+  const oldRow = page.getByTestId('api-key-row').filter({ hasText: 'Old staging key' });
+  await oldRow.getByRole('button', { name: 'Revoke Old staging key' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Revoke API key?' });
+  await expect(confirm).toContainText('cannot be undone');
+  await confirm.getByRole('button', { name: 'Revoke Key' }).click();
+  await expect(page.getByText('API Key Revoked')).toBeVisible();
+  await expect(confirm).toHaveCount(0);
+  await expect(oldRow.getByText('Revoked', { exact: true })).toBeVisible();
+  await expect(oldRow.getByRole('button', { name: /Revoke/ })).toHaveCount(0);
+  await expect(row.getByText('Active')).toBeVisible();
+
+  const refused = await page.request.post('/v1/validate', { headers: { authorization: `Bearer ${oldKey}` }, data: { email: 'alice@normal.mailworld.test' } });
+  expect(refused.status()).toBe(401);
+  expect((await refused.json()).code).toBe('KEY_REVOKED');
+
+  await expect(page.getByLabel('Webhook signing secret', { exact: true })).toHaveValue(/^whsec_/);
+  await expect(page.getByText('API Key Revoked')).toBeHidden({ timeout: 15_000 });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/api-keys.png`, fullPage: true });
+});
