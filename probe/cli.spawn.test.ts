@@ -35,7 +35,7 @@ function run(args: string[], stdin: string, env: Record<string, string> = {}): P
 describe('mailvet verify (CLI)', () => {
   it('reads addresses from stdin and writes one JSON line per address', async () => {
     const input = 'alice@shop.test\r\nbob@shop.test\n\n  Alice@shop.test\nnot-an-address\n';
-    const { code, stdout, stderr } = await run(['verify', '--dns-server', dns.server, '--smtp-port', String(smtp.port), '--allow-private-networks', '--timeout-ms', '500', '--helo', 'probe.test', '--mail-from', 'v@probe.test', '--concurrency', '5'], input);
+    const { code, stdout, stderr } = await run(['verify', '--dns-server', dns.server, '--smtp-port', String(smtp.port), '--allow-private-networks', '--timeout-ms', '3000', '--helo', 'probe.test', '--mail-from', 'v@probe.test', '--concurrency', '5'], input);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);

@@ -155,7 +155,7 @@ export class Engine implements Verifier {
       }
       return;
     }
-    const primary = targets[0] ?? { host: '', ip: '' };
+    const primary = targets[0] ?? { host: '', ip: '', priority: 0 };
     const listingsOf = (ip: string | null): Promise<string[]> =>
       this.o.dnsblZones.length > 0 ? dnsblListings(this.dns, ip ?? primary.ip, this.o.dnsblZones) : Promise.resolve([]);
     const primaryListings = listingsOf(primary.ip);
@@ -224,7 +224,7 @@ export class Engine implements Verifier {
 
   /** MX addresses in priority order, minus those the network guard refuses. */
   private targetsOf(route: Extract<MailRoute, { kind: 'mx' }>): Target[] {
-    return route.hosts.flatMap((h) => h.ips.filter((ip) => !isBlockedAddress(ip, this.o.allowPrivateNetworks)).map((ip) => ({ host: h.host, ip })));
+    return route.hosts.flatMap((h) => h.ips.filter((ip) => !isBlockedAddress(ip, this.o.allowPrivateNetworks)).map((ip) => ({ host: h.host, ip, priority: h.priority })));
   }
 }
 

@@ -25,7 +25,7 @@ beforeAll(async () => {
         port: 0,
         host: '127.0.0.1',
         token: TOKEN,
-        probe: { dnsServers: [dns.server], smtpPort: smtp.port, allowPrivateNetworks: true, connectTimeoutMs: 300, bannerTimeoutMs: 300, replyTimeoutMs: 300 },
+        probe: { dnsServers: [dns.server], smtpPort: smtp.port, allowPrivateNetworks: true, connectTimeoutMs: 2000, bannerTimeoutMs: 2000, replyTimeoutMs: 2000 },
       }),
     );
   }

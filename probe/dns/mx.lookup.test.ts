@@ -5,7 +5,7 @@ import { lookupMailRoute, sortByPriority } from './mx';
 import { DnsCache, dnsErrorKind } from './resolver';
 
 let dns: FakeDns;
-const cache = (): DnsCache => new DnsCache({ servers: [dns.server], timeoutMs: 300 });
+const cache = (): DnsCache => new DnsCache({ servers: [dns.server], timeoutMs: 1500 });
 
 beforeAll(async () => {
   dns = await startFakeDns({
@@ -61,7 +61,7 @@ describe('mail route lookup', () => {
     expect((await lookupMailRoute(cache(), 'servfail.test')).kind).toBe('dns_error');
     const t = Date.now();
     expect((await lookupMailRoute(cache(), 'slow.test')).kind).toBe('dns_error');
-    expect(Date.now() - t).toBeLessThan(1500);
+    expect(Date.now() - t).toBeLessThan(3000);
     expect((await lookupMailRoute(cache(), 'badhost.test')).kind).toBe('dns_error');
   });
 

@@ -179,6 +179,19 @@ export class SmtpConnection {
     this.destroy();
   }
 
+  /** After a pipelined QUIT: waits briefly for its reply, then closes gracefully. Never throws. */
+  async finish(timeoutMs: number): Promise<void> {
+    try {
+      await this.read(timeoutMs);
+      this.socket.end();
+      const timer = setTimeout(() => this.destroy(), timeoutMs);
+      await this.closedPromise;
+      clearTimeout(timer);
+    } catch {
+      this.destroy();
+    }
+  }
+
   destroy(): void {
     this.fail(new SmtpError('closed', 'connection closed'));
     this.socket.destroy(); // 'close' follows and resolves `closed`

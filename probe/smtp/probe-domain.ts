@@ -1,9 +1,10 @@
 // Asks one domain's mail servers about many mailboxes at once. Recipients are packed into as few
-// sessions as the per-session limit allows (plus one random mailbox for catch-all), sessions run in
-// parallel up to the per-IP connection cap, and each mailbox is settled as soon as its answer is
-// final: permanent replies at once; greylisting retried on the schedule against the same IP with
-// the same MAIL FROM; 452 continued in a new session with a lower limit; 421 backed off; a dead or
-// silent server falls through to the next MX.
+// sessions as the per-session limit allows (plus one random mailbox for catch-all); sessions are
+// spread over the MX addresses of the best preference (RFC 5321 5.1) and run in parallel up to the
+// per-IP connection cap. Each mailbox is settled as soon as its answer is final: permanent replies
+// at once; greylisting retried on the schedule against the same IP with the same MAIL FROM; 452
+// continued in a new session with a lower limit; 421 backed off; a dead, silent or refusing
+// server falls through to another address of the same preference, then to the next preference.
 import type { SmtpReply } from '../contract';
 import type { SmtpFinding } from '../score';
 import { catchAllFromFinding } from './catch-all';
@@ -13,9 +14,14 @@ import { busyBackoffMs } from './retry-schedule';
 import { runSession, type SessionResult } from './session';
 import { abortError } from './semaphore';
 
+/** Retries after a 421 greeting before the address counts as unreachable. */
+const MAX_BUSY_RETRIES = 4;
+
 export interface Target {
   host: string;
   ip: string;
+  /** MX preference: addresses of equal preference share the load; higher numbers are fallbacks. */
+  priority: number;
 }
 
 export interface SmtpContext {
@@ -57,7 +63,12 @@ export interface DomainProbeParams {
 interface Ask {
   address: string;
   random: boolean;
-  target: number;
+  /** Preference tier (index into the sorted distinct priorities) whose addresses may serve this ask. */
+  tier: number;
+  /** Greylisted and 421'd asks go back to the address that answered them. */
+  pin: string | null;
+  /** Addresses this ask must not use again (silent, refused at the greeting). */
+  avoid: Set<string>;
   notBefore: number;
   retries: number;
   greylistRetries: number;
@@ -75,11 +86,19 @@ export function probeDomain(p: DomainProbeParams): Promise<{ catchAll: boolean |
   return new DomainProbe(p).run();
 }
 
+/** Targets grouped by MX preference, best first. */
+export function preferenceTiers(targets: Target[]): Target[][] {
+  const priorities = [...new Set(targets.map((t) => t.priority))].sort((a, b) => a - b);
+  return priorities.map((prio) => targets.filter((t) => t.priority === prio));
+}
+
 class DomainProbe {
   private readonly asks: Ask[];
+  private readonly tiers: Target[][];
+  private readonly byIp = new Map<string, Target>();
   private readonly start = Date.now();
   private readonly dead = new Set<string>();
-  private readonly workers = new Map<number, number>();
+  private readonly workers = new Map<string, number>();
   private catchAll: boolean | null;
   private randomSettled: boolean;
   private randomReply: SmtpReply | null = null;
@@ -91,10 +110,14 @@ class DomainProbe {
   private done = false;
 
   constructor(private readonly p: DomainProbeParams) {
+    this.tiers = preferenceTiers(p.targets);
+    for (const t of p.targets) if (!this.byIp.has(t.ip)) this.byIp.set(t.ip, t);
     const mk = (address: string, random: boolean): Ask => ({
       address,
       random,
-      target: 0,
+      tier: 0,
+      pin: null,
+      avoid: new Set(),
       notBefore: 0,
       retries: 0,
       greylistRetries: 0,
@@ -115,7 +138,9 @@ class DomainProbe {
       this.fail = reject;
       if (this.p.signal?.aborted) return this.abort();
       this.p.signal?.addEventListener('abort', this.abort, { once: true });
-      this.skipDeadTargets();
+      if (this.tiers.length === 0) {
+        for (const a of this.asks) this.settle(a, 'smtp_unreachable', [], null, 'no mail server address to try');
+      }
       this.checkDone();
       this.pump();
     });
@@ -128,49 +153,57 @@ class DomainProbe {
     this.fail(abortError());
   };
 
-  /** Starts workers for targets with ready recipients; arms a timer for the next delayed retry. */
+  /** Addresses an ask may use now: its pin, or the live, not-avoided addresses of its tier. */
+  private candidates(a: Ask): string[] {
+    if (a.pin !== null) return [a.pin];
+    return (this.tiers[a.tier] ?? []).map((t) => t.ip).filter((ip) => !this.dead.has(ip) && !a.avoid.has(ip));
+  }
+
+  /** Starts workers for addresses with ready recipients; arms a timer for the next delayed retry. */
   private pump(): void {
     if (this.done) return;
     const now = Date.now();
     let nextAt = Infinity;
-    const readyPerTarget = new Map<number, number>();
+    const demand = new Map<string, number>(); // ip → recipients it could take now (shared ones split evenly)
     for (const a of this.asks) {
       if (a.settled || a.inFlight) continue;
-      if (a.notBefore <= now) readyPerTarget.set(a.target, (readyPerTarget.get(a.target) ?? 0) + 1);
-      else nextAt = Math.min(nextAt, a.notBefore);
+      if (a.notBefore > now) {
+        nextAt = Math.min(nextAt, a.notBefore);
+        continue;
+      }
+      const ips = this.candidates(a);
+      for (const ip of ips) demand.set(ip, (demand.get(ip) ?? 0) + 1 / ips.length);
     }
-    for (const [t, ready] of readyPerTarget) {
-      const target = this.p.targets[t];
-      if (!target) continue;
-      const limit = this.p.ctx.politeness.rcptLimit(target.ip);
-      const want = Math.min(this.p.ctx.maxConnectionsPerIp, Math.ceil(ready / limit));
-      for (let w = this.workers.get(t) ?? 0; w < want; w++) void this.worker(t);
+    for (const [ip, n] of demand) {
+      const limit = this.p.ctx.politeness.rcptLimit(ip);
+      const want = Math.min(this.p.ctx.maxConnectionsPerIp, Math.ceil(n / limit - 1e-9));
+      for (let w = this.workers.get(ip) ?? 0; w < want; w++) void this.worker(ip);
     }
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (nextAt < Infinity) this.timer = setTimeout(() => this.pump(), Math.max(0, nextAt - now));
   }
 
-  private async worker(t: number): Promise<void> {
-    const target = this.p.targets[t];
+  private async worker(ip: string): Promise<void> {
+    const target = this.byIp.get(ip);
     if (!target) return;
-    this.workers.set(t, (this.workers.get(t) ?? 0) + 1);
+    this.workers.set(ip, (this.workers.get(ip) ?? 0) + 1);
     try {
-      while (!this.done) {
-        const release = await this.p.ctx.politeness.acquire(target.ip, this.p.signal);
-        const batch = this.done ? [] : this.take(t, this.p.ctx.politeness.rcptLimit(target.ip));
+      while (!this.done && !this.dead.has(ip)) {
+        const release = await this.p.ctx.politeness.acquire(ip, this.p.signal);
+        const batch = this.done || this.dead.has(ip) ? [] : this.take(ip, this.p.ctx.politeness.rcptLimit(ip));
         if (batch.length === 0) {
           release();
           break;
         }
         const res = await runSession({
-          ip: target.ip,
+          ip,
           port: this.p.ctx.port,
           host: target.host,
           heloName: this.p.ctx.heloName,
           mailFrom: this.p.ctx.mailFrom,
           rcpts: batch.map((a) => a.address),
-          startTls: !this.p.ctx.noTlsIps.has(target.ip),
+          startTls: !this.p.ctx.noTlsIps.has(ip),
           connectTimeoutMs: this.p.ctx.connectTimeoutMs,
           bannerTimeoutMs: this.p.ctx.bannerTimeoutMs,
           replyTimeoutMs: this.p.ctx.replyTimeoutMs,
@@ -179,7 +212,7 @@ class DomainProbe {
           onClosed: release,
         });
         for (const a of batch) a.inFlight = false;
-        if (!this.done) this.handle(res, batch, t);
+        if (!this.done) this.handle(res, batch, target);
       }
     } catch (err) {
       if (!this.done && (err as Error).name !== 'AbortError') {
@@ -187,26 +220,28 @@ class DomainProbe {
         this.fail(err as Error);
       }
     } finally {
-      this.workers.set(t, (this.workers.get(t) ?? 1) - 1);
+      this.workers.set(ip, (this.workers.get(ip) ?? 1) - 1);
       if (!this.done) this.pump();
     }
   }
 
-  /** Takes up to `limit` ready recipients for target t, the random mailbox first. */
-  private take(t: number, limit: number): Ask[] {
+  /** Takes up to `limit` ready recipients that may use `ip`: pinned ones first, the random mailbox early. */
+  private take(ip: string, limit: number): Ask[] {
     const now = Date.now();
     const batch: Ask[] = [];
-    for (const a of this.asks) {
-      if (batch.length >= limit) break;
-      if (a.settled || a.inFlight || a.target !== t || a.notBefore > now) continue;
-      a.inFlight = true;
-      batch.push(a);
+    for (const pass of [true, false]) {
+      for (const a of this.asks) {
+        if (batch.length >= limit) return batch;
+        if (a.settled || a.inFlight || a.notBefore > now) continue;
+        if (pass ? a.pin !== ip : a.pin !== null || !this.candidates(a).includes(ip)) continue;
+        a.inFlight = true;
+        batch.push(a);
+      }
     }
     return batch;
   }
 
-  private handle(res: SessionResult, batch: Ask[], t: number): void {
-    const target = this.p.targets[t] ?? { host: '', ip: '' };
+  private handle(res: SessionResult, batch: Ask[], target: Target): void {
     const evidence = (reply: SmtpReply | null): SmtpReply[] => [...res.transcript, ...(reply && !res.transcript.includes(reply) ? [reply] : [])];
     switch (res.outcome) {
       case 'aborted':
@@ -220,46 +255,42 @@ class DomainProbe {
         break;
       case 'busy':
         this.p.ctx.politeness.lowerConnectionCap(target.ip);
-        for (const a of batch) this.busy(a, res.decisive, evidence(res.decisive), t);
+        for (const a of batch) this.busy(a, res.decisive, evidence(res.decisive), target);
         break;
       case 'temp_fail':
-        for (const a of batch) this.temporary(a, evidence(res.decisive), t, res.detail);
+        for (const a of batch) this.temporary(a, evidence(res.decisive), target, res.detail);
         break;
       case 'refused': {
+        // Refused at the greeting: another mail server may think otherwise. Our sender refused: final.
         const stage = res.decisive?.stage ?? '';
-        const next = this.nextTarget(t);
-        if ((stage === 'banner' || stage === 'ehlo' || stage === 'helo') && next !== null && this.p.targets[next]?.ip !== target.ip) {
-          for (const a of batch) {
-            a.target = next;
-            this.requeue(a, 0, true);
-          }
-        } else {
-          for (const a of batch) this.settle(a, 'policy_block', evidence(res.decisive), t, res.detail);
+        const early = stage === 'banner' || stage === 'ehlo' || stage === 'helo';
+        for (const a of batch) {
+          if (early && this.avoid(a, target.ip)) this.requeue(a, 0, true);
+          else this.settle(a, 'policy_block', evidence(res.decisive), target, res.detail);
         }
         break;
       }
       case 'ok':
-        this.handleRcpts(res, batch, t, evidence);
+        this.handleRcpts(res, batch, target, evidence);
         break;
     }
     this.pump();
   }
 
-  private handleRcpts(res: SessionResult, batch: Ask[], t: number, evidence: (r: SmtpReply | null) => SmtpReply[]): void {
-    const target = this.p.targets[t] ?? { host: '', ip: '' };
+  private handleRcpts(res: SessionResult, batch: Ask[], target: Target, evidence: (r: SmtpReply | null) => SmtpReply[]): void {
     let limitLowered = false;
     const closing = res.rcptReplies.find((r) => r !== null && r.code === 421) ?? null;
     batch.forEach((a, i) => {
       const reply = res.rcptReplies[i] ?? null;
-      if (reply === null && closing) return this.busy(a, closing, evidence(closing), t);
+      if (reply === null && closing) return this.busy(a, closing, evidence(closing), target);
       if (reply === null) {
         a.silentCount++;
-        if (a.silentCount >= 2) this.moveOn(a, t, res.detail ?? 'no reply to RCPT');
-        else this.requeue(a, 0, true);
-        return;
+        if (a.silentCount < 2) return this.requeue(a, 0, true);
+        if (this.avoid(a, target.ip)) return this.requeue(a, 0, true);
+        return this.settle(a, 'smtp_unreachable', evidence(null), target, res.detail ?? 'no reply to RCPT');
       }
       const cls = classifyReply(reply);
-      if (isFinalClass(cls)) return this.settle(a, cls, evidence(reply), t, null);
+      if (isFinalClass(cls)) return this.settle(a, cls, evidence(reply), target, null);
       if (cls === 'too_many_recipients') {
         if (!limitLowered) {
           this.p.ctx.politeness.lowerRcptLimit(target.ip, Math.max(1, i));
@@ -267,8 +298,8 @@ class DomainProbe {
         }
         return this.requeue(a, 0, false);
       }
-      if (cls === 'service_closing') return this.busy(a, reply, evidence(reply), t);
-      return this.temporary(a, evidence(reply), t, null);
+      if (cls === 'service_closing') return this.busy(a, reply, evidence(reply), target);
+      return this.temporary(a, evidence(reply), target, null);
     });
   }
 
@@ -277,70 +308,65 @@ class DomainProbe {
     if (countRetry) a.retries++;
   }
 
-  /** A 421: back off and retry on a new connection; a server that never lets us past its banner is unreachable. */
-  private busy(a: Ask, reply: SmtpReply | null, replies: SmtpReply[], t: number): void {
+  /**
+   * Stops an ask from using `ip` again: it moves to another live address of its tier, or to the
+   * next tier. Returns false when no address is left to try.
+   */
+  private avoid(a: Ask, ip: string): boolean {
+    a.avoid.add(ip);
+    a.pin = null;
+    a.silentCount = 0;
+    while (a.tier < this.tiers.length) {
+      if (this.candidates(a).length > 0) return true;
+      a.tier++;
+    }
+    return false;
+  }
+
+  /** A 421: back off and retry on a new connection; a server that never lets us past its greeting is unreachable. */
+  private busy(a: Ask, reply: SmtpReply | null, replies: SmtpReply[], target: Target): void {
     a.busyCount++;
-    const atBanner = reply?.stage === 'banner';
-    const next = this.nextTarget(t);
-    if (atBanner && next !== null && this.p.targets[next]?.ip !== this.p.targets[t]?.ip) {
-      a.target = next;
-      return this.requeue(a, 0, true);
-    }
+    const atGreeting = reply?.stage === 'banner' || reply?.stage === 'ehlo';
     const delay = busyBackoffMs(a.busyCount);
-    if (Date.now() + delay - this.start > this.p.deadlineMs) {
-      const why = `server busy (421) until the deadline${reply ? `: ${reply.text}` : ''}`;
-      return this.settle(a, atBanner ? 'smtp_unreachable' : 'greylisted', replies, t, why);
+    const pastDeadline = Date.now() + delay - this.start > this.p.deadlineMs;
+    if (atGreeting && (a.busyCount > MAX_BUSY_RETRIES || pastDeadline)) {
+      // Another address of the same or a lower preference may let us in.
+      if (this.avoid(a, target.ip)) return this.requeue(a, 0, true);
+      return this.settle(a, 'smtp_unreachable', replies, target, `every attempt refused at the greeting (421)${reply ? `: ${reply.text}` : ''}`);
     }
+    if (pastDeadline) return this.settle(a, 'greylisted', replies, target, `server busy (421) until the deadline${reply ? `: ${reply.text}` : ''}`);
+    a.pin = target.ip;
     this.requeue(a, delay, true);
   }
 
-  /** A 4xx: retry on the schedule against the same IP, or settle as greylisted at the deadline. */
-  private temporary(a: Ask, replies: SmtpReply[], t: number, detail: string | null): void {
+  /** A 4xx: retry on the schedule against the same address, or settle as greylisted at the deadline. */
+  private temporary(a: Ask, replies: SmtpReply[], target: Target, detail: string | null): void {
     const delay = this.p.retryDelaysMs[a.greylistRetries];
     if (delay === undefined || Date.now() + delay - this.start > this.p.deadlineMs) {
-      return this.settle(a, 'greylisted', replies, t, detail ?? `temporary failure not cleared after ${a.greylistRetries} retries`);
+      return this.settle(a, 'greylisted', replies, target, detail ?? `temporary failure not cleared after ${a.greylistRetries} retries`);
     }
     a.greylistRetries++;
+    a.pin = target.ip;
     this.requeue(a, delay, true);
   }
 
-  private nextTarget(t: number): number | null {
-    for (let i = t + 1; i < this.p.targets.length; i++) {
-      const ip = this.p.targets[i]?.ip;
-      if (ip !== undefined && !this.dead.has(ip)) return i;
-    }
-    return null;
-  }
-
-  private skipDeadTargets(): void {
-    for (const a of this.asks) {
-      if (this.dead.has(this.p.targets[a.target]?.ip ?? '')) this.moveOn(a, a.target, 'unreachable');
-    }
-  }
-
-  /** Moves one recipient to the next live MX, or settles it as unreachable. */
-  private moveOn(a: Ask, t: number, detail: string): void {
-    const next = this.nextTarget(t);
-    if (next === null) return this.settle(a, 'smtp_unreachable', [], t, detail);
-    a.target = next;
-    a.silentCount = 0;
-    this.requeue(a, 0, true);
-  }
-
-  /** The MX address could not be reached: every recipient waiting for it moves on. */
+  /** The address could not be reached: every recipient that would use it looks elsewhere. */
   private markDead(ip: string, detail: string): void {
     this.dead.add(ip);
+    const target = this.byIp.get(ip) ?? null;
     for (const a of this.asks) {
       if (a.settled || a.inFlight) continue;
-      if (this.p.targets[a.target]?.ip === ip) this.moveOn(a, a.target, detail);
+      if (a.pin === ip || (a.pin === null && this.candidates(a).length === 0)) {
+        if (this.avoid(a, ip)) this.requeue(a, 0, true);
+        else this.settle(a, 'smtp_unreachable', [], target, detail);
+      }
     }
   }
 
-  private settle(a: Ask, finding: SmtpFinding, replies: SmtpReply[], t: number, detail: string | null): void {
+  private settle(a: Ask, finding: SmtpFinding, replies: SmtpReply[], target: Target | null, detail: string | null): void {
     if (a.settled) return;
     a.settled = true;
     this.unsettled--;
-    const target = this.p.targets[t];
     const outcome: MailboxOutcome = {
       finding,
       mxHost: target?.host ?? null,

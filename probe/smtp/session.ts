@@ -124,7 +124,8 @@ export async function runSession(p: SessionParams): Promise<SessionResult> {
     const rcptLine = (r: string): string => `RCPT TO:<${r}>`;
 
     if (pipelining) {
-      conn.write([mail, ...p.rcpts.map(rcptLine)]);
+      // RFC 2920: MAIL, every RCPT and QUIT in one write; the replies come back in order.
+      conn.write([mail, ...p.rcpts.map(rcptLine), 'QUIT']);
       p.onRcptsSent?.(p.rcpts.length);
       await expect('mail', p.replyTimeoutMs, is2xx);
       for (let i = 0; i < p.rcpts.length; i++) {
@@ -132,6 +133,8 @@ export async function runSession(p: SessionParams): Promise<SessionResult> {
         rcptReplies[i] = toSmtpReply('rcpt', r);
         if (r.code === 421) break; // the server is closing the connection
       }
+      void conn.finish(Math.min(p.replyTimeoutMs, 2000));
+      return result('ok', null, null, pipelining, conn.isTls);
     } else {
       conn.write([mail]);
       await expect('mail', p.replyTimeoutMs, is2xx);
