@@ -37,6 +37,7 @@ test('billing shows five plans and upgrades through the labelled test checkout',
   await expect(checkout.getByText('Test mode — no real payment')).toBeVisible();
   await expect(checkout).toContainText('Starter plan (monthly)');
   await expect(checkout).toContainText('$19.00');
+  await page.waitForFunction(() => document.querySelectorAll('[data-transition]').length === 0);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-test-checkout.png` });
   await checkout.getByRole('button', { name: 'Pay $19.00 (test)' }).click();
   await expect(page.getByText('Payment Successful')).toBeVisible();

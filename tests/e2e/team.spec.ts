@@ -11,9 +11,17 @@ async function upgradeTo(page: Page, plan: 'Starter' | 'Pro' | 'Business') {
   await expect(page.getByText(`You've been upgraded to the ${plan} plan.`)).toBeVisible();
 }
 
+/** Lets dialog and toast transitions finish so screenshots show the settled screen. */
+async function settle(page: Page) {
+  await page.waitForFunction(() => document.querySelectorAll('[data-transition]').length === 0);
+  await page.waitForTimeout(200);
+}
+
 async function signOut(page: Page) {
   await page.getByRole('button', { name: 'Sign Out' }).click();
-  await page.waitForURL((u) => u.pathname === '/');
+  await expect(page.getByText('You have been successfully signed out.')).toBeVisible();
+  // The dashboard guard (session gone → /auth) can win the race with sign-out's own navigation to /.
+  await page.waitForURL((u) => u.pathname === '/' || u.pathname === '/auth');
 }
 
 test('owner invites within the plan limit, the invitee signs up from the link and joins; roles and removal', async ({ page }) => {
@@ -31,6 +39,7 @@ test('owner invites within the plan limit, the invitee signs up from the link an
   await page.getByRole('button', { name: 'Invite Member' }).click();
   const upgrade = page.getByRole('dialog', { name: 'Upgrade to add team members' });
   await expect(upgrade.getByText('Your current plan allows 1 team member(s) total')).toBeVisible();
+  await settle(page);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/team-upgrade-dialog.png` });
   await upgrade.getByRole('button', { name: 'Not now' }).click();
 
@@ -44,6 +53,7 @@ test('owner invites within the plan limit, the invitee signs up from the link an
   await invite.getByRole('button', { name: 'Send Invitation' }).click();
   await expect(invite.getByText('Please enter an email address')).toBeVisible();
   await invite.getByLabel('Email').fill(inviteeEmail);
+  await settle(page);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/team-invite-dialog.png` });
   await invite.getByRole('button', { name: 'Send Invitation' }).click();
   await expect(page.getByText('Invitation Sent')).toBeVisible();
@@ -58,6 +68,7 @@ test('owner invites within the plan limit, the invitee signs up from the link an
   // Cancel it (confirmation), then invite again.
   await page.getByRole('button', { name: `Cancel invitation to ${inviteeEmail}` }).click();
   const confirmCancel = page.getByRole('dialog', { name: 'Cancel invitation?' });
+  await settle(page);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/team-cancel-confirm.png` });
   await confirmCancel.getByRole('button', { name: 'Cancel Invitation' }).click();
   await expect(page.getByText('Invitation Cancelled')).toBeVisible();
@@ -66,6 +77,8 @@ test('owner invites within the plan limit, the invitee signs up from the link an
   await page.getByRole('dialog', { name: 'Invite Team Member' }).getByLabel('Email').fill(inviteeEmail);
   await page.getByRole('dialog', { name: 'Invite Team Member' }).getByRole('button', { name: 'Send Invitation' }).click();
   await expect(page.getByRole('tab', { name: 'Pending Invitations (1)' })).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await settle(page);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/team-pending.png`, fullPage: true });
   await signOut(page);
 
@@ -92,6 +105,7 @@ test('owner invites within the plan limit, the invitee signs up from the link an
   await expect(page.getByRole('button', { name: 'Invite Member' })).toHaveCount(0);
   await expect(page.getByRole('tab', { name: /Pending Invitations/ })).toHaveCount(0);
   await expect(page.getByRole('columnheader', { name: 'Actions' })).toHaveCount(0);
+  await expect(page.getByText('Error', { exact: true })).toHaveCount(0);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/team-member-view.png`, fullPage: true });
   // Their dashboard shows the shared account's plan.
   await page.goto('/dashboard/billing');

@@ -198,7 +198,7 @@ export function BillingScreen() {
 
       <section aria-label="Plans" className="space-y-8">
         <PricingNotes currency={currency} />
-        <PlanCards popular="billing" currency={currency} currentPlan={currentPlan} renderAction={renderAction} className="pt-2" />
+        <PlanCards popular="billing" currency={currency} currentPlan={currentPlan} renderAction={renderAction} layout="dashboard" className="pt-2" />
         <p className="text-center text-sm text-slate-500">
           Prices are per month. Payments are processed securely by Razorpay. Need to downgrade or cancel? Contact support.
         </p>

@@ -31,8 +31,15 @@ export interface PlanCardsProps {
   currentPlan?: PlanType;
   /** Replaces the default CTA (link to /auth, or mailto sales for Enterprise). */
   renderAction?: (plan: PlanDefinition, ctx: PlanActionContext) => ReactNode;
+  /** 'dashboard': fewer columns, for the narrower content area beside the sidebar (five only on very wide screens). */
+  layout?: 'page' | 'dashboard';
   className?: string;
 }
+
+const GRID_LAYOUTS = {
+  page: 'sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5',
+  dashboard: 'sm:grid-cols-2 xl:grid-cols-3 min-[1760px]:grid-cols-5',
+} as const;
 
 const salesHref = `mailto:${SALES_EMAIL}?subject=${encodeURIComponent('Mailvet Enterprise plan enquiry')}`;
 
@@ -62,9 +69,9 @@ function isExclusion(feature: string) {
 }
 
 /** The five plan cards, straight from PLANS (server/contracts/plans.ts). */
-export function PlanCards({ popular, currency, currentPlan, renderAction, className }: PlanCardsProps) {
+export function PlanCards({ popular, currency, currentPlan, renderAction, layout = 'page', className }: PlanCardsProps) {
   return (
-    <ul role="list" className={cn('grid gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5', className)}>
+    <ul role="list" className={cn('grid gap-5', GRID_LAYOUTS[layout], className)}>
       {PLANS.map((plan) => {
         const isPopular = isPopularOn(plan, popular);
         const isCurrent = currentPlan === plan.type;

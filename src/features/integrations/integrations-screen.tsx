@@ -195,9 +195,9 @@ function ComingSoonCard() {
       badge={<Badge variant="brand">Soon</Badge>}
     >
       <div className="mt-auto">
-        <Button variant="link" href={`mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent('Integration request')}`} className="px-0">
+        <a href={`mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent('Integration request')}`} className="text-sm font-medium text-brand-700 hover:underline">
           Tell us which integration you need →
-        </Button>
+        </a>
       </div>
     </IntegrationCard>
   );

@@ -39,6 +39,8 @@ export function AcceptInvitationBanner() {
         onSuccess: async (r) => {
           done();
           toast.success(TEAM_TEXT.invitationAcceptedTitle, { description: TEAM_TEXT.invitationAcceptedBody(r.accountName) });
+          // The account (and so the role) first, then everything else from the shared account.
+          await queryClient.invalidateQueries({ queryKey: trpc.account.me.queryKey() });
           await queryClient.invalidateQueries();
         },
         onError: (err) => {
@@ -47,7 +49,7 @@ export function AcceptInvitationBanner() {
         },
       },
     );
-  }, [invitationId, mutate, queryClient, setParams]);
+  }, [invitationId, mutate, queryClient, setParams, trpc]);
 
   if (!accept.isPending) return null;
   return (

@@ -53,13 +53,17 @@ export function TeamScreen() {
 
   const [inviteOpen, setInviteOpen] = useState(false);
   const [upgradeOpen, setUpgradeOpen] = useState(false);
+  // Targets stay set while their dialog closes (so its text does not vanish mid-transition).
   const [removing, setRemoving] = useState<{ id: string; email: string } | null>(null);
+  const [removeOpen, setRemoveOpen] = useState(false);
   const [cancelling, setCancelling] = useState<{ id: string; email: string } | null>(null);
+  const [cancelOpen, setCancelOpen] = useState(false);
   const [tab, setTab] = useState(0);
 
   const loadError = members.error ?? invitations.error ?? seats.error;
   useEffect(() => {
-    if (!loadError) return;
+    // A refusal means the role just changed (e.g. after joining a team as a member): not a load failure.
+    if (!loadError || appCode(loadError) === 'PERMISSION_DENIED') return;
     console.error('Failed to load team data', loadError);
     toast.error(TEAM_TEXT.errorTitle, { description: TEAM_TEXT.loadFailed, id: 'team-load-error' });
   }, [loadError]);
@@ -109,7 +113,7 @@ export function TeamScreen() {
     try {
       await remove.mutateAsync({ memberId: removing.id });
       toast.success(TEAM_TEXT.memberRemovedTitle, { description: TEAM_TEXT.memberRemovedBody(removing.email) });
-      setRemoving(null);
+      setRemoveOpen(false);
       await refresh();
     } catch (err) {
       console.error(TEAM_TEXT.removeFailed, err);
@@ -122,7 +126,7 @@ export function TeamScreen() {
     try {
       await cancel.mutateAsync({ invitationId: cancelling.id });
       toast.success(TEAM_TEXT.invitationCancelledTitle, { description: TEAM_TEXT.invitationCancelledBody(cancelling.email) });
-      setCancelling(null);
+      setCancelOpen(false);
       await refresh();
     } catch (err) {
       console.error(TEAM_TEXT.cancelFailed, err);
@@ -205,7 +209,10 @@ export function TeamScreen() {
                                   variant="ghost"
                                   size="sm"
                                   className="text-red-600 hover:bg-red-50 hover:text-red-700"
-                                  onClick={() => setRemoving({ id: m.id, email: m.email })}
+                                  onClick={() => {
+                                    setRemoving({ id: m.id, email: m.email });
+                                    setRemoveOpen(true);
+                                  }}
                                   aria-label={`Remove ${m.email}`}
                                 >
                                   <Trash2 className="size-4" aria-hidden /> Remove
@@ -269,7 +276,10 @@ export function TeamScreen() {
                                 variant="ghost"
                                 size="sm"
                                 className="text-red-600 hover:bg-red-50 hover:text-red-700"
-                                onClick={() => setCancelling({ id: inv.id, email: inv.email })}
+                                onClick={() => {
+                                  setCancelling({ id: inv.id, email: inv.email });
+                                  setCancelOpen(true);
+                                }}
                                 aria-label={`Cancel invitation to ${inv.email}`}
                               >
                                 <X className="size-4" aria-hidden /> Cancel
@@ -292,23 +302,23 @@ export function TeamScreen() {
           <InviteDialog open={inviteOpen} onClose={() => setInviteOpen(false)} onInvite={sendInvite} busy={invite.isPending} />
           <UpgradeDialog open={upgradeOpen} limit={limit} planName={planName} onClose={() => setUpgradeOpen(false)} />
           <ConfirmDialog
-            open={removing !== null}
+            open={removeOpen}
             title="Remove team member?"
             description={removing ? `${removing.email} will lose access to this account straight away. You can invite them again later.` : ''}
             confirmLabel="Remove Member"
             busy={remove.isPending}
             onConfirm={() => void confirmRemove()}
-            onClose={() => setRemoving(null)}
+            onClose={() => setRemoveOpen(false)}
           />
           <ConfirmDialog
-            open={cancelling !== null}
+            open={cancelOpen}
             title="Cancel invitation?"
             description={cancelling ? `The invitation to ${cancelling.email} will be deleted and its link will stop working.` : ''}
             confirmLabel="Cancel Invitation"
             cancelLabel="Keep Invitation"
             busy={cancel.isPending}
             onConfirm={() => void confirmCancel()}
-            onClose={() => setCancelling(null)}
+            onClose={() => setCancelOpen(false)}
           />
         </>
       )}
