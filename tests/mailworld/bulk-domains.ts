@@ -51,11 +51,13 @@ export function generateBulkDomains(p: BulkParams = {}): DomainSpec[] {
   const tailTotal = total - counts.reduce((a, b) => a + b, 0);
   const zipf = Array.from({ length: tailCount }, (_, i) => 1 / (i + 1) ** 0.9);
   const zsum = zipf.reduce((a, b) => a + b, 0);
-  const tail = zipf.map((z) => Math.max(1, Math.floor((z / zsum) * tailTotal)));
-  let rest = tailTotal - tail.reduce((a, b) => a + b, 0);
+  // Every tail domain gets at least one address when there are enough to go round.
+  const floor = tailTotal >= tailCount ? 1 : 0;
+  const tail = zipf.map((z) => Math.max(floor, Math.floor((z / zsum) * Math.max(0, tailTotal))));
+  let rest = Math.max(0, tailTotal) - tail.reduce((a, b) => a + b, 0);
   for (let i = 0; rest > 0; i = (i + 1) % tailCount, rest--) tail[i] = (tail[i] ?? 0) + 1;
-  for (let i = 0; rest < 0; i = (i + 1) % tailCount) {
-    if ((tail[i] ?? 0) > 1) {
+  for (let i = tailCount - 1; rest < 0; i = (i - 1 + tailCount) % tailCount) {
+    if ((tail[i] ?? 0) > floor) {
       tail[i] = (tail[i] ?? 0) - 1;
       rest++;
     }

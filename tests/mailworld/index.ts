@@ -54,6 +54,8 @@ export interface MailWorld {
     rdapBaseUrl: string;
     dnsblZones: string[];
   };
+  /** The same as PROBE_* environment variables, for a probe daemon started as a separate process. */
+  probeEnv(): Record<string, string>;
   /** Forget greylisting history (triplets seen). */
   resetGreylist(): void;
   resetCounters(): void;
@@ -69,6 +71,7 @@ function emptyCounters(): WorldCounters {
     maxRcptsPerSession: 0,
     rcpts: 0,
     tlsUpgrades: 0,
+    pipelinedCommands: 0,
     repliesByCode: new Map(),
     violations: [],
     dnsQueries: 0,
@@ -195,6 +198,13 @@ export async function startMailWorld(o: MailWorldOptions = {}): Promise<MailWorl
       allowPrivateNetworks: true,
       rdapBaseUrl: `http://127.0.0.1:${rdapPort}`,
       dnsblZones: [DNSBL_ZONE],
+    }),
+    probeEnv: () => ({
+      PROBE_DNS_SERVERS: `127.0.0.1:${dns.port}`,
+      PROBE_SMTP_PORT: String(smtpPort),
+      PROBE_ALLOW_PRIVATE_NETWORKS: '1',
+      PROBE_RDAP_URL: `http://127.0.0.1:${rdapPort}`,
+      PROBE_DNSBL_ZONES: DNSBL_ZONE,
     }),
     resetGreylist: () => greylist.clear(),
     resetCounters: () => {

@@ -57,6 +57,7 @@ describe('mail world DNS', () => {
     expect(await errCode(resolver.resolveMx('dns-timeout.mailworld.test'))).toBe('ETIMEOUT');
     expect(await errCode(resolver.resolve4('mx1.dns-timeout.mailworld.test'))).toBe('ETIMEOUT');
     expect(await errCode(resolver.resolve6('mx1.normal.mailworld.test'))).toBe('ENODATA');
+    expect(world.probeEnv().PROBE_DNS_SERVERS).toBe(world.dnsServer);
   });
 
   it('answers over TCP on the same port', async () => {
@@ -301,6 +302,9 @@ describe('mail world ground truth', () => {
     expect(Math.min(...sizes)).toBeGreaterThanOrEqual(1);
     expect(sizes.filter((s) => s <= 10).length).toBeGreaterThan(100);
     expect(JSON.stringify(generateBulkDomains({ seed: 7 }))).toBe(JSON.stringify(bulk));
+    // Fewer addresses than tail domains: some tail domains get none, the total still holds.
+    const small = generateBulkDomains({ addresses: 300 });
+    expect(small.reduce((a, d) => a + d.addresses.length, 0)).toBe(300);
   });
 
   it('starts a bulk world with shared MX hosts and a mix of outcomes', async () => {

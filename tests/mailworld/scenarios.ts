@@ -234,6 +234,13 @@ export function buildScenarios(p: ScenarioParams = {}): DomainSpec[] {
       mailboxes: Object.fromEntries(numbered('staff', 6).slice(0, 4).map((u) => [u, 'ok' as const])),
       addresses: numbered('staff', 6),
     }),
+    d(34, {
+      name: 'starttls-optional',
+      scenario: 'STARTTLS offered, not required',
+      server: { starttls: true },
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice', 'ghost'],
+    }),
     {
       domain: `xn--bcher-kva.${suffix}`,
       scenario: 'IDN domain (bücher), served under its A-label',

@@ -153,6 +153,7 @@ class Session {
       const line = this.buf.slice(0, nl).replace(/\r$/, '');
       this.buf = this.buf.slice(nl + 1);
       const pipelined = this.queue.length > 0 || this.buf.length > 0;
+      if (pipelined && this.greeted) this.host.ctx.counters.pipelinedCommands++;
       if (pipelined && this.ehloSeen && this.host.spec.pipelining === false) {
         this.violation(`pipelining without PIPELINING: ${line.slice(0, 40)}`);
       }

@@ -119,6 +119,8 @@ export interface WorldCounters {
   rcpts: number;
   /** STARTTLS upgrades completed. */
   tlsUpgrades: number;
+  /** Commands that arrived while an earlier reply was still pending (the client pipelined). */
+  pipelinedCommands: number;
   /** Replies sent, by code (e.g. '421', '451', '452'). */
   repliesByCode: Map<string, number>;
   /** Protocol misuse seen (pipelining without the extension, DATA, commands out of order, …). */

@@ -64,5 +64,7 @@ describe('politeness on a batch of hundreds of addresses', () => {
     expect(world.counters.maxRcptsPerSession).toBeLessThanOrEqual(20);
     // Several recipients share a session: far fewer connections than addresses.
     expect(world.counters.perIp.get('127.90.0.1')?.connections).toBeLessThanOrEqual(Math.ceil(260 / 5));
+    // One RCPT per address plus one random-mailbox RCPT for the domain's catch-all test.
+    expect(world.counters.perIp.get('127.90.0.1')?.rcpts).toBe(261);
   });
 });

@@ -82,8 +82,13 @@ describe('evidence and flags behind the scenario verdicts', () => {
     expect(get('alice@mailinator.com')).toMatchObject({ disposable: true, disposable_provider: true });
   });
 
-  it('STARTTLS is used when offered', () => {
+  it('STARTTLS is used when offered, required or not', () => {
     expect(world.counters.perIp.get('127.77.22.1')?.tlsUpgrades).toBeGreaterThanOrEqual(1);
+    expect(world.counters.perIp.get('127.77.34.1')?.tlsUpgrades).toBeGreaterThanOrEqual(1);
+  });
+
+  it('commands are pipelined to servers that offer PIPELINING', () => {
+    expect(world.counters.pipelinedCommands).toBeGreaterThan(0);
   });
 
   it('commands are not pipelined to a server that does not offer PIPELINING', () => {
@@ -111,6 +116,16 @@ describe('addresses as users type them', () => {
   it('a mixed-case domain is the same domain', async () => {
     const r = await verifier.verify('ghost@Normal.MailWorld.TEST', { depth: 'smtp' });
     expect(`${r.verdict}/${r.reason}`).toBe('undeliverable/mailbox_not_found');
+  });
+});
+
+describe('caches', () => {
+  it('a second check on a domain asks DNS nothing new', async () => {
+    await verifier.verify('alice@normal.mailworld.test', { depth: 'smtp' });
+    const before = world.counters.dnsQueries;
+    const r = await verifier.verify('bob@normal.mailworld.test', { depth: 'smtp' });
+    expect(r.verdict).toBe('deliverable');
+    expect(world.counters.dnsQueries).toBe(before);
   });
 });
 
