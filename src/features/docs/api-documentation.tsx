@@ -251,7 +251,8 @@ function ApiReference() {
         </P>
         <CodeBlock language="http" title="Headers" code={'Authorization: Bearer mv_live_xxxxxxxxxxxxxxxxxxxxxxxx\nContent-Type: application/json'} />
         <P>
-          Base URL: <InlineCode>{apiBase()}/v1</InlineCode>. Each validated address uses one credit.
+          Base URL: <InlineCode>{apiBase()}/v1</InlineCode>. Each validated address uses one credit. The machine-readable description
+          (OpenAPI 3.1) is at <InlineCode>GET /v1/openapi.json</InlineCode>.
         </P>
       </div>
 

@@ -21,6 +21,7 @@ export function toJobItem(j: JobView): JobItem {
     total_emails: j.total_emails,
     processed_emails: j.processed_emails,
     created_at: j.created_at,
+    source: j.source,
     error: j.error,
     breakdown: { valid: j.valid_count, invalid: j.invalid_count, risky: j.risky_count },
   };
@@ -119,17 +120,49 @@ export function saveText(text: string, filename: string, type: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** A refusal of the upload route: { error: { code, title?, message } }. */
+export class UploadError extends Error {
+  constructor(
+    message: string,
+    readonly title: string | undefined,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Spec section 7 (Storage, then process-bulk-validation) in one request: the file's bytes go to
+ * POST /api/jobs/upload (raw body, up to the full 10 MB), which stores the file and creates the job.
+ * If that route is missing, the tRPC mutation (base64, smaller files) does the same.
+ */
 export function useUploadCsv() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const upload = useMutation(trpc.jobs.upload.mutationOptions());
-  return {
-    isPending: upload.isPending,
-    async mutateAsync(file: File): Promise<UploadOutcome> {
-      const r = await upload.mutateAsync({ filename: file.name, contentBase64: await fileToBase64(file) });
+  const viaTrpc = useMutation(trpc.jobs.upload.mutationOptions());
+  const http = useMutation({
+    mutationFn: async (file: File): Promise<UploadOutcome> => {
+      const res = await fetch(`/api/jobs/upload?filename=${encodeURIComponent(file.name)}`, {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'Content-Type': file.type || 'text/csv' },
+        body: file,
+      });
+      const body = (await res.json().catch(() => null)) as { jobId?: string; totalEmails?: number; error?: { message?: string; title?: string; code?: string } | string } | null;
+      if (res.status === 404 && (body === null || typeof body.error === 'string')) {
+        const r = await viaTrpc.mutateAsync({ filename: file.name, contentBase64: await fileToBase64(file) });
+        return { jobId: r.jobId, totalEmails: r.totalEmails };
+      }
+      if (!res.ok || !body?.jobId) {
+        const err = typeof body?.error === 'object' ? body.error : undefined;
+        throw new UploadError(err?.message ?? '', err?.title, err?.code);
+      }
+      return { jobId: body.jobId, totalEmails: body.totalEmails ?? 0 };
+    },
+    onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.queryKey() });
       void queryClient.invalidateQueries({ queryKey: trpc.account.me.queryKey() });
-      return { jobId: r.jobId, totalEmails: r.totalEmails };
     },
-  };
+  });
+  return { isPending: http.isPending, mutateAsync: http.mutateAsync };
 }

@@ -12,6 +12,12 @@ export const canDownload = (status: JobStatus) => status === 'completed';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+
+export function formatTime(value: string | Date): string {
+  const d = typeof value === 'string' ? new Date(value) : value;
+  return Number.isNaN(d.getTime()) ? '' : timeOnly.format(d);
+}
 
 export function formatDateTime(value: string | Date): string {
   const d = typeof value === 'string' ? new Date(value) : value;

@@ -3,9 +3,11 @@ import { Button } from '../../components/ui/button';
 import { Tooltip } from '../../components/ui/tooltip';
 import { cn } from '../../lib/cn';
 import { BreakdownBar } from './breakdown';
-import { canDownload, canViewResults, formatCount, formatDateTime, progressPercent } from './format';
+import { canDownload, canViewResults, formatCount, formatDate, formatTime, progressPercent } from './format';
 import { JobStatusBadge } from './status-badge';
 import type { JobItem } from './types';
+
+const SOURCE_LABEL = { upload: 'Upload', api: 'API', schedule: 'Scheduled run', replay: 'Replay' } as const;
 
 export interface JobsTableProps {
   jobs: JobItem[];
@@ -19,7 +21,7 @@ export interface JobsTableProps {
 function Progress({ job }: { job: JobItem }) {
   const pct = job.status === 'completed' ? progressPercent(job.processed_emails, job.total_emails || job.processed_emails) : progressPercent(job.processed_emails, job.total_emails);
   return (
-    <div className="w-32 space-y-1.5">
+    <div className="w-28 space-y-1.5">
       <span className="text-sm font-medium text-slate-900 tabular-nums" data-testid="job-percent">
         {pct}%
       </span>
@@ -44,7 +46,7 @@ function Progress({ job }: { job: JobItem }) {
 export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: JobsTableProps) {
   return (
     <div className="overflow-x-auto">
-      <table className="w-full min-w-[52rem] text-left text-sm">
+      <table className="w-full min-w-[54rem] text-left text-sm">
         <thead>
           <tr className="border-b border-slate-200 text-xs font-medium tracking-wide text-slate-500 uppercase">
             <th scope="col" className="py-3 pr-3 pl-6 font-medium">File</th>
@@ -70,10 +72,13 @@ export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: Jo
                       <FileText className="size-4" aria-hidden />
                     </span>
                     <div className="min-w-0">
-                      <p className="max-w-[16rem] truncate font-medium text-slate-900" title={job.filename} data-testid="job-filename">
+                      <p className="max-w-[14rem] truncate font-medium text-slate-900" title={job.filename} data-testid="job-filename">
                         {job.filename}
                       </p>
-                      <p className="font-mono text-[11px] text-slate-400">{job.id.slice(0, 8)}</p>
+                      <p className="flex items-center gap-1.5 text-[11px] text-slate-400">
+                        <span className="font-mono">{job.id.slice(0, 8)}</span>
+                        {job.source && job.source !== 'upload' && <span className="rounded bg-slate-100 px-1.5 py-px font-medium text-slate-600">{SOURCE_LABEL[job.source]}</span>}
+                      </p>
                       {job.status === 'failed' && job.error && (
                         <p className="mt-1.5 flex max-w-[20rem] items-start gap-1.5 text-xs text-red-700" data-testid="job-error">
                           <AlertTriangle className="mt-px size-3.5 shrink-0" aria-hidden /> {job.error}
@@ -85,7 +90,10 @@ export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: Jo
                 <td className="px-3 py-4">
                   <JobStatusBadge status={job.status} />
                 </td>
-                <td className="px-3 py-4 whitespace-nowrap text-slate-600">{formatDateTime(job.created_at)}</td>
+                <td className="px-3 py-4 whitespace-nowrap text-slate-600" data-testid="job-created">
+                  <span className="block text-slate-900">{formatDate(job.created_at)}</span>
+                  <span className="block text-xs text-slate-500">{formatTime(job.created_at)}</span>
+                </td>
                 <td className="px-3 py-4 text-right text-slate-900 tabular-nums" data-testid="job-total">{formatCount(job.total_emails)}</td>
                 <td className="px-3 py-4 text-right text-slate-900 tabular-nums" data-testid="job-processed">{formatCount(job.processed_emails)}</td>
                 <td className="px-3 py-4">
@@ -98,10 +106,14 @@ export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: Jo
                         <Eye className="size-4" aria-hidden /> View Results
                       </Button>
                     </ActionTip>
-                    {downloadable && (
-                      <Button variant="outline" size="sm" loading={downloading === job.id} onClick={() => onDownload(job)}>
-                        <Download className="size-4" aria-hidden /> Download
-                      </Button>
+                    {downloadable ? (
+                      <Tooltip content="Download results (CSV)">
+                        <Button variant="outline" size="sm" className="w-9 px-0" loading={downloading === job.id} onClick={() => onDownload(job)} aria-label="Download">
+                          {downloading !== job.id && <Download className="size-4" aria-hidden />}
+                        </Button>
+                      </Tooltip>
+                    ) : (
+                      <span className="w-9" aria-hidden />
                     )}
                   </div>
                 </td>

@@ -10,6 +10,8 @@ export interface JobItem {
   total_emails: number;
   processed_emails: number;
   created_at: string;
+  /** Where the job came from: a CSV upload, the API, a schedule run or an operator replay. */
+  source?: 'upload' | 'api' | 'schedule' | 'replay';
   /** The stored reason of a failed job. */
   error?: string | null;
   breakdown?: Breakdown | null;

@@ -138,7 +138,7 @@ export function NewScheduleDialog({ open, onClose, busy, onCreate }: NewSchedule
               <label
                 key={f.value}
                 className={cn(
-                  'flex cursor-pointer items-center justify-center rounded-md py-1.5 text-sm font-medium transition-colors has-focus-visible:outline-2 has-focus-visible:outline-brand-600',
+                  'flex cursor-pointer items-center justify-center rounded-md py-1.5 text-sm font-medium has-focus-visible:outline-2 has-focus-visible:outline-brand-600',
                   frequency === f.value ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600 hover:text-slate-900',
                 )}
               >
@@ -151,7 +151,7 @@ export function NewScheduleDialog({ open, onClose, busy, onCreate }: NewSchedule
         <div className="space-y-1.5">
           <div className="flex items-end justify-between gap-3">
             <Label htmlFor={ids.emails} required>Email addresses</Label>
-            <input ref={fileRef} id={ids.csv} type="file" accept=".csv,text/csv" className="sr-only" aria-label="Load emails from CSV" onChange={(e) => void loadCsv(e.target.files?.[0])} />
+            <input ref={fileRef} id={ids.csv} type="file" accept=".csv,text/csv" className="sr-only" tabIndex={-1} aria-label="Load emails from CSV" onChange={(e) => void loadCsv(e.target.files?.[0])} />
             <Button variant="ghost" size="sm" className="-mr-2 text-brand-700" onClick={() => fileRef.current?.click()} disabled={busy}>
               <FileUp className="size-4" aria-hidden /> Upload CSV
             </Button>

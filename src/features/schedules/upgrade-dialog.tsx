@@ -16,7 +16,7 @@ export function UpgradeDialog({ open, onClose, planName }: { open: boolean; onCl
           <span className="grid size-8 place-items-center rounded-lg bg-brand-50 text-brand-600">
             <RefreshCw className="size-4" aria-hidden />
           </span>
-          Upgrade to use Auto Revalidation
+          Upgrade to Pro
         </span>
       }
       description={`Auto revalidation is available on the Pro, Business and Enterprise plans.${planName ? ` You are on the ${planName} plan.` : ''}`}
