@@ -10,13 +10,17 @@ pg.types.setTypeParser(1082, (v) => v);
 export function createPool(connectionString: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString, max });
   // An idle client can be killed by the server (e.g. on shutdown); that must not crash the process.
-  pool.on('error', (err) => {
-    console.error('[db] idle client error:', err.message);
-  });
+  pool.on('error', (err) => logPoolError('[db] idle client error', err));
   pool.on('connect', (client) => {
-    client.on('error', (err) => console.error('[db] client error:', err.message));
+    client.on('error', (err) => logPoolError('[db] client error', err));
   });
   return pool;
+}
+
+/** Logs a connection error, except the server's own shutdown (57P01), which Ctrl+C causes. */
+export function logPoolError(what: string, err: Error & { code?: string }): void {
+  if (err.code === '57P01') return;
+  console.error(`${what}:`, err.message);
 }
 
 export function createDb(pool: pg.Pool): Kysely<Database> {

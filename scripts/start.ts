@@ -6,10 +6,12 @@ import { startProbeDaemon } from '../probe/daemon/server';
 import { probeOptionsFromEnv } from '../probe/env';
 import { readEnv } from '../server/env';
 import { startServer } from '../server/main';
+import { buildIfStale } from './build-if-stale';
 import { openLocalDb } from './local-db';
 
 async function main() {
   const started = Date.now();
+  buildIfStale();
   const env = readEnv();
   const db = await openLocalDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   const stops: Array<() => Promise<void>> = [db.stop];

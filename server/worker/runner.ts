@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { parseCrontab, run, type Runner, type WorkerEvents } from 'graphile-worker';
 import { sql } from 'kysely';
 import pg from 'pg';
-import type { Db } from '../../db/client';
+import { logPoolError, type Db } from '../../db/client';
 import type { AppDeps } from '../deps';
 import { crontab } from './crontab';
 import { createTaskList, type TaskListOptions } from './task-list';
@@ -29,18 +29,22 @@ export async function startWorker(deps: AppDeps, o: { concurrency?: number; poll
   const instance = `mailvet-worker:${randomBytes(8).toString('hex')}`;
   const concurrency = o.concurrency ?? deps.env.WORKER_CONCURRENCY;
   const pool = new pg.Pool({ connectionString: deps.pool.options.connectionString, application_name: instance, max: concurrency + 4 });
-  pool.on('error', (err) => console.error('[worker] idle client error:', err.message));
-  pool.on('connect', (client) => client.on('error', (err) => console.error('[worker] client error:', err.message)));
+  pool.on('error', (err) => logPoolError('[worker] idle client error', err));
+  pool.on('connect', (client) => client.on('error', (err) => logPoolError('[worker] client error', err)));
 
   const events: WorkerEvents = new EventEmitter();
-  events.on('worker:create', ({ worker }) => {
-    void deps.db
+  // graphile-worker 0.18 locks jobs in the name of the worker pool (locked_by = pool id); older
+  // paths use the worker id. Record both as belonging to this instance.
+  const lease = (id: string) =>
+    deps.db
       .insertInto('worker_lease')
-      .values({ worker_id: worker.workerId, instance })
+      .values({ worker_id: id, instance })
       .onConflict((oc) => oc.column('worker_id').doNothing())
       .execute()
       .catch((err: Error) => console.error('[worker] lease:', err.message));
-  });
+  const leases: Array<Promise<unknown>> = [];
+  events.on('pool:create', ({ workerPool }) => void leases.push(lease(workerPool.id)));
+  events.on('worker:create', ({ worker }) => void leases.push(lease(worker.workerId)));
 
   await releaseDeadWorkers(deps.db).catch((err: Error) => console.error('[worker] sweep:', err.message));
   const runner = await run({
@@ -52,6 +56,7 @@ export async function startWorker(deps: AppDeps, o: { concurrency?: number; poll
     taskList: createTaskList(deps, o),
     parsedCronItems: o.cron === false ? [] : parseCrontab(crontab),
   });
+  await Promise.all(leases);
   const sweeper = setInterval(() => {
     void releaseDeadWorkers(deps.db).catch((err: Error) => console.error('[worker] sweep:', err.message));
   }, SWEEP_MS);
