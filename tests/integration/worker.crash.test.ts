@@ -6,7 +6,7 @@ import { closeDeps, createDeps } from '../../server/boot';
 import type { AppDeps } from '../../server/deps';
 import { readEnv } from '../../server/env';
 import { createJob } from '../../server/features/jobs/jobs.service';
-import { startWorker, type WorkerHandle } from '../../server/worker/runner';
+import { releaseDeadWorkers, startWorker, type WorkerHandle } from '../../server/worker/runner';
 import { createTestDb, type TestDb } from '../helpers/test-db';
 import { credits, plainDomains, resultStats, seedAccount, startProbeWorld, waitForJob, type ProbeWorld } from './jobs.world';
 
@@ -112,4 +112,29 @@ describe('bulk jobs survive crashes and concurrency', () => {
     expect(job.processed_emails).toBe(600);
     expect(job.valid_count + job.invalid_count + job.risky_count).toBe(600);
   }, 90_000);
+
+  it("releases only the locks of workers whose process is gone, never a live one's", async () => {
+    const env = readEnv({ NODE_ENV: 'test', DATA_DIR: '.data/test', WORKER_CONCURRENCY: '1' });
+    const deps = await createDeps({ env, databaseUrl: tdb.url, probe: { urls: [pw.url], token: pw.token }, runMigrations: false, poolSize: 4 });
+    const live = await startWorker(deps, { cron: false, pollInterval: 200 });
+    try {
+      const ids = (await tdb.db.selectFrom('worker_lease').select('worker_id').where('instance', '=', live.instance).execute()).map((r) => r.worker_id);
+      expect(ids.some((id) => id.startsWith('pool-'))).toBe(true);
+      // Two old locks on jobs no task will pick: one held by the live pool, one by a vanished one.
+      const lock = (key: string, by: string) =>
+        sql`update graphile_worker._private_jobs set locked_by = ${by}, locked_at = now() - interval '1 minute' where key = ${key}`.execute(tdb.db);
+      for (const key of ['lock-live', 'lock-dead']) await sql`select graphile_worker.add_job('no-such-task', '{}'::json, job_key := ${key}, run_at := now() + interval '1 hour')`.execute(tdb.db);
+      await lock('lock-live', ids.find((id) => id.startsWith('pool-'))!);
+      await lock('lock-dead', 'pool-0000dead');
+      expect(await releaseDeadWorkers(tdb.db)).toEqual(['pool-0000dead']);
+      const rows = await sql<{ key: string; locked_by: string | null }>`select key, locked_by from graphile_worker._private_jobs where key like 'lock-%' order by key`.execute(tdb.db);
+      expect(rows.rows).toEqual([
+        { key: 'lock-dead', locked_by: null },
+        { key: 'lock-live', locked_by: ids.find((id) => id.startsWith('pool-')) },
+      ]);
+    } finally {
+      await live.stop();
+      await closeDeps(deps);
+    }
+  });
 });
