@@ -173,7 +173,7 @@ function printRun(st: RunStats, floorMs: number): void {
 function benchDomains(): { bulk: DomainSpec[]; scenarios: DomainSpec[] } {
   // Scenario domains under a public-suffix-valid parent (peers reject .test), minus the one whose
   // honest answer needs the whole greylisting deadline.
-  const scenarios = buildScenarios({ greylistMs: GREYLIST_MS, tarpitMs: TARPIT_MS, suffix: 'mailworld.net' }).filter(
+  const scenarios = buildScenarios({ greylistMs: GREYLIST_MS, tarpitMs: TARPIT_MS, suffix: 'mailworld.net', net: 177 }).filter(
     (d) => d.greylistMs !== Infinity,
   );
   const scenarioAddresses = scenarios.reduce((a, d) => a + d.addresses.length, 0);
@@ -184,6 +184,7 @@ function benchDomains(): { bulk: DomainSpec[]; scenarios: DomainSpec[] } {
     greylistMs: GREYLIST_MS,
     tarpitMs: TARPIT_MS,
     tld: 'com',
+    net: 188, // own 127.x ranges, so port 25 does not clash with worlds others run on the defaults
   });
   return { bulk, scenarios };
 }

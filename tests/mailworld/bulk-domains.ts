@@ -17,6 +17,8 @@ export interface BulkParams {
   tarpitMs?: number;
   /** Top-level suffix of every generated name (default 'test'; benchmarks use 'com' so peers' TLD checks pass). */
   tld?: string;
+  /** Second octet of provider/corporate hosts (default 88); shared hosting uses net + 1. */
+  net?: number;
 }
 
 function mulberry32(seed: number): () => number {
@@ -40,6 +42,7 @@ export function generateBulkDomains(p: BulkParams = {}): DomainSpec[] {
   const tarpitMs = p.tarpitMs ?? 1500;
   const rand = mulberry32(p.seed ?? 42);
   const tld = p.tld ?? 'test';
+  const net = p.net ?? 88;
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
 
   // Address counts: 4 providers take 53%, 16 corporate domains 2% each, the tail the rest (Zipf).
@@ -66,7 +69,7 @@ export function generateBulkDomains(p: BulkParams = {}): DomainSpec[] {
 
   // Shared hosting IPs for the tail: 12 hosts, two of them tarpit their banner.
   const shared: { ip: string; server: ServerSpec }[] = Array.from({ length: 12 }, (_, i) => ({
-    ip: `127.89.0.${i + 1}`,
+    ip: `127.${net + 1}.0.${i + 1}`,
     server: i < 2 ? { bannerDelayMs: tarpitMs } : i === 2 ? { starttls: true } : {},
   }));
 
@@ -81,11 +84,11 @@ export function generateBulkDomains(p: BulkParams = {}): DomainSpec[] {
       spec.mx = [1, 2, 3].map((h) => ({
         host: `mx${h}.${name}`,
         priority: h === 3 ? 20 : 10,
-        ip: `127.88.${i + 1}.${h}`,
+        ip: `127.${net}.${i + 1}.${h}`,
         server: servers[i],
       }));
     } else if (isCorp) {
-      spec.mx = [{ host: `mail.${name}`, priority: 10, ip: `127.88.${i + 1}.1`, server: {} }];
+      spec.mx = [{ host: `mail.${name}`, priority: 10, ip: `127.${net}.${i + 1}.1`, server: {} }];
     } else {
       const r = rand();
       if (r < 0.02) spec.dns = 'nxdomain';

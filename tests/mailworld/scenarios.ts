@@ -1,5 +1,5 @@
 // The scenario world: one domain per behaviour the verifier must get right. Every address listed
-// gets a ground-truth entry (truth.ts). Hosts live on 127.77.<scenario>.<host>.
+// gets a ground-truth entry (truth.ts). Hosts live on 127.77.<scenario>.<host> (see ScenarioParams.net).
 import type { DomainSpec, ServerSpec } from './types';
 
 export interface ScenarioParams {
@@ -13,13 +13,10 @@ export interface ScenarioParams {
   connLimit?: number;
   /** Parent of every scenario domain (default 'mailworld.test'; benchmarks use a public-suffix-valid one). */
   suffix?: string;
+  /** Second octet of every scenario host address (127.<net>.<scenario>.<host>, default 77). */
+  net?: number;
 }
 
-const ip = (scenario: number, host = 1): string => `127.77.${scenario}.${host}`;
-
-function mx(n: number, server?: ServerSpec, domain = ''): DomainSpec['mx'] {
-  return [{ host: `mx1.${domain}`, priority: 10, ip: ip(n), server }];
-}
 
 function numbered(prefix: string, count: number): string[] {
   return Array.from({ length: count }, (_, i) => `${prefix}${String(i + 1).padStart(2, '0')}`);
@@ -31,6 +28,11 @@ export function buildScenarios(p: ScenarioParams = {}): DomainSpec[] {
   const rcptLimit = p.rcptLimit ?? 3;
   const connLimit = p.connLimit ?? 2;
   const suffix = p.suffix ?? 'mailworld.test';
+  const net = p.net ?? 77;
+  const ip = (scenario: number, host = 1): string => `127.${net}.${scenario}.${host}`;
+  const mx = (n: number, server: ServerSpec | undefined, domain: string): DomainSpec['mx'] => [
+    { host: `mx1.${domain}`, priority: 10, ip: ip(n), server },
+  ];
   const d = (n: number, spec: Omit<DomainSpec, 'domain' | 'mx'> & { name: string; server?: ServerSpec; mx?: DomainSpec['mx'] }): DomainSpec => {
     const { name, server, ...rest } = spec;
     const domain = `${name}.${suffix}`;
