@@ -14,6 +14,7 @@ import { isBlockedAddress } from './net-guard';
 import { resolveOptions, type ResolvedOptions } from './options';
 import { randomLocalPart } from './smtp/catch-all';
 import { Politeness } from './smtp/politeness';
+import { SessionPool } from './smtp/session-pool';
 import { probeDomain, type MailboxOutcome, type SmtpContext, type Target } from './smtp/probe-domain';
 import { retrySchedule } from './smtp/retry-schedule';
 import { abortError, Semaphore } from './smtp/semaphore';
@@ -57,6 +58,7 @@ export class Engine implements Verifier {
       replyTimeoutMs: this.o.replyTimeoutMs,
       maxConnectionsPerIp: this.o.maxConnectionsPerIp,
       noTlsIps: new Set(),
+      pool: new SessionPool(),
     };
     this.domainSlots = new Semaphore(this.o.maxDomainsInFlight);
   }

@@ -96,3 +96,22 @@ describe('politeness', () => {
     expect(p.rcptLimit('1.1.1.1')).toBe(20);
   });
 });
+
+describe('priority', () => {
+  it('serves the waiter with the most remaining work first', async () => {
+    const s = new Semaphore(1);
+    await s.acquire();
+    const order: string[] = [];
+    const waits = [
+      s.acquire(undefined, 1).then(() => order.push('small-1')),
+      s.acquire(undefined, 9).then(() => order.push('big')),
+      s.acquire(undefined, 1).then(() => order.push('small-2')),
+    ];
+    for (let i = 0; i < 3; i++) {
+      s.release();
+      await tick();
+    }
+    await Promise.all(waits);
+    expect(order).toEqual(['big', 'small-1', 'small-2']);
+  });
+});

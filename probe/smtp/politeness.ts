@@ -15,6 +15,8 @@ export interface PolitenessOptions {
 
 interface IpState {
   slots: Semaphore;
+  /** Moving average of how long a session to this address takes (ms). */
+  sessionMs: number | null;
   rcptLimit: number;
   loweredAt: number | null;
 }
@@ -38,12 +40,16 @@ export class Politeness {
     this.now = o.now ?? Date.now;
   }
 
-  /** Waits for a connection slot to `ip` (per-IP first, then global). Returns the release function. */
-  async acquire(ip: string, signal?: AbortSignal): Promise<() => void> {
+  /**
+   * Waits for a connection slot to `ip` (per-IP first, then global). Among waiters, a higher
+   * `priority` goes first (callers pass their remaining work, so the longest job never starves
+   * behind the tail). Returns the release function.
+   */
+  async acquire(ip: string, signal?: AbortSignal, priority = 0): Promise<() => void> {
     const state = this.state(ip);
-    await state.slots.acquire(signal);
+    await state.slots.acquire(signal, priority);
     try {
-      await this.global.acquire(signal);
+      await this.global.acquire(signal, priority);
     } catch (err) {
       state.slots.release();
       throw err;
@@ -77,6 +83,16 @@ export class Politeness {
     state.loweredAt = this.now();
   }
 
+  observeSession(ip: string, ms: number): void {
+    const state = this.state(ip);
+    state.sessionMs = state.sessionMs === null ? ms : 0.8 * state.sessionMs + 0.2 * ms;
+  }
+
+  /** Typical session length to `ip` (ms); 100 ms until one was seen. */
+  typicalSessionMs(ip: string): number {
+    return Math.max(1, Math.round(this.ips.get(ip)?.sessionMs ?? 100));
+  }
+
   countRcpts(n: number): void {
     this.counters.rcpts += n;
   }
@@ -89,7 +105,7 @@ export class Politeness {
       s.loweredAt = null;
     }
     if (!s) {
-      s = { slots: new Semaphore(this.o.maxConnectionsPerIp), rcptLimit: this.o.maxRcptsPerSession, loweredAt: null };
+      s = { slots: new Semaphore(this.o.maxConnectionsPerIp), rcptLimit: this.o.maxRcptsPerSession, loweredAt: null, sessionMs: null };
       this.ips.set(ip, s);
     }
     return s;

@@ -12,6 +12,7 @@ import type { Politeness } from './politeness';
 import { classifyReply } from './reply-codes';
 import { busyBackoffMs } from './retry-schedule';
 import { runSession, type SessionResult } from './session';
+import type { SessionPool } from './session-pool';
 import { abortError } from './semaphore';
 
 /** Retries after a 421 greeting before the address counts as unreachable. */
@@ -35,6 +36,8 @@ export interface SmtpContext {
   maxConnectionsPerIp: number;
   /** IPs whose TLS handshake failed: talk to them in plain text. */
   noTlsIps: Set<string>;
+  /** Lets domains on the same mail server address share sessions (optional). */
+  pool?: SessionPool<unknown>;
 }
 
 export interface MailboxOutcome {
@@ -76,6 +79,12 @@ interface Ask {
   silentCount: number;
   settled: boolean;
   inFlight: boolean;
+}
+
+/** A 421 in the middle of the RCPTs of a session, and its position in the session. */
+interface Closing {
+  reply: SmtpReply;
+  index: number;
 }
 
 const isFinalClass = (cls: string): cls is SmtpFinding =>
@@ -138,6 +147,7 @@ class DomainProbe {
       this.fail = reject;
       if (this.p.signal?.aborted) return this.abort();
       this.p.signal?.addEventListener('abort', this.abort, { once: true });
+      this.pool?.join(this.byIp.keys(), this);
       if (this.tiers.length === 0) {
         for (const a of this.asks) this.settle(a, 'smtp_unreachable', [], null, 'no mail server address to try');
       }
@@ -150,8 +160,13 @@ class DomainProbe {
     if (this.done) return;
     this.done = true;
     if (this.timer) clearTimeout(this.timer);
+    this.pool?.leave(this.byIp.keys(), this);
     this.fail(abortError());
   };
+
+  private get pool(): SessionPool<DomainProbe> | undefined {
+    return this.p.ctx.pool as SessionPool<DomainProbe> | undefined;
+  }
 
   /** Addresses an ask may use now: its pin, or the live, not-avoided addresses of its tier. */
   private candidates(a: Ask): string[] {
@@ -190,19 +205,34 @@ class DomainProbe {
     this.workers.set(ip, (this.workers.get(ip) ?? 0) + 1);
     try {
       while (!this.done && !this.dead.has(ip)) {
-        const release = await this.p.ctx.politeness.acquire(ip, this.p.signal);
-        const batch = this.done || this.dead.has(ip) ? [] : this.take(ip, this.p.ctx.politeness.rcptLimit(ip));
+        const release = await this.p.ctx.politeness.acquire(ip, this.p.signal, this.priority(ip));
+        const limit = this.p.ctx.politeness.rcptLimit(ip);
+        const batch = this.done || this.dead.has(ip) ? [] : this.take(ip, limit);
         if (batch.length === 0) {
           release();
           break;
         }
+        // Fill the session with other domains' recipients for the same server address.
+        const parts: { probe: DomainProbe; asks: Ask[]; target: Target }[] = [{ probe: this, asks: batch, target }];
+        let room = limit - batch.length;
+        for (const other of this.pool?.others(ip, this) ?? []) {
+          if (room <= 0) break;
+          const t = other.byIp.get(ip);
+          if (!t || other.done || other.dead.has(ip)) continue;
+          const asks = other.take(ip, room);
+          if (asks.length === 0) continue;
+          parts.push({ probe: other, asks, target: t });
+          room -= asks.length;
+        }
+        const all = parts.flatMap((part) => part.asks);
+        const startedAt = Date.now();
         const res = await runSession({
           ip,
           port: this.p.ctx.port,
           host: target.host,
           heloName: this.p.ctx.heloName,
           mailFrom: this.p.ctx.mailFrom,
-          rcpts: batch.map((a) => a.address),
+          rcpts: all.map((a) => a.address),
           startTls: !this.p.ctx.noTlsIps.has(ip),
           connectTimeoutMs: this.p.ctx.connectTimeoutMs,
           bannerTimeoutMs: this.p.ctx.bannerTimeoutMs,
@@ -211,8 +241,16 @@ class DomainProbe {
           onRcptsSent: (n) => this.p.ctx.politeness.countRcpts(n),
           onClosed: release,
         });
-        for (const a of batch) a.inFlight = false;
-        if (!this.done) this.handle(res, batch, target);
+        this.p.ctx.politeness.observeSession(ip, Date.now() - startedAt);
+        const closingAt = res.rcptReplies.findIndex((r) => r !== null && r.code === 421);
+        const closing = closingAt >= 0 ? { reply: res.rcptReplies[closingAt] as SmtpReply, index: closingAt } : null;
+        let offset = 0;
+        for (const part of parts) {
+          for (const a of part.asks) a.inFlight = false;
+          const share: SessionResult = { ...res, rcptReplies: res.rcptReplies.slice(offset, offset + part.asks.length) };
+          if (!part.probe.done) part.probe.handle(share, part.asks, part.target, offset, closing);
+          offset += part.asks.length;
+        }
       }
     } catch (err) {
       if (!this.done && (err as Error).name !== 'AbortError') {
@@ -223,6 +261,17 @@ class DomainProbe {
       this.workers.set(ip, (this.workers.get(ip) ?? 1) - 1);
       if (!this.done) this.pump();
     }
+  }
+
+  /**
+   * The domain's remaining critical path, as its scheduling priority: rounds of sessions still
+   * needed per usable address, times how long a session to this server typically takes.
+   */
+  private priority(ip: string): number {
+    const ips = (this.tiers[0] ?? []).filter((t) => !this.dead.has(t.ip)).length || 1;
+    const limit = this.p.ctx.politeness.rcptLimit(ip);
+    const rounds = Math.ceil(this.unsettled / (limit * ips));
+    return rounds * this.p.ctx.politeness.typicalSessionMs(ip);
   }
 
   /** Takes up to `limit` ready recipients that may use `ip`: pinned ones first, the random mailbox early. */
@@ -241,11 +290,14 @@ class DomainProbe {
     return batch;
   }
 
-  private handle(res: SessionResult, batch: Ask[], target: Target): void {
+  /** Handles this domain's share of a session (its recipients start at `offset` in the session). */
+  private handle(res: SessionResult, batch: Ask[], target: Target, offset: number, closing: Closing | null): void {
     const evidence = (reply: SmtpReply | null): SmtpReply[] => [...res.transcript, ...(reply && !res.transcript.includes(reply) ? [reply] : [])];
     switch (res.outcome) {
       case 'aborted':
-        return;
+        // Aborted by the domain that owned the session (another batch): ask again.
+        for (const a of batch) this.requeue(a, 0, false);
+        break;
       case 'unreachable':
         this.markDead(target.ip, res.detail ?? 'unreachable');
         break;
@@ -271,18 +323,23 @@ class DomainProbe {
         break;
       }
       case 'ok':
-        this.handleRcpts(res, batch, target, evidence);
+        this.handleRcpts(res, batch, target, evidence, offset, closing);
         break;
     }
     this.pump();
   }
 
-  private handleRcpts(res: SessionResult, batch: Ask[], target: Target, evidence: (r: SmtpReply | null) => SmtpReply[]): void {
+  private handleRcpts(res: SessionResult, batch: Ask[], target: Target, evidence: (r: SmtpReply | null) => SmtpReply[], offset: number, closing: Closing | null): void {
     let limitLowered = false;
-    const closing = res.rcptReplies.find((r) => r !== null && r.code === 421) ?? null;
+    // A 421 after some recipients were answered: the server's real per-session limit. Continue in
+    // new sessions that stay under it, at once (like 452), instead of backing off.
+    if (closing && closing.index > 0) this.p.ctx.politeness.lowerRcptLimit(target.ip, closing.index);
     batch.forEach((a, i) => {
       const reply = res.rcptReplies[i] ?? null;
-      if (reply === null && closing) return this.busy(a, closing, evidence(closing), target);
+      if (closing && offset + i >= closing.index) {
+        if (closing.index > 0) return this.requeue(a, 0, false);
+        return this.busy(a, closing.reply, evidence(closing.reply), target);
+      }
       if (reply === null) {
         a.silentCount++;
         if (a.silentCount < 2) return this.requeue(a, 0, true);
@@ -293,12 +350,11 @@ class DomainProbe {
       if (isFinalClass(cls)) return this.settle(a, cls, evidence(reply), target, null);
       if (cls === 'too_many_recipients') {
         if (!limitLowered) {
-          this.p.ctx.politeness.lowerRcptLimit(target.ip, Math.max(1, i));
+          this.p.ctx.politeness.lowerRcptLimit(target.ip, Math.max(1, offset + i));
           limitLowered = true;
         }
         return this.requeue(a, 0, false);
       }
-      if (cls === 'service_closing') return this.busy(a, reply, evidence(reply), target);
       return this.temporary(a, evidence(reply), target, null);
     });
   }
@@ -398,6 +454,7 @@ class DomainProbe {
     if (this.done || this.unsettled > 0) return;
     this.done = true;
     if (this.timer) clearTimeout(this.timer);
+    this.pool?.leave(this.byIp.keys(), this);
     this.p.signal?.removeEventListener('abort', this.abort);
     this.finish({ catchAll: this.catchAll });
   }

@@ -1,7 +1,8 @@
-// A counting semaphore with FIFO waiters, a changeable limit and abortable waits.
+// A counting semaphore with a changeable limit and abortable waits. Waiters are served by priority
+// (higher first), first come first served among equals.
 export class Semaphore {
   private active = 0;
-  private readonly waiters: { grant: () => void; signal?: AbortSignal; onAbort?: () => void }[] = [];
+  private readonly waiters: Waiter[] = [];
 
   constructor(private limit: number) {}
 
@@ -22,19 +23,19 @@ export class Semaphore {
     this.drain();
   }
 
-  acquire(signal?: AbortSignal): Promise<void> {
+  acquire(signal?: AbortSignal, priority = 0): Promise<void> {
     if (signal?.aborted) return Promise.reject(abortError());
     if (this.active < this.limit && this.waiters.length === 0) {
       this.active++;
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {
-      const waiter: { grant: () => void; signal?: AbortSignal; onAbort?: () => void } = {
+      const waiter: Waiter = {
         grant: () => {
           if (waiter.onAbort) signal?.removeEventListener('abort', waiter.onAbort);
           resolve();
         },
-        signal,
+        priority,
       };
       if (signal) {
         waiter.onAbort = () => {
@@ -44,7 +45,10 @@ export class Semaphore {
         };
         signal.addEventListener('abort', waiter.onAbort, { once: true });
       }
-      this.waiters.push(waiter);
+      // Insert after every waiter of the same or a higher priority.
+      let i = this.waiters.length;
+      while (i > 0 && (this.waiters[i - 1]?.priority ?? 0) < priority) i--;
+      this.waiters.splice(i, 0, waiter);
     });
   }
 
@@ -70,6 +74,12 @@ export class Semaphore {
       next.grant();
     }
   }
+}
+
+interface Waiter {
+  grant: () => void;
+  priority: number;
+  onAbort?: () => void;
 }
 
 export function abortError(): Error {
