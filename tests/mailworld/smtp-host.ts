@@ -159,7 +159,7 @@ class Session {
       }
       this.command(line, Date.now());
       if (this.upgrading || this.ended) {
-        if (this.buf.length > 0) this.violation('data pipelined after STARTTLS (discarded)');
+        if (this.upgrading && this.buf.length > 0) this.violation('data pipelined after STARTTLS (discarded)');
         this.buf = '';
         return;
       }
