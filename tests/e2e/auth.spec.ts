@@ -77,13 +77,13 @@ test('the sidebar collapses to icons with Ctrl+B, remembers it, and is a drawer 
   await page.setViewportSize({ width: 390, height: 800 });
   await expect(sidebar).toBeHidden();
   await page.getByRole('button', { name: 'Toggle sidebar' }).click();
-  const drawer = page.getByRole('dialog');
+  const drawer = page.getByTestId('sidebar-drawer');
   await expect(drawer).toBeVisible();
   expect((await drawer.boundingBox())?.width).toBe(288);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/dashboard-drawer.png` });
   await drawer.getByRole('link', { name: 'History' }).click();
   await page.waitForURL('**/dashboard/history');
-  await expect(page.getByRole('dialog')).toBeHidden();
+  await expect(drawer).toBeHidden();
 });
 
 test('unknown paths show the 404 page with a link home', async ({ page }) => {

@@ -1,7 +1,7 @@
 import { Dialog, DialogPanel } from '@headlessui/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { LogOut, PanelLeft } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { DASHBOARD_NAV, titleForPath } from '../../../components/layouts/dashboard-nav';
@@ -55,6 +55,8 @@ export default function DashboardLayout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [signingOut, setSigningOut] = useState(false);
+  // Where the guard sends a visitor without a session: /auth, or home right after Sign Out.
+  const leaveTo = useRef<string>(paths.auth);
 
   if (isPending && !session) {
     return (
@@ -63,19 +65,21 @@ export default function DashboardLayout() {
       </div>
     );
   }
-  if (!session) return <Navigate to={paths.auth} replace />;
+  if (!session) return <Navigate to={leaveTo.current} replace />;
 
   async function signOut() {
     setSigningOut(true);
+    leaveTo.current = paths.home;
     const { error } = await authClient.signOut();
-    setSigningOut(false);
     if (error) {
+      leaveTo.current = paths.auth;
+      setSigningOut(false);
       toast.error(AUTH_TOASTS.errorTitle, { description: error.message ?? 'Could not sign out' });
       return;
     }
     queryClient.clear();
     toast.success(AUTH_TOASTS.signedOutTitle, { description: AUTH_TOASTS.signedOutBody });
-    navigate(paths.home);
+    navigate(paths.home, { replace: true });
   }
 
   const compact = !sidebar.open;
@@ -98,7 +102,7 @@ export default function DashboardLayout() {
       {/* Mobile drawer: 18rem under 768 px. */}
       <Dialog open={sidebar.isMobile && sidebar.mobileOpen} onClose={() => sidebar.setMobileOpen(false)} className="relative z-50 md:hidden">
         <div className="fixed inset-0 bg-slate-900/40" aria-hidden />
-        <DialogPanel style={{ width: '18rem' }} className="fixed inset-y-0 left-0 flex flex-col gap-4 bg-white p-4 shadow-xl">
+        <DialogPanel data-testid="sidebar-drawer" aria-label="Navigation" style={{ width: '18rem' }} className="fixed inset-y-0 left-0 flex flex-col gap-4 bg-white p-4 shadow-xl">
           <Logo />
           <NavList compact={false} onNavigate={() => sidebar.setMobileOpen(false)} />
         </DialogPanel>
