@@ -75,3 +75,42 @@ test('visitors from India pay in rupees', async ({ page }) => {
   await expect(page.getByText("You've been upgraded to the Pro plan.")).toBeVisible();
   await expect(page.getByTestId('current-plan')).toHaveText('Pro');
 });
+
+/**
+ * With Razorpay keys the page loads checkout.js and opens it. The e2e server has no keys, so the
+ * order answer is relabelled 'razorpay' and checkout.js is replaced by a stand-in that records its
+ * options and "pays" with the server's test signature: the real page code loads the script, opens
+ * the checkout with Mailvet's name and brand colour, and verifies what the handler receives.
+ */
+test('with Razorpay keys the page opens checkout.js (name Mailvet, brand colour) and verifies its answer', async ({ page }) => {
+  await page.route(/\/api\/trpc\/[^?]*billing\.createOrder/, async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as Array<{ result?: { data?: { mode?: string } } }>;
+    for (const item of body) if (item.result?.data) item.result.data.mode = 'razorpay';
+    await route.fulfill({ response: res, json: body });
+  });
+  await page.route('https://checkout.razorpay.com/v1/checkout.js', (route) =>
+    route.fulfill({
+      contentType: 'application/javascript',
+      body: `
+        window.Razorpay = function (options) {
+          window.__rzpOptions = { key: options.key, amount: options.amount, currency: options.currency, order_id: options.order_id, name: options.name, description: options.description, theme: options.theme, prefill: options.prefill };
+          this.on = function () {};
+          this.open = async function () {
+            const res = await fetch('/api/trpc/billing.completeTestPayment', { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderId: options.order_id }) });
+            const json = await res.json();
+            options.handler(json.result.data);
+          };
+        };`,
+    }),
+  );
+  const email = uniqueEmail('e2e-billing-rzp');
+  await signUpAndVerify(page, { email });
+  await page.goto('/dashboard/billing');
+  await card(page, 'Business').getByRole('button', { name: 'Upgrade to Business' }).click();
+  await expect(page.getByText("You've been upgraded to the Business plan.")).toBeVisible();
+  const options = await page.evaluate(() => (window as unknown as { __rzpOptions: Record<string, unknown> }).__rzpOptions);
+  expect(options).toMatchObject({ key: 'rzp_test_mailvet_local', amount: 19_900, currency: 'USD', name: 'Mailvet', description: 'Business plan (monthly)', theme: { color: '#4f46e5' }, prefill: { email } });
+  expect(options.order_id).toMatch(/^order_/);
+  await expect(page.getByTestId('current-plan')).toHaveText('Business');
+});
