@@ -65,6 +65,20 @@ describe('billing without Razorpay keys: the labelled test checkout', () => {
     expect(pro.body.result.data).toMatchObject({ amount: 299_900, currency: 'INR' });
   });
 
+  it('applies a payment once even when the same proof arrives concurrently', async () => {
+    const { client, accountId } = await ownerOn(ts);
+    const orderId = (await client.trpcMutation('billing.createOrder', { planType: 'business', currency: 'INR' })).body.result.data.orderId;
+    const proof = (await client.trpcMutation('billing.completeTestPayment', { orderId })).body.result.data;
+    const results = await Promise.all([0, 1, 2, 3, 4].map(() => client.trpcMutation('billing.verifyPayment', { ...proof, planType: 'business' })));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(results.filter((r) => r.body.result.data.alreadyProcessed === false)).toHaveLength(1);
+    expect(await account(ts, accountId)).toMatchObject({ plan: 'business', credits_balance: 500 + 500_000 });
+    // A second, different payment for the already-paid order is refused.
+    const other = (await client.trpcMutation('billing.completeTestPayment', { orderId })).body.result.data;
+    expect((await client.trpcMutation('billing.verifyPayment', { ...other, planType: 'business' })).status).toBe(409);
+    expect((await account(ts, accountId)).credits_balance).toBe(500_500);
+  });
+
   it('refuses a bad signature (400, Payment Verification Failed path) and changes nothing', async () => {
     const { client, accountId } = await ownerOn(ts);
     const orderId = (await client.trpcMutation('billing.createOrder', { planType: 'pro', currency: 'USD' })).body.result.data.orderId;

@@ -106,6 +106,13 @@ describe('team: members and invitations', () => {
     expect(audit.map((a) => a.action)).toEqual(['team.invitation_sent', 'team.invitation_cancelled', 'team.invitation_sent']);
   });
 
+  it('holds the limit under concurrent invites', async () => {
+    const o = await owner('pro'); // one seat left
+    const results = await Promise.all([0, 1, 2, 3].map((i) => o.client.trpcMutation('team.invite', { email: email(`race${i}`) })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 403, 403, 403]);
+    expect((await o.client.trpcQuery('team.seats')).body.result.data).toEqual({ members: 1, invitations: 1, limit: 2 });
+  });
+
   it('lists pending invitations newest first', async () => {
     const o = await owner('business');
     const a = email('a');
@@ -137,7 +144,15 @@ describe('team: members and invitations', () => {
 describe('team: accepting an invitation', () => {
   it('makes the invitee a member who then works in the shared account, also after signing in again', async () => {
     const { owner: o, invitee, inviteeEmail, invitationId } = await joinedMember('pro', 'admin');
-    // The shared account's data: its plan, its members, its credits.
+    // The shared account's data: its plan, its members, its validation jobs.
+    const job = await ts.testDb.db
+      .insertInto('validation_job')
+      .values({ account_id: o.accountId, created_by: null, filename: 'shared-list.csv', status: 'completed', total_emails: 3, processed_emails: 3 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const jobs = await invitee.trpcQuery('jobs.list', {});
+    expect(jobs.status, JSON.stringify(jobs.body)).toBe(200);
+    expect(JSON.stringify(jobs.body.result.data)).toContain(job.id);
     const me = await invitee.trpcQuery('account.me');
     expect(me.body.result.data).toMatchObject({ accountId: o.accountId, role: 'admin', plan: 'pro', user: { email: inviteeEmail } });
     const members = await invitee.trpcQuery('team.members');
@@ -157,6 +172,23 @@ describe('team: accepting an invitation', () => {
     // Accepting twice is harmless.
     const twice = await invitee.trpcMutation('team.acceptInvitation', { invitationId });
     expect(twice.status).toBe(404);
+  });
+
+  it('lets an existing user (with an account of their own) accept after signing in, and switches them to the team', async () => {
+    const existingEmail = email('existing');
+    const existing = await signUpVerified(ts, { email: existingEmail });
+    const ownAccount = await accountOf(existing);
+    const o = await owner('business');
+    await o.client.trpcMutation('team.invite', { email: existingEmail.toUpperCase() });
+    const invitationId = await invitationIdFromMail(existingEmail);
+    expect(await accountOf(existing)).toBe(ownAccount); // not before accepting
+    const res = await existing.trpcMutation('team.acceptInvitation', { invitationId });
+    expect(res.status).toBe(200);
+    expect(res.body.result.data).toEqual({ accountId: o.accountId, accountName: "Owner owner's account", role: 'member', alreadyMember: false });
+    expect(await accountOf(existing)).toBe(o.accountId);
+    // Their own account is untouched and still theirs.
+    const own = await ts.testDb.db.selectFrom('member').select('role').where('organizationId', '=', ownAccount).executeTakeFirstOrThrow();
+    expect(own.role).toBe('owner');
   });
 
   it('refuses someone else, an unknown or cancelled invitation', async () => {
