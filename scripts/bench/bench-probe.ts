@@ -170,10 +170,10 @@ function printRun(st: RunStats, floorMs: number): void {
 // ---------------------------------------------------------------------------------------------
 // the world
 
-function benchDomains(): { bulk: DomainSpec[]; scenarios: DomainSpec[] } {
+function benchDomains(nets: { scenario: number; bulk: number }): { bulk: DomainSpec[]; scenarios: DomainSpec[] } {
   // Scenario domains under a public-suffix-valid parent (peers reject .test), minus the one whose
   // honest answer needs the whole greylisting deadline.
-  const scenarios = buildScenarios({ greylistMs: GREYLIST_MS, tarpitMs: TARPIT_MS, suffix: 'mailworld.net', net: 177 }).filter(
+  const scenarios = buildScenarios({ greylistMs: GREYLIST_MS, tarpitMs: TARPIT_MS, suffix: 'mailworld.net', net: nets.scenario }).filter(
     (d) => d.greylistMs !== Infinity,
   );
   const scenarioAddresses = scenarios.reduce((a, d) => a + d.addresses.length, 0);
@@ -184,21 +184,38 @@ function benchDomains(): { bulk: DomainSpec[]; scenarios: DomainSpec[] } {
     greylistMs: GREYLIST_MS,
     tarpitMs: TARPIT_MS,
     tld: 'com',
-    net: 188, // own 127.x ranges, so port 25 does not clash with worlds others run on the defaults
+    net: nets.bulk, // own 127.x ranges, so port 25 does not clash with worlds others run on the defaults
   });
   return { bulk, scenarios };
 }
 
-async function startWorld(domains: DomainSpec[]): Promise<{ world: MailWorld; portNote: string }> {
+/** Start the world; on port 25 (root), move to other 127.x ranges if another world holds them. */
+async function startWorld(): Promise<{ world: MailWorld; bulk: DomainSpec[]; scenarios: DomainSpec[]; portNote: string }> {
   const wanted = argv['smtp-port'] ? Number(argv['smtp-port']) : process.getuid?.() === 0 ? 25 : undefined;
-  try {
-    const world = await startMailWorld({ domains, replyDelayMs: RTT, smtpPort: wanted });
-    return { world, portNote: wanted === 25 ? 'SMTP hosts on port 25 (running as root), so peers that hard-code port 25 can be measured' : `SMTP hosts on port ${world.smtpPort}` };
-  } catch (err) {
-    if (wanted === undefined) throw err;
-    const world = await startMailWorld({ domains, replyDelayMs: RTT });
-    return { world, portNote: `port ${wanted} unavailable (${(err as Error).message}); SMTP hosts on random port ${world.smtpPort}` };
+  const netChoices = [
+    { scenario: 177, bulk: 188 },
+    { scenario: 147, bulk: 158 },
+    { scenario: 117, bulk: 128 },
+    { scenario: 207, bulk: 218 },
+  ];
+  let lastError = '';
+  for (const nets of wanted === undefined ? [netChoices[0] as (typeof netChoices)[number]] : netChoices) {
+    const { bulk, scenarios } = benchDomains(nets);
+    try {
+      const world = await startMailWorld({ domains: [...bulk, ...scenarios], replyDelayMs: RTT, smtpPort: wanted });
+      const portNote =
+        wanted === 25
+          ? `SMTP hosts on port 25 (running as root; 127.${nets.scenario}/127.${nets.bulk}-${nets.bulk + 1}), so peers that hard-code port 25 can be measured`
+          : `SMTP hosts on port ${world.smtpPort}`;
+      return { world, bulk, scenarios, portNote };
+    } catch (err) {
+      lastError = (err as Error).message;
+      if (wanted === undefined) throw err;
+    }
   }
+  const { bulk, scenarios } = benchDomains(netChoices[0] as (typeof netChoices)[number]);
+  const world = await startMailWorld({ domains: [...bulk, ...scenarios], replyDelayMs: RTT });
+  return { world, bulk, scenarios, portNote: `port ${wanted} unavailable (${lastError}); SMTP hosts on random port ${world.smtpPort}` };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -473,9 +490,8 @@ function shuffled<T>(xs: T[], seed: number): T[] {
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  const { bulk, scenarios } = benchDomains();
+  const { world, bulk, scenarios, portNote } = await startWorld();
   const domains = [...bulk, ...scenarios];
-  const { world, portNote } = await startWorld(domains);
   const sizes = domains.map((d) => d.addresses.length).sort((a, b) => b - a);
   const verdictMix = new Map<string, number>();
   for (const t of world.truth.values()) verdictMix.set(t.verdict, (verdictMix.get(t.verdict) ?? 0) + 1);
