@@ -202,7 +202,7 @@ export class Engine implements Verifier {
               mxIp: outcome.mxIp,
               replies: outcome.replies,
               retries: outcome.retries,
-              detail: outcome.detail,
+              detail: outcome.detail ?? (knownCatchAll !== null && outcome.finding === 'accepted' ? `catch-all ${knownCatchAll ? 'confirmed' : 'ruled out'} by an earlier random-mailbox check` : null),
               suggestion: suggestAddress(e.parsed.local, domain, true),
             });
           }
@@ -217,11 +217,21 @@ export class Engine implements Verifier {
       ctx: this.ctx,
       deadlineMs,
       retryDelaysMs: retrySchedule(deadlineMs, this.o.greylistRetryDelaysMs),
+      urgent: mode === 'realtime',
       signal,
       onSettled,
     });
-    if (catchAll !== null) this.catchAllCache.set(domain, { value: catchAll, expires: Date.now() + this.o.catchAllCacheMs });
+    if (catchAll !== null) this.rememberCatchAll(domain, catchAll);
     await Promise.all(pending);
+  }
+
+  private rememberCatchAll(domain: string, value: boolean): void {
+    this.catchAllCache.delete(domain);
+    this.catchAllCache.set(domain, { value, expires: Date.now() + this.o.catchAllCacheMs });
+    if (this.catchAllCache.size > 100_000) {
+      const oldest = this.catchAllCache.keys().next();
+      if (!oldest.done) this.catchAllCache.delete(oldest.value);
+    }
   }
 
   /** MX addresses in priority order, minus those the network guard refuses. */

@@ -11,6 +11,7 @@ export interface RdapOptions {
 const DAY_MS = 86_400_000;
 const HIT_TTL_MS = DAY_MS;
 const MISS_TTL_MS = 3_600_000;
+const MAX_ENTRIES = 50_000;
 
 interface RdapEvent {
   eventAction?: unknown;
@@ -52,6 +53,10 @@ export class Rdap {
       return age;
     });
     this.cache.set(key, entry);
+    if (this.cache.size > MAX_ENTRIES) {
+      const oldest = this.cache.keys().next();
+      if (!oldest.done) this.cache.delete(oldest.value);
+    }
     return entry.value;
   }
 

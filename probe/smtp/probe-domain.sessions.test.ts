@@ -168,3 +168,41 @@ describe('probing one domain', () => {
     expect(Date.now() - t).toBeLessThan(1500);
   });
 });
+
+describe('sharing sessions between domains on one mail server', () => {
+  it('asks recipients of several domains hosted on the same address in one session', async () => {
+    const { SessionPool } = await import('./session-pool');
+    const srv = await server((a) => (a.startsWith('x') ? '550 5.1.1 unknown' : '250 ok'));
+    const c = ctx(srv.port, { pool: new SessionPool() }, { perIp: 1, rcpts: 20 });
+    const common = { knownCatchAll: null, ctx: c, deadlineMs: 1000, retryDelaysMs: [] };
+    const target = [{ host: 'mx.shared.test', ip: '127.0.0.1', priority: 10 }];
+    const [a, b] = await Promise.all([
+      run({ ...common, targets: target, addresses: ['a1@one.test', 'a2@one.test'], randomAddress: 'x1@one.test' }),
+      run({ ...common, targets: target, addresses: ['b1@two.test'], randomAddress: 'x2@two.test' }),
+    ]);
+    expect(a.settled.size + b.settled.size).toBe(3);
+    expect(a.catchAll).toBe(false);
+    expect(b.catchAll).toBe(false);
+    expect(srv.counters.connections).toBe(1);
+    expect(rcptCounts(srv)).toEqual([5]);
+  });
+
+  it('treats a 421 after some RCPTs as the server per-session limit and carries on at once', async () => {
+    let inSession = 0;
+    const srv = await startScriptedSmtp({
+      reply: (line) => {
+        if (line.startsWith('EHLO')) return EHLO;
+        if (line.startsWith('MAIL')) return (inSession = 0), '250 ok';
+        if (line.startsWith('RCPT')) return ++inSession > 2 ? '421 4.4.2 too much activity, closing' : '250 ok';
+        return line.startsWith('QUIT') ? '221 bye' : '250 ok';
+      },
+    });
+    servers.push(srv);
+    const c = ctx(srv.port, {}, { perIp: 1, rcpts: 20 });
+    const t = Date.now();
+    const r = await run({ targets: [{ host: 'mx', ip: '127.0.0.1', priority: 10 }], addresses: ['a@d.test', 'b@d.test', 'c@d.test', 'd@d.test', 'e@d.test'], randomAddress: null, knownCatchAll: false, ctx: c, deadlineMs: 3000, retryDelaysMs: [] });
+    expect([...r.settled.values()].every((s) => s.outcome.finding === 'accepted')).toBe(true);
+    expect(c.politeness.rcptLimit('127.0.0.1')).toBe(2);
+    expect(Date.now() - t).toBeLessThan(1500); // no 421 backoff
+  });
+});

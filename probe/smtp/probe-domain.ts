@@ -17,6 +17,8 @@ import { abortError } from './semaphore';
 
 /** Retries after a 421 greeting before the address counts as unreachable. */
 const MAX_BUSY_RETRIES = 4;
+/** Added to the priority of real-time checks: they overtake any bulk work waiting for a slot. */
+const URGENT_BOOST = 1e9;
 
 export interface Target {
   host: string;
@@ -59,6 +61,8 @@ export interface DomainProbeParams {
   ctx: SmtpContext;
   deadlineMs: number;
   retryDelaysMs: number[];
+  /** Real-time checks (someone is waiting) go before bulk work when slots are scarce. */
+  urgent?: boolean;
   signal?: AbortSignal;
   onSettled: (address: string, outcome: MailboxOutcome, catchAll: boolean | null) => void;
 }
@@ -271,7 +275,7 @@ class DomainProbe {
     const ips = (this.tiers[0] ?? []).filter((t) => !this.dead.has(t.ip)).length || 1;
     const limit = this.p.ctx.politeness.rcptLimit(ip);
     const rounds = Math.ceil(this.unsettled / (limit * ips));
-    return rounds * this.p.ctx.politeness.typicalSessionMs(ip);
+    return rounds * this.p.ctx.politeness.typicalSessionMs(ip) + (this.p.urgent ? URGENT_BOOST : 0);
   }
 
   /** Takes up to `limit` ready recipients that may use `ip`: pinned ones first, the random mailbox early. */
