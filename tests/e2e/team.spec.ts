@@ -126,3 +126,42 @@ test('owner invites within the plan limit, the invitee signs up from the link an
   await expect(page.getByTestId('member-row')).toHaveCount(1);
   await expect(page.getByRole('tab', { name: 'Team Members (1)' })).toBeVisible();
 });
+
+test('an existing user signs in from the invitation link and lands in the shared account as admin', async ({ page }) => {
+  const ownerEmail = uniqueEmail('e2e-team-owner2');
+  const existingEmail = uniqueEmail('e2e-team-existing');
+  await signUpAndVerify(page, { email: existingEmail, name: 'Erin Existing' });
+  await signOut(page);
+
+  await signUpAndVerify(page, { email: ownerEmail, name: 'Oscar Owner' });
+  await upgradeTo(page, 'Business');
+  await page.goto('/dashboard/team');
+  await page.getByRole('button', { name: 'Invite Member' }).click();
+  const invite = page.getByRole('dialog', { name: 'Invite Team Member' });
+  await invite.getByLabel('Email').fill(existingEmail);
+  await invite.getByLabel('Role').selectOption('admin');
+  await invite.getByRole('button', { name: 'Send Invitation' }).click();
+  await expect(page.getByTestId('invitation-row')).toContainText('Admin');
+  await signOut(page);
+
+  await page.goto('/dev/outbox');
+  await page.locator('article', { hasText: existingEmail }).filter({ hasText: "You're invited" }).first().getByRole('link', { name: /invitation=/ }).click();
+  await expect(page.getByTestId('invitation-notice')).toContainText("Oscar Owner's account");
+  await expect(page.getByTestId('invitation-notice')).toContainText('an Admin');
+  await page.getByLabel('Email').fill(existingEmail);
+  await page.getByLabel('Password').fill('secret123');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/dashboard/team**');
+  await expect(page.getByText("You've joined Oscar Owner's account.")).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Team Members (2)' })).toBeVisible();
+  // An admin manages the team too: Invite button, Pending Invitations tab, actions column.
+  await expect(page.getByRole('button', { name: 'Invite Member' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Pending Invitations (0)' })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: 'Actions' })).toBeVisible();
+  await expect(page.getByTestId('member-row').filter({ hasText: ownerEmail }).getByRole('button')).toHaveCount(0);
+  await expect(page).toHaveURL(/\/dashboard\/team$/);
+  await page.goto('/dashboard/billing');
+  await expect(page.getByTestId('current-plan')).toHaveText('Business');
+  await expect(page.getByText('Only the account owner can change the plan.')).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-admin-view.png`, fullPage: true });
+});
