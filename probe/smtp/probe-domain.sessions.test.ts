@@ -206,3 +206,31 @@ describe('sharing sessions between domains on one mail server', () => {
     expect(Date.now() - t).toBeLessThan(1500); // no 421 backoff
   });
 });
+
+describe('servers that hang up mid-session', () => {
+  it('continues in smaller sessions when a server drops the connection after a few RCPTs', async () => {
+    let inSession = 0;
+    const srv = await startScriptedSmtp({
+      reply: (line) => {
+        if (line.startsWith('EHLO')) return EHLO;
+        if (line.startsWith('MAIL')) return (inSession = 0), '250 ok';
+        if (line.startsWith('RCPT')) return ++inSession > 3 ? null : line.includes('<bad') ? '550 5.1.1 unknown' : '250 ok';
+        return line.startsWith('QUIT') ? '221 bye' : '250 ok';
+      },
+    });
+    servers.push(srv);
+    const c = ctx(srv.port, { replyTimeoutMs: 200 }, { perIp: 1, rcpts: 20 });
+    const addresses = ['a@d.test', 'bad1@d.test', 'b@d.test', 'c@d.test', 'bad2@d.test', 'd@d.test', 'e@d.test'];
+    const r = await run({ targets: [{ host: 'mx', ip: '127.0.0.1', priority: 10 }], addresses, randomAddress: null, knownCatchAll: false, ctx: c, deadlineMs: 5000, retryDelaysMs: [] });
+    expect(Object.fromEntries([...r.settled].map(([k, v]) => [k, v.outcome.finding]))).toEqual({
+      'a@d.test': 'accepted',
+      'bad1@d.test': 'mailbox_not_found',
+      'b@d.test': 'accepted',
+      'c@d.test': 'accepted',
+      'bad2@d.test': 'mailbox_not_found',
+      'd@d.test': 'accepted',
+      'e@d.test': 'accepted',
+    });
+    expect(c.politeness.rcptLimit('127.0.0.1')).toBe(3);
+  });
+});

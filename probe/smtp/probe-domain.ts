@@ -91,6 +91,13 @@ interface Closing {
   index: number;
 }
 
+/** What the whole (possibly shared) session showed, beyond one domain's share of it. */
+interface SessionFacts {
+  closing: Closing | null;
+  /** RCPT replies received in the session. */
+  answered: number;
+}
+
 const isFinalClass = (cls: string): cls is SmtpFinding =>
   cls === 'accepted' || cls === 'mailbox_not_found' || cls === 'mailbox_disabled' || cls === 'mailbox_full' || cls === 'policy_block';
 
@@ -248,11 +255,14 @@ class DomainProbe {
         this.p.ctx.politeness.observeSession(ip, Date.now() - startedAt);
         const closingAt = res.rcptReplies.findIndex((r) => r !== null && r.code === 421);
         const closing = closingAt >= 0 ? { reply: res.rcptReplies[closingAt] as SmtpReply, index: closingAt } : null;
+        // A session that answered some recipients and then went quiet or hung up: its limit.
+        const answered = res.rcptReplies.filter((r) => r !== null).length;
+        if (!closing && res.outcome === 'ok' && answered > 0 && answered < all.length) this.p.ctx.politeness.lowerRcptLimit(ip, answered);
         let offset = 0;
         for (const part of parts) {
           for (const a of part.asks) a.inFlight = false;
           const share: SessionResult = { ...res, rcptReplies: res.rcptReplies.slice(offset, offset + part.asks.length) };
-          if (!part.probe.done) part.probe.handle(share, part.asks, part.target, offset, closing);
+          if (!part.probe.done) part.probe.handle(share, part.asks, part.target, offset, { closing, answered });
           offset += part.asks.length;
         }
       }
@@ -295,7 +305,7 @@ class DomainProbe {
   }
 
   /** Handles this domain's share of a session (its recipients start at `offset` in the session). */
-  private handle(res: SessionResult, batch: Ask[], target: Target, offset: number, closing: Closing | null): void {
+  private handle(res: SessionResult, batch: Ask[], target: Target, offset: number, session: SessionFacts): void {
     const evidence = (reply: SmtpReply | null): SmtpReply[] => [...res.transcript, ...(reply && !res.transcript.includes(reply) ? [reply] : [])];
     switch (res.outcome) {
       case 'aborted':
@@ -327,14 +337,15 @@ class DomainProbe {
         break;
       }
       case 'ok':
-        this.handleRcpts(res, batch, target, evidence, offset, closing);
+        this.handleRcpts(res, batch, target, evidence, offset, session);
         break;
     }
     this.pump();
   }
 
-  private handleRcpts(res: SessionResult, batch: Ask[], target: Target, evidence: (r: SmtpReply | null) => SmtpReply[], offset: number, closing: Closing | null): void {
+  private handleRcpts(res: SessionResult, batch: Ask[], target: Target, evidence: (r: SmtpReply | null) => SmtpReply[], offset: number, session: SessionFacts): void {
     let limitLowered = false;
+    const { closing } = session;
     // A 421 after some recipients were answered: the server's real per-session limit. Continue in
     // new sessions that stay under it, at once (like 452), instead of backing off.
     if (closing && closing.index > 0) this.p.ctx.politeness.lowerRcptLimit(target.ip, closing.index);
@@ -344,6 +355,7 @@ class DomainProbe {
         if (closing.index > 0) return this.requeue(a, 0, false);
         return this.busy(a, closing.reply, evidence(closing.reply), target);
       }
+      if (reply === null && session.answered > 0) return this.requeue(a, 0, true); // cut short after others were answered
       if (reply === null) {
         a.silentCount++;
         if (a.silentCount < 2) return this.requeue(a, 0, true);

@@ -41,7 +41,9 @@ const POLICY = /policy|denied|not (?:allowed|permitted|authori[sz]ed)|relay|auth
 const TOO_MANY_RCPTS = /too many (?:recipients|rcpt)|recipient limit|rcpt limit/i;
 
 export const REPLY_TABLE: readonly Row[] = [
-  { cls: 'accepted', code: /^2/, example: '250 2.1.5 Ok' },
+  { cls: 'accepted', code: /^25[012]$/, example: '250 2.1.5 Ok' },
+  // Any other 2xx to RCPT (220, 221 …) is out of step with the protocol: never "accepted".
+  { cls: 'temporary', code: /^2/, example: '221 2.0.0 Bye' },
   { cls: 'service_closing', code: /^421$/, example: '421 4.7.0 Too many connections from your IP, closing' },
   // Reputation and blocklist refusals first: some servers wrap them in a 5.1.x code.
   { cls: 'policy_block', code: /^5/, text: REPUTATION, example: '550 5.7.1 Service unavailable; client [203.0.113.9] blocked using zen.spamhaus.org' },

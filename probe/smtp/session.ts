@@ -130,6 +130,8 @@ export async function runSession(p: SessionParams): Promise<SessionResult> {
       await expect('mail', p.replyTimeoutMs, is2xx);
       for (let i = 0; i < p.rcpts.length; i++) {
         const r = await conn.read(p.replyTimeoutMs, p.signal);
+        // 221 is the answer to our QUIT: the server skipped the remaining RCPTs. Never read it as theirs.
+        if (r.code === 221) break;
         rcptReplies[i] = toSmtpReply('rcpt', r);
         if (r.code === 421) break; // the server is closing the connection
       }
