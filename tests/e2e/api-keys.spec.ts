@@ -52,6 +52,7 @@ test('API keys: upgrade gate, create (shown once, show/hide, copy), use, revoke'
   await expect(keyField).toHaveAttribute('type', 'text');
   const apiKey = await keyField.inputValue();
   expect(apiKey).toMatch(/^mv_live_[0-9A-Za-z]{43}$/);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/api-keys-created.png` });
   await created.getByRole('button', { name: 'Hide API key' }).click();
   await expect(keyField).toHaveAttribute('type', 'password');
   await created.getByRole('button', { name: 'Copy API key' }).click();

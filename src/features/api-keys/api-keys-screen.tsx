@@ -17,8 +17,8 @@ import { RevokeKeyDialog, UpgradeDialog } from './key-dialogs';
 import { API_KEYS_TEXT, formatDate, formatLastUsed, maskedKey } from './messages';
 import { SecretField } from './secret-field';
 
-const th = 'px-6 py-3 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase';
-const td = 'px-6 py-4 text-sm text-slate-700';
+const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase first:pl-6 last:pr-6';
+const td = 'px-4 py-4 text-sm text-slate-700 first:pl-6 last:pr-6';
 
 function MessageRow({ colSpan, children }: { colSpan: number; children: React.ReactNode }) {
   return (
@@ -149,7 +149,7 @@ export function ApiKeysScreen() {
               ) : (
                 rows.map((k) => (
                   <tr key={k.id} data-testid="api-key-row" className={k.status === 'revoked' ? 'bg-slate-50/60' : undefined}>
-                    <td className={`${td} max-w-xs min-w-44 font-medium break-words text-slate-900`}>{k.name}</td>
+                    <td className={`${td} max-w-xs min-w-36 font-medium break-words text-slate-900`}>{k.name}</td>
                     <td className={`${td} font-mono text-[13px] whitespace-nowrap text-slate-600`}>{maskedKey(k.key_prefix)}</td>
                     <td className={`${td} whitespace-nowrap text-slate-500`}>{formatDate(k.created_at)}</td>
                     <td className={`${td} whitespace-nowrap text-slate-500`}>{formatLastUsed(k.last_used_at)}</td>

@@ -61,7 +61,7 @@ export function CreateKeyDialog({ open, onClose, onCreated, onPlanRequired }: { 
       <Dialog
         open={open}
         onClose={close}
-        size="lg"
+        size="xl"
         title={API_KEYS_TEXT.createdTitle}
         description={<>Your new key “{created.name}” is ready.</>}
         actions={<Button onClick={close}>Done</Button>}

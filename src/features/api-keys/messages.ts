@@ -34,5 +34,5 @@ export function formatLastUsed(iso: string | null): string {
 
 /** The stored prefix followed by dots: enough to recognise a key, nothing to use. */
 export function maskedKey(prefix: string): string {
-  return `${prefix}••••••••••••`;
+  return `${prefix}••••••••`;
 }
