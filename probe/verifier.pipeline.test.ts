@@ -122,6 +122,32 @@ describe('verifier pipeline', () => {
     await v.close();
   });
 
+  it('fills domain age from RDAP, but never waits long for a slow RDAP server', async () => {
+    const http = await import('node:http');
+    let slow = false;
+    const rdap = http.createServer((req, res) => {
+      if (slow) return; // never answers
+      res.writeHead(200, { 'content-type': 'application/rdap+json' });
+      res.end(JSON.stringify({ events: [{ eventAction: 'registration', eventDate: new Date(Date.now() - 10 * 86_400_000).toISOString() }] }));
+    });
+    await new Promise<void>((r) => rdap.listen(0, '127.0.0.1', () => r()));
+    const base = `http://127.0.0.1:${(rdap.address() as import('node:net').AddressInfo).port}`;
+    const v = createVerifier(opts({ rdapBaseUrl: base }));
+    const young = await v.verify('alice@shop.test');
+    expect(young.domain_age_days).toBe(10);
+    expect(young.score).toBe(80); // 100 − 20 for a domain younger than 30 days
+    await v.close();
+    slow = true;
+    const v2 = createVerifier(opts({ rdapBaseUrl: base, rdapTimeoutMs: 5000 }));
+    const t = Date.now();
+    const r = await v2.verify('alice@shop.test');
+    expect(r.domain_age_days).toBeNull();
+    expect(Date.now() - t).toBeLessThan(1500);
+    await v2.close();
+    rdap.closeAllConnections();
+    await new Promise((r2) => rdap.close(r2));
+  });
+
   it('cancels in-flight work when the caller aborts', async () => {
     const slow = await startScriptedSmtp({ banner: null, reply: () => '250 ok' });
     const v = createVerifier(opts({ smtpPort: slow.port, bannerTimeoutMs: 5000 }));

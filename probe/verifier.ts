@@ -22,6 +22,12 @@ import { parseAddress, type ParsedAddress } from './syntax/parse-address';
 import { suggestAddress } from './syntax/suggest-domain';
 import type { ProbeOptions, Verifier, VerifyCallOptions } from './index';
 
+/**
+ * Domain age and DNSBL listings are score hints: once the verdict is known they get this much
+ * longer (from then on) before the result goes out without them. Depth 'mx' waits for them fully.
+ */
+const HINT_GRACE_MS = 300;
+
 interface Entry {
   email: string;
   parsed: ParsedAddress;
@@ -139,7 +145,7 @@ export class Engine implements Verifier {
     const route = await raceAbort(lookupMailRoute(this.dns, domain), signal);
     if (route.kind !== 'mx') {
       const hasMail = route.kind === 'dns_error' ? null : false;
-      const age = route.kind === 'no_domain' ? null : await agePromise;
+      const age = route.kind === 'no_domain' ? null : await within(agePromise, HINT_GRACE_MS, null);
       for (const e of entries) {
         finish(e, { dns: route.kind, suggestion: suggestAddress(e.parsed.local, domain, hasMail), domainAgeDays: age, detail: route.detail });
       }
@@ -150,7 +156,7 @@ export class Engine implements Verifier {
     const targets = this.targetsOf(route);
     const common: Partial<Findings> = { dns: 'ok', mxHosts };
     if (targets.length === 0) {
-      const age = await agePromise;
+      const age = await within(agePromise, HINT_GRACE_MS, null);
       const ips = route.hosts.flatMap((h) => h.ips).join(', ');
       for (const e of entries) {
         finish(e, { ...common, blockedAddress: true, domainAgeDays: age, suggestion: suggestAddress(e.parsed.local, domain, true), detail: `refused to connect to a private or reserved address (${ips})` });
@@ -190,7 +196,10 @@ export class Engine implements Verifier {
     const pending: Promise<void>[] = [];
     const onSettled = (address: string, outcome: MailboxOutcome, catchAll: boolean | null): void => {
       pending.push(
-        Promise.all([agePromise, outcome.mxIp === primary.ip ? primaryListings : listingsOf(outcome.mxIp)]).then(([age, zones]) => {
+        Promise.all([
+          within(agePromise, HINT_GRACE_MS, null),
+          within(outcome.mxIp === primary.ip ? primaryListings : listingsOf(outcome.mxIp), HINT_GRACE_MS, []),
+        ]).then(([age, zones]) => {
           for (const e of byAddress.get(address) ?? []) {
             finish(e, {
               ...common,
@@ -238,6 +247,23 @@ export class Engine implements Verifier {
   private targetsOf(route: Extract<MailRoute, { kind: 'mx' }>): Target[] {
     return route.hosts.flatMap((h) => h.ips.filter((ip) => !isBlockedAddress(ip, this.o.allowPrivateNetworks)).map((ip) => ({ host: h.host, ip, priority: h.priority })));
   }
+}
+
+/** `p`'s value if it settles within `ms`, else `fallback` (the work goes on and fills the caches). */
+function within<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
+  return new Promise<T>((resolve) => {
+    const timer = setTimeout(() => resolve(fallback), ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(fallback);
+      },
+    );
+  });
 }
 
 function emptyFindings(email: string, depth: Depth, ms: number): Findings {
