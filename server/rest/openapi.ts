@@ -2,20 +2,54 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { v1Router } from './v1.router';
 
+/** The app codes our error bodies carry for each status (see mount.ts publicError). */
+const EXAMPLE_CODES: Record<string, string> = {
+  BAD_REQUEST: 'BAD_INPUT',
+  UNAUTHORIZED: 'INVALID_API_KEY',
+  PAYMENT_REQUIRED: 'INSUFFICIENT_CREDITS',
+  FORBIDDEN: 'PLAN_REQUIRED',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  TOO_MANY_REQUESTS: 'RATE_LIMITED',
+  SERVICE_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
+  INTERNAL_SERVER_ERROR: 'INTERNAL_ERROR',
+};
+
+interface ErrorSchema {
+  properties?: { code?: { example?: string }; issues?: { items?: { properties?: Record<string, unknown>; additionalProperties?: boolean } } };
+  example?: { code?: string };
+}
+
+/** trpc-to-openapi describes errors with tRPC's codes; ours carry the app's codes and issue paths. */
+function describeOurErrors(doc: OpenAPIObject): OpenAPIObject {
+  for (const [id, raw] of Object.entries(doc.components?.schemas ?? {})) {
+    if (!id.startsWith('error.')) continue;
+    const schema = raw as ErrorSchema;
+    const code = EXAMPLE_CODES[id.slice('error.'.length)];
+    if (code && schema.properties?.code) schema.properties.code.example = code;
+    if (code && schema.example) schema.example.code = code;
+    const items = schema.properties?.issues?.items;
+    if (items?.properties) items.properties.path = { type: 'string', description: 'The field the issue is about' };
+  }
+  return doc;
+}
+
 const cache = new Map<string, OpenAPIObject>();
 
 export function openApiDocument(baseURL: string): OpenAPIObject {
   let doc = cache.get(baseURL);
   if (!doc) {
-    doc = generateOpenApiDocument(v1Router, {
-      title: 'Mailvet API',
-      version: '1.0.0',
-      description:
-        'Email validation API. Authenticate with "Authorization: Bearer <API key>" (keys are created on the API Keys page). ' +
-        'Errors are JSON {code, message} with standard HTTP statuses; 429 carries Retry-After (seconds).',
-      baseUrl: `${baseURL.replace(/\/$/, '')}/v1`,
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your API key (mv_live_…)' } },
-    });
+    doc = describeOurErrors(
+      generateOpenApiDocument(v1Router, {
+        title: 'Mailvet API',
+        version: '1.0.0',
+        description:
+          'Email validation API. Authenticate with "Authorization: Bearer <API key>" (keys are created on the API Keys page). ' +
+          'Errors are JSON {code, message} with standard HTTP statuses; 429 carries Retry-After (seconds).',
+        baseUrl: `${baseURL.replace(/\/$/, '')}/v1`,
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your API key (mv_live_…)' } },
+      }),
+    );
     cache.set(baseURL, doc);
   }
   return doc;

@@ -318,5 +318,7 @@ describe('GET /v1/openapi.json', () => {
     expect(res.body.paths['/jobs/{id}/results'].get).toBeDefined();
     expect(res.body.servers[0].url).toBe(`${ts.url}/v1`);
     expect(res.body.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(res.body.components.schemas['error.TOO_MANY_REQUESTS'].example.code).toBe('RATE_LIMITED');
+    expect(res.body.paths['/validate'].post.security).toEqual([{ bearerAuth: [] }]);
   });
 });
