@@ -164,6 +164,7 @@ export async function inviteMember(
       .where('expiresAt', '<=', new Date())
       .execute();
     let created: { id: string };
+    const startedAt = new Date(Date.now() - 1000);
     try {
       // better-auth checks the inviter's role in this account, refuses existing members and
       // duplicate invitations, stores the invitation and sends the mail (sendInvitationEmail).
@@ -174,7 +175,16 @@ export async function inviteMember(
       if (code === 'USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION') throw appError('CONFLICT', TEAM_MESSAGES.alreadyInvited);
       if (code === 'INVALID_EMAIL') throw appError('BAD_INPUT', 'Please enter a valid email address');
       if (isClientAuthError(err)) throw appError('BAD_INPUT', err.body?.message || err.message || 'Failed to send invitation');
-      throw err;
+      // better-auth stores the invitation before mailing it: a failed mail must not leave a seat taken.
+      console.error('[team] invitation failed:', err);
+      await deps.db
+        .deleteFrom('invitation')
+        .where('organizationId', '=', o.accountId)
+        .where('email', '=', email)
+        .where('status', '=', 'pending')
+        .where('createdAt', '>=', startedAt)
+        .execute();
+      throw appError('UPSTREAM_UNAVAILABLE', 'Failed to send invitation');
     }
     await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'team.invitation_sent', targetType: 'invitation', targetId: created.id, data: { email, role: o.role } });
     const row = await deps.db
