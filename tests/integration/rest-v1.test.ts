@@ -112,6 +112,20 @@ describe('POST /v1/validate', () => {
     expect(revoked.body).toEqual({ code: 'KEY_REVOKED', message: expect.stringMatching(/revoked/) });
   });
 
+  it('records key use at most once a minute', async () => {
+    const { key, keyId } = await customer();
+    const lastUsed = async () => (await ts.testDb.db.selectFrom('api_key').select('last_used_at').where('id', '=', keyId).executeTakeFirstOrThrow()).last_used_at;
+    await api(key, 'GET', `/v1/jobs/${randomUUID()}`);
+    await expect.poll(lastUsed).not.toBeNull();
+    const first = (await lastUsed())!.getTime();
+    await api(key, 'GET', `/v1/jobs/${randomUUID()}`);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await lastUsed())!.getTime()).toBe(first);
+    await ts.testDb.db.updateTable('api_key').set({ last_used_at: new Date(Date.now() - 120_000) }).where('id', '=', keyId).execute();
+    await api(key, 'GET', `/v1/jobs/${randomUUID()}`);
+    await expect.poll(async () => (await lastUsed())!.getTime()).toBeGreaterThan(Date.now() - 10_000);
+  });
+
   it('answers 400 for bad bodies and never 500', async () => {
     const { key, accountId } = await customer();
     const cases: Array<[unknown, RegExp]> = [
@@ -183,7 +197,7 @@ describe('POST /v1/bulk and the jobs endpoints', () => {
     const job = await ts.testDb.db.selectFrom('validation_job').selectAll().where('id', '=', res.body.job_id).executeTakeFirstOrThrow();
     expect(job).toMatchObject({ account_id: accountId, source: 'api', total_emails: 3, webhook_url: null });
 
-    const alias = await api(key, 'POST', '/v1/bulk-validate', { emails: ['alice@catch-all.mailworld.test'] });
+    const alias = await api(key, 'POST', '/v1/bulk-validate', { emails: ['alice@catch-all.mailworld.test'] }, { 'content-type': 'application/json; charset=utf-8' });
     expect(alias.status).toBe(200);
     expect(alias.body).toMatchObject({ total_emails: 1, status: 'pending' });
 
