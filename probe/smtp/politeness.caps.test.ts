@@ -59,8 +59,22 @@ describe('politeness', () => {
     (await a3)();
     a2();
     (await b2)();
-    expect(p.counters.maxConcurrentPerIp).toBe(2);
-    expect(p.counters.sessions).toBe(5);
+    expect(p.counters).toEqual({ maxConcurrentPerIp: 0, sessions: 0, rcpts: 0 }); // nothing was sent on these slots
+  });
+
+  it('counts sessions and concurrency only for slots that carried a session', async () => {
+    const p = new Politeness({ maxConnectionsPerIp: 5, maxRcptsPerSession: 20, globalConcurrency: 100 });
+    const a = await p.acquire('1.1.1.1');
+    const b = await p.acquire('1.1.1.1');
+    const c = await p.acquire('1.1.1.1');
+    a.use();
+    b.use();
+    expect(p.counters).toMatchObject({ sessions: 2, maxConcurrentPerIp: 2 });
+    a();
+    c.use();
+    expect(p.counters).toMatchObject({ sessions: 3, maxConcurrentPerIp: 2 });
+    b();
+    c();
   });
 
   it('lowers the RCPT limit after a 452 and the connection cap after a 421', async () => {

@@ -13,8 +13,13 @@ export interface PolitenessOptions {
   now?: () => number;
 }
 
+/** A connection slot: call it to release; `use()` when a session really goes out on it. */
+export type Slot = (() => void) & { use(): void };
+
 interface IpState {
   slots: Semaphore;
+  /** Sessions open on this address right now. */
+  open: number;
   /** Moving average of how long a session to this address takes (ms). */
   sessionMs: number | null;
   rcptLimit: number;
@@ -45,7 +50,7 @@ export class Politeness {
    * `priority` goes first (callers pass their remaining work, so the longest job never starves
    * behind the tail). Returns the release function.
    */
-  async acquire(ip: string, signal?: AbortSignal, priority = 0): Promise<() => void> {
+  async acquire(ip: string, signal?: AbortSignal, priority = 0): Promise<Slot> {
     const state = this.state(ip);
     await state.slots.acquire(signal, priority);
     try {
@@ -54,15 +59,24 @@ export class Politeness {
       state.slots.release();
       throw err;
     }
-    this.counters.sessions++;
-    this.counters.maxConcurrentPerIp = Math.max(this.counters.maxConcurrentPerIp, state.slots.inUse);
     let released = false;
-    return () => {
+    let used = false;
+    const release = (): void => {
       if (released) return;
       released = true;
+      if (used) state.open--;
       this.global.release();
       state.slots.release();
     };
+    /** The slot carries a session: count it (an acquired slot may be handed back unused). */
+    const use = (): void => {
+      if (used || released) return;
+      used = true;
+      state.open++;
+      this.counters.sessions++;
+      this.counters.maxConcurrentPerIp = Math.max(this.counters.maxConcurrentPerIp, state.open);
+    };
+    return Object.assign(release, { use });
   }
 
   rcptLimit(ip: string): number {
@@ -105,7 +119,7 @@ export class Politeness {
       s.loweredAt = null;
     }
     if (!s) {
-      s = { slots: new Semaphore(this.o.maxConnectionsPerIp), rcptLimit: this.o.maxRcptsPerSession, loweredAt: null, sessionMs: null };
+      s = { slots: new Semaphore(this.o.maxConnectionsPerIp), rcptLimit: this.o.maxRcptsPerSession, loweredAt: null, sessionMs: null, open: 0 };
       this.ips.set(ip, s);
     }
     return s;

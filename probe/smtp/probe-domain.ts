@@ -237,6 +237,7 @@ class DomainProbe {
         }
         const all = parts.flatMap((part) => part.asks);
         const startedAt = Date.now();
+        release.use();
         const res = await runSession({
           ip,
           port: this.p.ctx.port,
