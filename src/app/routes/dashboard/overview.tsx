@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ArrowRight, CalendarDays, Coins, Crown, Zap } from 'lucide-react';
+import { ArrowRight, CalendarDays, Crown, Wallet, Zap } from 'lucide-react';
 import { PageHeader } from '../../../components/layouts/page-header';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
@@ -29,7 +29,7 @@ export default function OverviewRoute() {
       <PageHeader title={firstName ? `Welcome back, ${firstName}` : 'Overview'} description="Your credits, plan and recent activity at a glance." />
 
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <StatCard title={OVERVIEW_TEXT.credits} icon={Coins} value={o ? n(o.credits_balance) : '—'} hint="Available validation credits" testId="stat-credits" />
+        <StatCard title={OVERVIEW_TEXT.credits} icon={Wallet} value={o ? n(o.credits_balance) : '—'} hint="Available validation credits" testId="stat-credits" />
         <StatCard title={OVERVIEW_TEXT.plan} icon={Crown} value={o?.plan_name ?? '—'} hint={quota} testId="stat-plan" />
         <StatCard
           title={OVERVIEW_TEXT.month}

@@ -41,7 +41,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
 
   return (
     <Dialog open={open} onClose={close} title="Change Password" description="Enter your current password, then choose a new one. Other devices will be signed out.">
-      <form onSubmit={submit} className="space-y-4" aria-label="Change password">
+      <form onSubmit={submit} className="space-y-4">
         <div className="space-y-1.5">
           <Label htmlFor="current-password" required>
             Current password

@@ -17,6 +17,9 @@ export function DangerZone() {
 
   async function signOut() {
     setSigningOut(true);
+    // Leave the dashboard first: once the session ends, the dashboard shell redirects to /auth,
+    // which would race (and beat) a navigation home started afterwards.
+    await navigate(paths.home);
     const { error } = await authClient.signOut();
     setSigningOut(false);
     if (error) {
@@ -25,7 +28,6 @@ export function DangerZone() {
     }
     queryClient.clear();
     toast.success('Signed Out', { description: 'You have been successfully signed out.' });
-    navigate(paths.home);
   }
 
   return (

@@ -26,10 +26,11 @@ export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose:
   const remove = useMutation(
     trpc.account.deleteAccount.mutationOptions({
       async onSuccess() {
+        // Home first (the dashboard shell would send a signed-out user to /auth), then drop the session.
+        await navigate(paths.home, { replace: true });
         await authClient.signOut().catch(() => undefined);
         queryClient.clear();
         toast.success('Account Deleted', { description: 'Your account and its data have been deleted.' });
-        navigate(paths.home, { replace: true });
       },
       onError(err) {
         setProblem(err.message);
@@ -54,7 +55,7 @@ export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose:
 
   return (
     <Dialog open={open} onClose={close} title="Delete Account" description="This cannot be undone.">
-      <form onSubmit={submit} className="space-y-4" aria-label="Delete account">
+      <form onSubmit={submit} className="space-y-4">
         <div className="flex gap-3 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
           <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
           {owner ? (

@@ -41,7 +41,6 @@ function PasswordStep({ label, busy, problem, onSubmit, onCancel }: { label: str
         onSubmit(String(new FormData(e.currentTarget).get('password')));
       }}
       className="space-y-4"
-      aria-label="Confirm your password"
     >
       <div className="space-y-1.5">
         <Label htmlFor="twofa-password" required>
@@ -164,7 +163,7 @@ export function EnableTwoFactorDialog({ open, onClose }: { open: boolean; onClos
     <Dialog open={open} onClose={close} title={titles[step.name]} description={descriptions[step.name]}>
       {step.name === 'password' && <PasswordStep label="Continue" busy={busy} problem={problem} onSubmit={start} onCancel={close} />}
       {step.name === 'scan' && (
-        <form onSubmit={verify} className="space-y-4" aria-label="Verify authenticator code">
+        <form onSubmit={verify} className="space-y-4">
           <div className="flex flex-col items-center gap-3 rounded-lg border border-slate-200 bg-slate-50 p-4">
             {qr ? <img src={qr} width={200} height={200} alt="QR code to add Mailvet to your authenticator app" className="rounded-md bg-white" /> : <Spinner />}
             <div className="text-center">

@@ -24,7 +24,12 @@ export function UsageChart({ days }: { days: Overview['validations_per_day'] | u
         </p>
       </CardHeader>
       <CardContent>
-        <figure aria-label={`Bar chart: ${total} validations in the last 30 days`} className="h-56">
+        <figure aria-label={`Bar chart: ${total} validations in the last 30 days`} className="relative h-56">
+          {days && total === 0 && (
+            <figcaption className="absolute inset-0 z-10 flex items-center justify-center">
+              <span className="rounded-full bg-white/90 px-3 py-1 text-sm text-slate-500 shadow-sm ring-1 ring-slate-200">No validations in the last 30 days</span>
+            </figcaption>
+          )}
           <ResponsiveContainer width="100%" height="100%">
             <BarChart data={data} margin={{ top: 4, right: 4, bottom: 0, left: -16 }}>
               <CartesianGrid vertical={false} stroke="#e2e8f0" />

@@ -56,7 +56,7 @@ export function SingleCheckForm() {
 
   return (
     <div className="space-y-6">
-      <form onSubmit={submit} noValidate aria-label="Validate an email address" className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+      <form onSubmit={submit} noValidate aria-label="Single email check" className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
         <Label htmlFor="validate-email">Email address</Label>
         <div className="mt-1.5 flex flex-col gap-3 sm:flex-row">
           <div className="relative flex-1">

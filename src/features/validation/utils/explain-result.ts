@@ -43,7 +43,7 @@ export function explainResult(r: ExplainInput): string {
   const server = host ? `The mail server ${host}` : 'The mail server';
   switch (r.reason) {
     case 'accepted':
-      return withCode(`${server} accepted this mailbox and refused a made-up address on the same domain, so the mailbox exists`, reply) + '.';
+      return `${withCode(`${server} accepted this mailbox`, reply)} and refused a made-up address on the same domain, so the mailbox exists.`;
     case 'mailbox_not_found':
       return withCode(`${server} said this mailbox does not exist`, reply) + '.';
     case 'mailbox_disabled':
