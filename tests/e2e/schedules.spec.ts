@@ -13,7 +13,7 @@ test('below Pro, New Schedule opens the upgrade dialog', async ({ page }) => {
   await page.screenshot({ path: `${SCREENSHOT_DIR}/schedules-locked.png`, fullPage: true });
   await page.getByRole('button', { name: 'New Schedule' }).click();
   const dialog = page.getByRole('dialog');
-  await expect(dialog).toContainText('Upgrade to use Auto Revalidation');
+  await expect(dialog).toContainText('Upgrade to Pro');
   await expect(dialog.getByLabel('Name')).toHaveCount(0);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/schedules-upgrade-dialog.png` });
   await dialog.getByRole('link', { name: 'View Plans' }).click();

@@ -22,14 +22,13 @@ export interface ScheduleCardProps {
 
 function Meta({ icon: Icon, label, value, testId }: { icon: typeof Mail; label: string; value: string; testId: string }) {
   return (
-    <div className="flex min-w-0 items-center gap-2.5">
-      <span className="grid size-8 shrink-0 place-items-center rounded-md bg-slate-100 text-slate-500">
-        <Icon className="size-4" aria-hidden />
-      </span>
-      <div className="min-w-0">
-        <dt className="text-xs text-slate-500">{label}</dt>
-        <dd className="truncate text-sm font-medium text-slate-900" data-testid={testId}>{value}</dd>
-      </div>
+    <div className="min-w-0 space-y-0.5">
+      <dt className="flex items-center gap-1.5 text-xs whitespace-nowrap text-slate-500">
+        <Icon className="size-3.5 shrink-0 text-slate-400" aria-hidden /> {label}
+      </dt>
+      <dd className="truncate text-sm font-semibold text-slate-900" data-testid={testId}>
+        {value}
+      </dd>
     </div>
   );
 }
