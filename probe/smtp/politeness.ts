@@ -26,6 +26,8 @@ interface IpState {
   loweredAt: number | null;
 }
 
+const MAX_TRACKED_IPS = 10_000;
+
 export interface PolitenessStats {
   maxConcurrentPerIp: number;
   sessions: number;
@@ -111,6 +113,13 @@ export class Politeness {
     this.counters.rcpts += n;
   }
 
+  /** Drops the state of addresses with nothing open, waiting or remembered. */
+  private forgetIdle(): void {
+    for (const [ip, s] of this.ips) {
+      if (s.slots.inUse === 0 && s.slots.waiting === 0 && s.loweredAt === null) this.ips.delete(ip);
+    }
+  }
+
   private state(ip: string): IpState {
     let s = this.ips.get(ip);
     if (s && s.loweredAt !== null && this.now() - s.loweredAt > this.memoryMs) {
@@ -119,6 +128,7 @@ export class Politeness {
       s.loweredAt = null;
     }
     if (!s) {
+      if (this.ips.size >= MAX_TRACKED_IPS) this.forgetIdle();
       s = { slots: new Semaphore(this.o.maxConnectionsPerIp), rcptLimit: this.o.maxRcptsPerSession, loweredAt: null, sessionMs: null, open: 0 };
       this.ips.set(ip, s);
     }
