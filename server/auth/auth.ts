@@ -5,6 +5,7 @@ import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { organization, twoFactor } from 'better-auth/plugins';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
+import { UNLIMITED } from '../contracts/plans';
 import { provisionAccount } from '../features/account/provision';
 import { linkMail, type Mailer } from '../mail/mailer';
 
@@ -128,6 +129,10 @@ export function createAuth(d: AuthDeps) {
     plugins: [
       organization({
         allowUserToCreateOrganization: false,
+        // Team size is our plan rule (account.team_member_limit, enforced by the team router);
+        // the plugin's own caps (100 by default) would cut Enterprise's "unlimited" short.
+        membershipLimit: UNLIMITED,
+        invitationLimit: UNLIMITED,
         sendInvitationEmail: async (data) => {
           await d.mailer.send(linkMail({
             to: data.email,
