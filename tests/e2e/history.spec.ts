@@ -40,6 +40,9 @@ test('History shows an empty state, then a job that completes live, its results,
   await expect(row.getByTestId('job-processed')).toHaveText('8');
   await expect(row.getByTestId('job-percent')).toHaveText('100%');
   await expect(row.getByRole('progressbar')).toHaveCount(0);
+  await expect(row.getByTestId('job-created')).toContainText(/\d{4}/);
+  // The table fits the page: no sideways scrolling at a laptop width.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/history.png`, fullPage: true });
 
   await row.getByRole('button', { name: 'View Results' }).click();
@@ -70,6 +73,12 @@ test('History shows an empty state, then a job that completes live, its results,
   expect(csv[0]).toBe(RESULT_COLUMNS);
   expect(csv).toHaveLength(9);
   expect(csv.some((l) => l.startsWith('ghost@normal.mailworld.test,invalid,'))).toBe(true);
+
+  // On a phone the table scrolls inside its card; the page itself does not.
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(row).toBeAttached();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/history-mobile.png`, fullPage: true });
 });
 
 test('the results table pages through a larger job', async ({ page }) => {

@@ -45,7 +45,8 @@ function Progress({ job }: { job: JobItem }) {
 /** Spec "History": filename, status, date and time, total, processed, percent, progress bar, actions. */
 export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: JobsTableProps) {
   return (
-    <div className="overflow-x-auto">
+    // relative: the header's sr-only text is absolutely positioned and must stay inside the scroller.
+    <div className="relative overflow-x-auto">
       <table className="w-full min-w-[54rem] text-left text-sm">
         <thead>
           <tr className="border-b border-slate-200 text-xs font-medium tracking-wide text-slate-500 uppercase">
@@ -109,7 +110,7 @@ export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: Jo
                     {downloadable ? (
                       <Tooltip content="Download results (CSV)">
                         <Button variant="outline" size="sm" className="w-9 px-0" loading={downloading === job.id} onClick={() => onDownload(job)} aria-label="Download">
-                          {downloading !== job.id && <Download className="size-4" aria-hidden />}
+                          {downloading !== job.id && <Download className="size-4 shrink-0" aria-hidden />}
                         </Button>
                       </Tooltip>
                     ) : (
