@@ -1,5 +1,6 @@
 // The engine behind createVerifier(): syntax → DNS → (network guard) → SMTP, per domain, with the
 // caches (DNS, RDAP, catch-all) and politeness shared by every call on one verifier.
+import { setMaxListeners } from 'node:events';
 import type { Depth, VerificationResult } from './contract';
 import { Channel } from './channel';
 import { buildResult, type Findings } from './build-result';
@@ -77,6 +78,7 @@ export class Engine implements Verifier {
   async *verifyBatch(emails: string[], o: VerifyCallOptions = {}): AsyncGenerator<VerificationResult> {
     const stop = new AbortController();
     const signal = AbortSignal.any([stop.signal, this.closing.signal, ...(o.signal ? [o.signal] : [])]);
+    setMaxListeners(0, signal); // every domain, session and wait of the batch listens to it
     const out = new Channel<VerificationResult>();
     const work = this.runBatch(emails, o.depth ?? 'smtp', o.mode ?? 'realtime', signal, (r) => out.push(r)).then(
       () => out.end(),
