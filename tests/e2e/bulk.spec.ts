@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { fixture, upgradeTo } from '../fixtures/e2e/paid-plan';
 import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
 
-const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]', { hasText: text }).last();
+const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]', { hasText: text }).first(); // newest first
 
 test('on the free plan Bulk Upload says CSV Upload Not Available and leads to the plans', async ({ page }) => {
   await signUpAndVerify(page, { email: uniqueEmail('e2e-bulk-free') });
@@ -47,8 +47,16 @@ test('a paid account picks a CSV: wrong type and size are refused, a good file b
   await expect(toast(page, 'Upload Failed')).toContainText("CSV must contain an 'email' column");
   await expect(page).toHaveURL(/\/dashboard\/bulk$/);
 
+  // More than 10,000 addresses is refused with the limit.
+  const many = ['email', ...Array.from({ length: 10_001 }, (_, i) => `u${i}@normal.mailworld.test`)].join('\n');
+  await picker.setInputFiles({ name: 'too-many.csv', mimeType: 'text/csv', buffer: Buffer.from(many) });
+  await expect(page.getByTestId('selected-file')).toContainText('too-many.csv');
+  await upload.click();
+  await expect(toast(page, 'Upload Failed')).toContainText('10,000');
+
   // 9 rows, one a duplicate in another case: 8 addresses.
   await picker.setInputFiles(fixture('contacts.csv'));
+  await expect(page.getByTestId('selected-file')).toContainText('contacts.csv');
   await upload.click();
   const success = toast(page, 'Upload Successful');
   await expect(success).toBeVisible();

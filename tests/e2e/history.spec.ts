@@ -101,3 +101,22 @@ test('the results table pages through a larger job', async ({ page }) => {
   await dialog.getByRole('button', { name: 'Previous' }).click();
   await expect(dialog.getByTestId('result-row')).toHaveCount(25);
 });
+
+test('while a job runs, History shows it processing with a live progress bar and View Results disabled', async ({ page }) => {
+  test.setTimeout(150_000);
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-history-progress') });
+  await upgradeTo(page, 'starter');
+  // Slow answers: greylisted first attempts and tarpitted banners keep the job busy for a while.
+  const domains = ['greylist.mailworld.test', 'tarpit.mailworld.test', 'normal.mailworld.test', 'catch-all.mailworld.test'];
+  const lines = ['email', ...Array.from({ length: 2000 }, (_, i) => `p${i}@${domains[i % domains.length]}`)];
+  await uploadFile(page, { name: 'slow.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+  const row = page.getByTestId('job-row').filter({ hasText: 'slow.csv' });
+  await expect(row.getByTestId('job-status')).toHaveText('Processing', { timeout: 30_000 });
+  await expect(row.getByRole('progressbar')).toBeVisible();
+  await expect(row.getByRole('button', { name: 'View Results' })).toBeDisabled();
+  await expect(row.getByRole('button', { name: 'Download' })).toHaveCount(0);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/history-processing.png`, fullPage: true });
+  await expect(row.getByTestId('job-status')).toHaveText('Completed', { timeout: 120_000 });
+  await expect(row.getByTestId('job-processed')).toHaveText('2,000');
+  await expect(row.getByTestId('job-percent')).toHaveText('100%');
+});

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { fixture, upgradeTo } from '../fixtures/e2e/paid-plan';
 import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
 
-const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]', { hasText: text }).last();
+const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]', { hasText: text }).first(); // newest first
 
 test('below Pro, New Schedule opens the upgrade dialog', async ({ page }) => {
   await signUpAndVerify(page, { email: uniqueEmail('e2e-sched-free') });
@@ -51,7 +51,7 @@ test('on Pro a schedule is created (typed or from CSV), toggled and deleted', as
   await csv.setInputFiles(fixture('no-email-column.csv'));
   await expect(toast(page, "CSV must contain an 'email' column")).toContainText('Error Parsing CSV');
   await csv.setInputFiles({ name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from('email\n"unterminated\n') });
-  await expect(toast(page, 'Error Parsing CSV').last()).toBeVisible();
+  await expect(toast(page, 'Quote Not Closed')).toContainText('Error Parsing CSV');
   await csv.setInputFiles(fixture('schedule-list.csv'));
   await expect(toast(page, 'Found 3 email addresses')).toBeVisible();
   await expect(dialog.getByLabel('Email addresses')).toHaveValue('alice@normal.mailworld.test\nghost@normal.mailworld.test\nbob@normal.mailworld.test');

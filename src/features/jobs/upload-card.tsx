@@ -8,11 +8,13 @@ import { checkCsvFile, formatBytes } from './file-checks';
 
 export interface UploadCardProps {
   busy: boolean;
+  /** The account's credit balance, when known. */
+  credits?: number;
   onUpload: (file: File) => Promise<boolean>;
 }
 
 /** The CSV picker: click or drop a file, checked for type and size before anything is sent. */
-export function UploadCard({ busy, onUpload }: UploadCardProps) {
+export function UploadCard({ busy, credits, onUpload }: UploadCardProps) {
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
@@ -51,7 +53,16 @@ export function UploadCard({ busy, onUpload }: UploadCardProps) {
     <Card>
       <CardHeader>
         <CardTitle>Upload a CSV file</CardTitle>
-        <CardDescription>Every address in the file is validated. One credit is used per unique address.</CardDescription>
+        <CardDescription>
+          Every address in the file is validated. One credit is used per unique address
+          {credits !== undefined && (
+            <>
+              {' '}
+              · <span className="font-medium text-slate-900" data-testid="credits-available">{credits.toLocaleString('en-US')}</span> credits available
+            </>
+          )}
+          .
+        </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
         <label

@@ -89,7 +89,7 @@ export default function BulkUploadRoute() {
       {header}
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="space-y-6">
-          <UploadCard busy={busy} onUpload={onUpload} />
+          <UploadCard busy={busy} credits={gate.me?.credits_balance} onUpload={onUpload} />
           <HowItWorks />
         </div>
         <FormatNotes />
