@@ -3,8 +3,10 @@
 // ones minutes apart, all inside the deadline (short for a real-time check, long for a bulk job).
 // When the deadline is too short for minutes, three retries are spread over it instead.
 
+/** The first retry: a few seconds, enough for the quick greylisters; the rest wait minutes. */
+export const FIRST_RETRY_MS = 3_000;
 /** Waits before each retry (the default ladder). */
-export const BASE_RETRY_DELAYS_MS = [5_000, 60_000, 120_000, 240_000, 300_000];
+export const BASE_RETRY_DELAYS_MS = [FIRST_RETRY_MS, 60_000, 120_000, 240_000, 300_000];
 
 /** Delays (ms) between retries that all fit in `deadlineMs`; `override` replaces the ladder (tests). */
 export function retrySchedule(deadlineMs: number, override?: number[]): number[] {
@@ -12,7 +14,7 @@ export function retrySchedule(deadlineMs: number, override?: number[]): number[]
   const fitted = fitToDeadline(ladder, deadlineMs);
   if (override || fitted.length >= 3 || deadlineMs <= 0) return fitted;
   // Short deadline: first retry after a few seconds, the rest growing, ending just before the deadline.
-  const first = Math.min(5_000, deadlineMs * 0.2);
+  const first = Math.min(FIRST_RETRY_MS, deadlineMs * 0.2);
   return fitToDeadline([first, deadlineMs * 0.3, deadlineMs * 0.38], deadlineMs);
 }
 
