@@ -43,6 +43,7 @@ test('History shows an empty state, then a job that completes live, its results,
   await expect(row.getByTestId('job-created')).toContainText(/\d{4}/);
   // The table fits the page: no sideways scrolling at a laptop width.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+  await expect(row.getByRole('button', { name: 'Download' })).toBeInViewport({ ratio: 1 });
   await page.screenshot({ path: `${SCREENSHOT_DIR}/history.png`, fullPage: true });
 
   await row.getByRole('button', { name: 'View Results' }).click();
@@ -86,9 +87,12 @@ test('the results table pages through a larger job', async ({ page }) => {
   await signUpAndVerify(page, { email: uniqueEmail('e2e-history-pages') });
   await upgradeTo(page, 'starter');
   const lines = ['email', ...Array.from({ length: 30 }, (_, i) => `user${i + 1}@normal.mailworld.test`)];
-  await uploadFile(page, { name: 'thirty.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
-  const row = page.getByTestId('job-row').filter({ hasText: 'thirty.csv' });
+  const name = 'newsletter signups from the spring campaign landing page (thirty).csv';
+  await uploadFile(page, { name, mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+  const row = page.getByTestId('job-row').filter({ has: page.getByTitle(name) });
   await expect(row.getByTestId('job-status')).toHaveText('Completed', { timeout: 60_000 });
+  // A long file name still leaves the row's actions in view (no sideways scrolling at 1280 px).
+  await expect(row.getByRole('button', { name: 'Download' })).toBeInViewport({ ratio: 1 });
   await row.getByRole('button', { name: 'View Results' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByTestId('result-row')).toHaveCount(25);

@@ -128,7 +128,15 @@ test('an active schedule runs on the worker cron: the run shows on the card and 
   // Live: no reload; the card follows the run's job.
   await expect(card.getByTestId('schedule-runs')).toHaveText('1', { timeout: 100_000 });
   await expect(card.getByTestId('schedule-last-run')).not.toHaveText('Never');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/schedules-after-run.png`, fullPage: true });
   await page.getByRole('link', { name: 'Last run in History' }).click();
   await page.waitForURL('**/dashboard/history');
-  await expect(page.getByTestId('job-row')).toHaveCount(1);
+  const run = page.getByTestId('job-row');
+  await expect(run).toHaveCount(1);
+  await expect(run).toContainText('Scheduled run');
+  await expect(run.getByTestId('job-total')).toHaveText('2');
+  await expect(run.getByTestId('job-status')).toHaveText('Completed', { timeout: 60_000 });
+  // A long run name still leaves the row's actions in view (no sideways scrolling at 1280 px).
+  await expect(run.getByRole('button', { name: 'Download' })).toBeInViewport({ ratio: 1 });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/history-scheduled-run.png`, fullPage: true });
 });

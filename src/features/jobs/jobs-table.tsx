@@ -1,4 +1,4 @@
-import { AlertTriangle, Download, Eye, FileText } from 'lucide-react';
+import { AlertTriangle, Download, Eye } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import { Tooltip } from '../../components/ui/tooltip';
 import { cn } from '../../lib/cn';
@@ -21,7 +21,7 @@ export interface JobsTableProps {
 function Progress({ job }: { job: JobItem }) {
   const pct = job.status === 'completed' ? progressPercent(job.processed_emails, job.total_emails || job.processed_emails) : progressPercent(job.processed_emails, job.total_emails);
   return (
-    <div className="w-28 space-y-1.5">
+    <div className="w-20 space-y-1.5">
       <span className="text-sm font-medium text-slate-900 tabular-nums" data-testid="job-percent">
         {pct}%
       </span>
@@ -47,16 +47,16 @@ export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: Jo
   return (
     // relative: the header's sr-only text is absolutely positioned and must stay inside the scroller.
     <div className="relative overflow-x-auto">
-      <table className="w-full min-w-[54rem] text-left text-sm">
+      <table className="w-full min-w-[50rem] text-left text-sm">
         <thead>
           <tr className="border-b border-slate-200 text-xs font-medium tracking-wide text-slate-500 uppercase">
-            <th scope="col" className="py-3 pr-3 pl-6 font-medium">File</th>
-            <th scope="col" className="px-3 py-3 font-medium">Status</th>
-            <th scope="col" className="px-3 py-3 font-medium">Created</th>
-            <th scope="col" className="px-3 py-3 text-right font-medium">Total</th>
-            <th scope="col" className="px-3 py-3 text-right font-medium">Processed</th>
-            <th scope="col" className="px-3 py-3 font-medium">Progress</th>
-            <th scope="col" className="py-3 pr-6 pl-3 text-right font-medium">
+            <th scope="col" className="py-3 pr-2.5 pl-5 font-medium">File</th>
+            <th scope="col" className="px-2.5 py-3 font-medium">Status</th>
+            <th scope="col" className="px-2.5 py-3 font-medium">Created</th>
+            <th scope="col" className="px-2.5 py-3 text-right font-medium">Total</th>
+            <th scope="col" className="px-2.5 py-3 text-right font-medium">Processed</th>
+            <th scope="col" className="px-2.5 py-3 font-medium">Progress</th>
+            <th scope="col" className="py-3 pr-5 pl-2.5 text-right font-medium">
               <span className="sr-only">Actions</span>
             </th>
           </tr>
@@ -67,13 +67,10 @@ export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: Jo
             const downloadable = canDownload(job.status);
             return (
               <tr key={job.id} data-testid="job-row" data-job-id={job.id} className="align-top transition-colors hover:bg-slate-50/70">
-                <td className="py-4 pr-3 pl-6">
-                  <div className="flex items-start gap-3">
-                    <span className="mt-0.5 grid size-8 shrink-0 place-items-center rounded-md bg-slate-100 text-slate-500">
-                      <FileText className="size-4" aria-hidden />
-                    </span>
+                <td className="py-4 pr-2.5 pl-5">
+                  <div>
                     <div className="min-w-0">
-                      <p className="max-w-[14rem] truncate font-medium text-slate-900" title={job.filename} data-testid="job-filename">
+                      <p className="max-w-[10rem] truncate font-medium text-slate-900" title={job.filename} data-testid="job-filename">
                         {job.filename}
                       </p>
                       <p className="flex items-center gap-1.5 text-[11px] text-slate-400">
@@ -81,26 +78,26 @@ export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: Jo
                         {job.source && job.source !== 'upload' && <span className="rounded bg-slate-100 px-1.5 py-px font-medium text-slate-600">{SOURCE_LABEL[job.source]}</span>}
                       </p>
                       {job.status === 'failed' && job.error && (
-                        <p className="mt-1.5 flex max-w-[20rem] items-start gap-1.5 text-xs text-red-700" data-testid="job-error">
+                        <p className="mt-1.5 flex max-w-[10rem] items-start gap-1.5 text-xs text-red-700" data-testid="job-error">
                           <AlertTriangle className="mt-px size-3.5 shrink-0" aria-hidden /> {job.error}
                         </p>
                       )}
                     </div>
                   </div>
                 </td>
-                <td className="px-3 py-4">
+                <td className="px-2.5 py-4">
                   <JobStatusBadge status={job.status} />
                 </td>
-                <td className="px-3 py-4 whitespace-nowrap text-slate-600" data-testid="job-created">
+                <td className="px-2.5 py-4 whitespace-nowrap text-slate-600" data-testid="job-created">
                   <span className="block text-slate-900">{formatDate(job.created_at)}</span>
                   <span className="block text-xs text-slate-500">{formatTime(job.created_at)}</span>
                 </td>
-                <td className="px-3 py-4 text-right text-slate-900 tabular-nums" data-testid="job-total">{formatCount(job.total_emails)}</td>
-                <td className="px-3 py-4 text-right text-slate-900 tabular-nums" data-testid="job-processed">{formatCount(job.processed_emails)}</td>
-                <td className="px-3 py-4">
+                <td className="px-2.5 py-4 text-right text-slate-900 tabular-nums" data-testid="job-total">{formatCount(job.total_emails)}</td>
+                <td className="px-2.5 py-4 text-right text-slate-900 tabular-nums" data-testid="job-processed">{formatCount(job.processed_emails)}</td>
+                <td className="px-2.5 py-4">
                   <Progress job={job} />
                 </td>
-                <td className="py-4 pr-6 pl-3">
+                <td className="py-4 pr-5 pl-2.5">
                   <div className="flex justify-end gap-2">
                     <ActionTip show={!viewable} tip="Results are available once processing finishes">
                       <Button variant="outline" size="sm" disabled={!viewable} loading={viewing === job.id} onClick={() => onView(job)}>

@@ -22,11 +22,11 @@ export interface ScheduleCardProps {
 
 function Meta({ icon: Icon, label, value, testId }: { icon: typeof Mail; label: string; value: string; testId: string }) {
   return (
-    <div className="min-w-0 space-y-0.5">
+    <div className="space-y-0.5">
       <dt className="flex items-center gap-1.5 text-xs whitespace-nowrap text-slate-500">
         <Icon className="size-3.5 shrink-0 text-slate-400" aria-hidden /> {label}
       </dt>
-      <dd className="truncate text-sm font-semibold text-slate-900" data-testid={testId}>
+      <dd className="text-sm font-semibold whitespace-nowrap text-slate-900" data-testid={testId}>
         {value}
       </dd>
     </div>
@@ -74,7 +74,7 @@ export function ScheduleCard({ schedule: s, onToggle, onDelete, toggling, deleti
           </Button>
         </div>
       </div>
-      <dl className="grid grid-cols-2 gap-x-4 gap-y-3 border-t border-slate-100 px-5 py-4 sm:grid-cols-4">
+      <dl className="flex flex-wrap gap-x-8 gap-y-3 border-t border-slate-100 px-5 py-4">
         <Meta icon={Repeat} label="Frequency" value={frequency} testId="schedule-frequency" />
         <Meta icon={Mail} label="Emails" value={formatCount(s.email_count)} testId="schedule-emails" />
         <Meta icon={Activity} label="Total runs" value={formatCount(s.total_runs)} testId="schedule-runs" />
