@@ -57,7 +57,11 @@ test('History shows an empty state, then a job that completes live, its results,
   expect(counts.reduce((a, b) => a + b, 0)).toBe(8);
   expect(counts[0]).toBeGreaterThan(0);
   expect(counts[1]).toBeGreaterThan(0);
-  await expect(dialog.getByTestId('result-row').filter({ hasText: 'ghost@normal.mailworld.test' })).toContainText('Invalid');
+  const ghost = dialog.getByTestId('result-row').filter({ hasText: 'ghost@normal.mailworld.test' });
+  await expect(ghost).toContainText('Invalid');
+  await expect(ghost).toContainText('Mailbox not found');
+  await expect(dialog.getByTestId('breakdown-reasons')).toContainText('Catch-all domain');
+  await page.waitForFunction(() => document.querySelectorAll('[data-transition]').length === 0); // settled, not mid-fade
   await page.screenshot({ path: `${SCREENSHOT_DIR}/history-results.png` });
   await dialog.getByRole('button', { name: 'Close' }).first().click();
   await expect(page.getByRole('dialog')).toHaveCount(0);

@@ -15,6 +15,7 @@ test('below Pro, New Schedule opens the upgrade dialog', async ({ page }) => {
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('Upgrade to Pro');
   await expect(dialog.getByLabel('Name')).toHaveCount(0);
+  await page.waitForFunction(() => document.querySelectorAll('[data-transition]').length === 0);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/schedules-upgrade-dialog.png` });
   await dialog.getByRole('link', { name: 'View Plans' }).click();
   await page.waitForURL('**/dashboard/billing');
@@ -60,6 +61,7 @@ test('on Pro a schedule is created (typed or from CSV), toggled and deleted', as
   await dialog.getByLabel('Description').fill('Monthly newsletter list');
   await dialog.getByText('Daily', { exact: true }).click();
   await expect(dialog.getByRole('radio', { name: 'Daily' })).toBeChecked();
+  await page.waitForFunction(() => document.querySelectorAll('[data-transition]').length === 0);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/schedules-new-dialog.png` });
 
   // The worker's cron ticks every minute and runs a new schedule at once: keep clear of the tick

@@ -1,4 +1,4 @@
-import { Cell, Pie, PieChart, ResponsiveContainer, Tooltip } from 'recharts';
+import { Cell, Pie, PieChart, ResponsiveContainer } from 'recharts';
 import { formatCount } from './format';
 
 export interface Breakdown {
@@ -61,7 +61,6 @@ export function BreakdownPanel({ breakdown }: { breakdown: Breakdown }) {
                   <Cell key={d.name} fill={d.color} />
                 ))}
               </Pie>
-              <Tooltip formatter={(v) => formatCount(Number(v))} />
             </PieChart>
           </ResponsiveContainer>
         ) : (

@@ -14,6 +14,14 @@ const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeS
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 
+const shortDateTime = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+/** "Nov 22, 10:33 PM": for dense tables (the full ISO time is in the cell's title). */
+export function formatShortDateTime(value: string | Date): string {
+  const d = typeof value === 'string' ? new Date(value) : value;
+  return Number.isNaN(d.getTime()) ? '' : shortDateTime.format(d);
+}
+
 export function formatTime(value: string | Date): string {
   const d = typeof value === 'string' ? new Date(value) : value;
   return Number.isNaN(d.getTime()) ? '' : timeOnly.format(d);

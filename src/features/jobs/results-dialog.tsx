@@ -2,8 +2,10 @@ import { Check, ChevronLeft, ChevronRight, Download, Minus } from 'lucide-react'
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
+import { cn } from '../../lib/cn';
 import { BreakdownPanel, type Breakdown } from './breakdown';
-import { canDownload, formatCount, formatDateTime } from './format';
+import { canDownload, formatCount, formatDateTime, formatShortDateTime } from './format';
+import { reasonLabel } from './reasons';
 import { JobStatusBadge, ResultBadge } from './status-badge';
 import type { JobItem, ResultItem } from './types';
 
@@ -17,9 +19,13 @@ export interface ResultsDialogProps {
   onPage: (page: number) => void;
   loading: boolean;
   breakdown: Breakdown | null | undefined;
+  /** Result counts per reason (jobs.breakdown), most frequent first. */
+  reasons?: Array<{ reason: string; result: string; count: number }>;
   onDownload: (job: JobItem) => void;
   downloading: boolean;
 }
+
+const DOT: Record<string, string> = { valid: 'bg-emerald-500', risky: 'bg-amber-500', invalid: 'bg-red-500' };
 
 function Tick({ ok, label }: { ok: boolean; label: string }) {
   return ok ? (
@@ -30,7 +36,7 @@ function Tick({ ok, label }: { ok: boolean; label: string }) {
 }
 
 /** Spec "History": the results of one job in a paginated table, with its breakdown. */
-export function ResultsDialog({ job, onClose, rows, total, page, pageSize, onPage, loading, breakdown, onDownload, downloading }: ResultsDialogProps) {
+export function ResultsDialog({ job, onClose, rows, total, page, pageSize, onPage, loading, breakdown, reasons, onDownload, downloading }: ResultsDialogProps) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const to = Math.min(total, page * pageSize);
@@ -61,36 +67,50 @@ export function ResultsDialog({ job, onClose, rows, total, page, pageSize, onPag
     >
       <div className="space-y-4">
         {breakdown && <BreakdownPanel breakdown={breakdown} />}
+        {reasons && reasons.length > 0 && (
+          <ul className="flex flex-wrap gap-1.5" aria-label="Reasons" data-testid="breakdown-reasons">
+            {reasons.slice(0, 8).map((r) => (
+              <li key={`${r.reason}-${r.result}`} className="inline-flex items-center gap-1.5 rounded-full bg-white px-2.5 py-0.5 text-xs text-slate-700 ring-1 ring-slate-200 ring-inset">
+                <span className={cn('size-1.5 rounded-full', DOT[r.result] ?? 'bg-slate-400')} aria-hidden />
+                {reasonLabel(r.reason)} <span className="font-semibold tabular-nums">{formatCount(r.count)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
         <div className="relative overflow-hidden rounded-xl border border-slate-200">
-          <div className="max-h-[max(12rem,calc(100dvh-25rem))] overflow-auto">
-            <table className="w-full min-w-[56rem] text-left text-sm" aria-label="Validation results">
+          <div className="max-h-[max(12rem,calc(100dvh-28rem))] overflow-auto">
+            <table className="w-full min-w-[60rem] text-left text-sm" aria-label="Validation results">
               <thead className="sticky top-0 z-[1] bg-slate-50">
                 <tr className="text-xs font-medium tracking-wide text-slate-500 uppercase">
                   <th scope="col" className="px-4 py-2.5 font-medium">Email</th>
                   <th scope="col" className="px-3 py-2.5 font-medium">Result</th>
+                  <th scope="col" className="px-3 py-2.5 font-medium">Reason</th>
                   <th scope="col" className="px-3 py-2.5 text-right font-medium">Score</th>
-                  <th scope="col" className="px-3 py-2.5 text-center font-medium">Syntax</th>
-                  <th scope="col" className="px-3 py-2.5 text-center font-medium">DNS</th>
-                  <th scope="col" className="px-3 py-2.5 text-center font-medium">MX</th>
-                  <th scope="col" className="px-3 py-2.5 text-center font-medium">SMTP</th>
-                  <th scope="col" className="px-3 py-2.5 text-center font-medium">Role</th>
-                  <th scope="col" className="px-3 py-2.5 text-center font-medium">Disposable</th>
+                  <th scope="col" className="px-2 py-2.5 text-center font-medium">Syntax</th>
+                  <th scope="col" className="px-2 py-2.5 text-center font-medium">DNS</th>
+                  <th scope="col" className="px-2 py-2.5 text-center font-medium">MX</th>
+                  <th scope="col" className="px-2 py-2.5 text-center font-medium">SMTP</th>
+                  <th scope="col" className="px-2 py-2.5 text-center font-medium">Role</th>
+                  <th scope="col" className="px-2 py-2.5 text-center font-medium">
+                    <abbr title="Disposable provider" className="no-underline">Disp.</abbr>
+                  </th>
                   <th scope="col" className="px-4 py-2.5 font-medium">Checked</th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {rows?.map((r) => (
                   <tr key={r.email} data-testid="result-row" className="hover:bg-slate-50/70">
-                    <td className="max-w-[18rem] truncate px-4 py-2.5 font-medium text-slate-900" title={r.email}>{r.email}</td>
+                    <td className="max-w-[16rem] truncate px-4 py-2.5 font-medium text-slate-900" title={r.email}>{r.email}</td>
                     <td className="px-3 py-2.5"><ResultBadge result={r.result} /></td>
+                    <td className="px-3 py-2.5 whitespace-nowrap text-slate-600">{r.reason ? reasonLabel(r.reason) : '—'}</td>
                     <td className="px-3 py-2.5 text-right text-slate-700 tabular-nums">{r.deliverability_score}%</td>
-                    <td className="px-3 py-2.5"><Tick ok={r.is_syntax_valid} label="Syntax" /></td>
-                    <td className="px-3 py-2.5"><Tick ok={r.is_dns_valid} label="DNS" /></td>
-                    <td className="px-3 py-2.5"><Tick ok={r.is_mx_valid} label="MX" /></td>
-                    <td className="px-3 py-2.5"><Tick ok={r.is_smtp_valid} label="SMTP" /></td>
-                    <td className="px-3 py-2.5"><Tick ok={r.role_detected} label="Role-based" /></td>
-                    <td className="px-3 py-2.5"><Tick ok={r.disposable_provider} label="Disposable" /></td>
-                    <td className="px-4 py-2.5 whitespace-nowrap text-slate-500">{formatDateTime(r.checked_at)}</td>
+                    <td className="px-2 py-2.5"><Tick ok={r.is_syntax_valid} label="Syntax" /></td>
+                    <td className="px-2 py-2.5"><Tick ok={r.is_dns_valid} label="DNS" /></td>
+                    <td className="px-2 py-2.5"><Tick ok={r.is_mx_valid} label="MX" /></td>
+                    <td className="px-2 py-2.5"><Tick ok={r.is_smtp_valid} label="SMTP" /></td>
+                    <td className="px-2 py-2.5"><Tick ok={r.role_detected} label="Role-based" /></td>
+                    <td className="px-2 py-2.5"><Tick ok={r.disposable_provider} label="Disposable" /></td>
+                    <td className="px-4 py-2.5 whitespace-nowrap text-slate-500" title={r.checked_at}>{formatShortDateTime(r.checked_at)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -21,6 +21,8 @@ export interface JobItem {
 export interface ResultItem {
   email: string;
   result: ResultKind;
+  /** The engine's reason code (probe/contract.ts), when the server sends it. */
+  reason?: string;
   deliverability_score: number;
   is_syntax_valid: boolean;
   is_dns_valid: boolean;

@@ -151,6 +151,7 @@ export default function HistoryRoute() {
         onPage={setPage}
         loading={results.isFetching}
         breakdown={breakdown.data ? { valid: breakdown.data.valid, invalid: breakdown.data.invalid, risky: breakdown.data.risky } : openJob?.breakdown}
+        reasons={breakdown.data?.reasons}
         onDownload={(j) => void save(j)}
         downloading={openJob !== null && downloading === openJob.id}
       />
