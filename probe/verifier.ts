@@ -117,11 +117,8 @@ export class Engine implements Verifier {
     }
     // Biggest domains first: they are the longest chains of sessions.
     const ordered = [...groups].sort((a, b) => b[1].length - a[1].length);
-    const timed: Emit = (r) => emit(r);
     const all = Promise.all(
-      ordered.map(([domain, entries]) =>
-        this.domainSlots.run(() => this.verifyDomain(domain, entries, depth, mode, signal, start, timed), signal),
-      ),
+      ordered.map(([domain, entries]) => this.domainSlots.run(() => this.verifyDomain(domain, entries, depth, mode, signal, start, emit), signal)),
     );
     await raceAbort(all, signal);
   }
