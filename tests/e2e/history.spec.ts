@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Route } from '@playwright/test';
 import { fixture, upgradeTo } from '../fixtures/e2e/paid-plan';
 import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
 
@@ -127,4 +127,60 @@ test('while a job runs, History shows it processing with a live progress bar and
   await expect(row.getByTestId('job-status')).toHaveText('Completed', { timeout: 120_000 });
   await expect(row.getByTestId('job-processed')).toHaveText('2,000');
   await expect(row.getByTestId('job-percent')).toHaveText('100%');
+});
+
+/** Answers a batched tRPC GET for one procedure with `data` (or an error) for every call in the batch. */
+function trpcReply(body: { data?: unknown; error?: string }) {
+  return async (route: Route) => {
+    const names = new URL(route.request().url()).pathname.split('/').pop()!.split(',');
+    const one = body.error
+      ? { error: { message: body.error, code: -32603, data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 } } }
+      : { result: { data: body.data } };
+    await route.fulfill({ status: body.error ? 500 : 200, contentType: 'application/json', body: JSON.stringify(names.map(() => one)) });
+  };
+}
+
+test('History reports load failures, a failed job with its reason, and an empty result set', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-history-errors') });
+  await upgradeTo(page, 'starter');
+
+  // The list cannot load (after the client's retries): 'Error' / 'Failed to load validation history'.
+  await page.route('**/api/trpc/*jobs.list*', trpcReply({ error: 'database unavailable' }));
+  await page.goto('/dashboard/history');
+  const loadToast = page.locator('[data-sonner-toast]', { hasText: 'Failed to load validation history' });
+  await expect(loadToast).toContainText('Error', { timeout: 30_000 });
+  await page.unroute('**/api/trpc/*jobs.list*');
+
+  // A failed job shows its stored reason; a completed one without rows says No Results.
+  const now = new Date().toISOString();
+  const job = (id: string, filename: string, status: string, error: string | null) => ({
+    id, filename, source: 'upload', status, total_emails: 3, processed_emails: status === 'failed' ? 1 : 3, progress: status === 'failed' ? 33 : 100,
+    valid_count: 0, invalid_count: 0, risky_count: 0, error, schedule_id: null, replay_of: null, created_at: now, started_at: now, completed_at: now,
+  });
+  const failedId = '00000000-0000-4000-8000-000000000001';
+  const emptyId = '00000000-0000-4000-8000-000000000002';
+  await page.route('**/api/trpc/*jobs.list*', trpcReply({ data: [job(failedId, 'broken.csv', 'failed', 'The probe was unreachable for too long. No credits were taken for unchecked addresses.'), job(emptyId, 'empty-results.csv', 'completed', null)] }));
+  await page.route('**/api/trpc/*jobs.results*', trpcReply({ data: { rows: [], total: 0, page: 1, pageSize: 25 } }));
+  await page.reload();
+  const failed = page.getByTestId('job-row').filter({ hasText: 'broken.csv' });
+  await expect(failed.getByTestId('job-status')).toHaveText('Failed');
+  await expect(page.locator(`[data-testid="job-failure"][data-job-id="${failedId}"]`).getByTestId('job-error')).toHaveText(
+    'This job failed: The probe was unreachable for too long. No credits were taken for unchecked addresses.',
+  );
+  await expect(failed.getByRole('button', { name: 'View Results' })).toBeEnabled();
+  await expect(failed.getByRole('button', { name: 'Download' })).toHaveCount(0);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/history-failed-job.png`, fullPage: true });
+
+  await page.getByTestId('job-row').filter({ hasText: 'empty-results.csv' }).getByRole('button', { name: 'View Results' }).click();
+  await expect(page.locator('[data-sonner-toast]', { hasText: 'No Results' })).toContainText('No validation results found for this job');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // Results that cannot load: 'Failed to load validation results'. A download that fails: 'Download Failed'.
+  await page.route('**/api/trpc/*jobs.results*', trpcReply({ error: 'boom' }));
+  await failed.getByRole('button', { name: 'View Results' }).click();
+  await expect(page.locator('[data-sonner-toast]', { hasText: 'Failed to load validation results' })).toContainText('Error', { timeout: 30_000 });
+  await page.route('**/api/trpc/*jobs.export*', trpcReply({ error: 'Results can be downloaded once the job has completed.' }));
+  await page.getByTestId('job-row').filter({ hasText: 'empty-results.csv' }).getByRole('button', { name: 'Download' }).click();
+  await expect(page.locator('[data-sonner-toast]', { hasText: 'Download Failed' })).toContainText('Results can be downloaded once the job has completed.', { timeout: 30_000 });
 });

@@ -1,4 +1,5 @@
 import { AlertTriangle, Download, Eye } from 'lucide-react';
+import { Fragment } from 'react';
 import { Button } from '../../components/ui/button';
 import { Tooltip } from '../../components/ui/tooltip';
 import { cn } from '../../lib/cn';
@@ -65,8 +66,10 @@ export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: Jo
           {jobs.map((job) => {
             const viewable = canViewResults(job.status);
             const downloadable = canDownload(job.status);
+            const failure = job.status === 'failed' && job.error ? job.error : null;
             return (
-              <tr key={job.id} data-testid="job-row" data-job-id={job.id} className="align-top transition-colors hover:bg-slate-50/70">
+              <Fragment key={job.id}>
+              <tr data-testid="job-row" data-job-id={job.id} className={cn('group align-top transition-colors hover:bg-slate-50/70', failure && 'border-b-0')}>
                 <td className="py-4 pr-2.5 pl-5">
                   <div>
                     <div className="min-w-0">
@@ -77,11 +80,6 @@ export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: Jo
                         <span className="font-mono">{job.id.slice(0, 8)}</span>
                         {job.source && job.source !== 'upload' && <span className="rounded bg-slate-100 px-1.5 py-px font-medium text-slate-600">{SOURCE_LABEL[job.source]}</span>}
                       </p>
-                      {job.status === 'failed' && job.error && (
-                        <p className="mt-1.5 flex max-w-[10rem] items-start gap-1.5 text-xs text-red-700" data-testid="job-error">
-                          <AlertTriangle className="mt-px size-3.5 shrink-0" aria-hidden /> {job.error}
-                        </p>
-                      )}
                     </div>
                   </div>
                 </td>
@@ -116,6 +114,19 @@ export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: Jo
                   </div>
                 </td>
               </tr>
+              {failure && (
+                <tr data-testid="job-failure" data-job-id={job.id}>
+                  <td colSpan={7} className="px-5 pt-0 pb-4">
+                    <p className="flex items-start gap-2 rounded-lg bg-red-50 px-3 py-2 text-xs text-red-800 ring-1 ring-red-600/10 ring-inset" data-testid="job-error">
+                      <AlertTriangle className="mt-px size-3.5 shrink-0" aria-hidden />
+                      <span>
+                        <span className="font-semibold">This job failed:</span> {failure}
+                      </span>
+                    </p>
+                  </td>
+                </tr>
+              )}
+              </Fragment>
             );
           })}
         </tbody>
