@@ -142,3 +142,25 @@ test('an active schedule runs on the worker cron: the run shows on the card and 
   await expect(run.getByRole('button', { name: 'Download' })).toBeInViewport({ ratio: 1 });
   await page.screenshot({ path: `${SCREENSHOT_DIR}/history-scheduled-run.png`, fullPage: true });
 });
+
+test('a refused schedule call shows Error with the server message', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-sched-error') });
+  await upgradeTo(page, 'pro');
+  await page.goto('/dashboard/auto-revalidation');
+  // The server answers 'User account not found' when the caller has no membership row.
+  await page.route('**/api/trpc/*schedules.create*', (route) =>
+    route.fulfill({
+      status: 403,
+      contentType: 'application/json',
+      body: JSON.stringify([{ error: { message: 'User account not found', code: -32003, data: { code: 'FORBIDDEN', httpStatus: 403, appCode: 'NOT_A_MEMBER' } } }]),
+    }),
+  );
+  await page.getByRole('button', { name: 'New Schedule' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New Schedule' });
+  await dialog.getByLabel('Name').fill('Will fail');
+  await dialog.getByLabel('Email addresses').fill('alice@normal.mailworld.test');
+  await dialog.getByRole('button', { name: 'Create Schedule' }).click();
+  await expect(toast(page, 'User account not found')).toContainText('Error');
+  // The dialog stays open with what was typed, so nothing is lost.
+  await expect(dialog.getByLabel('Name')).toHaveValue('Will fail');
+});
