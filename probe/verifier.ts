@@ -66,6 +66,7 @@ export class Engine implements Verifier {
       maxConnectionsPerIp: this.o.maxConnectionsPerIp,
       noTlsIps: new Set(),
       pool: new SessionPool(),
+      unreachableUntil: new Map(),
     };
     this.domainSlots = new Semaphore(this.o.maxDomainsInFlight);
   }

@@ -234,3 +234,20 @@ describe('servers that hang up mid-session', () => {
     expect(c.politeness.rcptLimit('127.0.0.1')).toBe(3);
   });
 });
+
+describe('remembering unreachable servers', () => {
+  it('does not try an unreachable primary again for the next check of the domain', async () => {
+    // Nothing listens on 127.0.0.2 at the live server's port: the primary refuses connections.
+    const live = await server(() => '250 ok');
+    const c = ctx(live.port, { bannerTimeoutMs: 300, unreachableUntil: new Map() });
+    const targets = [
+      { host: 'mx1', ip: '127.0.0.2', priority: 10 },
+      { host: 'mx2', ip: '127.0.0.1', priority: 20 },
+    ];
+    const first = await run({ targets, addresses: ['a@d.test'], randomAddress: null, knownCatchAll: false, ctx: c, deadlineMs: 3000, retryDelaysMs: [] });
+    expect(first.settled.get('a@d.test')?.outcome).toMatchObject({ finding: 'accepted', mxHost: 'mx2', retries: 1 });
+    expect(c.unreachableUntil?.has('127.0.0.2')).toBe(true);
+    const second = await run({ targets, addresses: ['b@d.test'], randomAddress: null, knownCatchAll: false, ctx: c, deadlineMs: 3000, retryDelaysMs: [] });
+    expect(second.settled.get('b@d.test')?.outcome).toMatchObject({ finding: 'accepted', mxHost: 'mx2', retries: 0 });
+  });
+});

@@ -40,7 +40,12 @@ export interface SmtpContext {
   noTlsIps: Set<string>;
   /** Lets domains on the same mail server address share sessions (optional). */
   pool?: SessionPool<unknown>;
+  /** Addresses found unreachable recently (ip → until when), tried last by later checks (optional). */
+  unreachableUntil?: Map<string, number>;
 }
+
+/** How long an unreachable mail server address is tried last. */
+export const UNREACHABLE_MEMORY_MS = 300_000;
 
 export interface MailboxOutcome {
   finding: SmtpFinding;
@@ -159,6 +164,7 @@ class DomainProbe {
       if (this.p.signal?.aborted) return this.abort();
       this.p.signal?.addEventListener('abort', this.abort, { once: true });
       this.pool?.join(this.byIp.keys(), this);
+      this.skipRecentlyUnreachable();
       if (this.tiers.length === 0) {
         for (const a of this.asks) this.settle(a, 'smtp_unreachable', [], null, 'no mail server address to try');
       }
@@ -174,6 +180,22 @@ class DomainProbe {
     this.pool?.leave(this.byIp.keys(), this);
     this.fail(abortError());
   };
+
+  /**
+   * Addresses that were unreachable a moment ago (for any domain) are not waited on again: they
+   * start out dead, unless that would leave nothing to try.
+   */
+  private skipRecentlyUnreachable(): void {
+    const memory = this.p.ctx.unreachableUntil;
+    if (!memory) return;
+    const now = Date.now();
+    const recent = [...this.byIp.keys()].filter((ip) => (memory.get(ip) ?? 0) > now);
+    if (recent.length === 0 || recent.length === this.byIp.size) return;
+    for (const ip of recent) this.dead.add(ip);
+    for (const a of this.asks) {
+      while (a.tier < this.tiers.length - 1 && this.candidates(a).length === 0) a.tier++;
+    }
+  }
 
   private get pool(): SessionPool<DomainProbe> | undefined {
     return this.p.ctx.pool as SessionPool<DomainProbe> | undefined;
@@ -314,6 +336,7 @@ class DomainProbe {
         for (const a of batch) this.requeue(a, 0, false);
         break;
       case 'unreachable':
+        this.p.ctx.unreachableUntil?.set(target.ip, Date.now() + UNREACHABLE_MEMORY_MS);
         this.markDead(target.ip, res.detail ?? 'unreachable');
         break;
       case 'tls_failed':
@@ -338,6 +361,7 @@ class DomainProbe {
         break;
       }
       case 'ok':
+        this.p.ctx.unreachableUntil?.delete(target.ip);
         this.handleRcpts(res, batch, target, evidence, offset, session);
         break;
     }
