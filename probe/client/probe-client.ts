@@ -75,7 +75,8 @@ export class ProbeClient {
       for await (const r of out) yield r;
     } finally {
       stop.abort();
-      await work;
+      // Don't make an early-leaving consumer wait for the cancelled requests to wind down.
+      void work;
     }
   }
 

@@ -88,14 +88,10 @@ function probeClient(probe: ProbeAccess): ProbeClient {
 export async function probeOne(probe: ProbeAccess, email: string, depth: Depth): Promise<VerificationResult> {
   if (probe.urls.length === 0) throw new Error('no probe configured');
   const signal = AbortSignal.timeout(SINGLE_CHECK_TIMEOUT_MS);
-  // Read the stream to its end rather than returning on the first line: leaving ProbeClient's
-  // generator early currently waits forever on its aborted request.
-  let result: VerificationResult | null = null;
   for await (const r of probeClient(probe).verify([email], { depth, mode: 'realtime', signal })) {
-    result ??= verificationResultSchema.parse(r);
+    return verificationResultSchema.parse(r);
   }
-  if (!result) throw new Error('probe answered without a result');
-  return result;
+  throw new Error('probe answered without a result');
 }
 
 /** Gives back a reserved credit (and its count in this month's usage). */
