@@ -125,7 +125,7 @@ describe('verifier pipeline', () => {
   it('fills domain age from RDAP, but never waits long for a slow RDAP server', async () => {
     const http = await import('node:http');
     let slow = false;
-    const rdap = http.createServer((req, res) => {
+    const rdap = http.createServer((_req, res) => {
       if (slow) return; // never answers
       res.writeHead(200, { 'content-type': 'application/rdap+json' });
       res.end(JSON.stringify({ events: [{ eventAction: 'registration', eventDate: new Date(Date.now() - 10 * 86_400_000).toISOString() }] }));

@@ -171,7 +171,6 @@ class Session {
 
   private command(line: string, now: number): void {
     const spec = this.host.spec;
-    const ctx = this.host.ctx;
     const [verbRaw = '', ...rest] = line.split(' ');
     const verb = verbRaw.toUpperCase();
     const arg = rest.join(' ');

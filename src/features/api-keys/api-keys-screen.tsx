@@ -13,7 +13,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useTRPC } from '../../lib/trpc';
 import { CreateKeyDialog } from './create-key-dialog';
-import { RevokeKeyDialog, UpgradeDialog } from './key-dialogs';
+import { ApiKeysUpgradeDialog, RevokeKeyDialog } from './key-dialogs';
 import { API_KEYS_TEXT, formatDate, formatLastUsed, maskedKey } from './messages';
 import { SecretField } from './secret-field';
 
@@ -205,7 +205,7 @@ export function ApiKeysScreen() {
 
       <CreateKeyDialog open={createOpen} onClose={() => setCreateOpen(false)} onCreated={() => void refresh()} onPlanRequired={() => setUpgradeOpen(true)} />
       <RevokeKeyDialog target={revoking} pending={revoke.isPending} onCancel={() => setRevoking(null)} onConfirm={() => void confirmRevoke()} />
-      <UpgradeDialog open={upgradeOpen} onClose={() => setUpgradeOpen(false)} planName={planName} />
+      <ApiKeysUpgradeDialog open={upgradeOpen} onClose={() => setUpgradeOpen(false)} planName={planName} />
     </div>
   );
 }

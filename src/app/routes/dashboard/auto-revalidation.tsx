@@ -14,7 +14,7 @@ import { SCHEDULE_TEXT } from '../../../features/schedules/messages';
 import { NewScheduleDialog, type NewScheduleInput } from '../../../features/schedules/new-schedule-dialog';
 import { ScheduleCard } from '../../../features/schedules/schedule-card';
 import type { ScheduleItem } from '../../../features/schedules/types';
-import { UpgradeDialog } from '../../../features/schedules/upgrade-dialog';
+import { SchedulesUpgradeDialog } from '../../../features/schedules/upgrade-dialog';
 import { useTRPC } from '../../../lib/trpc';
 
 /** A schedule run is a job: refresh the list (runs, last run, changes) whenever a job changes. */
@@ -161,7 +161,7 @@ export default function AutoRevalidationRoute() {
       )}
 
       <NewScheduleDialog open={dialogOpen} onClose={() => setDialogOpen(false)} busy={create.isPending} onCreate={onCreate} />
-      <UpgradeDialog open={upgradeOpen} onClose={() => setUpgradeOpen(false)} planName={gate.planName} />
+      <SchedulesUpgradeDialog open={upgradeOpen} onClose={() => setUpgradeOpen(false)} planName={gate.planName} />
     </>
   );
 }
