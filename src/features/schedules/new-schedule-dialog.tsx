@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { FileUp } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
@@ -7,9 +8,10 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Textarea } from '../../components/ui/textarea';
 import { cn } from '../../lib/cn';
+import { useTRPC } from '../../lib/trpc';
 import { checkCsvFile } from '../jobs/file-checks';
 import { DEFAULT_FREQUENCY, FREQUENCIES, SCHEDULE_TEXT, found, type Frequency } from './messages';
-import { emailsFromCsv, emailsFromText, partitionEmails } from './parse-emails';
+import { emailsFromText, partitionEmails } from './parse-emails';
 
 export interface NewScheduleInput {
   name: string;
@@ -30,6 +32,8 @@ export interface NewScheduleDialogProps {
 export function NewScheduleDialog({ open, onClose, busy, onCreate }: NewScheduleDialogProps) {
   const ids = { name: useId(), description: useId(), emails: useId(), csv: useId() };
   const fileRef = useRef<HTMLInputElement>(null);
+  const trpc = useTRPC();
+  const parseCsv = useMutation(trpc.schedules.parseCsv.mutationOptions());
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [frequency, setFrequency] = useState<Frequency>(DEFAULT_FREQUENCY);
@@ -67,7 +71,8 @@ export function NewScheduleDialog({ open, onClose, busy, onCreate }: NewSchedule
       return;
     }
     try {
-      const emails = emailsFromCsv(await file.text());
+      // The server's CSV reader, the same one bulk uploads use, finds the addresses.
+      const { emails } = await parseCsv.mutateAsync({ filename: file.name, content: await file.text() });
       setEmailText(emails.join('\n'));
       setCsvName(file.name);
       setEmailsInvalid(false);
