@@ -1,10 +1,9 @@
 // A simulated mail internet on 127.0.0.0/8: one DNS server (UDP+TCP, 127.0.0.1, random port),
 // one SMTP host per MX address (all on ONE shared port), and an RDAP server, all built from a
 // declarative DomainSpec list with ground truth for every listed address. See README.md.
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import tls from 'node:tls';
-import { fileURLToPath } from 'node:url';
+import selfsigned from 'selfsigned';
 import { DNSBL_ZONE, buildZone, startDnsServer } from './dns-server';
 import { SmtpHost, type HostContext } from './smtp-host';
 import { truthFor } from './truth';
@@ -62,7 +61,13 @@ export interface MailWorld {
   stop(): Promise<void>;
 }
 
-const here = fileURLToPath(new URL('.', import.meta.url));
+
+let certificate: Promise<{ private: string; cert: string }> | null = null;
+/** A throw-away self-signed certificate for STARTTLS, made once per process (no key is committed). */
+function testCertificate(): Promise<{ private: string; cert: string }> {
+  certificate ??= selfsigned.generate([{ name: 'commonName', value: 'mx.mailworld.test' }], { keyType: 'ec', curve: 'P-256', algorithm: 'sha256' });
+  return certificate;
+}
 
 function emptyCounters(): WorldCounters {
   return {
@@ -121,10 +126,8 @@ export async function startMailWorld(o: MailWorldOptions = {}): Promise<MailWorl
   }
   const hosts = collectHosts(domains);
 
-  const secureContext = tls.createSecureContext({
-    key: readFileSync(`${here}test-key.pem`),
-    cert: readFileSync(`${here}test-cert.pem`),
-  });
+  const tlsPems = await testCertificate();
+  const secureContext = tls.createSecureContext({ key: tlsPems.private, cert: tlsPems.cert });
   const greylist = new Map<string, number>();
   const ctx: HostContext = {
     replyDelayMs: o.replyDelayMs ?? 0,

@@ -14,7 +14,7 @@ export interface ServerSpec {
   mode?: 'smtp' | 'refused' | 'silent' | 'busy' | 'policy-banner';
   /** Extra wait before the 220 banner (a tarpit), on top of replyDelayMs. */
   bannerDelayMs?: number;
-  /** Advertise STARTTLS (self-signed certificate from tests/mailworld/test-cert.pem). */
+  /** Advertise STARTTLS (a self-signed certificate generated at start). */
   starttls?: boolean;
   /** Refuse MAIL FROM with `530 5.7.0` until the session is TLS. Implies starttls. */
   requireTls?: boolean;
