@@ -77,10 +77,12 @@ const GATE_MESSAGES: Record<PlanGate, string> = {
   integrations: 'Integrations are available on the Enterprise plan.',
 };
 
-export function requirePlan(gate: PlanGate) {
-  return middleware(function hasPlan({ ctx, next }) {
+/** Refuses callers whose plan lacks the gate; with `when`, only for inputs it selects. */
+export function requirePlan(gate: PlanGate, when?: (input: unknown) => boolean) {
+  return middleware(async function hasPlan({ ctx, next, getRawInput }) {
     const plan = (ctx as { plan?: Plan }).plan;
-    if (!plan || !planAllows(plan, gate)) throw appError('PLAN_REQUIRED', GATE_MESSAGES[gate]);
+    const applies = when ? when(await getRawInput()) : true;
+    if (applies && (!plan || !planAllows(plan, gate))) throw appError('PLAN_REQUIRED', GATE_MESSAGES[gate]);
     return next();
   });
 }

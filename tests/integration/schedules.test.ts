@@ -43,6 +43,16 @@ describe('auto revalidation schedules', () => {
     expect(data(await client.trpcQuery('schedules.list'))).toEqual([]);
   });
 
+  it('lets an account that dropped below Pro pause a schedule, but not switch it back on', async () => {
+    const { client, accountId } = await signUpOnPlan(ts, 'sched-downgraded@example.com', 'pro');
+    const created = data(await client.trpcMutation('schedules.create', { name: 'Old list', emails: ['a@x.io'] }));
+    await ts.testDb.db.updateTable('account').set({ plan: 'starter' }).where('id', '=', accountId).execute();
+    expect(data(await client.trpcMutation('schedules.setActive', { scheduleId: created.id, isActive: false }))).toMatchObject({ is_active: false });
+    const on = await client.trpcMutation('schedules.setActive', { scheduleId: created.id, isActive: true });
+    expect(on.status).toBe(403);
+    expect(on.body.error.data.appCode).toBe('PLAN_REQUIRED');
+  });
+
   it('runs due schedules from the worker cron as History jobs, weekly from the last run, never when inactive, and reports what turned invalid', async () => {
     const { client, accountId } = await signUpOnPlan(ts, 'sched-run@example.com', 'pro');
     const emails = pw.world.emails.slice(0, 10);

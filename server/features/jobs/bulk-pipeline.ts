@@ -10,7 +10,7 @@ import type { Db } from '../../../db/client';
 import { takeCredits } from '../credits/credits';
 import { resultRow } from '../validation/results.queries';
 import { creditsNeededMessage } from './jobs.service';
-import { enqueueTask } from './jobs.queries';
+import { enqueueWebhook } from '../webhooks/webhooks.service';
 
 export interface ChunkRunOptions {
   db: Db;
@@ -154,24 +154,24 @@ export async function storeBatch(db: Db, job: JobInfo, results: VerificationResu
 /** Marks the chunk done; the last chunk completes the job (rows are serialised on the job's lock). */
 async function completeChunk(db: Db, jobId: string, chunkNo: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const job = await trx.selectFrom('validation_job').select(['status', 'webhook_url']).where('id', '=', jobId).forUpdate().executeTakeFirst();
+    const job = await trx.selectFrom('validation_job').select('status').where('id', '=', jobId).forUpdate().executeTakeFirst();
     if (!job) return;
     await trx.updateTable('validation_job_chunk').set({ completed_at: new Date(), last_error: null }).where('job_id', '=', jobId).where('chunk_no', '=', chunkNo).where('completed_at', 'is', null).execute();
     if (job.status !== 'processing' && job.status !== 'pending') return;
     const open = await trx.selectFrom('validation_job_chunk').select('chunk_no').where('job_id', '=', jobId).where('completed_at', 'is', null).limit(1).executeTakeFirst();
     if (open) return;
     await trx.updateTable('validation_job').set({ status: 'completed', completed_at: new Date(), updated_at: new Date(), error: null }).where('id', '=', jobId).execute();
-    if (job.webhook_url) await enqueueTask(trx, 'webhook-deliver', { jobId }, { jobKey: `webhook-deliver:${jobId}` });
+    await enqueueWebhook(trx, { jobId }); // only when the job has a webhook_url
   });
 }
 
 /** A job that cannot finish: failed, with the reason History shows. */
 export async function failJob(db: Db, jobId: string, reason: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const job = await trx.selectFrom('validation_job').select(['status', 'webhook_url']).where('id', '=', jobId).forUpdate().executeTakeFirst();
+    const job = await trx.selectFrom('validation_job').select('status').where('id', '=', jobId).forUpdate().executeTakeFirst();
     if (!job || job.status === 'completed' || job.status === 'failed') return;
     await trx.updateTable('validation_job').set({ status: 'failed', error: reason.slice(0, 1000), completed_at: new Date(), updated_at: new Date() }).where('id', '=', jobId).execute();
-    if (job.webhook_url) await enqueueTask(trx, 'webhook-deliver', { jobId }, { jobKey: `webhook-deliver:${jobId}` });
+    await enqueueWebhook(trx, { jobId }); // only when the job has a webhook_url
   });
 }
 

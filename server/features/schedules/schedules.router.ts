@@ -1,5 +1,6 @@
 // Auto revalidation for the dashboard. Creating and switching on need a plan with the gate;
-// listing, reading changes and deleting do not (a downgraded account can still clean up).
+// listing, reading changes, switching off and deleting do not (a downgraded account can still
+// pause or clean up).
 import { createScheduleInput, parseScheduleCsvInput, scheduleIdInput, setScheduleActiveInput } from '../../contracts/schedules';
 import { router } from '../../trpc/init';
 import { accountProcedure, requirePlan } from '../../trpc/procedures';
@@ -16,7 +17,8 @@ export const schedulesRouter = router({
     .input(createScheduleInput)
     .mutation(({ ctx, input }) => serviceCall(() => createSchedule(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id }, input))),
 
-  setActive: autoRevalidationProcedure
+  setActive: accountProcedure
+    .use(requirePlan('autoRevalidation', (input) => (input as { isActive?: unknown } | null)?.isActive !== false))
     .input(setScheduleActiveInput)
     .mutation(({ ctx, input }) => serviceCall(() => setScheduleActive(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id }, input.scheduleId, input.isActive))),
 
