@@ -29,6 +29,14 @@ describe('parseEmailCsv', () => {
     expect(v.emails).toEqual(['ann@example.com', 'ben@example.com']);
   });
 
+  it("reads Excel's UTF-16 exports (byte-order mark, tab separated) and Windows-1252 files", () => {
+    const utf16le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Name\tEmail\r\nA\ta@x.io\r\nB\tB@X.IO\r\n', 'utf16le')]);
+    expect(ok(new Uint8Array(utf16le)).emails).toEqual(['a@x.io', 'B@x.io']);
+    const be = Buffer.from('email\nc@x.io\n', 'utf16le').swap16();
+    expect(ok(new Uint8Array(Buffer.concat([Buffer.from([0xfe, 0xff]), be]))).emails).toEqual(['c@x.io']);
+    expect(ok(new Uint8Array(Buffer.from('Nom;E-mail\nJosé;jose@x.io\n', 'latin1'))).emails).toEqual(['jose@x.io']);
+  });
+
   it('reads tab delimited files', () => {
     expect(ok('Name\tEMAIL\nA\ta@x.io\nB\tb@x.io\n').emails).toEqual(['a@x.io', 'b@x.io']);
   });

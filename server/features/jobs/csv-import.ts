@@ -44,6 +44,12 @@ export function normalizeEmail(raw: string): string {
 
 /** Text from bytes: UTF-8 (BOM allowed), else Windows-1252; null when it is not text at all. */
 export function decodeText(bytes: Uint8Array): string | null {
+  // Excel's "Unicode Text" and some exports are UTF-16 with a byte-order mark.
+  const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : null;
+  if (utf16) {
+    const text = new TextDecoder(utf16).decode(bytes.subarray(2));
+    return isMostlyText(text) ? text : null;
+  }
   if (bytes.includes(0)) return null;
   let text: string;
   try {
