@@ -85,6 +85,18 @@ export function createAuth(d: AuthDeps) {
       requireEmailVerification: true,
       minPasswordLength: 6,
       maxPasswordLength: 128,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, url }) => {
+        await d.mailer.send(linkMail({
+          to: user.email,
+          subject: 'Reset your Mailvet password',
+          intro: 'Somebody (we hope you) asked to reset the password of your Mailvet account. The link works for one hour.',
+          cta: 'Choose a new password',
+          url,
+          outro: "If you didn't ask for this, ignore this email: your password stays as it is.",
+        }));
+      },
       // With verification required, a duplicate sign-up answers like a new one (no account
       // enumeration); the real owner gets a note instead of a second account.
       onExistingUserSignUp: async ({ user }) => {

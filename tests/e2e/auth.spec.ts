@@ -92,3 +92,33 @@ test('unknown paths show the 404 page with a link home', async ({ page }) => {
   await page.getByRole('link', { name: /home/i }).click();
   await page.waitForURL((u) => u.pathname === '/');
 });
+
+test('a user who forgot the password gets a link by mail, chooses a new one and signs in with it', async ({ page }) => {
+  const email = uniqueEmail('e2e-forgot');
+  await signUpAndVerify(page, { email, password: 'first-password' });
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.waitForURL((u) => u.pathname === '/');
+
+  await page.goto('/auth');
+  await page.getByRole('button', { name: 'Forgot password?' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Send Reset Link' }).click();
+  await expect(page.getByText("If an account exists for that address, we've sent a link to reset your password.")).toBeVisible();
+
+  await page.goto('/dev/outbox');
+  await page.locator('article', { hasText: email }).filter({ hasText: 'Reset your Mailvet password' }).first().getByRole('link').click();
+  await page.waitForURL(/\/auth\?.*step=reset/);
+  await page.getByRole('textbox', { name: 'New password', exact: true }).fill('second-password');
+  await page.getByLabel('Confirm new password').fill('something-else');
+  await page.getByRole('button', { name: 'Set New Password' }).click();
+  await expect(page.getByText('The two passwords do not match.')).toBeVisible();
+  await page.getByLabel('Confirm new password').fill('second-password');
+  await page.getByRole('button', { name: 'Set New Password' }).click();
+  await expect(page.getByText('You can now sign in with your new password.')).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/auth-reset-done.png` });
+
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('second-password');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/dashboard');
+});

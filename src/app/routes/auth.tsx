@@ -9,11 +9,12 @@ import { Label } from '../../components/ui/label';
 import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../components/ui/tabs';
 import { paths } from '../../config/paths';
 import { AUTH_TOASTS, serverMessage } from '../../features/auth/messages';
+import { ForgotPasswordForm, ResetPasswordForm } from '../../features/auth/password-reset';
 import { InvitationNotice } from '../../features/team/invitation-notice';
 import { useInvitationLanding } from '../../features/team/use-invitation-landing';
 import { authClient } from '../../lib/auth-client';
 
-function SignInForm({ onTwoFactor }: { onTwoFactor: () => void }) {
+function SignInForm({ onTwoFactor, onForgot }: { onTwoFactor: () => void; onForgot: () => void }) {
   const navigate = useNavigate();
   const landing = useInvitationLanding();
   const [busy, setBusy] = useState(false);
@@ -41,7 +42,10 @@ function SignInForm({ onTwoFactor }: { onTwoFactor: () => void }) {
         <Input id="signin-email" name="email" type="email" autoComplete="email" required placeholder="you@company.com" />
       </div>
       <div className="space-y-1.5">
-        <Label htmlFor="signin-password" required>Password</Label>
+        <div className="flex items-center justify-between">
+          <Label htmlFor="signin-password" required>Password</Label>
+          <button type="button" onClick={onForgot} className="text-xs font-medium text-brand-600 hover:underline">Forgot password?</button>
+        </div>
         <Input id="signin-password" name="password" type="password" autoComplete="current-password" required />
       </div>
       <Button type="submit" className="w-full" loading={busy}>Sign In</Button>
@@ -133,7 +137,7 @@ function TwoFactorForm({ onCancel }: { onCancel: () => void }) {
 export default function AuthRoute() {
   const { data: session, isPending } = authClient.useSession();
   const [params, setParams] = useSearchParams();
-  const twoFactor = params.get('step') === '2fa';
+  const step = params.get('step');
   const landing = useInvitationLanding();
   if (!isPending && session) return <Navigate to={landing} replace />;
   return (
@@ -149,8 +153,12 @@ export default function AuthRoute() {
             <CardDescription>Sign in to your account or create a new one.</CardDescription>
           </CardHeader>
           <CardContent>
-            {twoFactor ? (
+            {step === '2fa' ? (
               <TwoFactorForm onCancel={() => setParams({})} />
+            ) : step === 'forgot' ? (
+              <ForgotPasswordForm onBack={() => setParams({})} />
+            ) : step === 'reset' ? (
+              <ResetPasswordForm token={params.get('token')} invalid={params.get('error') === 'INVALID_TOKEN'} onDone={() => setParams({})} />
             ) : (
               <Tabs defaultIndex={0}>
                 <TabsList aria-label="Sign in or sign up" className="grid w-full grid-cols-2">
@@ -158,7 +166,7 @@ export default function AuthRoute() {
                   <TabsTrigger>Sign Up</TabsTrigger>
                 </TabsList>
                 <TabsPanels className="mt-6">
-                  <TabsPanel><SignInForm onTwoFactor={() => setParams({ step: '2fa' })} /></TabsPanel>
+                  <TabsPanel><SignInForm onTwoFactor={() => setParams({ step: '2fa' })} onForgot={() => setParams({ step: 'forgot' })} /></TabsPanel>
                   <TabsPanel><SignUpForm /></TabsPanel>
                 </TabsPanels>
               </Tabs>

@@ -9,6 +9,9 @@ export const AUTH_TOASTS = {
   signedOutTitle: 'Signed Out',
   signedOutBody: 'You have been successfully signed out.',
   errorTitle: 'Error',
+  resetSentBody: "If an account exists for that address, we've sent a link to reset your password.",
+  passwordUpdatedTitle: 'Password Updated',
+  passwordUpdatedBody: 'You can now sign in with your new password.',
 } as const;
 
 /** better-auth errors come as { message, code }; keep the server's message, fall back to a clear one. */

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browserless, signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+
+let ts: TestServer;
+beforeAll(async () => {
+  ts = await startTestServer();
+});
+afterAll(async () => {
+  await ts?.stop();
+});
+
+async function resetLink(email: string): Promise<string> {
+  await expect.poll(async () => ts.testDb.db.selectFrom('dev_outbox').select('id').where('to', '=', email).where('subject', '=', 'Reset your Mailvet password').executeTakeFirst()).toBeDefined();
+  const mail = await ts.testDb.db.selectFrom('dev_outbox').select('text').where('to', '=', email).where('subject', '=', 'Reset your Mailvet password').orderBy('id', 'desc').executeTakeFirstOrThrow();
+  return mail.text.match(/https?:\/\/\S+reset-password\S+/)![0];
+}
+
+describe('password reset', () => {
+  it('mails a one-hour link that lands on /auth with a token, sets the new password and ends old sessions', async () => {
+    const old = await signUpVerified(ts, { email: 'forgetful@example.com', password: 'old-password' });
+    expect((await old.trpcQuery('account.me')).status).toBe(200);
+
+    const visitor = new Browserless(ts.url);
+    const ask = await visitor.request('/api/auth/request-password-reset', { json: { email: 'forgetful@example.com', redirectTo: '/auth?step=reset' } });
+    expect(ask.status).toBe(200);
+    const follow = await visitor.request(await resetLink('forgetful@example.com'));
+    expect(follow.status).toBe(302);
+    const landing = new URL(follow.headers.get('location')!, ts.url);
+    expect(landing.pathname).toBe('/auth');
+    expect(landing.searchParams.get('step')).toBe('reset');
+    const token = landing.searchParams.get('token')!;
+    expect(token).toBeTruthy();
+
+    expect((await visitor.request('/api/auth/reset-password', { json: { newPassword: 'new-password', token } })).status).toBe(200);
+    expect((await old.trpcQuery('account.me')).status).toBe(401);
+    expect((await visitor.request('/api/auth/sign-in/email', { json: { email: 'forgetful@example.com', password: 'old-password' } })).status).toBe(401);
+    expect((await visitor.request('/api/auth/sign-in/email', { json: { email: 'forgetful@example.com', password: 'new-password' } })).status).toBe(200);
+    // A used token does not work twice.
+    expect((await visitor.request('/api/auth/reset-password', { json: { newPassword: 'third-password', token } })).status).toBe(400);
+  });
+
+  it('answers an unknown address like a known one and sends nothing', async () => {
+    const visitor = new Browserless(ts.url);
+    const res = await visitor.request('/api/auth/request-password-reset', { json: { email: 'nobody-here@example.com', redirectTo: '/auth?step=reset' } });
+    expect(res.status).toBe(200);
+    const mails = await ts.testDb.db.selectFrom('dev_outbox').select('id').where('to', '=', 'nobody-here@example.com').execute();
+    expect(mails).toHaveLength(0);
+  });
+});
