@@ -101,13 +101,16 @@ test('a user who forgot the password gets a link by mail, chooses a new one and 
 
   await page.goto('/auth');
   await page.getByRole('button', { name: 'Forgot password?' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'Send Reset Link' }).click();
+  const forgot = page.getByRole('form', { name: 'Reset password' });
+  await expect(forgot).toBeVisible();
+  await forgot.getByLabel('Email').fill(email);
+  await forgot.getByRole('button', { name: 'Send Reset Link' }).click();
   await expect(page.getByText("If an account exists for that address, we've sent a link to reset your password.")).toBeVisible();
 
   await page.goto('/dev/outbox');
   await page.locator('article', { hasText: email }).filter({ hasText: 'Reset your Mailvet password' }).first().getByRole('link').click();
   await page.waitForURL(/\/auth\?.*step=reset/);
+  await expect(page.getByRole('form', { name: 'Choose a new password' })).toBeVisible();
   await page.getByRole('textbox', { name: 'New password', exact: true }).fill('second-password');
   await page.getByLabel('Confirm new password').fill('something-else');
   await page.getByRole('button', { name: 'Set New Password' }).click();
@@ -116,6 +119,7 @@ test('a user who forgot the password gets a link by mail, chooses a new one and 
   await page.getByRole('button', { name: 'Set New Password' }).click();
   await expect(page.getByText('You can now sign in with your new password.')).toBeVisible();
   await page.screenshot({ path: `${SCREENSHOT_DIR}/auth-reset-done.png` });
+  await expect(page.getByRole('form', { name: 'Sign in' })).toBeVisible();
 
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('second-password');
