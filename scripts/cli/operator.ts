@@ -11,7 +11,7 @@ import { readEnv } from '../../server/env';
 import { writeAudit } from '../../server/features/audit/audit';
 import { findJob, jobInputEmails, reasonBreakdown, toJobView, jobColumns } from '../../server/features/jobs/jobs.queries';
 import { createJob, depthForPlan } from '../../server/features/jobs/jobs.service';
-import { ServiceError } from '../../server/features/jobs/service-error';
+import { AppError } from '../../server/lib/app-error';
 import { openLocalDb } from '../local-db';
 
 export interface CliIo {
@@ -211,7 +211,7 @@ export async function runOperatorCli(argv: string[], io: CliIo = defaultIo): Pro
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
-    if (err instanceof CliFailure || err instanceof ServiceError) {
+    if (err instanceof CliFailure || err instanceof AppError) {
       io.err(`error: ${err.message}\n`);
       return 1;
     }

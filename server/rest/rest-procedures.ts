@@ -2,20 +2,16 @@
 // API access (403), then the plan's per-second rate (429 with Retry-After). Handlers get
 // ctx.accountId, ctx.keyId and ctx.plan and never check any of these themselves.
 import { authenticateApiKey } from '../auth/api-key-auth';
-import { appError } from '../lib/errors';
-import { publicProcedure, TRPCError } from '../trpc/init';
+import { AppError } from '../lib/app-error';
+import { publicProcedure } from '../trpc/init';
 import { requirePlan } from '../trpc/procedures';
 import { consumeApiRequest } from './rate-limit';
 import { restStateOf } from './rest-context';
 
-function unauthorized(appCode: string, message: string): TRPCError {
-  return new TRPCError({ code: 'UNAUTHORIZED', message, cause: Object.assign(new Error(message), { appCode }) });
-}
-
 export const apiKeyProcedure = publicProcedure
   .use(async function isApiKeyAuthed({ ctx, next }) {
     const auth = await authenticateApiKey(ctx.deps.db, ctx.headers.get('authorization'));
-    if (!auth.ok) throw unauthorized(auth.code, auth.message);
+    if (!auth.ok) throw new AppError(auth.code, auth.message);
     const { accountId, keyId, plan } = auth.principal;
     return next({ ctx: { ...ctx, accountId, keyId, plan } });
   })
@@ -30,7 +26,7 @@ export const apiKeyProcedure = publicProcedure
         headers['X-RateLimit-Remaining'] = '0';
       }
       const s = decision.retryAfterSeconds;
-      throw appError('RATE_LIMITED', `Rate limit exceeded (${decision.limit} requests per second on your plan). Retry after ${s} second${s === 1 ? '' : 's'}.`);
+      throw new AppError('RATE_LIMITED', `Rate limit exceeded (${decision.limit} requests per second on your plan). Retry after ${s} second${s === 1 ? '' : 's'}.`);
     }
     if (headers) headers['X-RateLimit-Remaining'] = String(decision.remaining);
     return next();

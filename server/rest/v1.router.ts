@@ -5,10 +5,9 @@ import { z } from 'zod';
 import { MAX_EMAILS_PER_FILE } from '../contracts/jobs';
 import type { PlanType } from '../contracts/plans';
 import type { AppDeps } from '../deps';
-import { ServiceError } from '../features/jobs/service-error';
 import { checkSingleEmail, SINGLE_CHECK_MAX_LENGTH } from '../features/validation/validation.service';
 import { checkWebhookUrl } from '../features/webhooks/webhook-url';
-import { appError } from '../lib/errors';
+import { AppError } from '../lib/app-error';
 import { router } from '../trpc/init';
 import { requirePlan } from '../trpc/procedures';
 import { createApiBulkJob, uniqueAddresses } from './bulk-job';
@@ -19,12 +18,6 @@ import { findAccountJob, jobResultsAfter } from './v1.queries';
 const TAG_VALIDATION = 'Validation';
 const TAG_JOBS = 'Jobs';
 const COMMON_ERRORS = { 400: 'Bad input', 401: 'Missing, invalid or revoked API key', 403: 'Plan does not include API access', 429: 'Rate limit exceeded (see Retry-After)' };
-
-/** Services throw ServiceError (jobs) or TRPCError (validation); the API answers both the same way. */
-function rethrow(err: unknown): never {
-  if (err instanceof ServiceError) throw appError(err.code, err.message);
-  throw err;
-}
 
 const validateInput = z.object({
   email: z
@@ -92,12 +85,12 @@ async function startBulk(ctx: { deps: AppDeps; accountId: string; keyId: string;
   let webhookUrl: string | null = null;
   if (input.webhook_url !== undefined) {
     const check = await checkWebhookUrl(input.webhook_url.trim(), { allowPrivate: ctx.deps.env.WEBHOOK_ALLOW_PRIVATE });
-    if (!check.ok) throw appError('BAD_INPUT', check.message);
+    if (!check.ok) throw new AppError('BAD_INPUT', check.message);
     webhookUrl = check.url.toString();
   }
   const emails = uniqueAddresses(input.emails);
-  if (emails.length === 0) throw appError('BAD_INPUT', 'No valid email addresses found');
-  const job = await createApiBulkJob(ctx.deps.db, { accountId: ctx.accountId, keyId: ctx.keyId, plan: ctx.plan, emails, webhookUrl }).catch(rethrow);
+  if (emails.length === 0) throw new AppError('BAD_INPUT', 'No valid email addresses found');
+  const job = await createApiBulkJob(ctx.deps.db, { accountId: ctx.accountId, keyId: ctx.keyId, plan: ctx.plan, emails, webhookUrl });
   return { job_id: job.jobId, total_emails: job.totalEmails, status: 'pending' as const };
 }
 
@@ -118,7 +111,7 @@ export const v1Router = router({
     .input(validateInput)
     .output(publicResultSchema)
     .mutation(async ({ ctx, input }) => {
-      const r = await checkSingleEmail({ db: ctx.deps.db, probe: ctx.deps.probe }, { accountId: ctx.accountId, userId: null, plan: ctx.plan, email: input.email }).catch(rethrow);
+      const r = await checkSingleEmail({ db: ctx.deps.db, probe: ctx.deps.probe }, { accountId: ctx.accountId, userId: null, plan: ctx.plan, email: input.email });
       return toPublicResult(r);
     }),
 
@@ -163,7 +156,7 @@ export const v1Router = router({
       .output(jobOutput)
       .query(async ({ ctx, input }) => {
         const job = await findAccountJob(ctx.deps.db, ctx.accountId, input.id);
-        if (!job) throw appError('NOT_FOUND', 'Job not found.');
+        if (!job) throw new AppError('NOT_FOUND', 'Job not found.');
         return {
           job_id: job.id,
           status: job.status,
@@ -189,13 +182,13 @@ export const v1Router = router({
       .output(resultsOutput)
       .query(async ({ ctx, input }) => {
         const job = await findAccountJob(ctx.deps.db, ctx.accountId, input.id);
-        if (!job) throw appError('NOT_FOUND', 'Job not found.');
+        if (!job) throw new AppError('NOT_FOUND', 'Job not found.');
         if (job.status === 'pending' || job.status === 'processing') {
-          throw appError('CONFLICT', `Results are available once the job has finished; it is ${job.status}. Poll GET /v1/jobs/${job.id} or use a webhook_url.`);
+          throw new AppError('CONFLICT', `Results are available once the job has finished; it is ${job.status}. Poll GET /v1/jobs/${job.id} or use a webhook_url.`);
         }
         let after = 0;
         if (input.cursor !== undefined) {
-          if (!/^\d{1,18}$/.test(input.cursor)) throw appError('BAD_INPUT', 'cursor is not valid: pass next_cursor from the previous page.');
+          if (!/^\d{1,18}$/.test(input.cursor)) throw new AppError('BAD_INPUT', 'cursor is not valid: pass next_cursor from the previous page.');
           after = Number(input.cursor);
         }
         const limit = input.limit ?? MAX_RESULTS_PAGE;

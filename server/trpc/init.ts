@@ -1,7 +1,30 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
+import { AppError } from '../lib/app-error';
 import type { Context } from './context';
+
+type TRPCErrorCode = ConstructorParameters<typeof TRPCError>[0]['code'];
+
+/** The tRPC code for an HTTP status (tRPC and trpc-to-openapi derive the status back from it). */
+const TRPC_CODE_BY_STATUS: Record<number, TRPCErrorCode> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  402: 'PAYMENT_REQUIRED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** AppError → TRPCError: the one place tRPC learns about the app's errors. */
+export function toTRPCError(err: AppError): TRPCError {
+  return new TRPCError({ code: TRPC_CODE_BY_STATUS[err.status] ?? 'INTERNAL_SERVER_ERROR', message: err.message, cause: err });
+}
 
 const t = initTRPC
   .context<Context>()
@@ -11,16 +34,25 @@ const t = initTRPC
     errorFormatter({ shape, error }) {
       const zodIssues = error.cause instanceof ZodError ? error.cause.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) : null;
       if (error.code === 'INTERNAL_SERVER_ERROR') console.error('[trpc] internal error:', error.cause ?? error);
+      const appError = error.cause instanceof AppError ? error.cause : null;
       return {
         ...shape,
         message: error.code === 'INTERNAL_SERVER_ERROR' ? 'Something went wrong on our side. Please try again.' : shape.message,
-        data: { ...shape.data, stack: undefined, zodIssues, appCode: (error.cause as { appCode?: string } | undefined)?.appCode ?? null },
+        data: { ...shape.data, stack: undefined, zodIssues, appCode: appError?.code ?? null, details: appError?.details ?? null },
       };
     },
   });
 
+/** Every procedure starts here: an AppError thrown anywhere below leaves with its status and code. */
+const mapAppErrors = t.middleware(async function mapAppErrors({ next }) {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError && result.error.code === 'INTERNAL_SERVER_ERROR') {
+    throw toTRPCError(result.error.cause);
+  }
+  return result;
+});
+
 export const router = t.router;
 export const middleware = t.middleware;
-export const publicProcedure = t.procedure;
+export const publicProcedure = t.procedure.use(mapAppErrors);
 export const createCallerFactory = t.createCallerFactory;
-export { TRPCError };

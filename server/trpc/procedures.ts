@@ -4,13 +4,13 @@ import type { Db } from '../../db/client';
 import type { Plan } from '../../db/types';
 import { planAllows, type PlanGate } from '../contracts/plans';
 import { provisionAccount } from '../features/account/provision';
-import { appError } from '../lib/errors';
-import { middleware, publicProcedure, TRPCError } from './init';
+import { AppError } from '../lib/app-error';
+import { middleware, publicProcedure } from './init';
 
 export { publicProcedure };
 
 export const authedProcedure = publicProcedure.use(function isAuthed({ ctx, next }) {
-  if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please sign in to continue.' });
+  if (!ctx.user) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 
@@ -57,14 +57,14 @@ export const accountProcedure = authedProcedure.use(async function hasAccount({ 
     await provisionAccount(ctx.deps.db, ctx.user);
     membership = await resolveMembership(ctx.deps.db, ctx.user.id, ctx.sessionId);
   }
-  if (!membership) throw appError('NOT_A_MEMBER', 'User account not found');
+  if (!membership) throw new AppError('NOT_A_MEMBER', 'User account not found');
   return next({ ctx: { ...ctx, accountId: membership.accountId, role: membership.role, plan: membership.plan } });
 });
 
 export function requireRole(...roles: Role[]) {
   return middleware(function hasRole({ ctx, next }) {
     const role = (ctx as { role?: Role }).role;
-    if (!role || !roles.includes(role)) throw appError('PERMISSION_DENIED', 'You do not have permission to do this.');
+    if (!role || !roles.includes(role)) throw new AppError('PERMISSION_DENIED', 'You do not have permission to do this.');
     return next();
   });
 }
@@ -82,7 +82,7 @@ export function requirePlan(gate: PlanGate, when?: (input: unknown) => boolean) 
   return middleware(async function hasPlan({ ctx, next, getRawInput }) {
     const plan = (ctx as { plan?: Plan }).plan;
     const applies = when ? when(await getRawInput()) : true;
-    if (applies && (!plan || !planAllows(plan, gate))) throw appError('PLAN_REQUIRED', GATE_MESSAGES[gate]);
+    if (applies && (!plan || !planAllows(plan, gate))) throw new AppError('PLAN_REQUIRED', GATE_MESSAGES[gate]);
     return next();
   });
 }

@@ -1,6 +1,6 @@
 import { APIError } from 'better-auth/api';
 import { z } from 'zod';
-import { appError } from '../../lib/errors';
+import { AppError } from '../../lib/app-error';
 import { router } from '../../trpc/init';
 import { accountProcedure, authedProcedure } from '../../trpc/procedures';
 import { DELETE_CONFIRMATION, accountOverview, deleteUserAndOwnedAccounts, getProfile, updateProfile } from './account.service';
@@ -37,12 +37,12 @@ export const accountRouter = router({
 
   /** Deletes the signed-in user (and every account they alone own) after a typed confirmation and the password. */
   deleteAccount: authedProcedure.input(deleteAccountInput).mutation(async ({ ctx, input }) => {
-    if (input.confirmation.trim() !== DELETE_CONFIRMATION) throw appError('BAD_INPUT', `Type ${DELETE_CONFIRMATION} to confirm.`);
-    if (!input.password) throw appError('BAD_INPUT', 'Enter your password to confirm.');
+    if (input.confirmation.trim() !== DELETE_CONFIRMATION) throw new AppError('BAD_INPUT', `Type ${DELETE_CONFIRMATION} to confirm.`);
+    if (!input.password) throw new AppError('BAD_INPUT', 'Enter your password to confirm.');
     try {
       await ctx.deps.auth.api.verifyPassword({ body: { password: input.password }, headers: ctx.headers });
     } catch (err) {
-      if (err instanceof APIError) throw appError('BAD_INPUT', 'That password is not correct.');
+      if (err instanceof APIError) throw new AppError('BAD_INPUT', 'That password is not correct.');
       throw err;
     }
     return deleteUserAndOwnedAccounts(ctx.deps.db, { userId: ctx.user.id, email: ctx.user.email, storageDir: ctx.deps.storageDir });

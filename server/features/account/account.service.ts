@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../../../db/client';
 import { isUnlimited, planByType } from '../../contracts/plans';
-import { appError } from '../../lib/errors';
+import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
 import { hasAnyValidation, recentSingleChecks, validationsPerDay } from '../validation/validation.queries';
 import { accountById, hasApiKey, ownedAccounts, profileByUserId, recentJobs, saveProfile } from './account.queries';
@@ -49,7 +49,7 @@ export function safeTimeZone(tz: string | undefined): string {
 
 export async function accountOverview(db: Db, accountId: string, o: { timeZone?: string } = {}): Promise<Overview> {
   const account = await accountById(db, accountId);
-  if (!account) throw appError('NOT_A_MEMBER', 'User account not found');
+  if (!account) throw new AppError('NOT_A_MEMBER', 'User account not found');
   const [checks, jobs, validated, apiKey, perDay] = await Promise.all([
     recentSingleChecks(db, accountId, RECENT_ACTIVITY_LIMIT),
     recentJobs(db, accountId, RECENT_ACTIVITY_LIMIT),
@@ -80,7 +80,7 @@ export async function accountOverview(db: Db, accountId: string, o: { timeZone?:
 
 export async function getProfile(db: Db, userId: string) {
   const profile = await profileByUserId(db, userId);
-  if (!profile) throw appError('NOT_FOUND', 'User not found');
+  if (!profile) throw new AppError('NOT_FOUND', 'User not found');
   return profile;
 }
 
@@ -89,9 +89,9 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 function cleanField(label: string, value: string, required: boolean): string {
   const v = value.trim();
-  if (required && v === '') throw appError('BAD_INPUT', `${label} is required.`);
-  if (v.length > PROFILE_FIELD_MAX) throw appError('BAD_INPUT', `${label} must be at most ${PROFILE_FIELD_MAX} characters.`);
-  if (CONTROL_CHARS.test(v)) throw appError('BAD_INPUT', `${label} cannot contain line breaks or control characters.`);
+  if (required && v === '') throw new AppError('BAD_INPUT', `${label} is required.`);
+  if (v.length > PROFILE_FIELD_MAX) throw new AppError('BAD_INPUT', `${label} must be at most ${PROFILE_FIELD_MAX} characters.`);
+  if (CONTROL_CHARS.test(v)) throw new AppError('BAD_INPUT', `${label} cannot contain line breaks or control characters.`);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // the tRPC router and any operator tooling call these with an explicit db and account.
 import type { Db } from '../../../db/client';
 import type { ApiKey, CreatedApiKey } from '../../contracts/api-keys';
-import { appError } from '../../lib/errors';
+import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
 import { generateApiKey } from './api-key-format';
 import { countActiveApiKeys, insertApiKey, listApiKeys as listKeys, revokeApiKey as revokeKey } from './api-keys.queries';
@@ -15,7 +15,7 @@ export async function createApiKey(db: Db, o: { accountId: string; userId: strin
     // Serialise concurrent creates per account so the active-key cap holds.
     await trx.selectFrom('account').select('id').where('id', '=', o.accountId).forUpdate().executeTakeFirstOrThrow();
     if ((await countActiveApiKeys(trx, o.accountId)) >= MAX_ACTIVE_API_KEYS) {
-      throw appError('CONFLICT', `You can have at most ${MAX_ACTIVE_API_KEYS} active API keys. Revoke one you no longer use.`);
+      throw new AppError('CONFLICT', `You can have at most ${MAX_ACTIVE_API_KEYS} active API keys. Revoke one you no longer use.`);
     }
     const material = generateApiKey();
     const key = await insertApiKey(trx, { accountId: o.accountId, userId: o.userId, name: o.name, prefix: material.prefix, hash: material.hash });
@@ -39,7 +39,7 @@ export function listApiKeys(db: Db, accountId: string): Promise<ApiKey[]> {
 export async function revokeApiKey(db: Db, o: { accountId: string; userId: string | null; id: string }): Promise<ApiKey> {
   return db.transaction().execute(async (trx) => {
     const res = await revokeKey(trx, o.accountId, o.id);
-    if (!res) throw appError('NOT_FOUND', 'API key not found.');
+    if (!res) throw new AppError('NOT_FOUND', 'API key not found.');
     if (res.changed) {
       await writeAudit(trx, {
         accountId: o.accountId,

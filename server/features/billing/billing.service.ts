@@ -5,7 +5,7 @@ import type { Db } from '../../../db/client';
 import type { Plan } from '../../../db/types';
 import { PLAN_RANK, SALES_EMAIL, SUPPORT_EMAIL, planByType, type Currency, type PlanType } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
-import { appError } from '../../lib/errors';
+import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
 import { isValidPaymentSignature, paymentGateway, paymentSignature, testPaymentId, type PaymentGateway } from './razorpay';
 
@@ -34,15 +34,15 @@ export function gatewayFor(deps: AppDeps): PaymentGateway | null {
 export function planAmountMinor(plan: PlanType, currency: Currency): number {
   const def = planByType(plan);
   const major = currency === 'INR' ? def.priceINR : def.priceUSD;
-  if (major === null || major <= 0) throw appError('BAD_INPUT', BILLING_MESSAGES.enterprise);
+  if (major === null || major <= 0) throw new AppError('BAD_INPUT', BILLING_MESSAGES.enterprise);
   return Math.round(major * 100);
 }
 
 /** Spec section 4: same plan → Already Subscribed; lower → Downgrade Not Available; Enterprise → sales. */
 export function assertUpgrade(current: Plan, target: PlanType): void {
-  if (target === 'enterprise') throw appError('BAD_INPUT', BILLING_MESSAGES.enterprise);
-  if (PLAN_RANK[target] === PLAN_RANK[current]) throw appError('CONFLICT', BILLING_MESSAGES.alreadySubscribed(planByType(current).name));
-  if (PLAN_RANK[target] < PLAN_RANK[current]) throw appError('CONFLICT', BILLING_MESSAGES.downgrade);
+  if (target === 'enterprise') throw new AppError('BAD_INPUT', BILLING_MESSAGES.enterprise);
+  if (PLAN_RANK[target] === PLAN_RANK[current]) throw new AppError('CONFLICT', BILLING_MESSAGES.alreadySubscribed(planByType(current).name));
+  if (PLAN_RANK[target] < PLAN_RANK[current]) throw new AppError('CONFLICT', BILLING_MESSAGES.downgrade);
 }
 
 export interface OrderResponse {
@@ -63,7 +63,7 @@ export async function createOrder(
 ): Promise<OrderResponse> {
   assertUpgrade(o.plan, o.planType);
   const gateway = gatewayFor(deps);
-  if (!gateway) throw appError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.unavailable);
+  if (!gateway) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.unavailable);
   const amount = planAmountMinor(o.planType, o.currency);
   const planName = planByType(o.planType).name;
   let order;
@@ -76,11 +76,11 @@ export async function createOrder(
     });
   } catch (err) {
     console.error('[billing] order creation failed:', (err as { error?: unknown })?.error ?? err);
-    throw appError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.providerFailed);
+    throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.providerFailed);
   }
   if (order.amount !== amount || order.currency !== o.currency) {
     console.error('[billing] provider answered a different amount/currency', order);
-    throw appError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.providerFailed);
+    throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.providerFailed);
   }
   await deps.db.transaction().execute(async (trx) => {
     await trx
@@ -101,14 +101,14 @@ export interface PaymentProof {
 /** The local test checkout's "payment": a payment id and the signature Razorpay would send. */
 export async function completeTestPayment(deps: AppDeps, o: { accountId: string; orderId: string }): Promise<PaymentProof> {
   const gateway = gatewayFor(deps);
-  if (!gateway || gateway.mode !== 'test') throw appError('PERMISSION_DENIED', BILLING_MESSAGES.testDisabled);
+  if (!gateway || gateway.mode !== 'test') throw new AppError('PERMISSION_DENIED', BILLING_MESSAGES.testDisabled);
   const order = await deps.db
     .selectFrom('payment_order')
     .select(['id', 'mode', 'status'])
     .where('id', '=', o.orderId)
     .where('account_id', '=', o.accountId)
     .executeTakeFirst();
-  if (!order || order.mode !== 'test') throw appError('NOT_FOUND', BILLING_MESSAGES.unknownOrder);
+  if (!order || order.mode !== 'test') throw new AppError('NOT_FOUND', BILLING_MESSAGES.unknownOrder);
   const paymentId = testPaymentId();
   return { razorpay_payment_id: paymentId, razorpay_order_id: order.id, razorpay_signature: paymentSignature(order.id, paymentId, gateway.signingSecret) };
 }
@@ -143,7 +143,7 @@ export async function verifyPayment(
     .executeTakeFirst();
   const fail = async (message: string, reason: string) => {
     await writeAudit(db, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.payment_verification_failed', targetType: 'payment_order', targetId: o.razorpay_order_id.slice(0, 100), data: { reason, payment_id: o.razorpay_payment_id.slice(0, 100) } });
-    return appError('BAD_INPUT', message);
+    return new AppError('BAD_INPUT', message);
   };
   if (!order) throw await fail(BILLING_MESSAGES.unknownOrder, 'unknown_order');
   if (order.plan !== o.planType) throw await fail(BILLING_MESSAGES.wrongPlan, 'plan_mismatch');
@@ -158,10 +158,10 @@ export async function verifyPayment(
     const locked = await trx.selectFrom('payment_order').selectAll().where('id', '=', order.id).forUpdate().executeTakeFirstOrThrow();
     if (locked.status === 'paid') {
       if (locked.payment_id === o.razorpay_payment_id) return { plan: plan.type, planName: plan.name, alreadyProcessed: true, applied: true, message: null };
-      throw appError('CONFLICT', BILLING_MESSAGES.orderPaidByOther);
+      throw new AppError('CONFLICT', BILLING_MESSAGES.orderPaidByOther);
     }
     const reused = await trx.selectFrom('payment_order').select('id').where('payment_id', '=', o.razorpay_payment_id).executeTakeFirst();
-    if (reused) throw appError('CONFLICT', BILLING_MESSAGES.paymentReused);
+    if (reused) throw new AppError('CONFLICT', BILLING_MESSAGES.paymentReused);
 
     const account = await trx.selectFrom('account').select(['plan', 'credits_balance']).where('id', '=', o.accountId).forUpdate().executeTakeFirstOrThrow();
     await trx.updateTable('payment_order').set({ status: 'paid', payment_id: o.razorpay_payment_id, paid_at: new Date() }).where('id', '=', order.id).execute();

@@ -10,7 +10,8 @@ import { planAllows } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
 import { resolveMembership } from '../../trpc/procedures';
 import { exportJobCsv, uploadBulkFile } from './jobs.service';
-import { HTTP_STATUS, ServiceError } from './service-error';
+import { sendError } from '../../http/send-error';
+import { AppError } from '../../lib/app-error';
 
 interface Caller {
   userId: string;
@@ -20,21 +21,12 @@ interface Caller {
 
 async function callerOf(deps: AppDeps, req: Request): Promise<Caller> {
   const session = await deps.auth.api.getSession({ headers: fromNodeHeaders(req.headers) }).catch(() => null);
-  if (!session) throw Object.assign(new ServiceError('PERMISSION_DENIED', 'Please sign in to continue.'), { status: 401 });
+  if (!session) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
   const m = await resolveMembership(deps.db, session.user.id);
-  if (!m) throw new ServiceError('NOT_A_MEMBER', 'User account not found');
+  if (!m) throw new AppError('NOT_A_MEMBER', 'User account not found');
   return { userId: session.user.id, accountId: m.accountId, plan: m.plan };
 }
 
-function sendError(res: Response, err: unknown): void {
-  if (err instanceof ServiceError) {
-    const status = (err as { status?: number }).status ?? (typeof err.details.status === 'number' ? err.details.status : HTTP_STATUS[err.code]);
-    res.status(status).json({ error: { code: err.code, title: typeof err.details.title === 'string' ? err.details.title : undefined, message: err.message, ...err.details } });
-    return;
-  }
-  console.error('[jobs.http] unexpected error:', err);
-  res.status(500).json({ error: { code: 'INTERNAL', message: UPLOAD_MESSAGES.failed.message } });
-}
 
 export function jobsHttpRouter(deps: AppDeps): express.Router {
   const r = express.Router();
@@ -46,17 +38,17 @@ export function jobsHttpRouter(deps: AppDeps): express.Router {
       // Refuse early (before reading 10 MB) when not signed in or not on a plan with CSV upload.
       try {
         const caller = await callerOf(deps, req);
-        if (!planAllows(caller.plan, 'csvUpload')) throw new ServiceError('PLAN_REQUIRED', 'CSV upload is available on paid plans. Upgrade to upload lists.');
+        if (!planAllows(caller.plan, 'csvUpload')) throw new AppError('PLAN_REQUIRED', 'CSV upload is available on paid plans. Upgrade to upload lists.');
         res.locals.caller = caller;
         next();
       } catch (err) {
-        sendError(res, err);
+        sendError(res, err, UPLOAD_MESSAGES.failed.message);
       }
     },
     (req: Request, res: Response, next: NextFunction) => {
       raw(req, res, (err?: unknown) => {
         if ((err as { type?: string } | undefined)?.type === 'entity.too.large') {
-          res.status(413).json({ error: { code: 'BAD_INPUT', ...UPLOAD_MESSAGES.tooLarge } });
+          sendError(res, new AppError('PAYLOAD_TOO_LARGE', UPLOAD_MESSAGES.tooLarge.message, { details: { title: UPLOAD_MESSAGES.tooLarge.title } }));
           return;
         }
         if (err) return next(err);
@@ -71,7 +63,7 @@ export function jobsHttpRouter(deps: AppDeps): express.Router {
         const out = await uploadBulkFile(deps, caller, { filename, bytes, type: req.headers['content-type'] ?? null });
         res.json({ jobId: out.jobId, totalEmails: out.totalEmails, fileName: out.fileName, duplicates: out.duplicates });
       } catch (err) {
-        sendError(res, err);
+        sendError(res, err, UPLOAD_MESSAGES.failed.message);
       }
     },
   );
@@ -80,14 +72,14 @@ export function jobsHttpRouter(deps: AppDeps): express.Router {
     try {
       const caller = await callerOf(deps, req);
       const jobId = String(req.params.jobId ?? '');
-      if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw new ServiceError('NOT_FOUND', 'Job not found');
+      if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw new AppError('NOT_FOUND', 'Job not found');
       const out = await exportJobCsv(deps.db, caller.accountId, jobId);
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       res.setHeader('Content-Disposition', `attachment; filename="${out.filename}"`);
       res.setHeader('Cache-Control', 'no-store');
       res.send(out.csv);
     } catch (err) {
-      sendError(res, err);
+      sendError(res, err, UPLOAD_MESSAGES.failed.message);
     }
   });
   return r;

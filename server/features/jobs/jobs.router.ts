@@ -1,39 +1,25 @@
 // Bulk jobs for the dashboard (Bulk Upload, History). Thin: input → service/query → output.
-import { TRPCError } from '@trpc/server';
 import { jobIdInput, jobResultsInput, listJobsInput, processBulkValidationInput, uploadJobInput } from '../../contracts/jobs';
-import { appError } from '../../lib/errors';
 import { router } from '../../trpc/init';
 import { accountProcedure, requirePlan } from '../../trpc/procedures';
 import { accountJobEvents, type JobChangeEvent } from './job-events';
 import { findJob, jobResultsPage, listJobs, reasonBreakdown } from './jobs.queries';
 import { exportJobCsv, processBulkValidation, uploadBulkFile } from './jobs.service';
-import { ServiceError } from './service-error';
-
-/** Runs a service call, turning its refusals into tRPC errors with the app code. */
-export async function serviceCall<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof ServiceError) throw appError(err.code, err.message);
-    throw err;
-  }
-}
+import { AppError } from '../../lib/app-error';
 
 const csvProcedure = accountProcedure.use(requirePlan('csvUpload'));
 
 export const jobsRouter = router({
   /** Stores the CSV (validation-files/{userId}/{timestamp}-{filename}) and creates the job. */
-  upload: csvProcedure.input(uploadJobInput).mutation(({ ctx, input }) =>
-    serviceCall(async () => {
-      const bytes = Buffer.from(input.contentBase64, 'base64');
-      const r = await uploadBulkFile(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id, plan: ctx.plan }, { filename: input.filename, bytes });
-      return { jobId: r.jobId, totalEmails: r.totalEmails, fileName: r.fileName, duplicates: r.duplicates };
-    }),
-  ),
+  upload: csvProcedure.input(uploadJobInput).mutation(async ({ ctx, input }) => {
+    const bytes = Buffer.from(input.contentBase64, 'base64');
+    const r = await uploadBulkFile(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id, plan: ctx.plan }, { filename: input.filename, bytes });
+    return { jobId: r.jobId, totalEmails: r.totalEmails, fileName: r.fileName, duplicates: r.duplicates };
+  }),
 
   /** process-bulk-validation for a file already stored by POST /api/jobs/upload?store=only. */
   process: csvProcedure.input(processBulkValidationInput).mutation(({ ctx, input }) =>
-    serviceCall(() => processBulkValidation(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id, plan: ctx.plan }, input)),
+    processBulkValidation(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id, plan: ctx.plan }, input),
   ),
 
   /** The account's jobs, newest first. */
@@ -41,26 +27,26 @@ export const jobsRouter = router({
 
   byId: accountProcedure.input(jobIdInput).query(async ({ ctx, input }) => {
     const job = await findJob(ctx.deps.db, ctx.accountId, input.jobId);
-    if (!job) throw appError('NOT_FOUND', 'Job not found');
+    if (!job) throw new AppError('NOT_FOUND', 'Job not found');
     return job;
   }),
 
   /** A page of a job's results, newest first. Not while pending or processing (spec section 4). */
   results: accountProcedure.input(jobResultsInput).query(async ({ ctx, input }) => {
     const job = await findJob(ctx.deps.db, ctx.accountId, input.jobId);
-    if (!job) throw appError('NOT_FOUND', 'Job not found');
-    if (job.status === 'pending' || job.status === 'processing') throw appError('CONFLICT', 'Results can be viewed once the job has finished.');
+    if (!job) throw new AppError('NOT_FOUND', 'Job not found');
+    if (job.status === 'pending' || job.status === 'processing') throw new AppError('CONFLICT', 'Results can be viewed once the job has finished.');
     const page = await jobResultsPage(ctx.deps.db, ctx.accountId, input.jobId, input.page, input.pageSize);
     return { ...page, page: input.page, pageSize: input.pageSize };
   }),
 
   /** The result download as CSV text (spec columns), only when completed. Also GET /api/jobs/:id/export. */
-  export: accountProcedure.input(jobIdInput).query(({ ctx, input }) => serviceCall(() => exportJobCsv(ctx.deps.db, ctx.accountId, input.jobId))),
+  export: accountProcedure.input(jobIdInput).query(({ ctx, input }) => exportJobCsv(ctx.deps.db, ctx.accountId, input.jobId)),
 
   /** Valid / invalid / risky counts and the reasons behind them. */
   breakdown: accountProcedure.input(jobIdInput).query(async ({ ctx, input }) => {
     const job = await findJob(ctx.deps.db, ctx.accountId, input.jobId);
-    if (!job) throw appError('NOT_FOUND', 'Job not found');
+    if (!job) throw new AppError('NOT_FOUND', 'Job not found');
     return {
       jobId: job.id,
       status: job.status,
@@ -75,7 +61,7 @@ export const jobsRouter = router({
 
   /** Every change to one of the caller's jobs (SSE: use httpSubscriptionLink). Refetch `list` on each. */
   onChange: accountProcedure.subscription(async function* ({ ctx, signal }): AsyncGenerator<JobChangeEvent> {
-    if (!ctx.deps.pool) throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR' });
+    if (!ctx.deps.pool) throw new AppError('INTERNAL_ERROR', 'Live job updates are unavailable.');
     yield* accountJobEvents(ctx.deps.pool, ctx.accountId, signal);
   }),
 });

@@ -9,7 +9,7 @@ import { writeAudit } from '../audit/audit';
 import { keyBelongsTo, readValidationFile, saveValidationFile } from '../storage/storage';
 import { parseEmailCsv, planChunks, type CsvImport } from './csv-import';
 import { allJobResults, enqueueChunkTasks, findJob } from './jobs.queries';
-import { ServiceError } from './service-error';
+import { AppError } from '../../lib/app-error';
 
 /** Addresses per worker task. Large enough for the probe to share SMTP sessions, small enough to spread. */
 export const CHUNK_SIZE = 500;
@@ -31,7 +31,7 @@ export function depthForPlan(plan: Plan): 'smtp' | 'mx' {
 
 export function parseOrRefuse(bytes: Uint8Array): CsvImport {
   const parsed = parseEmailCsv(bytes);
-  if (!parsed.ok) throw new ServiceError('BAD_INPUT', parsed.error.message, { reason: parsed.error.code });
+  if (!parsed.ok) throw new AppError('BAD_INPUT', parsed.error.message, { details: { reason: parsed.error.code } });
   return parsed.value;
 }
 
@@ -74,11 +74,10 @@ export async function createJobInTransaction(trx: Db, o: NewJobOptions): Promise
   const chunks = planChunks(o.emails, o.chunkSize ?? CHUNK_SIZE);
   if (charge) {
     const account = await trx.selectFrom('account').select('credits_balance').where('id', '=', o.accountId).executeTakeFirst();
-    if (!account) throw new ServiceError('NOT_FOUND', 'Account not found');
+    if (!account) throw new AppError('NOT_FOUND', 'Account not found');
     if (account.credits_balance < o.emails.length) {
-      throw new ServiceError('INSUFFICIENT_CREDITS', creditsNeededMessage(o.emails.length, account.credits_balance), {
-        needed: o.emails.length,
-        balance: account.credits_balance,
+      throw new AppError('INSUFFICIENT_CREDITS', creditsNeededMessage(o.emails.length, account.credits_balance), {
+        details: { needed: o.emails.length, balance: account.credits_balance },
       });
     }
   }
@@ -122,9 +121,9 @@ export async function createJobInTransaction(trx: Db, o: NewJobOptions): Promise
 
 /** Checks a file the way the Bulk Upload screen does (type and size), before anything is stored. */
 export function checkUploadFile(filename: string, size: number, type?: string | null): void {
-  if (!looksLikeCsv(filename, type)) throw new ServiceError('BAD_INPUT', UPLOAD_MESSAGES.invalidType.message, { title: UPLOAD_MESSAGES.invalidType.title });
-  if (size > MAX_UPLOAD_BYTES) throw new ServiceError('BAD_INPUT', UPLOAD_MESSAGES.tooLarge.message, { title: UPLOAD_MESSAGES.tooLarge.title, status: 413 });
-  if (size === 0) throw new ServiceError('BAD_INPUT', 'CSV file is empty');
+  if (!looksLikeCsv(filename, type)) throw new AppError('BAD_INPUT', UPLOAD_MESSAGES.invalidType.message, { details: { title: UPLOAD_MESSAGES.invalidType.title } });
+  if (size > MAX_UPLOAD_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', UPLOAD_MESSAGES.tooLarge.message, { details: { title: UPLOAD_MESSAGES.tooLarge.title } });
+  if (size === 0) throw new AppError('BAD_INPUT', 'CSV file is empty');
 }
 
 /**
@@ -156,9 +155,9 @@ export async function uploadBulkFile(
 
 /** process-bulk-validation {fileName, originalName} → {totalEmails, jobId} (spec section 7). */
 export async function processBulkValidation(deps: { db: Db; storageDir: string }, caller: Caller & { userId: string }, input: { fileName: string; originalName: string }): Promise<CreatedJob> {
-  if (!keyBelongsTo(input.fileName, caller.userId)) throw new ServiceError('NOT_FOUND', 'File not found');
+  if (!keyBelongsTo(input.fileName, caller.userId)) throw new AppError('NOT_FOUND', 'File not found');
   const bytes = await readValidationFile(deps.storageDir, input.fileName).catch(() => {
-    throw new ServiceError('NOT_FOUND', 'File not found');
+    throw new AppError('NOT_FOUND', 'File not found');
   });
   checkUploadFile(input.originalName, bytes.byteLength);
   const parsed = parseOrRefuse(bytes);
@@ -175,8 +174,8 @@ export async function processBulkValidation(deps: { db: Db; storageDir: string }
 
 async function assertCredits(db: Db, accountId: string, needed: number): Promise<void> {
   const row = await db.selectFrom('account').select('credits_balance').where('id', '=', accountId).executeTakeFirst();
-  if (!row) throw new ServiceError('NOT_FOUND', 'Account not found');
-  if (row.credits_balance < needed) throw new ServiceError('INSUFFICIENT_CREDITS', creditsNeededMessage(needed, row.credits_balance), { needed, balance: row.credits_balance });
+  if (!row) throw new AppError('NOT_FOUND', 'Account not found');
+  if (row.credits_balance < needed) throw new AppError('INSUFFICIENT_CREDITS', creditsNeededMessage(needed, row.credits_balance), { details: { needed, balance: row.credits_balance } });
 }
 
 /** A CSV cell: quoted when needed, and a leading = + - @ (or tab/CR) neutralised so spreadsheets never run it. */
@@ -191,8 +190,8 @@ const yesNo = (b: boolean) => (b ? 'Yes' : 'No');
 /** The result download (spec section 9): only for a completed job; named with the job id. */
 export async function exportJobCsv(db: Db, accountId: string, jobId: string): Promise<{ filename: string; csv: string; rows: number }> {
   const job = await findJob(db, accountId, jobId);
-  if (!job) throw new ServiceError('NOT_FOUND', 'Job not found');
-  if (job.status !== 'completed') throw new ServiceError('CONFLICT', 'Results can be downloaded once the job has completed.');
+  if (!job) throw new AppError('NOT_FOUND', 'Job not found');
+  if (job.status !== 'completed') throw new AppError('CONFLICT', 'Results can be downloaded once the job has completed.');
   const rows = await allJobResults(db, accountId, jobId);
   const lines = [RESULT_CSV_COLUMNS.join(',')];
   for (const r of rows) {

@@ -4,7 +4,6 @@
 import { createScheduleInput, parseScheduleCsvInput, scheduleIdInput, setScheduleActiveInput } from '../../contracts/schedules';
 import { router } from '../../trpc/init';
 import { accountProcedure, requirePlan } from '../../trpc/procedures';
-import { serviceCall } from '../jobs/jobs.router';
 import { createSchedule, deleteSchedule, listSchedules, parseScheduleCsv, scheduleChanges, setScheduleActive } from './schedules.service';
 
 const autoRevalidationProcedure = accountProcedure.use(requirePlan('autoRevalidation'));
@@ -15,20 +14,20 @@ export const schedulesRouter = router({
 
   create: autoRevalidationProcedure
     .input(createScheduleInput)
-    .mutation(({ ctx, input }) => serviceCall(() => createSchedule(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id }, input))),
+    .mutation(({ ctx, input }) => createSchedule(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id }, input)),
 
   setActive: accountProcedure
     .use(requirePlan('autoRevalidation', (input) => (input as { isActive?: unknown } | null)?.isActive !== false))
     .input(setScheduleActiveInput)
-    .mutation(({ ctx, input }) => serviceCall(() => setScheduleActive(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id }, input.scheduleId, input.isActive))),
+    .mutation(({ ctx, input }) => setScheduleActive(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id }, input.scheduleId, input.isActive)),
 
   delete: accountProcedure
     .input(scheduleIdInput)
-    .mutation(({ ctx, input }) => serviceCall(() => deleteSchedule(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id }, input.scheduleId))),
+    .mutation(({ ctx, input }) => deleteSchedule(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id }, input.scheduleId)),
 
   /** What changed since the previous run: addresses that turned invalid (and ones that recovered). */
-  changes: accountProcedure.input(scheduleIdInput).query(({ ctx, input }) => serviceCall(() => scheduleChanges(ctx.deps.db, ctx.accountId, input.scheduleId))),
+  changes: accountProcedure.input(scheduleIdInput).query(({ ctx, input }) => scheduleChanges(ctx.deps.db, ctx.accountId, input.scheduleId)),
 
   /** The dialog's CSV load: {emails, count, message: 'Found N email addresses'} or section 5's errors. */
-  parseCsv: accountProcedure.input(parseScheduleCsvInput).mutation(({ input }) => serviceCall(async () => parseScheduleCsv(input.filename, input.content))),
+  parseCsv: accountProcedure.input(parseScheduleCsvInput).mutation(({ input }) => parseScheduleCsv(input.filename, input.content)),
 });

@@ -9,7 +9,7 @@ import { planAllows } from '../../contracts/plans';
 import { writeAudit } from '../audit/audit';
 import { normalizeEmail, parseEmailCsv } from '../jobs/csv-import';
 import { createJobInTransaction, creditsNeededMessage, depthForPlan } from '../jobs/jobs.service';
-import { ServiceError } from '../jobs/service-error';
+import { AppError } from '../../lib/app-error';
 
 export const FREQUENCY_INTERVAL: Record<Frequency, string> = { daily: '1 day', weekly: '7 days', monthly: '1 month' };
 
@@ -104,7 +104,7 @@ export async function createSchedule(
   input: { name: string; description: string | null; frequency: Frequency; emails: string[] },
 ): Promise<{ id: string; email_count: number }> {
   const emails = cleanScheduleEmails(input.emails);
-  if (emails.length === 0) throw new ServiceError('BAD_INPUT', SCHEDULE_MESSAGES.noValidEmails);
+  if (emails.length === 0) throw new AppError('BAD_INPUT', SCHEDULE_MESSAGES.noValidEmails);
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('schedule')
@@ -126,7 +126,7 @@ export async function createSchedule(
 export async function setScheduleActive(db: Db, caller: { accountId: string; userId: string }, scheduleId: string, isActive: boolean): Promise<{ id: string; is_active: boolean }> {
   return db.transaction().execute(async (trx) => {
     const row = await trx.updateTable('schedule').set({ is_active: isActive }).where('id', '=', scheduleId).where('account_id', '=', caller.accountId).returning(['id', 'is_active']).executeTakeFirst();
-    if (!row) throw new ServiceError('NOT_FOUND', 'Schedule not found');
+    if (!row) throw new AppError('NOT_FOUND', 'Schedule not found');
     await writeAudit(trx, { accountId: caller.accountId, actorUserId: caller.userId, action: isActive ? 'schedule.activated' : 'schedule.deactivated', targetType: 'schedule', targetId: scheduleId });
     return row;
   });
@@ -135,7 +135,7 @@ export async function setScheduleActive(db: Db, caller: { accountId: string; use
 export async function deleteSchedule(db: Db, caller: { accountId: string; userId: string }, scheduleId: string): Promise<{ id: string }> {
   return db.transaction().execute(async (trx) => {
     const row = await trx.deleteFrom('schedule').where('id', '=', scheduleId).where('account_id', '=', caller.accountId).returning(['id', 'name']).executeTakeFirst();
-    if (!row) throw new ServiceError('NOT_FOUND', 'Schedule not found');
+    if (!row) throw new AppError('NOT_FOUND', 'Schedule not found');
     await writeAudit(trx, { accountId: caller.accountId, actorUserId: caller.userId, action: 'schedule.deleted', targetType: 'schedule', targetId: scheduleId, data: { name: row.name } });
     return { id: row.id };
   });
@@ -143,9 +143,9 @@ export async function deleteSchedule(db: Db, caller: { accountId: string; userId
 
 /** The dialog's "load from CSV": the same parser as Bulk Upload, with section 5's messages. */
 export function parseScheduleCsv(filename: string, content: string): { emails: string[]; count: number; message: string } {
-  if (!/\.csv$/i.test(filename)) throw new ServiceError('BAD_INPUT', SCHEDULE_MESSAGES.csvType);
+  if (!/\.csv$/i.test(filename)) throw new AppError('BAD_INPUT', SCHEDULE_MESSAGES.csvType);
   const parsed = parseEmailCsv(content);
-  if (!parsed.ok) throw new ServiceError('BAD_INPUT', parsed.error.message, { reason: parsed.error.code });
+  if (!parsed.ok) throw new AppError('BAD_INPUT', parsed.error.message, { details: { reason: parsed.error.code } });
   const emails = parsed.value.emails;
   return { emails, count: emails.length, message: SCHEDULE_MESSAGES.found(emails.length) };
 }
@@ -163,7 +163,7 @@ export interface ScheduleChanges {
 /** What changed between the last two runs of a schedule. */
 export async function scheduleChanges(db: Db, accountId: string, scheduleId: string): Promise<ScheduleChanges> {
   const schedule = await db.selectFrom('schedule').select('id').where('id', '=', scheduleId).where('account_id', '=', accountId).executeTakeFirst();
-  if (!schedule) throw new ServiceError('NOT_FOUND', 'Schedule not found');
+  if (!schedule) throw new AppError('NOT_FOUND', 'Schedule not found');
   const runs = await db
     .selectFrom('validation_job')
     .select(['id', 'status', 'created_at'])

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import { isUnlimited } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
-import { appError } from '../../lib/errors';
+import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
 
 export type InviteRole = 'member' | 'admin';
@@ -153,7 +153,7 @@ export async function inviteMember(
     await lockTeam(trx, o.accountId);
     const seats = await seatsInUse(trx, o.accountId);
     if (!isUnlimited(seats.limit) && seats.members + seats.invitations >= seats.limit) {
-      throw appError('PLAN_REQUIRED', TEAM_MESSAGES.limit(seats.limit));
+      throw new AppError('PLAN_REQUIRED', TEAM_MESSAGES.limit(seats.limit));
     }
     // An expired invitation to the same address is dead weight: replace it with the new one.
     await trx
@@ -171,10 +171,10 @@ export async function inviteMember(
       created = await deps.auth.api.createInvitation({ headers: o.headers, body: { email, role: o.role, organizationId: o.accountId } });
     } catch (err) {
       const code = authErrorCode(err);
-      if (code === 'USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION') throw appError('CONFLICT', TEAM_MESSAGES.alreadyMember);
-      if (code === 'USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION') throw appError('CONFLICT', TEAM_MESSAGES.alreadyInvited);
-      if (code === 'INVALID_EMAIL') throw appError('BAD_INPUT', 'Please enter a valid email address');
-      if (isClientAuthError(err)) throw appError('BAD_INPUT', err.body?.message || err.message || 'Failed to send invitation');
+      if (code === 'USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION') throw new AppError('CONFLICT', TEAM_MESSAGES.alreadyMember);
+      if (code === 'USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION') throw new AppError('CONFLICT', TEAM_MESSAGES.alreadyInvited);
+      if (code === 'INVALID_EMAIL') throw new AppError('BAD_INPUT', 'Please enter a valid email address');
+      if (isClientAuthError(err)) throw new AppError('BAD_INPUT', err.body?.message || err.message || 'Failed to send invitation');
       // better-auth stores the invitation before mailing it: a failed mail must not leave a seat taken.
       console.error('[team] invitation failed:', err);
       await deps.db
@@ -184,7 +184,7 @@ export async function inviteMember(
         .where('status', '=', 'pending')
         .where('createdAt', '>=', startedAt)
         .execute();
-      throw appError('UPSTREAM_UNAVAILABLE', 'Failed to send invitation');
+      throw new AppError('UPSTREAM_UNAVAILABLE', 'Failed to send invitation');
     }
     await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'team.invitation_sent', targetType: 'invitation', targetId: created.id, data: { email, role: o.role } });
     const row = await deps.db
@@ -216,7 +216,7 @@ export async function cancelInvitation(db: Db, o: { accountId: string; userId: s
       .where('status', '=', 'pending')
       .returning(['id', 'email'])
       .executeTakeFirst();
-    if (!gone) throw appError('NOT_FOUND', TEAM_MESSAGES.invitationNotFound);
+    if (!gone) throw new AppError('NOT_FOUND', TEAM_MESSAGES.invitationNotFound);
     await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'team.invitation_cancelled', targetType: 'invitation', targetId: gone.id, data: { email: gone.email } });
     return { id: gone.id };
   });
@@ -233,8 +233,8 @@ export async function removeMember(db: Db, o: { accountId: string; userId: strin
       .where('member.organizationId', '=', o.accountId)
       .forUpdate()
       .executeTakeFirst();
-    if (!target) throw appError('NOT_FOUND', TEAM_MESSAGES.memberNotFound);
-    if (target.role === 'owner') throw appError('PERMISSION_DENIED', TEAM_MESSAGES.ownerCannotBeRemoved);
+    if (!target) throw new AppError('NOT_FOUND', TEAM_MESSAGES.memberNotFound);
+    if (target.role === 'owner') throw new AppError('PERMISSION_DENIED', TEAM_MESSAGES.ownerCannotBeRemoved);
     await trx.deleteFrom('member').where('id', '=', target.id).execute();
     await trx.updateTable('session').set({ activeOrganizationId: null }).where('userId', '=', target.userId).where('activeOrganizationId', '=', o.accountId).execute();
     await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'team.member_removed', targetType: 'user', targetId: target.userId, data: { email: target.email, role: target.role } });
@@ -276,9 +276,9 @@ export async function acceptInvitation(
     .select(['invitation.id', 'invitation.organizationId', 'invitation.email', 'invitation.role', 'invitation.status', 'invitation.expiresAt', 'organization.name'])
     .where('invitation.id', '=', o.invitationId)
     .executeTakeFirst();
-  if (!inv || inv.status !== 'pending') throw appError('NOT_FOUND', TEAM_MESSAGES.invitationInvalid);
-  if (new Date(inv.expiresAt).getTime() <= Date.now()) throw appError('BAD_INPUT', TEAM_MESSAGES.invitationExpired);
-  if (inv.email.toLowerCase() !== o.user.email.toLowerCase() || !o.user.emailVerified) throw appError('PERMISSION_DENIED', TEAM_MESSAGES.wrongRecipient(inv.email));
+  if (!inv || inv.status !== 'pending') throw new AppError('NOT_FOUND', TEAM_MESSAGES.invitationInvalid);
+  if (new Date(inv.expiresAt).getTime() <= Date.now()) throw new AppError('BAD_INPUT', TEAM_MESSAGES.invitationExpired);
+  if (inv.email.toLowerCase() !== o.user.email.toLowerCase() || !o.user.emailVerified) throw new AppError('PERMISSION_DENIED', TEAM_MESSAGES.wrongRecipient(inv.email));
   const role: InviteRole = inv.role === 'admin' ? 'admin' : 'member';
 
   const existing = await deps.db.selectFrom('member').select('id').where('organizationId', '=', inv.organizationId).where('userId', '=', o.user.id).executeTakeFirst();
@@ -290,15 +290,15 @@ export async function acceptInvitation(
   }
 
   const seats = await seatsInUse(deps.db, inv.organizationId);
-  if (!isUnlimited(seats.limit) && seats.members >= seats.limit) throw appError('PLAN_REQUIRED', TEAM_MESSAGES.teamFull(seats.limit));
+  if (!isUnlimited(seats.limit) && seats.members >= seats.limit) throw new AppError('PLAN_REQUIRED', TEAM_MESSAGES.teamFull(seats.limit));
 
   try {
     await deps.auth.api.acceptInvitation({ headers: o.headers, body: { invitationId: inv.id } });
   } catch (err) {
     const code = authErrorCode(err);
-    if (code === 'INVITATION_NOT_FOUND') throw appError('NOT_FOUND', TEAM_MESSAGES.invitationInvalid);
-    if (code === 'YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION') throw appError('PERMISSION_DENIED', TEAM_MESSAGES.wrongRecipient(inv.email));
-    if (isClientAuthError(err)) throw appError('BAD_INPUT', err.body?.message || err.message || TEAM_MESSAGES.invitationInvalid);
+    if (code === 'INVITATION_NOT_FOUND') throw new AppError('NOT_FOUND', TEAM_MESSAGES.invitationInvalid);
+    if (code === 'YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION') throw new AppError('PERMISSION_DENIED', TEAM_MESSAGES.wrongRecipient(inv.email));
+    if (isClientAuthError(err)) throw new AppError('BAD_INPUT', err.body?.message || err.message || TEAM_MESSAGES.invitationInvalid);
     throw err;
   }
   await writeAudit(deps.db, { accountId: inv.organizationId, actorUserId: o.user.id, action: 'team.invitation_accepted', targetType: 'invitation', targetId: inv.id, data: { email: inv.email, role } });

@@ -12,7 +12,7 @@ import type { Db } from '../../../db/client';
 import { ProbeClient } from '../../../probe/client/probe-client';
 import { verificationResultSchema, type Depth, type Evidence, type Reason, type VerificationResult, type Verdict } from '../../../probe/contract';
 import { planAllows, type PlanType } from '../../contracts/plans';
-import { appError } from '../../lib/errors';
+import { AppError } from '../../lib/app-error';
 import { takeCredits } from '../credits/credits';
 import { resultRow } from './results.queries';
 import { insertSingleResult } from './validation.queries';
@@ -31,9 +31,9 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /** Trims the input and refuses what can never be an address (empty, over-long, line breaks, control characters). */
 export function parseSingleEmail(raw: string): string {
   const email = raw.trim();
-  if (email === '') throw appError('BAD_INPUT', EMPTY_EMAIL_MESSAGE);
-  if (email.length > SINGLE_CHECK_MAX_LENGTH) throw appError('BAD_INPUT', `That is too long to be an email address (at most ${SINGLE_CHECK_MAX_LENGTH.toLocaleString('en-US')} characters).`);
-  if (CONTROL_CHARS.test(email)) throw appError('BAD_INPUT', 'An email address cannot contain line breaks or control characters.');
+  if (email === '') throw new AppError('BAD_INPUT', EMPTY_EMAIL_MESSAGE);
+  if (email.length > SINGLE_CHECK_MAX_LENGTH) throw new AppError('BAD_INPUT', `That is too long to be an email address (at most ${SINGLE_CHECK_MAX_LENGTH.toLocaleString('en-US')} characters).`);
+  if (CONTROL_CHARS.test(email)) throw new AppError('BAD_INPUT', 'An email address cannot contain line breaks or control characters.');
   return email;
 }
 
@@ -121,7 +121,7 @@ export async function checkSingleEmail(
   const depth = depthForPlan(o.plan);
 
   const reserved = await deps.db.transaction().execute((trx) => takeCredits(trx, o.accountId, 1));
-  if (!reserved) throw appError('INSUFFICIENT_CREDITS', INSUFFICIENT_CREDITS_MESSAGE);
+  if (!reserved) throw new AppError('INSUFFICIENT_CREDITS', INSUFFICIENT_CREDITS_MESSAGE);
 
   let verification: VerificationResult;
   try {
@@ -129,7 +129,7 @@ export async function checkSingleEmail(
   } catch (err) {
     await refundCredit(deps.db, o.accountId);
     console.error('[validation] probe failed:', err instanceof Error ? err.message : err);
-    throw appError('UPSTREAM_UNAVAILABLE', PROBE_UNAVAILABLE_MESSAGE);
+    throw new AppError('UPSTREAM_UNAVAILABLE', PROBE_UNAVAILABLE_MESSAGE);
   }
 
   try {

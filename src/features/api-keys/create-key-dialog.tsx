@@ -8,7 +8,8 @@ import { Dialog } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { useTRPC } from '../../lib/trpc';
-import { API_KEYS_TEXT, appCode } from './messages';
+import { appCodeOf as appCode } from '../../../server/contracts/error-codes';
+import { API_KEYS_TEXT } from './messages';
 import { SecretField } from './secret-field';
 
 /**

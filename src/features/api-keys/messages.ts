@@ -14,12 +14,6 @@ export const API_KEYS_TEXT = {
   revokedBody: (name: string) => `“${name}” can no longer be used.`,
 } as const;
 
-/** The app error code a tRPC error carries (server/lib/errors.ts), if any. */
-export function appCode(error: unknown): string | null {
-  const data = (error as { data?: { appCode?: unknown } } | null)?.data;
-  return typeof data?.appCode === 'string' ? data.appCode : null;
-}
-
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 

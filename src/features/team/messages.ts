@@ -27,10 +27,4 @@ export function errorMessage(error: unknown, fallback: string): string {
   return fallback;
 }
 
-/** The app error code a tRPC error carries (server/lib/errors.ts), if any. */
-export function appCode(error: unknown): string | null {
-  const data = (error as { data?: { appCode?: unknown } } | null)?.data;
-  return typeof data?.appCode === 'string' ? data.appCode : null;
-}
-
 export const ROLE_LABELS = { owner: 'Owner', admin: 'Admin', member: 'Member' } as const;

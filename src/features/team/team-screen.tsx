@@ -11,7 +11,8 @@ import { Spinner } from '../../components/ui/spinner';
 import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../components/ui/tabs';
 import { useTRPC } from '../../lib/trpc';
 import { AcceptInvitationBanner } from './accept-invitation';
-import { ROLE_LABELS, TEAM_TEXT, appCode, errorMessage } from './messages';
+import { appCodeOf as appCode } from '../../../server/contracts/error-codes';
+import { ROLE_LABELS, TEAM_TEXT, errorMessage } from './messages';
 import { ConfirmDialog, InviteDialog, UpgradeDialog, type InviteRole } from './team-dialogs';
 
 type Role = keyof typeof ROLE_LABELS;

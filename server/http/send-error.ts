@@ -1,0 +1,24 @@
+// AppError → HTTP/JSON: the one mapping for the Express routes (upload, export) and /v1's own
+// middleware. Anything that is not an AppError is logged and answers 500 without details.
+import type { Response } from 'express';
+import { ERROR_CODES, type ErrorCode } from '../contracts/error-codes';
+import { AppError } from '../lib/app-error';
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  [detail: string]: unknown;
+}
+
+/** The status and body an error answers with. */
+export function httpError(err: unknown, fallbackMessage = 'Something went wrong on our side. Please try again.'): { status: number; body: ErrorBody } {
+  if (err instanceof AppError) return { status: err.status, body: { ...err.details, code: err.code, message: err.message } };
+  return { status: ERROR_CODES.INTERNAL_ERROR.status, body: { code: 'INTERNAL_ERROR', message: fallbackMessage } };
+}
+
+/** Sends `{ error: { code, message, …details } }` (the dashboard routes' envelope). */
+export function sendError(res: Response, err: unknown, fallbackMessage?: string): void {
+  if (!(err instanceof AppError)) console.error('[http] unexpected error:', err);
+  const { status, body } = httpError(err, fallbackMessage);
+  res.status(status).json({ error: body });
+}
