@@ -31,6 +31,14 @@ export interface SessionTable {
   updatedAt: Timestamp;
 }
 
+/** better-auth's rate-limit buckets (rateLimit.storage 'database'): key = "<client ip>|<path>". */
+export interface RateLimitTable {
+  id: string;
+  key: string;
+  count: number;
+  lastRequest: ColumnType<string, number | bigint, number | bigint>;
+}
+
 export interface OrganizationTable {
   id: string;
   name: string;
@@ -211,6 +219,7 @@ export interface DevOutboxTable {
 export interface Database {
   user: UserTable;
   session: SessionTable;
+  rateLimit: RateLimitTable;
   organization: OrganizationTable;
   member: MemberTable;
   invitation: InvitationTable;

@@ -32,6 +32,13 @@ describe('probe env', () => {
     expect(probeOptionsFromEnv({ PROBE_ALLOW_PRIVATE_NETWORKS: '', PROBE_SMTP_PORT: '' })).toEqual({ allowPrivateNetworks: false, rdapBaseUrl: null });
   });
 
+  it('refuses PROBE_ALLOW_PRIVATE_NETWORKS in production', () => {
+    expect(() => probeOptionsFromEnv({ NODE_ENV: 'production', PROBE_ALLOW_PRIVATE_NETWORKS: '1' })).toThrow(/PROBE_ALLOW_PRIVATE_NETWORKS is refused in production/);
+    expect(() => probeOptionsFromEnv({ NODE_ENV: 'production', PROBE_ALLOW_PRIVATE_NETWORKS: 'true' })).toThrow(/refused in production/);
+    expect(probeOptionsFromEnv({ NODE_ENV: 'production', PROBE_ALLOW_PRIVATE_NETWORKS: '0' })).toEqual({ allowPrivateNetworks: false, rdapBaseUrl: null });
+    expect(probeOptionsFromEnv({ NODE_ENV: 'test', PROBE_ALLOW_PRIVATE_NETWORKS: '1' })).toEqual({ allowPrivateNetworks: true, rdapBaseUrl: null });
+  });
+
   it('rejects nonsense with the variable name', () => {
     expect(() => probeOptionsFromEnv({ PROBE_SMTP_PORT: 'abc' })).toThrow(/PROBE_SMTP_PORT/);
     expect(() => probeOptionsFromEnv({ PROBE_MAX_CONN_PER_IP: '0' })).toThrow(/PROBE_MAX_CONN_PER_IP/);

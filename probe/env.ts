@@ -46,8 +46,12 @@ export function parseProbeEnv(env: NodeJS.ProcessEnv | Record<string, string | u
 /** ProbeOptions from PROBE_* variables; unset variables keep the library defaults. */
 export function probeOptionsFromEnv(env: NodeJS.ProcessEnv | Record<string, string | undefined>): ProbeOptions {
   const e = parseProbeEnv(env);
+  const allowPrivate = e.PROBE_ALLOW_PRIVATE_NETWORKS === '1' || e.PROBE_ALLOW_PRIVATE_NETWORKS === 'true';
+  if (allowPrivate && env.NODE_ENV === 'production') {
+    throw new Error('PROBE_ALLOW_PRIVATE_NETWORKS is refused in production (NODE_ENV=production): it lets the probe reach private and loopback addresses');
+  }
   const o: ProbeOptions = {
-    allowPrivateNetworks: e.PROBE_ALLOW_PRIVATE_NETWORKS === '1' || e.PROBE_ALLOW_PRIVATE_NETWORKS === 'true',
+    allowPrivateNetworks: allowPrivate,
     dnsServers: e.PROBE_DNS_SERVERS,
     dnsTimeoutMs: e.PROBE_DNS_TIMEOUT_MS,
     smtpPort: e.PROBE_SMTP_PORT,

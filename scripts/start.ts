@@ -12,7 +12,8 @@ import { openLocalDb } from './local-db';
 async function main() {
   const started = Date.now();
   buildIfStale();
-  const env = readEnv();
+  // Developer tools (dev outbox, test checkout) come with the embedded database unless DEV_TOOLS says otherwise.
+  const env = readEnv(process.env, { laptop: true });
   const db = await openLocalDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   const stops: Array<() => Promise<void>> = [db.stop];
 
@@ -29,7 +30,7 @@ async function main() {
   const server = await startServer({ env, role: 'all', databaseUrl: db.url, probe });
   stops.unshift(server.stop);
   console.log(`\n  Mailvet is running at ${server.url}  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  if (!env.SMTP_URL) console.log(`  Mail goes to the dev outbox: ${server.url}/dev/outbox`);
+  if (!env.SMTP_URL && env.DEV_TOOLS) console.log(`  Mail goes to the dev outbox: ${server.url}/dev/outbox`);
   console.log('  Press Ctrl+C to stop.\n');
 
   let stopping = false;

@@ -39,7 +39,7 @@ export async function createDeps(o: BootOptions): Promise<AppDeps> {
   const secret = authSecret(env);
   if (o.runMigrations ?? true) await migrate({ db, pool, authOptions: authSchemaOptions() });
   const mailer = createMailer({ db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM });
-  const auth = createAuth({ pool, db, mailer, baseURL, secret, production: env.NODE_ENV === 'production' });
+  const auth = createAuth({ pool, db, mailer, baseURL, secret, production: env.NODE_ENV === 'production', rateLimit: env.AUTH_RATE_LIMIT });
   return {
     env,
     pool,

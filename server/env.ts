@@ -27,15 +27,44 @@ const envSchema = z.object({
   RAZORPAY_KEY_SECRET: optional(),
   /** Razorpay API origin; tests point it at a fake server. */
   RAZORPAY_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default('https://api.razorpay.com')),
+  /**
+   * Developer tools: the dev outbox (/dev/outbox) and the local test checkout. Off unless asked for:
+   * `npm start` turns it on with the embedded database, NODE_ENV=test has it on; production refuses it.
+   */
+  DEV_TOOLS: z.preprocess(emptyAsUndefined, z.stringbool().optional()),
+  /** better-auth's per-IP rate limit (database-backed). On unless NODE_ENV=test; production refuses false. */
+  AUTH_RATE_LIMIT: z.preprocess(emptyAsUndefined, z.stringbool().optional()),
 });
 
-export type Env = z.infer<typeof envSchema>;
+type ParsedEnv = z.infer<typeof envSchema>;
+export type Env = Omit<ParsedEnv, 'DEV_TOOLS' | 'AUTH_RATE_LIMIT'> & { DEV_TOOLS: boolean; AUTH_RATE_LIMIT: boolean };
 
-export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+/**
+ * Settings that would open a hole in production (test paths, private-network access, no brute-force
+ * limit) are refused at start rather than honoured. (PROBE_ALLOW_PRIVATE_NETWORKS: probe/env.ts.)
+ */
+export function productionRefusals(env: ParsedEnv): string[] {
+  if (env.NODE_ENV !== 'production') return [];
+  const out: string[] = [];
+  if (env.DEV_TOOLS === true) out.push('DEV_TOOLS: the dev outbox and test checkout cannot run in production');
+  if (env.WEBHOOK_ALLOW_PRIVATE) out.push('WEBHOOK_ALLOW_PRIVATE: webhooks to private/loopback addresses are refused in production');
+  if (env.AUTH_RATE_LIMIT === false) out.push('AUTH_RATE_LIMIT: the sign-in rate limit cannot be switched off in production');
+  return out;
+}
+
+/** `laptop`: `npm start`, where DEV_TOOLS defaults to on with the embedded database (no DATABASE_URL). */
+export function readEnv(source: NodeJS.ProcessEnv = process.env, o: { laptop?: boolean } = {}): Env {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
-  return parsed.data;
+  const refused = productionRefusals(parsed.data);
+  if (refused.length > 0) throw new Error(`Refused in production (NODE_ENV=production):\n${refused.map((l) => `  ${l}`).join('\n')}`);
+  const e = parsed.data;
+  return {
+    ...e,
+    DEV_TOOLS: e.DEV_TOOLS ?? (e.NODE_ENV === 'test' || (o.laptop === true && !e.DATABASE_URL && e.NODE_ENV !== 'production')),
+    AUTH_RATE_LIMIT: e.AUTH_RATE_LIMIT ?? e.NODE_ENV !== 'test',
+  };
 }

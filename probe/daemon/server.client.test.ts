@@ -78,9 +78,11 @@ describe('probe daemon', () => {
     expect((await res.text()).trim().split('\n')).toHaveLength(10_000);
   });
 
-  it('serves /healthz and Prometheus /metrics with verdict counters and a latency histogram', async () => {
+  it('serves /healthz and Prometheus /metrics (bearer token) with verdict counters and a latency histogram', async () => {
     expect(await (await fetch(`${daemons[0]!.url}/healthz`)).json()).toEqual({ ok: true });
-    const metrics = await (await fetch(`${daemons[0]!.url}/metrics`)).text();
+    expect((await fetch(`${daemons[0]!.url}/metrics`)).status).toBe(401);
+    expect((await fetch(`${daemons[0]!.url}/metrics`, { headers: { authorization: 'Bearer wrong-token' } })).status).toBe(401);
+    const metrics = await (await fetch(`${daemons[0]!.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
     expect(metrics).toMatch(/mailvet_probe_results_total\{verdict="deliverable",reason="accepted"\} \d+/);
     expect(metrics).toMatch(/mailvet_probe_verify_duration_seconds_bucket/);
     expect((await fetch(`${daemons[0]!.url}/nowhere`)).status).toBe(404);

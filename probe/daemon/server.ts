@@ -2,7 +2,7 @@
 //   POST /v1/verify  bearer token; body {emails, depth?, mode?}; streams one NDJSON result per
 //                    address as it finishes; a client that disconnects cancels its work.
 //   GET  /healthz    liveness
-//   GET  /metrics    Prometheus (prom-client)
+//   GET  /metrics    Prometheus (prom-client); the same bearer token as /v1/verify
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyRequestSchema } from '../contract';
@@ -116,6 +116,10 @@ export function createProbeServer(o: { token: string; verifier: Verifier }): htt
         case 'GET /healthz':
           return sendJson(res, 200, { ok: true });
         case 'GET /metrics': {
+          if (!isAuthorized(req.headers.authorization, o.token)) {
+            res.setHeader('www-authenticate', 'Bearer');
+            throw new HttpError(401, 'missing or wrong bearer token');
+          }
           const text = await metrics.registry.metrics();
           res.writeHead(200, { 'content-type': metrics.registry.contentType });
           res.end(text);

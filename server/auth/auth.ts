@@ -8,6 +8,7 @@ import type { Db } from '../../db/client';
 import { UNLIMITED } from '../contracts/plans';
 import { provisionAccount } from '../features/account/provision';
 import { linkMail, type Mailer } from '../mail/mailer';
+import { CLIENT_IP_HEADER } from './auth-routes';
 
 export interface AuthDeps {
   pool: pg.Pool;
@@ -16,15 +17,29 @@ export interface AuthDeps {
   baseURL: string;
   secret: string;
   production: boolean;
+  /** better-auth's per-IP rate limit (env AUTH_RATE_LIMIT; always on in production). */
+  rateLimit: boolean;
 }
 
 /** The options that shape better-auth's tables; also used by db/migrate.ts to create them. */
-export function authSchemaOptions(): Pick<BetterAuthOptions, 'account' | 'plugins' | 'user'> {
+export function authSchemaOptions(): Pick<BetterAuthOptions, 'account' | 'plugins' | 'user' | 'rateLimit'> {
   return {
     account: { modelName: 'auth_account' }, // `account` is ours: the spec's billing/quota entity
-    user: { deleteUser: { enabled: true } },
+    user: { deleteUser: { enabled: false } },
+    rateLimit: { storage: 'database' }, // creates the rateLimit table
     plugins: [organization(), twoFactor()],
   };
+}
+
+/** The account's team size (owner included) from our plan columns; 0 when the account is gone. */
+async function teamMemberLimit(db: Db, accountId: string): Promise<number> {
+  const row = await db.selectFrom('account').select('team_member_limit').where('id', '=', accountId).executeTakeFirst();
+  return row?.team_member_limit ?? 0;
+}
+
+async function memberCount(db: Db, accountId: string): Promise<number> {
+  const row = await db.selectFrom('member').select((eb) => eb.fn.countAll<string>().as('n')).where('organizationId', '=', accountId).executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Every verification link returns to /dashboard (spec section 4), whichever flow sent it. */
@@ -75,7 +90,8 @@ export function createAuth(d: AuthDeps) {
     telemetry: { enabled: false },
     trustedOrigins: trustedOrigins(d.baseURL, d.production),
     account: { modelName: 'auth_account' },
-    user: { deleteUser: { enabled: true } },
+    // Deleting a user is the product's Delete Account flow (typed DELETE + password), never better-auth's route.
+    user: { deleteUser: { enabled: false } },
     session: {
       expiresIn: 60 * 60 * 24 * 7, // 7 days, refreshed while in use
       updateAge: 60 * 60 * 24,
@@ -136,15 +152,26 @@ export function createAuth(d: AuthDeps) {
         },
       },
     },
-    rateLimit: { enabled: d.production, window: 60, max: 100 },
-    advanced: { useSecureCookies: d.baseURL.startsWith('https://') },
+    // Kept in Postgres (shared by every web process), keyed by the client IP Express resolved with
+    // TRUST_PROXY (see server/http/auth-guard.ts). better-auth's own stricter rules still apply:
+    // sign-in/sign-up/change-password 3 per 10 s, reset and verification mails 3 per minute.
+    rateLimit: { enabled: d.production || d.rateLimit, storage: 'database', window: 60, max: 100 },
+    advanced: {
+      useSecureCookies: d.baseURL.startsWith('https://'),
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
     plugins: [
       organization({
         allowUserToCreateOrganization: false,
-        // Team size is our plan rule (account.team_member_limit, enforced by the team router);
-        // the plugin's own caps (100 by default) would cut Enterprise's "unlimited" short.
-        membershipLimit: UNLIMITED,
-        invitationLimit: UNLIMITED,
+        disableOrganizationDeletion: true,
+        // Team size is our plan rule (account.team_member_limit, owner included). The team router
+        // enforces it with its messages; the plugin's own checks read the same column, so a route
+        // a future version adds cannot seat more people than the plan allows.
+        membershipLimit: async (_user, org) => teamMemberLimit(d.db, org.id),
+        invitationLimit: async ({ organization: org }) => {
+          const limit = await teamMemberLimit(d.db, org.id);
+          return limit >= UNLIMITED ? UNLIMITED : Math.max(0, limit - (await memberCount(d.db, org.id)));
+        },
         sendInvitationEmail: async (data) => {
           await d.mailer.send(linkMail({
             to: data.email,

@@ -9,6 +9,7 @@ import { appRouter } from '../trpc/app-router';
 import { contextFactory } from '../trpc/context';
 import { jobsHttpRouter } from '../features/jobs/jobs.http';
 import { restApiRouter } from '../rest/mount';
+import { authAllowlistGuard } from './auth-guard';
 import { devOutboxRouter } from './dev-outbox';
 
 export interface HttpOptions {
@@ -32,14 +33,15 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
-  // better-auth reads its own bodies: mount it before any body parser.
-  app.all('/api/auth/{*any}', toNodeHandler(deps.auth));
+  // better-auth reads its own bodies: mount it before any body parser. Only allowlisted routes
+  // reach it (server/auth/auth-routes.ts); the guard also hands it Express's client IP.
+  app.all('/api/auth/{*any}', authAllowlistGuard('/api/auth'), toNodeHandler(deps.auth));
   app.use('/api/trpc', createExpressMiddleware({ router: appRouter, createContext: contextFactory(deps), maxBodySize: 12 * 1024 * 1024 }));
   app.use(jobsHttpRouter(deps)); // POST /api/jobs/upload (raw CSV ≤ 10 MB), GET /api/jobs/:id/export
   app.get('/api/public-config', (_req, res) => {
     res.json({ geoUrl: deps.env.GEO_URL });
   });
-  if (deps.env.NODE_ENV !== 'production') app.use(devOutboxRouter(deps.db));
+  if (deps.env.DEV_TOOLS) app.use(devOutboxRouter(deps.db)); // never in production (env.ts refuses DEV_TOOLS there)
   app.use('/v1', restApiRouter(deps)); // public REST API + /v1/openapi.json
   o.extra?.(app);
   app.use('/api', (_req, res) => {

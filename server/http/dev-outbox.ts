@@ -1,6 +1,8 @@
-// /dev/outbox: the mails the app "sent" while no SMTP relay is configured. Never mounted in
-// production. Server-rendered on purpose: it is a developer tool, not part of the product SPA.
-import type { Router } from 'express';
+// /dev/outbox: the mails the app "sent" while no SMTP relay is configured. Mounted only with
+// DEV_TOOLS (npm start with the embedded database, tests), never in production, and it answers
+// loopback clients only (the socket's own address: no proxy header can fake it).
+// Server-rendered on purpose: it is a developer tool, not part of the product SPA.
+import type { NextFunction, Request, Response, Router } from 'express';
 import express from 'express';
 import type { Db } from '../../db/client';
 
@@ -12,8 +14,21 @@ function linkify(text: string): string {
   return escapeHtml(text).replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
 }
 
+/** True for 127.0.0.0/8 and ::1 (also IPv4-mapped), read from the TCP socket, never from headers. */
+export function isLoopbackSocket(remoteAddress: string | undefined): boolean {
+  if (!remoteAddress) return false;
+  const a = remoteAddress.toLowerCase().replace(/^::ffff:/, '');
+  return a === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a);
+}
+
+function loopbackOnly(req: Request, res: Response, next: NextFunction) {
+  if (isLoopbackSocket(req.socket.remoteAddress)) return next();
+  res.status(404).json({ error: 'Not found' });
+}
+
 export function devOutboxRouter(db: Db): Router {
   const r = express.Router();
+  r.use(['/dev/outbox', '/api/dev/outbox'], loopbackOnly);
   r.get('/dev/outbox', async (_req, res) => {
     const mails = await db.selectFrom('dev_outbox').selectAll().orderBy('id', 'desc').limit(100).execute();
     const items = mails
@@ -25,7 +40,7 @@ export function devOutboxRouter(db: Db): Router {
 <style>body{font-family:system-ui,sans-serif;max-width:860px;margin:2rem auto;padding:0 1rem;color:#0f172a}
 .mail{border:1px solid #e2e8f0;border-radius:8px;padding:1rem;margin:1rem 0}header{display:flex;justify-content:space-between;gap:1rem;flex-wrap:wrap}
 header span{color:#64748b;font-size:.85rem}pre{white-space:pre-wrap;font-family:inherit}a{color:#4f46e5}</style></head>
-<body><h1>Dev outbox</h1><p>Mail the app sent while no <code>SMTP_URL</code> is configured (newest first). This page does not exist in production.</p>
+<body><h1>Dev outbox</h1><p>Mail the app sent while no <code>SMTP_URL</code> is configured (newest first). This page exists only with developer tools on (never in production) and answers only this machine.</p>
 ${items || '<p>No mail yet.</p>'}</body></html>`);
   });
   r.get('/api/dev/outbox', async (_req, res) => {

@@ -41,7 +41,7 @@ export const TEST_KEY_ID = 'rzp_test_mailvet_local';
 /** The Razorpay gateway (keys set), the local test gateway (no keys, not production), or null (payments unavailable). */
 export function paymentGateway(env: Env, authSecret: string): PaymentGateway | null {
   if (env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET) return razorpayGateway(env.RAZORPAY_KEY_ID, env.RAZORPAY_KEY_SECRET, env.RAZORPAY_BASE_URL);
-  if (env.NODE_ENV === 'production') return null;
+  if (!env.DEV_TOOLS) return null; // the test checkout exists only where developer tools are switched on
   return testGateway(authSecret);
 }
 

@@ -1,0 +1,56 @@
+// The better-auth routes the product really calls over HTTP, and nothing else. Every other path
+// under /api/auth answers 404 (server/http/auth-guard.ts), so a route a plugin adds on upgrade, or
+// one the product does not use (organization management, delete-user, list-sessions …), is
+// unreachable until it is listed here on purpose. Server-side calls (auth.api.*) are not HTTP and
+// do not pass through this list: the team service drives invitations through them, behind the
+// team router's role, plan and mail rules.
+//
+// Who calls what (grep src/ for authClient, tests/ for /api/auth):
+//   SPA auth page      POST sign-up/email, POST sign-in/email, POST two-factor/verify-totp,
+//                      POST request-password-reset, POST reset-password
+//   SPA everywhere     GET get-session (useSession, getSession), POST sign-out
+//   SPA settings       POST change-password, POST two-factor/enable, POST two-factor/disable
+//   mail links         GET verify-email?token=…, GET reset-password/{token}?callbackURL=…
+//   backup codes       POST two-factor/verify-backup-code (the codes Settings hands out)
+//   resend             POST send-verification-email (sign-in also resends it: sendOnSignIn)
+
+/** better-auth reads the client IP from this header only; the guard sets it from Express's req.ip. */
+export const CLIENT_IP_HEADER = 'x-mailvet-client-ip';
+
+export interface AuthRoute {
+  method: 'GET' | 'POST';
+  /** Path below /api/auth; `:param` matches one path segment. */
+  path: string;
+}
+
+export const ALLOWED_AUTH_ROUTES: readonly AuthRoute[] = [
+  { method: 'POST', path: '/sign-up/email' },
+  { method: 'POST', path: '/sign-in/email' },
+  { method: 'POST', path: '/sign-out' },
+  { method: 'GET', path: '/get-session' },
+  { method: 'GET', path: '/verify-email' },
+  { method: 'POST', path: '/send-verification-email' },
+  { method: 'POST', path: '/request-password-reset' },
+  { method: 'GET', path: '/reset-password/:token' },
+  { method: 'POST', path: '/reset-password' },
+  { method: 'POST', path: '/change-password' },
+  { method: 'POST', path: '/two-factor/enable' },
+  { method: 'POST', path: '/two-factor/disable' },
+  { method: 'POST', path: '/two-factor/verify-totp' },
+  { method: 'POST', path: '/two-factor/verify-backup-code' },
+];
+
+const SEGMENT = /^[A-Za-z0-9_-]{1,512}$/;
+
+/** True when `method path` (path below /api/auth, no query) is on the list. */
+export function isAllowedAuthRoute(method: string, path: string): boolean {
+  const m = method.toUpperCase();
+  const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  const parts = clean.split('/');
+  return ALLOWED_AUTH_ROUTES.some((r) => {
+    if (r.method !== m) return false;
+    const want = r.path.split('/');
+    if (want.length !== parts.length) return false;
+    return want.every((w, i) => (w.startsWith(':') ? SEGMENT.test(parts[i]!) : w === parts[i]));
+  });
+}

@@ -1,0 +1,25 @@
+// The guard in front of better-auth's handler: a separate middleware so other concerns (body
+// limits, headers) can sit beside it without touching the allowlist.
+//  - Only the routes in server/auth/auth-routes.ts reach better-auth; anything else answers 404
+//    before better-auth sees it (an upgrade that adds routes adds nothing reachable).
+//  - The client IP better-auth rate-limits on is the one Express resolved with the same
+//    TRUST_PROXY setting as everything else (req.ip), passed in a header of our own that a client
+//    cannot set: any incoming copy is dropped first, so a spoofed X-Forwarded-For buys no fresh
+//    budget and a proxy does not put everyone in one bucket.
+import type { NextFunction, Request, Response } from 'express';
+import { CLIENT_IP_HEADER, isAllowedAuthRoute } from '../auth/auth-routes';
+
+export function authAllowlistGuard(basePath = '/api/auth') {
+  return function authGuard(req: Request, res: Response, next: NextFunction): void {
+    const pathname = (req.originalUrl.split('?')[0] ?? '').slice(basePath.length) || '/';
+    if (!isAllowedAuthRoute(req.method, pathname)) {
+      res.status(404).json({ code: 'NOT_FOUND', message: 'Not found' });
+      return;
+    }
+    // better-auth's Node adapter builds its Request from req.headers: drop any client-sent copy
+    // of our header, then add Express's answer.
+    delete req.headers[CLIENT_IP_HEADER];
+    if (req.ip) req.headers[CLIENT_IP_HEADER] = req.ip;
+    next();
+  };
+}

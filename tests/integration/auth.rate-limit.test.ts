@@ -1,0 +1,63 @@
+// Brute force is bounded across processes: better-auth's rate limit lives in Postgres and keys on
+// the client IP Express resolved with TRUST_PROXY, so a forged X-Forwarded-For buys nothing and a
+// trusted proxy does not put every client in one bucket.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueEmail } from '../helpers/accounts';
+import { signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+
+let direct: TestServer;
+let proxied: TestServer;
+beforeAll(async () => {
+  direct = await startTestServer({ env: { AUTH_RATE_LIMIT: 'true' } });
+  proxied = await startTestServer({ env: { AUTH_RATE_LIMIT: 'true', TRUST_PROXY: 'loopback' } });
+});
+afterAll(async () => {
+  await direct?.stop();
+  await proxied?.stop();
+});
+
+function signIn(ts: TestServer, email: string, password: string, headers: Record<string, string> = {}) {
+  return fetch(`${ts.url}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: ts.url, ...headers },
+    body: JSON.stringify({ email, password }),
+  });
+}
+
+describe('sign-in rate limit', () => {
+  it('holds against 50 parallel wrong passwords from one client, and a spoofed X-Forwarded-For gets no fresh budget', async () => {
+    const email = uniqueEmail('brute');
+    await signUpVerified(direct, { email, password: 'right-password' });
+    const statuses = (await Promise.all(Array.from({ length: 50 }, () => signIn(direct, email, 'wrong-password')))).map((r) => r.status);
+    const tried = statuses.filter((s) => s === 401).length;
+    expect(tried).toBeGreaterThan(0);
+    expect(tried).toBeLessThanOrEqual(3); // better-auth's sign-in rule: 3 per 10 s per client
+    expect(statuses.filter((s) => s === 429)).toHaveLength(50 - tried);
+
+    // Forged forwarding headers (this server trusts no proxy): the same bucket, still refused.
+    const spoofed = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => signIn(direct, email, 'wrong-password', { 'x-forwarded-for': `198.51.100.${i + 1}`, 'x-mailvet-client-ip': `203.0.113.${i + 1}` })),
+    );
+    expect(spoofed.map((r) => r.status)).toEqual(Array(10).fill(429));
+    // Even the right password waits for the window.
+    expect((await signIn(direct, email, 'right-password')).status).toBe(429);
+
+    // The buckets live in Postgres (shared by every web process), keyed by the socket's address.
+    const rows = await direct.testDb.db.selectFrom('rateLimit').select(['key', 'count']).execute();
+    expect(rows.map((r) => r.key)).toContain('127.0.0.1|/sign-in/email');
+    expect(rows.some((r) => r.key.includes('198.51.100') || r.key.includes('203.0.113'))).toBe(false);
+  });
+
+  it('behind a trusted proxy (TRUST_PROXY) keys each client apart, and a client cannot forge its way past the proxy', async () => {
+    const email = uniqueEmail('proxied');
+    await signUpVerified(proxied, { email, password: 'right-password' });
+    const viaA = (await Promise.all(Array.from({ length: 10 }, () => signIn(proxied, email, 'wrong', { 'x-forwarded-for': '203.0.113.10' })))).map((r) => r.status);
+    expect(viaA.filter((s) => s === 429).length).toBeGreaterThanOrEqual(7);
+    // Another client behind the same proxy has its own budget.
+    expect((await signIn(proxied, email, 'right-password', { 'x-forwarded-for': '203.0.113.11' })).status).toBe(200);
+    // Client A prepending a forged hop is still client A (the proxy appends the real address).
+    expect((await signIn(proxied, email, 'right-password', { 'x-forwarded-for': '192.0.2.99, 203.0.113.10' })).status).toBe(429);
+    const keys = (await proxied.testDb.db.selectFrom('rateLimit').select('key').execute()).map((r) => r.key);
+    expect(keys).toEqual(expect.arrayContaining(['203.0.113.10|/sign-in/email', '203.0.113.11|/sign-in/email']));
+  });
+});

@@ -1,0 +1,86 @@
+// Production cannot run test paths by accident: developer tools (dev outbox, test checkout) exist
+// only when switched on, the outbox answers loopback clients only, and settings that open holes
+// are refused at start in production.
+import os from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEnv } from '../../server/env';
+import { isLoopbackSocket } from '../../server/http/dev-outbox';
+import { uniqueEmail } from '../helpers/accounts';
+import { Browserless, signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+
+const PROD = { NODE_ENV: 'production', BETTER_AUTH_SECRET: 'x'.repeat(40) } as const;
+
+describe('environment', () => {
+  it('refuses DEV_TOOLS, WEBHOOK_ALLOW_PRIVATE and AUTH_RATE_LIMIT=false in production, naming each', () => {
+    expect(() => readEnv({ ...PROD, DEV_TOOLS: 'true' })).toThrow(/DEV_TOOLS/);
+    expect(() => readEnv({ ...PROD, WEBHOOK_ALLOW_PRIVATE: 'true' })).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
+    expect(() => readEnv({ ...PROD, AUTH_RATE_LIMIT: 'false' })).toThrow(/AUTH_RATE_LIMIT/);
+    const ok = readEnv({ ...PROD, WEBHOOK_ALLOW_PRIVATE: 'false', DEV_TOOLS: 'false' });
+    expect(ok).toMatchObject({ DEV_TOOLS: false, WEBHOOK_ALLOW_PRIVATE: false, AUTH_RATE_LIMIT: true });
+  });
+
+  it('keeps developer tools off unless asked: on for tests and for npm start with the embedded database only', () => {
+    expect(readEnv({}).DEV_TOOLS).toBe(false); // NODE_ENV unset = development: not on by accident
+    expect(readEnv({ NODE_ENV: 'test' }).DEV_TOOLS).toBe(true);
+    expect(readEnv({}, { laptop: true }).DEV_TOOLS).toBe(true);
+    expect(readEnv({ DATABASE_URL: 'postgres://db.example/mailvet' }, { laptop: true }).DEV_TOOLS).toBe(false);
+    expect(readEnv({ ...PROD }, { laptop: true }).DEV_TOOLS).toBe(false);
+    expect(readEnv({ DEV_TOOLS: 'false', NODE_ENV: 'test' }).DEV_TOOLS).toBe(false);
+  });
+
+  it('recognises loopback sockets only (IPv4 127/8, ::1, IPv4-mapped), never a LAN or public address', () => {
+    for (const a of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) expect(isLoopbackSocket(a)).toBe(true);
+    for (const a of [undefined, '', '10.0.0.5', '192.168.1.2', '::ffff:10.0.0.5', '203.0.113.7', 'fe80::1', '127.0.0.1.evil']) expect(isLoopbackSocket(a)).toBe(false);
+  });
+});
+
+describe('a server without developer tools', () => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer({ env: { DEV_TOOLS: 'false' } });
+  });
+  afterAll(async () => {
+    await ts?.stop();
+  });
+
+  it('has no dev outbox and no test checkout', async () => {
+    expect((await fetch(`${ts.url}/api/dev/outbox`)).status).toBe(404);
+    const page = await fetch(`${ts.url}/dev/outbox`);
+    expect(await page.text()).not.toContain('Dev outbox');
+    // Sign-up still stores its mail (no SMTP relay here); read the link from the table directly.
+    const email = uniqueEmail('nodev');
+    const c = await signUpVerified(ts, { email });
+    const config = await c.trpcQuery('billing.config');
+    expect(config.body.result.data.mode).toBe('unavailable');
+    const order = await c.trpcMutation('billing.createOrder', { planType: 'starter', currency: 'USD' });
+    expect(order.status).toBeGreaterThanOrEqual(400);
+    const pay = await c.trpcMutation('billing.completeTestPayment', { orderId: 'order_test_abc' });
+    expect(pay.status).toBe(403);
+    expect((await c.trpcQuery('account.me')).body.result.data.plan).toBe('free');
+  });
+});
+
+describe('a server with developer tools', () => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer({ env: { DEV_TOOLS: 'true', HOST: '0.0.0.0' } });
+  });
+  afterAll(async () => {
+    await ts?.stop();
+  });
+
+  it('shows the dev outbox to this machine and 404 to a client on another address', async () => {
+    const loop = new Browserless(ts.url);
+    expect((await loop.request('/api/dev/outbox')).status).toBe(200);
+    // The same server reached through a non-loopback interface address of this machine.
+    const lan = Object.values(os.networkInterfaces())
+      .flat()
+      .find((i) => i && i.family === 'IPv4' && !i.internal);
+    expect(lan, 'this test needs one non-loopback IPv4 interface').toBeDefined();
+    const port = new URL(ts.url).port;
+    const remote = await fetch(`http://${lan!.address}:${port}/api/dev/outbox`, { headers: { 'x-forwarded-for': '127.0.0.1' } });
+    expect(remote.status).toBe(404);
+    const page = await fetch(`http://${lan!.address}:${port}/dev/outbox`);
+    expect(await page.text()).not.toContain('Dev outbox');
+  });
+});
