@@ -207,6 +207,16 @@ export interface PaymentOrderTable {
   paid_at: Date | null;
 }
 
+/** One row per user ever provisioned; at most one granted row per email key (free credits once per person). */
+export interface FreeGrantTable {
+  user_id: string;
+  email_key: string;
+  account_id: string | null;
+  credits: Generated<number>;
+  granted_at: Date | null;
+  created_at: Generated<Date>;
+}
+
 export interface DevOutboxTable {
   id: Generated<number>;
   to: string;
@@ -234,6 +244,7 @@ export interface Database {
   audit_log: AuditLogTable;
   dev_outbox: DevOutboxTable;
   payment_order: PaymentOrderTable;
+  free_grant: FreeGrantTable;
 }
 
 export type Account = Selectable<AccountTable>;

@@ -147,6 +147,7 @@ export function createAuth(d: AuthDeps) {
       user: {
         create: {
           after: async (user) => {
+            // A failure here is healed on the first signed-in request (accountProcedure).
             await provisionAccount(d.db, user).catch(log('provision account'));
           },
         },

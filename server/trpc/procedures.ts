@@ -50,14 +50,19 @@ export async function resolveMembership(db: Db, userId: string, sessionId: strin
   return row ? { accountId: row.accountId, role: row.role as Role, plan: row.plan } : null;
 }
 
+/** A signed-in user whose account is gone: the SPA shows "Your account was deleted" on this. */
+export const ACCOUNT_DELETED = { message: 'User account not found', details: { accountDeleted: true } } as const;
+
 export const accountProcedure = authedProcedure.use(async function hasAccount({ ctx, next }) {
   let membership = await resolveMembership(ctx.deps.db, ctx.user.id, ctx.sessionId);
   if (!membership) {
-    // Heals a user whose sign-up provisioning was interrupted.
-    await provisionAccount(ctx.deps.db, ctx.user);
+    // Heals a user whose sign-up provisioning was interrupted; never re-provisions one who had an
+    // account (deleted since): that would be a second free grant.
+    const outcome = await provisionAccount(ctx.deps.db, ctx.user);
+    if (outcome.status === 'deleted') throw new AppError('NOT_A_MEMBER', ACCOUNT_DELETED.message, { details: { ...ACCOUNT_DELETED.details } });
     membership = await resolveMembership(ctx.deps.db, ctx.user.id, ctx.sessionId);
   }
-  if (!membership) throw new AppError('NOT_A_MEMBER', 'User account not found');
+  if (!membership) throw new AppError('NOT_A_MEMBER', ACCOUNT_DELETED.message, { details: { ...ACCOUNT_DELETED.details } });
   return next({ ctx: { ...ctx, accountId: membership.accountId, role: membership.role, plan: membership.plan } });
 });
 

@@ -28,6 +28,10 @@ const geo = await startGeoFake();
 const env = readEnv({ NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, GEO_URL: geo.url });
 const server = await startServer({ env, role: 'all', databaseUrl: pg.url, probe: { urls: [probe.url], token }, baseURL: `http://127.0.0.1:${port}` });
 console.log(`e2e app on ${server.url}`);
+// Specs that must arrange a state no screen can reach (an account deleted under a signed-in user)
+// find the database here (tests/e2e/db.ts).
+const dbUrlFile = path.join(os.tmpdir(), `mailvet-e2e-${port}.dburl`);
+fs.writeFileSync(dbUrlFile, pg.url, { mode: 0o600 });
 
 const stop = async () => {
   await server.stop().catch(() => undefined);
@@ -36,6 +40,7 @@ const stop = async () => {
   await geo.close().catch(() => undefined);
   await pg.stop().catch(() => undefined);
   fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(dbUrlFile, { force: true });
   process.exit(0);
 };
 process.on('SIGINT', () => void stop());

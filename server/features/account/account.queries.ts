@@ -87,3 +87,35 @@ export async function ownedAccounts(trx: Kysely<Database>, userId: string): Prom
   }
   return out;
 }
+
+/**
+ * Accounts whose owner_id is this user but which stay (another owner member exists): owner_id
+ * passes to that owner (the oldest). Returns what changed.
+ */
+export async function passOwnership(trx: Kysely<Database>, userId: string): Promise<Array<{ accountId: string; to: string }>> {
+  const accounts = await trx.selectFrom('account').select('id').where('owner_id', '=', userId).forUpdate().execute();
+  const out: Array<{ accountId: string; to: string }> = [];
+  for (const { id } of accounts) {
+    const heir = await trx
+      .selectFrom('member')
+      .select('userId')
+      .where('organizationId', '=', id)
+      .where('userId', '!=', userId)
+      .where('role', '=', 'owner')
+      .orderBy('createdAt', 'asc')
+      .executeTakeFirst();
+    if (!heir) continue; // left for the foreign key to refuse: an account never silently loses its owner
+    await trx.updateTable('account').set({ owner_id: heir.userId, updated_at: new Date() }).where('id', '=', id).execute();
+    out.push({ accountId: id, to: heir.userId });
+  }
+  return out;
+}
+
+/** The user is (still) a member of the account and, when a session is named, it is still live. */
+export async function isStillMember(db: Kysely<Database>, o: { userId: string; accountId: string; sessionId: string | null }): Promise<boolean> {
+  const member = await db.selectFrom('member').select('id').where('userId', '=', o.userId).where('organizationId', '=', o.accountId).executeTakeFirst();
+  if (!member) return false;
+  if (o.sessionId === null) return true;
+  const session = await db.selectFrom('session').select('id').where('id', '=', o.sessionId).where('userId', '=', o.userId).where('expiresAt', '>', new Date()).executeTakeFirst();
+  return session !== undefined;
+}

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import { router } from '../../trpc/init';
 import { accountProcedure, authedProcedure } from '../../trpc/procedures';
+import { provisionAccount } from './provision';
 import { DELETE_CONFIRMATION, accountOverview, deleteUserAndOwnedAccounts, getProfile, updateProfile } from './account.service';
 
 export const overviewInput = z.object({ timeZone: z.string().max(64).optional() }).optional();
@@ -33,6 +34,16 @@ export const accountRouter = router({
     update: accountProcedure
       .input(updateProfileInput)
       .mutation(({ ctx, input }) => updateProfile(ctx.deps.db, { userId: ctx.user.id, accountId: ctx.accountId, ...input })),
+  }),
+
+  /**
+   * For a signed-in user whose account was deleted: a new, empty Free account (no free credits:
+   * those come once per person) from which a paid plan can be started. Does nothing for a member.
+   */
+  reopen: authedProcedure.mutation(async ({ ctx }) => {
+    const out = await provisionAccount(ctx.deps.db, ctx.user, { reopen: true });
+    if (out.status === 'deleted') throw new AppError('NOT_A_MEMBER', 'User account not found');
+    return { accountId: out.accountId, credits: out.status === 'created' ? out.credits : null };
   }),
 
   /** Deletes the signed-in user (and every account they alone own) after a typed confirmation and the password. */

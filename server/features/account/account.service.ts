@@ -7,7 +7,7 @@ import { isUnlimited, planByType } from '../../contracts/plans';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
 import { hasAnyValidation, recentSingleChecks, validationsPerDay } from '../validation/validation.queries';
-import { accountById, hasApiKey, ownedAccounts, profileByUserId, recentJobs, saveProfile } from './account.queries';
+import { accountById, hasApiKey, ownedAccounts, passOwnership, profileByUserId, recentJobs, saveProfile } from './account.queries';
 
 export const RECENT_ACTIVITY_LIMIT = 10;
 export const CHART_DAYS = 30;
@@ -115,9 +115,11 @@ export interface DeleteOutcome {
 
 /**
  * Deletes the user. Every account the user is the only owner of goes with them (organization →
- * account → results, jobs, schedules, API keys, members and invitations cascade); in accounts
- * they merely belong to, only their membership goes. Sessions, credentials, 2FA and the profile
- * cascade from the user row. The caller has already checked the password.
+ * account → results, jobs, schedules, API keys, members and invitations cascade). An account with
+ * another owner keeps its data: account.owner_id passes to that owner (the column no longer
+ * cascades, so a user row can never take an account with it). In accounts they merely belong to,
+ * only their membership goes. Sessions, credentials, 2FA and the profile cascade from the user
+ * row; the free_grant record stays (free credits once per person). The caller checked the password.
  */
 export async function deleteUserAndOwnedAccounts(db: Db, o: { userId: string; email: string; storageDir: string }): Promise<DeleteOutcome> {
   const deleted = await db.transaction().execute(async (trx) => {
@@ -128,7 +130,8 @@ export async function deleteUserAndOwnedAccounts(db: Db, o: { userId: string; em
     for (const a of soleOwned) {
       await trx.deleteFrom('organization').where('id', '=', a.accountId).execute();
     }
-    // Accounts with another owner stay; a few rows that name this user must not block the delete.
+    const passed = await passOwnership(trx, o.userId);
+    // A few rows that name this user must not block the delete.
     await trx.deleteFrom('invitation').where('inviterId', '=', o.userId).execute();
     await trx.deleteFrom('user').where('id', '=', o.userId).execute();
     await writeAudit(trx, {
@@ -137,8 +140,11 @@ export async function deleteUserAndOwnedAccounts(db: Db, o: { userId: string; em
       action: 'user.deleted',
       targetType: 'user',
       targetId: o.userId,
-      data: { deleted_accounts: soleOwned.map((a) => ({ id: a.accountId, members_removed: a.otherMembers })) },
+      data: { deleted_accounts: soleOwned.map((a) => ({ id: a.accountId, members_removed: a.otherMembers })), ownership_passed: passed },
     });
+    for (const p of passed) {
+      await writeAudit(trx, { accountId: p.accountId, actorUserId: null, actor: 'system', action: 'account.owner_changed', targetType: 'account', targetId: p.accountId, data: { from: o.userId, to: p.to } });
+    }
     return soleOwned.length;
   });
   // Uploaded files live under validation-files/{userId}/ (bucket folder inside the storage root,

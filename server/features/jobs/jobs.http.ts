@@ -22,7 +22,8 @@ interface Caller {
 async function callerOf(deps: AppDeps, req: Request): Promise<Caller> {
   const session = await deps.auth.api.getSession({ headers: fromNodeHeaders(req.headers) }).catch(() => null);
   if (!session) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
-  const m = await resolveMembership(deps.db, session.user.id);
+  // The session's active account, exactly as tRPC's accountProcedure resolves it.
+  const m = await resolveMembership(deps.db, session.user.id, session.session.id);
   if (!m) throw new AppError('NOT_A_MEMBER', 'User account not found');
   return { userId: session.user.id, accountId: m.accountId, plan: m.plan };
 }

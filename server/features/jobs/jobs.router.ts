@@ -6,6 +6,7 @@ import { accountJobEvents, type JobChangeEvent } from './job-events';
 import { findJob, jobResultsPage, listJobs, reasonBreakdown } from './jobs.queries';
 import { exportJobCsv, processBulkValidation, uploadBulkFile } from './jobs.service';
 import { AppError } from '../../lib/app-error';
+import { isStillMember } from '../account/account.queries';
 
 const csvProcedure = accountProcedure.use(requirePlan('csvUpload'));
 
@@ -59,9 +60,16 @@ export const jobsRouter = router({
     };
   }),
 
-  /** Every change to one of the caller's jobs (SSE: use httpSubscriptionLink). Refetch `list` on each. */
+  /**
+   * Every change to one of the caller's jobs (SSE: use httpSubscriptionLink). Refetch `list` on each.
+   * Membership and session are checked again before each event: a member removed from the team (or
+   * signed out) gets no further events; the stream ends and a reconnect resolves their account anew.
+   */
   onChange: accountProcedure.subscription(async function* ({ ctx, signal }): AsyncGenerator<JobChangeEvent> {
     if (!ctx.deps.pool) throw new AppError('INTERNAL_ERROR', 'Live job updates are unavailable.');
-    yield* accountJobEvents(ctx.deps.pool, ctx.accountId, signal);
+    for await (const e of accountJobEvents(ctx.deps.pool, ctx.accountId, signal)) {
+      if (!(await isStillMember(ctx.deps.db, { userId: ctx.user.id, accountId: ctx.accountId, sessionId: ctx.sessionId }))) return;
+      yield e;
+    }
   }),
 });

@@ -15,3 +15,12 @@ export const SETTINGS_TEXT = {
   errorTitle: 'Error',
   profileFailed: 'Failed to update profile',
 } as const;
+
+/** A signed-in user whose account no longer exists. */
+export const ACCOUNT_GONE_TEXT = {
+  title: 'Your account was deleted',
+  body: (email: string) => `You are signed in as ${email}, but the Mailvet account you belonged to no longer exists.`,
+  noFreeCredits: 'Free validations are given once per person, so a new account starts without them. You can open a new account and choose a paid plan, or ask support to look into it.',
+  startPaid: 'Start a paid plan',
+  contact: 'Contact support',
+} as const;

@@ -1,5 +1,5 @@
 import { Dialog, DialogPanel } from '@headlessui/react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LogOut, PanelLeft } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
@@ -9,7 +9,10 @@ import { useSidebar } from '../../../components/layouts/use-sidebar';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
+import { AccountGone } from '../../../features/account/components/account-gone';
 import { AUTH_TOASTS } from '../../../features/auth/messages';
+import { appCodeOf } from '../../../../server/contracts/error-codes';
+import { useTRPC } from '../../../lib/trpc';
 import { authClient } from '../../../lib/auth-client';
 import { cn } from '../../../lib/cn';
 
@@ -57,6 +60,8 @@ export default function DashboardLayout() {
   const [signingOut, setSigningOut] = useState(false);
   // Where the guard sends a visitor without a session: /auth, or home right after Sign Out.
   const leaveTo = useRef<string>(paths.auth);
+  const trpc = useTRPC();
+  const me = useQuery({ ...trpc.account.me.queryOptions(), enabled: !!session, retry: (n, err) => appCodeOf(err) !== 'NOT_A_MEMBER' && n < 3 });
 
   if (isPending && !session) {
     return (
@@ -80,6 +85,10 @@ export default function DashboardLayout() {
     queryClient.clear();
     toast.success(AUTH_TOASTS.signedOutTitle, { description: AUTH_TOASTS.signedOutBody });
     navigate(paths.home, { replace: true });
+  }
+
+  if (me.error && appCodeOf(me.error) === 'NOT_A_MEMBER') {
+    return <AccountGone email={session.user.email} onSignOut={signOut} signingOut={signingOut} />;
   }
 
   const compact = !sidebar.open;

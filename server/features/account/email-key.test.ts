@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { freeGrantEmailKey } from './email-key';
+
+describe('freeGrantEmailKey', () => {
+  it('folds the spellings of one mailbox into one key', () => {
+    expect(freeGrantEmailKey('Jane.Doe+promo@GMail.com')).toBe('janedoe@gmail.com');
+    expect(freeGrantEmailKey('j.a.n.e.doe@googlemail.com')).toBe('janedoe@gmail.com');
+    expect(freeGrantEmailKey(' Bob+x+y@Example.COM ')).toBe('bob@example.com');
+    expect(freeGrantEmailKey('bob@example.com.')).toBe('bob@example.com');
+  });
+
+  it('keeps different mailboxes apart (dots matter outside Gmail; a leading + is not a tag)', () => {
+    expect(freeGrantEmailKey('jane.doe@example.com')).not.toBe(freeGrantEmailKey('janedoe@example.com'));
+    expect(freeGrantEmailKey('+bob@example.com')).toBe('+bob@example.com');
+    expect(freeGrantEmailKey('bob@example.org')).not.toBe(freeGrantEmailKey('bob@example.com'));
+  });
+});

@@ -1,0 +1,20 @@
+// The key under which free credits are granted once per person: one mailbox, however it is spelt.
+// Lower-cased; the "+tag" of the local part dropped (sub-addressing reaches the same mailbox at
+// nearly every provider); Gmail's dots dropped and googlemail.com folded into gmail.com.
+// db/migrations/2026_11_23_20_00_00_create_free_grant.ts applies the same rules in SQL to backfill.
+const GMAIL = new Set(['gmail.com', 'googlemail.com']);
+
+export function freeGrantEmailKey(email: string): string {
+  const e = email.trim().toLowerCase();
+  const at = e.lastIndexOf('@');
+  if (at <= 0) return e;
+  let local = e.slice(0, at);
+  let domain = e.slice(at + 1).replace(/\.$/, '');
+  const plus = local.indexOf('+');
+  if (plus > 0) local = local.slice(0, plus);
+  if (GMAIL.has(domain)) {
+    local = local.replaceAll('.', '');
+    domain = 'gmail.com';
+  }
+  return `${local}@${domain}`;
+}

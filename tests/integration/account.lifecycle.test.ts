@@ -1,0 +1,203 @@
+// Free credits once per person; deleting never destroys what others own; removed members stop
+// hearing the account's live events; the upload/export doors use the session's active account.
+import { EventSource } from 'eventsource';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FREE_SIGNUP_CREDITS } from '../../server/contracts/plans';
+import { joinAs, ownerOn, setPlan } from '../helpers/accounts';
+import { Browserless, signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+import { uploadCsv } from './jobs.world';
+
+let ts: TestServer;
+beforeAll(async () => {
+  ts = await startTestServer({ env: { STORAGE_DIR: `.data/test/storage-lifecycle-${Date.now()}` } });
+});
+afterAll(async () => {
+  await ts?.stop();
+});
+
+const db = () => ts.testDb.db;
+
+async function me(c: Browserless) {
+  return c.trpcQuery('account.me');
+}
+
+async function deleteMe(c: Browserless, password = 'secret123') {
+  const res = await c.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+describe('free credits once per person', () => {
+  it('grants 500 once: a new sign-up with the same mailbox (after deleting, with a +tag, or dotted at Gmail) starts at 0', async () => {
+    const first = await signUpVerified(ts, { email: 'once@example.com' });
+    expect((await me(first)).body.result.data.credits_balance).toBe(FREE_SIGNUP_CREDITS);
+    await deleteMe(first);
+
+    const again = await signUpVerified(ts, { email: 'once@example.com' });
+    expect((await me(again)).body.result.data).toMatchObject({ plan: 'free', credits_balance: 0 });
+    const tagged = await signUpVerified(ts, { email: 'once+second@example.com' });
+    expect((await me(tagged)).body.result.data.credits_balance).toBe(0);
+
+    const gmail = await signUpVerified(ts, { email: 'jane.doe@gmail.com' });
+    expect((await me(gmail)).body.result.data.credits_balance).toBe(FREE_SIGNUP_CREDITS);
+    const dotted = await signUpVerified(ts, { email: 'j.a.n.e.d.o.e+x@googlemail.com' });
+    expect((await me(dotted)).body.result.data.credits_balance).toBe(0);
+
+    const grants = await db().selectFrom('free_grant').select(['email_key', 'credits']).where('granted_at', 'is not', null).where('email_key', 'in', ['once@example.com', 'janedoe@gmail.com']).execute();
+    expect(grants.sort((a, b) => a.email_key.localeCompare(b.email_key))).toEqual([
+      { email_key: 'janedoe@gmail.com', credits: 500 },
+      { email_key: 'once@example.com', credits: 500 },
+    ]);
+  });
+
+  it('grants once under concurrent sign-ups of two spellings of one mailbox', async () => {
+    const spellings = ['race.one@gmail.com', 'raceone@gmail.com', 'r.aceone+1@gmail.com'];
+    await Promise.all(
+      spellings.map((email) =>
+        fetch(`${ts.url}/api/auth/sign-up/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ts.url }, body: JSON.stringify({ name: 'Racer', email, password: 'secret123' }) }),
+      ),
+    );
+    const accounts = await db()
+      .selectFrom('account')
+      .innerJoin('user', 'user.id', 'account.owner_id')
+      .select(['account.credits_balance'])
+      .where('user.email', 'in', spellings)
+      .execute();
+    expect(accounts).toHaveLength(3);
+    expect(accounts.map((a) => a.credits_balance).sort((a, b) => a - b)).toEqual([0, 0, 500]);
+  });
+
+  it('shows a user whose account is gone the deleted state, never a fresh 500; reopening gives an empty Free account to pay from', async () => {
+    const o = await ownerOn(ts, 'free', 'gone');
+    // The account disappears (operator action, or it was deleted by its other owner).
+    await db().deleteFrom('organization').where('id', '=', o.accountId).execute();
+    const accountsBefore = await db().selectFrom('account').select('id').execute();
+    for (const proc of ['account.me', 'account.overview', 'jobs.list']) {
+      const res = await o.client.trpcQuery(proc, proc === 'jobs.list' ? {} : undefined);
+      expect(res.status, proc).toBe(403);
+      expect(res.body.error.data).toMatchObject({ appCode: 'NOT_A_MEMBER', details: { accountDeleted: true } });
+    }
+    const check = await o.client.trpcMutation('validation.check', { email: 'someone@example.com' });
+    expect(check.body.error.data.appCode).toBe('NOT_A_MEMBER');
+    expect(await db().selectFrom('account').select('id').execute()).toEqual(accountsBefore);
+
+    const reopened = await o.client.trpcMutation('account.reopen');
+    expect(reopened.status).toBe(200);
+    expect(reopened.body.result.data.credits).toBe(0);
+    const now = (await me(o.client)).body.result.data;
+    expect(now).toMatchObject({ plan: 'free', credits_balance: 0, role: 'owner' });
+    expect(now.accountId).not.toBe(o.accountId);
+    // Reopening again changes nothing.
+    expect((await o.client.trpcMutation('account.reopen')).body.result.data.accountId).toBe(now.accountId);
+    expect((await db().selectFrom('account').select('id').where('owner_id', '=', o.userId).execute())).toHaveLength(1);
+  });
+});
+
+describe('deleting a user', () => {
+  it('keeps an account with another owner (ownership passes), deletes accounts they alone own, and leaves members their own accounts', async () => {
+    const a = await ownerOn(ts, 'business', 'co-a');
+    const b = await joinAs(ts, a, 'admin', 'co-b');
+    await db().updateTable('member').set({ role: 'owner' }).where('organizationId', '=', a.accountId).where('userId', '=', b.userId).execute();
+    const job = await db().insertInto('validation_job').values({ account_id: a.accountId, filename: 'shared.csv', status: 'completed', total_emails: 1, processed_emails: 1 }).returning('id').executeTakeFirstOrThrow();
+
+    const solo = await ownerOn(ts, 'business', 'solo');
+    const soloMember = await joinAs(ts, solo, 'member', 'solo-member');
+    const soloMemberOwn = await db().selectFrom('account').select('id').where('owner_id', '=', soloMember.userId).executeTakeFirstOrThrow();
+
+    await deleteMe(a.client);
+    const shared = await db().selectFrom('account').select(['id', 'owner_id', 'plan']).where('id', '=', a.accountId).executeTakeFirst();
+    expect(shared).toEqual({ id: a.accountId, owner_id: b.userId, plan: 'business' });
+    expect(await db().selectFrom('validation_job').select('id').where('id', '=', job.id).executeTakeFirst()).toEqual({ id: job.id });
+    expect((await me(b.client)).body.result.data).toMatchObject({ accountId: a.accountId, role: 'owner' });
+
+    await deleteMe(solo.client);
+    expect(await db().selectFrom('account').select('id').where('id', '=', solo.accountId).executeTakeFirst()).toBeUndefined();
+    expect((await me(soloMember.client)).body.result.data.accountId).toBe(soloMemberOwn.id);
+  });
+
+  it('cannot go through better-auth: its delete-user route is not there', async () => {
+    const o = await ownerOn(ts, 'free', 'no-route');
+    expect((await o.client.request('/api/auth/delete-user', { json: { password: 'secret123' } })).status).toBe(404);
+    expect(await db().selectFrom('user').select('id').where('id', '=', o.userId).executeTakeFirst()).toBeDefined();
+  });
+});
+
+describe('live job events', () => {
+  function listen(client: Browserless) {
+    const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const events: string[] = [];
+    let closed = false;
+    const es = new EventSource(`${ts.url}/api/trpc/jobs.onChange`, {
+      fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), cookie } }),
+    });
+    es.onmessage = (m) => {
+      const data = JSON.parse(m.data) as { jobId?: string } | null;
+      if (data?.jobId) events.push(data.jobId);
+    };
+    const open = new Promise<void>((resolve) => {
+      es.onopen = () => resolve();
+    });
+    return { events, open, close: () => ((closed = true), es.close()), get closed() { return closed; } };
+  }
+
+  async function newJob(accountId: string): Promise<string> {
+    const j = await db().insertInto('validation_job').values({ account_id: accountId, filename: 'live.csv', total_emails: 1 }).returning('id').executeTakeFirstOrThrow();
+    return j.id;
+  }
+
+  it('stops for a member removed from the team, while the owner keeps receiving them', async () => {
+    const o = await ownerOn(ts, 'business', 'live-owner');
+    const m = await joinAs(ts, o, 'member', 'live-member');
+    const ownerStream = listen(o.client);
+    const memberStream = listen(m.client);
+    try {
+      await Promise.all([ownerStream.open, memberStream.open]);
+      await new Promise((r) => setTimeout(r, 200));
+      const before = await newJob(o.accountId);
+      await expect.poll(() => memberStream.events.includes(before), { timeout: 5000 }).toBe(true);
+
+      const members = (await o.client.trpcQuery('team.members')).body.result.data as Array<{ id: string; user_id: string }>;
+      const row = members.find((x) => x.user_id === m.userId)!;
+      expect((await o.client.trpcMutation('team.removeMember', { memberId: row.id })).status).toBe(200);
+
+      const after = await newJob(o.accountId);
+      await expect.poll(() => ownerStream.events.includes(after), { timeout: 5000 }).toBe(true);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(memberStream.events).not.toContain(after);
+    } finally {
+      ownerStream.close();
+      memberStream.close();
+    }
+  });
+});
+
+describe('the active account is the same everywhere', () => {
+  it('uploads and exports in the account the dashboard shows, for a user in two accounts', async () => {
+    const team = await ownerOn(ts, 'pro', 'two-team');
+    const user = await joinAs(ts, team, 'admin', 'two-user');
+    const own = await db().selectFrom('account').select('id').where('owner_id', '=', user.userId).executeTakeFirstOrThrow();
+    await setPlan(ts, own.id, 'starter');
+    // The session's active account becomes the user's own (as a switch would).
+    await db().updateTable('session').set({ activeOrganizationId: own.id }).where('userId', '=', user.userId).execute();
+    expect((await me(user.client)).body.result.data.accountId).toBe(own.id);
+
+    const up = await uploadCsv(user.client, 'mine.csv', 'email\r\na@example.com\r\n');
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    const job = await db().selectFrom('validation_job').select('account_id').where('id', '=', up.body.jobId).executeTakeFirstOrThrow();
+    expect(job.account_id).toBe(own.id);
+    expect(JSON.stringify((await user.client.trpcQuery('jobs.list', {})).body.result.data)).toContain(up.body.jobId);
+
+    // A completed job of the other account is not exported from this one.
+    const teamJob = await db().insertInto('validation_job').values({ account_id: team.accountId, filename: 'team.csv', status: 'completed', total_emails: 0 }).returning('id').executeTakeFirstOrThrow();
+    const cookie = [...user.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    expect((await fetch(`${ts.url}/api/jobs/${teamJob.id}/export`, { headers: { cookie } })).status).toBe(404);
+    const ownJob = await db().insertInto('validation_job').values({ account_id: own.id, filename: 'own.csv', status: 'completed', total_emails: 0 }).returning('id').executeTakeFirstOrThrow();
+    expect((await fetch(`${ts.url}/api/jobs/${ownJob.id}/export`, { headers: { cookie } })).status).toBe(200);
+
+    // Switching back to the team makes both doors follow.
+    await db().updateTable('session').set({ activeOrganizationId: team.accountId }).where('userId', '=', user.userId).execute();
+    const up2 = await uploadCsv(user.client, 'team.csv', 'email\r\nb@example.com\r\n');
+    expect((await db().selectFrom('validation_job').select('account_id').where('id', '=', up2.body.jobId).executeTakeFirstOrThrow()).account_id).toBe(team.accountId);
+    expect((await fetch(`${ts.url}/api/jobs/${teamJob.id}/export`, { headers: { cookie } })).status).toBe(200);
+  });
+});
+
