@@ -40,6 +40,8 @@ export interface PlanDefinition {
   apiKeys: boolean;
   autoRevalidation: boolean;
   integrations: boolean;
+  /** Job webhooks (webhook_url on POST /v1/bulk): Pro and up (spec section 9). */
+  webhooks: boolean;
   /** Unused credits carry over at the monthly reset. */
   rollover: boolean;
 }
@@ -52,7 +54,7 @@ export const PLANS: readonly PlanDefinition[] = [
     features: ['500 validations', 'Syntax and MX checks', 'No CSV upload', 'No SMTP mailbox check', 'API: 1 request/second', 'Community support'],
     apiRateLabel: '1 req/s', apiRatePerSecond: 1, teamMemberLimit: 1, teamLabel: 'No team members', support: 'Community support',
     cta: 'Start Free', popularOnLanding: false, popularOnBilling: false,
-    smtpCheck: false, csvUpload: false, apiKeys: false, autoRevalidation: false, integrations: false, rollover: false,
+    smtpCheck: false, csvUpload: false, apiKeys: false, autoRevalidation: false, integrations: false, webhooks: false, rollover: false,
   },
   {
     type: 'starter', name: 'Starter', priceUSD: 19, priceINR: 999, period: '/month',
@@ -61,7 +63,7 @@ export const PLANS: readonly PlanDefinition[] = [
     features: ['10,000 validations/month', 'Full syntax, MX and SMTP checks', 'CSV upload', 'Disposable and role detection', 'API: 3 requests/second', '1 user', 'Email support'],
     apiRateLabel: '3 req/s', apiRatePerSecond: 3, teamMemberLimit: 1, teamLabel: '1 user', support: 'Email support',
     cta: 'Get Started', popularOnLanding: false, popularOnBilling: true,
-    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: false, integrations: false, rollover: false,
+    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: false, integrations: false, webhooks: false, rollover: false,
   },
   {
     type: 'pro', name: 'Pro', priceUSD: 79, priceINR: 2999, period: '/month',
@@ -70,7 +72,7 @@ export const PLANS: readonly PlanDefinition[] = [
     features: ['100,000 validations/month', 'Bulk validation', 'Webhooks', 'Analytics dashboard', 'Rollover of unused credits', 'Auto revalidation', 'API: 10 requests/second', 'Up to 2 team members', 'Priority email support'],
     apiRateLabel: '10 req/s', apiRatePerSecond: 10, teamMemberLimit: 2, teamLabel: '2 team members', support: 'Priority email support',
     cta: 'Get Started', popularOnLanding: true, popularOnBilling: false,
-    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: false, rollover: true,
+    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: false, webhooks: true, rollover: true,
   },
   {
     type: 'business', name: 'Business', priceUSD: 199, priceINR: 7999, period: '/month',
@@ -79,7 +81,7 @@ export const PLANS: readonly PlanDefinition[] = [
     features: ['500,000 validations/month', 'All Pro features', 'White-label (custom logo and domain)', 'Uptime SLA', 'Advanced reporting', 'API: 25 requests/second (dedicated webhook and API limit)', 'Up to 10 team members', 'Priority and chat support'],
     apiRateLabel: '25 req/s', apiRatePerSecond: 25, teamMemberLimit: 10, teamLabel: 'Up to 10 team members', support: 'Priority and chat support',
     cta: 'Get Started', popularOnLanding: false, popularOnBilling: false,
-    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: false, rollover: true,
+    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: false, webhooks: true, rollover: true,
   },
   {
     type: 'enterprise', name: 'Enterprise', priceUSD: null, priceINR: null, period: '',
@@ -88,7 +90,7 @@ export const PLANS: readonly PlanDefinition[] = [
     features: ['Unlimited or custom volume', 'Dedicated nodes and IPs', 'On-premise option', 'Custom SLA', 'Full white-label and rebranding', 'Webhook, Zapier and custom API integrations', 'Custom API rate', 'Unlimited team members', '24/7 support'],
     apiRateLabel: 'Custom', apiRatePerSecond: null, teamMemberLimit: UNLIMITED, teamLabel: 'Unlimited team members', support: '24/7 support',
     cta: 'Contact Sales', popularOnLanding: false, popularOnBilling: false,
-    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: true, rollover: true,
+    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: true, webhooks: true, rollover: true,
   },
 ];
 
@@ -113,7 +115,7 @@ export function formatPlanPrice(plan: PlanDefinition, currency: Currency): strin
 }
 
 /** Which plans include what (the gate names the UI and server share). */
-export type PlanGate = 'smtpCheck' | 'csvUpload' | 'apiKeys' | 'autoRevalidation' | 'integrations';
+export type PlanGate = 'smtpCheck' | 'csvUpload' | 'apiKeys' | 'autoRevalidation' | 'integrations' | 'webhooks';
 
 export function planAllows(type: PlanType, gate: PlanGate): boolean {
   return planByType(type)[gate];

@@ -15,41 +15,59 @@ export function ratePerSecond(plan: PlanType): number {
 
 export type RateDecision = { allowed: true; limit: number; remaining: number } | { allowed: false; limit: number; retryAfterSeconds: number };
 
-const limiters = new WeakMap<pg.Pool, Map<PlanType, Promise<RateLimiterPostgres>>>();
+/**
+ * Separate budgets per account: the public API (the plan's rate per second), and the dashboard's
+ * checks and job mutations (the same plan rate over a 10-second window, at least 30 per window,
+ * so a person clicking or a page firing a few calls together is not refused while a script
+ * driving the dashboard with a session cookie gets no more than the API would give it).
+ */
+export type RateBucket = 'v1' | 'dashboard';
 
-function limiterFor(pool: pg.Pool, plan: PlanType): Promise<RateLimiterPostgres> {
+export const DASHBOARD_WINDOW_SECONDS = 10;
+export const DASHBOARD_MIN_POINTS = 30;
+
+export function bucketBudget(plan: PlanType, bucket: RateBucket): { points: number; duration: number } {
+  const rate = ratePerSecond(plan);
+  if (bucket === 'v1') return { points: rate, duration: 1 };
+  return { points: Math.max(DASHBOARD_MIN_POINTS, rate * DASHBOARD_WINDOW_SECONDS), duration: DASHBOARD_WINDOW_SECONDS };
+}
+
+const limiters = new WeakMap<pg.Pool, Map<string, Promise<RateLimiterPostgres>>>();
+
+function limiterFor(pool: pg.Pool, plan: PlanType, bucket: RateBucket = 'v1'): Promise<RateLimiterPostgres> {
   let perPool = limiters.get(pool);
   if (!perPool) {
     perPool = new Map();
     limiters.set(pool, perPool);
   }
-  let limiter = perPool.get(plan);
+  const id = `${bucket}:${plan}`;
+  let limiter = perPool.get(id);
   if (!limiter) {
-    const points = ratePerSecond(plan);
+    const { points, duration } = bucketBudget(plan, bucket);
     limiter = new Promise<RateLimiterPostgres>((resolve, reject) => {
       const l: RateLimiterPostgres = new RateLimiterPostgres(
         {
           storeClient: pool,
           tableName: RATE_LIMIT_TABLE,
-          keyPrefix: `v1:${plan}`,
+          keyPrefix: id,
           points,
-          duration: 1,
-          insuranceLimiter: new RateLimiterMemory({ keyPrefix: `v1:${plan}:mem`, points, duration: 1 }),
+          duration,
+          insuranceLimiter: new RateLimiterMemory({ keyPrefix: `${id}:mem`, points, duration }),
         },
         (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(l)),
       );
     });
-    limiter.catch(() => perPool.delete(plan)); // try to create the table again next time
-    perPool.set(plan, limiter);
+    limiter.catch(() => perPool.delete(id)); // try to create the table again next time
+    perPool.set(id, limiter);
   }
   return limiter;
 }
 
 /** Takes one request from the account's bucket for this second. */
-export async function consumeApiRequest(pool: pg.Pool, plan: PlanType, accountId: string): Promise<RateDecision> {
-  const limit = ratePerSecond(plan);
+export async function consumeApiRequest(pool: pg.Pool, plan: PlanType, accountId: string, bucket: RateBucket = 'v1'): Promise<RateDecision> {
+  const limit = bucketBudget(plan, bucket).points;
   try {
-    const res = await (await limiterFor(pool, plan)).consume(accountId, 1);
+    const res = await (await limiterFor(pool, plan, bucket)).consume(accountId, 1);
     return { allowed: true, limit, remaining: res.remainingPoints };
   } catch (rej) {
     if (rej instanceof RateLimiterRes) {

@@ -94,7 +94,12 @@ async function startBulk(ctx: { deps: AppDeps; accountId: string; keyId: string;
   return { job_id: job.jobId, total_emails: job.totalEmails, status: 'pending' as const };
 }
 
-const bulkProcedure = apiKeyProcedure.use(requirePlan('csvUpload')).input(bulkInput).output(bulkOutput);
+// webhook_url follows the plan table (Pro and up): 403 PLAN_REQUIRED otherwise, before anything is queued.
+const bulkProcedure = apiKeyProcedure
+  .use(requirePlan('csvUpload'))
+  .use(requirePlan('webhooks', (input) => (input as { webhook_url?: unknown } | null)?.webhook_url !== undefined))
+  .input(bulkInput)
+  .output(bulkOutput);
 
 export const v1Router = router({
   validate: apiKeyProcedure

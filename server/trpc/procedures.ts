@@ -2,9 +2,12 @@
 // plans themselves: the chain narrows ctx (user → accountId/role/plan) and enforces the gates.
 import type { Db } from '../../db/client';
 import type { Plan } from '../../db/types';
+import { can, PERMISSION_DENIED_MESSAGES, type Permission, type Role } from '../contracts/permissions';
 import { planAllows, type PlanGate } from '../contracts/plans';
 import { provisionAccount } from '../features/account/provision';
+import type { AppDeps } from '../deps';
 import { AppError } from '../lib/app-error';
+import { consumeApiRequest, DASHBOARD_WINDOW_SECONDS } from '../rest/rate-limit';
 import { middleware, publicProcedure } from './init';
 
 export { publicProcedure };
@@ -14,7 +17,7 @@ export const authedProcedure = publicProcedure.use(function isAuthed({ ctx, next
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 
-export type Role = 'owner' | 'admin' | 'member';
+export type { Role };
 
 export interface Membership {
   accountId: string;
@@ -66,6 +69,15 @@ export const accountProcedure = authedProcedure.use(async function hasAccount({ 
   return next({ ctx: { ...ctx, accountId: membership.accountId, role: membership.role, plan: membership.plan } });
 });
 
+/** Refuses callers whose role lacks the permission (server/contracts/permissions.ts, the one table). */
+export function requirePermission(permission: Permission) {
+  return middleware(function hasPermission({ ctx, next }) {
+    const role = (ctx as { role?: Role }).role;
+    if (!can(role, permission)) throw new AppError('PERMISSION_DENIED', PERMISSION_DENIED_MESSAGES[permission] ?? 'You do not have permission to do this.');
+    return next();
+  });
+}
+
 export function requireRole(...roles: Role[]) {
   return middleware(function hasRole({ ctx, next }) {
     const role = (ctx as { role?: Role }).role;
@@ -80,6 +92,7 @@ const GATE_MESSAGES: Record<PlanGate, string> = {
   apiKeys: 'API keys are available from the Starter plan.',
   autoRevalidation: 'Auto revalidation is available on Pro, Business and Enterprise plans.',
   integrations: 'Integrations are available on the Enterprise plan.',
+  webhooks: 'Webhooks are available on the Pro, Business and Enterprise plans.',
 };
 
 /** Refuses callers whose plan lacks the gate; with `when`, only for inputs it selects. */
@@ -91,3 +104,19 @@ export function requirePlan(gate: PlanGate, when?: (input: unknown) => boolean) 
     return next();
   });
 }
+
+/** Dashboard work that costs (checks, job mutations) is rate-limited per account like /v1, in its own bucket (rest/rate-limit.ts). */
+export function rateLimitMessage(limit: number, retryAfterSeconds: number): string {
+  const s = retryAfterSeconds;
+  return `Too many requests (${limit} per ${DASHBOARD_WINDOW_SECONDS} seconds on your plan). Retry after ${s} second${s === 1 ? '' : 's'}.`;
+}
+
+export const withinAccountRate = middleware(async function withinAccountRate({ ctx, next }) {
+  const c = ctx as unknown as { deps: AppDeps; accountId?: string; plan?: Plan };
+  if (!c.accountId || !c.plan) return next();
+  const decision = await consumeApiRequest(c.deps.pool, c.plan, c.accountId, 'dashboard');
+  if (!decision.allowed) {
+    throw new AppError('RATE_LIMITED', rateLimitMessage(decision.limit, decision.retryAfterSeconds), { details: { retryAfterSeconds: decision.retryAfterSeconds } });
+  }
+  return next();
+});

@@ -2,12 +2,12 @@
 // access). Members may see which keys exist — never a key — so they know what their team uses.
 import { apiKeySchema, createApiKeyInput, createdApiKeySchema, revokeApiKeyInput } from '../../contracts/api-keys';
 import { router } from '../../trpc/init';
-import { accountProcedure, requirePlan, requireRole } from '../../trpc/procedures';
+import { accountProcedure, requirePermission, requirePlan } from '../../trpc/procedures';
 import { webhookSigningSecret } from '../webhooks/webhook-signing';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.service';
 import { z } from 'zod';
 
-const manageProcedure = accountProcedure.use(requireRole('owner', 'admin'));
+const manageProcedure = accountProcedure.use(requirePermission('apiKeys.manage'));
 
 export const apiKeysRouter = router({
   list: accountProcedure.output(z.array(apiKeySchema)).query(({ ctx }) => listApiKeys(ctx.deps.db, ctx.accountId)),
@@ -24,7 +24,8 @@ export const apiKeysRouter = router({
     .mutation(({ ctx, input }) => revokeApiKey(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id, id: input.id })),
 
   /** The secret that signs this account's webhook calls (X-Mailvet-Signature). */
-  webhookSecret: manageProcedure
+  webhookSecret: accountProcedure
+    .use(requirePermission('webhooks.manage'))
     .use(requirePlan('apiKeys'))
     .output(z.object({ secret: z.string() }))
     .query(({ ctx }) => ({ secret: webhookSigningSecret(ctx.deps, ctx.accountId) })),

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { planTypeSchema } from '../../contracts/plans';
 import { router } from '../../trpc/init';
-import { accountProcedure, requireRole } from '../../trpc/procedures';
+import { accountProcedure, requirePermission } from '../../trpc/procedures';
 import { completeTestPayment, createOrder, gatewayFor, verifyPayment } from './billing.service';
 
 const currencySchema = z.enum(['USD', 'INR'], { error: 'Currency must be USD or INR.' });
@@ -18,7 +18,7 @@ export const verifyPaymentInput = z.object({
   planType: planTypeSchema,
 });
 
-const ownerOnly = requireRole('owner');
+const ownerOnly = requirePermission('billing.pay');
 
 export const billingRouter = router({
   /** How this server takes payments: Razorpay checkout, the local test checkout, or none. */

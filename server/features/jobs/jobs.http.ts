@@ -8,7 +8,8 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from '../../contracts/jobs';
 import { planAllows } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
-import { resolveMembership } from '../../trpc/procedures';
+import { consumeApiRequest } from '../../rest/rate-limit';
+import { rateLimitMessage, resolveMembership } from '../../trpc/procedures';
 import { exportJobCsv, uploadBulkFile } from './jobs.service';
 import { sendError } from '../../http/send-error';
 import { AppError } from '../../lib/app-error';
@@ -40,6 +41,12 @@ export function jobsHttpRouter(deps: AppDeps): express.Router {
       try {
         const caller = await callerOf(deps, req);
         if (!planAllows(caller.plan, 'csvUpload')) throw new AppError('PLAN_REQUIRED', 'CSV upload is available on paid plans. Upgrade to upload lists.');
+        // The same per-account budget as jobs.upload / jobs.process on tRPC.
+        const rate = await consumeApiRequest(deps.pool, caller.plan, caller.accountId, 'dashboard');
+        if (!rate.allowed) {
+          res.setHeader('Retry-After', String(rate.retryAfterSeconds));
+          throw new AppError('RATE_LIMITED', rateLimitMessage(rate.limit, rate.retryAfterSeconds), { details: { retryAfterSeconds: rate.retryAfterSeconds } });
+        }
         res.locals.caller = caller;
         next();
       } catch (err) {

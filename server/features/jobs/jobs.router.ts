@@ -1,14 +1,14 @@
 // Bulk jobs for the dashboard (Bulk Upload, History). Thin: input → service/query → output.
 import { jobIdInput, jobResultsInput, listJobsInput, processBulkValidationInput, uploadJobInput } from '../../contracts/jobs';
 import { router } from '../../trpc/init';
-import { accountProcedure, requirePlan } from '../../trpc/procedures';
+import { accountProcedure, requirePlan, withinAccountRate } from '../../trpc/procedures';
 import { accountJobEvents, type JobChangeEvent } from './job-events';
 import { findJob, jobResultsPage, listJobs, reasonBreakdown } from './jobs.queries';
 import { exportJobCsv, processBulkValidation, uploadBulkFile } from './jobs.service';
 import { AppError } from '../../lib/app-error';
 import { isStillMember } from '../account/account.queries';
 
-const csvProcedure = accountProcedure.use(requirePlan('csvUpload'));
+const csvProcedure = accountProcedure.use(requirePlan('csvUpload')).use(withinAccountRate);
 
 export const jobsRouter = router({
   /** Stores the CSV (validation-files/{userId}/{timestamp}-{filename}) and creates the job. */

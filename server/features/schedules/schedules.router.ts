@@ -1,12 +1,14 @@
-// Auto revalidation for the dashboard. Creating and switching on need a plan with the gate;
-// listing, reading changes, switching off and deleting do not (a downgraded account can still
-// pause or clean up).
+// Auto revalidation for the dashboard. Creating, switching and deleting are for the owner and
+// admins (permissions.ts: schedules.manage); members see the list and its changes. Creating and
+// switching on also need a plan with the gate; switching off and deleting do not (a downgraded
+// account can still pause or clean up).
 import { createScheduleInput, parseScheduleCsvInput, scheduleIdInput, setScheduleActiveInput } from '../../contracts/schedules';
 import { router } from '../../trpc/init';
-import { accountProcedure, requirePlan } from '../../trpc/procedures';
+import { accountProcedure, requirePermission, requirePlan } from '../../trpc/procedures';
 import { createSchedule, deleteSchedule, listSchedules, parseScheduleCsv, scheduleChanges, setScheduleActive } from './schedules.service';
 
-const autoRevalidationProcedure = accountProcedure.use(requirePlan('autoRevalidation'));
+const manageProcedure = accountProcedure.use(requirePermission('schedules.manage'));
+const autoRevalidationProcedure = manageProcedure.use(requirePlan('autoRevalidation'));
 
 export const schedulesRouter = router({
   /** The account's schedules, newest first, with the last run's job. */
@@ -16,12 +18,12 @@ export const schedulesRouter = router({
     .input(createScheduleInput)
     .mutation(({ ctx, input }) => createSchedule(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id }, input)),
 
-  setActive: accountProcedure
+  setActive: manageProcedure
     .use(requirePlan('autoRevalidation', (input) => (input as { isActive?: unknown } | null)?.isActive !== false))
     .input(setScheduleActiveInput)
     .mutation(({ ctx, input }) => setScheduleActive(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id }, input.scheduleId, input.isActive)),
 
-  delete: accountProcedure
+  delete: manageProcedure
     .input(scheduleIdInput)
     .mutation(({ ctx, input }) => deleteSchedule(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id }, input.scheduleId)),
 

@@ -1,8 +1,8 @@
 // Team screen (spec sections 2, 5, 6, 7): members, pending invitations, invite, cancel, remove,
-// and accepting an invitation. Tenancy comes from accountProcedure; roles from requireRole.
+// and accepting an invitation. Tenancy comes from accountProcedure; roles from requirePermission (contracts/permissions.ts).
 import { z } from 'zod';
 import { router } from '../../trpc/init';
-import { accountProcedure, authedProcedure, publicProcedure, requireRole } from '../../trpc/procedures';
+import { accountProcedure, authedProcedure, publicProcedure, requirePermission } from '../../trpc/procedures';
 import { acceptInvitation, cancelInvitation, inviteMember, listMembers, listPendingInvitations, previewInvitation, removeMember, seatsInUse } from './team.service';
 
 const ENTER_EMAIL = 'Please enter an email address';
@@ -21,7 +21,7 @@ const id = z.string().min(1).max(200);
 const invitationIdInput = z.object({ invitationId: id });
 const memberIdInput = z.object({ memberId: id });
 
-const managers = requireRole('owner', 'admin');
+const managers = requirePermission('team.manage');
 
 export const teamRouter = router({
   /** user_roles: every member of the account with profile email and full_name, oldest first. */

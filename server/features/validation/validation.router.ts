@@ -1,7 +1,7 @@
 // Single real-time validation (spec "Validate Email"). Thin: input in, one service call, shape out.
 import { z } from 'zod';
 import { router } from '../../trpc/init';
-import { accountProcedure } from '../../trpc/procedures';
+import { accountProcedure, withinAccountRate } from '../../trpc/procedures';
 import { checkSingleEmail } from './validation.service';
 
 // The message rules (empty, too long, control characters) live in parseSingleEmail so the REST
@@ -10,7 +10,7 @@ export const checkEmailInput = z.object({ email: z.string({ error: 'Please enter
 
 export const validationRouter = router({
   /** Validates one address at the depth the plan allows; takes one credit when it answers. */
-  check: accountProcedure.input(checkEmailInput).mutation(({ ctx, input }) =>
+  check: accountProcedure.use(withinAccountRate).input(checkEmailInput).mutation(({ ctx, input }) =>
     checkSingleEmail({ db: ctx.deps.db, probe: ctx.deps.probe }, { accountId: ctx.accountId, userId: ctx.user.id, plan: ctx.plan, email: input.email }),
   ),
 });

@@ -18,6 +18,8 @@ export interface ScheduleCardProps {
   onDelete: (schedule: ScheduleItem) => void;
   toggling: boolean;
   deleting: boolean;
+  /** Owner and admin (permissions.ts: schedules.manage); members see the schedule without controls. */
+  canManage?: boolean;
 }
 
 function Meta({ icon: Icon, label, value, testId }: { icon: typeof Mail; label: string; value: string; testId: string }) {
@@ -34,7 +36,7 @@ function Meta({ icon: Icon, label, value, testId }: { icon: typeof Mail; label: 
 }
 
 /** One schedule: name, Active/Inactive, description, frequency, emails, runs, last run; toggle and delete. */
-export function ScheduleCard({ schedule: s, onToggle, onDelete, toggling, deleting }: ScheduleCardProps) {
+export function ScheduleCard({ schedule: s, onToggle, onDelete, toggling, deleting, canManage = true }: ScheduleCardProps) {
   const frequency = FREQUENCIES.find((f) => f.value === s.frequency)?.label ?? s.frequency;
   const running = s.last_job !== null && (s.last_job.status === 'pending' || s.last_job.status === 'processing');
   return (
@@ -59,20 +61,22 @@ export function ScheduleCard({ schedule: s, onToggle, onDelete, toggling, deleti
             <p className="text-sm text-slate-400">No description</p>
           )}
         </div>
-        <div className="flex shrink-0 items-center gap-1">
-          <Switch
-            checked={s.is_active}
-            onChange={(v) => onToggle(s, v)}
-            disabled={toggling}
-            aria-label={`Active: ${s.name}`}
-            className="group relative inline-flex h-6 w-11 cursor-pointer items-center rounded-full bg-slate-300 transition-colors data-checked:bg-brand-600 data-disabled:cursor-wait data-disabled:opacity-60"
-          >
-            <span className="size-5 translate-x-0.5 rounded-full bg-white shadow-sm ring-1 ring-slate-900/5 transition-transform group-data-checked:translate-x-[1.375rem]" />
-          </Switch>
-          <Button variant="ghost" size="icon" onClick={() => onDelete(s)} loading={deleting} aria-label={`Delete ${s.name}`} className="text-slate-500 hover:bg-red-50 hover:text-red-600">
-            {!deleting && <Trash2 className="size-4" aria-hidden />}
-          </Button>
-        </div>
+        {canManage && (
+          <div className="flex shrink-0 items-center gap-1">
+            <Switch
+              checked={s.is_active}
+              onChange={(v) => onToggle(s, v)}
+              disabled={toggling}
+              aria-label={`Active: ${s.name}`}
+              className="group relative inline-flex h-6 w-11 cursor-pointer items-center rounded-full bg-slate-300 transition-colors data-checked:bg-brand-600 data-disabled:cursor-wait data-disabled:opacity-60"
+            >
+              <span className="size-5 translate-x-0.5 rounded-full bg-white shadow-sm ring-1 ring-slate-900/5 transition-transform group-data-checked:translate-x-[1.375rem]" />
+            </Switch>
+            <Button variant="ghost" size="icon" onClick={() => onDelete(s)} loading={deleting} aria-label={`Delete ${s.name}`} className="text-slate-500 hover:bg-red-50 hover:text-red-600">
+              {!deleting && <Trash2 className="size-4" aria-hidden />}
+            </Button>
+          </div>
+        )}
       </div>
       <dl className="flex flex-wrap gap-x-8 gap-y-3 border-t border-slate-100 px-5 py-4">
         <Meta icon={Repeat} label="Frequency" value={frequency} testId="schedule-frequency" />

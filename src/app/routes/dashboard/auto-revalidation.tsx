@@ -16,6 +16,7 @@ import { ScheduleCard } from '../../../features/schedules/schedule-card';
 import type { ScheduleItem } from '../../../features/schedules/types';
 import { SchedulesUpgradeDialog } from '../../../features/schedules/upgrade-dialog';
 import { useTRPC } from '../../../lib/trpc';
+import { can } from '../../../../server/contracts/permissions';
 
 /** A schedule run is a job: refresh the list (runs, last run, changes) whenever a job changes. */
 function useRefreshOnJobChange() {
@@ -104,15 +105,20 @@ export default function AutoRevalidationRoute() {
   }
 
   const list = schedules.data ?? [];
+  const canManage = gate.me ? can(gate.me.role, 'schedules.manage') : true;
   return (
     <>
       <PageHeader
         title="Auto Revalidation"
         description="Revalidate saved lists on a schedule and catch addresses that go bad."
         actions={
-          <Button onClick={newSchedule} disabled={gate.isLoading}>
-            {gate.allowed || gate.isLoading ? <Plus className="size-4" aria-hidden /> : <Lock className="size-4" aria-hidden />} New Schedule
-          </Button>
+          canManage ? (
+            <Button onClick={newSchedule} disabled={gate.isLoading}>
+              {gate.allowed || gate.isLoading ? <Plus className="size-4" aria-hidden /> : <Lock className="size-4" aria-hidden />} New Schedule
+            </Button>
+          ) : (
+            <span className="text-sm text-slate-500" data-testid="schedules-read-only">Only the account owner or an admin can change schedules.</span>
+          )
         }
       />
 
@@ -155,7 +161,7 @@ export default function AutoRevalidationRoute() {
       ) : (
         <div className="grid gap-4 xl:grid-cols-2" aria-label="Schedules">
           {list.map((s) => (
-            <ScheduleCard key={s.id} schedule={s} onToggle={(x, v) => void onToggle(x, v)} onDelete={(x) => void onDelete(x)} toggling={togglingId === s.id} deleting={deletingId === s.id} />
+            <ScheduleCard key={s.id} schedule={s} canManage={canManage} onToggle={(x, v) => void onToggle(x, v)} onDelete={(x) => void onDelete(x)} toggling={togglingId === s.id} deleting={deletingId === s.id} />
           ))}
         </div>
       )}
