@@ -2,7 +2,9 @@ import { APIError } from 'better-auth/api';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import { router } from '../../trpc/init';
-import { accountProcedure, authedProcedure } from '../../trpc/procedures';
+import { auditLogInput } from '../../contracts/audit';
+import { accountProcedure, authedProcedure, requirePermission } from '../../trpc/procedures';
+import { readAuditLog } from '../audit/audit.service';
 import { provisionAccount } from './provision';
 import { DELETE_CONFIRMATION, accountOverview, deleteUserAndOwnedAccounts, getProfile, updateProfile } from './account.service';
 
@@ -35,6 +37,12 @@ export const accountRouter = router({
       .input(updateProfileInput)
       .mutation(({ ctx, input }) => updateProfile(ctx.deps.db, { userId: ctx.user.id, accountId: ctx.accountId, ...input })),
   }),
+
+  /** The account's audit log, newest first, filterable by category and actor. Owner and admin only. */
+  auditLog: accountProcedure
+    .use(requirePermission('audit.read'))
+    .input(auditLogInput)
+    .query(({ ctx, input }) => readAuditLog(ctx.deps.db, ctx.accountId, input)),
 
   /**
    * For a signed-in user whose account was deleted: a new, empty Free account (no free credits:
