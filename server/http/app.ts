@@ -1,16 +1,39 @@
 // Express composition only: which handler serves which path. No business logic here.
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { toNodeHandler } from 'better-auth/node';
-import express, { type ErrorRequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
+import type { AppError } from '../lib/app-error';
+import { BULK_BODY_BYTES, SMALL_BODY_BYTES, jsonBodyGuard, jsonQueryGuard } from './body-guard';
+import { httpError } from './send-error';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../deps';
 import { appRouter } from '../trpc/app-router';
 import { contextFactory } from '../trpc/context';
+import { toTRPCError } from '../trpc/init';
 import { jobsHttpRouter } from '../features/jobs/jobs.http';
 import { restApiRouter } from '../rest/mount';
 import { authAllowlistGuard } from './auth-guard';
 import { devOutboxRouter } from './dev-outbox';
+
+/** Dashboard calls that carry a whole address list or CSV; every other tRPC body is small. */
+const LARGE_TRPC_PROCEDURES = new Set(['schedules.create', 'schedules.parseCsv', 'jobs.upload']);
+
+function trpcBodyLimit(req: Request): number {
+  const procedures = decodeURIComponent(req.path.replace(/^\//, '')).split(',');
+  return procedures.some((p) => LARGE_TRPC_PROCEDURES.has(p)) ? BULK_BODY_BYTES : SMALL_BODY_BYTES;
+}
+
+/** A refused body in tRPC's error envelope, so the dashboard's client shows the message. */
+function replyTrpc(res: Response, err: AppError): void {
+  const { status, body } = httpError(err);
+  res.status(status).json({ error: { message: body.message, code: -32600, data: { code: toTRPCError(err).code, httpStatus: status, appCode: err.code } } });
+}
+
+function replyPlain(res: Response, err: AppError): void {
+  const { status, body } = httpError(err);
+  res.status(status).json(body);
+}
 
 export interface HttpOptions {
   /** Built SPA (vite build output); omitted in API-only tests. */
@@ -35,8 +58,13 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
   });
   // better-auth reads its own bodies: mount it before any body parser. Only allowlisted routes
   // reach it (server/auth/auth-routes.ts); the guard also hands it Express's client IP.
-  app.all('/api/auth/{*any}', authAllowlistGuard('/api/auth'), toNodeHandler(deps.auth));
-  app.use('/api/trpc', createExpressMiddleware({ router: appRouter, createContext: contextFactory(deps), maxBodySize: 12 * 1024 * 1024 }));
+  app.all('/api/auth/{*any}', authAllowlistGuard('/api/auth'), jsonBodyGuard({ limit: () => SMALL_BODY_BYTES, deliver: 'text', reply: replyPlain }), toNodeHandler(deps.auth));
+  app.use(
+    '/api/trpc',
+    jsonQueryGuard('input', replyTrpc),
+    jsonBodyGuard({ limit: trpcBodyLimit, deliver: 'text', reply: replyTrpc }),
+    createExpressMiddleware({ router: appRouter, createContext: contextFactory(deps), maxBodySize: BULK_BODY_BYTES }),
+  );
   app.use(jobsHttpRouter(deps)); // POST /api/jobs/upload (raw CSV ≤ 10 MB), GET /api/jobs/:id/export
   app.get('/api/public-config', (_req, res) => {
     res.json({ geoUrl: deps.env.GEO_URL });

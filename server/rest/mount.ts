@@ -1,15 +1,17 @@
 // Mounts the public REST API on /v1: the OpenAPI document, then trpc-to-openapi over v1Router.
 // Errors leave as {code, message[, issues]} where code is the app's stable code (RATE_LIMITED,
 // INVALID_API_KEY, INSUFFICIENT_CREDITS …), never a stack or the tRPC envelope.
-import express, { type ErrorRequestHandler, type Response } from 'express';
+import express, { type Response } from 'express';
+import { BULK_BODY_BYTES, SMALL_BODY_BYTES, jsonBodyGuard } from '../http/body-guard';
+import { httpError } from '../http/send-error';
 import { createOpenApiExpressMiddleware } from 'trpc-to-openapi';
 import type { AppDeps } from '../deps';
 import { openApiDocument } from './openapi';
 import { restContextFactory, restStateOf } from './rest-context';
 import { v1Router } from './v1.router';
 
-/** Bulk bodies: 10,000 addresses of up to 1,024 characters, with JSON overhead. */
-const MAX_BODY = '12mb';
+/** The routes that take up to 10,000 addresses; every other /v1 body is small. */
+const BULK_PATHS = new Set(['/bulk', '/bulk-validate']);
 
 const PUBLIC_CODES: Record<string, string> = {
   BAD_REQUEST: 'BAD_INPUT',
@@ -69,24 +71,24 @@ export function restApiRouter(deps: AppDeps): express.Router {
   const handler = createOpenApiExpressMiddleware({
     router: v1Router,
     createContext: restContextFactory(deps),
-    maxBodySize: 12 * 1024 * 1024,
+    maxBodySize: BULK_BODY_BYTES,
     responseMeta: ({ ctx }) => ({ headers: { ...(restStateOf(ctx)?.responseHeaders ?? {}) } }),
     onError: ({ error, path }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') console.error(`[v1] ${path ?? '?'}:`, error.cause ?? error);
     },
   });
 
-  r.use(express.json({ limit: MAX_BODY }));
-  const badBody: ErrorRequestHandler = (err, _req, res, next) => {
-    const type = (err as { type?: string }).type;
-    if (type === 'entity.parse.failed') return void res.status(400).json({ code: 'BAD_INPUT', message: 'The request body is not valid JSON.' });
-    if (type === 'entity.too.large') return void res.status(413).json({ code: 'PAYLOAD_TOO_LARGE', message: `The request body is larger than ${MAX_BODY}.` });
-    if (typeof (err as { status?: number }).status === 'number' && (err as { status: number }).status < 500) {
-      return void res.status((err as { status: number }).status).json({ code: 'BAD_INPUT', message: 'The request body could not be read.' });
-    }
-    next(err);
-  };
-  r.use(badBody);
+  // Bounded before anything walks it: 64 KB for single calls, bulk sized for 10,000 addresses.
+  r.use(
+    jsonBodyGuard({
+      limit: (req) => (BULK_PATHS.has(req.path) ? BULK_BODY_BYTES : SMALL_BODY_BYTES),
+      deliver: 'json',
+      reply: (res, err) => {
+        const { status, body } = httpError(err);
+        res.status(status).json(body);
+      },
+    }),
+  );
   r.use((req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     rewriteErrorBodies(res);

@@ -157,14 +157,17 @@ describe('validation.check', () => {
     expect((await account(accountId)).credits_balance).toBe(0);
   });
 
-  it('refuses empty, line-broken and enormous input with 400 and takes no credit', async () => {
+  it('refuses empty, line-broken and enormous input with a 4xx and takes no credit', async () => {
     const { client, accountId } = await newUser('starter');
     const before = await account(accountId);
-    const bad: unknown[] = ['', '   ', 'alice@normal.mailworld.test\r\nRCPT TO:<x@y.test>', 'a\nb@normal.mailworld.test', 'tab\t@x.test', `${'a'.repeat(1024 * 1024)}@normal.mailworld.test`, 42, null];
+    const bad: unknown[] = ['', '   ', 'alice@normal.mailworld.test\r\nRCPT TO:<x@y.test>', 'a\nb@normal.mailworld.test', 'tab\t@x.test', `${'a'.repeat(2048)}@normal.mailworld.test`, 42, null];
     for (const email of bad) {
       const res = await check(client, email);
       expect(res.status, JSON.stringify(email).slice(0, 40)).toBe(400);
     }
+    // A body past the single-check limit (64 KB) is refused before it is read in full.
+    const huge = await check(client, `${'a'.repeat(1024 * 1024)}@normal.mailworld.test`);
+    expect(huge.status).toBe(413);
     const empty = await check(client, '');
     expect(empty.body.error.message).toBe('Please enter an email address');
     expect(await account(accountId)).toEqual(before);

@@ -172,4 +172,21 @@ describe('job-completion webhooks', () => {
     const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => guardedLookup('localhost', {}, (e) => resolve(e)));
     expect(err?.code).toBe('EADDRBLOCKED');
   });
+
+  it('never follows a redirect: a 3xx is a failed attempt and the Location is not called', async () => {
+    const { accountId } = await customer();
+    const target = '/hooks/redirected-here';
+    const redirector = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(307, { Location: `${receiver.url}${target}` }).end();
+    });
+    await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
+    try {
+      const jobId = await finishedJob(accountId, `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/hooks/redirect`);
+      await expect(deliverJobWebhook(ts.server.deps, jobId, { number: 1, max: 10 })).rejects.toThrow(/HTTP 307/);
+      expect(forPath(target)).toHaveLength(0);
+    } finally {
+      await new Promise<void>((r) => redirector.close(() => r()));
+    }
+  });
 });

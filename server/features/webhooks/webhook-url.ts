@@ -1,6 +1,8 @@
-// Where we agree to send webhooks. A URL must be https and every address its host resolves to must
-// be public unicast (the probe's net guard: no private, loopback, link-local/metadata, CGNAT,
-// unique-local, multicast, reserved or tunnelled forms). The check runs when the URL is submitted
+// Where we agree to send webhooks. A URL must be https on port 443, and every address its host
+// resolves to must be global unicast (probe/net-guard.ts: an allowlist of global space, so private,
+// loopback, link-local/metadata, CGNAT, unique-local, site-local, multicast, documentation,
+// benchmarking, reserved and every tunnelled or embedded-IPv4 form are refused). Deliveries never
+// follow redirects (a 3xx is a failed attempt). The check runs when the URL is submitted
 // and again at connection time through `guardedLookup`, so DNS rebinding cannot slip past it.
 // `allowPrivate` (WEBHOOK_ALLOW_PRIVATE, tests and local development only) lifts both rules.
 import dns from 'node:dns';
@@ -8,6 +10,8 @@ import net from 'node:net';
 import { checkAddress } from '../../../probe/net-guard';
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
+/** The only port a webhook may target: receivers are public HTTPS endpoints, not other services. */
+export const WEBHOOK_PORTS: readonly string[] = ['', '443'];
 
 export type WebhookUrlCheck = { ok: true; url: URL } | { ok: false; message: string };
 
@@ -23,6 +27,8 @@ export function parseWebhookUrl(raw: string, allowPrivate: boolean): WebhookUrlC
   const schemeOk = url.protocol === 'https:' || (allowPrivate && url.protocol === 'http:');
   if (!schemeOk) return { ok: false, message: 'webhook_url must use https.' };
   if (!url.hostname) return { ok: false, message: 'webhook_url must name a host.' };
+  if (url.username || url.password) return { ok: false, message: 'webhook_url must not contain credentials.' };
+  if (!allowPrivate && !WEBHOOK_PORTS.includes(url.port)) return { ok: false, message: 'webhook_url must use the standard HTTPS port (443).' };
   return { ok: true, url };
 }
 
@@ -47,7 +53,7 @@ export async function checkWebhookUrl(raw: string, o: { allowPrivate: boolean })
   }
   if (addresses.length === 0) return { ok: false, message: `webhook_url host ${host} could not be resolved.` };
   for (const a of addresses) {
-    if (!checkAddress(a).ok) return { ok: false, message: 'webhook_url must point to a public internet address (private, loopback, link-local and metadata addresses are refused).' };
+    if (!checkAddress(a).ok) return { ok: false, message: 'webhook_url must point to a public internet address (private, loopback, link-local, metadata, reserved and tunnelled addresses are refused).' };
   }
   return parsed;
 }

@@ -1,0 +1,147 @@
+// Bodies are bounded before any library walks them. Every JSON surface (tRPC, /v1, better-auth)
+// reads its body through `jsonBodyGuard`: a per-route byte limit (413, checked against
+// Content-Length before reading), UTF-8 JSON only (other media types and charsets → 415),
+// well-formed UTF-8 (400), at most MAX_JSON_DEPTH levels of nesting (400: deeper bodies used to
+// overflow the stack of libraries that walk them recursively), and valid JSON (400). What passes
+// is handed on as `req.body` (the text, or the parsed value), so no library reads the stream again.
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { AppError } from '../lib/app-error';
+
+export const SMALL_BODY_BYTES = 64 * 1024;
+/** Bulk bodies: 10,000 addresses of up to 1,024 characters, with JSON overhead. */
+export const BULK_BODY_BYTES = 12 * 1024 * 1024;
+export const MAX_JSON_DEPTH = 64;
+
+export const BODY_MESSAGES = {
+  tooLarge: (limit: number) => `The request body is larger than this endpoint accepts (${formatBytes(limit)}).`,
+  mediaType: 'Send the request body as JSON (Content-Type: application/json).',
+  charset: (charset: string) => `Only UTF-8 JSON is accepted; the body declares charset=${charset}.`,
+  encoding: 'The Content-Encoding of the request body is not supported.',
+  utf8: 'The request body is not valid UTF-8.',
+  depth: `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`,
+  json: 'The request body is not valid JSON.',
+  unreadable: 'The request body could not be read.',
+} as const;
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MB` : `${Math.round(n / 1024)} KB`;
+}
+
+/** True when the JSON text nests deeper than `max` (strings and escapes are skipped). */
+export function jsonDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** The media type and charset of a Content-Type header, lower-cased. */
+function mediaTypeOf(header: string | undefined): { type: string; charset: string | null } | null {
+  if (!header) return null;
+  const [type = '', ...params] = header.split(';');
+  let charset: string | null = null;
+  for (const p of params) {
+    const eq = p.indexOf('=');
+    if (eq > 0 && p.slice(0, eq).trim().toLowerCase() === 'charset') charset = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+  }
+  return { type: type.trim().toLowerCase(), charset };
+}
+
+const isJsonType = (type: string) => type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+
+function hasBody(req: Request): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = req.headers['content-length'];
+  return length !== undefined && length !== '0';
+}
+
+const rawReaders = new Map<number, RequestHandler>();
+function rawReader(limit: number): RequestHandler {
+  let reader = rawReaders.get(limit);
+  if (!reader) {
+    reader = express.raw({ type: () => true, limit });
+    rawReaders.set(limit, reader);
+  }
+  return reader;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Validates JSON text already read; returns the refusal, or null when it is fine. */
+export function checkJsonText(text: string): AppError | null {
+  if (jsonDeeperThan(text, MAX_JSON_DEPTH)) return new AppError('BAD_INPUT', BODY_MESSAGES.depth);
+  try {
+    JSON.parse(text);
+  } catch {
+    return new AppError('BAD_INPUT', BODY_MESSAGES.json);
+  }
+  return null;
+}
+
+export interface JsonBodyOptions {
+  /** The most bytes this request's route accepts. */
+  limit: (req: Request) => number;
+  /** What the next handler finds in req.body: the JSON text, or the parsed value. */
+  deliver: 'text' | 'json';
+  /** The transport's error envelope. */
+  reply: (res: Response, err: AppError) => void;
+  /** Requests the guard leaves to the route (e.g. a multipart upload that has its own limits). */
+  skip?: (req: Request) => boolean;
+}
+
+export function jsonBodyGuard(o: JsonBodyOptions): RequestHandler {
+  return (req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' || !hasBody(req) || o.skip?.(req)) return next();
+    const media = mediaTypeOf(req.headers['content-type']);
+    if (!media || !isJsonType(media.type)) return o.reply(res, new AppError('UNSUPPORTED_MEDIA_TYPE', BODY_MESSAGES.mediaType));
+    if (media.charset !== null && media.charset !== 'utf-8' && media.charset !== 'utf8') {
+      return o.reply(res, new AppError('UNSUPPORTED_MEDIA_TYPE', BODY_MESSAGES.charset(media.charset)));
+    }
+    const limit = o.limit(req);
+    rawReader(limit)(req, res, (err?: unknown) => {
+      if (err) {
+        const type = (err as { type?: string }).type;
+        if (type === 'entity.too.large') return o.reply(res, new AppError('PAYLOAD_TOO_LARGE', BODY_MESSAGES.tooLarge(limit)));
+        if (type === 'encoding.unsupported') return o.reply(res, new AppError('UNSUPPORTED_MEDIA_TYPE', BODY_MESSAGES.encoding));
+        return o.reply(res, new AppError('BAD_INPUT', BODY_MESSAGES.unreadable));
+      }
+      const bytes: unknown = req.body;
+      let text: string;
+      try {
+        text = utf8.decode(Buffer.isBuffer(bytes) ? bytes : new Uint8Array()); // a leading BOM is dropped
+      } catch {
+        return o.reply(res, new AppError('BAD_INPUT', BODY_MESSAGES.utf8));
+      }
+      if (jsonDeeperThan(text, MAX_JSON_DEPTH)) return o.reply(res, new AppError('BAD_INPUT', BODY_MESSAGES.depth));
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return o.reply(res, new AppError('BAD_INPUT', BODY_MESSAGES.json));
+      }
+      req.body = o.deliver === 'text' ? text : value;
+      next();
+    });
+  };
+}
+
+/** For GET surfaces that carry JSON in the query string (tRPC's `input`): the same depth rule. */
+export function jsonQueryGuard(param: string, reply: (res: Response, err: AppError) => void): RequestHandler {
+  return (req, res, next) => {
+    const raw = new URL(req.originalUrl, 'http://x').searchParams.get(param);
+    if (raw !== null) {
+      const refusal = checkJsonText(raw);
+      if (refusal) return reply(res, refusal);
+    }
+    next();
+  };
+}

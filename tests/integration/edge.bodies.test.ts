@@ -1,0 +1,122 @@
+// No body yields a 5xx: each class of hostile body is sent to each surface (dashboard tRPC, /v1,
+// better-auth, the CSV upload) and answered with a clear 4xx, leaving no job and no debit.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpVerified, startTestServer, type Browserless, type TestServer } from '../helpers/test-server';
+
+let ts: TestServer;
+let owner: Browserless;
+let accountId: string;
+let apiKey: string;
+
+beforeAll(async () => {
+  ts = await startTestServer();
+  owner = await signUpVerified(ts, { email: 'edge-owner@example.com' });
+  accountId = (await owner.trpcQuery('account.me')).body.result.data.accountId as string;
+  await ts.testDb.db.updateTable('account').set({ plan: 'enterprise', credits_balance: 1000 }).where('id', '=', accountId).execute();
+  apiKey = (await owner.trpcMutation('apiKeys.create', { name: 'edge' })).body.result.data.api_key as string;
+});
+afterAll(async () => {
+  await ts?.stop();
+});
+
+const deep = (n: number, inner = '"x"') => `${'['.repeat(n)}${inner}${']'.repeat(n)}`;
+const deepObject = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+
+interface Surface {
+  name: string;
+  path: string;
+  headers: () => Record<string, string>;
+  /** A valid body of this surface, with `email` spliced in as raw JSON text. */
+  body: (emailJson: string) => string;
+}
+
+const surfaces: Surface[] = [
+  { name: 'tRPC validation.check', path: '/api/trpc/validation.check', headers: () => ({ cookie: cookieOf(owner) }), body: (e) => `{"email":${e}}` },
+  { name: 'tRPC batch', path: '/api/trpc/validation.check,apiKeys.create?batch=1', headers: () => ({ cookie: cookieOf(owner) }), body: (e) => `{"0":{"email":${e}},"1":{"name":"x"}}` },
+  { name: '/v1/validate', path: '/v1/validate', headers: () => ({ authorization: `Bearer ${apiKey}` }), body: (e) => `{"email":${e}}` },
+  { name: '/v1/bulk', path: '/v1/bulk', headers: () => ({ authorization: `Bearer ${apiKey}` }), body: (e) => `{"emails":[${e}]}` },
+  { name: 'auth sign-in', path: '/api/auth/sign-in/email', headers: () => ({}), body: (e) => `{"email":${e},"password":"whatever-password"}` },
+];
+
+function cookieOf(c: Browserless): string {
+  return [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+}
+
+async function send(s: Surface, body: Buffer | string, contentType = 'application/json', extra: Record<string, string> = {}) {
+  const res = await fetch(`${ts.url}${s.path}`, { method: 'POST', headers: { origin: ts.url, 'content-type': contentType, ...s.headers(), ...extra }, body });
+  const text = await res.text();
+  return { status: res.status, text };
+}
+
+async function ledger() {
+  const account = await ts.testDb.db.selectFrom('account').select(['credits_balance', 'monthly_validations_used']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  const jobs = await ts.testDb.db.selectFrom('validation_job').select('id').where('account_id', '=', accountId).execute();
+  const results = await ts.testDb.db.selectFrom('validation_result').innerJoin('validation_job', 'validation_job.id', 'validation_result.job_id').select('validation_result.id').where('validation_job.account_id', '=', accountId).execute();
+  return { account, jobs: jobs.length, results: results.length };
+}
+
+const classes: Array<{ name: string; status: number; message: RegExp; make: (s: Surface) => { body: Buffer | string; type?: string; headers?: Record<string, string> } }> = [
+  { name: 'an email nested 5,000 levels deep', status: 400, message: /nested more than 64 levels/, make: (s) => ({ body: s.body(deep(5000)) }) },
+  { name: 'a key nested 5,000 levels deep', status: 400, message: /nested more than 64 levels/, make: (s) => ({ body: s.body(`"a@b.test","z":${deepObject(5000)}`.replace(/^"a@b.test",/, '"a@b.test",')) }) },
+  { name: 'a bare deep array', status: 400, message: /nested more than 64 levels/, make: () => ({ body: deep(20_000) }) },
+  {
+    name: 'a body past the route limit (2 MiB; 13 MiB for bulk)',
+    status: 413,
+    message: /larger than this endpoint accepts/,
+    make: (s) => ({ body: s.body(JSON.stringify('a'.repeat((s.path === '/v1/bulk' ? 13 : 2) * 1024 * 1024))) }),
+  },
+  { name: 'charset=utf-7', status: 415, message: /Only UTF-8 JSON/, make: (s) => ({ body: s.body('"+AGEAQABi-.test"'), type: 'application/json; charset=utf-7' }) },
+  { name: 'charset=iso-8859-1', status: 415, message: /Only UTF-8 JSON/, make: (s) => ({ body: s.body('"a@b.test"'), type: 'application/json;charset="ISO-8859-1"' }) },
+  { name: 'text/plain', status: 415, message: /Content-Type: application\/json/, make: (s) => ({ body: s.body('"a@b.test"'), type: 'text/plain' }) },
+  { name: 'form-encoded', status: 415, message: /Content-Type: application\/json/, make: () => ({ body: 'email=a%40b.test', type: 'application/x-www-form-urlencoded' }) },
+  { name: 'malformed UTF-8', status: 400, message: /not valid UTF-8/, make: (s) => ({ body: Buffer.concat([Buffer.from(s.body('"a')), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('@b.test"}')]) }) },
+  { name: 'UTF-16 bytes declared as JSON', status: 400, message: /not valid UTF-8|not valid JSON/, make: (s) => ({ body: Buffer.from(`\ufeff${s.body('"a@b.test"')}`, 'utf16le') }) },
+  { name: 'truncated JSON', status: 400, message: /not valid JSON/, make: (s) => ({ body: s.body('"a@b.test"').slice(0, -3) }) },
+  { name: 'an unsupported Content-Encoding', status: 415, message: /Content-Encoding/, make: (s) => ({ body: s.body('"a@b.test"'), headers: { 'content-encoding': 'x-bogus' } }) },
+];
+
+describe('hostile bodies on every JSON surface', () => {
+  for (const s of surfaces) {
+    it.each(classes)(`${s.name}: $name → $status`, async (c) => {
+      const before = await ledger();
+      const input = c.make(s);
+      const res = await send(s, input.body, input.type, input.headers);
+      expect(res.status, res.text.slice(0, 200)).toBe(c.status);
+      expect(res.text).toMatch(c.message);
+      expect(await ledger()).toEqual(before);
+    });
+  }
+
+  it('bounds the depth of tRPC query input in the URL too', async () => {
+    const res = await fetch(`${ts.url}/api/trpc/account.me?input=${encodeURIComponent(deep(1000))}`, { headers: { cookie: cookieOf(owner) } });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/nested more than 64 levels/);
+  });
+
+  it('still accepts the bodies the product sends (BOM-less UTF-8 JSON, charset=utf-8, nesting within the limit)', async () => {
+    const createKey: Surface = { name: 'tRPC apiKeys.create', path: '/api/trpc/apiKeys.create', headers: () => ({ cookie: cookieOf(owner) }), body: () => '' };
+    const utf8 = await send(createKey, '{"name":"utf8 charset"}', 'application/json; charset=UTF-8');
+    expect(utf8.status, utf8.text).toBe(200);
+    const nested = await send(createKey, `{"name":"nested","extra":${deep(60)}}`);
+    expect(nested.status, nested.text).toBe(200);
+    const big = await send(surfaces[3]!, JSON.stringify({ emails: Array.from({ length: 10_000 }, (_, i) => `user${i}@${'d'.repeat(60)}.test`) }).replace('"emails"', '"emails"'));
+    expect(big.status, big.text.slice(0, 200)).not.toBe(413);
+  });
+});
+
+describe('the CSV upload route', () => {
+  const upload = (body: Buffer | string, type = 'text/csv') =>
+    fetch(`${ts.url}/api/jobs/upload?filename=list.csv`, { method: 'POST', headers: { origin: ts.url, cookie: cookieOf(owner), 'content-type': type }, body });
+
+  it('refuses an oversized file with 413 before reading it, and junk with a 4xx, creating no job and taking no credit', async () => {
+    const before = await ledger();
+    const big = await upload(Buffer.alloc(10 * 1024 * 1024 + 1, 0x61));
+    expect(big.status).toBe(413);
+    for (const body of [deep(50_000), Buffer.from([0xc3, 0x28, 0xff, 0xfe, 0x00]), deepObject(10_000), '']) {
+      const res = await upload(body);
+      expect(res.status, String(body).slice(0, 20)).toBeGreaterThanOrEqual(400);
+      expect(res.status, String(body).slice(0, 20)).toBeLessThan(500);
+    }
+    expect(await ledger()).toEqual(before);
+  });
+});
