@@ -6,6 +6,11 @@ type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json = ColumnType<unknown, string | undefined, string>;
 
 export type Plan = 'free' | 'starter' | 'pro' | 'business' | 'enterprise';
+/** The account's billing state: none (Free or never subscribed), active, past_due (grace), suspended. */
+export type SubscriptionState = 'none' | 'active' | 'past_due' | 'suspended';
+export type BillingInterval = 'monthly' | 'annual';
+export type PaidPlan = 'starter' | 'pro' | 'business';
+export type RzpSubscriptionStatus = 'created' | 'authenticated' | 'active' | 'pending' | 'halted' | 'cancelled' | 'completed';
 export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed';
 export type JobSource = 'upload' | 'api' | 'schedule' | 'replay';
 export type Frequency = 'daily' | 'weekly' | 'monthly';
@@ -78,6 +83,15 @@ export interface AccountTable {
   usage_period_start: ColumnType<string, string | undefined, string>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  subscription_status: ColumnType<SubscriptionState, SubscriptionState | undefined, SubscriptionState>;
+  billing_interval: BillingInterval | null;
+  current_period_end: Date | null;
+  grace_ends_at: Date | null;
+  cancel_at_period_end: ColumnType<boolean, boolean | undefined, boolean>;
+  billing_country: string | null;
+  subscription_id: string | null;
+  /** Enterprise: the API rate set by the operator (null = the plan table's). */
+  api_rate_per_second: number | null;
 }
 
 export interface ProfileTable {
@@ -207,6 +221,66 @@ export interface PaymentOrderTable {
   paid_at: Date | null;
 }
 
+export interface BillingPlanTable {
+  id: string;
+  plan: PaidPlan;
+  interval: BillingInterval;
+  currency: 'USD' | 'INR';
+  amount: number;
+  mode: 'razorpay' | 'test';
+  created_at: Timestamp;
+}
+
+export interface SubscriptionTable {
+  id: string;
+  account_id: string;
+  created_by: string | null;
+  plan: PaidPlan;
+  interval: BillingInterval;
+  currency: 'USD' | 'INR';
+  amount: number;
+  billing_plan_id: string;
+  mode: 'razorpay' | 'test';
+  status: ColumnType<RzpSubscriptionStatus, RzpSubscriptionStatus | undefined, RzpSubscriptionStatus>;
+  current_start: Date | null;
+  current_end: Date | null;
+  next_plan: PaidPlan | null;
+  next_billing_plan_id: string | null;
+  status_event_at: ColumnType<string, number | string | undefined, number | string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PaymentTable {
+  id: string;
+  account_id: string;
+  subscription_id: string | null;
+  plan: PaidPlan;
+  interval: BillingInterval;
+  currency: 'USD' | 'INR';
+  amount: number;
+  status: 'captured' | 'failed' | 'refunded';
+  period_start: Date | null;
+  period_end: Date | null;
+  credits_granted: ColumnType<number, number | undefined, number>;
+  failure_reason: string | null;
+  refund_id: string | null;
+  refunded_at: Date | null;
+  created_at: Timestamp;
+}
+
+export interface BillingEventTable {
+  id: string;
+  event: string;
+  account_id: string | null;
+  subscription_id: string | null;
+  payment_id: string | null;
+  event_created_at: ColumnType<string | null, number | null | undefined, number | null>;
+  outcome: string;
+  payload: Json;
+  received_at: Timestamp;
+}
+
 /** One row per user ever provisioned; at most one granted row per email key (free credits once per person). */
 export interface FreeGrantTable {
   user_id: string;
@@ -245,6 +319,10 @@ export interface Database {
   dev_outbox: DevOutboxTable;
   payment_order: PaymentOrderTable;
   free_grant: FreeGrantTable;
+  billing_plan: BillingPlanTable;
+  subscription: SubscriptionTable;
+  payment: PaymentTable;
+  billing_event: BillingEventTable;
 }
 
 export type Account = Selectable<AccountTable>;

@@ -16,7 +16,8 @@ const envSchema = z.object({
   MAIL_FROM: z.preprocess(emptyAsUndefined, z.string().default('Mailvet <no-reply@mailvet.local>')),
   PROBE_URLS: optional(),
   PROBE_TOKEN: optional(),
-  GEO_URL: z.preprocess(emptyAsUndefined, z.string().default('https://ipapi.co/json/')),
+  /** IP geolocation asked by the server for the caller's country (`{ip}` is replaced by the caller's public IP). */
+  GEO_URL: z.preprocess(emptyAsUndefined, z.string().default('https://ipapi.co/{ip}/json/')),
   STORAGE_DIR: optional(),
   WORKER_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).default(4)),
   TRUST_PROXY: z.preprocess(emptyAsUndefined, z.string().optional()),
@@ -25,6 +26,8 @@ const envSchema = z.object({
   // Razorpay (billing). Without both keys, outside production, Billing uses the labelled local test checkout.
   RAZORPAY_KEY_ID: optional(),
   RAZORPAY_KEY_SECRET: optional(),
+  /** Secret of the Razorpay webhook (Dashboard → Webhooks) posting to /api/billing/razorpay/webhook. */
+  RAZORPAY_WEBHOOK_SECRET: optional(),
   /** Razorpay API origin; tests point it at a fake server. */
   RAZORPAY_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default('https://api.razorpay.com')),
   /**
@@ -48,6 +51,7 @@ export function productionRefusals(env: ParsedEnv): string[] {
   const out: string[] = [];
   if (env.DEV_TOOLS === true) out.push('DEV_TOOLS: the dev outbox and test checkout cannot run in production');
   if (env.WEBHOOK_ALLOW_PRIVATE) out.push('WEBHOOK_ALLOW_PRIVATE: webhooks to private/loopback addresses are refused in production');
+  if (env.RAZORPAY_KEY_ID && !env.RAZORPAY_WEBHOOK_SECRET) out.push('RAZORPAY_WEBHOOK_SECRET: Razorpay keys are set but webhooks could not be verified (renewals, failures and refunds would be lost)');
   if (env.AUTH_RATE_LIMIT === false) out.push('AUTH_RATE_LIMIT: the sign-in rate limit cannot be switched off in production');
   return out;
 }

@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   INVALID_API_KEY: { status: 401, description: 'The API key is missing, malformed or unknown.' },
   KEY_REVOKED: { status: 401, description: 'The API key was revoked.' },
   INSUFFICIENT_CREDITS: { status: 402, description: 'The account does not have enough credits for the request.' },
+  PAYMENT_REQUIRED: { status: 402, description: 'The account is suspended for an unpaid subscription; data stays readable, new work resumes once paid.' },
   PLAN_REQUIRED: { status: 403, description: "The account's plan does not include this feature." },
   NOT_A_MEMBER: { status: 403, description: 'The signed-in user belongs to no account.' },
   PERMISSION_DENIED: { status: 403, description: "The caller's role does not allow this action." },

@@ -124,3 +124,50 @@ export function planAllows(type: PlanType, gate: PlanGate): boolean {
 export function isUnlimited(n: number): boolean {
   return n >= UNLIMITED;
 }
+
+// ── Billing intervals (issue #10): annual prices are derived from the monthly ones above ──
+
+export const billingIntervalSchema = z.enum(['monthly', 'annual'], { error: 'Billing interval must be monthly or annual.' });
+export type BillingInterval = z.infer<typeof billingIntervalSchema>;
+export const PAID_PLAN_TYPES = ['starter', 'pro', 'business'] as const;
+export type PaidPlanType = (typeof PAID_PLAN_TYPES)[number];
+
+export function isPaidPlanType(type: PlanType): type is PaidPlanType {
+  return (PAID_PLAN_TYPES as readonly string[]).includes(type);
+}
+
+/** Monthly price in minor units (cents, paise), or null for custom (Enterprise). */
+export function monthlyPriceMinor(plan: PlanDefinition, currency: Currency): number | null {
+  const major = currency === 'INR' ? plan.priceINR : plan.priceUSD;
+  return major === null ? null : Math.round(major * 100);
+}
+
+/** What one billing period costs in minor units: a month, or twelve months less ANNUAL_DISCOUNT_PERCENT. */
+export function periodPriceMinor(plan: PlanDefinition, currency: Currency, interval: BillingInterval): number | null {
+  const monthly = monthlyPriceMinor(plan, currency);
+  if (monthly === null) return null;
+  return interval === 'monthly' ? monthly : Math.round((monthly * 12 * (100 - ANNUAL_DISCOUNT_PERCENT)) / 100);
+}
+
+/** "$19.00"-style amount from minor units ("₹9,590.40"); whole amounts drop the decimals. */
+export function formatMinorAmount(minor: number, currency: Currency | string): string {
+  const major = minor / 100;
+  const whole = Number.isInteger(major);
+  const opts = { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 };
+  if (currency === 'INR') return `₹${major.toLocaleString('en-IN', opts)}`;
+  if (currency === 'USD') return `$${major.toLocaleString('en-US', opts)}`;
+  return `${major.toLocaleString('en-US', opts)} ${currency}`;
+}
+
+/** The price a plan card shows for an interval: per month, and for annual also the yearly total. */
+export function intervalPriceLabel(plan: PlanDefinition, currency: Currency, interval: BillingInterval): { perMonth: string; billed: string | null } {
+  const period = periodPriceMinor(plan, currency, interval);
+  if (period === null) return { perMonth: 'Custom', billed: null };
+  if (interval === 'monthly') return { perMonth: formatMinorAmount(period, currency), billed: null };
+  return { perMonth: formatMinorAmount(Math.round(period / 12), currency), billed: `${formatMinorAmount(period, currency)} billed yearly` };
+}
+
+/** Days a failed renewal keeps the service running before the account is suspended. */
+export const PAST_DUE_GRACE_DAYS = 7;
+/** Days after a charge within which an owner may ask for a refund of an unused period. */
+export const REFUND_WINDOW_DAYS = 14;

@@ -11,6 +11,8 @@ import type { AppDeps } from '../deps';
 import { appRouter } from '../trpc/app-router';
 import { contextFactory } from '../trpc/context';
 import { toTRPCError } from '../trpc/init';
+import { billingHttpRouter } from '../features/billing/billing.http';
+import { decideCurrency } from '../features/billing/currency';
 import { jobsHttpRouter } from '../features/jobs/jobs.http';
 import { restApiRouter } from '../rest/mount';
 import { authAllowlistGuard } from './auth-guard';
@@ -59,6 +61,8 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
   // better-auth reads its own bodies: mount it before any body parser. Only allowlisted routes
   // reach it (server/auth/auth-routes.ts); the guard also hands it Express's client IP.
   app.all('/api/auth/{*any}', authAllowlistGuard('/api/auth'), jsonBodyGuard({ limit: () => SMALL_BODY_BYTES, deliver: 'text', reply: replyPlain }), toNodeHandler(deps.auth));
+  // Razorpay webhooks read their raw body (the signature covers the exact bytes): before any parser.
+  app.use(billingHttpRouter(deps)); // POST /api/billing/razorpay/webhook (raw, ≤ 256 KB), GET /api/billing/receipts/:id
   app.use(
     '/api/trpc',
     jsonQueryGuard('input', replyTrpc),
@@ -66,8 +70,11 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
     createExpressMiddleware({ router: appRouter, createContext: contextFactory(deps), maxBodySize: BULK_BODY_BYTES }),
   );
   app.use(jobsHttpRouter(deps)); // POST /api/jobs/upload (raw CSV ≤ 10 MB), GET /api/jobs/:id/export
-  app.get('/api/public-config', (_req, res) => {
-    res.json({ geoUrl: deps.env.GEO_URL });
+  app.get('/api/public-config', async (req, res) => {
+    // The pricing currency is decided here from the caller's IP (never by the browser).
+    const { currency } = await decideCurrency(deps, { ip: req.ip ?? null });
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.json({ currency, ...(deps.env.DEV_TOOLS ? { geoUrl: deps.env.GEO_URL } : {}) });
   });
   if (deps.env.DEV_TOOLS) app.use(devOutboxRouter(deps.db)); // never in production (env.ts refuses DEV_TOOLS there)
   app.use('/v1', restApiRouter(deps)); // public REST API + /v1/openapi.json

@@ -3,10 +3,13 @@
  * - schedule-tick: every minute, queues the due auto-revalidation runs.
  * - retention-purge: daily, deletes results, jobs and files older than 90 days.
  * - quota-reset: on the 1st of each month (backfilled up to a week if the workers were down);
- *   it acts once per usage period, so a repeat is harmless.
+ *   it acts once per usage period, so a repeat is harmless. Monthly subscriptions refill on their
+ *   own charges instead (billing-events.ts); annual ones refill here each month.
+ * - billing-tick: every 10 minutes, suspends accounts whose grace ended and ends cancelled periods.
  */
 export const crontab = [
   '* * * * * schedule-tick ?max=1',
   '30 3 * * * retention-purge ?fill=2d&max=3',
   '5 0 1 * * quota-reset ?fill=7d&max=5',
+  '*/10 * * * * billing-tick ?max=1',
 ].join('\n');

@@ -1,6 +1,7 @@
 import type { TaskList } from 'graphile-worker';
 import type { AppDeps } from '../deps';
 import type { ChunkRunOptions } from '../features/jobs/bulk-pipeline';
+import { billingTickTask } from './tasks/billing-tick';
 import { bulkValidateChunkTask } from './tasks/bulk-validate-chunk';
 import { quotaResetTask } from './tasks/quota-reset';
 import { retentionPurgeTask } from './tasks/retention-purge';
@@ -22,5 +23,6 @@ export function createTaskList(deps: AppDeps, o: TaskListOptions = {}): TaskList
     'retention-purge': retentionPurgeTask(deps),
     'quota-reset': quotaResetTask(deps),
     'webhook-deliver': webhookDeliverTask(deps),
+    'billing-tick': billingTickTask(deps),
   };
 }

@@ -9,9 +9,9 @@ async function upgradeTo(page: Page, plan: 'starter' | 'pro') {
     expect(res.ok(), `${path}: ${body.error?.message ?? res.status()}`).toBeTruthy();
     return body.result!.data;
   };
-  const order = await call<{ orderId: string }>('billing.createOrder', { planType: plan, currency: 'USD' });
-  const proof = await call<Record<string, string>>('billing.completeTestPayment', { orderId: order.orderId });
-  await call('billing.verifyPayment', { ...proof, planType: plan });
+  const order = await call<{ subscriptionId: string }>('billing.checkout', { planType: plan, interval: 'monthly' });
+  const proof = await call<Record<string, string>>('billing.completeTestPayment', { subscriptionId: order.subscriptionId });
+  await call('billing.verifyPayment', proof);
 }
 
 test('API keys: upgrade gate, create (shown once, show/hide, copy), use, revoke', async ({ page, context }) => {

@@ -45,8 +45,10 @@ test('billing shows five plans and upgrades through the labelled test checkout',
   await expect(checkout).toBeHidden();
 
   // The displayed plan follows.
-  await expect(page.getByTestId('current-plan')).toHaveText('Starter');
+  await expect(page.getByTestId('current-plan')).toHaveText('Starter (monthly)');
   await expect(page.getByTestId('credits-balance')).toHaveText('10,500');
+  await expect(page.getByTestId('payments')).toContainText('Starter (monthly)');
+  await expect(page.getByTestId('payments')).toContainText('$19');
   await expect(card(page, 'Starter').getByText('Current', { exact: true })).toBeVisible();
   await expect(card(page, 'Free').getByText('Current', { exact: true })).toHaveCount(0);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-upgraded.png`, fullPage: true });
@@ -56,11 +58,42 @@ test('billing shows five plans and upgrades through the labelled test checkout',
   await expect(page.getByText('Downgrade Not Available')).toBeVisible();
   await expect(page.getByText('Please contact support to downgrade your plan.')).toBeVisible();
 
-  // Closing the test checkout takes no payment.
+  // A plan change while subscribed waits for the renewal (no second checkout, no proration).
+  await card(page, 'Pro').getByRole('button', { name: 'Upgrade to Pro' }).click();
+  await expect(page.getByText('Plan change scheduled')).toBeVisible();
+  await expect(page.getByTestId('renewal')).toContainText('then changes to the Pro plan');
+  await expect(page.getByTestId('current-plan')).toHaveText('Starter (monthly)');
+});
+
+test('closing the test checkout takes no payment', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-close') });
+  await page.goto('/dashboard/billing');
   await card(page, 'Pro').getByRole('button', { name: 'Upgrade to Pro' }).click();
   await page.getByRole('dialog', { name: 'Mailvet checkout' }).getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByText('Payment Cancelled')).toBeVisible();
-  await expect(page.getByTestId('current-plan')).toHaveText('Starter');
+  await expect(page.getByTestId('current-plan')).toHaveText('Free');
+});
+
+test('upgrading annually in the test checkout charges 20% less and shows the renewal date a year ahead', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-annual') });
+  await page.goto('/dashboard/billing');
+  await page.getByRole('radio', { name: /Annual/ }).click();
+  await expect(page.getByTestId('price-pro')).toHaveText('$63.20');
+  await expect(page.getByTestId('billed-pro')).toHaveText('$758.40 billed yearly');
+  await card(page, 'Pro').getByRole('button', { name: 'Upgrade to Pro' }).click();
+  const checkout = page.getByRole('dialog', { name: 'Mailvet checkout' });
+  await expect(checkout).toContainText('Pro plan (annual)');
+  await checkout.getByRole('button', { name: 'Pay $758.40 (test)' }).click();
+  await expect(page.getByText("You've been upgraded to the Pro plan.")).toBeVisible();
+  await expect(page.getByTestId('current-plan')).toHaveText('Pro (annual)');
+  const nextYear = new Date();
+  nextYear.setUTCFullYear(nextYear.getUTCFullYear() + 1);
+  const expected = nextYear.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  await expect(page.getByTestId('renewal')).toContainText(`Renews on ${expected}`);
+  await expect(page.getByTestId('plan-change-rule')).toContainText('takes effect at your next renewal (no proration)');
+  await expect(page.getByTestId('refund-note')).toContainText('within 14 days');
+  await page.waitForFunction(() => document.querySelectorAll('[data-transition]').length === 0);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-annual.png`, fullPage: true });
 });
 
 test('visitors from India pay in rupees', async ({ page }) => {
@@ -73,7 +106,7 @@ test('visitors from India pay in rupees', async ({ page }) => {
   await expect(checkout).toContainText('₹2,999.00');
   await checkout.getByRole('button', { name: 'Pay ₹2,999.00 (test)' }).click();
   await expect(page.getByText("You've been upgraded to the Pro plan.")).toBeVisible();
-  await expect(page.getByTestId('current-plan')).toHaveText('Pro');
+  await expect(page.getByTestId('current-plan')).toHaveText('Pro (monthly)');
 });
 
 /**
@@ -83,7 +116,7 @@ test('visitors from India pay in rupees', async ({ page }) => {
  * the checkout with Mailvet's name and brand colour, and verifies what the handler receives.
  */
 test('with Razorpay keys the page opens checkout.js (name Mailvet, brand colour) and verifies its answer', async ({ page }) => {
-  await page.route(/\/api\/trpc\/[^?]*billing\.createOrder/, async (route) => {
+  await page.route(/\/api\/trpc\/[^?]*billing\.checkout/, async (route) => {
     const res = await route.fetch();
     const body = (await res.json()) as Array<{ result?: { data?: { mode?: string } } }>;
     for (const item of body) if (item.result?.data) item.result.data.mode = 'razorpay';
@@ -94,10 +127,10 @@ test('with Razorpay keys the page opens checkout.js (name Mailvet, brand colour)
       contentType: 'application/javascript',
       body: `
         window.Razorpay = function (options) {
-          window.__rzpOptions = { key: options.key, amount: options.amount, currency: options.currency, order_id: options.order_id, name: options.name, description: options.description, theme: options.theme, prefill: options.prefill };
+          window.__rzpOptions = { key: options.key, subscription_id: options.subscription_id, name: options.name, description: options.description, theme: options.theme, prefill: options.prefill };
           this.on = function () {};
           this.open = async function () {
-            const res = await fetch('/api/trpc/billing.completeTestPayment', { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderId: options.order_id }) });
+            const res = await fetch('/api/trpc/billing.completeTestPayment', { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ subscriptionId: options.subscription_id }) });
             const json = await res.json();
             options.handler(json.result.data);
           };
@@ -110,7 +143,7 @@ test('with Razorpay keys the page opens checkout.js (name Mailvet, brand colour)
   await card(page, 'Business').getByRole('button', { name: 'Upgrade to Business' }).click();
   await expect(page.getByText("You've been upgraded to the Business plan.")).toBeVisible();
   const options = await page.evaluate(() => (window as unknown as { __rzpOptions: Record<string, unknown> }).__rzpOptions);
-  expect(options).toMatchObject({ key: 'rzp_test_mailvet_local', amount: 19_900, currency: 'USD', name: 'Mailvet', description: 'Business plan (monthly)', theme: { color: '#4f46e5' }, prefill: { email } });
-  expect(options.order_id).toMatch(/^order_/);
-  await expect(page.getByTestId('current-plan')).toHaveText('Business');
+  expect(options).toMatchObject({ key: 'rzp_test_mailvet_local', name: 'Mailvet', description: 'Business plan (monthly)', theme: { color: '#4f46e5' }, prefill: { email } });
+  expect(options.subscription_id).toMatch(/^sub_/);
+  await expect(page.getByTestId('current-plan')).toHaveText('Business (monthly)');
 });

@@ -109,7 +109,7 @@ test('owner invites within the plan limit, the invitee signs up from the link an
   await page.screenshot({ path: `${SCREENSHOT_DIR}/team-member-view.png`, fullPage: true });
   // Their dashboard shows the shared account's plan.
   await page.goto('/dashboard/billing');
-  await expect(page.getByTestId('current-plan')).toHaveText('Pro');
+  await expect(page.getByTestId('current-plan')).toHaveText('Pro (monthly)');
   await signOut(page);
 
   // The owner removes the member; the owner row has no remove action.
@@ -161,7 +161,7 @@ test('an existing user signs in from the invitation link and lands in the shared
   await expect(page.getByTestId('member-row').filter({ hasText: ownerEmail }).getByRole('button')).toHaveCount(0);
   await expect(page).toHaveURL(/\/dashboard\/team$/);
   await page.goto('/dashboard/billing');
-  await expect(page.getByTestId('current-plan')).toHaveText('Business');
+  await expect(page.getByTestId('current-plan')).toHaveText('Business (monthly)');
   await expect(page.getByText('Only the account owner can change the plan.')).toBeVisible();
   await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-admin-view.png`, fullPage: true });
 });

@@ -1,7 +1,11 @@
-// A stand-in for Razorpay's Orders API on 127.0.0.1: POST /v1/orders with Basic auth, answering
-// like the real one (entity "order", amount in minor units). Records every request for asserts.
+// A stand-in for Razorpay on 127.0.0.1 (Basic auth, answers shaped like the real API): orders,
+// plans, subscriptions (create, fetch, update at cycle end, cancel) and payment refunds. It also
+// acts out a subscription's life — checkout payment, renewals, failed renewals, halting,
+// cancellation, refunds — sending the signed webhooks Razorpay would send (HMAC-SHA256 hex of the
+// raw body with the webhook secret, X-Razorpay-Event-Id) to the URL it is given. Its clock is
+// settable so a test can walk through periods. Records every request for asserts.
 import http from 'node:http';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 export interface FakeRazorpayRequest {
   method: string;
@@ -15,9 +19,57 @@ export interface FakeRazorpay {
   keyId: string;
   keySecret: string;
   requests: FakeRazorpayRequest[];
-  /** Makes the next order creation fail with this status (e.g. 500 or 401). */
+  /** Makes the next API call fail with this status (e.g. 500 or 401). */
   failNext(status: number): void;
   close(): Promise<void>;
+  plans: Map<string, FakePlan>;
+  subscriptions: Map<string, FakeSubscription>;
+  refunds: Array<{ id: string; payment_id: string; amount: number }>;
+  /** Where webhooks go, signed with this secret. */
+  webhooks(target: { url: string; secret: string }): void;
+  /** The fake's clock (unix seconds); defaults to the wall clock. */
+  setNow(unixSeconds: number): void;
+  /** Every webhook sent: id, event, raw body, signature and the answer's status. */
+  sent: FakeWebhook[];
+  /** Checkout succeeds: the first charge. Returns the handler's proof; sends activated + charged. */
+  pay(subscriptionId: string): Promise<{ razorpay_payment_id: string; razorpay_subscription_id: string; razorpay_signature: string }>;
+  /** The next period is charged (applies a scheduled plan change). Sends subscription.charged. */
+  renew(subscriptionId: string): Promise<string>;
+  /** A renewal charge fails: payment.failed then subscription.pending. */
+  failRenewal(subscriptionId: string): Promise<void>;
+  /** Retries exhausted: subscription.halted. */
+  halt(subscriptionId: string): Promise<void>;
+  /** Razorpay ends the subscription (at cycle end after cancel): subscription.cancelled. */
+  endSubscription(subscriptionId: string): Promise<void>;
+  /** Builds a signed event without sending it (for replays and out-of-order tests). */
+  build(event: string, payload: Record<string, unknown>, o?: { createdAt?: number }): FakeWebhook;
+  /** Sends a built event (again). */
+  deliver(w: FakeWebhook): Promise<number>;
+}
+
+export interface FakePlan {
+  id: string;
+  period: string;
+  item: { amount: number; currency: string; name: string };
+}
+
+export interface FakeSubscription {
+  id: string;
+  plan_id: string;
+  status: string;
+  current_start: number | null;
+  current_end: number | null;
+  charges: string[];
+  scheduled_plan_id: string | null;
+  cancel_at_cycle_end: boolean;
+}
+
+export interface FakeWebhook {
+  id: string;
+  event: string;
+  raw: string;
+  signature: string;
+  status?: number;
 }
 
 export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string } = {}): Promise<FakeRazorpay> {
@@ -25,6 +77,22 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
   const keySecret = o.keySecret ?? 'fake_secret_abc';
   const requests: FakeRazorpayRequest[] = [];
   let failStatus: number | null = null;
+  const plans = new Map<string, FakePlan>();
+  const subscriptions = new Map<string, FakeSubscription>();
+  const payments = new Map<string, { id: string; amount: number; currency: string; subscription_id: string }>();
+  const refunds: Array<{ id: string; payment_id: string; amount: number }> = [];
+  const sent: FakeWebhook[] = [];
+  let target: { url: string; secret: string } | null = null;
+  let clock: number | null = null;
+  const now = () => clock ?? Math.floor(Date.now() / 1000);
+  const rid = (p: string) => `${p}_${randomBytes(7).toString('hex')}`;
+  const addPeriod = (start: number, period: string) => {
+    const d = new Date(start * 1000);
+    if (period === 'yearly') d.setUTCFullYear(d.getUTCFullYear() + 1);
+    else d.setUTCMonth(d.getUTCMonth() + 1);
+    return Math.floor(d.getTime() / 1000);
+  };
+  const subEntity = (sub: FakeSubscription) => ({ id: sub.id, entity: 'subscription', plan_id: sub.plan_id, status: sub.status, current_start: sub.current_start, current_end: sub.current_end, charge_at: sub.current_end, paid_count: sub.charges.length });
   const expectedAuth = `Basic ${Buffer.from(`${keyId}:${keySecret}`).toString('base64')}`;
 
   const server = http.createServer((req, res) => {
@@ -49,7 +117,55 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
         failStatus = null;
         return error(status, 'SERVER_ERROR', 'The server encountered an error');
       }
-      if (req.method === 'POST' && req.url === '/v1/orders') {
+      const url = req.url ?? '';
+      if (req.method === 'POST' && url === '/v1/plans') {
+        const item = body.item as { amount?: unknown; currency?: unknown; name?: unknown } | undefined;
+        if (!item || typeof item.amount !== 'number' || item.amount < 100 || (body.period !== 'monthly' && body.period !== 'yearly')) return error(400, 'BAD_REQUEST_ERROR', 'The plan is invalid');
+        const plan: FakePlan = { id: rid('plan'), period: body.period, item: { amount: item.amount, currency: String(item.currency), name: String(item.name) } };
+        plans.set(plan.id, plan);
+        res.end(JSON.stringify({ id: plan.id, entity: 'plan', interval: 1, period: plan.period, item: { id: rid('item'), ...plan.item, active: true }, notes: body.notes ?? [], created_at: now() }));
+        return;
+      }
+      if (req.method === 'POST' && url === '/v1/subscriptions') {
+        if (typeof body.plan_id !== 'string' || !plans.has(body.plan_id)) return error(400, 'BAD_REQUEST_ERROR', 'The id provided does not exist');
+        if (typeof body.total_count !== 'number' || body.total_count < 1) return error(400, 'BAD_REQUEST_ERROR', 'The total count field is required.');
+        const sub: FakeSubscription = { id: rid('sub'), plan_id: body.plan_id, status: 'created', current_start: null, current_end: null, charges: [], scheduled_plan_id: null, cancel_at_cycle_end: false };
+        subscriptions.set(sub.id, sub);
+        res.end(JSON.stringify({ ...subEntity(sub), total_count: body.total_count, notes: body.notes ?? [], short_url: `https://rzp.io/i/${sub.id}`, created_at: now() }));
+        return;
+      }
+      const subMatch = /^\/v1\/subscriptions\/([^/]+)(\/cancel)?$/.exec(url);
+      if (subMatch) {
+        const sub = subscriptions.get(subMatch[1]!);
+        if (!sub) return error(400, 'BAD_REQUEST_ERROR', 'The id provided does not exist');
+        if (req.method === 'GET' && !subMatch[2]) return void res.end(JSON.stringify(subEntity(sub)));
+        if (req.method === 'PATCH' && !subMatch[2]) {
+          if (typeof body.plan_id !== 'string' || !plans.has(body.plan_id)) return error(400, 'BAD_REQUEST_ERROR', 'The id provided does not exist');
+          if (body.schedule_change_at === 'cycle_end') sub.scheduled_plan_id = body.plan_id;
+          else sub.plan_id = body.plan_id;
+          return void res.end(JSON.stringify({ ...subEntity(sub), has_scheduled_changes: sub.scheduled_plan_id !== null }));
+        }
+        if (req.method === 'POST' && subMatch[2]) {
+          if (sub.status === 'cancelled') return error(400, 'BAD_REQUEST_ERROR', 'Subscription is not cancellable in cancelled status.');
+          if (body.cancel_at_cycle_end === 1 || body.cancel_at_cycle_end === true) sub.cancel_at_cycle_end = true;
+          else sub.status = 'cancelled';
+          return void res.end(JSON.stringify(subEntity(sub)));
+        }
+      }
+      const refundMatch = /^\/v1\/payments\/([^/]+)\/refund$/.exec(url);
+      if (req.method === 'POST' && refundMatch) {
+        const pay = payments.get(refundMatch[1]!);
+        if (!pay) return error(400, 'BAD_REQUEST_ERROR', 'The id provided does not exist');
+        const amount = typeof body.amount === 'number' ? body.amount : pay.amount;
+        if (refunds.some((r) => r.payment_id === pay.id)) return error(400, 'BAD_REQUEST_ERROR', 'The payment has been fully refunded already');
+        if (amount > pay.amount) return error(400, 'BAD_REQUEST_ERROR', 'The refund amount provided is greater than amount captured');
+        const refund = { id: rid('rfnd'), payment_id: pay.id, amount };
+        refunds.push(refund);
+        res.end(JSON.stringify({ id: refund.id, entity: 'refund', amount, currency: pay.currency, payment_id: pay.id, notes: body.notes ?? [], status: 'processed', speed_processed: 'normal', created_at: now() }));
+        setImmediate(() => void api.deliver(api.build('refund.processed', { refund: { entity: { id: refund.id, entity: 'refund', payment_id: pay.id, amount, status: 'processed' } }, payment: { entity: { id: pay.id, entity: 'payment', amount: pay.amount, currency: pay.currency, status: 'refunded' } } })));
+        return;
+      }
+      if (req.method === 'POST' && url === '/v1/orders') {
         const amount = body.amount;
         if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 100) return error(400, 'BAD_REQUEST_ERROR', 'The amount must be atleast INR 1.00');
         res.end(
@@ -76,13 +192,88 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
-  return {
+  const mustSub = (id: string) => {
+    const sub = subscriptions.get(id);
+    if (!sub) throw new Error(`fake razorpay: no subscription ${id}`);
+    return sub;
+  };
+  const charge = (sub: FakeSubscription) => {
+    if (sub.scheduled_plan_id) {
+      sub.plan_id = sub.scheduled_plan_id;
+      sub.scheduled_plan_id = null;
+    }
+    const plan = plans.get(sub.plan_id)!;
+    const start = sub.current_end ?? now();
+    sub.current_start = start;
+    sub.current_end = addPeriod(start, plan.period);
+    sub.status = 'active';
+    const pay = { id: rid('pay'), amount: plan.item.amount, currency: plan.item.currency, subscription_id: sub.id };
+    payments.set(pay.id, pay);
+    sub.charges.push(pay.id);
+    return pay;
+  };
+  const api: FakeRazorpay = {
     url: `http://127.0.0.1:${port}`,
     keyId,
     keySecret,
     requests,
+    plans,
+    subscriptions,
+    refunds,
+    sent,
     failNext(status) {
       failStatus = status;
+    },
+    webhooks(t) {
+      target = t;
+    },
+    setNow(s) {
+      clock = s;
+    },
+    build(event, payload, o = {}) {
+      const raw = JSON.stringify({ entity: 'event', account_id: 'acc_fake', event, contains: Object.keys(payload), payload, created_at: o.createdAt ?? now() });
+      if (!target) throw new Error('fake razorpay: call webhooks() first');
+      return { id: rid('evt'), event, raw, signature: createHmac('sha256', target.secret).update(raw).digest('hex') };
+    },
+    async deliver(w) {
+      if (!target) throw new Error('fake razorpay: call webhooks() first');
+      const res = await fetch(target.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-razorpay-signature': w.signature, 'x-razorpay-event-id': w.id }, body: w.raw });
+      await res.arrayBuffer();
+      const copy = { ...w, status: res.status };
+      sent.push(copy);
+      return res.status;
+    },
+    async pay(id) {
+      const sub = mustSub(id);
+      const pay = charge(sub);
+      sub.current_start = now();
+      sub.current_end = addPeriod(now(), plans.get(sub.plan_id)!.period);
+      await api.deliver(api.build('subscription.activated', { subscription: { entity: subEntity(sub) } }));
+      await api.deliver(api.build('subscription.charged', { subscription: { entity: subEntity(sub) }, payment: { entity: { id: pay.id, entity: 'payment', amount: pay.amount, currency: pay.currency, status: 'captured' } } }));
+      return { razorpay_payment_id: pay.id, razorpay_subscription_id: sub.id, razorpay_signature: createHmac('sha256', keySecret).update(`${pay.id}|${sub.id}`).digest('hex') };
+    },
+    async renew(id) {
+      const sub = mustSub(id);
+      const pay = charge(sub);
+      await api.deliver(api.build('subscription.charged', { subscription: { entity: subEntity(sub) }, payment: { entity: { id: pay.id, entity: 'payment', amount: pay.amount, currency: pay.currency, status: 'captured' } } }));
+      return pay.id;
+    },
+    async failRenewal(id) {
+      const sub = mustSub(id);
+      const plan = plans.get(sub.plan_id)!;
+      sub.status = 'pending';
+      await api.deliver(api.build('payment.failed', { payment: { entity: { id: rid('pay'), entity: 'payment', amount: plan.item.amount, currency: plan.item.currency, status: 'failed', error_description: 'Your payment was declined by the bank.', subscription_id: sub.id } } }));
+      await api.deliver(api.build('subscription.pending', { subscription: { entity: subEntity(sub) } }));
+    },
+    async halt(id) {
+      const sub = mustSub(id);
+      sub.status = 'halted';
+      await api.deliver(api.build('subscription.halted', { subscription: { entity: subEntity(sub) } }));
+    },
+    async endSubscription(id) {
+      const sub = mustSub(id);
+      sub.status = 'cancelled';
+      await api.deliver(api.build('subscription.cancelled', { subscription: { entity: subEntity(sub) } }));
     },
     close: () =>
       new Promise((resolve) => {
@@ -90,4 +281,5 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
         server.closeAllConnections();
       }),
   };
+  return api;
 }

@@ -14,7 +14,8 @@ export interface TestServer {
 export async function startTestServer(o: { role?: 'web' | 'all'; probeUrls?: string[]; probeToken?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
   const testDb = await createTestDb();
   const port = await freePort();
-  const env = readEnv({ NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: '.data/test', ...o.env });
+  // GEO_URL: a closed loopback port unless a test brings its geolocation fake (never the internet).
+  const env = readEnv({ NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: '.data/test', GEO_URL: 'http://127.0.0.1:9/{ip}/json', ...o.env });
   const baseURL = `http://127.0.0.1:${port}`;
   const server = await startServer({
     env,

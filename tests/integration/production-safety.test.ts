@@ -52,9 +52,9 @@ describe('a server without developer tools', () => {
     const c = await signUpVerified(ts, { email });
     const config = await c.trpcQuery('billing.config');
     expect(config.body.result.data.mode).toBe('unavailable');
-    const order = await c.trpcMutation('billing.createOrder', { planType: 'starter', currency: 'USD' });
+    const order = await c.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' });
     expect(order.status).toBeGreaterThanOrEqual(400);
-    const pay = await c.trpcMutation('billing.completeTestPayment', { orderId: 'order_test_abc' });
+    const pay = await c.trpcMutation('billing.completeTestPayment', { subscriptionId: 'sub_test_abc' });
     expect(pay.status).toBe(403);
     expect((await c.trpcQuery('account.me')).body.result.data.plan).toBe('free');
   });

@@ -1,21 +1,21 @@
-// Billing screen calls (spec section 7): create-razorpay-order and verify-razorpay-payment, plus the
-// local test checkout's payment step. Only the account owner pays.
+// Billing screen calls: checkout (a Razorpay subscription), the checkout handler's verification,
+// the local test checkout's payment step, cancel, refund, the billing overview and payments.
+// Paying, cancelling and refunds are owner-only; the currency is decided on the server.
 import { z } from 'zod';
-import { planTypeSchema } from '../../contracts/plans';
-import { router } from '../../trpc/init';
-import { accountProcedure, requirePermission } from '../../trpc/procedures';
-import { completeTestPayment, createOrder, gatewayFor, verifyPayment } from './billing.service';
+import { billingIntervalSchema, planTypeSchema } from '../../contracts/plans';
+import { publicProcedure, router } from '../../trpc/init';
+import { accountProcedure, requirePermission, resolveMembership } from '../../trpc/procedures';
+import { billingOverview, cancelSubscription, completeTestPayment, gatewayFor, listPayments, refundLatestPayment, startCheckout, verifyPayment } from './billing.service';
+import { decideCurrency } from './currency';
 
-const currencySchema = z.enum(['USD', 'INR'], { error: 'Currency must be USD or INR.' });
 const providerId = z.string().trim().min(1).max(100);
 
-export const createOrderInput = z.object({ planType: planTypeSchema, currency: currencySchema.default('USD') });
+export const checkoutInput = z.object({ planType: planTypeSchema, interval: billingIntervalSchema.default('monthly') });
 
 export const verifyPaymentInput = z.object({
   razorpay_payment_id: providerId,
-  razorpay_order_id: providerId,
+  razorpay_subscription_id: providerId,
   razorpay_signature: z.string().trim().min(1).max(200),
-  planType: planTypeSchema,
 });
 
 const ownerOnly = requirePermission('billing.pay');
@@ -27,23 +27,40 @@ export const billingRouter = router({
     return { mode: gateway?.mode ?? ('unavailable' as const), canPay: ctx.role === 'owner' };
   }),
 
-  /** create-razorpay-order {planType, currency} → keyId, amount (minor units), currency, orderId. */
-  createOrder: accountProcedure
-    .use(ownerOnly)
-    .input(createOrderInput)
-    .mutation(({ ctx, input }) =>
-      createOrder(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id, plan: ctx.plan, planType: input.planType, currency: input.currency }),
-    ),
+  /** The pricing currency for this caller (account's billing country, else the IP's country). */
+  currency: publicProcedure.query(async ({ ctx }) => {
+    const session = ctx.user;
+    let accountId: string | null = null;
+    if (session) {
+      accountId = (await resolveMembership(ctx.deps.db, session.id, ctx.sessionId))?.accountId ?? null;
+    }
+    const d = await decideCurrency(ctx.deps, { accountId, ip: ctx.ip });
+    return { currency: d.currency };
+  }),
 
-  /** Test checkout only (no Razorpay keys, not production): a payment id and its server-made signature. */
+  overview: accountProcedure.query(({ ctx }) => billingOverview(ctx.deps, { accountId: ctx.accountId, ip: ctx.ip })),
+
+  payments: accountProcedure.query(({ ctx }) => listPayments(ctx.deps.db, ctx.accountId)),
+
+  /** Upgrade: a subscription to open checkout with, or a plan change scheduled for the renewal. */
+  checkout: accountProcedure
+    .use(ownerOnly)
+    .input(checkoutInput)
+    .mutation(({ ctx, input }) => startCheckout(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id, planType: input.planType, interval: input.interval, ip: ctx.ip })),
+
+  /** Test checkout only (no Razorpay keys, DEV_TOOLS): plays Razorpay (signed webhooks), returns the handler proof. */
   completeTestPayment: accountProcedure
     .use(ownerOnly)
-    .input(z.object({ orderId: providerId }))
-    .mutation(({ ctx, input }) => completeTestPayment(ctx.deps, { accountId: ctx.accountId, orderId: input.orderId })),
+    .input(z.object({ subscriptionId: providerId }))
+    .mutation(({ ctx, input }) => completeTestPayment(ctx.deps, { accountId: ctx.accountId, subscriptionId: input.subscriptionId })),
 
-  /** verify-razorpay-payment: HMAC checked in constant time; applies the upgrade once. */
+  /** The checkout handler's answer: HMAC(payment_id|subscription_id) checked in constant time; the charge applies once. */
   verifyPayment: accountProcedure
     .use(ownerOnly)
     .input(verifyPaymentInput)
     .mutation(({ ctx, input }) => verifyPayment(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id, ...input })),
+
+  cancel: accountProcedure.use(ownerOnly).mutation(({ ctx }) => cancelSubscription(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id })),
+
+  refund: accountProcedure.use(ownerOnly).mutation(({ ctx }) => refundLatestPayment(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id })),
 });

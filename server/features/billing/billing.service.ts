@@ -1,13 +1,30 @@
-// Billing: plan upgrades paid through Razorpay (or the labelled local test checkout when no keys
-// are configured). Plan rank decides what may be bought; a verified payment sets the plan, quota,
-// team size and grants the plan's monthly credits once, in one transaction with an audit entry.
+// Billing: plans are Razorpay subscriptions (or the labelled local test checkout's stand-in when no
+// keys are configured). Upgrading from Free opens a new subscription; changing plan on a running
+// subscription takes effect at renewal (no proration). Cancelling keeps the plan to the period's end.
+// An owner may have the latest charge refunded within 14 days while the period's credits are unused.
+// What changes the account's plan and credits is a verified charge (billing-events.ts).
+import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
-import type { Plan } from '../../../db/types';
-import { PLAN_RANK, SALES_EMAIL, SUPPORT_EMAIL, planByType, type Currency, type PlanType } from '../../contracts/plans';
+import type { PaidPlan, Plan } from '../../../db/types';
+import {
+  PLAN_RANK,
+  REFUND_WINDOW_DAYS,
+  SALES_EMAIL,
+  SUPPORT_EMAIL,
+  isPaidPlanType,
+  periodPriceMinor,
+  planByType,
+  type BillingInterval,
+  type Currency,
+  type PlanType,
+} from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
-import { isValidPaymentSignature, paymentGateway, paymentSignature, testPaymentId, type PaymentGateway } from './razorpay';
+import { revokeCredits } from '../credits/credits';
+import { addInterval, applyCharge, formatDay, handleRazorpayWebhook } from './billing-events';
+import { decideCurrency } from './currency';
+import { hexSignatureMatches, paymentGateway, subscriptionPaymentSignature, testId, webhookSignature, type PaymentGateway } from './razorpay';
 
 export const BILLING_MESSAGES = {
   alreadySubscribed: (plan: string) => `You are already on the ${plan} plan.`,
@@ -15,13 +32,16 @@ export const BILLING_MESSAGES = {
   enterprise: `Enterprise plans are arranged with our sales team: write to ${SALES_EMAIL}.`,
   unavailable: 'Payments are not available right now. Please contact support.',
   providerFailed: 'Failed to process payment. Please try again.',
-  unknownOrder: 'We could not find this payment order for your account.',
-  wrongPlan: 'This payment order is for a different plan.',
+  unknownSubscription: 'We could not find this subscription for your account.',
   badSignature: 'The payment signature is invalid.',
-  orderPaidByOther: 'This order has already been paid with another payment.',
-  paymentReused: 'This payment has already been used for another order.',
   testDisabled: 'Test payments are disabled: real payments are configured.',
-  notApplied: (plan: string) => `Your account is already on the ${plan} plan, so this payment did not change it. Please contact ${SUPPORT_EMAIL} about a refund.`,
+  noSubscription: 'This account has no running subscription.',
+  alreadyCancelled: 'Your subscription is already cancelled; the plan ends with the current period.',
+  changeScheduled: (plan: string, date: string) => `Your plan changes to ${plan} at your next renewal on ${date}.`,
+  noRefundable: 'There is no payment to refund on this account.',
+  refundWindow: `Refunds are available within ${REFUND_WINDOW_DAYS} days of a payment.`,
+  refundUsed: 'Refunds are available only while the period’s credits are unused, and this period’s credits have been used.',
+  refundFailed: `The refund could not be made right now. Please try again or write to ${SUPPORT_EMAIL}.`,
 } as const;
 
 /** The gateway for this server (Razorpay with keys, the local test checkout without). */
@@ -30,169 +50,379 @@ export function gatewayFor(deps: AppDeps): PaymentGateway | null {
   return paymentGateway(deps.env, secret);
 }
 
-/** Price in minor units (cents, paise) of a purchasable plan. */
-export function planAmountMinor(plan: PlanType, currency: Currency): number {
-  const def = planByType(plan);
-  const major = currency === 'INR' ? def.priceINR : def.priceUSD;
-  if (major === null || major <= 0) throw new AppError('BAD_INPUT', BILLING_MESSAGES.enterprise);
-  return Math.round(major * 100);
-}
-
 /** Spec section 4: same plan → Already Subscribed; lower → Downgrade Not Available; Enterprise → sales. */
-export function assertUpgrade(current: Plan, target: PlanType): void {
-  if (target === 'enterprise') throw new AppError('BAD_INPUT', BILLING_MESSAGES.enterprise);
+export function assertUpgrade(current: Plan, target: PlanType): asserts target is PaidPlan {
+  if (target === 'enterprise' || target === 'free') throw new AppError('BAD_INPUT', BILLING_MESSAGES.enterprise);
   if (PLAN_RANK[target] === PLAN_RANK[current]) throw new AppError('CONFLICT', BILLING_MESSAGES.alreadySubscribed(planByType(current).name));
   if (PLAN_RANK[target] < PLAN_RANK[current]) throw new AppError('CONFLICT', BILLING_MESSAGES.downgrade);
 }
 
-export interface OrderResponse {
-  keyId: string;
-  amount: number;
-  currency: Currency;
-  orderId: string;
-  /** 'test': open the local test checkout instead of Razorpay's. */
-  mode: 'razorpay' | 'test';
-  planType: PlanType;
-  planName: string;
-  description: string;
+function amountFor(plan: PaidPlan, currency: Currency, interval: BillingInterval): number {
+  const amount = periodPriceMinor(planByType(plan), currency, interval);
+  if (amount === null || amount <= 0) throw new AppError('BAD_INPUT', BILLING_MESSAGES.enterprise);
+  return amount;
 }
 
-export async function createOrder(
+const providerError = (err: unknown, what: string): AppError => {
+  console.error(`[billing] ${what} failed:`, (err as { error?: unknown })?.error ?? err);
+  return new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.providerFailed);
+};
+
+/** The Razorpay plan for tier × interval × currency (× mode, amount): created once, then looked up. */
+export async function ensureBillingPlan(deps: AppDeps, gateway: PaymentGateway, plan: PaidPlan, interval: BillingInterval, currency: Currency): Promise<{ id: string; amount: number }> {
+  const amount = amountFor(plan, currency, interval);
+  const find = (db: Db) =>
+    db
+      .selectFrom('billing_plan')
+      .select(['id', 'amount'])
+      .where('plan', '=', plan)
+      .where('interval', '=', interval)
+      .where('currency', '=', currency)
+      .where('mode', '=', gateway.mode)
+      .where('amount', '=', amount)
+      .executeTakeFirst();
+  const existing = await find(deps.db);
+  if (existing) return existing;
+  // One creator at a time per key, so two first buyers never create two Razorpay plans.
+  return deps.db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext(${`billing_plan:${plan}:${interval}:${currency}:${gateway.mode}:${amount}`}))`.execute(trx);
+    const again = await find(trx);
+    if (again) return again;
+    const name = `Mailvet ${planByType(plan).name} (${interval})`;
+    let created;
+    try {
+      created = await gateway.createPlan({ name, interval, currency, amount, notes: { mailvet_plan: plan, interval } });
+    } catch (err) {
+      throw providerError(err, 'plan creation');
+    }
+    await trx.insertInto('billing_plan').values({ id: created.id, plan, interval, currency, amount, mode: gateway.mode }).execute();
+    return { id: created.id, amount };
+  });
+}
+
+export interface CheckoutResponse {
+  /** 'subscribe': open checkout with subscriptionId; 'scheduled': a plan change waits for the renewal. */
+  kind: 'subscribe' | 'scheduled';
+  keyId: string;
+  mode: 'razorpay' | 'test';
+  subscriptionId: string | null;
+  amount: number;
+  currency: Currency;
+  interval: BillingInterval;
+  planType: PaidPlan;
+  planName: string;
+  description: string;
+  message: string | null;
+}
+
+/**
+ * Upgrade: from Free a new subscription (checkout opens with its id); on a running subscription the
+ * change is scheduled for the renewal (Razorpay's schedule_change_at=cycle_end).
+ */
+export async function startCheckout(
   deps: AppDeps,
-  o: { accountId: string; userId: string; plan: Plan; planType: PlanType; currency: Currency },
-): Promise<OrderResponse> {
-  assertUpgrade(o.plan, o.planType);
+  o: { accountId: string; userId: string; planType: PlanType; interval: BillingInterval; ip: string | null },
+): Promise<CheckoutResponse> {
+  const account = await deps.db
+    .selectFrom('account')
+    .select(['plan', 'subscription_id', 'subscription_status', 'billing_interval', 'current_period_end', 'cancel_at_period_end'])
+    .where('id', '=', o.accountId)
+    .executeTakeFirstOrThrow();
+  const running = account.subscription_id !== null && account.subscription_status !== 'none' && !account.cancel_at_period_end;
+  // Same plan on another interval is a change too (monthly → annual), not "already subscribed".
+  if (!(running && o.planType === account.plan && o.interval !== account.billing_interval)) assertUpgrade(account.plan, o.planType);
+  const planType = o.planType as PaidPlan;
+  if (!isPaidPlanType(planType)) throw new AppError('BAD_INPUT', BILLING_MESSAGES.enterprise);
   const gateway = gatewayFor(deps);
   if (!gateway) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.unavailable);
-  const amount = planAmountMinor(o.planType, o.currency);
-  const planName = planByType(o.planType).name;
-  let order;
-  try {
-    order = await gateway.createOrder({
-      amount,
-      currency: o.currency,
-      receipt: `mv_${Date.now().toString(36)}_${o.accountId.slice(0, 12)}`,
-      notes: { account_id: o.accountId, plan: o.planType, user_id: o.userId },
+  const def = planByType(planType);
+
+  if (running && account.subscription_id) {
+    const sub = await deps.db.selectFrom('subscription').selectAll().where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirstOrThrow();
+    const bp = await ensureBillingPlan(deps, gateway, planType, o.interval, sub.currency);
+    try {
+      await gateway.changePlanAtRenewal(sub.id, bp.id);
+    } catch (err) {
+      throw providerError(err, 'plan change');
+    }
+    await deps.db.transaction().execute(async (trx) => {
+      await trx.updateTable('subscription').set({ next_plan: planType, next_billing_plan_id: bp.id, updated_at: new Date() }).where('id', '=', sub.id).execute();
+      await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.plan_change_scheduled', targetType: 'subscription', targetId: sub.id, data: { from_plan: account.plan, plan: planType, interval: o.interval, at: account.current_period_end?.toISOString() ?? null } });
     });
-  } catch (err) {
-    console.error('[billing] order creation failed:', (err as { error?: unknown })?.error ?? err);
-    throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.providerFailed);
+    const when = account.current_period_end ? formatDay(account.current_period_end) : 'your next renewal';
+    return {
+      kind: 'scheduled',
+      keyId: gateway.keyId,
+      mode: gateway.mode,
+      subscriptionId: sub.id,
+      amount: bp.amount,
+      currency: sub.currency,
+      interval: o.interval,
+      planType,
+      planName: def.name,
+      description: `${def.name} plan (${o.interval})`,
+      message: BILLING_MESSAGES.changeScheduled(def.name, when),
+    };
   }
-  if (order.amount !== amount || order.currency !== o.currency) {
-    console.error('[billing] provider answered a different amount/currency', order);
-    throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.providerFailed);
+
+  const { currency, country } = await decideCurrency(deps, { accountId: o.accountId, ip: o.ip });
+  const bp = await ensureBillingPlan(deps, gateway, planType, o.interval, currency);
+  let created;
+  try {
+    created = await gateway.createSubscription({ planId: bp.id, interval: o.interval, notes: { account_id: o.accountId, plan: planType, interval: o.interval, user_id: o.userId } });
+  } catch (err) {
+    throw providerError(err, 'subscription creation');
   }
   await deps.db.transaction().execute(async (trx) => {
     await trx
-      .insertInto('payment_order')
-      .values({ id: order.id, account_id: o.accountId, created_by: o.userId, plan: o.planType, currency: o.currency, amount, mode: gateway.mode })
+      .insertInto('subscription')
+      .values({ id: created.id, account_id: o.accountId, created_by: o.userId, plan: planType, interval: o.interval, currency, amount: bp.amount, billing_plan_id: bp.id, mode: gateway.mode })
       .execute();
-    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.order_created', targetType: 'payment_order', targetId: order.id, data: { plan: o.planType, currency: o.currency, amount, mode: gateway.mode } });
+    if (country) await trx.updateTable('account').set({ billing_country: country }).where('id', '=', o.accountId).where('billing_country', 'is', null).execute();
+    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.subscription_created', targetType: 'subscription', targetId: created.id, data: { plan: planType, interval: o.interval, currency, amount: bp.amount, mode: gateway.mode } });
   });
-  return { keyId: gateway.keyId, amount, currency: o.currency, orderId: order.id, mode: gateway.mode, planType: o.planType, planName, description: `${planName} plan (monthly)` };
+  return {
+    kind: 'subscribe',
+    keyId: gateway.keyId,
+    mode: gateway.mode,
+    subscriptionId: created.id,
+    amount: bp.amount,
+    currency,
+    interval: o.interval,
+    planType,
+    planName: def.name,
+    description: `${def.name} plan (${o.interval === 'annual' ? 'annual' : 'monthly'})`,
+    message: null,
+  };
 }
 
 export interface PaymentProof {
   razorpay_payment_id: string;
-  razorpay_order_id: string;
+  razorpay_subscription_id: string;
   razorpay_signature: string;
 }
 
-/** The local test checkout's "payment": a payment id and the signature Razorpay would send. */
-export async function completeTestPayment(deps: AppDeps, o: { accountId: string; orderId: string }): Promise<PaymentProof> {
+/**
+ * The local test checkout's "payment" (DEV_TOOLS, no keys): it plays Razorpay's part — the
+ * subscription.activated and subscription.charged webhooks, signed with the test webhook secret,
+ * go through the same webhook handler — and answers the proof Razorpay's checkout would give.
+ */
+export async function completeTestPayment(deps: AppDeps, o: { accountId: string; subscriptionId: string }): Promise<PaymentProof> {
   const gateway = gatewayFor(deps);
-  if (!gateway || gateway.mode !== 'test') throw new AppError('PERMISSION_DENIED', BILLING_MESSAGES.testDisabled);
-  const order = await deps.db
-    .selectFrom('payment_order')
-    .select(['id', 'mode', 'status'])
-    .where('id', '=', o.orderId)
-    .where('account_id', '=', o.accountId)
-    .executeTakeFirst();
-  if (!order || order.mode !== 'test') throw new AppError('NOT_FOUND', BILLING_MESSAGES.unknownOrder);
-  const paymentId = testPaymentId();
-  return { razorpay_payment_id: paymentId, razorpay_order_id: order.id, razorpay_signature: paymentSignature(order.id, paymentId, gateway.signingSecret) };
+  if (!gateway || gateway.mode !== 'test' || !gateway.webhookSecret) throw new AppError('PERMISSION_DENIED', BILLING_MESSAGES.testDisabled);
+  const sub = await deps.db.selectFrom('subscription').selectAll().where('id', '=', o.subscriptionId).where('account_id', '=', o.accountId).executeTakeFirst();
+  if (!sub || sub.mode !== 'test') throw new AppError('NOT_FOUND', BILLING_MESSAGES.unknownSubscription);
+  const paymentId = testId('pay');
+  const start = new Date();
+  const end = addInterval(start, sub.interval);
+  const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+  const subEntity = { id: sub.id, entity: 'subscription', plan_id: sub.billing_plan_id, status: 'active', current_start: unix(start), current_end: unix(end), notes: { account_id: sub.account_id } };
+  const events = [
+    { event: 'subscription.activated', payload: { subscription: { entity: subEntity } } },
+    { event: 'subscription.charged', payload: { subscription: { entity: subEntity }, payment: { entity: { id: paymentId, entity: 'payment', amount: sub.amount, currency: sub.currency, status: 'captured' } } } },
+  ];
+  for (const e of events) {
+    const raw = Buffer.from(JSON.stringify({ entity: 'event', account_id: 'acc_test_mailvet', contains: Object.keys(e.payload), created_at: unix(start), ...e }));
+    const r = await handleRazorpayWebhook(deps, { rawBody: raw, signature: webhookSignature(raw, gateway.webhookSecret), eventId: testId('evt'), secret: gateway.webhookSecret });
+    if (r.status !== 200) throw new AppError('INTERNAL_ERROR', BILLING_MESSAGES.providerFailed);
+  }
+  return { razorpay_payment_id: paymentId, razorpay_subscription_id: sub.id, razorpay_signature: subscriptionPaymentSignature(paymentId, sub.id, gateway.signingSecret) };
 }
 
 export interface VerifyResult {
   plan: PlanType;
   planName: string;
-  /** True when this payment had already been applied (a replay): nothing changed. */
+  /** True when this payment had already been applied (a replay, or the webhook came first): nothing changed. */
   alreadyProcessed: boolean;
-  /** False when the account was already on this plan or higher: payment recorded, plan unchanged. */
   applied: boolean;
+  currentPeriodEnd: string | null;
   message: string | null;
 }
 
-/** The signing secret for an order of this mode on this server, or null when that mode is off. */
-function secretForMode(deps: AppDeps, mode: 'razorpay' | 'test'): string | null {
-  if (mode === 'razorpay') return deps.env.RAZORPAY_KEY_SECRET ?? null;
-  const gateway = gatewayFor(deps);
-  return gateway?.mode === 'test' ? gateway.signingSecret : null;
-}
-
-export async function verifyPayment(
-  deps: AppDeps,
-  o: { accountId: string; userId: string; planType: PlanType } & PaymentProof,
-): Promise<VerifyResult> {
-  const db: Db = deps.db;
-  const order = await db
-    .selectFrom('payment_order')
-    .selectAll()
-    .where('id', '=', o.razorpay_order_id)
-    .where('account_id', '=', o.accountId)
-    .executeTakeFirst();
+/** The checkout handler's answer: signature checked in constant time, then the first charge applied once. */
+export async function verifyPayment(deps: AppDeps, o: { accountId: string; userId: string } & PaymentProof): Promise<VerifyResult> {
+  const sub = await deps.db.selectFrom('subscription').selectAll().where('id', '=', o.razorpay_subscription_id).where('account_id', '=', o.accountId).executeTakeFirst();
   const fail = async (message: string, reason: string) => {
-    await writeAudit(db, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.payment_verification_failed', targetType: 'payment_order', targetId: o.razorpay_order_id.slice(0, 100), data: { reason, payment_id: o.razorpay_payment_id.slice(0, 100) } });
+    await writeAudit(deps.db, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.payment_verification_failed', targetType: 'subscription', targetId: o.razorpay_subscription_id.slice(0, 100), data: { reason, payment_id: o.razorpay_payment_id.slice(0, 100) } });
     return new AppError('BAD_INPUT', message);
   };
-  if (!order) throw await fail(BILLING_MESSAGES.unknownOrder, 'unknown_order');
-  if (order.plan !== o.planType) throw await fail(BILLING_MESSAGES.wrongPlan, 'plan_mismatch');
-  const secret = secretForMode(deps, order.mode);
-  if (!secret) throw await fail(BILLING_MESSAGES.unavailable, 'mode_unavailable');
-  if (!isValidPaymentSignature({ orderId: order.id, paymentId: o.razorpay_payment_id, signature: o.razorpay_signature, secret })) {
+  if (!sub) throw await fail(BILLING_MESSAGES.unknownSubscription, 'unknown_subscription');
+  const gateway = gatewayFor(deps);
+  if (!gateway || gateway.mode !== sub.mode) throw await fail(BILLING_MESSAGES.unavailable, 'mode_unavailable');
+  if (!hexSignatureMatches(subscriptionPaymentSignature(o.razorpay_payment_id, sub.id, gateway.signingSecret), o.razorpay_signature)) {
     throw await fail(BILLING_MESSAGES.badSignature, 'bad_signature');
   }
+  const start = new Date();
+  const outcome = await deps.db.transaction().execute((trx) =>
+    applyCharge(trx, {
+      subscriptionId: sub.id,
+      paymentId: o.razorpay_payment_id,
+      amount: sub.amount,
+      currency: sub.currency,
+      periodStart: start,
+      periodEnd: addInterval(start, sub.interval),
+      source: 'checkout',
+      actorUserId: o.userId,
+    }),
+  );
+  const account = await deps.db.selectFrom('account').select(['plan', 'current_period_end']).where('id', '=', o.accountId).executeTakeFirstOrThrow();
+  const plan = planByType(account.plan);
+  return {
+    plan: plan.type,
+    planName: plan.name,
+    alreadyProcessed: !outcome.applied,
+    applied: account.plan === sub.plan || outcome.applied,
+    currentPeriodEnd: account.current_period_end?.toISOString() ?? null,
+    message: null,
+  };
+}
 
-  const plan = planByType(order.plan);
-  return db.transaction().execute(async (trx) => {
-    const locked = await trx.selectFrom('payment_order').selectAll().where('id', '=', order.id).forUpdate().executeTakeFirstOrThrow();
-    if (locked.status === 'paid') {
-      if (locked.payment_id === o.razorpay_payment_id) return { plan: plan.type, planName: plan.name, alreadyProcessed: true, applied: true, message: null };
-      throw new AppError('CONFLICT', BILLING_MESSAGES.orderPaidByOther);
+// ── Cancel, refund ──────────────────────────────────────────────────────────────────────────
+
+/** Owner only: the subscription stops renewing; the plan runs to the period's end, then Free. */
+export async function cancelSubscription(deps: AppDeps, o: { accountId: string; userId: string }): Promise<{ endsAt: string | null }> {
+  const account = await deps.db.selectFrom('account').select(['subscription_id', 'cancel_at_period_end', 'current_period_end']).where('id', '=', o.accountId).executeTakeFirstOrThrow();
+  if (!account.subscription_id) throw new AppError('CONFLICT', BILLING_MESSAGES.noSubscription);
+  if (account.cancel_at_period_end) throw new AppError('CONFLICT', BILLING_MESSAGES.alreadyCancelled);
+  const sub = await deps.db.selectFrom('subscription').select(['id', 'mode']).where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirstOrThrow();
+  const gateway = gatewayFor(deps);
+  if (!gateway || gateway.mode !== sub.mode) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.unavailable);
+  try {
+    await gateway.cancelSubscription(sub.id, true);
+  } catch (err) {
+    throw providerError(err, 'cancellation');
+  }
+  await deps.db.transaction().execute(async (trx) => {
+    await trx.updateTable('account').set({ cancel_at_period_end: true, updated_at: new Date() }).where('id', '=', o.accountId).where('subscription_id', '=', sub.id).execute();
+    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.cancelled', targetType: 'subscription', targetId: sub.id, data: { ends_at: account.current_period_end?.toISOString() ?? null } });
+  });
+  return { endsAt: account.current_period_end?.toISOString() ?? null };
+}
+
+export type RefundEligibility = { eligible: true; paymentId: string; amount: number; currency: Currency } | { eligible: false; reason: string };
+
+/** The latest captured charge, refundable within REFUND_WINDOW_DAYS while the period's credits are unused. */
+export async function refundEligibility(db: Db, accountId: string, now = new Date()): Promise<RefundEligibility> {
+  const pay = await db
+    .selectFrom('payment')
+    .select(['id', 'amount', 'currency', 'created_at', 'status', 'period_start'])
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'captured')
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (!pay) return { eligible: false, reason: BILLING_MESSAGES.noRefundable };
+  if (now.getTime() - pay.created_at.getTime() > REFUND_WINDOW_DAYS * 24 * 60 * 60 * 1000) return { eligible: false, reason: BILLING_MESSAGES.refundWindow };
+  const account = await db.selectFrom('account').select(['monthly_validations_used']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  if (account.monthly_validations_used > 0) return { eligible: false, reason: BILLING_MESSAGES.refundUsed };
+  return { eligible: true, paymentId: pay.id, amount: pay.amount, currency: pay.currency };
+}
+
+/**
+ * Owner only: refunds the latest charge through the gateway's refund API, ends the subscription at
+ * once and lowers the account to Free, taking back the credits that charge granted. The payment row
+ * is locked for the whole exchange, so two clicks cannot refund twice.
+ */
+export async function refundLatestPayment(deps: AppDeps, o: { accountId: string; userId: string }): Promise<{ refundId: string; amount: number; currency: Currency }> {
+  const gateway = gatewayFor(deps);
+  if (!gateway) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.unavailable);
+  return deps.db.transaction().execute(async (trx) => {
+    const elig = await refundEligibility(trx, o.accountId);
+    if (!elig.eligible) throw new AppError('CONFLICT', elig.reason);
+    const pay = await trx.selectFrom('payment').selectAll().where('id', '=', elig.paymentId).where('status', '=', 'captured').forUpdate().executeTakeFirst();
+    if (!pay) throw new AppError('CONFLICT', BILLING_MESSAGES.noRefundable);
+    const account = await trx.selectFrom('account').select(['plan', 'subscription_id', 'monthly_validations_used']).where('id', '=', o.accountId).forUpdate().executeTakeFirstOrThrow();
+    if (account.monthly_validations_used > 0) throw new AppError('CONFLICT', BILLING_MESSAGES.refundUsed);
+    let refund;
+    try {
+      refund = await gateway.refundPayment(pay.id, pay.amount, { account_id: o.accountId, reason: 'unused_period' });
+    } catch (err) {
+      console.error('[billing] refund failed:', (err as { error?: unknown })?.error ?? err);
+      throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.refundFailed);
     }
-    const reused = await trx.selectFrom('payment_order').select('id').where('payment_id', '=', o.razorpay_payment_id).executeTakeFirst();
-    if (reused) throw new AppError('CONFLICT', BILLING_MESSAGES.paymentReused);
-
-    const account = await trx.selectFrom('account').select(['plan', 'credits_balance']).where('id', '=', o.accountId).forUpdate().executeTakeFirstOrThrow();
-    await trx.updateTable('payment_order').set({ status: 'paid', payment_id: o.razorpay_payment_id, paid_at: new Date() }).where('id', '=', order.id).execute();
-    const audit = { order_id: order.id, payment_id: o.razorpay_payment_id, amount: order.amount, currency: order.currency, mode: order.mode };
-
-    if (PLAN_RANK[account.plan] >= PLAN_RANK[plan.type]) {
-      // Paid for a plan the account already has or exceeds (e.g. two checkouts raced): record, never downgrade.
-      await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.payment_not_applied', targetType: 'payment_order', targetId: order.id, data: { ...audit, current_plan: account.plan, plan: plan.type } });
-      const current = planByType(account.plan).name;
-      return { plan: account.plan, planName: current, alreadyProcessed: false, applied: false, message: BILLING_MESSAGES.notApplied(current) };
+    const now = new Date();
+    await trx.updateTable('payment').set({ status: 'refunded', refund_id: refund.id, refunded_at: now }).where('id', '=', pay.id).execute();
+    if (pay.subscription_id) {
+      try {
+        await gateway.cancelSubscription(pay.subscription_id, false);
+      } catch (err) {
+        console.error('[billing] immediate cancel after refund failed (the plan is lowered anyway):', (err as { error?: unknown })?.error ?? err);
+      }
+      await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: now }).where('id', '=', pay.subscription_id).execute();
     }
-
+    const free = planByType('free');
+    const balance = await revokeCredits(trx, o.accountId, pay.credits_granted);
     await trx
       .updateTable('account')
-      .set((eb) => ({
-        plan: plan.type,
-        monthly_validations_quota: plan.monthlyValidations,
-        team_member_limit: plan.teamMemberLimit,
-        credits_balance: eb('credits_balance', '+', plan.monthlyValidations),
-        updated_at: new Date(),
-      }))
+      .set({
+        plan: 'free',
+        monthly_validations_quota: free.monthlyValidations,
+        team_member_limit: free.teamMemberLimit,
+        subscription_status: 'none',
+        subscription_id: null,
+        billing_interval: null,
+        current_period_end: null,
+        grace_ends_at: null,
+        cancel_at_period_end: false,
+        updated_at: now,
+      })
       .where('id', '=', o.accountId)
       .execute();
     await writeAudit(trx, {
       accountId: o.accountId,
       actorUserId: o.userId,
-      action: 'billing.plan_upgraded',
-      targetType: 'account',
-      targetId: o.accountId,
-      data: { ...audit, from_plan: account.plan, plan: plan.type, credits_granted: plan.monthlyValidations },
+      action: 'billing.refunded',
+      targetType: 'payment',
+      targetId: pay.id,
+      data: { refund_id: refund.id, amount: pay.amount, currency: pay.currency, from_plan: account.plan, plan: 'free', credits_revoked: pay.credits_granted, credits_after: balance },
     });
-    return { plan: plan.type, planName: plan.name, alreadyProcessed: false, applied: true, message: null };
+    return { refundId: refund.id, amount: pay.amount, currency: pay.currency };
   });
+}
+
+// ── What the Billing page shows ──────────────────────────────────────────────────────────────
+
+export async function billingOverview(deps: AppDeps, o: { accountId: string; ip: string | null }) {
+  const a = await deps.db
+    .selectFrom('account')
+    .select(['plan', 'subscription_status', 'billing_interval', 'current_period_end', 'grace_ends_at', 'cancel_at_period_end', 'subscription_id'])
+    .where('id', '=', o.accountId)
+    .executeTakeFirstOrThrow();
+  const sub = a.subscription_id ? await deps.db.selectFrom('subscription').select(['next_plan', 'currency']).where('id', '=', a.subscription_id).executeTakeFirst() : undefined;
+  const refund = await refundEligibility(deps.db, o.accountId);
+  const { currency } = sub ? { currency: sub.currency } : await decideCurrency(deps, { accountId: o.accountId, ip: o.ip });
+  return {
+    plan: a.plan,
+    status: a.subscription_status,
+    interval: a.billing_interval,
+    currentPeriodEnd: a.current_period_end?.toISOString() ?? null,
+    graceEndsAt: a.grace_ends_at?.toISOString() ?? null,
+    cancelAtPeriodEnd: a.cancel_at_period_end,
+    nextPlan: sub?.next_plan ?? null,
+    currency,
+    refund: refund.eligible ? { eligible: true as const, amount: refund.amount, currency: refund.currency } : { eligible: false as const, reason: refund.reason },
+  };
+}
+
+export async function listPayments(db: Db, accountId: string) {
+  const rows = await db
+    .selectFrom('payment')
+    .select(['id', 'plan', 'interval', 'currency', 'amount', 'status', 'period_start', 'period_end', 'created_at', 'refunded_at', 'failure_reason'])
+    .where('account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .limit(100)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    plan: r.plan,
+    planName: planByType(r.plan).name,
+    interval: r.interval,
+    currency: r.currency,
+    amount: r.amount,
+    status: r.status,
+    periodStart: r.period_start?.toISOString() ?? null,
+    periodEnd: r.period_end?.toISOString() ?? null,
+    createdAt: r.created_at.toISOString(),
+    refundedAt: r.refunded_at?.toISOString() ?? null,
+    failureReason: r.failure_reason,
+  }));
 }

@@ -1,60 +1,89 @@
-// Razorpay behind a tiny interface: order creation through the official SDK, and the payment
-// signature check (HMAC-SHA256, hex, over `order_id|payment_id`) compared in constant time.
-// Without keys (outside production) the same interface is served by a local test checkout whose
-// secret never leaves the server, so the test flow goes through the very same verification.
+// Razorpay behind one small interface, served by the official SDK (razorpay 2.9.8: plans.create,
+// subscriptions.create/fetch/update/cancel, payments.refund) when keys are set, or — without keys,
+// outside production — by the labelled local test checkout, which plays Razorpay's part (ids,
+// periods, signed webhooks) so the rest of billing runs the very same code either way.
+// Signatures: checkout handler HMAC-SHA256 hex over `payment_id|subscription_id` (key secret);
+// webhooks HMAC-SHA256 hex over the raw body (webhook secret). Both compared in constant time.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import Razorpay from 'razorpay';
 import type { Env } from '../../env';
+import type { BillingInterval, Currency } from '../../contracts/plans';
 
 export type PaymentMode = 'razorpay' | 'test';
 
-export interface CreatedOrder {
+/** The parts of a Razorpay subscription entity billing reads. Times are unix seconds. */
+export interface RemoteSubscription {
   id: string;
-  amount: number;
-  currency: string;
+  plan_id: string;
+  status: string;
+  current_start: number | null;
+  current_end: number | null;
 }
 
 export interface PaymentGateway {
   mode: PaymentMode;
   /** The public key id the browser's checkout needs (a placeholder in test mode). */
   keyId: string;
-  createOrder(o: { amount: number; currency: 'USD' | 'INR'; receipt: string; notes: Record<string, string> }): Promise<CreatedOrder>;
-  /** The secret payment signatures of this gateway's orders are made with. */
+  /** The secret checkout handler signatures are made with. */
   signingSecret: string;
+  /** The secret webhooks are signed with (null: webhooks cannot be verified, so none are accepted). */
+  webhookSecret: string | null;
+  createPlan(o: { name: string; interval: BillingInterval; currency: Currency; amount: number; notes: Record<string, string> }): Promise<{ id: string }>;
+  createSubscription(o: { planId: string; interval: BillingInterval; notes: Record<string, string> }): Promise<{ id: string; status: string }>;
+  /** Plan change at the end of the current cycle (plan changes take effect at renewal). */
+  changePlanAtRenewal(subscriptionId: string, planId: string): Promise<void>;
+  cancelSubscription(subscriptionId: string, atCycleEnd: boolean): Promise<void>;
+  refundPayment(paymentId: string, amount: number, notes: Record<string, string>): Promise<{ id: string; status: string }>;
 }
 
-/** HMAC-SHA256 hex of `order_id|payment_id` (Razorpay's checkout signature). */
-export function paymentSignature(orderId: string, paymentId: string, secret: string): string {
-  return createHmac('sha256', secret).update(`${orderId}|${paymentId}`).digest('hex');
+export function hmacHex(secret: string, data: string | Buffer): string {
+  return createHmac('sha256', secret).update(data).digest('hex');
 }
 
-/** True when `signature` is the right one; constant-time, and false for any malformed input. */
-export function isValidPaymentSignature(o: { orderId: string; paymentId: string; signature: string; secret: string }): boolean {
-  if (!/^[0-9a-f]{64}$/i.test(o.signature)) return false;
-  const expected = Buffer.from(paymentSignature(o.orderId, o.paymentId, o.secret), 'hex');
-  const given = Buffer.from(o.signature, 'hex');
-  return expected.length === given.length && timingSafeEqual(expected, given);
+/** Constant-time comparison of a hex HMAC against the expected one; false for anything malformed. */
+export function hexSignatureMatches(expectedHex: string, given: unknown): boolean {
+  if (typeof given !== 'string' || !/^[0-9a-f]{64}$/i.test(given)) return false;
+  const a = Buffer.from(expectedHex, 'hex');
+  const b = Buffer.from(given, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The checkout handler's signature for a subscription payment: HMAC(payment_id|subscription_id). */
+export function subscriptionPaymentSignature(paymentId: string, subscriptionId: string, secret: string): string {
+  return hmacHex(secret, `${paymentId}|${subscriptionId}`);
+}
+
+export function webhookSignature(rawBody: Buffer | string, secret: string): string {
+  return hmacHex(secret, rawBody);
 }
 
 export const TEST_KEY_ID = 'rzp_test_mailvet_local';
 
-/** The Razorpay gateway (keys set), the local test gateway (no keys, not production), or null (payments unavailable). */
+/** The Razorpay gateway (keys set), the local test gateway (no keys, DEV_TOOLS on), or null (payments unavailable). */
 export function paymentGateway(env: Env, authSecret: string): PaymentGateway | null {
-  if (env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET) return razorpayGateway(env.RAZORPAY_KEY_ID, env.RAZORPAY_KEY_SECRET, env.RAZORPAY_BASE_URL);
+  if (env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET) {
+    return razorpayGateway(env.RAZORPAY_KEY_ID, env.RAZORPAY_KEY_SECRET, env.RAZORPAY_BASE_URL, env.RAZORPAY_WEBHOOK_SECRET ?? null);
+  }
   if (!env.DEV_TOOLS) return null; // the test checkout exists only where developer tools are switched on
   return testGateway(authSecret);
 }
 
 const clients = new Map<string, Razorpay>();
 
-function razorpayGateway(keyId: string, keySecret: string, baseURL: string): PaymentGateway {
+/** Razorpay's "total_count": how many charges a subscription may make (ten years of renewals). */
+export function totalCount(interval: BillingInterval): number {
+  return interval === 'annual' ? 10 : 120;
+}
+
+function razorpayGateway(keyId: string, keySecret: string, baseURL: string, webhookSecret: string | null): PaymentGateway {
   const cacheKey = `${keyId}\u0000${keySecret}\u0000${baseURL}`;
   let rzp = clients.get(cacheKey);
   if (!rzp) {
     rzp = new Razorpay({ key_id: keyId, key_secret: keySecret });
     // The SDK has no base-URL option; its axios instance is public (STACK.md section 11).
-    (rzp as unknown as { api: { rq: { defaults: { baseURL: string; timeout: number } } } }).api.rq.defaults.baseURL = baseURL.replace(/\/$/, '');
-    (rzp as unknown as { api: { rq: { defaults: { timeout: number } } } }).api.rq.defaults.timeout = 15_000;
+    const defaults = (rzp as unknown as { api: { rq: { defaults: { baseURL: string; timeout: number } } } }).api.rq.defaults;
+    defaults.baseURL = baseURL.replace(/\/$/, '');
+    defaults.timeout = 15_000;
     clients.set(cacheKey, rzp);
   }
   const client = rzp;
@@ -62,27 +91,58 @@ function razorpayGateway(keyId: string, keySecret: string, baseURL: string): Pay
     mode: 'razorpay',
     keyId,
     signingSecret: keySecret,
-    async createOrder(o) {
-      const order = await client.orders.create({ amount: o.amount, currency: o.currency, receipt: o.receipt, notes: o.notes });
-      return { id: order.id, amount: Number(order.amount), currency: order.currency };
+    webhookSecret,
+    async createPlan(o) {
+      const plan = await client.plans.create({
+        period: o.interval === 'annual' ? 'yearly' : 'monthly',
+        interval: 1,
+        item: { name: o.name, amount: o.amount, currency: o.currency, description: o.name },
+        notes: o.notes,
+      });
+      return { id: plan.id };
+    },
+    async createSubscription(o) {
+      const sub = await client.subscriptions.create({ plan_id: o.planId, total_count: totalCount(o.interval), customer_notify: 1, notes: o.notes });
+      return { id: sub.id, status: sub.status };
+    },
+    async changePlanAtRenewal(subscriptionId, planId) {
+      await client.subscriptions.update(subscriptionId, { plan_id: planId, schedule_change_at: 'cycle_end' });
+    },
+    async cancelSubscription(subscriptionId, atCycleEnd) {
+      await client.subscriptions.cancel(subscriptionId, atCycleEnd);
+    },
+    async refundPayment(paymentId, amount, notes) {
+      const refund = await client.payments.refund(paymentId, { amount, speed: 'normal', notes });
+      return { id: refund.id, status: String(refund.status) };
     },
   };
 }
 
 function testGateway(authSecret: string): PaymentGateway {
   // Derived from the server's auth secret: stable across processes and restarts, never sent out.
-  const secret = createHmac('sha256', authSecret).update('mailvet:test-checkout:v1').digest('hex');
+  const secret = hmacHex(authSecret, 'mailvet:test-checkout:v1');
+  const hook = hmacHex(authSecret, 'mailvet:test-checkout-webhooks:v1');
+  const id = (prefix: string) => `${prefix}_test_${randomBytes(9).toString('base64url')}`;
   return {
     mode: 'test',
     keyId: TEST_KEY_ID,
     signingSecret: secret,
-    async createOrder(o) {
-      return { id: `order_test_${randomBytes(9).toString('base64url')}`, amount: o.amount, currency: o.currency };
+    webhookSecret: hook,
+    async createPlan() {
+      return { id: id('plan') };
+    },
+    async createSubscription() {
+      return { id: id('sub'), status: 'created' };
+    },
+    async changePlanAtRenewal() {},
+    async cancelSubscription() {},
+    async refundPayment() {
+      return { id: id('rfnd'), status: 'processed' };
     },
   };
 }
 
-/** A payment id for the test checkout (shaped like Razorpay's `pay_…`). */
-export function testPaymentId(): string {
-  return `pay_test_${randomBytes(9).toString('base64url')}`;
+/** Ids shaped like Razorpay's for the test checkout. */
+export function testId(prefix: 'pay' | 'evt'): string {
+  return `${prefix}_test_${randomBytes(9).toString('base64url')}`;
 }

@@ -25,3 +25,48 @@ export async function creditsBalance(db: Kysely<Database>, accountId: string): P
   const row = await db.selectFrom('account').select('credits_balance').where('id', '=', accountId).executeTakeFirstOrThrow();
   return row.credits_balance;
 }
+
+/** The credits_balance column is a 32-bit integer. */
+export const MAX_CREDITS_BALANCE = 2_000_000_000;
+
+/**
+ * A paid billing period starts (a charge): usage restarts and the plan's monthly credits are
+ * granted. Plans with rollover add them to the unused balance; others replace it, except when the
+ * account is just moving onto this plan (`upgrade`), where what it had is kept. Unlimited plans hold
+ * at least their (unlimited) quota. Returns the new balance. Call inside the charge's transaction.
+ */
+export async function refillForPeriod(
+  trx: Kysely<Database>,
+  accountId: string,
+  o: { monthly: number; rollover: boolean; upgrade: boolean; periodStart: Date; unlimited: boolean },
+): Promise<number> {
+  const balance = o.unlimited
+    ? sql<number>`greatest(credits_balance, ${o.monthly})`
+    : o.rollover || o.upgrade
+      ? sql<number>`least(credits_balance::bigint + ${o.monthly}, ${MAX_CREDITS_BALANCE})::int`
+      : sql<number>`${o.monthly}::int`;
+  const row = await trx
+    .updateTable('account')
+    .set({
+      credits_balance: balance,
+      monthly_validations_used: 0,
+      monthly_validations_quota: o.monthly,
+      usage_period_start: o.periodStart.toISOString().slice(0, 10),
+      updated_at: new Date(),
+    })
+    .where('id', '=', accountId)
+    .returning('credits_balance')
+    .executeTakeFirstOrThrow();
+  return row.credits_balance;
+}
+
+/** Takes back up to n credits a refunded period granted (never below zero). Returns the new balance. */
+export async function revokeCredits(trx: Kysely<Database>, accountId: string, n: number): Promise<number> {
+  const row = await trx
+    .updateTable('account')
+    .set({ credits_balance: sql`greatest(credits_balance - ${n}, 0)`, updated_at: new Date() })
+    .where('id', '=', accountId)
+    .returning('credits_balance')
+    .executeTakeFirstOrThrow();
+  return row.credits_balance;
+}

@@ -9,6 +9,7 @@ import { writeAudit } from '../audit/audit';
 import { keyBelongsTo, readValidationFile, saveValidationFile } from '../storage/storage';
 import { parseEmailCsv, planChunks, type CsvImport } from './csv-import';
 import { allJobResults, enqueueChunkTasks, findJob } from './jobs.queries';
+import { assertServiceActive } from '../billing/service-state';
 import { AppError } from '../../lib/app-error';
 
 /** Addresses per worker task. Large enough for the probe to share SMTP sessions, small enough to spread. */
@@ -72,6 +73,8 @@ export async function createJob(db: Db, o: NewJobOptions): Promise<CreatedJob> {
 export async function createJobInTransaction(trx: Db, o: NewJobOptions): Promise<CreatedJob> {
   const charge = o.chargeCredits ?? true;
   const chunks = planChunks(o.emails, o.chunkSize ?? CHUNK_SIZE);
+  // Uploads, pasted lists, /v1/bulk and schedule runs all start here: a suspended account does no new work.
+  await assertServiceActive(trx, o.accountId);
   if (charge) {
     const account = await trx.selectFrom('account').select('credits_balance').where('id', '=', o.accountId).executeTakeFirst();
     if (!account) throw new AppError('NOT_FOUND', 'Account not found');

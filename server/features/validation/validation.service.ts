@@ -13,6 +13,7 @@ import { ProbeClient } from '../../../probe/client/probe-client';
 import { verificationResultSchema, type Depth, type Evidence, type Reason, type VerificationResult, type Verdict } from '../../../probe/contract';
 import { planAllows, type PlanType } from '../../contracts/plans';
 import { AppError } from '../../lib/app-error';
+import { assertServiceActive } from '../billing/service-state';
 import { takeCredits } from '../credits/credits';
 import { resultRow } from './results.queries';
 import { insertSingleResult } from './validation.queries';
@@ -120,6 +121,7 @@ export async function checkSingleEmail(
   const email = parseSingleEmail(o.email);
   const depth = depthForPlan(o.plan);
 
+  await assertServiceActive(deps.db, o.accountId);
   const reserved = await deps.db.transaction().execute((trx) => takeCredits(trx, o.accountId, 1));
   if (!reserved) throw new AppError('INSUFFICIENT_CREDITS', INSUFFICIENT_CREDITS_MESSAGE);
 

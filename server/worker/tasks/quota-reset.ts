@@ -23,7 +23,11 @@ export async function resetMonthlyQuotas(db: Db, now: Date): Promise<Array<{ id:
   return db.transaction().execute(async (trx) => {
     const r = await sql<{ id: string; plan: string; credits_balance: number; before: number }>`
       with p(plan, monthly, rollover) as (values ${plans}),
-      old as (select id, credits_balance from account where usage_period_start < ${period}::date for update)
+      old as (select id, credits_balance from account where usage_period_start < ${period}::date
+        -- monthly subscriptions refill on their own charge; a suspended account gets nothing until it pays
+        and not (billing_interval = 'monthly' and subscription_status in ('active','past_due'))
+        and subscription_status <> 'suspended'
+        for update)
       update account a set
         credits_balance = case
           when a.plan = 'free' then a.credits_balance

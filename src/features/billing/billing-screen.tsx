@@ -1,14 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CreditCard, FlaskConical, Info } from 'lucide-react';
+import { AlertTriangle, CreditCard, FileText, FlaskConical, Info } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { PLAN_RANK, SALES_EMAIL, isUnlimited, planByType, type Currency, type PlanDefinition, type PlanType } from '../../../server/contracts/plans';
+import { PLAN_RANK, REFUND_WINDOW_DAYS, SALES_EMAIL, formatMinorAmount, isUnlimited, planByType, type BillingInterval, type Currency, type PlanDefinition, type PlanType } from '../../../server/contracts/plans';
 import { PageHeader } from '../../components/layouts/page-header';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { useTRPC } from '../../lib/trpc';
 import { BILLING_TEXT, BRAND_COLOR, errorMessage } from './messages';
-import { PlanCards, PricingNotes } from './pricing-section';
+import { IntervalSwitch, PlanCards, PricingNotes } from './pricing-section';
 import { openRazorpayCheckout, type RazorpaySuccess } from './razorpay-checkout';
 import { TestCheckoutDialog, type TestOrder } from './test-checkout-dialog';
 import { useCurrency } from './use-currency';
@@ -32,7 +32,12 @@ export function BillingScreen() {
   const { currency } = useCurrency();
   const me = useQuery(trpc.account.me.queryOptions());
   const config = useQuery(trpc.billing.config.queryOptions());
-  const createOrder = useMutation(trpc.billing.createOrder.mutationOptions());
+  const overview = useQuery(trpc.billing.overview.queryOptions());
+  const payments = useQuery(trpc.billing.payments.queryOptions());
+  const checkout = useMutation(trpc.billing.checkout.mutationOptions());
+  const cancel = useMutation(trpc.billing.cancel.mutationOptions());
+  const refund = useMutation(trpc.billing.refund.mutationOptions());
+  const [interval, setBillingInterval] = useState<BillingInterval>('monthly');
   const completeTest = useMutation(trpc.billing.completeTestPayment.mutationOptions());
   const verify = useMutation(trpc.billing.verifyPayment.mutationOptions());
 
@@ -44,20 +49,28 @@ export function BillingScreen() {
   const mode = config.data?.mode;
   const paymentsOff = mode === 'unavailable';
 
-  async function verifyProof(proof: RazorpaySuccess, planType: PlanType) {
+  async function refreshAll() {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.account.me.queryKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.billing.overview.queryKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.billing.payments.queryKey() }),
+    ]);
+  }
+
+  async function verifyProof(proof: RazorpaySuccess) {
     try {
-      const r = await verify.mutateAsync({ ...proof, planType });
+      const r = await verify.mutateAsync(proof);
       if (r.applied) toast.success(BILLING_TEXT.successTitle, { description: BILLING_TEXT.successBody(r.planName) });
       else toast.error(BILLING_TEXT.errorTitle, { description: r.message ?? BILLING_TEXT.processFailed });
     } catch (err) {
       toast.error(BILLING_TEXT.verifyFailedTitle, { description: errorMessage(err, BILLING_TEXT.verifyFailedFallback) });
     } finally {
-      // The displayed plan, credits and quota come from account.me.
-      await queryClient.invalidateQueries({ queryKey: trpc.account.me.queryKey() });
+      // The displayed plan, credits, quota and period come from the server.
+      await refreshAll();
     }
   }
 
-  async function upgrade(plan: PlanDefinition, cur: Currency) {
+  async function upgrade(plan: PlanDefinition) {
     if (!isOwner) {
       toast.error(BILLING_TEXT.errorTitle, { description: BILLING_TEXT.ownerOnly });
       return;
@@ -65,28 +78,32 @@ export function BillingScreen() {
     setPendingPlan(plan.type);
     let order;
     try {
-      order = await createOrder.mutateAsync({ planType: plan.type, currency: cur });
+      order = await checkout.mutateAsync({ planType: plan.type, interval });
     } catch (err) {
       toast.error(BILLING_TEXT.errorTitle, { description: errorMessage(err, BILLING_TEXT.processFailed) });
       setPendingPlan(null);
       return;
     }
+    if (order.kind === 'scheduled' || !order.subscriptionId) {
+      toast.success('Plan change scheduled', { description: order.message ?? '' });
+      setPendingPlan(null);
+      await refreshAll();
+      return;
+    }
     if (order.mode === 'test') {
-      setTestOrder({ orderId: order.orderId, amount: order.amount, currency: order.currency, planName: order.planName, description: order.description, planType: order.planType });
+      setTestOrder({ orderId: order.subscriptionId, amount: order.amount, currency: order.currency, planName: order.planName, description: order.description, planType: order.planType });
       return;
     }
     try {
       const outcome = await openRazorpayCheckout({
         keyId: order.keyId,
-        orderId: order.orderId,
-        amount: order.amount,
-        currency: order.currency,
+        subscriptionId: order.subscriptionId,
         description: order.description,
         color: BRAND_COLOR,
         prefill: { email: me.data?.user.email, name: me.data?.user.name },
         onFailed: (message) => toast.error(BILLING_TEXT.errorTitle, { description: message }),
       });
-      if (outcome.kind === 'paid') await verifyProof(outcome.response, order.planType);
+      if (outcome.kind === 'paid') await verifyProof(outcome.response);
       else toast(BILLING_TEXT.cancelledTitle, { description: BILLING_TEXT.cancelledBody });
     } catch (err) {
       toast.error(BILLING_TEXT.errorTitle, { description: errorMessage(err, BILLING_TEXT.processFailed) });
@@ -97,10 +114,10 @@ export function BillingScreen() {
 
   async function payTest() {
     if (!testOrder) return;
-    const { orderId, planType } = testOrder;
+    const { orderId } = testOrder;
     try {
-      const proof = await completeTest.mutateAsync({ orderId });
-      await verifyProof(proof, planType);
+      const proof = await completeTest.mutateAsync({ subscriptionId: orderId });
+      await verifyProof(proof);
     } catch (err) {
       toast.error(BILLING_TEXT.errorTitle, { description: errorMessage(err, BILLING_TEXT.processFailed) });
     } finally {
@@ -115,8 +132,16 @@ export function BillingScreen() {
     toast(BILLING_TEXT.cancelledTitle, { description: BILLING_TEXT.cancelledBody });
   }
 
-  function renderAction(plan: PlanDefinition, ctx: { currency: Currency; isCurrent: boolean; isPopular: boolean }) {
+  function renderAction(plan: PlanDefinition, ctx: { currency: Currency; interval: BillingInterval; isCurrent: boolean; isPopular: boolean }) {
     if (!currentPlan) return <Button variant="outline" className="w-full" disabled>Loading…</Button>;
+    const running = overview.data?.status && overview.data.status !== 'none' && !overview.data.cancelAtPeriodEnd;
+    if (ctx.isCurrent && running && overview.data?.interval && overview.data.interval !== ctx.interval) {
+      return (
+        <Button variant="outline" className="w-full" loading={pendingPlan === plan.type} disabled={!isOwner || paymentsOff} onClick={() => void upgrade(plan)}>
+          Switch to {ctx.interval === 'annual' ? 'annual' : 'monthly'}
+        </Button>
+      );
+    }
     if (ctx.isCurrent) {
       return (
         <Button
@@ -149,7 +174,7 @@ export function BillingScreen() {
         loading={pendingPlan === plan.type}
         disabled={(pendingPlan !== null && pendingPlan !== plan.type) || !isOwner || paymentsOff}
         title={!isOwner ? BILLING_TEXT.ownerOnly : undefined}
-        onClick={() => void upgrade(plan, ctx.currency)}
+        onClick={() => void upgrade(plan)}
       >
         Upgrade to {plan.name}
       </Button>
@@ -157,13 +182,51 @@ export function BillingScreen() {
   }
 
   const current = currentPlan ? planByType(currentPlan) : null;
+  const ov = overview.data;
+  const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }) : '—');
+
+  async function doCancel() {
+    try {
+      const r = await cancel.mutateAsync();
+      toast.success('Subscription cancelled', { description: `Your plan stays active until ${day(r.endsAt)}, then the account moves to Free. Your data is kept.` });
+    } catch (err) {
+      toast.error(BILLING_TEXT.errorTitle, { description: errorMessage(err, BILLING_TEXT.processFailed) });
+    } finally {
+      await refreshAll();
+    }
+  }
+
+  async function doRefund() {
+    try {
+      const r = await refund.mutateAsync();
+      toast.success('Refund requested', { description: `${formatMinorAmount(r.amount, r.currency)} is on its way back to your card. Your account is now on the Free plan.` });
+    } catch (err) {
+      toast.error(BILLING_TEXT.errorTitle, { description: errorMessage(err, BILLING_TEXT.processFailed) });
+    } finally {
+      await refreshAll();
+    }
+  }
+
   return (
     <div className="space-y-8">
       <PageHeader title="Billing" description="Choose the plan that fits your volume. Upgrades apply as soon as the payment is verified." />
 
+      {ov?.status === 'past_due' && (
+        <p role="alert" className="flex gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="past-due-banner">
+          <AlertTriangle className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden />
+          Your last payment failed. Your plan keeps working until {day(ov.graceEndsAt)}; Razorpay retries the charge — make sure your card can be charged to avoid a suspension.
+        </p>
+      )}
+      {ov?.status === 'suspended' && (
+        <p role="alert" className="flex gap-2 rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900" data-testid="suspended-banner">
+          <AlertTriangle className="mt-0.5 size-4 shrink-0 text-red-600" aria-hidden />
+          Your account is suspended because the subscription payment failed. Your data is still here to view and export; paying restores validations at once.
+        </p>
+      )}
+
       <Card>
         <dl className="grid divide-y divide-slate-100 sm:grid-cols-4 sm:divide-x sm:divide-y-0">
-          <Stat label="Current plan" value={current?.name ?? '…'} testId="current-plan" />
+          <Stat label="Current plan" value={current ? `${current.name}${ov?.interval ? ` (${ov.interval === 'annual' ? 'annual' : 'monthly'})` : ''}` : '…'} testId="current-plan" />
           <Stat label="Credits balance" value={me.data ? me.data.credits_balance.toLocaleString('en-US') : '…'} testId="credits-balance" />
           <Stat
             label="Monthly quota"
@@ -171,6 +234,22 @@ export function BillingScreen() {
           />
           <Stat label="Team size" value={me.data ? (isUnlimited(me.data.team_member_limit) ? 'Unlimited' : `${me.data.team_member_limit} total`) : '…'} />
         </dl>
+        {ov && ov.status !== 'none' && (
+          <div className="flex flex-wrap items-center justify-between gap-4 border-t border-slate-100 px-5 py-4 text-sm">
+            <p className="text-slate-700" data-testid="renewal">
+              {ov.cancelAtPeriodEnd ? (
+                <>Cancelled — your plan ends on <strong>{day(ov.currentPeriodEnd)}</strong>, then the account moves to Free.</>
+              ) : (
+                <>Renews on <strong>{day(ov.currentPeriodEnd)}</strong>{ov.nextPlan ? <> — then changes to the {planByType(ov.nextPlan).name} plan</> : null}.</>
+              )}
+            </p>
+            {isOwner && !ov.cancelAtPeriodEnd && (
+              <Button variant="outline" size="sm" loading={cancel.isPending} onClick={() => void doCancel()}>
+                Cancel subscription
+              </Button>
+            )}
+          </div>
+        )}
       </Card>
 
       {(mode === 'test' || paymentsOff || (me.data && !isOwner)) && (
@@ -197,11 +276,69 @@ export function BillingScreen() {
       )}
 
       <section aria-label="Plans" className="space-y-8">
-        <PricingNotes currency={currency} />
-        <PlanCards popular="billing" currency={currency} currentPlan={currentPlan} renderAction={renderAction} layout="dashboard" className="pt-2" />
-        <p className="text-center text-sm text-slate-500">
-          Prices are per month. Payments are processed securely by Razorpay. Need to downgrade or cancel? Contact support.
+        <PricingNotes currency={ov?.currency ?? currency} />
+        <div className="flex justify-center">
+          <IntervalSwitch value={interval} onChange={setBillingInterval} />
+        </div>
+        <PlanCards popular="billing" currency={ov?.currency ?? currency} interval={interval} currentPlan={currentPlan} renderAction={renderAction} layout="dashboard" className="pt-2" />
+        <p className="text-center text-sm text-slate-500" data-testid="plan-change-rule">
+          Plans renew automatically each period. Changing plan while subscribed takes effect at your next renewal (no proration); upgrading from Free starts at once.
+          Payments are processed securely by Razorpay. Need to downgrade? Contact support.
         </p>
+      </section>
+
+      <section aria-labelledby="payments-heading" className="space-y-3">
+        <h2 id="payments-heading" className="text-lg font-semibold text-slate-900">Payments</h2>
+        <Card className="overflow-x-auto">
+          {payments.data && payments.data.length > 0 ? (
+            <table className="min-w-full text-sm" data-testid="payments">
+              <thead className="bg-slate-50 text-left text-xs font-medium tracking-wide text-slate-500 uppercase">
+                <tr>
+                  <th className="px-4 py-2.5">Date</th>
+                  <th className="px-4 py-2.5">Plan</th>
+                  <th className="px-4 py-2.5">Period</th>
+                  <th className="px-4 py-2.5">Amount</th>
+                  <th className="px-4 py-2.5">Currency</th>
+                  <th className="px-4 py-2.5">Status</th>
+                  <th className="px-4 py-2.5"><span className="sr-only">Receipt</span></th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {payments.data.map((p) => (
+                  <tr key={p.id}>
+                    <td className="px-4 py-2.5 whitespace-nowrap">{day(p.createdAt)}</td>
+                    <td className="px-4 py-2.5">{p.planName} ({p.interval})</td>
+                    <td className="px-4 py-2.5 whitespace-nowrap">{p.periodStart ? `${day(p.periodStart)} – ${day(p.periodEnd)}` : '—'}</td>
+                    <td className="px-4 py-2.5">{formatMinorAmount(p.amount, p.currency)}</td>
+                    <td className="px-4 py-2.5">{p.currency}</td>
+                    <td className="px-4 py-2.5 capitalize">{p.status === 'captured' ? 'Paid' : p.status}</td>
+                    <td className="px-4 py-2.5 text-right">
+                      {p.status !== 'failed' && (
+                        <a className="inline-flex items-center gap-1 text-brand-700 hover:underline" href={`/api/billing/receipts/${encodeURIComponent(p.id)}`} target="_blank" rel="noreferrer">
+                          <FileText className="size-4" aria-hidden /> Receipt
+                        </a>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p className="px-5 py-4 text-sm text-slate-500">No payments yet.</p>
+          )}
+        </Card>
+        {isOwner && ov && payments.data && payments.data.some((p) => p.status === 'captured') && (
+          <div className="flex flex-wrap items-center gap-3 text-sm">
+            <Button variant="outline" size="sm" disabled={!ov.refund.eligible} loading={refund.isPending} onClick={() => void doRefund()}>
+              Request refund
+            </Button>
+            <span className="text-slate-600" data-testid="refund-note">
+              {ov.refund.eligible
+                ? `Refunds are possible within ${REFUND_WINDOW_DAYS} days of a payment while the period's credits are unused; your plan moves to Free at once.`
+                : ov.refund.reason}
+            </span>
+          </div>
+        )}
       </section>
 
       <TestCheckoutDialog order={testOrder} busy={completeTest.isPending || verify.isPending} onPay={() => void payTest()} onClose={closeTest} />

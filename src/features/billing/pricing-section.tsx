@@ -1,10 +1,11 @@
 import { Check, Globe, Minus } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   ANNUAL_DISCOUNT_PERCENT,
   PLANS,
   SALES_EMAIL,
-  formatPlanPrice,
+  intervalPriceLabel,
+  type BillingInterval,
   type Currency,
   type PlanDefinition,
   type PlanType,
@@ -20,6 +21,7 @@ export type PopularOn = 'landing' | 'billing';
 
 export interface PlanActionContext {
   currency: Currency;
+  interval: BillingInterval;
   isCurrent: boolean;
   isPopular: boolean;
 }
@@ -27,6 +29,7 @@ export interface PlanActionContext {
 export interface PlanCardsProps {
   popular: PopularOn;
   currency: Currency;
+  interval?: BillingInterval;
   /** Marks this plan with a 'Current' badge (dashboard Billing). */
   currentPlan?: PlanType;
   /** Replaces the default CTA (link to /auth, or mailto sales for Enterprise). */
@@ -69,13 +72,42 @@ function isExclusion(feature: string) {
 }
 
 /** The five plan cards, straight from PLANS (server/contracts/plans.ts). */
-export function PlanCards({ popular, currency, currentPlan, renderAction, layout = 'page', className }: PlanCardsProps) {
+/** Monthly / Annual switch (annual: ANNUAL_DISCOUNT_PERCENT off, derived from the plan table). */
+export function IntervalSwitch({ value, onChange, className }: { value: BillingInterval; onChange: (v: BillingInterval) => void; className?: string }) {
+  const option = (v: BillingInterval, label: ReactNode) => (
+    <button
+      type="button"
+      role="radio"
+      aria-checked={value === v}
+      onClick={() => onChange(v)}
+      className={cn(
+        'cursor-pointer rounded-md px-4 py-1.5 text-sm font-medium transition-colors',
+        value === v ? 'bg-white text-slate-900 shadow-sm ring-1 ring-slate-200' : 'text-slate-600 hover:text-slate-900',
+      )}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <div role="radiogroup" aria-label="Billing period" className={cn('inline-flex gap-1 rounded-lg border border-slate-200 bg-slate-100/80 p-1', className)}>
+      {option('monthly', 'Monthly')}
+      {option(
+        'annual',
+        <span className="inline-flex items-center gap-1.5">
+          Annual <Badge variant="brand">−{ANNUAL_DISCOUNT_PERCENT}%</Badge>
+        </span>,
+      )}
+    </div>
+  );
+}
+
+export function PlanCards({ popular, currency, interval = 'monthly', currentPlan, renderAction, layout = 'page', className }: PlanCardsProps) {
   return (
     <ul role="list" className={cn('grid gap-5', GRID_LAYOUTS[layout], className)}>
       {PLANS.map((plan) => {
         const isPopular = isPopularOn(plan, popular);
         const isCurrent = currentPlan === plan.type;
-        const price = formatPlanPrice(plan, currency);
+        const price = intervalPriceLabel(plan, currency, interval);
         const titleId = `plan-${plan.type}-title`;
         return (
           <li
@@ -99,12 +131,13 @@ export function PlanCards({ popular, currency, currentPlan, renderAction, layout
               {isCurrent && <Badge variant="success">Current</Badge>}
             </div>
             <p className="mt-4 flex items-baseline gap-1">
-              <span className="text-4xl font-bold tracking-tight text-slate-900">{price}</span>
+              <span className="text-4xl font-bold tracking-tight text-slate-900" data-testid={`price-${plan.type}`}>{price.perMonth}</span>
               {plan.period && <span className="text-sm font-medium text-slate-500">{plan.period}</span>}
             </p>
+            {price.billed && <p className="mt-1 text-xs font-medium text-slate-500" data-testid={`billed-${plan.type}`}>{price.billed}</p>}
             <p className="mt-3 min-h-10 text-sm leading-5 text-slate-600">{plan.description}</p>
             <div className="mt-6">
-              {renderAction ? renderAction(plan, { currency, isCurrent, isPopular }) : <DefaultPlanAction plan={plan} isPopular={isPopular} />}
+              {renderAction ? renderAction(plan, { currency, interval, isCurrent, isPopular }) : <DefaultPlanAction plan={plan} isPopular={isPopular} />}
             </div>
             <ul role="list" className="mt-6 space-y-2.5 border-t border-slate-100 pt-6 text-sm leading-5">
               {plan.features.map((feature) =>
@@ -169,6 +202,7 @@ export function PricingSection({
   className,
 }: PricingSectionProps) {
   const { currency } = useCurrency();
+  const [interval, setBillingInterval] = useState<BillingInterval>('monthly');
   return (
     <section id={id} aria-labelledby={title ? `${id ?? 'pricing'}-heading` : undefined} className={className}>
       {title !== null && (
@@ -181,7 +215,10 @@ export function PricingSection({
         </div>
       )}
       <PricingNotes currency={currency} className={title !== null ? 'mt-6' : undefined} />
-      <PlanCards popular={popular} currency={currency} currentPlan={currentPlan} renderAction={renderAction} className="mt-12" />
+      <div className="mt-6 flex justify-center">
+        <IntervalSwitch value={interval} onChange={setBillingInterval} />
+      </div>
+      <PlanCards popular={popular} currency={currency} interval={interval} currentPlan={currentPlan} renderAction={renderAction} className="mt-12" />
       <p className="mt-8 text-center text-sm text-slate-500">
         All plans include SSL encryption, a 99.9% uptime target and GDPR-compliant processing.
       </p>

@@ -1,16 +1,14 @@
-// Razorpay's hosted checkout (checkout.js), loaded on demand. It calls back with the payment id,
-// the order id and the signature, which the server verifies.
+// Razorpay's hosted checkout (checkout.js), loaded on demand, opened with a subscription id. It
+// calls back with the payment id, the subscription id and the signature, which the server verifies.
 export interface RazorpaySuccess {
   razorpay_payment_id: string;
-  razorpay_order_id: string;
+  razorpay_subscription_id: string;
   razorpay_signature: string;
 }
 
 interface RazorpayOptions {
   key: string;
-  amount: number;
-  currency: string;
-  order_id: string;
+  subscription_id: string;
   name: string;
   description: string;
   theme: { color: string };
@@ -53,14 +51,12 @@ function loadCheckout(): Promise<void> {
 export type CheckoutOutcome = { kind: 'paid'; response: RazorpaySuccess } | { kind: 'dismissed' };
 
 /**
- * Opens Razorpay's checkout for an order; resolves when the customer pays or closes it. A failed
+ * Opens Razorpay's checkout for a subscription; resolves when the customer pays or closes it. A failed
  * attempt is reported through onFailed while the checkout stays open for another try.
  */
 export async function openRazorpayCheckout(o: {
   keyId: string;
-  orderId: string;
-  amount: number;
-  currency: string;
+  subscriptionId: string;
   description: string;
   color: string;
   prefill?: { email?: string; name?: string };
@@ -79,9 +75,7 @@ export async function openRazorpayCheckout(o: {
     };
     const rzp = new Razorpay({
       key: o.keyId,
-      amount: o.amount,
-      currency: o.currency,
-      order_id: o.orderId,
+      subscription_id: o.subscriptionId,
       name: 'Mailvet',
       description: o.description,
       theme: { color: o.color },

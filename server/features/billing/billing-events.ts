@@ -1,0 +1,501 @@
+// The billing period is the truth (issue #10): what Razorpay tells us — the checkout handler's
+// verified payment and the signed webhooks — moves the account between active, past_due (a grace
+// period) and suspended, extends its period and refills its credits. Every change is one
+// transaction keyed by Razorpay's ids: a payment id is charged once (the `payment` row), an event
+// id is applied once (the `billing_event` row, stored whatever its outcome), and an event older
+// than the last status applied cannot roll the status back.
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database, PaidPlan, RzpSubscriptionStatus } from '../../../db/types';
+import { PAST_DUE_GRACE_DAYS, planByType, isUnlimited, type BillingInterval } from '../../contracts/plans';
+import type { AppDeps } from '../../deps';
+import { refillForPeriod } from '../credits/credits';
+import { writeAudit } from '../audit/audit';
+import { hexSignatureMatches, webhookSignature } from './razorpay';
+import { z } from 'zod';
+
+type Trx = Transaction<Database>;
+const DAY = 24 * 60 * 60 * 1000;
+
+export const BILLING_EVENTS = [
+  'subscription.authenticated',
+  'subscription.activated',
+  'subscription.charged',
+  'subscription.pending',
+  'subscription.halted',
+  'subscription.cancelled',
+  'subscription.completed',
+  'payment.failed',
+  'refund.processed',
+] as const;
+
+/** The end of a period that starts at `start`: one calendar month or one year later (UTC). */
+export function addInterval(start: Date, interval: BillingInterval): Date {
+  const d = new Date(start);
+  if (interval === 'annual') d.setUTCFullYear(d.getUTCFullYear() + 1);
+  else d.setUTCMonth(d.getUTCMonth() + 1);
+  return d;
+}
+
+const fromUnix = (s: number | null | undefined): Date | null => (typeof s === 'number' && s > 0 ? new Date(s * 1000) : null);
+
+/** Mails to send once the transaction has committed. */
+export interface BillingMail {
+  accountId: string;
+  kind: 'past_due' | 'suspended';
+  graceEndsAt?: Date;
+}
+
+export interface ChargeInput {
+  subscriptionId: string;
+  paymentId: string;
+  amount: number;
+  currency: string;
+  periodStart: Date;
+  periodEnd: Date;
+  /** The Razorpay plan the charge was for (webhooks say; the checkout handler does not). */
+  billingPlanId?: string | null;
+  source: 'checkout' | 'webhook';
+  actorUserId?: string | null;
+}
+
+export type ChargeOutcome = { applied: true; plan: PaidPlan; creditsGranted: number } | { applied: false; reason: 'duplicate' | 'unknown_subscription' };
+
+/**
+ * One charge: records the payment (once per payment id), starts the period, refills the credits and
+ * makes the account active on the subscription's plan. A plan change waiting for the renewal takes
+ * effect with the first charge of the new plan.
+ */
+export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutcome> {
+  const sub = await trx.selectFrom('subscription').selectAll().where('id', '=', c.subscriptionId).forUpdate().executeTakeFirst();
+  if (!sub) return { applied: false, reason: 'unknown_subscription' };
+  const account = await trx
+    .selectFrom('account')
+    .select(['id', 'plan', 'subscription_id', 'current_period_end', 'subscription_status'])
+    .where('id', '=', sub.account_id)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+
+  let planType: PaidPlan = sub.plan;
+  let interval: BillingInterval = sub.interval;
+  if (c.billingPlanId && c.billingPlanId !== sub.billing_plan_id) {
+    const bp = await trx.selectFrom('billing_plan').selectAll().where('id', '=', c.billingPlanId).executeTakeFirst();
+    if (bp) {
+      planType = bp.plan;
+      interval = bp.interval;
+      await trx
+        .updateTable('subscription')
+        .set({ plan: bp.plan, interval: bp.interval, amount: bp.amount, billing_plan_id: bp.id, next_plan: null, next_billing_plan_id: null, updated_at: new Date() })
+        .where('id', '=', sub.id)
+        .execute();
+    }
+  }
+  const plan = planByType(planType);
+  const inserted = await trx
+    .insertInto('payment')
+    .values({
+      id: c.paymentId,
+      account_id: sub.account_id,
+      subscription_id: sub.id,
+      plan: planType,
+      interval,
+      currency: sub.currency,
+      amount: c.amount,
+      status: 'captured',
+      period_start: c.periodStart,
+      period_end: c.periodEnd,
+      credits_granted: plan.monthlyValidations,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) {
+    // Already charged (the checkout handler and the webhook both report the first payment): keep
+    // Razorpay's own period, which the webhook carries, when it is the newest.
+    if (c.source === 'webhook') await syncPeriod(trx, sub.id, sub.account_id, account.subscription_id, c.periodStart, c.periodEnd);
+    return { applied: false, reason: 'duplicate' };
+  }
+
+  const upgrade = account.subscription_id !== sub.id || account.plan !== planType;
+  const balance = await refillForPeriod(trx, sub.account_id, {
+    monthly: plan.monthlyValidations,
+    rollover: plan.rollover,
+    upgrade,
+    periodStart: c.periodStart,
+    unlimited: isUnlimited(plan.monthlyValidations),
+  });
+  const periodEnd = account.current_period_end && account.subscription_id === sub.id && account.current_period_end > c.periodEnd ? account.current_period_end : c.periodEnd;
+  await trx
+    .updateTable('account')
+    .set({
+      plan: planType,
+      team_member_limit: plan.teamMemberLimit,
+      subscription_status: 'active',
+      subscription_id: sub.id,
+      billing_interval: interval,
+      current_period_end: periodEnd,
+      grace_ends_at: null,
+      cancel_at_period_end: sub.status === 'cancelled',
+      updated_at: new Date(),
+    })
+    .where('id', '=', sub.account_id)
+    .execute();
+  await trx
+    .updateTable('subscription')
+    .set({
+      status: sub.status === 'cancelled' || sub.status === 'completed' ? sub.status : 'active',
+      current_start: sql`greatest(current_start, ${c.periodStart})`,
+      current_end: sql`greatest(current_end, ${c.periodEnd})`,
+      updated_at: new Date(),
+    })
+    .where('id', '=', sub.id)
+    .execute();
+  // A new subscription replaces any older one of the account (it stops renewing at the gateway's side).
+  await writeAudit(trx, {
+    accountId: sub.account_id,
+    actorUserId: c.actorUserId ?? null,
+    action: 'billing.charged',
+    targetType: 'payment',
+    targetId: c.paymentId,
+    data: {
+      subscription_id: sub.id,
+      from_plan: account.plan,
+      plan: planType,
+      interval,
+      amount: c.amount,
+      currency: sub.currency,
+      period_start: c.periodStart.toISOString(),
+      period_end: c.periodEnd.toISOString(),
+      credits_granted: plan.monthlyValidations,
+      credits_after: balance,
+      via: c.source,
+    },
+  });
+  return { applied: true, plan: planType, creditsGranted: plan.monthlyValidations };
+}
+
+async function syncPeriod(trx: Trx, subId: string, accountId: string, accountSubId: string | null, start: Date, end: Date): Promise<void> {
+  await trx
+    .updateTable('subscription')
+    .set({ current_start: sql`greatest(current_start, ${start})`, current_end: sql`greatest(current_end, ${end})`, updated_at: new Date() })
+    .where('id', '=', subId)
+    .execute();
+  if (accountSubId === subId) {
+    // The checkout path estimated the period; Razorpay's own end for that same charge replaces it.
+    await trx
+      .updateTable('account')
+      .set({ current_period_end: end })
+      .where('id', '=', accountId)
+      .where((eb) => eb.or([eb('current_period_end', 'is', null), eb('current_period_end', '<=', addDays(end, 3))]))
+      .execute();
+  }
+}
+
+const addDays = (d: Date, n: number) => new Date(d.getTime() + n * DAY);
+
+/** A renewal failed: past_due with a grace period (once; a second failure does not extend it). */
+async function markPastDue(trx: Trx, accountId: string, subId: string, now: Date, reason: string): Promise<BillingMail | null> {
+  const graceEndsAt = addDays(now, PAST_DUE_GRACE_DAYS);
+  const row = await trx
+    .updateTable('account')
+    .set({ subscription_status: 'past_due', grace_ends_at: graceEndsAt, updated_at: new Date() })
+    .where('id', '=', accountId)
+    .where('subscription_id', '=', subId)
+    .where('subscription_status', '=', 'active')
+    .returning('id')
+    .executeTakeFirst();
+  if (!row) return null;
+  await writeAudit(trx, { accountId, actorUserId: null, action: 'billing.past_due', targetType: 'subscription', targetId: subId, data: { reason, grace_ends_at: graceEndsAt.toISOString() } });
+  return { accountId, kind: 'past_due', graceEndsAt };
+}
+
+// ── Webhooks ─────────────────────────────────────────────────────────────────────────────────
+
+const entity = <T extends z.ZodTypeAny>(inner: T) => z.object({ entity: inner }).optional();
+const subscriptionEntity = z.looseObject({
+  id: z.string().min(1).max(100),
+  plan_id: z.string().max(100).optional(),
+  status: z.string().max(40).optional(),
+  current_start: z.number().nullable().optional(),
+  current_end: z.number().nullable().optional(),
+});
+const paymentEntity = z.looseObject({
+  id: z.string().min(1).max(100),
+  amount: z.number().int().nonnegative().optional(),
+  currency: z.string().max(10).optional(),
+  status: z.string().max(40).optional(),
+  error_description: z.string().max(500).nullable().optional(),
+  subscription_id: z.string().max(100).nullable().optional(),
+});
+const refundEntity = z.looseObject({ id: z.string().min(1).max(100), payment_id: z.string().min(1).max(100), amount: z.number().int().nonnegative().optional() });
+
+export const webhookBody = z.looseObject({
+  event: z.string().min(1).max(100),
+  created_at: z.number().int().nonnegative().optional(),
+  payload: z.looseObject({
+    subscription: entity(subscriptionEntity),
+    payment: entity(paymentEntity),
+    refund: entity(refundEntity),
+  }),
+});
+export type WebhookBody = z.infer<typeof webhookBody>;
+
+export interface WebhookResult {
+  status: 200 | 400 | 401 | 503;
+  outcome: string;
+  message?: string;
+}
+
+/** Webhook bodies are small JSON documents; anything larger is refused before parsing. */
+export const MAX_WEBHOOK_BYTES = 256 * 1024;
+
+/**
+ * POST /api/billing/razorpay/webhook: verifies X-Razorpay-Signature over the raw body (constant
+ * time), deduplicates on X-Razorpay-Event-Id and applies the event in one transaction.
+ */
+export async function handleRazorpayWebhook(
+  deps: AppDeps,
+  o: { rawBody: Buffer; signature: string | undefined; eventId: string | undefined; secret: string | null; now?: Date },
+): Promise<WebhookResult> {
+  if (!o.secret) return { status: 503, outcome: 'no_secret', message: 'Webhooks are not configured on this server.' };
+  if (!hexSignatureMatches(webhookSignature(o.rawBody, o.secret), o.signature)) {
+    return { status: 401, outcome: 'bad_signature', message: 'Invalid webhook signature.' };
+  }
+  let parsed: WebhookBody;
+  try {
+    const r = webhookBody.safeParse(JSON.parse(o.rawBody.toString('utf8')));
+    if (!r.success) return { status: 400, outcome: 'bad_body', message: 'The webhook body is not a Razorpay event.' };
+    parsed = r.data;
+  } catch {
+    return { status: 400, outcome: 'bad_json', message: 'The webhook body is not JSON.' };
+  }
+  const eventId = typeof o.eventId === 'string' && /^[A-Za-z0-9_.:-]{1,100}$/.test(o.eventId) ? o.eventId : null;
+  if (!eventId) return { status: 400, outcome: 'no_event_id', message: 'X-Razorpay-Event-Id is missing.' };
+  const now = o.now ?? new Date();
+
+  const mails: BillingMail[] = [];
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    const fresh = await trx
+      .insertInto('billing_event')
+      .values({
+        id: eventId,
+        event: parsed.event,
+        subscription_id: parsed.payload.subscription?.entity.id ?? parsed.payload.payment?.entity.subscription_id ?? null,
+        payment_id: parsed.payload.payment?.entity.id ?? parsed.payload.refund?.entity.payment_id ?? null,
+        event_created_at: parsed.created_at ?? null,
+        outcome: 'pending',
+        payload: JSON.stringify(parsed),
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!fresh) return 'duplicate';
+    const r = await applyEvent(trx, parsed, now, mails);
+    await trx.updateTable('billing_event').set({ outcome: r.outcome, account_id: r.accountId }).where('id', '=', eventId).execute();
+    return r.outcome;
+  });
+  await sendBillingMails(deps, mails);
+  return { status: 200, outcome };
+}
+
+async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMail[]): Promise<{ outcome: string; accountId: string | null }> {
+  const subEntity = e.payload.subscription?.entity;
+  const payEntity = e.payload.payment?.entity;
+  const subId = subEntity?.id ?? payEntity?.subscription_id ?? null;
+  const eventAt = e.created_at ?? Math.floor(now.getTime() / 1000);
+
+  if (e.event === 'refund.processed') {
+    const refund = e.payload.refund?.entity;
+    if (!refund) return { outcome: 'ignored', accountId: null };
+    const pay = await trx.selectFrom('payment').select(['id', 'account_id', 'status']).where('id', '=', refund.payment_id).forUpdate().executeTakeFirst();
+    if (!pay) return { outcome: 'unknown_payment', accountId: null };
+    if (pay.status === 'refunded') return { outcome: 'already_refunded', accountId: pay.account_id };
+    // A refund made outside Mailvet (Razorpay dashboard): record it; the plan follows the owner's refund rules only when asked here.
+    await trx.updateTable('payment').set({ status: 'refunded', refund_id: refund.id, refunded_at: now }).where('id', '=', pay.id).execute();
+    await writeAudit(trx, { accountId: pay.account_id, actorUserId: null, action: 'billing.refund_recorded', targetType: 'payment', targetId: pay.id, data: { refund_id: refund.id, amount: refund.amount ?? null } });
+    return { outcome: 'refund_recorded', accountId: pay.account_id };
+  }
+
+  if (!subId) return { outcome: 'ignored', accountId: null };
+  const sub = await trx.selectFrom('subscription').selectAll().where('id', '=', subId).forUpdate().executeTakeFirst();
+  if (!sub) return { outcome: 'unknown_subscription', accountId: null };
+  const accountId = sub.account_id;
+
+  // Status follows the newest event only (out-of-order deliveries cannot roll it back).
+  const newer = eventAt >= Number(sub.status_event_at);
+  const remoteStatus = subEntity?.status as RzpSubscriptionStatus | undefined;
+  const setStatus = async (status: RzpSubscriptionStatus) => {
+    if (!newer) return;
+    await trx.updateTable('subscription').set({ status, status_event_at: eventAt, updated_at: new Date() }).where('id', '=', sub.id).execute();
+  };
+
+  switch (e.event) {
+    case 'subscription.authenticated':
+    case 'subscription.activated': {
+      await setStatus(remoteStatus === 'authenticated' ? 'authenticated' : 'active');
+      return { outcome: newer ? 'status_applied' : 'stale', accountId };
+    }
+    case 'subscription.charged': {
+      if (!payEntity || !subEntity) return { outcome: 'ignored', accountId };
+      const start = fromUnix(subEntity.current_start) ?? now;
+      const end = fromUnix(subEntity.current_end) ?? addInterval(start, sub.interval);
+      const r = await applyCharge(trx, {
+        subscriptionId: sub.id,
+        paymentId: payEntity.id,
+        amount: payEntity.amount ?? sub.amount,
+        currency: payEntity.currency ?? sub.currency,
+        periodStart: start,
+        periodEnd: end,
+        billingPlanId: subEntity.plan_id ?? null,
+        source: 'webhook',
+      });
+      if (newer) await setStatus(sub.status === 'cancelled' ? 'cancelled' : 'active');
+      return { outcome: r.applied ? 'charged' : r.reason, accountId };
+    }
+    case 'subscription.pending':
+    case 'subscription.halted': {
+      await setStatus(e.event === 'subscription.pending' ? 'pending' : 'halted');
+      if (!newer) return { outcome: 'stale', accountId };
+      const mail = await markPastDue(trx, accountId, sub.id, now, e.event);
+      if (mail) mails.push(mail);
+      return { outcome: mail ? 'past_due' : 'status_applied', accountId };
+    }
+    case 'payment.failed': {
+      if (!payEntity) return { outcome: 'ignored', accountId };
+      await trx
+        .insertInto('payment')
+        .values({
+          id: payEntity.id,
+          account_id: accountId,
+          subscription_id: sub.id,
+          plan: sub.plan,
+          interval: sub.interval,
+          currency: sub.currency,
+          amount: payEntity.amount ?? sub.amount,
+          status: 'failed',
+          failure_reason: payEntity.error_description?.slice(0, 300) ?? null,
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+      // Only a failed renewal of a running subscription is past due; a failed first checkout is not.
+      const mail = await markPastDue(trx, accountId, sub.id, now, 'payment.failed');
+      if (mail) mails.push(mail);
+      return { outcome: mail ? 'past_due' : 'payment_failed_recorded', accountId };
+    }
+    case 'subscription.cancelled':
+    case 'subscription.completed': {
+      await setStatus(e.event === 'subscription.cancelled' ? 'cancelled' : 'completed');
+      // The plan runs to the end of the paid period, then the account falls to Free (billingTick).
+      const row = await trx
+        .updateTable('account')
+        .set({ cancel_at_period_end: true, updated_at: new Date() })
+        .where('id', '=', accountId)
+        .where('subscription_id', '=', sub.id)
+        .returning('id')
+        .executeTakeFirst();
+      if (row) await writeAudit(trx, { accountId, actorUserId: null, action: 'billing.subscription_ended', targetType: 'subscription', targetId: sub.id, data: { event: e.event } });
+      await endIfDue(trx, accountId, now);
+      return { outcome: 'cancel_recorded', accountId };
+    }
+    default:
+      return { outcome: 'ignored', accountId };
+  }
+}
+
+// ── Time: grace periods and ends of cancelled periods ──────────────────────────────────────────
+
+/** Falls to Free (data kept) when a cancelled plan's paid period is over. */
+async function endIfDue(trx: Trx, accountId: string, now: Date): Promise<boolean> {
+  const free = planByType('free');
+  const row = await trx
+    .updateTable('account')
+    .set({
+      plan: 'free',
+      monthly_validations_quota: free.monthlyValidations,
+      team_member_limit: free.teamMemberLimit,
+      subscription_status: 'none',
+      subscription_id: null,
+      billing_interval: null,
+      current_period_end: null,
+      grace_ends_at: null,
+      cancel_at_period_end: false,
+      updated_at: new Date(),
+    })
+    .where('id', '=', accountId)
+    .where('cancel_at_period_end', '=', true)
+    .where((eb) => eb.or([eb('current_period_end', 'is', null), eb('current_period_end', '<=', now)]))
+    .returning('id')
+    .executeTakeFirst();
+  if (row) await writeAudit(trx, { accountId, actorUserId: null, action: 'billing.fell_to_free', targetType: 'account', targetId: accountId, data: { at: now.toISOString() } });
+  return row !== undefined;
+}
+
+/**
+ * billing-tick (worker cron, every 10 minutes; payload { now? } for a fake clock): past_due accounts
+ * whose grace ended are suspended; cancelled plans whose period ended fall to Free.
+ */
+export async function billingTick(deps: AppDeps, now: Date): Promise<{ suspended: string[]; fellToFree: string[] }> {
+  const mails: BillingMail[] = [];
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const suspended = await trx
+      .updateTable('account')
+      .set({ subscription_status: 'suspended', updated_at: new Date() })
+      .where('subscription_status', '=', 'past_due')
+      .where('grace_ends_at', '<=', now)
+      .returning('id')
+      .execute();
+    for (const r of suspended) {
+      await writeAudit(trx, { accountId: r.id, actorUserId: null, action: 'billing.suspended', targetType: 'account', targetId: r.id, data: { at: now.toISOString() } });
+      mails.push({ accountId: r.id, kind: 'suspended' });
+    }
+    const due = await trx
+      .selectFrom('account')
+      .select('id')
+      .where('cancel_at_period_end', '=', true)
+      .where('current_period_end', '<=', now)
+      .forUpdate()
+      .execute();
+    const fell: string[] = [];
+    for (const r of due) if (await endIfDue(trx, r.id, now)) fell.push(r.id);
+    return { suspended: suspended.map((r) => r.id), fellToFree: fell };
+  });
+  await sendBillingMails(deps, mails);
+  return result;
+}
+
+// ── Mail to the owner ─────────────────────────────────────────────────────────────────────────
+
+export const BILLING_MAIL = {
+  pastDueSubject: 'Your Mailvet payment failed',
+  pastDue: (graceEnd: string) =>
+    `We could not charge your card for your Mailvet subscription. Your plan keeps working until ${graceEnd}; please update your payment method in Razorpay or pay from the Billing page before then to avoid interruption.`,
+  suspendedSubject: 'Your Mailvet account is suspended',
+  suspended:
+    'We still could not collect your Mailvet subscription payment, so validations, uploads, the API and schedules are paused. Your data stays available to view and export. Paying from the Billing page restores the service at once.',
+} as const;
+
+export function formatDay(d: Date): string {
+  return d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+}
+
+async function sendBillingMails(deps: AppDeps, mails: BillingMail[]): Promise<void> {
+  for (const m of mails) {
+    try {
+      const owner = await ownerEmail(deps.db, m.accountId);
+      if (!owner) continue;
+      const billingUrl = new URL('/dashboard/billing', deps.baseURL).toString();
+      const body = m.kind === 'past_due' ? BILLING_MAIL.pastDue(formatDay(m.graceEndsAt ?? new Date())) : BILLING_MAIL.suspended;
+      await deps.mailer.send({
+        to: owner,
+        subject: m.kind === 'past_due' ? BILLING_MAIL.pastDueSubject : BILLING_MAIL.suspendedSubject,
+        text: `${body}\n\nBilling: ${billingUrl}\n\n— Mailvet`,
+      });
+    } catch (err) {
+      console.error('[billing] mail failed:', err instanceof Error ? err.message : err);
+    }
+  }
+}
+
+export async function ownerEmail(db: Kysely<Database>, accountId: string): Promise<string | null> {
+  const row = await db.selectFrom('account').innerJoin('user', 'user.id', 'account.owner_id').select('user.email').where('account.id', '=', accountId).executeTakeFirst();
+  return row?.email ?? null;
+}
