@@ -163,7 +163,7 @@ export function formatMinorAmount(minor: number, currency: Currency | string): s
 export function intervalPriceLabel(plan: PlanDefinition, currency: Currency, interval: BillingInterval): { perMonth: string; billed: string | null } {
   const period = periodPriceMinor(plan, currency, interval);
   if (period === null) return { perMonth: 'Custom', billed: null };
-  if (interval === 'monthly') return { perMonth: formatMinorAmount(period, currency), billed: null };
+  if (interval === 'monthly' || period === 0) return { perMonth: formatMinorAmount(period, currency), billed: null };
   return { perMonth: formatMinorAmount(Math.round(period / 12), currency), billed: `${formatMinorAmount(period, currency)} billed yearly` };
 }
 

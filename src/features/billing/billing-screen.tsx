@@ -307,12 +307,12 @@ export function BillingScreen() {
                 {payments.data.map((p) => (
                   <tr key={p.id}>
                     <td className="px-4 py-2.5 whitespace-nowrap">{day(p.createdAt)}</td>
-                    <td className="px-4 py-2.5">{p.planName} ({p.interval})</td>
+                    <td className="px-4 py-2.5 whitespace-nowrap">{p.planName} ({p.interval})</td>
                     <td className="px-4 py-2.5 whitespace-nowrap">{p.periodStart ? `${day(p.periodStart)} – ${day(p.periodEnd)}` : '—'}</td>
-                    <td className="px-4 py-2.5">{formatMinorAmount(p.amount, p.currency)}</td>
+                    <td className="px-4 py-2.5 whitespace-nowrap">{formatMinorAmount(p.amount, p.currency)}</td>
                     <td className="px-4 py-2.5">{p.currency}</td>
                     <td className="px-4 py-2.5 capitalize">{p.status === 'captured' ? 'Paid' : p.status}</td>
-                    <td className="px-4 py-2.5 text-right">
+                    <td className="px-4 py-2.5 text-right whitespace-nowrap">
                       {p.status !== 'failed' && (
                         <a className="inline-flex items-center gap-1 text-brand-700 hover:underline" href={`/api/billing/receipts/${encodeURIComponent(p.id)}`} target="_blank" rel="noreferrer">
                           <FileText className="size-4" aria-hidden /> Receipt
