@@ -97,3 +97,17 @@ export const verifyRequestSchema = z.object({
   mode: z.enum(['realtime', 'bulk']).default('realtime'),
 });
 export type VerifyRequest = z.input<typeof verifyRequestSchema>;
+
+/**
+ * The one trimming rule for addresses, wherever they come in (dashboard, /v1, CSV, schedules, CLI):
+ * only surrounding SP and HTAB (RFC 5234 WSP) are removed. CR, LF, NBSP, zero-width and other
+ * characters stay, so the syntax check sees them and says why the address is invalid.
+ */
+export function trimAddress(raw: string): string {
+  return raw.replace(/^[ \t]+|[ \t]+$/g, '');
+}
+
+/** U+0000 can be neither stored nor sent: input holding it is refused, not judged. */
+export const NUL_MESSAGE = 'Addresses cannot contain the NUL character (U+0000).';
+export const hasNul = (s: string): boolean => s.includes('\u0000');
+

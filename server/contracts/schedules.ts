@@ -1,5 +1,6 @@
 // Auto revalidation schedules: inputs and messages shared by the server and the dashboard (spec 5).
 import { z } from 'zod';
+import { hasNul, NUL_MESSAGE, trimAddress } from '../../probe/contract';
 import { MAX_EMAILS_PER_FILE } from './jobs';
 
 export const frequencySchema = z.enum(['daily', 'weekly', 'monthly']);
@@ -21,7 +22,7 @@ export const SCHEDULE_MESSAGES = {
 export function splitEmailLines(text: string): string[] {
   return text
     .split(/\r\n|\r|\n/)
-    .map((l) => l.trim())
+    .map(trimAddress)
     .filter((l) => l.length > 0);
 }
 
@@ -36,10 +37,10 @@ export const createScheduleInput = z.object({
     .transform((v) => (v ? v : null)),
   frequency: frequencySchema.default('weekly'),
   emails: z
-    .array(z.string().max(1024), { error: SCHEDULE_MESSAGES.emailsRequired })
+    .array(z.string().max(1024).refine((e) => !hasNul(e), NUL_MESSAGE), { error: SCHEDULE_MESSAGES.emailsRequired })
     .min(1, SCHEDULE_MESSAGES.emailsRequired)
     .max(MAX_EMAILS_PER_FILE, `At most ${MAX_EMAILS_PER_FILE.toLocaleString('en-US')} email addresses per schedule`)
-    .transform((list) => list.map((e) => e.trim()).filter((e) => e.length > 0))
+    .transform((list) => list.map(trimAddress).filter((e) => e.length > 0))
     .refine((list) => list.length > 0, SCHEDULE_MESSAGES.noValidEmails),
 });
 export type CreateScheduleInput = z.input<typeof createScheduleInput>;

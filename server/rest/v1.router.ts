@@ -2,6 +2,7 @@
 // OpenAPI document generated from them (/v1/openapi.json). Every procedure is an apiKeyProcedure:
 // Bearer key, plan with API access, per-plan rate. Services do the work; this file only maps shapes.
 import { z } from 'zod';
+import { hasNul, NUL_MESSAGE } from '../../probe/contract';
 import { MAX_EMAILS_PER_FILE } from '../contracts/jobs';
 import type { PlanType } from '../contracts/plans';
 import type { AppDeps } from '../deps';
@@ -28,7 +29,10 @@ const validateInput = z.object({
 
 const bulkInput = z.object({
   emails: z
-    .array(z.string({ error: 'emails must contain only strings.' }).max(SINGLE_CHECK_MAX_LENGTH, `Each address must be at most ${SINGLE_CHECK_MAX_LENGTH} characters.`), {
+    .array(z
+        .string({ error: 'emails must contain only strings.' })
+        .max(SINGLE_CHECK_MAX_LENGTH, `Each address must be at most ${SINGLE_CHECK_MAX_LENGTH} characters.`)
+        .refine((e) => !hasNul(e), NUL_MESSAGE), {
       error: 'emails is required and must be an array of strings.',
     })
     .min(1, 'emails must contain at least one address.')

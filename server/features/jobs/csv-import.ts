@@ -3,6 +3,7 @@
 // email column (case-insensitive; or a header-less single column of addresses), normalises each
 // address (trimmed, domain lower-cased) and refuses what is not a usable list with a clear message.
 import { parse } from 'csv-parse/sync';
+import { trimAddress } from '../../../probe/contract';
 import { MAX_EMAILS_PER_FILE } from '../../contracts/jobs';
 import { SCHEDULE_MESSAGES } from '../../contracts/schedules';
 
@@ -32,11 +33,14 @@ const MAX_VALUE_LENGTH = 1024;
 
 const fail = (code: CsvImportErrorCode, message: string): CsvImportOutcome => ({ ok: false, error: { code, message } });
 
-/** Trimmed, domain lower-cased (the local part keeps its case: it may matter to the mailbox). */
+/**
+ * SP/HTAB trimmed (nothing else: see trimAddress), a mailto: or <…> wrapper removed, domain
+ * lower-cased (the local part keeps its case: it may matter to the mailbox).
+ */
 export function normalizeEmail(raw: string): string {
-  let v = raw.trim();
-  if (v.toLowerCase().startsWith('mailto:')) v = v.slice(7).trim();
-  if (v.startsWith('<') && v.endsWith('>')) v = v.slice(1, -1).trim();
+  let v = trimAddress(raw);
+  if (v.toLowerCase().startsWith('mailto:')) v = trimAddress(v.slice(7));
+  if (v.startsWith('<') && v.endsWith('>')) v = trimAddress(v.slice(1, -1));
   const at = v.lastIndexOf('@');
   if (at < 0) return v;
   return `${v.slice(0, at)}@${v.slice(at + 1).toLowerCase()}`;
@@ -86,7 +90,9 @@ export function detectDelimiter(text: string): string {
 
 export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: number } = {}): CsvImportOutcome {
   const maxEmails = o.maxEmails ?? MAX_EMAILS_PER_FILE;
-  const decoded = typeof input === 'string' ? (isMostlyText(input) ? input : null) : decodeText(input);
+  const read = typeof input === 'string' ? (isMostlyText(input) ? input : null) : decodeText(input);
+  // U+0000 can be neither stored nor checked: a file holding one is treated as binary.
+  const decoded = read !== null && read.includes('\u0000') ? null : read;
   if (decoded === null) return fail('NOT_TEXT', 'This file is not a readable CSV (it looks like binary data). Please upload a CSV file.');
   const text = decoded.replace(/^\uFEFF/, '');
   if (text.trim().length === 0) return fail('EMPTY_FILE', SCHEDULE_MESSAGES.csvEmpty);

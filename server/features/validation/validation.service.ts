@@ -12,6 +12,7 @@ import type { Db } from '../../../db/client';
 import { ProbeClient } from '../../../probe/client/probe-client';
 import { verificationResultSchema, type Depth, type Evidence, type Reason, type VerificationResult, type Verdict } from '../../../probe/contract';
 import { planAllows, type PlanType } from '../../contracts/plans';
+import { trimAddress } from '../../../probe/contract';
 import { AppError } from '../../lib/app-error';
 import { assertServiceActive } from '../billing/service-state';
 import { takeCredits } from '../credits/credits';
@@ -29,9 +30,9 @@ export const PROBE_UNAVAILABLE_MESSAGE = 'The verification service is unavailabl
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
-/** Trims the input and refuses what can never be an address (empty, over-long, line breaks, control characters). */
+/** Trims SP/HTAB only and refuses what can never be an address (empty, over-long, line breaks, control characters). */
 export function parseSingleEmail(raw: string): string {
-  const email = raw.trim();
+  const email = trimAddress(raw);
   if (email === '') throw new AppError('BAD_INPUT', EMPTY_EMAIL_MESSAGE);
   if (email.length > SINGLE_CHECK_MAX_LENGTH) throw new AppError('BAD_INPUT', `That is too long to be an email address (at most ${SINGLE_CHECK_MAX_LENGTH.toLocaleString('en-US')} characters).`);
   if (CONTROL_CHARS.test(email)) throw new AppError('BAD_INPUT', 'An email address cannot contain line breaks or control characters.');
