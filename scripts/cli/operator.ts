@@ -9,6 +9,8 @@ import { authSchemaOptions } from '../../server/auth/auth';
 import { PLAN_RANK, UNLIMITED, planByType, planTypeSchema, type PlanType } from '../../server/contracts/plans';
 import { readEnv } from '../../server/env';
 import { writeAudit } from '../../server/features/audit/audit';
+import { billingState, setApiRate, setBillingState, subscriptionStateSchema } from '../../server/features/billing/billing.operator';
+import type { SubscriptionState } from '../../db/types';
 import { findJob, jobInputEmails, reasonBreakdown, toJobView, jobColumns } from '../../server/features/jobs/jobs.queries';
 import { createJob, depthForPlan } from '../../server/features/jobs/jobs.service';
 import { AppError } from '../../server/lib/app-error';
@@ -123,6 +125,12 @@ function planArg(v: string): PlanType {
   return p.data;
 }
 
+function dateArg(v: string): Date {
+  const d = new Date(v);
+  if (Number.isNaN(d.getTime())) throw new InvalidArgumentError('must be an ISO date, e.g. 2026-12-31T00:00:00Z');
+  return d;
+}
+
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
 export async function runOperatorCli(argv: string[], io: CliIo = defaultIo): Promise<number> {
@@ -153,6 +161,63 @@ export async function runOperatorCli(argv: string[], io: CliIo = defaultIo): Pro
     .action(async (ref: string, n: number) => {
       const r = await withDb(io, (db) => grantCredits(db, ref, n));
       print(`Account ${r.accountId}: credits ${r.creditsBefore} → ${r.creditsAfter}.`);
+    });
+
+  accounts
+    .command('billing')
+    .description('Show the billing state: plan, subscription status (active, past_due, suspended), period end, grace end, cancellation, API rate and the latest payments.')
+    .argument('<account>', "account id or the owner's email")
+    .action(async (ref: string) => {
+      await withDb(io, async (db) => {
+        const b = await billingState(db, (await resolveAccount(db, ref)).id);
+        const iso = (d: Date | null) => (d ? d.toISOString() : '—');
+        print(`Account ${b.id}`);
+        print(`  plan          ${b.plan}${b.billing_interval ? ` (${b.billing_interval})` : ''}`);
+        print(`  status        ${b.subscription_status}${b.cancel_at_period_end ? ' (cancelled: ends at period end)' : ''}`);
+        print(`  period end    ${iso(b.current_period_end)}`);
+        print(`  grace end     ${iso(b.grace_ends_at)}`);
+        print(`  subscription  ${b.subscription_id ?? '—'}`);
+        print(`  country       ${b.billing_country ?? '—'}`);
+        print(`  api rate      ${b.api_rate_per_second === null ? 'plan table' : `${b.api_rate_per_second} req/s (custom)`}`);
+        print(`  credits       ${b.credits_balance}`);
+        for (const p of b.payments) print(`  payment       ${p.id}  ${p.status}  ${p.amount} ${p.currency}  ${p.created_at.toISOString()}`);
+      });
+    });
+  accounts
+    .command('set-billing')
+    .description('Set the billing state by hand: --status active | past_due (starts the 7-day grace) | suspended (402 on new work) | none; --period-end moves the paid period end.')
+    .argument('<account>', "account id or the owner's email")
+    .option('--status <status>', 'active | past_due | suspended | none', (v: string) => {
+      const p = subscriptionStateSchema.safeParse(v);
+      if (!p.success) throw new InvalidArgumentError('must be one of active, past_due, suspended, none');
+      return p.data;
+    })
+    .option('--period-end <date>', 'ISO date-time of the paid period end', dateArg)
+    .option('--grace-end <date>', 'ISO date-time the grace period ends (past_due)', dateArg)
+    .action(async (ref: string, opts: { status?: SubscriptionState; periodEnd?: Date; graceEnd?: Date }) => {
+      if (!opts.status && !opts.periodEnd && !opts.graceEnd) throw new CliFailure('Give --status, --period-end or --grace-end.');
+      const r = await withDb(io, async (db) => {
+        const id = (await resolveAccount(db, ref)).id;
+        return { id, ...(await setBillingState(db, id, { status: opts.status, periodEnd: opts.periodEnd, graceEndsAt: opts.graceEnd })) };
+      });
+      print(`Account ${r.id}: billing ${r.from} → ${r.status}; period end ${r.periodEnd ? r.periodEnd.toISOString() : '—'}; grace end ${r.graceEndsAt ? r.graceEndsAt.toISOString() : '—'}.`);
+    });
+  accounts
+    .command('set-api-rate')
+    .description("Enterprise: the account's own API rate in requests per second, or 'default' for the plan table's.")
+    .argument('<account>', "account id or the owner's email")
+    .argument('<rate>', "requests per second (1–100000) or 'default'", (v: string) => {
+      if (v === 'default') return null;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new InvalidArgumentError("must be a whole number from 1 to 100000, or 'default'");
+      return n;
+    })
+    .action(async (ref: string, rate: number | null) => {
+      const r = await withDb(io, async (db) => {
+        const id = (await resolveAccount(db, ref)).id;
+        return { id, ...(await setApiRate(db, id, rate)) };
+      });
+      print(`Account ${r.id}: API rate ${r.from ?? 'plan table'} → ${r.to === null ? 'plan table' : `${r.to} req/s`}.`);
     });
 
   const jobs = program.command('jobs').description('Inspect and replay bulk validation jobs.');

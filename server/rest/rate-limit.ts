@@ -9,7 +9,9 @@ import { planByType, type PlanType } from '../contracts/plans';
 export const ENTERPRISE_DEFAULT_RATE_PER_SECOND = 100;
 export const RATE_LIMIT_TABLE = 'api_rate_limit';
 
-export function ratePerSecond(plan: PlanType): number {
+/** The plan table's rate; Enterprise uses the account's own rate when the operator set one (`customRate`). */
+export function ratePerSecond(plan: PlanType, customRate?: number | null): number {
+  if (plan === 'enterprise' && customRate) return customRate;
   return planByType(plan).apiRatePerSecond ?? ENTERPRISE_DEFAULT_RATE_PER_SECOND;
 }
 
@@ -26,24 +28,25 @@ export type RateBucket = 'v1' | 'dashboard';
 export const DASHBOARD_WINDOW_SECONDS = 10;
 export const DASHBOARD_MIN_POINTS = 30;
 
-export function bucketBudget(plan: PlanType, bucket: RateBucket): { points: number; duration: number } {
-  const rate = ratePerSecond(plan);
+export function bucketBudget(plan: PlanType, bucket: RateBucket, customRate?: number | null): { points: number; duration: number } {
+  const rate = ratePerSecond(plan, customRate);
   if (bucket === 'v1') return { points: rate, duration: 1 };
   return { points: Math.max(DASHBOARD_MIN_POINTS, rate * DASHBOARD_WINDOW_SECONDS), duration: DASHBOARD_WINDOW_SECONDS };
 }
 
 const limiters = new WeakMap<pg.Pool, Map<string, Promise<RateLimiterPostgres>>>();
 
-function limiterFor(pool: pg.Pool, plan: PlanType, bucket: RateBucket = 'v1'): Promise<RateLimiterPostgres> {
+function limiterFor(pool: pg.Pool, plan: PlanType, bucket: RateBucket = 'v1', customRate?: number | null): Promise<RateLimiterPostgres> {
   let perPool = limiters.get(pool);
   if (!perPool) {
     perPool = new Map();
     limiters.set(pool, perPool);
   }
-  const id = `${bucket}:${plan}`;
+  const custom = plan === 'enterprise' && customRate ? customRate : null;
+  const id = custom ? `${bucket}:${plan}:${custom}` : `${bucket}:${plan}`;
   let limiter = perPool.get(id);
   if (!limiter) {
-    const { points, duration } = bucketBudget(plan, bucket);
+    const { points, duration } = bucketBudget(plan, bucket, custom);
     limiter = new Promise<RateLimiterPostgres>((resolve, reject) => {
       const l: RateLimiterPostgres = new RateLimiterPostgres(
         {
@@ -64,10 +67,10 @@ function limiterFor(pool: pg.Pool, plan: PlanType, bucket: RateBucket = 'v1'): P
 }
 
 /** Takes one request from the account's bucket for this second. */
-export async function consumeApiRequest(pool: pg.Pool, plan: PlanType, accountId: string, bucket: RateBucket = 'v1'): Promise<RateDecision> {
-  const limit = bucketBudget(plan, bucket).points;
+export async function consumeApiRequest(pool: pg.Pool, plan: PlanType, accountId: string, bucket: RateBucket = 'v1', customRate?: number | null): Promise<RateDecision> {
+  const limit = bucketBudget(plan, bucket, customRate).points;
   try {
-    const res = await (await limiterFor(pool, plan, bucket)).consume(accountId, 1);
+    const res = await (await limiterFor(pool, plan, bucket, customRate)).consume(accountId, 1);
     return { allowed: true, limit, remaining: res.remainingPoints };
   } catch (rej) {
     if (rej instanceof RateLimiterRes) {

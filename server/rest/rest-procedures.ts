@@ -5,6 +5,7 @@ import { authenticateApiKey } from '../auth/api-key-auth';
 import { AppError } from '../lib/app-error';
 import { publicProcedure } from '../trpc/init';
 import { requirePlan } from '../trpc/procedures';
+import { customApiRate } from '../features/billing/service-state';
 import { consumeApiRequest } from './rate-limit';
 import { restStateOf } from './rest-context';
 
@@ -17,7 +18,9 @@ export const apiKeyProcedure = publicProcedure
   })
   .use(requirePlan('apiKeys'))
   .use(async function withinRate({ ctx, next }) {
-    const decision = await consumeApiRequest(ctx.deps.pool, ctx.plan, ctx.accountId);
+    // Enterprise: the rate the operator set for this account (mailvet accounts set-api-rate), if any.
+    const custom = ctx.plan === 'enterprise' ? await customApiRate(ctx.deps.db, ctx.accountId) : null;
+    const decision = await consumeApiRequest(ctx.deps.pool, ctx.plan, ctx.accountId, 'v1', custom);
     const headers = restStateOf(ctx)?.responseHeaders;
     if (headers) headers['X-RateLimit-Limit'] = String(decision.limit);
     if (!decision.allowed) {

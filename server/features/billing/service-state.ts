@@ -16,3 +16,9 @@ export async function isSuspended(db: Kysely<Database>, accountId: string): Prom
 export async function assertServiceActive(db: Kysely<Database>, accountId: string): Promise<void> {
   if (await isSuspended(db, accountId)) throw new AppError('PAYMENT_REQUIRED', SUSPENDED_MESSAGE);
 }
+
+/** Enterprise's per-account API rate set by the operator, or null (the plan table's). */
+export async function customApiRate(db: Kysely<Database>, accountId: string): Promise<number | null> {
+  const row = await db.selectFrom('account').select('api_rate_per_second').where('id', '=', accountId).executeTakeFirst();
+  return row?.api_rate_per_second ?? null;
+}

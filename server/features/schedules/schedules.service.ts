@@ -10,6 +10,7 @@ import { writeAudit } from '../audit/audit';
 import { normalizeEmail, parseEmailCsv } from '../jobs/csv-import';
 import { createJobInTransaction, creditsNeededMessage, depthForPlan } from '../jobs/jobs.service';
 import { AppError } from '../../lib/app-error';
+import { SUSPENDED_MESSAGE } from '../billing/service-state';
 
 export const FREQUENCY_INTERVAL: Record<Frequency, string> = { daily: '1 day', weekly: '7 days', monthly: '1 month' };
 
@@ -219,7 +220,7 @@ export async function runSchedule(db: Db, scheduleId: string, now: Date): Promis
     const s = await trx
       .selectFrom('schedule as s')
       .innerJoin('account as a', 'a.id', 's.account_id')
-      .select(['s.id', 's.account_id', 's.created_by', 's.name', 's.email_list', 's.frequency', 's.is_active', 's.last_run_at', 'a.plan', 'a.credits_balance'])
+      .select(['s.id', 's.account_id', 's.created_by', 's.name', 's.email_list', 's.frequency', 's.is_active', 's.last_run_at', 'a.plan', 'a.credits_balance', 'a.subscription_status'])
       .where('s.id', '=', scheduleId)
       .forUpdate()
       .executeTakeFirst();
@@ -229,7 +230,8 @@ export async function runSchedule(db: Db, scheduleId: string, now: Date): Promis
 
     const filename = `${s.name} (scheduled ${s.frequency} run)`;
     await trx.updateTable('schedule').set({ total_runs: sql`total_runs + 1`, last_run_at: now }).where('id', '=', s.id).execute();
-    if (s.credits_balance < s.email_list.length) {
+    const suspended = s.subscription_status === 'suspended';
+    if (suspended || s.credits_balance < s.email_list.length) {
       // Shown in History as a failed run with the reason; the schedule tries again next period.
       const job = await trx
         .insertInto('validation_job')
@@ -240,7 +242,7 @@ export async function runSchedule(db: Db, scheduleId: string, now: Date): Promis
           source: 'schedule',
           status: 'failed',
           total_emails: s.email_list.length,
-          error: creditsNeededMessage(s.email_list.length, s.credits_balance),
+          error: suspended ? SUSPENDED_MESSAGE : creditsNeededMessage(s.email_list.length, s.credits_balance),
           schedule_id: s.id,
           file_path: null,
           webhook_url: null,
@@ -248,7 +250,7 @@ export async function runSchedule(db: Db, scheduleId: string, now: Date): Promis
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await writeAudit(trx, { accountId: s.account_id, actor: 'system', action: 'schedule.run_failed', targetType: 'schedule', targetId: s.id, data: { job_id: job.id, reason: 'insufficient_credits' } });
+      await writeAudit(trx, { accountId: s.account_id, actor: 'system', action: 'schedule.run_failed', targetType: 'schedule', targetId: s.id, data: { job_id: job.id, reason: suspended ? 'suspended' : 'insufficient_credits' } });
       return { jobId: job.id, status: 'failed' as const };
     }
     const job = await createJobInTransaction(trx, {

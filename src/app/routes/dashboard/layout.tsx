@@ -11,6 +11,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { AccountGone } from '../../../features/account/components/account-gone';
 import { AUTH_TOASTS } from '../../../features/auth/messages';
+import { BillingStateBanner } from '../../../features/billing/billing-banner';
 import { appCodeOf } from '../../../../server/contracts/error-codes';
 import { useTRPC } from '../../../lib/trpc';
 import { authClient } from '../../../lib/auth-client';
@@ -131,6 +132,7 @@ export default function DashboardLayout() {
           </div>
         </header>
         <main className="flex-1 p-4 md:p-8">
+          {location.pathname !== paths.dashboard.billing && <BillingStateBanner />}
           <Outlet />
         </main>
       </div>
