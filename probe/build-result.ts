@@ -31,6 +31,7 @@ export function buildResult(f: Findings): VerificationResult {
   const { verdict, reason, score } = assess({
     depth: f.depth,
     syntaxOk: f.parsed !== null,
+    addressLiteral: f.parsed?.literal ?? false,
     dns: f.dns,
     blockedAddress: f.blockedAddress,
     smtp: f.smtp,

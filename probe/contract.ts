@@ -31,6 +31,7 @@ export const reasonSchema = z.enum([
   'disposable', // disposable provider, whatever SMTP said
   'blocked_address', // MX resolves to a private/loopback/metadata address and that is not allowed
   'smtp_not_checked', // depth syntax or mx: the mailbox itself was not asked
+  'address_literal', // user@[192.0.2.1] / user@[IPv6:…]: valid syntax, never probed (no mailbox can be checked behind a raw IP)
 ]);
 export type Reason = z.infer<typeof reasonSchema>;
 

@@ -12,6 +12,8 @@ export interface Facts {
   depth: Depth;
   syntaxOk: boolean;
   dns: DnsFinding | null;
+  /** The domain is an RFC 5321 address literal ([192.0.2.1]): never looked up or connected to. */
+  addressLiteral?: boolean;
   /** Every mail server address was refused by the network guard. */
   blockedAddress: boolean;
   smtp: SmtpFinding | null;
@@ -36,6 +38,7 @@ export interface Assessment {
 /** DESIGN.md's verdict table, applied in order: the first rule that matches decides. */
 export function decideVerdict(f: Facts): { verdict: Verdict; reason: Reason } {
   if (!f.syntaxOk) return { verdict: 'undeliverable', reason: 'syntax' };
+  if (f.addressLiteral) return { verdict: 'unknown', reason: 'address_literal' };
   if (f.dns === 'no_domain') return { verdict: 'undeliverable', reason: 'no_domain' };
   if (f.dns === 'null_mx') return { verdict: 'undeliverable', reason: 'null_mx' };
   if (f.dns === 'dns_error') return { verdict: 'unknown', reason: 'dns_error' };
@@ -73,6 +76,7 @@ export const BASE_SCORE: Record<Reason, number> = {
   disposable: 25,
   dns_error: 25,
   blocked_address: 20,
+  address_literal: 10,
   syntax: 0,
   no_domain: 0,
   null_mx: 0,

@@ -112,6 +112,12 @@ export class Engine implements Verifier {
         emit(buildResult({ ...emptyFindings(email, depth, Date.now() - start), detail: syntax.error.message }));
         continue;
       }
+      if (syntax.details.literal) {
+        // RFC 5321 address literal: valid, but never looked up or connected to (raw IPs are not probed).
+        const detail = 'address literal: the mail would go straight to an IP address, which Mailvet never connects to; the mailbox was not checked';
+        emit(buildResult({ ...emptyFindings(email, depth, Date.now() - start), parsed: syntax.details, role: isRoleAccount(syntax.details.local), detail }));
+        continue;
+      }
       const list = groups.get(syntax.details.domain) ?? [];
       list.push({ email, parsed: syntax.details });
       groups.set(syntax.details.domain, list);

@@ -1,6 +1,9 @@
-// IDN domains to A-labels (UTS #46 non-transitional, STD3 rules), then the DNS length rules of
-// RFC 1035/5321: labels 1–63 octets of letters, digits and inner hyphens, names of at most 253.
-import { toASCII } from 'tr46';
+// IDN domains to A-labels under IDNA2008 (idna2008.ts: every code point PVALID or allowed by its
+// context, nothing mapped but letter case), then the DNS length rules of RFC 1035/5321: labels
+// 1–63 octets of letters, digits and inner hyphens, names of at most 253. tr46 does the Punycode
+// conversion and the Bidi rule (RFC 5893); what it would map differently is refused.
+import { toASCII, toUnicode } from 'tr46';
+import { uLabelProblem } from './idna2008';
 
 export const MAX_LABEL = 63;
 export const MAX_DOMAIN = 253;
@@ -9,24 +12,36 @@ export type DomainCheck = { ok: true; ascii: string } | { ok: false; message: st
 
 const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 
+const TR46 = { useSTD3ASCIIRules: true, checkHyphens: true, checkBidi: true, checkJoiners: true, verifyDNSLength: true, transitionalProcessing: false } as const;
+
 /** Converts a (possibly Unicode) domain to its lower-case A-label form and checks it is a host name. */
 export function toAsciiDomain(domain: string): DomainCheck {
   if (domain.length === 0) return { ok: false, message: 'empty domain' };
   if (domain.endsWith('.')) return { ok: false, message: 'domain ends with a dot' };
   const needsIdna = /[^\x00-\x7f]/.test(domain) || /(^|\.)xn--/i.test(domain);
-  let ascii = domain.toLowerCase();
-  if (needsIdna) {
-    const converted = toASCII(domain, {
-      useSTD3ASCIIRules: true,
-      checkHyphens: true,
-      checkBidi: true,
-      checkJoiners: true,
-      verifyDNSLength: true,
-      transitionalProcessing: false,
-    });
-    if (converted === null) return { ok: false, message: 'domain is not a valid internationalised name' };
-    ascii = converted;
+  if (!needsIdna) return checkHostName(domain.toLowerCase());
+  // Only U+002E separates labels (IDNA2008): ideographic and fullwidth full stops are not mapped.
+  const labels = domain.toLowerCase().split('.');
+  const uLabels: string[] = [];
+  for (const label of labels) {
+    let u = label;
+    if (label.startsWith('xn--')) {
+      const decoded = toUnicode(label, { ...TR46, useSTD3ASCIIRules: false });
+      if (decoded.error || decoded.domain === label) return { ok: false, message: `domain label "${label}" is not a valid A-label` };
+      u = decoded.domain;
+      if (toASCII(u, TR46) !== label) return { ok: false, message: `domain label "${label}" is not a valid A-label (it does not round-trip)` };
+    }
+    if (/[^\x00-\x7f]/.test(u)) {
+      const problem = uLabelProblem(u);
+      if (problem) return { ok: false, message: problem };
+    }
+    uLabels.push(u);
   }
+  const ascii = toASCII(uLabels.join('.'), TR46);
+  if (ascii === null) return { ok: false, message: 'domain is not a valid internationalised name (IDNA2008 Bidi or joiner rules)' };
+  // Nothing may have been mapped on the way: the A-labels must spell exactly the labels we checked.
+  const back = toUnicode(ascii, { ...TR46, useSTD3ASCIIRules: false });
+  if (back.error || back.domain !== uLabels.join('.')) return { ok: false, message: 'domain contains characters that IDNA would silently change' };
   return checkHostName(ascii);
 }
 

@@ -1,7 +1,12 @@
-// RFC 5321 mailbox syntax (with RFC 6531 SMTPUTF8 local parts). Forms that only RFC 5322 allows
-// (comments, folding white space, display names, obsolete dotted quoted words) are rejected, and
-// so are CR, LF and every control character. Address literals ([1.2.3.4]) are refused on purpose:
-// no public mailbox is reachable through one, and the probe would have to connect to a raw IP.
+// RFC 5321 mailbox syntax (with RFC 6531 SMTPUTF8 local parts), judged as typed. Forms that only
+// RFC 5322 allows (comments, folding white space, display names, obsolete dotted quoted words) are
+// rejected, and so is every character that would make the address something other than what the
+// user sees: controls (CR, LF, NUL, NEL…), any white space but SP, invisible format characters
+// (zero-width space/joiners outside their IDNA contexts, bidi controls, BOM, soft hyphen),
+// noncharacters, U+FFFD and lone surrogates. Only surrounding SP/HTAB are ignored. RFC 5321 address
+// literals (user@[192.0.2.1], user@[IPv6:2001:db8::1]) are valid; the verifier never probes them.
+import net from 'node:net';
+import { trimAddress } from '../contract';
 import { toAsciiDomain } from './idna';
 
 export const MAX_LOCAL = 64;
@@ -18,14 +23,14 @@ export interface ParsedAddress {
   normalized: string;
   quoted: boolean;
   smtputf8: boolean;
+  /** The domain is an address literal ([192.0.2.1] or [IPv6:…]): valid, never looked up. */
+  literal: boolean;
 }
 
 export type SyntaxCheck = { ok: true; details: ParsedAddress } | { ok: false; error: { type: 'syntax'; message: string } };
 
 const fail = (message: string): SyntaxCheck => ({ ok: false, error: { type: 'syntax', message } });
 
-// C0 controls, DEL and C1 controls (which include NEL, a line break in disguise).
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 // atext (RFC 5322 3.2.3) plus any non-ASCII character (RFC 6531 UTF8-non-ascii).
 const DOT_ATOM = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~\u0080-\u{10ffff}]+(?:\.[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~\u0080-\u{10ffff}]+)*$/u;
 // RFC 5321 Quoted-string: qtextSMTP (%d32-33 / %d35-91 / %d93-126 / UTF8-non-ascii) or quoted-pairSMTP ("\" %d32-126).
@@ -34,36 +39,102 @@ const NON_ASCII = /[^\u0000-\u007f]/;
 
 const utf8Length = (s: string): number => Buffer.byteLength(s, 'utf8');
 
-/** Parses one address. Surrounding spaces are ignored; everything else must be a clean mailbox. */
+const hex = (cp: number) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+const NAMES: Record<number, string> = {
+  0x0000: 'NUL', 0x0009: 'TAB', 0x000a: 'LINE FEED', 0x000d: 'CARRIAGE RETURN', 0x0085: 'NEXT LINE',
+  0x00a0: 'NO-BREAK SPACE', 0x00ad: 'SOFT HYPHEN', 0x200b: 'ZERO WIDTH SPACE', 0x200c: 'ZERO WIDTH NON-JOINER',
+  0x200d: 'ZERO WIDTH JOINER', 0x200e: 'LEFT-TO-RIGHT MARK', 0x200f: 'RIGHT-TO-LEFT MARK', 0x202e: 'RIGHT-TO-LEFT OVERRIDE',
+  0x2028: 'LINE SEPARATOR', 0x2029: 'PARAGRAPH SEPARATOR', 0x3000: 'IDEOGRAPHIC SPACE', 0xfeff: 'BYTE ORDER MARK', 0xfffd: 'REPLACEMENT CHARACTER',
+};
+const named = (cp: number) => (NAMES[cp] ? `${hex(cp)} ${NAMES[cp]}` : hex(cp));
+
+const CONTROL = /^\p{Cc}$/u;
+const SPACE = /^\p{White_Space}$/u;
+const FORMAT = /^\p{Cf}$/u;
+const NONCHARACTER = /^\p{Noncharacter_Code_Point}$/u;
+
+/**
+ * The first character that makes the text something other than what it looks like, or null.
+ * ZWNJ/ZWJ are left to the domain's IDNA2008 context rules when `allowJoiners`.
+ */
+export function hiddenCharacterProblem(text: string, allowJoiners: boolean): string | null {
+  if (/\p{Cs}/u.test(text)) return 'address contains a lone surrogate (it is not valid Unicode text)';
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (CONTROL.test(ch)) return `address contains a control character (${named(cp)})`;
+    if (cp !== 0x20 && SPACE.test(ch)) return `address contains a space character other than a plain space (${named(cp)})`;
+    if (cp === 0xfffd) return `address contains ${named(cp)}: the text was garbled before it got here`;
+    if (NONCHARACTER.test(ch)) return `address contains a Unicode noncharacter (${hex(cp)})`;
+    if (FORMAT.test(ch) && !(allowJoiners && (cp === 0x200c || cp === 0x200d))) return `address contains an invisible formatting character (${named(cp)})`;
+  }
+  return null;
+}
+
+const IPV4_LITERAL = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+type LiteralCheck = { ok: true; normalized: string } | { ok: false; message: string };
+
+/** RFC 5321 section 4.1.3: IPv4-address-literal, or IPv6-address-literal ("IPv6:" is case-insensitive). */
+export function parseAddressLiteral(raw: string): LiteralCheck {
+  if (!raw.endsWith(']') || raw.length < 3) return { ok: false, message: 'malformed address literal (it must be enclosed in [ ])' };
+  const inner = raw.slice(1, -1);
+  const v4 = IPV4_LITERAL.exec(inner);
+  if (v4) {
+    if (v4.slice(1).some((n) => Number(n) > 255)) return { ok: false, message: 'address literal has an IPv4 number above 255' };
+    return { ok: true, normalized: `[${inner}]` };
+  }
+  const tag = /^([A-Za-z0-9-]*[A-Za-z0-9]):/.exec(inner);
+  if (tag && tag[1]!.toLowerCase() === 'ipv6') {
+    const ip = inner.slice(tag[0].length);
+    // RFC 5321 IPv6-addr: hex groups, "::" compression, an IPv4 tail; no zone identifiers.
+    if (!/^[0-9A-Fa-f:.]+$/.test(ip) || !net.isIPv6(ip)) return { ok: false, message: 'address literal is not a valid IPv6 address' };
+    return { ok: true, normalized: `[IPv6:${ip.toLowerCase()}]` };
+  }
+  if (tag) return { ok: false, message: `address literal tag "${tag[1]}" is not registered (only IPv6: is)` };
+  return { ok: false, message: 'address literal is neither an IPv4 nor an IPv6: address' };
+}
+
+/** Parses one address. Surrounding SP/HTAB are ignored; everything else must be a clean mailbox. */
 export function parseAddress(input: string): SyntaxCheck {
   if (input.length > MAX_INPUT) return fail('address is far too long');
-  if (CONTROL.test(input)) return fail('address contains a control character (CR, LF, tab …)');
-  const text = input.replace(/^ +| +$/g, '');
+  const text = trimAddress(input);
   if (text.length === 0) return fail('address is empty');
   const at = text.lastIndexOf('@');
+  const hidden = hiddenCharacterProblem(at < 0 ? text : text.slice(0, at), false) ?? (at < 0 ? null : hiddenCharacterProblem(text.slice(at + 1), true));
+  if (hidden) return fail(hidden);
   if (at < 0) return fail('address has no @');
   const rawLocal = text.slice(0, at);
   const rawDomain = text.slice(at + 1);
   if (rawLocal.length === 0) return fail('local part is empty');
-  if (rawDomain.startsWith('[')) return fail('address literals are not accepted');
 
   const local = checkLocal(rawLocal);
   if (!local.ok) return fail(local.message);
-  const domain = toAsciiDomain(rawDomain);
-  if (!domain.ok) return fail(domain.message);
+  let domain: string;
+  let literal = false;
+  if (rawDomain.startsWith('[')) {
+    const parsed = parseAddressLiteral(rawDomain);
+    if (!parsed.ok) return fail(parsed.message);
+    domain = parsed.normalized;
+    literal = true;
+  } else {
+    const parsed = toAsciiDomain(rawDomain);
+    if (!parsed.ok) return fail(parsed.message);
+    domain = parsed.ascii;
+  }
 
   const localOctets = utf8Length(rawLocal);
   if (localOctets > MAX_LOCAL) return fail(`local part longer than ${MAX_LOCAL} octets`);
-  if (localOctets + 1 + domain.ascii.length > MAX_ADDRESS) return fail(`address longer than ${MAX_ADDRESS} octets`);
+  if (localOctets + 1 + domain.length > MAX_ADDRESS) return fail(`address longer than ${MAX_ADDRESS} octets`);
 
   return {
     ok: true,
     details: {
       local: rawLocal,
-      domain: domain.ascii,
-      normalized: `${rawLocal}@${domain.ascii}`,
+      domain,
+      normalized: `${rawLocal}@${domain}`,
       quoted: local.quoted,
       smtputf8: NON_ASCII.test(rawLocal),
+      literal,
     },
   };
 }

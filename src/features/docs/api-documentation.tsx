@@ -163,6 +163,7 @@ const reasonDescriptions: Record<string, string> = {
   disposable: 'The address belongs to a disposable provider.',
   blocked_address: 'The domain points to a private network address and was not contacted.',
   smtp_not_checked: 'Your plan checks syntax and MX only; the mailbox was not asked.',
+  address_literal: 'The domain is an IP address literal (user@[192.0.2.1]): valid syntax, never probed.',
 };
 
 const errors = [

@@ -18,6 +18,7 @@ const LABELS: Record<Reason, string> = {
   disposable: 'Disposable provider',
   blocked_address: 'Blocked address',
   smtp_not_checked: 'Mailbox not checked',
+  address_literal: 'IP address literal',
 };
 
 export function reasonLabel(reason: string): string {

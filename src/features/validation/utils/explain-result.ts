@@ -72,6 +72,8 @@ export function explainResult(r: ExplainInput): string {
       return withCode(`${server} asked us to try again later (greylisting) and did not accept the check before our deadline`, reply) + '.';
     case 'blocked_address':
       return 'The domain\'s mail servers point to a private or reserved network address, which Mailvet does not contact.';
+    case 'address_literal':
+      return 'The address names a raw IP address instead of a domain ([192.0.2.1]). That is valid syntax, but no public mailbox is reached that way and Mailvet never connects to raw addresses, so the mailbox was not checked.';
     case 'smtp_not_checked':
       return host
         ? `The domain has working mail servers (${host}), but the mailbox itself was not checked: your plan checks syntax and MX records only.`
