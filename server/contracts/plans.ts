@@ -42,6 +42,14 @@ export interface PlanDefinition {
   integrations: boolean;
   /** Job webhooks (webhook_url on POST /v1/bulk): Pro and up (spec section 9). */
   webhooks: boolean;
+  /** Analytics (Pro and up): validations over time, list quality per schedule, credits vs quota, top reasons. */
+  analytics: boolean;
+  /** Advanced reporting (Business and up): analytics filtered by source and dates, CSV export. */
+  advancedReporting: boolean;
+  /** White-label (Business and up): logo, brand colour, custom domain. */
+  whiteLabel: boolean;
+  /** Full rebranding (Enterprise): also the product name and the mail sender name. */
+  fullRebranding: boolean;
   /** Unused credits carry over at the monthly reset. */
   rollover: boolean;
 }
@@ -54,7 +62,7 @@ export const PLANS: readonly PlanDefinition[] = [
     features: ['500 validations', 'Syntax and MX checks', 'No CSV upload', 'No SMTP mailbox check', 'API: 1 request/second', 'Community support'],
     apiRateLabel: '1 req/s', apiRatePerSecond: 1, teamMemberLimit: 1, teamLabel: 'No team members', support: 'Community support',
     cta: 'Start Free', popularOnLanding: false, popularOnBilling: false,
-    smtpCheck: false, csvUpload: false, apiKeys: false, autoRevalidation: false, integrations: false, webhooks: false, rollover: false,
+    smtpCheck: false, csvUpload: false, apiKeys: false, autoRevalidation: false, integrations: false, webhooks: false, analytics: false, advancedReporting: false, whiteLabel: false, fullRebranding: false, rollover: false,
   },
   {
     type: 'starter', name: 'Starter', priceUSD: 19, priceINR: 999, period: '/month',
@@ -63,7 +71,7 @@ export const PLANS: readonly PlanDefinition[] = [
     features: ['10,000 validations/month', 'Full syntax, MX and SMTP checks', 'CSV upload', 'Disposable and role detection', 'API: 3 requests/second', '1 user', 'Email support'],
     apiRateLabel: '3 req/s', apiRatePerSecond: 3, teamMemberLimit: 1, teamLabel: '1 user', support: 'Email support',
     cta: 'Get Started', popularOnLanding: false, popularOnBilling: true,
-    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: false, integrations: false, webhooks: false, rollover: false,
+    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: false, integrations: false, webhooks: false, analytics: false, advancedReporting: false, whiteLabel: false, fullRebranding: false, rollover: false,
   },
   {
     type: 'pro', name: 'Pro', priceUSD: 79, priceINR: 2999, period: '/month',
@@ -72,7 +80,7 @@ export const PLANS: readonly PlanDefinition[] = [
     features: ['100,000 validations/month', 'Bulk validation', 'Webhooks', 'Analytics dashboard', 'Rollover of unused credits', 'Auto revalidation', 'API: 10 requests/second', 'Up to 2 team members', 'Priority email support'],
     apiRateLabel: '10 req/s', apiRatePerSecond: 10, teamMemberLimit: 2, teamLabel: '2 team members', support: 'Priority email support',
     cta: 'Get Started', popularOnLanding: true, popularOnBilling: false,
-    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: false, webhooks: true, rollover: true,
+    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: false, webhooks: true, analytics: true, advancedReporting: false, whiteLabel: false, fullRebranding: false, rollover: true,
   },
   {
     type: 'business', name: 'Business', priceUSD: 199, priceINR: 7999, period: '/month',
@@ -81,7 +89,7 @@ export const PLANS: readonly PlanDefinition[] = [
     features: ['500,000 validations/month', 'All Pro features', 'White-label (custom logo and domain)', 'Uptime SLA', 'Advanced reporting', 'API: 25 requests/second (dedicated webhook and API limit)', 'Up to 10 team members', 'Priority and chat support'],
     apiRateLabel: '25 req/s', apiRatePerSecond: 25, teamMemberLimit: 10, teamLabel: 'Up to 10 team members', support: 'Priority and chat support',
     cta: 'Get Started', popularOnLanding: false, popularOnBilling: false,
-    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: false, webhooks: true, rollover: true,
+    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: false, webhooks: true, analytics: true, advancedReporting: true, whiteLabel: true, fullRebranding: false, rollover: true,
   },
   {
     type: 'enterprise', name: 'Enterprise', priceUSD: null, priceINR: null, period: '',
@@ -90,7 +98,7 @@ export const PLANS: readonly PlanDefinition[] = [
     features: ['Unlimited or custom volume', 'Dedicated nodes and IPs', 'On-premise option', 'Custom SLA', 'Full white-label and rebranding', 'Webhook, Zapier and custom API integrations', 'Custom API rate', 'Unlimited team members', '24/7 support'],
     apiRateLabel: 'Custom', apiRatePerSecond: null, teamMemberLimit: UNLIMITED, teamLabel: 'Unlimited team members', support: '24/7 support',
     cta: 'Contact Sales', popularOnLanding: false, popularOnBilling: false,
-    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: true, webhooks: true, rollover: true,
+    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: true, webhooks: true, analytics: true, advancedReporting: true, whiteLabel: true, fullRebranding: true, rollover: true,
   },
 ];
 
@@ -115,7 +123,7 @@ export function formatPlanPrice(plan: PlanDefinition, currency: Currency): strin
 }
 
 /** Which plans include what (the gate names the UI and server share). */
-export type PlanGate = 'smtpCheck' | 'csvUpload' | 'apiKeys' | 'autoRevalidation' | 'integrations' | 'webhooks';
+export type PlanGate = 'smtpCheck' | 'csvUpload' | 'apiKeys' | 'autoRevalidation' | 'integrations' | 'webhooks' | 'analytics' | 'advancedReporting' | 'whiteLabel' | 'fullRebranding';
 
 export function planAllows(type: PlanType, gate: PlanGate): boolean {
   return planByType(type)[gate];

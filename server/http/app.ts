@@ -13,6 +13,7 @@ import { contextFactory } from '../trpc/context';
 import { toTRPCError } from '../trpc/init';
 import { billingHttpRouter } from '../features/billing/billing.http';
 import { decideCurrency } from '../features/billing/currency';
+import { reportingHttpRouter } from '../features/reporting/reporting.http';
 import { jobsHttpRouter } from '../features/jobs/jobs.http';
 import { restApiRouter } from '../rest/mount';
 import { authAllowlistGuard } from './auth-guard';
@@ -70,6 +71,7 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
     createExpressMiddleware({ router: appRouter, createContext: contextFactory(deps), maxBodySize: BULK_BODY_BYTES }),
   );
   app.use(jobsHttpRouter(deps)); // POST /api/jobs/upload (raw CSV ≤ 10 MB), GET /api/jobs/:id/export
+  app.use(reportingHttpRouter(deps)); // GET /api/reports/analytics.csv (Business and up)
   app.get('/api/public-config', async (req, res) => {
     // The pricing currency is decided here from the caller's IP (never by the browser).
     const { currency } = await decideCurrency(deps, { ip: req.ip ?? null });

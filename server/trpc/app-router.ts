@@ -3,6 +3,7 @@ import { apiKeysRouter } from '../features/api-keys/api-keys.router';
 import { jobsRouter } from '../features/jobs/jobs.router';
 import { schedulesRouter } from '../features/schedules/schedules.router';
 import { billingRouter } from '../features/billing/billing.router';
+import { reportingRouter } from '../features/reporting/reporting.router';
 import { teamRouter } from '../features/team/team.router';
 import { validationRouter } from '../features/validation/validation.router';
 import { createCallerFactory, router } from './init';
@@ -14,6 +15,7 @@ export const appRouter = router({
   schedules: schedulesRouter,
   team: teamRouter,
   billing: billingRouter,
+  reporting: reportingRouter,
   validation: validationRouter,
 });
 

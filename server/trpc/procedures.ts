@@ -86,13 +86,17 @@ export function requireRole(...roles: Role[]) {
   });
 }
 
-const GATE_MESSAGES: Record<PlanGate, string> = {
+export const GATE_MESSAGES: Record<PlanGate, string> = {
   smtpCheck: 'SMTP mailbox checks need a paid plan.',
   csvUpload: 'CSV upload is available on paid plans. Upgrade to upload lists.',
   apiKeys: 'API keys are available from the Starter plan.',
   autoRevalidation: 'Auto revalidation is available on Pro, Business and Enterprise plans.',
   integrations: 'Integrations are available on the Enterprise plan.',
   webhooks: 'Webhooks are available on the Pro, Business and Enterprise plans.',
+  analytics: 'Analytics are available on the Pro, Business and Enterprise plans.',
+  advancedReporting: 'Advanced reporting (filters and CSV export) is available on the Business and Enterprise plans.',
+  whiteLabel: 'White-label is available on the Business and Enterprise plans.',
+  fullRebranding: 'Product and sender names are part of full rebranding on the Enterprise plan.',
 };
 
 /** Refuses callers whose plan lacks the gate; with `when`, only for inputs it selects. */

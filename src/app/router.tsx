@@ -35,6 +35,7 @@ const router = createBrowserRouter([
           { path: 'team', ...page(() => import('./routes/dashboard/team')) },
           { path: 'integrations', ...page(() => import('./routes/dashboard/integrations')) },
           { path: 'billing', ...page(() => import('./routes/dashboard/billing')) },
+          { path: 'analytics', ...page(() => import('./routes/dashboard/analytics')) },
           { path: 'documentation', ...page(() => import('./routes/dashboard/documentation')) },
           { path: 'settings', ...page(() => import('./routes/dashboard/settings')) },
           { path: '*', element: <NotFoundRoute /> },

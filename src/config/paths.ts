@@ -19,6 +19,7 @@ export const paths = {
     team: '/dashboard/team',
     integrations: '/dashboard/integrations',
     billing: '/dashboard/billing',
+    analytics: '/dashboard/analytics',
     documentation: '/dashboard/documentation',
     settings: '/dashboard/settings',
   },

@@ -27,6 +27,7 @@ export const DASHBOARD_NAV: NavItem[] = [
 export function titleForPath(pathname: string): string {
   const clean = pathname.replace(/\/+$/, '') || '/';
   const item = DASHBOARD_NAV.find((n) => n.to === clean);
+  if (!item && clean === paths.dashboard.analytics) return 'Analytics';
   return item?.label ?? 'Dashboard';
 }
 

@@ -26,7 +26,15 @@ export default function OverviewRoute() {
 
   return (
     <div className="mx-auto max-w-6xl space-y-6">
-      <PageHeader title={firstName ? `Welcome back, ${firstName}` : 'Overview'} description="Your credits, plan and recent activity at a glance." />
+      <PageHeader
+        title={firstName ? `Welcome back, ${firstName}` : 'Overview'}
+        description="Your credits, plan and recent activity at a glance."
+        actions={
+          <Button to={paths.dashboard.analytics} variant="outline" size="sm">
+            View analytics
+          </Button>
+        }
+      />
 
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <StatCard title={OVERVIEW_TEXT.credits} icon={Wallet} value={o ? n(o.credits_balance) : '—'} hint="Available validation credits" testId="stat-credits" />
