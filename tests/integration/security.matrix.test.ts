@@ -13,7 +13,7 @@
 // input or a refused business rule. `foreign` is B's owner calling with A's ids (or, for calls
 // without ids, doing the same thing in B: it must never touch A).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ALLOWED_AUTH_ROUTES } from '../../server/auth/auth-routes';
 import { createContextInner } from '../../server/trpc/context';
 import { appRouter, createCaller } from '../../server/trpc/app-router';
@@ -64,9 +64,14 @@ const fx = {
     await fx.db().insertInto('member').values({ id, organizationId: A.owner.accountId, userId, role: 'member', createdAt: now }).execute();
     return id;
   },
-  async order(): Promise<string> {
-    const id = `order_test_${randomBytes(8).toString('hex')}`;
-    await fx.db().insertInto('payment_order').values({ id, account_id: A.owner.accountId, created_by: A.owner.userId, plan: 'business', currency: 'USD', amount: 19_900, mode: 'test' }).execute();
+  /** A's pending test-mode subscription (made once, in beforeAll, by A's owner through checkout). */
+  subscriptionId: '',
+  async subscription(): Promise<string> {
+    if (fx.subscriptionId) return fx.subscriptionId;
+    const res = await A.owner.client.trpcMutation('billing.checkout', { planType: 'business', interval: 'monthly' });
+    const id = res.body.result?.data?.subscriptionId as string | undefined;
+    if (!id) throw new Error(`no subscription from checkout: ${JSON.stringify(res.body).slice(0, 200)}`);
+    fx.subscriptionId = id;
     return id;
   },
 };
@@ -114,13 +119,18 @@ const TRPC: Record<string, TrpcEntry> = {
   'team.invitationPreview': { input: async () => ({ invitationId: await fx.invitation() }), expect: { anonymous: 200, member: 200, admin: 200, owner: 200, foreign: 200 }, note: 'public: the id from the mail is the secret' },
   'team.acceptInvitation': { input: async () => ({ invitationId: await fx.invitation() }), expect: { anonymous: 401, member: 403, admin: 403, owner: 403, foreign: 403 }, note: 'only the invited address may accept' },
   'billing.config': { expect: everyone() },
-  'billing.createOrder': { input: () => ({ planType: 'business', currency: 'USD' }), expect: { anonymous: 401, member: 403, admin: 403, owner: 200, foreign: 200 } },
-  'billing.completeTestPayment': { input: async () => ({ orderId: await fx.order() }), expect: { anonymous: 401, member: 403, admin: 403, owner: 200, foreign: 404 } },
+  'billing.currency': { expect: { anonymous: 200, member: 200, admin: 200, owner: 200, foreign: 200 }, note: 'public: pricing pages ask it too' },
+  'billing.overview': { expect: everyone() },
+  'billing.payments': { expect: everyone() },
+  'billing.checkout': { input: () => ({ planType: 'business', interval: 'monthly' }), expect: { anonymous: 401, member: 403, admin: 403, owner: 200, foreign: 200 } },
+  'billing.completeTestPayment': { input: async () => ({ subscriptionId: await fx.subscription() }), expect: { anonymous: 401, member: 403, admin: 403, owner: 200, foreign: 404 } },
   'billing.verifyPayment': {
-    input: async () => ({ razorpay_payment_id: 'pay_test_forged', razorpay_order_id: await fx.order(), razorpay_signature: 'f'.repeat(64), planType: 'business' }),
+    input: async () => ({ razorpay_payment_id: 'pay_test_forged', razorpay_subscription_id: await fx.subscription(), razorpay_signature: 'f'.repeat(64) }),
     expect: { anonymous: 401, member: 403, admin: 403, owner: 400, foreign: 400 },
     note: 'a forged signature never upgrades anyone',
   },
+  'billing.cancel': { expect: { anonymous: 401, member: 403, admin: 403, owner: 200, foreign: 409 }, note: "B has no subscription of its own; A's is out of its reach" },
+  'billing.refund': { expect: { anonymous: 401, member: 403, admin: 403, owner: 200, foreign: 409 } },
   'validation.check': { input: () => ({ email: 'not-an-address' }), expect: everyone(503), note: 'no probe daemon in this server: 503 means every gate passed and the service was reached' },
 };
 
@@ -176,16 +186,16 @@ function clientOf(who: Caller): Browserless {
 async function snapshotA(): Promise<string> {
   const db = ts.testDb.db;
   const a = A.owner.accountId;
-  const [account, members, invitations, jobs, schedules, keys, orders] = await Promise.all([
+  const [account, members, invitations, jobs, schedules, keys, subscriptions] = await Promise.all([
     db.selectFrom('account').select(['plan', 'credits_balance', 'owner_id', 'team_member_limit']).where('id', '=', a).execute(),
     db.selectFrom('member').select(['id', 'userId', 'role']).where('organizationId', '=', a).orderBy('id').execute(),
     db.selectFrom('invitation').select(['id', 'status']).where('organizationId', '=', a).orderBy('id').execute(),
     db.selectFrom('validation_job').select(['id', 'status']).where('account_id', '=', a).orderBy('id').execute(),
     db.selectFrom('schedule').select(['id', 'is_active']).where('account_id', '=', a).orderBy('id').execute(),
     db.selectFrom('api_key').select(['id', 'revoked_at']).where('account_id', '=', a).orderBy('id').execute(),
-    db.selectFrom('payment_order').select(['id', 'status']).where('account_id', '=', a).orderBy('id').execute(),
+    db.selectFrom('subscription').select(['id', 'status']).where('account_id', '=', a).orderBy('id').execute(),
   ]);
-  return JSON.stringify({ account, members, invitations, jobs, schedules, keys, orders });
+  return JSON.stringify({ account, members, invitations, jobs, schedules, keys, subscriptions });
 }
 
 function leaks(text: string): string[] {
@@ -201,11 +211,22 @@ beforeAll(async () => {
   B = await ownerOn(ts, 'pro', 'matrix-b');
   await setPlan(ts, B.accountId, 'pro');
   await ts.testDb.db.updateTable('account').set({ team_member_limit: 1000, credits_balance: 100_000 }).where('id', '=', B.accountId).execute();
+  await fx.subscription();
   const secretA = (await A.owner.client.trpcQuery('apiKeys.webhookSecret')).body.result.data.secret as string;
   markers = ['secret-a-list.csv', 'secret-a-row@example.com', 'Secret A schedule', 'Secret A key', 'Secret A member', secretA, A.owner.accountId, A.admin.email, A.member.email];
 }, 60_000);
 afterAll(async () => {
   await ts?.stop();
+});
+
+/** Each walk starts from A on Pro with room to spare (the tRPC walk's owner pass pays, cancels and refunds). */
+beforeEach(async () => {
+  if (!A) return;
+  await ts.testDb.db
+    .updateTable('account')
+    .set({ plan: 'pro', subscription_status: 'none', cancel_at_period_end: false, team_member_limit: 1000, credits_balance: 100_000 })
+    .where('id', '=', A.owner.accountId)
+    .execute();
 });
 
 describe('security matrix', () => {
