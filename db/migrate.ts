@@ -12,6 +12,7 @@ import * as m002 from './migrations/2026_11_23_09_00_00_create_job_chunk';
 import * as mPaymentOrder from './migrations/2026_11_23_14_00_00_create_payment_order';
 import * as mFreeGrant from './migrations/2026_11_23_20_00_00_create_free_grant';
 import * as mSubscription from './migrations/2026_11_23_21_00_00_create_subscription';
+import * as mResultCharged from './migrations/2026_11_23_22_30_00_add_result_charged';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_21_00_00_create_core': m001,
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_14_00_00_create_payment_order': mPaymentOrder,
   '2026_11_23_20_00_00_create_free_grant': mFreeGrant,
   '2026_11_23_21_00_00_create_subscription': mSubscription,
+  '2026_11_23_22_30_00_add_result_charged': mResultCharged,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

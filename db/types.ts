@@ -165,6 +165,8 @@ export interface ValidationResultTable {
   suggestion: string | null;
   domain_age_days: number | null;
   evidence: Json | null;
+  /** False when fair charging returned the credit (an undecided, unknown result). */
+  charged: Generated<boolean>;
   checked_at: Timestamp;
 }
 

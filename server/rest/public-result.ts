@@ -2,6 +2,7 @@
 // docs): snake_case names without the dashboard's is_ prefixes, plus the machine reason.
 import { z } from 'zod';
 import { reasonSchema, resultSchema, type Reason } from '../../probe/contract';
+import { FAIR_CHARGING_RULE } from '../contracts/charging';
 
 export const publicResultSchema = z
   .object({
@@ -14,6 +15,7 @@ export const publicResultSchema = z
     smtp_valid: z.boolean(),
     disposable_provider: z.boolean(),
     role_detected: z.boolean(),
+    charged: z.boolean().meta({ description: FAIR_CHARGING_RULE }),
   })
   .meta({ id: 'ValidationResult' });
 export type PublicResult = z.infer<typeof publicResultSchema>;
@@ -29,6 +31,7 @@ export function toPublicResult(r: {
   is_smtp_valid: boolean;
   disposable_provider: boolean;
   role_detected: boolean;
+  charged: boolean;
 }): PublicResult {
   return {
     email: r.email,
@@ -40,5 +43,6 @@ export function toPublicResult(r: {
     smtp_valid: r.is_smtp_valid,
     disposable_provider: r.disposable_provider,
     role_detected: r.role_detected,
+    charged: r.charged,
   };
 }

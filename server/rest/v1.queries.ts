@@ -28,7 +28,7 @@ export async function findAccountJob(db: Db, accountId: string, jobId: string): 
 export async function jobResultsAfter(db: Db, accountId: string, jobId: string, after: number, limit: number) {
   return db
     .selectFrom('validation_result')
-    .select(['id', 'email', 'result', 'reason', 'deliverability_score', 'is_syntax_valid', 'is_mx_valid', 'is_smtp_valid', 'disposable_provider', 'role_detected'])
+    .select(['id', 'email', 'result', 'reason', 'deliverability_score', 'is_syntax_valid', 'is_mx_valid', 'is_smtp_valid', 'disposable_provider', 'role_detected', 'charged'])
     .where('account_id', '=', accountId)
     .where('job_id', '=', jobId)
     .where('id', '>', after)

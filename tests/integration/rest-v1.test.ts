@@ -74,6 +74,7 @@ describe('POST /v1/validate', () => {
       smtp_valid: true,
       disposable_provider: false,
       role_detected: false,
+      charged: true,
     });
     expect(res.headers.get('x-ratelimit-limit')).toBe('3');
 
@@ -227,7 +228,7 @@ describe('POST /v1/bulk and the jobs endpoints', () => {
       'whoever@catch-all.mailworld.test': 'risky/catch_all',
       'alice@nxdomain.mailworld.test': 'invalid/no_domain',
     });
-    expect(Object.keys(all.body.results[0]).sort()).toEqual(['deliverability_score', 'disposable_provider', 'email', 'mx_valid', 'reason', 'result', 'role_detected', 'smtp_valid', 'syntax_valid']);
+    expect(Object.keys(all.body.results[0]).sort()).toEqual(['charged', 'deliverability_score', 'disposable_provider', 'email', 'mx_valid', 'reason', 'result', 'role_detected', 'smtp_valid', 'syntax_valid']);
 
     const seen: string[] = [];
     let cursor: string | null = null;

@@ -21,6 +21,20 @@ export async function takeCredits(trx: Kysely<Database>, accountId: string, n: n
   return row !== undefined;
 }
 
+/** Gives back n credits taken for work that is not charged (and their count in this month's usage). */
+export async function returnCredits(trx: Kysely<Database>, accountId: string, n: number): Promise<void> {
+  if (n <= 0) return;
+  await trx
+    .updateTable('account')
+    .set({
+      credits_balance: sql`credits_balance + ${n}`,
+      monthly_validations_used: sql`greatest(monthly_validations_used - ${n}, 0)`,
+      updated_at: new Date(),
+    })
+    .where('id', '=', accountId)
+    .execute();
+}
+
 export async function creditsBalance(db: Kysely<Database>, accountId: string): Promise<number> {
   const row = await db.selectFrom('account').select('credits_balance').where('id', '=', accountId).executeTakeFirstOrThrow();
   return row.credits_balance;

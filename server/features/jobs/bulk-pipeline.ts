@@ -128,13 +128,15 @@ export async function storeBatch(db: Db, job: JobInfo, results: VerificationResu
       .insertInto('validation_result')
       .values(results.map((r) => resultRow({ accountId: job.account_id, jobId: job.id, userId: job.created_by, result: r })))
       .onConflict((oc) => oc.columns(['job_id', 'email']).where('job_id', 'is not', null).doNothing())
-      .returning('result')
+      .returning(['result', 'charged'])
       .execute();
     const n = inserted.length;
     if (n === 0) return;
-    if (job.charge_credits && !(await takeCredits(trx, job.account_id, n))) {
+    // Fair charging (contracts/charging.ts): undecided results are stored with charged = false.
+    const billable = inserted.filter((r) => r.charged).length;
+    if (job.charge_credits && !(await takeCredits(trx, job.account_id, billable))) {
       const balance = await trx.selectFrom('account').select('credits_balance').where('id', '=', job.account_id).executeTakeFirst();
-      throw new OutOfCredits(`Ran out of credits while validating. ${creditsNeededMessage(n, balance?.credits_balance ?? 0)}`);
+      throw new OutOfCredits(`Ran out of credits while validating. ${creditsNeededMessage(billable, balance?.credits_balance ?? 0)}`);
     }
     const count = (kind: string) => inserted.filter((r) => r.result === kind).length;
     await trx

@@ -1,3 +1,4 @@
+import { isCharged } from '../../contracts/charging';
 import type { Kysely } from 'kysely';
 import type { VerificationResult } from '../../../probe/contract';
 import type { Database, NewValidationResult } from '../../../db/types';
@@ -26,6 +27,7 @@ export function resultRow(o: { accountId: string; jobId: string | null; userId: 
     suggestion: r.suggestion,
     domain_age_days: r.domain_age_days,
     evidence: JSON.stringify(r.evidence),
+    charged: isCharged(r),
   };
 }
 

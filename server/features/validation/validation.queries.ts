@@ -2,9 +2,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, NewValidationResult } from '../../../db/types';
 
-export async function insertSingleResult(trx: Kysely<Database>, row: NewValidationResult): Promise<{ id: number; checked_at: Date }> {
-  const inserted = await trx.insertInto('validation_result').values({ ...row, job_id: null }).returning(['id', 'checked_at']).executeTakeFirstOrThrow();
-  return { id: Number(inserted.id), checked_at: inserted.checked_at };
+export async function insertSingleResult(trx: Kysely<Database>, row: NewValidationResult): Promise<{ id: number; checked_at: Date; charged: boolean }> {
+  const inserted = await trx.insertInto('validation_result').values({ ...row, job_id: null }).returning(['id', 'checked_at', 'charged']).executeTakeFirstOrThrow();
+  return { id: Number(inserted.id), checked_at: inserted.checked_at, charged: inserted.charged };
 }
 
 export interface RecentSingleCheck {

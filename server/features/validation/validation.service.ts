@@ -7,7 +7,6 @@
 // than the balance; the probe then runs without any lock held; the result row is stored; if the
 // probe fails (or the store does), the reservation is refunded. Holding a row lock across the
 // probe instead would serialise every check of an account behind the slowest SMTP server.
-import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import { ProbeClient } from '../../../probe/client/probe-client';
 import { verificationResultSchema, type Depth, type Evidence, type Reason, type VerificationResult, type Verdict } from '../../../probe/contract';
@@ -15,7 +14,7 @@ import { planAllows, type PlanType } from '../../contracts/plans';
 import { trimAddress } from '../../../probe/contract';
 import { AppError } from '../../lib/app-error';
 import { assertServiceActive } from '../billing/service-state';
-import { takeCredits } from '../credits/credits';
+import { returnCredits, takeCredits } from '../credits/credits';
 import { resultRow } from './results.queries';
 import { insertSingleResult } from './validation.queries';
 
@@ -67,6 +66,8 @@ export interface SingleCheckResult {
   evidence: Evidence;
   checked_at: string;
   credits_balance: number;
+  /** False when fair charging gave the credit back (an undecided result costs nothing). */
+  charged: boolean;
 }
 
 export interface ProbeAccess {
@@ -96,19 +97,6 @@ export async function probeOne(probe: ProbeAccess, email: string, depth: Depth):
   throw new Error('probe answered without a result');
 }
 
-/** Gives back a reserved credit (and its count in this month's usage). */
-async function refundCredit(db: Db, accountId: string): Promise<void> {
-  await db
-    .updateTable('account')
-    .set({
-      credits_balance: sql`credits_balance + 1`,
-      monthly_validations_used: sql`greatest(monthly_validations_used - 1, 0)`,
-      updated_at: new Date(),
-    })
-    .where('id', '=', accountId)
-    .execute();
-}
-
 export interface CheckDeps {
   db: Db;
   probe: ProbeAccess;
@@ -130,7 +118,7 @@ export async function checkSingleEmail(
   try {
     verification = await probeOne(deps.probe, email, depth);
   } catch (err) {
-    await refundCredit(deps.db, o.accountId);
+    await returnCredits(deps.db, o.accountId, 1);
     console.error('[validation] probe failed:', err instanceof Error ? err.message : err);
     throw new AppError('UPSTREAM_UNAVAILABLE', PROBE_UNAVAILABLE_MESSAGE);
   }
@@ -138,6 +126,8 @@ export async function checkSingleEmail(
   try {
     const { stored, balance } = await deps.db.transaction().execute(async (trx) => {
       const row = await insertSingleResult(trx, resultRow({ accountId: o.accountId, jobId: null, userId: o.userId, email, result: verification }));
+      // Fair charging: an undecided result gives its credit back in the transaction that stores it.
+      if (!row.charged) await returnCredits(trx, o.accountId, 1);
       const acct = await trx.selectFrom('account').select('credits_balance').where('id', '=', o.accountId).executeTakeFirstOrThrow();
       return { stored: row, balance: acct.credits_balance };
     });
@@ -163,9 +153,10 @@ export async function checkSingleEmail(
       evidence: verification.evidence,
       checked_at: stored.checked_at.toISOString(),
       credits_balance: balance,
+      charged: stored.charged,
     };
   } catch (err) {
-    await refundCredit(deps.db, o.accountId);
+    await returnCredits(deps.db, o.accountId, 1);
     throw err;
   }
 }

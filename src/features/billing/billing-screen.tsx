@@ -3,6 +3,7 @@ import { AlertTriangle, CreditCard, FileText, FlaskConical, Info } from 'lucide-
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { PLAN_RANK, REFUND_WINDOW_DAYS, SALES_EMAIL, formatMinorAmount, isUnlimited, planByType, type BillingInterval, type Currency, type PlanDefinition, type PlanType } from '../../../server/contracts/plans';
+import { FAIR_CHARGING_RULE } from '../../../server/contracts/charging';
 import { PageHeader } from '../../components/layouts/page-header';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -284,6 +285,9 @@ export function BillingScreen() {
         <p className="text-center text-sm text-slate-500" data-testid="plan-change-rule">
           Plans renew automatically each period. Changing plan while subscribed takes effect at your next renewal (no proration); upgrading from Free starts at once.
           Payments are processed securely by Razorpay. Need to downgrade? Contact support.
+        </p>
+        <p className="text-center text-sm text-slate-500" data-testid="fair-charging-rule">
+          {FAIR_CHARGING_RULE}
         </p>
       </section>
 

@@ -1,4 +1,5 @@
 import { AlertTriangle, KeyRound, Rocket, ShieldCheck, Timer, Webhook } from 'lucide-react';
+import { FAIR_CHARGING_RULE } from '../../../server/contracts/charging';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { PLANS, SUPPORT_EMAIL, formatPlanPrice } from '../../../server/contracts/plans';
@@ -452,6 +453,11 @@ function Examples() {
 }
 
 const practices = [
+  {
+    icon: Rocket,
+    title: 'Only decided results are charged',
+    text: FAIR_CHARGING_RULE,
+  },
   {
     icon: Rocket,
     title: 'Validate at the point of entry',

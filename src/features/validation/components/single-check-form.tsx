@@ -91,7 +91,7 @@ export function SingleCheckForm() {
             {fieldError}
           </p>
         ) : (
-          <p className="mt-2 text-xs text-slate-500">Each check uses one credit. Results are kept for 90 days and appear in your recent activity.</p>
+          <p className="mt-2 text-xs text-slate-500">Each check uses one credit; a check we cannot decide (server unreachable, DNS failure) costs nothing. Results are kept for 90 days and appear in your recent activity.</p>
         )}
       </form>
 
