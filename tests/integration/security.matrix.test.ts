@@ -15,6 +15,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ALLOWED_AUTH_ROUTES } from '../../server/auth/auth-routes';
+import { createHttpApp } from '../../server/http/app';
 import { createContextInner } from '../../server/trpc/context';
 import { appRouter, createCaller } from '../../server/trpc/app-router';
 import { v1Router } from '../../server/rest/v1.router';
@@ -62,6 +63,12 @@ const fx = {
     await fx.db().insertInto('user').values({ id: userId, name: 'Secret A member', email: uniqueEmail('secret-a-member'), emailVerified: true, image: null, createdAt: now, updatedAt: now }).execute();
     const id = randomUUID();
     await fx.db().insertInto('member').values({ id, organizationId: A.owner.accountId, userId, role: 'member', createdAt: now }).execute();
+    return id;
+  },
+  /** A captured payment of A (for its receipt). */
+  async payment(): Promise<string> {
+    const id = `pay_test_${randomBytes(8).toString('hex')}`;
+    await fx.db().insertInto('payment').values({ id, account_id: A.owner.accountId, subscription_id: null, plan: 'pro', interval: 'monthly', currency: 'USD', amount: 7_900, status: 'captured', period_start: new Date(), period_end: new Date(Date.now() + 30 * 86_400_000), failure_reason: null, refund_id: null, refunded_at: null }).execute();
     return id;
   },
   /** A's pending test-mode subscription (made once, in beforeAll, by A's owner through checkout). */
@@ -118,6 +125,8 @@ const TRPC: Record<string, TrpcEntry> = {
   'team.removeMember': { input: async () => ({ memberId: await fx.extraMember() }), expect: managers(404) },
   'team.invitationPreview': { input: async () => ({ invitationId: await fx.invitation() }), expect: { anonymous: 200, member: 200, admin: 200, owner: 200, foreign: 200 }, note: 'public: the id from the mail is the secret' },
   'team.acceptInvitation': { input: async () => ({ invitationId: await fx.invitation() }), expect: { anonymous: 401, member: 403, admin: 403, owner: 403, foreign: 403 }, note: 'only the invited address may accept' },
+  'reporting.analytics': { input: () => ({}), expect: everyone(), note: "Pro and up; B's report never holds A's schedules or jobs" },
+  // billing last: the owner's pass pays, cancels and refunds (A ends on Free).
   'billing.config': { expect: everyone() },
   'billing.currency': { expect: { anonymous: 200, member: 200, admin: 200, owner: 200, foreign: 200 }, note: 'public: pricing pages ask it too' },
   'billing.overview': { expect: everyone() },
@@ -149,11 +158,45 @@ const V1: Record<string, V1Entry> = {
   'GET /jobs/{id}/results': { request: async () => ({ method: 'GET', path: `/v1/jobs/${await fx.job()}/results` }), expect: { anonymous: 401, revoked: 401, owner: 200, foreign: 404 } },
 };
 
-// ---- the Express doors -------------------------------------------------------------------------
-const DOORS: Record<string, { request: () => Promise<{ method: string; path: string; body?: string }>; expect: Statuses }> = {
-  'POST /api/jobs/upload': { request: async () => ({ method: 'POST', path: '/api/jobs/upload?filename=door.csv', body: 'email\r\ndoor@example.com\r\n' }), expect: everyone() },
+// ---- every other Express route (enumerated from the app; /api/auth and the tRPC/v1 mounts aside) ----
+interface Door {
+  request: () => Promise<{ method: string; path: string; body?: string; contentType?: string }>;
+  expect: Statuses;
+  /** A public route (no session needed): the marker scan still applies to its answers. */
+  public?: boolean;
+}
+const allCallers = (s: number): Statuses => ({ anonymous: s, member: s, admin: s, owner: s, foreign: s });
+const DOORS: Record<string, Door> = {
+  'GET /healthz': { request: async () => ({ method: 'GET', path: '/healthz' }), expect: allCallers(200), public: true },
+  'GET /api/public-config': { request: async () => ({ method: 'GET', path: '/api/public-config' }), expect: allCallers(200), public: true },
+  'GET /openapi.json': { request: async () => ({ method: 'GET', path: '/v1/openapi.json' }), expect: allCallers(200), public: true },
+  // Developer tools (on in tests; never in production): loopback clients only, which these are.
+  'GET /dev/outbox': { request: async () => ({ method: 'GET', path: '/dev/outbox' }), expect: allCallers(200), public: true },
+  'GET /api/dev/outbox': { request: async () => ({ method: 'GET', path: '/api/dev/outbox' }), expect: allCallers(200), public: true },
+  'POST /api/jobs/upload': { request: async () => ({ method: 'POST', path: '/api/jobs/upload?filename=door.csv', body: 'email\r\ndoor@example.com\r\n', contentType: 'text/csv' }), expect: everyone() },
   'GET /api/jobs/:jobId/export': { request: async () => ({ method: 'GET', path: `/api/jobs/${await fx.job()}/export` }), expect: inAccount() },
+  'GET /api/reports/analytics.csv': { request: async () => ({ method: 'GET', path: '/api/reports/analytics.csv' }), expect: everyone() },
+  'GET /api/billing/receipts/:paymentId': { request: async () => ({ method: 'GET', path: `/api/billing/receipts/${await fx.payment()}` }), expect: inAccount() },
+  // Razorpay's webhook: no session, only a signature; a forged one changes nothing for anyone.
+  'POST /api/billing/razorpay/webhook': {
+    request: async () => ({ method: 'POST', path: '/api/billing/razorpay/webhook', body: JSON.stringify({ event: 'subscription.charged', payload: { subscription: { entity: { id: fx.subscriptionId, notes: { account_id: A.owner.accountId } } } } }), contentType: 'application/json' }),
+    expect: allCallers(401),
+  },
 };
+
+/** Every METHOD path the Express app serves outside /api/auth (the tRPC and /v1 mounts are middleware, not routes). */
+function expressRoutes(): string[] {
+  const app = createHttpApp(ts.server.deps);
+  const out: string[] = [];
+  const walk = (stack: Array<{ route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: unknown[] } }>) => {
+    for (const l of stack) {
+      if (l.route) for (const m of Object.keys(l.route.methods)) out.push(`${m.toUpperCase()} ${l.route.path}`);
+      else if (l.handle?.stack) walk(l.handle.stack as typeof stack);
+    }
+  };
+  walk((app as unknown as { router: { stack: Parameters<typeof walk>[0] } }).router.stack);
+  return [...new Set(out.filter((r) => !r.includes('/api/auth/')))].sort();
+}
 
 // ---- every allowlisted auth route ------------------------------------------------------------
 // Reachable (never 404 or 5xx) and harmless with wrong secrets; signed-in callers act on themselves.
@@ -240,6 +283,7 @@ describe('security matrix', () => {
       .sort();
     expect(Object.keys(V1).sort(), '/v1 routes without an entry').toEqual(v1);
     expect(Object.keys(AUTH).sort(), 'allowlisted auth routes without an entry').toEqual(ALLOWED_AUTH_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+    expect(Object.keys(DOORS).sort(), 'Express routes without an entry').toEqual(expressRoutes());
   });
 
   it('walks every tRPC procedure as anonymous, owner of another account, member, admin and owner', { timeout: 180_000 }, async () => {
@@ -318,7 +362,9 @@ describe('security matrix', () => {
     expect(after.keys).toEqual(was.keys);
   });
 
-  it('walks the upload and export doors as every caller', { timeout: 60_000 }, async () => {
+  it('walks every other Express route (upload, export, reports, receipts, webhooks, public ones) as every caller', { timeout: 60_000 }, async () => {
+    // Business: the CSV report is a Business feature.
+    for (const id of [A.owner.accountId, B.accountId]) await ts.testDb.db.updateTable('account').set({ plan: 'business' }).where('id', '=', id).execute();
     const before = await snapshotA();
     const failures: string[] = [];
     for (const who of CALLERS) {
@@ -327,12 +373,12 @@ describe('security matrix', () => {
         const c = clientOf(who);
         const res = await fetch(`${ts.url}${r.path}`, {
           method: r.method,
-          headers: { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; '), origin: ts.url, 'content-type': 'text/csv' },
+          headers: { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; '), origin: ts.url, ...(r.contentType ? { 'content-type': r.contentType } : {}) },
           body: r.body,
         });
         const text = await res.text();
         if (res.status !== entry.expect[who]) failures.push(`${who} ${door}: ${res.status} (expected ${entry.expect[who]}) ${text.slice(0, 160)}`);
-        if ((who === 'foreign' || who === 'anonymous') && leaks(text).length) failures.push(`${who} ${door} read A's rows: ${leaks(text).join(', ')}`);
+        if ((who === 'foreign' || who === 'anonymous') && !door.includes('/dev/outbox') && leaks(text).length) failures.push(`${who} ${door} read A's rows: ${leaks(text).join(', ')}`);
       }
     }
     expect(failures).toEqual([]);
