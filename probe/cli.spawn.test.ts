@@ -48,6 +48,14 @@ describe('mailvet verify (CLI)', () => {
     expect(byEmail['not-an-address']).toMatchObject({ verdict: 'undeliverable', reason: 'syntax' });
   });
 
+  it('skips only lines blank of SP/HTAB: a line of NBSP or a zero-width space is judged, invalid', async () => {
+    const { code, stdout } = await run(['verify', '--dns-server', dns.server, '--smtp-port', String(smtp.port), '--allow-private-networks', '--timeout-ms', '3000', '--helo', 'probe.test', '--mail-from', 'v@probe.test'], ' \t\n\u00a0\n\u200b\nalice@shop.test\u00a0\n');
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => l.email).sort()).toEqual(['alice@shop.test\u00a0', '\u00a0', '\u200b']);
+    for (const l of lines) expect(l).toMatchObject({ verdict: 'undeliverable', reason: 'syntax' });
+  });
+
   it('refuses private mail servers without --allow-private-networks', async () => {
     const { code, stdout } = await run(['verify', '--dns-server', dns.server, '--smtp-port', String(smtp.port)], 'alice@shop.test\n');
     expect(code).toBe(0);

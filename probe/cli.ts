@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import type { VerificationResult } from './contract';
-import { depthSchema } from './contract';
+import { depthSchema, trimAddress } from './contract';
 import { daemonSettingsFromEnv, probeOptionsFromEnv } from './env';
 import { createVerifier, type ProbeOptions } from './index';
 import { startProbeDaemon } from './daemon/server';
@@ -112,7 +112,7 @@ async function runVerify(flags: VerifyFlags): Promise<number> {
 
   for await (const raw of rl) {
     const line = raw.replace(/\r$/, '');
-    if (line.trim() === '') continue;
+    if (trimAddress(line) === '') continue; // blank is SP/HTAB only: a line of NBSP or ZWSP is an address to judge
     expected++;
     batch.push(line);
     if (batch.length >= 10_000) flush();

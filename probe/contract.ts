@@ -108,6 +108,19 @@ export function trimAddress(raw: string): string {
   return raw.replace(/^[ \t]+|[ \t]+$/g, '');
 }
 
+const CHARACTER_NAMES: Record<number, string> = {
+  0x0000: 'NUL', 0x0009: 'TAB', 0x000a: 'LINE FEED', 0x000d: 'CARRIAGE RETURN', 0x0085: 'NEXT LINE',
+  0x00a0: 'NO-BREAK SPACE', 0x00ad: 'SOFT HYPHEN', 0x200b: 'ZERO WIDTH SPACE', 0x200c: 'ZERO WIDTH NON-JOINER',
+  0x200d: 'ZERO WIDTH JOINER', 0x200e: 'LEFT-TO-RIGHT MARK', 0x200f: 'RIGHT-TO-LEFT MARK', 0x202e: 'RIGHT-TO-LEFT OVERRIDE',
+  0x2028: 'LINE SEPARATOR', 0x2029: 'PARAGRAPH SEPARATOR', 0x3000: 'IDEOGRAPHIC SPACE', 0xfeff: 'BYTE ORDER MARK', 0xfffd: 'REPLACEMENT CHARACTER',
+};
+
+/** "U+000D CARRIAGE RETURN" (or just "U+xxxx"): how reasons name the character that made an address invalid. */
+export function describeCharacter(cp: number): string {
+  const hex = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  return CHARACTER_NAMES[cp] ? `${hex} ${CHARACTER_NAMES[cp]}` : hex;
+}
+
 /** U+0000 can be neither stored nor sent: input holding it is refused, not judged. */
 export const NUL_MESSAGE = 'Addresses cannot contain the NUL character (U+0000).';
 export const hasNul = (s: string): boolean => s.includes('\u0000');

@@ -6,7 +6,7 @@
 // noncharacters, U+FFFD and lone surrogates. Only surrounding SP/HTAB are ignored. RFC 5321 address
 // literals (user@[192.0.2.1], user@[IPv6:2001:db8::1]) are valid; the verifier never probes them.
 import net from 'node:net';
-import { trimAddress } from '../contract';
+import { describeCharacter, trimAddress } from '../contract';
 import { toAsciiDomain } from './idna';
 
 export const MAX_LOCAL = 64;
@@ -40,13 +40,7 @@ const NON_ASCII = /[^\u0000-\u007f]/;
 const utf8Length = (s: string): number => Buffer.byteLength(s, 'utf8');
 
 const hex = (cp: number) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
-const NAMES: Record<number, string> = {
-  0x0000: 'NUL', 0x0009: 'TAB', 0x000a: 'LINE FEED', 0x000d: 'CARRIAGE RETURN', 0x0085: 'NEXT LINE',
-  0x00a0: 'NO-BREAK SPACE', 0x00ad: 'SOFT HYPHEN', 0x200b: 'ZERO WIDTH SPACE', 0x200c: 'ZERO WIDTH NON-JOINER',
-  0x200d: 'ZERO WIDTH JOINER', 0x200e: 'LEFT-TO-RIGHT MARK', 0x200f: 'RIGHT-TO-LEFT MARK', 0x202e: 'RIGHT-TO-LEFT OVERRIDE',
-  0x2028: 'LINE SEPARATOR', 0x2029: 'PARAGRAPH SEPARATOR', 0x3000: 'IDEOGRAPHIC SPACE', 0xfeff: 'BYTE ORDER MARK', 0xfffd: 'REPLACEMENT CHARACTER',
-};
-const named = (cp: number) => (NAMES[cp] ? `${hex(cp)} ${NAMES[cp]}` : hex(cp));
+const named = describeCharacter;
 
 const CONTROL = /^\p{Cc}$/u;
 const SPACE = /^\p{White_Space}$/u;

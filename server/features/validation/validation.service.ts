@@ -11,7 +11,7 @@ import type { Db } from '../../../db/client';
 import { ProbeClient } from '../../../probe/client/probe-client';
 import { verificationResultSchema, type Depth, type Evidence, type Reason, type VerificationResult, type Verdict } from '../../../probe/contract';
 import { planAllows, type PlanType } from '../../contracts/plans';
-import { trimAddress } from '../../../probe/contract';
+import { describeCharacter, trimAddress } from '../../../probe/contract';
 import { AppError } from '../../lib/app-error';
 import { assertServiceActive } from '../billing/service-state';
 import { returnCredits, takeCredits } from '../credits/credits';
@@ -34,7 +34,8 @@ export function parseSingleEmail(raw: string): string {
   const email = trimAddress(raw);
   if (email === '') throw new AppError('BAD_INPUT', EMPTY_EMAIL_MESSAGE);
   if (email.length > SINGLE_CHECK_MAX_LENGTH) throw new AppError('BAD_INPUT', `That is too long to be an email address (at most ${SINGLE_CHECK_MAX_LENGTH.toLocaleString('en-US')} characters).`);
-  if (CONTROL_CHARS.test(email)) throw new AppError('BAD_INPUT', 'An email address cannot contain line breaks or control characters.');
+  const control = CONTROL_CHARS.exec(email);
+  if (control) throw new AppError('BAD_INPUT', `An email address cannot contain line breaks or control characters (it contains ${describeCharacter(control[0].codePointAt(0)!)}).`);
   return email;
 }
 
