@@ -4,6 +4,8 @@ import type { Depth, VerificationResult } from './contract';
 import { Engine } from './verifier';
 
 export type { Depth, Verdict, Reason, VerificationResult } from './contract';
+/** Which addresses Mailvet may connect to (MX hosts here, webhook receivers in the server). */
+export { checkAddress, isBlockedAddress, type AddressCheck } from './net-guard';
 
 export interface ProbeOptions {
   /** DNS servers, e.g. ['127.0.0.1:5353']; default: the system resolvers. */

@@ -59,9 +59,10 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
-  // better-auth reads its own bodies: mount it before any body parser. Only allowlisted routes
-  // reach it (server/auth/auth-routes.ts); the guard also hands it Express's client IP.
-  app.all('/api/auth/{*any}', authAllowlistGuard('/api/auth'), jsonBodyGuard({ limit: () => SMALL_BODY_BYTES, deliver: 'text', reply: replyPlain }), toNodeHandler(deps.auth));
+  // better-auth reads its own bodies, so it gets them through the body guard first (size,
+  // charset, UTF-8, depth: nothing unbounded reaches it), then the allowlist: only the routes in
+  // server/auth/auth-routes.ts reach it, with Express's client IP.
+  app.all('/api/auth/{*any}', jsonBodyGuard({ limit: () => SMALL_BODY_BYTES, deliver: 'text', reply: replyPlain }), authAllowlistGuard('/api/auth'), toNodeHandler(deps.auth));
   // Razorpay webhooks read their raw body (the signature covers the exact bytes): before any parser.
   app.use(billingHttpRouter(deps)); // POST /api/billing/razorpay/webhook (raw, ≤ 256 KB), GET /api/billing/receipts/:id
   app.use(

@@ -94,14 +94,27 @@ export interface JsonBodyOptions {
   deliver: 'text' | 'json';
   /** The transport's error envelope. */
   reply: (res: Response, err: AppError) => void;
-  /** Requests the guard leaves to the route (e.g. a multipart upload that has its own limits). */
+  /** Requests the guard leaves to the route untouched. */
   skip?: (req: Request) => boolean;
+  /**
+   * Media types a route parses itself from the stream (e.g. multipart/form-data on a bulk
+   * upload): return that route's byte limit, or null to refuse the type (415). A declared
+   * Content-Length past the limit is refused here (413); the stream is handed on unread, with the
+   * limit in `res.locals.bodyLimit`, and the route's parser must apply it to what it reads.
+   */
+  streamed?: (req: Request, mediaType: string) => number | null;
 }
 
 export function jsonBodyGuard(o: JsonBodyOptions): RequestHandler {
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' || !hasBody(req) || o.skip?.(req)) return next();
     const media = mediaTypeOf(req.headers['content-type']);
+    const streamedLimit = media && !isJsonType(media.type) ? (o.streamed?.(req, media.type) ?? null) : null;
+    if (streamedLimit !== null) {
+      if (Number(req.headers['content-length'] ?? 0) > streamedLimit) return o.reply(res, new AppError('PAYLOAD_TOO_LARGE', BODY_MESSAGES.tooLarge(streamedLimit)));
+      res.locals.bodyLimit = streamedLimit;
+      return next();
+    }
     if (!media || !isJsonType(media.type)) return o.reply(res, new AppError('UNSUPPORTED_MEDIA_TYPE', BODY_MESSAGES.mediaType));
     if (media.charset !== null && media.charset !== 'utf-8' && media.charset !== 'utf8') {
       return o.reply(res, new AppError('UNSUPPORTED_MEDIA_TYPE', BODY_MESSAGES.charset(media.charset)));
@@ -130,6 +143,35 @@ export function jsonBodyGuard(o: JsonBodyOptions): RequestHandler {
       }
       req.body = o.deliver === 'text' ? text : value;
       next();
+    });
+  };
+}
+
+export interface RawBodyOptions {
+  /** The most bytes the route accepts (after any Content-Encoding is undone). */
+  limit: number;
+  reply: (res: Response, err: AppError) => void;
+  /** The refusal for a body past the limit (default: the generic message). */
+  tooLarge?: () => AppError;
+}
+
+/**
+ * For routes that take raw bytes with a limit of their own (CSV uploads; signed webhooks, whose
+ * HMAC covers the exact bytes): reads at most `limit` bytes into `req.body` as a Buffer. Past the
+ * limit → 413 (a declared Content-Length is refused before reading); an unknown Content-Encoding
+ * → 415; an aborted or unreadable stream → 400. What the bytes mean is the route's business.
+ */
+export function rawBodyGuard(o: RawBodyOptions): RequestHandler {
+  return (req, res, next) => {
+    rawReader(o.limit)(req, res, (err?: unknown) => {
+      if (!err) {
+        if (!Buffer.isBuffer(req.body)) req.body = Buffer.alloc(0);
+        return next();
+      }
+      const type = (err as { type?: string }).type;
+      if (type === 'entity.too.large') return o.reply(res, o.tooLarge?.() ?? new AppError('PAYLOAD_TOO_LARGE', BODY_MESSAGES.tooLarge(o.limit)));
+      if (type === 'encoding.unsupported') return o.reply(res, new AppError('UNSUPPORTED_MEDIA_TYPE', BODY_MESSAGES.encoding));
+      return o.reply(res, new AppError('BAD_INPUT', BODY_MESSAGES.unreadable));
     });
   };
 }

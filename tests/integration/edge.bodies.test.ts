@@ -1,5 +1,6 @@
 // No body yields a 5xx: each class of hostile body is sent to each surface (dashboard tRPC, /v1,
 // better-auth, the CSV upload) and answered with a clear 4xx, leaving no job and no debit.
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpVerified, startTestServer, type Browserless, type TestServer } from '../helpers/test-server';
 
@@ -118,5 +119,27 @@ describe('the CSV upload route', () => {
       expect(res.status, String(body).slice(0, 20)).toBeLessThan(500);
     }
     expect(await ledger()).toEqual(before);
+  });
+
+  it('refuses an unknown Content-Encoding with 415 and a gzip bomb past 10 MB with 413, in the upload envelope', async () => {
+    const before = await ledger();
+    const bogus = await fetch(`${ts.url}/api/jobs/upload?filename=list.csv`, { method: 'POST', headers: { origin: ts.url, cookie: cookieOf(owner), 'content-type': 'text/csv', 'content-encoding': 'x-bogus' }, body: 'email\na@b.test\n' });
+    expect(bogus.status).toBe(415);
+    expect(((await bogus.json()) as { error: { message: string } }).error.message).toMatch(/Content-Encoding/);
+    const bomb = gzipSync(Buffer.from(`email\n${'a@b.test\n'.repeat(1_400_000)}`)); // ~12 MB inflated, ~30 KB sent
+    const res = await fetch(`${ts.url}/api/jobs/upload?filename=list.csv`, { method: 'POST', headers: { origin: ts.url, cookie: cookieOf(owner), 'content-type': 'text/csv', 'content-encoding': 'gzip' }, body: bomb });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/10MB/);
+    expect(await ledger()).toEqual(before);
+  });
+});
+
+describe('the auth routes', () => {
+  it('bound the body before the allowlist looks at the path: an oversized body is 413 even on a route better-auth does not serve', async () => {
+    const big = JSON.stringify({ email: 'a'.repeat(100 * 1024) });
+    const unlisted = await fetch(`${ts.url}/api/auth/delete-user`, { method: 'POST', headers: { origin: ts.url, 'content-type': 'application/json' }, body: big });
+    expect(unlisted.status).toBe(413);
+    const unlistedSmall = await fetch(`${ts.url}/api/auth/delete-user`, { method: 'POST', headers: { origin: ts.url, 'content-type': 'application/json' }, body: '{}' });
+    expect(unlistedSmall.status).toBe(404);
   });
 });

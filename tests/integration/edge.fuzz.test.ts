@@ -1,5 +1,6 @@
 // Fuzz: a few thousand generated bodies and addresses, thrown at a running server (web + probe
-// daemon on a simulated mail internet) on both channels (dashboard tRPC and /v1). Deterministic
+// daemon on a simulated mail internet) on both channels (dashboard tRPC, single and batched, and
+// /v1) and on the other doors that read bodies (better-auth sign-in, the CSV upload). Deterministic
 // (seeded) and bounded in count and time. Asserts: no 5xx; no job and no debit after a 4xx; no
 // TCP connection to anything outside 127.0.0.0/8.
 import net from 'node:net';
@@ -9,7 +10,7 @@ import { signUpVerified, startTestServer, type Browserless, type TestServer } fr
 import { buildScenarios, startMailWorld, type MailWorld } from '../mailworld/index';
 import { fastProbeOptions, freePort } from '../probe/mailworld-helpers';
 
-const INPUTS_PER_KIND = 800; // × 3 kinds
+const INPUTS_PER_KIND = 800; // × 3 kinds (bodies, addresses, addresses)
 const LANES = 6; // accounts fuzzed side by side, each sequentially (so a 4xx's side effects are attributable)
 const TIME_BUDGET_MS = 60_000;
 const TOKEN = 'fuzz-probe-token';
@@ -100,13 +101,26 @@ function fuzzJsonValue(depth: number): unknown {
 }
 
 interface Attempt {
-  target: string;
+  target: Target;
   body: string | Buffer;
   contentType?: string;
 }
 
+const TARGETS = ['trpc', 'trpc-batch', 'v1-validate', 'v1-bulk', 'auth-sign-in', 'upload'] as const;
+type Target = (typeof TARGETS)[number];
+
+function fuzzCsv(): Buffer | string {
+  const r = random();
+  if (r < 0.5) return ['email', ...Array.from({ length: int(30) }, fuzzAddress)].join(pick(['\n', '\r\n', '\r']));
+  if (r < 0.7) return Buffer.from(Array.from({ length: int(400) }, () => int(256)));
+  if (r < 0.8) return `${'['.repeat(int(5000))}a@b.test`;
+  if (r < 0.9) return Buffer.from(`\ufeffemail\r\n${fuzzAddress()}\r\n`, pick(['utf16le', 'latin1', 'utf8'] as const));
+  return `email,name\n"${fuzzAddress()}",=HYPERLINK("x")\n${'"'.repeat(int(20))}`;
+}
+
 function fuzzBody(): Attempt {
-  const target = pick(['trpc', 'v1-validate', 'v1-bulk']);
+  const target = pick(TARGETS);
+  if (target === 'upload') return { target, body: fuzzCsv(), ...(random() < 0.8 ? { contentType: pick(['text/csv', 'text/csv; charset=utf-8', 'application/octet-stream', 'application/json', 'multipart/form-data; boundary=x']) } : {}) };
   const r = random();
   let body: string | Buffer;
   if (r < 0.55) body = JSON.stringify(fuzzJsonValue(0));
@@ -119,15 +133,28 @@ function fuzzBody(): Attempt {
 }
 
 function fuzzAddressAttempt(): Attempt {
-  const target = pick(['trpc', 'v1-validate', 'v1-bulk']);
-  const body = target === 'v1-bulk' ? JSON.stringify({ emails: Array.from({ length: 1 + int(3) }, fuzzAddress) }) : JSON.stringify({ email: fuzzAddress() });
+  const target = pick(TARGETS);
+  if (target === 'upload') return { target, body: ['email', ...Array.from({ length: 1 + int(3) }, fuzzAddress)].join('\n'), contentType: 'text/csv' };
+  let body: string;
+  if (target === 'v1-bulk') body = JSON.stringify({ emails: Array.from({ length: 1 + int(3) }, fuzzAddress) });
+  else if (target === 'trpc-batch') body = JSON.stringify({ 0: { email: fuzzAddress() }, 1: { email: fuzzAddress() } });
+  else if (target === 'auth-sign-in') body = JSON.stringify({ email: fuzzAddress(), password: 'not-the-password' });
+  else body = JSON.stringify({ email: fuzzAddress() });
   return { target, body, contentType: 'application/json' };
 }
 
+const PATHS: Record<Target, string> = {
+  trpc: '/api/trpc/validation.check',
+  'trpc-batch': '/api/trpc/validation.check,validation.check?batch=1',
+  'v1-validate': '/v1/validate',
+  'v1-bulk': '/v1/bulk',
+  'auth-sign-in': '/api/auth/sign-in/email',
+  upload: '/api/jobs/upload?filename=fuzz.csv',
+};
+
 async function send(lane: Lane, a: Attempt): Promise<number> {
-  const path = a.target === 'trpc' ? '/api/trpc/validation.check' : a.target === 'v1-validate' ? '/v1/validate' : '/v1/bulk';
-  const auth: Record<string, string> = a.target === 'trpc' ? { cookie: [...lane.owner.cookies].map(([k, v]) => `${k}=${v}`).join('; '), origin: ts.url } : { authorization: `Bearer ${lane.apiKey}` };
-  const res = await fetch(`${ts.url}${path}`, { method: 'POST', headers: { ...auth, ...(a.contentType ? { 'content-type': a.contentType } : {}) }, body: a.body });
+  const auth: Record<string, string> = a.target.startsWith('v1-') ? { authorization: `Bearer ${lane.apiKey}` } : { cookie: [...lane.owner.cookies].map(([k, v]) => `${k}=${v}`).join('; '), origin: ts.url };
+  const res = await fetch(`${ts.url}${PATHS[a.target]}`, { method: 'POST', headers: { ...auth, ...(a.contentType ? { 'content-type': a.contentType } : {}) }, body: a.body });
   await res.arrayBuffer();
   return res.status;
 }
@@ -143,6 +170,7 @@ describe('fuzzing both channels', () => {
     const attempts: Attempt[] = [];
     for (let i = 0; i < INPUTS_PER_KIND; i++) attempts.push(fuzzBody(), fuzzAddressAttempt(), fuzzAddressAttempt());
     const statuses = new Map<number, number>();
+    const byTarget = new Map<Target, Map<number, number>>();
     const fiveXx: string[] = [];
     const sideEffects: string[] = [];
     const deadline = Date.now() + TIME_BUDGET_MS;
@@ -156,13 +184,17 @@ describe('fuzzing both channels', () => {
           const status = await send(lane, a);
           sent++;
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          const perTarget = byTarget.get(a.target) ?? new Map<number, number>();
+          perTarget.set(status, (perTarget.get(status) ?? 0) + 1);
+          byTarget.set(a.target, perTarget);
           if (status >= 500) fiveXx.push(`${status} ${a.target} ${String(a.body).slice(0, 120)}`);
           if (status >= 400 && status < 500 && (await ledger(lane.accountId)) !== before) sideEffects.push(`${status} ${a.target} ${String(a.body).slice(0, 120)}`);
         }
       }),
     );
-    const summary = [...statuses].sort(([x], [y]) => x - y).map(([s, n]) => `${s}×${n}`).join(' ');
-    console.log(`[fuzz] sent ${sent} of ${attempts.length} inputs; statuses: ${summary}; dialled: ${[...dialled].join(', ')}`);
+    const tally = (m: Map<number, number>) => [...m].sort(([x], [y]) => x - y).map(([s, n]) => `${s}×${n}`).join(' ');
+    console.log(`[fuzz] sent ${sent} of ${attempts.length} inputs; statuses: ${tally(statuses)}; dialled: ${[...dialled].join(', ')}`);
+    for (const [t, m] of byTarget) console.log(`[fuzz]   ${t}: ${tally(m)}`);
     expect(sent).toBeGreaterThan(1500);
     expect(fiveXx).toEqual([]);
     expect(sideEffects).toEqual([]);
@@ -170,5 +202,6 @@ describe('fuzzing both channels', () => {
     // Both outcomes were exercised: refusals and real answers.
     expect([...statuses.keys()].some((s) => s === 200)).toBe(true);
     expect([...statuses.keys()].some((s) => s >= 400)).toBe(true);
+    expect([...byTarget.keys()].sort()).toEqual([...TARGETS].sort());
   });
 });

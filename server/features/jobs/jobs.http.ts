@@ -11,6 +11,7 @@ import type { AppDeps } from '../../deps';
 import { consumeApiRequest } from '../../rest/rate-limit';
 import { rateLimitMessage, resolveMembership } from '../../trpc/procedures';
 import { exportJobCsv, uploadBulkFile } from './jobs.service';
+import { rawBodyGuard } from '../../http/body-guard';
 import { sendError } from '../../http/send-error';
 import { AppError } from '../../lib/app-error';
 
@@ -32,7 +33,6 @@ async function callerOf(deps: AppDeps, req: Request): Promise<Caller> {
 
 export function jobsHttpRouter(deps: AppDeps): express.Router {
   const r = express.Router();
-  const raw = express.raw({ type: () => true, limit: MAX_UPLOAD_BYTES });
 
   r.post(
     '/api/jobs/upload',
@@ -53,16 +53,12 @@ export function jobsHttpRouter(deps: AppDeps): express.Router {
         sendError(res, err, UPLOAD_MESSAGES.failed.message);
       }
     },
-    (req: Request, res: Response, next: NextFunction) => {
-      raw(req, res, (err?: unknown) => {
-        if ((err as { type?: string } | undefined)?.type === 'entity.too.large') {
-          sendError(res, new AppError('PAYLOAD_TOO_LARGE', UPLOAD_MESSAGES.tooLarge.message, { details: { title: UPLOAD_MESSAGES.tooLarge.title } }));
-          return;
-        }
-        if (err) return next(err);
-        next();
-      });
-    },
+    // The bytes, bounded (server/http/body-guard.ts): past 10 MB → 413 before reading on.
+    rawBodyGuard({
+      limit: MAX_UPLOAD_BYTES,
+      reply: (res, err) => sendError(res, err),
+      tooLarge: () => new AppError('PAYLOAD_TOO_LARGE', UPLOAD_MESSAGES.tooLarge.message, { details: { title: UPLOAD_MESSAGES.tooLarge.title } }),
+    }),
     async (req: Request, res: Response) => {
       try {
         const caller = res.locals.caller as Caller;

@@ -7,7 +7,7 @@
 // `allowPrivate` (WEBHOOK_ALLOW_PRIVATE, tests and local development only) lifts both rules.
 import dns from 'node:dns';
 import net from 'node:net';
-import { checkAddress } from '../../../probe/net-guard';
+import { checkAddress } from '../../../probe/index';
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 /** The only port a webhook may target: receivers are public HTTPS endpoints, not other services. */

@@ -8,7 +8,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
-import { checkAddress } from '../../../probe/net-guard';
+import { checkAddress } from '../../../probe/index';
 import type { AppDeps } from '../../deps';
 import { writeAudit } from '../audit/audit';
 import { checkWebhookUrl, guardedLookup } from './webhook-url';
