@@ -62,6 +62,18 @@ const blocked: [ip: string, range: string][] = [
   ['2001:10::1', 'orchid'],
   ['2001:20::1', 'orchid'],
   ['2001:1ff::1', 'ietfProtocol'],
+  ['2001:1ff:ffff:ffff:ffff:ffff:ffff:ffff', 'ietfProtocol'], // last of 2001::/23
+  ['2001:3::1', 'ietfProtocol'], // just past the benchmarking /48, still inside 2001::/23
+  ['2001:2:0:ffff::1', 'benchmarking'],
+  ['64:ff9b::ffff:ffff', 'rfc6052'], // last of 64:ff9b::/96
+  ['64:ff9b:0:0:0:1::', 'reserved'], // just past it: not global either
+  ['64:ff9b:1:ffff:ffff:ffff:ffff:ffff', 'nat64Local'],
+  ['fbff:ffff::1', 'reserved'], // just below fc00::/7
+  ['fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'uniqueLocal'],
+  ['::ffff:192.168.1.1', 'private'],
+  ['::ffff:7f00:1', 'loopback'], // the mapped form written in hex
+  ['::7f00:1', 'ipv4Compatible'],
+  ['::1:0:0:1', 'reserved'], // ::/8 outside the named blocks
   ['2001:db8::1', 'documentation'],
   ['2001:db8:ffff::1', 'documentation'],
   ['2002:7f00:1::1', '6to4'],
@@ -94,6 +106,12 @@ const allowed = [
   '198.17.255.255',
   '198.20.0.0',
   '203.0.114.1',
+  '203.0.112.255', // just below TEST-NET-3
+  '198.51.99.255', // TEST-NET-2 neighbours
+  '198.51.101.0',
+  '192.88.98.255', // 6to4 relay neighbours
+  '192.88.100.0',
+  '192.0.1.0',
   '142.250.74.5',
   '223.255.255.255', // last global unicast /8
   '2000::1',
@@ -101,6 +119,8 @@ const allowed = [
   '2001:db7:ffff::1',
   '2001:db9::1',
   '2003::1',
+  '2001:ffff:ffff::1', // just below 2002::/16, outside 2001::/23
+  '2001:200::', // first past 2001::/23
   '2a00:1450:4001:82b::200e',
   '2606:4700:4700::1111',
   '3ffe:ffff::1',
