@@ -21,6 +21,8 @@ const f = (o: Partial<Facts>): Facts => ({ ...base, ...o });
 // DESIGN.md's verdict table, row by row, in order.
 const verdicts: [string, Partial<Facts>, string, string][] = [
   ['bad syntax', { syntaxOk: false, dns: null, smtp: null }, 'undeliverable', 'syntax'],
+  ['address literal (1b)', { addressLiteral: true, dns: null, smtp: null, catchAll: null }, 'unknown', 'address_literal'],
+  ['address literal with bad syntax elsewhere', { syntaxOk: false, addressLiteral: true, dns: null, smtp: null }, 'undeliverable', 'syntax'],
   ['NXDOMAIN', { dns: 'no_domain', smtp: null }, 'undeliverable', 'no_domain'],
   ['null MX', { dns: 'null_mx', smtp: null }, 'undeliverable', 'null_mx'],
   ['SERVFAIL / DNS timeout', { dns: 'dns_error', smtp: null }, 'unknown', 'dns_error'],
@@ -79,6 +81,7 @@ const scores: [string, Partial<Facts>, number][] = [
   ['unknown never below 5', { smtp: 'smtp_unreachable', role: true, disposable: true, dnsblListings: 2 }, 5],
   ['mailbox not found', { smtp: 'mailbox_not_found' }, 0],
   ['syntax', { syntaxOk: false }, 0],
+  ['address literal', { addressLiteral: true, dns: null, smtp: null, catchAll: null }, 10],
 ];
 
 describe('score (SCORING.md)', () => {

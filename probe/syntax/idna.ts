@@ -3,7 +3,7 @@
 // 1–63 octets of letters, digits and inner hyphens, names of at most 253. tr46 does the Punycode
 // conversion and the Bidi rule (RFC 5893); what it would map differently is refused.
 import { toASCII, toUnicode } from 'tr46';
-import { uLabelProblem } from './idna2008';
+import { idnaProperty, uLabelProblem } from './idna2008';
 
 export const MAX_LABEL = 63;
 export const MAX_DOMAIN = 253;
@@ -14,6 +14,25 @@ const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 
 const TR46 = { useSTD3ASCIIRules: true, checkHyphens: true, checkBidi: true, checkJoiners: true, verifyDNSLength: true, transitionalProcessing: false } as const;
 
+/**
+ * Letter case is the one thing changed (RFC 5895 section 2, step 1: DNS names are case-insensitive),
+ * and only for a true case pair: a code point IDNA2008 disallows whose lower-case form is a single
+ * PVALID code point and which is not a compatibility character. So Ü becomes ü, while the KELVIN SIGN
+ * (→ k), OHM SIGN (→ ω) and İ (→ i + combining dot) are kept as typed and refused; Cherokee capitals,
+ * which IDNA2008 allows, stay capitals.
+ */
+function lowerCase(domain: string): string {
+  let out = '';
+  for (const ch of domain) {
+    const cp = ch.codePointAt(0)!;
+    if (cp < 0x80) { out += ch.toLowerCase(); continue; }
+    const lower = ch.toLowerCase();
+    const single = [...lower].length === 1;
+    out += idnaProperty(cp) === 'DISALLOWED' && lower !== ch && single && ch.normalize('NFKC') === ch && idnaProperty(lower.codePointAt(0)!) === 'PVALID' ? lower : ch;
+  }
+  return out;
+}
+
 /** Converts a (possibly Unicode) domain to its lower-case A-label form and checks it is a host name. */
 export function toAsciiDomain(domain: string): DomainCheck {
   if (domain.length === 0) return { ok: false, message: 'empty domain' };
@@ -21,7 +40,7 @@ export function toAsciiDomain(domain: string): DomainCheck {
   const needsIdna = /[^\x00-\x7f]/.test(domain) || /(^|\.)xn--/i.test(domain);
   if (!needsIdna) return checkHostName(domain.toLowerCase());
   // Only U+002E separates labels (IDNA2008): ideographic and fullwidth full stops are not mapped.
-  const labels = domain.toLowerCase().split('.');
+  const labels = lowerCase(domain).split('.');
   const uLabels: string[] = [];
   for (const label of labels) {
     let u = label;

@@ -108,6 +108,13 @@ ok('5893 2 Bidi rule: an RTL label of RTL characters', 'a@מבחן.com', 'a@اخ
 bad('5893 2 Bidi rule 1: an RTL label cannot start with a European digit', 'a@1מבחן.com');
 bad('5893 2 Bidi rule 2: an RTL label cannot hold L characters', 'a@מבחןabc.com');
 
+ok('5895 2.1 upper case mapped to lower case (true case pairs only)', 'a@BÜCHER.DE', 'a@ΑΒΓ.gr', 'a@ДОМЕН.рф', 'a@ÀÉÎ.fr');
+ok('5892 2.2 Cherokee capitals are stable under case folding (PVALID)', 'a@\u13a0\u13a1.com');
+bad('5892 2.2 Unstable: KELVIN, OHM and ANGSTROM signs, dotted capital I are not mapped', 'a@\u212a.com', 'a@\u2126.com', 'a@\u212b.com', 'a@\u0130stanbul.tr');
+bad('5892 2.2 Unstable: Cherokee small letters fold to capitals', 'a@\uab70\uab71.com');
+ok('5892 A.1 CONTEXTJ: ZWNJ between dual-joining letters (Persian)', 'a@\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645.ir');
+bad('5892 A.1 CONTEXTJ: ZWNJ after a right-joining letter', 'a@\u0627\u200c\u0627.com');
+
 // --- Judged as typed (Mailvet, from RFC 5321 4.1.2's grammar: none of these are atext, qtext or Let-dig)
 const hidden: [string, string][] = [
   ['\r', 'CR'], ['\n', 'LF'], ['\u0000', 'NUL'], ['\t', 'HTAB inside'], ['\u000b', 'VT'], ['\u000c', 'FF'], ['\u001b', 'ESC'], ['\u007f', 'DEL'], ['\u0085', 'NEL'],
@@ -134,5 +141,17 @@ describe('syntax corpus (RFC 5321, 5322, 6531, 5890–5893)', () => {
   });
   it.each(invalid)('refuses %j (%s)', (input) => {
     expect(parseAddress(input).ok).toBe(false);
+  });
+  // Nontransitional (IDNA2008): ß and ς are kept, not turned into ss and σ as UTS #46 transitional would.
+  // Expected A-labels checked with Python's idna package (IDNA2008).
+  it.each([
+    ['a@faß.de', 'a@xn--fa-hia.de'],
+    ['a@σς.gr', 'a@xn--3xab.gr'], // σσ would be xn--4xaa,
+    ['a@BÜCHER.DE', 'a@xn--bcher-kva.de'],
+    ['a@\u13a0\u13a1.com', 'a@xn--58dc.com'],
+    ['User@[IPV6:2001:DB8::A]', 'User@[IPv6:2001:db8::a]'],
+  ])('normalises %j to %j', (input, normalized) => {
+    const r = parseAddress(input);
+    expect(r.ok && r.details.normalized).toBe(normalized);
   });
 });
