@@ -13,6 +13,7 @@ import * as mPaymentOrder from './migrations/2026_11_23_14_00_00_create_payment_
 import * as mFreeGrant from './migrations/2026_11_23_20_00_00_create_free_grant';
 import * as mSubscription from './migrations/2026_11_23_21_00_00_create_subscription';
 import * as mResultCharged from './migrations/2026_11_23_22_30_00_add_result_charged';
+import * as mIdempotency from './migrations/2026_11_23_22_40_00_create_idempotency_key';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_21_00_00_create_core': m001,
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_20_00_00_create_free_grant': mFreeGrant,
   '2026_11_23_21_00_00_create_subscription': mSubscription,
   '2026_11_23_22_30_00_add_result_charged': mResultCharged,
+  '2026_11_23_22_40_00_create_idempotency_key': mIdempotency,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -143,6 +143,16 @@ export interface WorkerLeaseTable {
   created_at: Timestamp;
 }
 
+export interface IdempotencyKeyTable {
+  account_id: string;
+  key: string;
+  request_hash: string;
+  status: number | null;
+  body: string | null;
+  content_type: string | null;
+  created_at: Timestamp;
+}
+
 export interface ValidationResultTable {
   id: Generated<number>;
   account_id: string;
@@ -315,6 +325,7 @@ export interface Database {
   validation_job_chunk: ValidationJobChunkTable;
   worker_lease: WorkerLeaseTable;
   validation_result: ValidationResultTable;
+  idempotency_key: IdempotencyKeyTable;
   schedule: ScheduleTable;
   api_key: ApiKeyTable;
   audit_log: AuditLogTable;

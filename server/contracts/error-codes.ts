@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   PERMISSION_DENIED: { status: 403, description: "The caller's role does not allow this action." },
   NOT_FOUND: { status: 404, description: 'The resource does not exist or belongs to another account.' },
   CONFLICT: { status: 409, description: 'The request conflicts with the current state (e.g. results of an unfinished job).' },
+  UNPROCESSABLE: { status: 422, description: 'The request cannot be processed as sent (e.g. an Idempotency-Key reused with a different body).' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body or file is larger than the route accepts.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The body is not UTF-8 JSON (or CSV where a file is expected).' },
   RATE_LIMITED: { status: 429, description: "Too many requests for the plan's rate; retry after the Retry-After header's seconds." },

@@ -5,6 +5,7 @@ import express, { type ErrorRequestHandler, type Request, type Response } from '
 import type { AppError } from '../lib/app-error';
 import { BULK_BODY_BYTES, SMALL_BODY_BYTES, jsonBodyGuard, jsonQueryGuard } from './body-guard';
 import { httpError } from './send-error';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../deps';
@@ -18,6 +19,8 @@ import { jobsHttpRouter } from '../features/jobs/jobs.http';
 import { restApiRouter } from '../rest/mount';
 import { authAllowlistGuard } from './auth-guard';
 import { devOutboxRouter } from './dev-outbox';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Dashboard calls that carry a whole address list or CSV; every other tRPC body is small. */
 const LARGE_TRPC_PROCEDURES = new Set(['schedules.create', 'schedules.parseCsv', 'jobs.upload']);
@@ -49,7 +52,10 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
   const app = express();
   app.disable('x-powered-by');
   if (deps.env.TRUST_PROXY) app.set('trust proxy', deps.env.TRUST_PROXY);
-  app.use((_req, res, next) => {
+  app.use((req, res, next) => {
+    // Every answer carries a request id: the client's own (when it is a sane token) or a new one.
+    const sent = req.headers['x-request-id'];
+    res.setHeader('X-Request-Id', typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID());
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
     res.setHeader('X-Frame-Options', 'DENY');

@@ -1,6 +1,7 @@
 // AppError → HTTP/JSON: the one mapping for the Express routes (upload, export) and /v1's own
 // middleware. Anything that is not an AppError is logged and answers 500 without details.
 import type { Response } from 'express';
+import { STATUS_CODES } from 'node:http';
 import { ERROR_CODES, type ErrorCode } from '../contracts/error-codes';
 import { AppError } from '../lib/app-error';
 
@@ -21,4 +22,27 @@ export function sendError(res: Response, err: unknown, fallbackMessage?: string)
   if (!(err instanceof AppError)) console.error('[http] unexpected error:', err);
   const { status, body } = httpError(err, fallbackMessage);
   res.status(status).json({ error: body });
+}
+
+/**
+ * RFC 9457 problem details for the public API: type, title, status, detail, plus the app's `code`
+ * and `message` (kept so clients written against the earlier {code, message} bodies still work).
+ */
+export function problemDetails(status: number, body: { code: string; message: string; [k: string]: unknown }, docsBase: string): Record<string, unknown> {
+  return {
+    type: `${docsBase}/documentation#error-${body.code}`,
+    title: STATUS_CODES[status] ?? 'Error',
+    status,
+    detail: body.message,
+    ...body,
+  };
+}
+
+export const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
+
+/** Sends an error as application/problem+json. */
+export function sendProblem(res: Response, err: unknown, docsBase: string): void {
+  if (!(err instanceof AppError)) console.error('[http] unexpected error:', err);
+  const { status, body } = httpError(err);
+  res.status(status).type(PROBLEM_JSON).send(JSON.stringify(problemDetails(status, body, docsBase)));
 }

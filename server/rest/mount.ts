@@ -1,11 +1,13 @@
 // Mounts the public REST API on /v1: the OpenAPI document, then trpc-to-openapi over v1Router.
-// Errors leave as {code, message[, issues]} where code is the app's stable code (RATE_LIMITED,
-// INVALID_API_KEY, INSUFFICIENT_CREDITS …), never a stack or the tRPC envelope.
+// Errors leave as application/problem+json (RFC 9457: type, title, status, detail) carrying the
+// app's stable code and message too (RATE_LIMITED, INVALID_API_KEY, INSUFFICIENT_CREDITS …), never
+// a stack or the tRPC envelope.
 import express, { type Response } from 'express';
 import { BULK_BODY_BYTES, SMALL_BODY_BYTES, jsonBodyGuard } from '../http/body-guard';
-import { httpError } from '../http/send-error';
+import { PROBLEM_JSON, problemDetails, sendProblem } from '../http/send-error';
 import { createOpenApiExpressMiddleware } from 'trpc-to-openapi';
 import type { AppDeps } from '../deps';
+import { idempotencyKeys } from './idempotency';
 import { openApiDocument } from './openapi';
 import { restContextFactory, restStateOf } from './rest-context';
 import { v1Router } from './v1.router';
@@ -44,13 +46,14 @@ export function publicError(envelope: ErrorEnvelope): { code: string; message: s
   return issues && issues.length > 0 ? { code, message, issues } : { code, message };
 }
 
-/** Rewrites the JSON body of error responses on their way out. */
-function rewriteErrorBodies(res: Response): void {
+/** Rewrites the JSON body of error responses on their way out, as RFC 9457 problem details. */
+function rewriteErrorBodies(res: Response, docsBase: string): void {
   const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => Response;
   res.end = ((chunk?: unknown, ...rest: unknown[]) => {
     if (res.statusCode >= 400 && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) {
       try {
-        const body = JSON.stringify(publicError(JSON.parse(chunk.toString()) as ErrorEnvelope));
+        const body = JSON.stringify(problemDetails(res.statusCode, publicError(JSON.parse(chunk.toString()) as ErrorEnvelope), docsBase));
+        res.setHeader('Content-Type', PROBLEM_JSON);
         res.setHeader('Content-Length', Buffer.byteLength(body));
         return end(body, ...rest);
       } catch {
@@ -86,15 +89,13 @@ export function restApiRouter(deps: AppDeps): express.Router {
       // `streamed: (req, type) => (req.path === '/bulk' && type === 'multipart/form-data' ? <upload limit> : null)`
       // and apply res.locals.bodyLimit in that parser. Until then every non-JSON body is a 415.
       deliver: 'json',
-      reply: (res, err) => {
-        const { status, body } = httpError(err);
-        res.status(status).json(body);
-      },
+      reply: (res, err) => sendProblem(res, err, deps.baseURL),
     }),
   );
+  r.use(idempotencyKeys(deps));
   r.use((req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    rewriteErrorBodies(res);
+    rewriteErrorBodies(res, deps.baseURL);
     void handler(req, res);
   });
   return r;

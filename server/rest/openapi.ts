@@ -16,7 +16,7 @@ const EXAMPLE_CODES: Record<string, string> = {
 };
 
 interface ErrorSchema {
-  properties?: { code?: { example?: string }; issues?: { items?: { properties?: Record<string, unknown>; additionalProperties?: boolean } } };
+  properties?: Record<string, unknown> & { code?: { example?: string }; issues?: { items?: { properties?: Record<string, unknown>; additionalProperties?: boolean } } };
   example?: { code?: string };
 }
 
@@ -30,6 +30,13 @@ function describeOurErrors(doc: OpenAPIObject): OpenAPIObject {
     if (code && schema.example) schema.example.code = code;
     const items = schema.properties?.issues?.items;
     if (items?.properties) items.properties.path = { type: 'string', description: 'The field the issue is about' };
+    if (schema.properties) {
+      // RFC 9457 problem details (the body is application/problem+json).
+      schema.properties.type = { type: 'string', format: 'uri', description: 'Documentation of this error code' };
+      schema.properties.title = { type: 'string', description: 'The HTTP status phrase' };
+      schema.properties.status = { type: 'integer', description: 'The HTTP status code' };
+      schema.properties.detail = { type: 'string', description: 'What went wrong, for a person (same as message)' };
+    }
   }
   return doc;
 }
@@ -45,7 +52,8 @@ export function openApiDocument(baseURL: string): OpenAPIObject {
         version: '1.0.0',
         description:
           'Email validation API. Authenticate with "Authorization: Bearer <API key>" (keys are created on the API Keys page). ' +
-          'Errors are JSON {code, message} with standard HTTP statuses; 429 carries Retry-After (seconds).',
+          'Errors are application/problem+json (RFC 9457: type, title, status, detail) and keep the app code and message ({code, message}); 429 carries Retry-After (seconds). ' +
+          'Every response carries X-Request-Id (yours echoed when you send one). Every POST takes an Idempotency-Key header: the same key and body within 24 hours return the original answer (no second job, no second charge); the same key with another body is a 422.',
         baseUrl: `${baseURL.replace(/\/$/, '')}/v1`,
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your API key (mv_live_…)' } },
       }),

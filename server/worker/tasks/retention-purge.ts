@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import type { AppDeps } from '../../deps';
 import { writeAudit } from '../../features/audit/audit';
+import { purgeIdempotencyKeys } from '../../features/idempotency/idempotency.service';
 import { deleteValidationFile, purgeValidationFiles } from '../../features/storage/storage';
 import { payloadNow } from '../clock';
 
@@ -50,6 +51,7 @@ export async function purgeExpired(deps: { db: Db; storageDir: string }, now: Da
   if (counts.jobs + counts.results + counts.files > 0) {
     await writeAudit(deps.db, { accountId: null, actor: 'system', action: 'retention.purged', data: { cutoff: cutoff.toISOString(), ...counts } });
   }
+  await purgeIdempotencyKeys(deps.db); // Idempotency-Key answers are kept 24 hours
   return counts;
 }
 

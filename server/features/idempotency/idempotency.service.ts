@@ -1,0 +1,71 @@
+// Idempotency-Key for the public API's POSTs: the same key and body within 24 hours answer with the
+// original response (so a retried request creates no second job and takes no second credit); the
+// same key with another body is refused. One row per (account, key); the first request claims it
+// atomically, so two concurrent retries cannot both run.
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../../../db/client';
+import { AppError } from '../../lib/app-error';
+
+export const IDEMPOTENCY_WINDOW_HOURS = 24;
+const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+
+/** The oldest created_at still inside the window. */
+const windowStart = () => new Date(Date.now() - IDEMPOTENCY_WINDOW_HOURS * 3600_000);
+
+export type Claim =
+  | { kind: 'new' }
+  | { kind: 'replay'; status: number; body: string; contentType: string | null };
+
+export function requestHash(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+}
+
+/** Claims the key for this request, or answers how an earlier request with it ended. */
+export async function claimIdempotencyKey(db: Db, o: { accountId: string; key: string; hash: string }): Promise<Claim> {
+  if (!KEY_FORMAT.test(o.key)) throw new AppError('BAD_INPUT', 'Idempotency-Key must be 1–255 visible ASCII characters.');
+  const claimed = await db
+    .insertInto('idempotency_key')
+    .values({ account_id: o.accountId, key: o.key, request_hash: o.hash })
+    .onConflict((oc) =>
+      oc
+        .columns(['account_id', 'key'])
+        .doUpdateSet({ request_hash: o.hash, status: null, body: null, content_type: null, created_at: sql`now()` })
+        .where('idempotency_key.created_at', '<', windowStart()),
+    )
+    .returning('key')
+    .executeTakeFirst();
+  if (claimed) return { kind: 'new' };
+  const row = await db
+    .selectFrom('idempotency_key')
+    .select(['request_hash', 'status', 'body', 'content_type'])
+    .where('account_id', '=', o.accountId)
+    .where('key', '=', o.key)
+    .executeTakeFirstOrThrow();
+  if (row.request_hash !== o.hash) {
+    throw new AppError('UNPROCESSABLE', 'This Idempotency-Key was already used with a different request. Use a new key for a new request.');
+  }
+  if (row.status === null || row.body === null) throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed. Retry in a moment.');
+  return { kind: 'replay', status: row.status, body: row.body, contentType: row.content_type };
+}
+
+/** Stores the answer for replays; a server error releases the key so the client can retry. */
+export async function settleIdempotencyKey(db: Db, o: { accountId: string; key: string; status: number; body: string; contentType: string | null }): Promise<void> {
+  if (o.status >= 500) {
+    await db.deleteFrom('idempotency_key').where('account_id', '=', o.accountId).where('key', '=', o.key).where('status', 'is', null).execute();
+    return;
+  }
+  await db
+    .updateTable('idempotency_key')
+    .set({ status: o.status, body: o.body, content_type: o.contentType })
+    .where('account_id', '=', o.accountId)
+    .where('key', '=', o.key)
+    .where('status', 'is', null)
+    .execute();
+}
+
+/** Retention: keys older than the window are no longer needed. */
+export async function purgeIdempotencyKeys(db: Db): Promise<number> {
+  const r = await db.deleteFrom('idempotency_key').where('created_at', '<', windowStart()).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

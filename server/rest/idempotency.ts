@@ -1,0 +1,56 @@
+// Express adapter for Idempotency-Key on /v1 POSTs (the rules live in features/idempotency): claims
+// the key before the procedure runs, replays a stored answer, and stores this answer once sent.
+import type { RequestHandler } from 'express';
+import { authenticateApiKey } from '../auth/api-key-auth';
+import type { AppDeps } from '../deps';
+import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from '../features/idempotency/idempotency.service';
+import { sendProblem } from '../http/send-error';
+
+export function idempotencyKeys(deps: AppDeps): RequestHandler {
+  return async (req, res, next) => {
+    const header = req.headers['idempotency-key'];
+    if (req.method !== 'POST' || header === undefined) return next();
+    try {
+      // Keys are per account: without a valid API key there is nothing to scope them to, and the
+      // procedure answers 401 anyway.
+      const auth = await authenticateApiKey(deps.db, req.headers.authorization);
+      if (!auth.ok) return next();
+      const key = Array.isArray(header) ? (header[0] ?? '') : header;
+      const accountId = auth.principal.accountId;
+      const claim = await claimIdempotencyKey(deps.db, { accountId, key, hash: requestHash(req.method, req.path, req.body) });
+      if (claim.kind === 'replay') {
+        res.status(claim.status).setHeader('Idempotent-Replayed', 'true');
+        if (claim.contentType) res.setHeader('Content-Type', claim.contentType);
+        res.setHeader('Cache-Control', 'no-store');
+        res.send(claim.body);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      const collect = (chunk: unknown) => {
+        if (typeof chunk === 'string') chunks.push(Buffer.from(chunk));
+        else if (Buffer.isBuffer(chunk)) chunks.push(chunk);
+        else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+      };
+      const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
+      const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => typeof res;
+      res.write = ((chunk: unknown, ...rest: unknown[]) => {
+        collect(chunk);
+        return write(chunk, ...rest);
+      }) as typeof res.write;
+      res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+        if (typeof chunk !== 'function') collect(chunk);
+        return end(chunk, ...rest);
+      }) as typeof res.end;
+      res.on('close', () => {
+        const contentType = res.getHeader('content-type');
+        const status = res.writableFinished ? res.statusCode : 500; // a dropped connection releases the key
+        void settleIdempotencyKey(deps.db, { accountId, key, status, body: Buffer.concat(chunks).toString('utf8'), contentType: typeof contentType === 'string' ? contentType : null }).catch((err) =>
+          console.error('[idempotency] could not store the answer:', err instanceof Error ? err.message : err),
+        );
+      });
+      next();
+    } catch (err) {
+      sendProblem(res, err, deps.baseURL);
+    }
+  };
+}

@@ -1,0 +1,100 @@
+// Safe retries on /v1: Idempotency-Key on POSTs (same key and body → the original answer, no second
+// job, no second charge; same key, other body → 422), X-Request-Id on every response, and errors as
+// RFC 9457 problem details that still carry the app's code and message.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planByType } from '../../server/contracts/plans';
+import { signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+
+let ts: TestServer;
+let key: string;
+let accountId: string;
+
+beforeAll(async () => {
+  ts = await startTestServer();
+  const c = await signUpVerified(ts, { email: 'idem@example.com' });
+  accountId = (await c.trpcQuery('account.me')).body.result.data.accountId as string;
+  const p = planByType('pro');
+  await ts.testDb.db.updateTable('account').set({ plan: 'pro', credits_balance: 50, monthly_validations_quota: p.monthlyValidations }).where('id', '=', accountId).execute();
+  key = (await c.trpcMutation('apiKeys.create', { name: 'idem' })).body.result.data.api_key as string;
+});
+afterAll(async () => {
+  await ts?.stop();
+});
+
+async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${ts.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+}
+
+const jobs = async () => (await ts.testDb.db.selectFrom('validation_job').select('id').where('account_id', '=', accountId).execute()).length;
+
+describe('Idempotency-Key', () => {
+  it('answers a retried POST /v1/bulk with the original job, creating one job only', async () => {
+    const body = { emails: ['a@example.com', 'b@example.com'] };
+    const first = await post('/v1/bulk', body, { 'idempotency-key': 'order-42' });
+    expect(first.status).toBe(200);
+    const again = await post('/v1/bulk', body, { 'idempotency-key': 'order-42' });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await jobs()).toBe(1);
+    const other = await post('/v1/bulk', body, { 'idempotency-key': 'order-43' });
+    expect(other.body.job_id).not.toBe(first.body.job_id);
+    expect(await jobs()).toBe(2);
+  });
+
+  it('refuses the same key with another body with 422 and changes nothing', async () => {
+    const before = await jobs();
+    const first = await post('/v1/bulk', { emails: ['c@example.com'] }, { 'idempotency-key': 'reused' });
+    expect(first.status).toBe(200);
+    const clash = await post('/v1/bulk', { emails: ['d@example.com'] }, { 'idempotency-key': 'reused' });
+    expect(clash.status).toBe(422);
+    expect(clash.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(clash.body).toMatchObject({ status: 422, code: 'UNPROCESSABLE', title: 'Unprocessable Entity' });
+    expect(String(clash.body.detail)).toMatch(/different request/);
+    expect(await jobs()).toBe(before + 1);
+  });
+
+  it('replays a refusal too, and refuses a malformed key', async () => {
+    const bad = await post('/v1/bulk', { emails: [] }, { 'idempotency-key': 'empty-list' });
+    expect(bad.status).toBe(400);
+    const replay = await post('/v1/bulk', { emails: [] }, { 'idempotency-key': 'empty-list' });
+    expect(replay.status).toBe(400);
+    expect(replay.body).toEqual(bad.body);
+    const malformed = await post('/v1/bulk', { emails: ['e@example.com'] }, { 'idempotency-key': 'x'.repeat(300) });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe('BAD_INPUT');
+  });
+
+  it('keeps keys apart per account: another account may use the same key', async () => {
+    const c2 = await signUpVerified(ts, { email: 'idem-2@example.com' });
+    const acc2 = (await c2.trpcQuery('account.me')).body.result.data.accountId as string;
+    await ts.testDb.db.updateTable('account').set({ plan: 'pro', credits_balance: 50 }).where('id', '=', acc2).execute();
+    const key2 = (await c2.trpcMutation('apiKeys.create', { name: 'idem2' })).body.result.data.api_key as string;
+    const mine = await post('/v1/bulk', { emails: ['f@example.com'] }, { 'idempotency-key': 'shared-key' });
+    const theirs = await fetch(`${ts.url}/v1/bulk`, { method: 'POST', headers: { authorization: `Bearer ${key2}`, 'content-type': 'application/json', 'idempotency-key': 'shared-key' }, body: JSON.stringify({ emails: ['f@example.com'] }) });
+    expect(theirs.status).toBe(200);
+    expect(((await theirs.json()) as { job_id: string }).job_id).not.toBe(mine.body.job_id);
+  });
+});
+
+describe('request ids and problem details', () => {
+  it('echoes a client X-Request-Id and makes one up otherwise, on every surface', async () => {
+    const echoed = await fetch(`${ts.url}/v1/openapi.json`, { headers: { 'x-request-id': 'client-req-123' } });
+    expect(echoed.headers.get('x-request-id')).toBe('client-req-123');
+    const made = await fetch(`${ts.url}/healthz`);
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const hostile = await fetch(`${ts.url}/healthz`, { headers: { 'x-request-id': 'bad id with spaces <script>' } });
+    expect(hostile.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers errors as application/problem+json with the app code kept', async () => {
+    const res = await fetch(`${ts.url}/v1/validate`, { method: 'POST', headers: { authorization: 'Bearer mv_live_nope', 'content-type': 'application/json' }, body: '{"email":"a@b.test"}' });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ status: 401, title: 'Unauthorized', code: 'INVALID_API_KEY' });
+    expect(body.detail).toBe(body.message);
+    expect(String(body.type)).toMatch(/\/documentation#error-INVALID_API_KEY$/);
+  });
+});
