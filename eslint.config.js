@@ -1,11 +1,25 @@
 // Lint exists to keep DESIGN.md's folder rules from eroding:
 //  - probe/ imports nothing from server/ or src/;
-//  - src/ takes only types from server/, plus the shared zod schemas in server/contracts/.
+//  - src/ takes only types from server/, plus the shared zod schemas in server/contracts/;
+//  - no SQL outside server/features/ and db/: the transports (rest/, trpc/, http/), worker tasks and
+//    the operator CLI parse input, call a domain service and map the answer. Caught both ways SQL
+//    can be written: a query-builder call (db.selectFrom(…), trx.updateTable(…), …) and kysely's
+//    sql`…` template (or any value import of kysely).
 import tseslint from 'typescript-eslint';
 
 const restrict = (patterns) => ({
   '@typescript-eslint/no-restricted-imports': ['error', { patterns }],
 });
+
+const SQL_OUTSIDE_FEATURES = 'No SQL outside server/features/ and db/: call the domain service (server/features/<domain>/) instead.';
+const noSql = {
+  'no-restricted-syntax': [
+    'error',
+    { selector: "CallExpression > MemberExpression.callee[property.name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|with|withRecursive)$/]", message: SQL_OUTSIDE_FEATURES },
+    { selector: "TaggedTemplateExpression[tag.name='sql']", message: SQL_OUTSIDE_FEATURES },
+  ],
+  '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ name: 'kysely', allowTypeImports: true, message: SQL_OUTSIDE_FEATURES }] }],
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', '.data/**', 'test-results/**', 'playwright-report/**'] },
@@ -34,5 +48,9 @@ export default tseslint.config(
     rules: restrict([
       { regex: '^(\\.\\./)+(features|trpc|http|auth|worker|rest|db)/|^(pg|kysely|express)$', message: 'server/contracts/ is shared with the browser: zod and pure data only.' },
     ]),
+  },
+  {
+    files: ['server/rest/**/*.ts', 'server/trpc/**/*.ts', 'server/http/**/*.ts', 'server/worker/tasks/**/*.ts', 'scripts/cli/**/*.ts'],
+    rules: noSql,
   },
 );

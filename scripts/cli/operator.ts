@@ -2,17 +2,16 @@
 // embedded database `npm start` uses (also while the app is running), and writes the audit log
 // (actor 'operator').
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { sql } from 'kysely';
 import { createDb, createPool, type Db } from '../../db/client';
 import { migrate } from '../../db/migrate';
 import { authSchemaOptions } from '../../server/auth/auth';
-import { PLAN_RANK, UNLIMITED, planByType, planTypeSchema, type PlanType } from '../../server/contracts/plans';
+import { planTypeSchema, type PlanType } from '../../server/contracts/plans';
 import { readEnv } from '../../server/env';
-import { writeAudit } from '../../server/features/audit/audit';
+import { grantAccountCredits, resolveAccountRef, setPlan } from '../../server/features/account/account.operator';
 import { billingState, setApiRate, setBillingState, subscriptionStateSchema } from '../../server/features/billing/billing.operator';
-import type { SubscriptionState } from '../../db/types';
-import { findJob, jobInputEmails, reasonBreakdown, toJobView, jobColumns } from '../../server/features/jobs/jobs.queries';
-import { createJob, depthForPlan } from '../../server/features/jobs/jobs.service';
+import type { JobStatus, SubscriptionState } from '../../db/types';
+import { MAX_CREDITS_BALANCE } from '../../server/features/credits/credits';
+import { listJobs, replayJob, showJob } from '../../server/features/jobs/jobs.operator';
 import { AppError } from '../../server/lib/app-error';
 import { openLocalDb } from '../local-db';
 
@@ -27,76 +26,7 @@ const defaultIo: CliIo = { out: (s) => process.stdout.write(s), err: (s) => proc
 class CliFailure extends Error {}
 
 /** The account named by id or by its owner's email. */
-async function resolveAccount(db: Db, ref: string): Promise<{ id: string; plan: PlanType; credits_balance: number; owner_email: string }> {
-  const q = db
-    .selectFrom('account')
-    .innerJoin('user', 'user.id', 'account.owner_id')
-    .select(['account.id', 'account.plan', 'account.credits_balance', 'user.email as owner_email']);
-  const row = ref.includes('@') ? await q.where(sql`lower(${sql.ref('user.email')})`, '=', ref.trim().toLowerCase()).executeTakeFirst() : await q.where('account.id', '=', ref.trim()).executeTakeFirst();
-  if (!row) throw new CliFailure(`No account found for "${ref}" (give an account id or the owner's email).`);
-  return row;
-}
-
-const MAX_BALANCE = 2_000_000_000;
-
-export async function setPlan(db: Db, ref: string, plan: PlanType, o: { grantCredits?: boolean } = {}) {
-  return db.transaction().execute(async (trx) => {
-    const account = await resolveAccount(trx, ref);
-    const def = planByType(plan);
-    const upgrade = PLAN_RANK[plan] > PLAN_RANK[account.plan];
-    const grant = upgrade && o.grantCredits !== false ? def.monthlyValidations : 0;
-    const after = grant >= UNLIMITED ? Math.max(account.credits_balance, UNLIMITED) : Math.min(account.credits_balance + grant, MAX_BALANCE);
-    await trx
-      .updateTable('account')
-      .set({ plan, monthly_validations_quota: def.monthlyValidations, team_member_limit: def.teamMemberLimit, credits_balance: after, updated_at: new Date() })
-      .where('id', '=', account.id)
-      .execute();
-    await writeAudit(trx, {
-      accountId: account.id,
-      actor: 'operator',
-      action: 'account.plan_set',
-      targetType: 'account',
-      targetId: account.id,
-      data: { from_plan: account.plan, plan, credits_before: account.credits_balance, credits_after: after, team_member_limit: def.teamMemberLimit, monthly_validations_quota: def.monthlyValidations },
-    });
-    return { accountId: account.id, from: account.plan, plan, creditsBefore: account.credits_balance, creditsAfter: after, teamMemberLimit: def.teamMemberLimit, quota: def.monthlyValidations };
-  });
-}
-
-export async function grantCredits(db: Db, ref: string, n: number) {
-  return db.transaction().execute(async (trx) => {
-    const account = await resolveAccount(trx, ref);
-    const row = await trx
-      .updateTable('account')
-      .set({ credits_balance: sql`least(credits_balance::bigint + ${n}, ${MAX_BALANCE})::int`, updated_at: new Date() })
-      .where('id', '=', account.id)
-      .returning('credits_balance')
-      .executeTakeFirstOrThrow();
-    await writeAudit(trx, { accountId: account.id, actor: 'operator', action: 'account.credits_granted', targetType: 'account', targetId: account.id, data: { credits: n, credits_before: account.credits_balance, credits_after: row.credits_balance } });
-    return { accountId: account.id, creditsBefore: account.credits_balance, creditsAfter: row.credits_balance };
-  });
-}
-
-export async function replayJob(db: Db, jobId: string, o: { charge?: boolean } = {}) {
-  const job = await db.selectFrom('validation_job').select(['id', 'account_id', 'filename']).where('id', '=', jobId).executeTakeFirst();
-  if (!job) throw new CliFailure(`No job ${jobId}.`);
-  const account = await db.selectFrom('account').select('plan').where('id', '=', job.account_id).executeTakeFirstOrThrow();
-  const emails = await jobInputEmails(db, job.id);
-  if (emails.length === 0) throw new CliFailure(`Job ${jobId} has no stored addresses to replay.`);
-  const created = await createJob(db, {
-    accountId: job.account_id,
-    userId: null,
-    filename: `${job.filename} (replay)`.slice(0, 255),
-    emails,
-    source: 'replay',
-    depth: depthForPlan(account.plan),
-    replayOf: job.id,
-    chargeCredits: o.charge === true,
-    actor: 'operator',
-  });
-  await writeAudit(db, { accountId: job.account_id, actor: 'operator', action: 'job.replayed', targetType: 'validation_job', targetId: job.id, data: { new_job_id: created.jobId, total_emails: created.totalEmails, charged: o.charge === true } });
-  return created;
-}
+const resolveAccount = resolveAccountRef;
 
 async function withDb<T>(io: CliIo, fn: (db: Db) => Promise<T>): Promise<T> {
   const env = readEnv(io.env);
@@ -115,7 +45,7 @@ async function withDb<T>(io: CliIo, fn: (db: Db) => Promise<T>): Promise<T> {
 
 function positiveInt(v: string): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0 || n > MAX_BALANCE) throw new InvalidArgumentError('must be a positive whole number');
+  if (!Number.isInteger(n) || n <= 0 || n > MAX_CREDITS_BALANCE) throw new InvalidArgumentError('must be a positive whole number');
   return n;
 }
 
@@ -159,7 +89,7 @@ export async function runOperatorCli(argv: string[], io: CliIo = defaultIo): Pro
     .argument('<account>', "account id or the owner's email")
     .argument('<n>', 'credits to add', positiveInt)
     .action(async (ref: string, n: number) => {
-      const r = await withDb(io, (db) => grantCredits(db, ref, n));
+      const r = await withDb(io, (db) => grantAccountCredits(db, ref, n));
       print(`Account ${r.accountId}: credits ${r.creditsBefore} → ${r.creditsAfter}.`);
     });
 
@@ -229,10 +159,8 @@ export async function runOperatorCli(argv: string[], io: CliIo = defaultIo): Pro
     .option('--limit <n>', 'how many', positiveInt, 20)
     .action(async (opts: { account?: string; status?: string; limit: number }) => {
       await withDb(io, async (db) => {
-        let q = db.selectFrom('validation_job').select(jobColumns).orderBy('created_at', 'desc').limit(opts.limit);
-        if (opts.account) q = q.where('account_id', '=', (await resolveAccount(db, opts.account)).id);
-        if (opts.status) q = q.where('status', '=', opts.status as 'pending');
-        const rows = (await q.execute()).map((r) => ({ ...toJobView(r), account_id: r.account_id }));
+        const accountId = opts.account ? (await resolveAccount(db, opts.account)).id : undefined;
+        const rows = await listJobs(db, { accountId, status: opts.status as JobStatus | undefined, limit: opts.limit });
         print(`${pad('JOB', 36)}  ${pad('STATUS', 10)}  ${pad('DONE', 13)}  ${pad('CREATED', 24)}  ${pad('ACCOUNT', 36)}  FILE`);
         for (const j of rows) print(`${j.id}  ${pad(j.status, 10)}  ${pad(`${j.processed_emails}/${j.total_emails}`, 13)}  ${pad(j.created_at, 24)}  ${j.account_id}  ${j.filename}`);
         if (rows.length === 0) print('(no jobs)');
@@ -244,17 +172,14 @@ export async function runOperatorCli(argv: string[], io: CliIo = defaultIo): Pro
     .argument('<id>', 'job id')
     .action(async (id: string) => {
       await withDb(io, async (db) => {
-        const owner = await db.selectFrom('validation_job').select('account_id').where('id', '=', id).executeTakeFirst().catch(() => undefined);
-        if (!owner) throw new CliFailure(`No job ${id}.`);
-        const j = (await findJob(db, owner.account_id, id))!;
-        const chunks = await db.selectFrom('validation_job_chunk').select(['chunk_no', 'size', 'attempts', 'completed_at', 'last_error']).where('job_id', '=', id).orderBy('chunk_no').execute();
+        const { accountId, job: j, chunks, reasons } = await showJob(db, id);
+        const owner = { account_id: accountId };
         print(`Job ${j.id}  (${j.filename}, source ${j.source}${j.replay_of ? `, replay of ${j.replay_of}` : ''})`);
         print(`  account    ${owner.account_id}`);
         print(`  status     ${j.status}${j.error ? ` — ${j.error}` : ''}`);
         print(`  progress   ${j.processed_emails}/${j.total_emails} (${j.progress}%)`);
         print(`  results    valid ${j.valid_count}, invalid ${j.invalid_count}, risky ${j.risky_count}`);
         print(`  created    ${j.created_at}${j.started_at ? `  started ${j.started_at}` : ''}${j.completed_at ? `  finished ${j.completed_at}` : ''}`);
-        const reasons = await reasonBreakdown(db, owner.account_id, id);
         if (reasons.length > 0) print(`  reasons    ${reasons.map((r) => `${r.reason} ${r.count}`).join(', ')}`);
         const open = chunks.filter((c) => !c.completed_at);
         print(`  chunks     ${chunks.length - open.length}/${chunks.length} done`);

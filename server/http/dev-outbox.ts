@@ -5,6 +5,7 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import express from 'express';
 import type { Db } from '../../db/client';
+import { recentDevMail } from '../mail/mailer';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -30,7 +31,7 @@ export function devOutboxRouter(db: Db): Router {
   const r = express.Router();
   r.use(['/dev/outbox', '/api/dev/outbox'], loopbackOnly);
   r.get('/dev/outbox', async (_req, res) => {
-    const mails = await db.selectFrom('dev_outbox').selectAll().orderBy('id', 'desc').limit(100).execute();
+    const mails = await recentDevMail(db);
     const items = mails
       .map(
         (m) => `<article class="mail"><header><strong>${escapeHtml(m.subject)}</strong><span>to ${escapeHtml(m.to)} · ${m.created_at.toISOString()}</span></header><pre>${linkify(m.text)}</pre></article>`,
@@ -44,7 +45,7 @@ header span{color:#64748b;font-size:.85rem}pre{white-space:pre-wrap;font-family:
 ${items || '<p>No mail yet.</p>'}</body></html>`);
   });
   r.get('/api/dev/outbox', async (_req, res) => {
-    const mails = await db.selectFrom('dev_outbox').selectAll().orderBy('id', 'desc').limit(100).execute();
+    const mails = await recentDevMail(db);
     res.json(mails);
   });
   return r;

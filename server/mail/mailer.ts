@@ -46,3 +46,8 @@ export function linkMail(o: { to: string; subject: string; intro: string; cta: s
     html: `<p>${escapeHtml(o.intro)}</p><p><a href="${escapeHtml(o.url)}">${escapeHtml(o.cta)}</a></p><p>${escapeHtml(outro)}</p><p>— Mailvet</p>`,
   };
 }
+
+/** The newest 100 mails of the dev outbox (the /dev/outbox page). */
+export async function recentDevMail(db: Db) {
+  return db.selectFrom('dev_outbox').selectAll().orderBy('id', 'desc').limit(100).execute();
+}

@@ -11,10 +11,10 @@ import { checkWebhookUrl } from '../features/webhooks/webhook-url';
 import { AppError } from '../lib/app-error';
 import { router } from '../trpc/init';
 import { requirePlan } from '../trpc/procedures';
-import { createApiBulkJob, uniqueAddresses } from './bulk-job';
+import { createApiBulkJob, uniqueAddresses } from '../features/jobs/api-jobs';
 import { publicResultSchema, toPublicResult } from './public-result';
 import { apiKeyProcedure } from './rest-procedures';
-import { findAccountJob, jobResultsAfter } from './v1.queries';
+import { findAccountJob, jobResultsAfter } from '../features/jobs/jobs.queries';
 
 const TAG_VALIDATION = 'Validation';
 const TAG_JOBS = 'Jobs';

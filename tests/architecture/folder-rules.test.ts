@@ -11,6 +11,14 @@ async function violations(file: string, code: string): Promise<string[]> {
   return result!.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
 }
 
+const NO_SQL = 'No SQL outside server/features/ and db/: call the domain service (server/features/<domain>/) instead.';
+
+/** Every message of the no-SQL rule (query-builder calls, sql`` templates, value imports of kysely). */
+async function sqlViolations(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.resolve(import.meta.dirname, '../..', file) });
+  return result!.messages.filter((m) => m.message.includes(NO_SQL)).map((m) => m.message);
+}
+
 describe('folder rules', () => {
   it('probe/ may not import server/, src/ or db/', async () => {
     expect(await violations('probe/dns/x.ts', "import { appRouter } from '../../server/trpc/app-router';")).toHaveLength(1);
@@ -28,5 +36,18 @@ describe('folder rules', () => {
   it('server/contracts/ stays pure (no database or server internals)', async () => {
     expect(await violations('server/contracts/x.ts', "import { Kysely } from 'kysely';")).toHaveLength(1);
     expect(await violations('server/contracts/x.ts', "import { z } from 'zod';")).toHaveLength(0);
+  });
+
+  it('no SQL outside server/features/ and db/: transports, worker tasks and the operator CLI call services', async () => {
+    const select = "export const f = (deps: { db: any }) => deps.db.selectFrom('account').selectAll().execute();";
+    for (const file of ['server/rest/x.ts', 'server/trpc/x.ts', 'server/http/x.ts', 'server/worker/tasks/x.ts', 'scripts/cli/x.ts']) {
+      expect(await sqlViolations(file, select), file).toHaveLength(1);
+    }
+    expect(await sqlViolations('server/rest/x.ts', "export const f = (trx: any) => trx.updateTable('validation_job').set({ webhook_url: null }).execute();")).toHaveLength(1);
+    expect(await sqlViolations('server/worker/tasks/x.ts', "import { sql } from 'kysely';\nexport const f = (db: any) => sql`delete from validation_result`.execute(db);")).toHaveLength(2);
+    expect(await sqlViolations('server/trpc/x.ts', "import type { Kysely } from 'kysely';\nexport type K = Kysely<unknown>;")).toHaveLength(0);
+    // The domain folders own their queries.
+    expect(await sqlViolations('server/features/jobs/x.ts', select)).toHaveLength(0);
+    expect(await sqlViolations('db/x.ts', select)).toHaveLength(0);
   });
 });

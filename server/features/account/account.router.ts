@@ -6,7 +6,7 @@ import { auditLogInput } from '../../contracts/audit';
 import { accountProcedure, authedProcedure, requirePermission } from '../../trpc/procedures';
 import { readAuditLog } from '../audit/audit.service';
 import { provisionAccount } from './provision';
-import { DELETE_CONFIRMATION, accountOverview, deleteUserAndOwnedAccounts, getProfile, updateProfile } from './account.service';
+import { DELETE_CONFIRMATION, accountOverview, accountSummary, deleteUserAndOwnedAccounts, getProfile, updateProfile } from './account.service';
 
 export const overviewInput = z.object({ timeZone: z.string().max(64).optional() }).optional();
 export const updateProfileInput = z.object({ full_name: z.string().max(10_000), company_name: z.string().max(10_000) });
@@ -15,11 +15,7 @@ export const deleteAccountInput = z.object({ confirmation: z.string().max(100), 
 export const accountRouter = router({
   /** Who is signed in, in which account, with which role and plan. */
   me: accountProcedure.query(async ({ ctx }) => {
-    const account = await ctx.deps.db
-      .selectFrom('account')
-      .select(['plan', 'credits_balance', 'monthly_validations_quota', 'monthly_validations_used', 'team_member_limit'])
-      .where('id', '=', ctx.accountId)
-      .executeTakeFirstOrThrow();
+    const account = await accountSummary(ctx.deps.db, ctx.accountId);
     return {
       user: { id: ctx.user.id, email: ctx.user.email, name: ctx.user.name },
       accountId: ctx.accountId,

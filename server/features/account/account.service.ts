@@ -78,6 +78,15 @@ export async function accountOverview(db: Db, accountId: string, o: { timeZone?:
   };
 }
 
+/** The account's plan, credits, quota, usage and team limit (account.me). */
+export async function accountSummary(db: Db, accountId: string) {
+  return db
+    .selectFrom('account')
+    .select(['plan', 'credits_balance', 'monthly_validations_quota', 'monthly_validations_used', 'team_member_limit'])
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow();
+}
+
 export async function getProfile(db: Db, userId: string) {
   const profile = await profileByUserId(db, userId);
   if (!profile) throw new AppError('NOT_FOUND', 'User not found');

@@ -8,7 +8,7 @@ import express, { type Request, type Response } from 'express';
 import type { AppDeps } from '../../deps';
 import { sendError } from '../../http/send-error';
 import { AppError } from '../../lib/app-error';
-import { resolveMembership } from '../../trpc/procedures';
+import { resolveMembership } from '../account/membership';
 import { handleRazorpayWebhook, MAX_WEBHOOK_BYTES } from './billing-events';
 import { gatewayFor } from './billing.service';
 import { receiptHtml } from './receipt';

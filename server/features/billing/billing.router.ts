@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { billingIntervalSchema, planTypeSchema } from '../../contracts/plans';
 import { publicProcedure, router } from '../../trpc/init';
-import { accountProcedure, requirePermission, resolveMembership } from '../../trpc/procedures';
+import { accountProcedure, requirePermission } from '../../trpc/procedures';
+import { resolveMembership } from '../account/membership';
 import { billingOverview, cancelSubscription, completeTestPayment, gatewayFor, listPayments, refundLatestPayment, startCheckout, verifyPayment } from './billing.service';
 import { decideCurrency } from './currency';
 

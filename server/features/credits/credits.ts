@@ -1,6 +1,8 @@
-// Credits are money: taken atomically, never below zero (the check constraint is the last line of
-// defence; the conditional update is the first). Each taken credit also counts toward this
-// month's usage. Always call inside the transaction that writes what the credits pay for.
+// Credits are money, and this folder is their one door: take, return, grant, refill for a paid
+// period, the monthly reset (monthly-reset.ts), rollover and the balance cap. Taken atomically,
+// never below zero (the check constraint is the last line of defence; the conditional update is the
+// first). Each taken credit also counts toward this month's usage. Always call inside the
+// transaction that writes what the credits pay for.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
 
@@ -49,6 +51,27 @@ export const MAX_CREDITS_BALANCE = 2_000_000_000;
  * account is just moving onto this plan (`upgrade`), where what it had is kept. Unlimited plans hold
  * at least their (unlimited) quota. Returns the new balance. Call inside the charge's transaction.
  */
+/** Adds n credits (an operator's grant), capped at MAX_CREDITS_BALANCE. Returns the balance before and after. */
+export async function grantCredits(trx: Kysely<Database>, accountId: string, n: number): Promise<{ before: number; after: number }> {
+  const before = await trx.selectFrom('account').select('credits_balance').where('id', '=', accountId).forUpdate().executeTakeFirstOrThrow();
+  const row = await trx
+    .updateTable('account')
+    .set({ credits_balance: sql`least(credits_balance::bigint + ${n}, ${MAX_CREDITS_BALANCE})::int`, updated_at: new Date() })
+    .where('id', '=', accountId)
+    .returning('credits_balance')
+    .executeTakeFirstOrThrow();
+  return { before: before.credits_balance, after: row.credits_balance };
+}
+
+/**
+ * The balance after moving onto a plan by hand (operator): an upgrade may grant the plan's monthly
+ * credits (added, capped; an unlimited plan holds at least its unlimited quota); otherwise unchanged.
+ */
+export function balanceAfterPlanGrant(balance: number, grant: number, unlimited: number): number {
+  if (grant <= 0) return balance;
+  return grant >= unlimited ? Math.max(balance, unlimited) : Math.min(balance + grant, MAX_CREDITS_BALANCE);
+}
+
 export async function refillForPeriod(
   trx: Kysely<Database>,
   accountId: string,

@@ -5,7 +5,7 @@ import express, { type Request, type Response } from 'express';
 import type { AppDeps } from '../../deps';
 import { sendError } from '../../http/send-error';
 import { AppError } from '../../lib/app-error';
-import { resolveMembership } from '../../trpc/procedures';
+import { resolveMembership } from '../account/membership';
 import { analyticsCsv, reportInput } from './reporting.service';
 
 export function reportingHttpRouter(deps: AppDeps): express.Router {

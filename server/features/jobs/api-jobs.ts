@@ -1,10 +1,10 @@
 // POST /v1/bulk over the bulk job service: the list is normalised and de-duplicated the way a CSV
-// is (jobs/csv-import normalizeEmail), the job is created by jobs.service (credits checked, chunks
+// is (csv-import normalizeEmail), the job is created by jobs.service.ts (credits checked, chunks
 // queued) and, in the same transaction, given the caller's webhook_url.
-import type { Db } from '../../db/client';
-import type { PlanType } from '../contracts/plans';
-import { normalizeEmail } from '../features/jobs/csv-import';
-import { createJobInTransaction, depthForPlan } from '../features/jobs/jobs.service';
+import type { Db } from '../../../db/client';
+import type { PlanType } from '../../contracts/plans';
+import { normalizeEmail } from './csv-import';
+import { createJobInTransaction, depthForPlan } from './jobs.service';
 
 export const API_JOB_FILENAME = 'api-request';
 

@@ -1,0 +1,52 @@
+// Operator changes to an account (the `mailvet accounts set-plan` and `grant-credits` commands).
+// Each is one transaction with an audit entry (actor 'operator'); credits go through features/credits.
+import { sql } from 'kysely';
+import type { Db } from '../../../db/client';
+import { PLAN_RANK, UNLIMITED, planByType, type PlanType } from '../../contracts/plans';
+import { AppError } from '../../lib/app-error';
+import { writeAudit } from '../audit/audit';
+import { balanceAfterPlanGrant, grantCredits } from '../credits/credits';
+
+/** The account named by id or by its owner's email. */
+export async function resolveAccountRef(db: Db, ref: string): Promise<{ id: string; plan: PlanType; credits_balance: number; owner_email: string }> {
+  const q = db
+    .selectFrom('account')
+    .innerJoin('user', 'user.id', 'account.owner_id')
+    .select(['account.id', 'account.plan', 'account.credits_balance', 'user.email as owner_email']);
+  const row = ref.includes('@') ? await q.where(sql`lower(${sql.ref('user.email')})`, '=', ref.trim().toLowerCase()).executeTakeFirst() : await q.where('account.id', '=', ref.trim()).executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND', `No account found for "${ref}" (give an account id or the owner's email).`);
+  return row;
+}
+
+export async function setPlan(db: Db, ref: string, plan: PlanType, o: { grantCredits?: boolean } = {}) {
+  return db.transaction().execute(async (trx) => {
+    const account = await resolveAccountRef(trx, ref);
+    const def = planByType(plan);
+    const upgrade = PLAN_RANK[plan] > PLAN_RANK[account.plan];
+    const grant = upgrade && o.grantCredits !== false ? def.monthlyValidations : 0;
+    const after = balanceAfterPlanGrant(account.credits_balance, grant, UNLIMITED);
+    await trx
+      .updateTable('account')
+      .set({ plan, monthly_validations_quota: def.monthlyValidations, team_member_limit: def.teamMemberLimit, credits_balance: after, updated_at: new Date() })
+      .where('id', '=', account.id)
+      .execute();
+    await writeAudit(trx, {
+      accountId: account.id,
+      actor: 'operator',
+      action: 'account.plan_set',
+      targetType: 'account',
+      targetId: account.id,
+      data: { from_plan: account.plan, plan, credits_before: account.credits_balance, credits_after: after, team_member_limit: def.teamMemberLimit, monthly_validations_quota: def.monthlyValidations },
+    });
+    return { accountId: account.id, from: account.plan, plan, creditsBefore: account.credits_balance, creditsAfter: after, teamMemberLimit: def.teamMemberLimit, quota: def.monthlyValidations };
+  });
+}
+
+export async function grantAccountCredits(db: Db, ref: string, n: number) {
+  return db.transaction().execute(async (trx) => {
+    const account = await resolveAccountRef(trx, ref);
+    const { before, after } = await grantCredits(trx, account.id, n);
+    await writeAudit(trx, { accountId: account.id, actor: 'operator', action: 'account.credits_granted', targetType: 'account', targetId: account.id, data: { credits: n, credits_before: before, credits_after: after } });
+    return { accountId: account.id, creditsBefore: before, creditsAfter: after };
+  });
+}

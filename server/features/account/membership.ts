@@ -1,0 +1,40 @@
+// Which account a signed-in user is acting in (and with which role and plan): the one read every
+// session-authenticated door (tRPC, upload/export, reports, receipts) starts from.
+import type { Db } from '../../../db/client';
+import type { Plan } from '../../../db/types';
+import type { Role } from '../../contracts/permissions';
+
+export interface Membership {
+  accountId: string;
+  role: Role;
+  plan: Plan;
+}
+
+/**
+ * The caller's active account. A user may belong to several: the personal account sign-up gave
+ * them, plus any they joined by accepting an invitation. In order of preference:
+ *  1. the session's active account (better-auth's session.activeOrganizationId, which accepting an
+ *     invitation sets), while the user is still a member of it;
+ *  2. the account they most recently joined by invitation (a non-owner membership), so an invitee
+ *     who signs in again lands in the shared team rather than in the empty personal account;
+ *  3. their oldest membership (their own account).
+ * Removal from a team drops that membership, so the choice falls back to the user's own account.
+ */
+export async function resolveMembership(db: Db, userId: string, sessionId: string | null = null): Promise<Membership | null> {
+  const rows = await db
+    .selectFrom('member')
+    .innerJoin('account', 'account.id', 'member.organizationId')
+    .leftJoin('session', (join) =>
+      join.on('session.id', '=', sessionId ?? '').onRef('session.activeOrganizationId', '=', 'member.organizationId'),
+    )
+    .select(['member.organizationId as accountId', 'member.role', 'account.plan', 'member.createdAt', 'session.id as activeSessionId'])
+    .where('member.userId', '=', userId)
+    .orderBy('member.createdAt', 'asc')
+    .execute();
+  const row =
+    rows.find((r) => r.activeSessionId !== null) ??
+    rows.filter((r) => r.role !== 'owner').at(-1) ??
+    rows[0];
+  return row ? { accountId: row.accountId, role: row.role as Role, plan: row.plan } : null;
+}
+
