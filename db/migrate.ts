@@ -12,6 +12,7 @@ import * as m002 from './migrations/2026_11_23_09_00_00_create_job_chunk';
 import * as mPaymentOrder from './migrations/2026_11_23_14_00_00_create_payment_order';
 import * as mFreeGrant from './migrations/2026_11_23_20_00_00_create_free_grant';
 import * as mSubscription from './migrations/2026_11_23_21_00_00_create_subscription';
+import * as mBranding from './migrations/2026_11_23_21_10_00_create_account_branding';
 import * as mResultCharged from './migrations/2026_11_23_22_30_00_add_result_charged';
 import * as mIdempotency from './migrations/2026_11_23_22_40_00_create_idempotency_key';
 
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_14_00_00_create_payment_order': mPaymentOrder,
   '2026_11_23_20_00_00_create_free_grant': mFreeGrant,
   '2026_11_23_21_00_00_create_subscription': mSubscription,
+  '2026_11_23_21_10_00_create_account_branding': mBranding,
   '2026_11_23_22_30_00_add_result_charged': mResultCharged,
   '2026_11_23_22_40_00_create_idempotency_key': mIdempotency,
 };
@@ -33,7 +35,9 @@ export async function migrate(o: { db: Db; pool: pg.Pool; authOptions: BetterAut
   try {
     const auth = await getMigrations({ ...o.authOptions, database: o.pool });
     await auth.runMigrations();
-    const { error, results } = await new Migrator({ db: o.db, provider }).migrateToLatest();
+    // Engineers land migrations from separate time ranges in parallel: one landed later may sort
+    // earlier than one a database already ran, so order is by name for new databases only.
+    const { error, results } = await new Migrator({ db: o.db, provider, allowUnorderedMigrations: true }).migrateToLatest();
     for (const r of results ?? []) if (r.status === 'Error') console.error(`[db] migration ${r.migrationName} failed`);
     if (error) throw error;
   } finally {

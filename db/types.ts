@@ -281,6 +281,19 @@ export interface PaymentTable {
   created_at: Timestamp;
 }
 
+export interface AccountBrandingTable {
+  account_id: string;
+  logo_png: Buffer | null;
+  logo_updated_at: Date | null;
+  brand_color: string | null;
+  custom_domain: string | null;
+  domain_token: string | null;
+  domain_verified_at: Date | null;
+  product_name: string | null;
+  sender_name: string | null;
+  updated_at: Timestamp;
+}
+
 export interface BillingEventTable {
   id: string;
   event: string;
@@ -336,6 +349,7 @@ export interface Database {
   subscription: SubscriptionTable;
   payment: PaymentTable;
   billing_event: BillingEventTable;
+  account_branding: AccountBrandingTable;
 }
 
 export type Account = Selectable<AccountTable>;

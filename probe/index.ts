@@ -6,6 +6,8 @@ import { Engine } from './verifier';
 export type { Depth, Verdict, Reason, VerificationResult } from './contract';
 /** Which addresses Mailvet may connect to (MX hosts here, webhook receivers in the server). */
 export { checkAddress, isBlockedAddress, type AddressCheck } from './net-guard';
+/** The probe's DNS client, also used by the server to verify custom domains (TXT/CNAME). */
+export { DnsCache, type DnsAnswer } from './dns/resolver';
 
 export interface ProbeOptions {
   /** DNS servers, e.g. ['127.0.0.1:5353']; default: the system resolvers. */

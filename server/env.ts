@@ -26,6 +26,8 @@ const envSchema = z.object({
   // Razorpay (billing). Without both keys, outside production, Billing uses the labelled local test checkout.
   RAZORPAY_KEY_ID: optional(),
   RAZORPAY_KEY_SECRET: optional(),
+  /** DNS servers (host:port, comma-separated) for custom-domain verification; default the system's. */
+  BRANDING_DNS_SERVERS: z.preprocess(emptyAsUndefined, z.string().optional().transform((v) => (v ? v.split(',').map((x) => x.trim()).filter(Boolean) : undefined))),
   /** Secret of the Razorpay webhook (Dashboard → Webhooks) posting to /api/billing/razorpay/webhook. */
   RAZORPAY_WEBHOOK_SECRET: optional(),
   /** Razorpay API origin; tests point it at a fake server. */

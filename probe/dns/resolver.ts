@@ -88,6 +88,22 @@ export class DnsCache {
     });
   }
 
+  /** TXT records, each joined from its character-strings (domain-ownership checks). */
+  txt(name: string): Promise<DnsAnswer<string>> {
+    return this.cached('TXT', name, async () => {
+      const records = await this.resolver.resolveTxt(name);
+      return { records: records.map((chunks) => chunks.join('')), ttlMs: MX_TTL_MS };
+    });
+  }
+
+  /** CNAME targets of a name. */
+  cname(name: string): Promise<DnsAnswer<string>> {
+    return this.cached('CNAME', name, async () => {
+      const records = await this.resolver.resolveCname(name);
+      return { records, ttlMs: MX_TTL_MS };
+    });
+  }
+
   close(): void {
     this.resolver.cancel();
     this.entries.clear();

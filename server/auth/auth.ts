@@ -7,6 +7,7 @@ import type pg from 'pg';
 import type { Db } from '../../db/client';
 import { UNLIMITED } from '../contracts/plans';
 import { provisionAccount } from '../features/account/provision';
+import { invitationBrand } from '../features/branding/branding.service';
 import { linkMail, type Mailer } from '../mail/mailer';
 import { CLIENT_IP_HEADER } from './auth-routes';
 
@@ -174,13 +175,19 @@ export function createAuth(d: AuthDeps) {
           return limit >= UNLIMITED ? UNLIMITED : Math.max(0, limit - (await memberCount(d.db, org.id)));
         },
         sendInvitationEmail: async (data) => {
-          await d.mailer.send(linkMail({
-            to: data.email,
-            subject: `You're invited to join ${data.organization.name} on Mailvet`,
-            intro: `${data.inviter.user.name || data.inviter.user.email} invited you to join ${data.organization.name} as ${data.role}.`,
-            cta: 'Accept the invitation',
-            url: `${d.baseURL}/auth?invitation=${encodeURIComponent(data.id)}`,
-          }));
+          // White-label: the account's product name (Enterprise), sender name and verified domain.
+          const brand = await invitationBrand(d.db, data.organization.id);
+          await d.mailer.send({
+            ...linkMail({
+              to: data.email,
+              subject: `You're invited to join ${data.organization.name} on ${brand.productName}`,
+              intro: `${data.inviter.user.name || data.inviter.user.email} invited you to join ${data.organization.name} as ${data.role}.`,
+              cta: 'Accept the invitation',
+              url: `${brand.origin ?? d.baseURL}/auth?invitation=${encodeURIComponent(data.id)}`,
+              signature: brand.productName,
+            }),
+            fromName: brand.senderName,
+          });
         },
       }),
       twoFactor({ issuer: 'Mailvet' }),

@@ -15,6 +15,7 @@ import { toTRPCError } from '../trpc/init';
 import { billingHttpRouter } from '../features/billing/billing.http';
 import { decideCurrency } from '../features/billing/currency';
 import { reportingHttpRouter } from '../features/reporting/reporting.http';
+import { brandingHttpRouter } from '../features/branding/branding.http';
 import { jobsHttpRouter } from '../features/jobs/jobs.http';
 import { restApiRouter } from '../rest/mount';
 import { authAllowlistGuard } from './auth-guard';
@@ -71,6 +72,7 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
   app.all('/api/auth/{*any}', jsonBodyGuard({ limit: () => SMALL_BODY_BYTES, deliver: 'text', reply: replyPlain }), authAllowlistGuard('/api/auth'), toNodeHandler(deps.auth));
   // Razorpay webhooks read their raw body (the signature covers the exact bytes): before any parser.
   app.use(billingHttpRouter(deps)); // POST /api/billing/razorpay/webhook (raw, ≤ 256 KB), GET /api/billing/receipts/:id
+  app.use(brandingHttpRouter(deps)); // POST /api/branding/logo (raw PNG/SVG ≤ 256 KB), GET logo, GET /api/public-branding (by Host)
   app.use(
     '/api/trpc',
     jsonQueryGuard('input', replyTrpc),

@@ -8,6 +8,15 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Display name of the sender (Enterprise rebranding); the address stays MAIL_FROM's. */
+  fromName?: string | null;
+}
+
+/** MAIL_FROM with its display name replaced: `Acme Support <no-reply@…>`. */
+export function withFromName(from: string, name: string | null | undefined): string {
+  if (!name) return from;
+  const address = /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
+  return `"${name.replace(/["\\\r\n]/g, '')}" <${address}>`;
 }
 
 export interface Mailer {
@@ -21,7 +30,7 @@ export function createMailer(o: { db: Db; smtpUrl?: string; from: string }): Mai
     return {
       transport: 'smtp',
       async send(m) {
-        await transporter.sendMail({ from: o.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+        await transporter.sendMail({ from: withFromName(o.from, m.fromName), to: m.to, subject: m.subject, text: m.text, html: m.html });
       },
     };
   }
@@ -37,13 +46,13 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A plain, readable transactional mail with one call-to-action link. */
-export function linkMail(o: { to: string; subject: string; intro: string; cta: string; url: string; outro?: string }): MailMessage {
+export function linkMail(o: { to: string; subject: string; intro: string; cta: string; url: string; outro?: string; signature?: string }): MailMessage {
   const outro = o.outro ?? "If you didn't ask for this, you can ignore this email.";
   return {
     to: o.to,
     subject: o.subject,
-    text: `${o.intro}\n\n${o.cta}: ${o.url}\n\n${outro}\n\n— Mailvet`,
-    html: `<p>${escapeHtml(o.intro)}</p><p><a href="${escapeHtml(o.url)}">${escapeHtml(o.cta)}</a></p><p>${escapeHtml(outro)}</p><p>— Mailvet</p>`,
+    text: `${o.intro}\n\n${o.cta}: ${o.url}\n\n${outro}\n\n— ${o.signature ?? 'Mailvet'}`,
+    html: `<p>${escapeHtml(o.intro)}</p><p><a href="${escapeHtml(o.url)}">${escapeHtml(o.cta)}</a></p><p>${escapeHtml(outro)}</p><p>— ${escapeHtml(o.signature ?? 'Mailvet')}</p>`,
   };
 }
 

@@ -4,6 +4,7 @@ import { jobsRouter } from '../features/jobs/jobs.router';
 import { schedulesRouter } from '../features/schedules/schedules.router';
 import { billingRouter } from '../features/billing/billing.router';
 import { reportingRouter } from '../features/reporting/reporting.router';
+import { brandingRouter } from '../features/branding/branding.router';
 import { teamRouter } from '../features/team/team.router';
 import { validationRouter } from '../features/validation/validation.router';
 import { createCallerFactory, router } from './init';
@@ -16,6 +17,7 @@ export const appRouter = router({
   team: teamRouter,
   billing: billingRouter,
   reporting: reportingRouter,
+  branding: brandingRouter,
   validation: validationRouter,
 });
 

@@ -10,6 +10,7 @@ import { keyBelongsTo, readValidationFile, saveValidationFile } from '../storage
 import { parseEmailCsv, planChunks, type CsvImport } from './csv-import';
 import { allJobResults, enqueueChunkTasks, findJob } from './jobs.queries';
 import { assertServiceActive } from '../billing/service-state';
+import { resultFileBrand } from '../branding/branding.service';
 import { AppError } from '../../lib/app-error';
 
 /** Addresses per worker task. Large enough for the probe to share SMTP sessions, small enough to spread. */
@@ -213,5 +214,6 @@ export async function exportJobCsv(db: Db, accountId: string, jobId: string): Pr
       ].join(','),
     );
   }
-  return { filename: `validation-results-${jobId}.csv`, csv: `${lines.join('\r\n')}\r\n`, rows: rows.length };
+  const brand = await resultFileBrand(db, accountId);
+  return { filename: `${brand ? `${brand}-` : ''}validation-results-${jobId}.csv`, csv: `${lines.join('\r\n')}\r\n`, rows: rows.length };
 }

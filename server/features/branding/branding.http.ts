@@ -1,0 +1,70 @@
+// Plain-HTTP doors of white-label:
+//   POST /api/branding/logo            the logo's bytes (PNG or SVG, ≤ 256 KB), owner/admin, Business+
+//   GET  /api/branding/logo/:id.png    an account's logo (always PNG; SVGs were rasterised on upload)
+//   GET  /api/public-branding          the brand of the custom domain this request came to (Host), or {}
+import { fromNodeHeaders } from 'better-auth/node';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { can } from '../../contracts/permissions';
+import type { AppDeps } from '../../deps';
+import { sendError } from '../../http/send-error';
+import { AppError } from '../../lib/app-error';
+import { resolveMembership } from '../../trpc/procedures';
+import { BRANDING_MESSAGES, brandForHost, logoPng, MAX_LOGO_BYTES, setLogo } from './branding.service';
+
+export function brandingHttpRouter(deps: AppDeps): express.Router {
+  const r = express.Router();
+  const raw = express.raw({ type: () => true, limit: MAX_LOGO_BYTES });
+
+  r.post(
+    '/api/branding/logo',
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const session = await deps.auth.api.getSession({ headers: fromNodeHeaders(req.headers) }).catch(() => null);
+        if (!session) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
+        const m = await resolveMembership(deps.db, session.user.id, session.session.id);
+        if (!m) throw new AppError('NOT_A_MEMBER', 'User account not found');
+        if (!can(m.role, 'webhooks.manage')) throw new AppError('PERMISSION_DENIED', 'Only the account owner or an admin can change the branding.');
+        res.locals.caller = { userId: session.user.id, accountId: m.accountId, plan: m.plan };
+        next();
+      } catch (err) {
+        sendError(res, err);
+      }
+    },
+    (req: Request, res: Response, next: NextFunction) => {
+      raw(req, res, (err?: unknown) => {
+        if ((err as { type?: string } | undefined)?.type === 'entity.too.large') return sendError(res, new AppError('PAYLOAD_TOO_LARGE', BRANDING_MESSAGES.logoSize));
+        if (err) return next(err);
+        next();
+      });
+    },
+    async (req: Request, res: Response) => {
+      try {
+        const c = res.locals.caller as { userId: string; accountId: string; plan: Parameters<typeof setLogo>[1]['plan'] };
+        const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        res.json(await setLogo(deps.db, { ...c, bytes }));
+      } catch (err) {
+        sendError(res, err);
+      }
+    },
+  );
+
+  r.get('/api/branding/logo/:file', async (req: Request, res: Response) => {
+    const m = /^([A-Za-z0-9_-]{1,100})\.png$/.exec(String(req.params.file ?? ''));
+    const png = m ? await logoPng(deps.db, m[1]!) : null;
+    if (!png) {
+      res.status(404).json({ error: { code: 'NOT_FOUND', message: 'No logo.' } });
+      return;
+    }
+    res.setHeader('Content-Type', 'image/png');
+    res.setHeader('Content-Security-Policy', "default-src 'none'");
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.send(png);
+  });
+
+  r.get('/api/public-branding', async (req: Request, res: Response) => {
+    const brand = await brandForHost(deps.db, req.hostname || req.get('host'));
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(brand ?? {});
+  });
+  return r;
+}

@@ -1,0 +1,265 @@
+// White-label (issue #10). Business: the owner uploads a logo (PNG as is after checks; SVG is
+// rasterised to PNG with resvg, so no script, link or external reference ever reaches a browser),
+// sets a brand colour and a custom domain, proven by a DNS TXT record looked up with the probe's DNS
+// client. Enterprise also sets the product name and the mail sender name ("full rebranding").
+// The dashboard, the sign-in page served on the verified domain (by Host), result CSV file names and
+// invitation mails carry the brand. Lower plans: the settings are refused (PLAN_REQUIRED).
+import { Resvg } from '@resvg/resvg-js';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { DnsCache } from '../../../probe';
+import type { Db } from '../../../db/client';
+import { planAllows, type PlanType } from '../../contracts/plans';
+import { AppError } from '../../lib/app-error';
+import { GATE_MESSAGES } from '../../trpc/procedures';
+import { writeAudit } from '../audit/audit';
+
+export const MAX_LOGO_BYTES = 256 * 1024;
+const MAX_LOGO_PIXELS = 2048;
+const LOGO_RENDER_WIDTH = 512;
+export const DEFAULT_PRODUCT_NAME = 'Mailvet';
+export const TXT_PREFIX = '_mailvet-verify';
+
+export const BRANDING_MESSAGES = {
+  logoType: 'The logo must be a PNG or SVG file.',
+  logoSize: `The logo must be ${MAX_LOGO_BYTES / 1024} KB or smaller.`,
+  logoDims: `The logo may be at most ${MAX_LOGO_PIXELS}×${MAX_LOGO_PIXELS} pixels.`,
+  svgUnsafe: 'This SVG refers to outside files or contains a DOCTYPE; export it as a plain SVG or PNG.',
+  svgBroken: 'This SVG could not be read.',
+  noDomain: 'Set a custom domain first.',
+  domainTaken: 'This domain is already used by another account.',
+  notVerified: (name: string, value: string) => `We could not find the TXT record yet. Add ${name} with the value ${value} at your DNS provider; changes can take a few minutes.`,
+} as const;
+
+export const colorSchema = z
+  .string()
+  .trim()
+  .regex(/^#[0-9a-fA-F]{6}$/, { error: 'The brand colour must be a hex colour like #4f46e5.' })
+  .transform((v) => v.toLowerCase());
+export const domainSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .regex(/^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, { error: 'Enter a domain name like app.example.com.' });
+export const productNameSchema = z.string().trim().min(1, { error: 'The product name cannot be empty.' }).max(40, { error: 'The product name may be at most 40 characters.' });
+export const senderNameSchema = z
+  .string()
+  .trim()
+  .min(1, { error: 'The sender name cannot be empty.' })
+  .max(60, { error: 'The sender name may be at most 60 characters.' })
+  .refine((v) => !/[<>"\r\n@]/.test(v), { error: 'The sender name may not contain < > " @ or line breaks.' });
+
+export const brandingUpdateInput = z.object({
+  brandColor: colorSchema.nullable().optional(),
+  productName: productNameSchema.nullable().optional(),
+  senderName: senderNameSchema.nullable().optional(),
+});
+
+function assertWhiteLabel(plan: PlanType): void {
+  if (!planAllows(plan, 'whiteLabel')) throw new AppError('PLAN_REQUIRED', GATE_MESSAGES.whiteLabel);
+}
+
+export interface BrandView {
+  productName: string;
+  brandColor: string | null;
+  logoUrl: string | null;
+  senderName: string | null;
+}
+
+/** The brand an account shows (its plan decides which parts apply). */
+export async function brandOf(db: Db, accountId: string): Promise<BrandView> {
+  const row = await db
+    .selectFrom('account')
+    .leftJoin('account_branding as b', 'b.account_id', 'account.id')
+    .select(['account.plan', 'b.brand_color', 'b.product_name', 'b.sender_name', 'b.logo_updated_at'])
+    .where('account.id', '=', accountId)
+    .executeTakeFirst();
+  return viewOf(row ?? null, accountId);
+}
+
+function viewOf(row: { plan: PlanType; brand_color: string | null; product_name: string | null; sender_name: string | null; logo_updated_at: Date | null } | null, accountId: string): BrandView {
+  if (!row || !planAllows(row.plan, 'whiteLabel')) return { productName: DEFAULT_PRODUCT_NAME, brandColor: null, logoUrl: null, senderName: null };
+  const full = planAllows(row.plan, 'fullRebranding');
+  return {
+    productName: (full && row.product_name) || DEFAULT_PRODUCT_NAME,
+    brandColor: row.brand_color,
+    logoUrl: row.logo_updated_at ? `/api/branding/logo/${accountId}.png?v=${row.logo_updated_at.getTime()}` : null,
+    senderName: full ? row.sender_name : null,
+  };
+}
+
+/** The brand of a verified custom domain (the sign-in page served on it), or null. */
+export async function brandForHost(db: Db, host: string | undefined): Promise<(BrandView & { domain: string }) | null> {
+  const name = (host ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+  if (!name || name.length > 253) return null;
+  const row = await db
+    .selectFrom('account_branding as b')
+    .innerJoin('account', 'account.id', 'b.account_id')
+    .select(['account.id', 'account.plan', 'b.brand_color', 'b.product_name', 'b.sender_name', 'b.logo_updated_at'])
+    .where('b.custom_domain', '=', name)
+    .where('b.domain_verified_at', 'is not', null)
+    .executeTakeFirst();
+  if (!row || !planAllows(row.plan, 'whiteLabel')) return null;
+  return { ...viewOf(row, row.id), domain: name };
+}
+
+export async function brandingSettings(db: Db, o: { accountId: string; plan: PlanType }) {
+  const b = await db.selectFrom('account_branding').selectAll().where('account_id', '=', o.accountId).executeTakeFirst();
+  const view = await brandOf(db, o.accountId);
+  return {
+    allowed: planAllows(o.plan, 'whiteLabel'),
+    fullRebranding: planAllows(o.plan, 'fullRebranding'),
+    brandColor: b?.brand_color ?? null,
+    productName: b?.product_name ?? null,
+    senderName: b?.sender_name ?? null,
+    logoUrl: view.logoUrl,
+    domain: b?.custom_domain
+      ? { name: b.custom_domain, verified: b.domain_verified_at !== null, verifiedAt: b.domain_verified_at?.toISOString() ?? null, txtName: `${TXT_PREFIX}.${b.custom_domain}`, txtValue: `mailvet-verify=${b.domain_token}` }
+      : null,
+  };
+}
+
+async function upsert(db: Db, accountId: string, values: Partial<{ brand_color: string | null; product_name: string | null; sender_name: string | null; logo_png: Buffer | null; logo_updated_at: Date | null; custom_domain: string | null; domain_token: string | null; domain_verified_at: Date | null }>) {
+  await db
+    .insertInto('account_branding')
+    .values({ account_id: accountId, ...values, updated_at: new Date() })
+    .onConflict((oc) => oc.column('account_id').doUpdateSet({ ...values, updated_at: new Date() }))
+    .execute();
+}
+
+export async function updateBranding(db: Db, o: { accountId: string; userId: string; plan: PlanType; input: z.infer<typeof brandingUpdateInput> }) {
+  assertWhiteLabel(o.plan);
+  const full = planAllows(o.plan, 'fullRebranding');
+  if (!full && (o.input.productName != null || o.input.senderName != null)) throw new AppError('PLAN_REQUIRED', GATE_MESSAGES.fullRebranding);
+  const values: Parameters<typeof upsert>[2] = {};
+  if (o.input.brandColor !== undefined) values.brand_color = o.input.brandColor;
+  if (o.input.productName !== undefined) values.product_name = o.input.productName;
+  if (o.input.senderName !== undefined) values.sender_name = o.input.senderName;
+  await db.transaction().execute(async (trx) => {
+    await upsert(trx, o.accountId, values);
+    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'branding.updated', targetType: 'account', targetId: o.accountId, data: values });
+  });
+  return brandingSettings(db, o);
+}
+
+/** PNG: signature and IHDR dimensions checked. SVG: refused if it references anything outside itself, then rasterised. */
+export function normaliseLogo(bytes: Buffer): Buffer {
+  if (bytes.length === 0) throw new AppError('BAD_INPUT', BRANDING_MESSAGES.logoType);
+  if (bytes.length > MAX_LOGO_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', BRANDING_MESSAGES.logoSize);
+  const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  if (bytes.subarray(0, 8).equals(PNG)) {
+    if (bytes.length < 24 || bytes.toString('latin1', 12, 16) !== 'IHDR') throw new AppError('BAD_INPUT', BRANDING_MESSAGES.logoType);
+    const w = bytes.readUInt32BE(16);
+    const h = bytes.readUInt32BE(20);
+    if (w === 0 || h === 0 || w > MAX_LOGO_PIXELS || h > MAX_LOGO_PIXELS) throw new AppError('BAD_INPUT', BRANDING_MESSAGES.logoDims);
+    return bytes;
+  }
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  // Nothing outside the file: no DOCTYPE/entities, no href/src except in-document fragments and data: images.
+  if (/<svg[\s>]/i.test(text) && /<!DOCTYPE|<!ENTITY/i.test(text)) throw new AppError('BAD_INPUT', BRANDING_MESSAGES.svgUnsafe);
+  if (!/^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(text)) throw new AppError('BAD_INPUT', BRANDING_MESSAGES.logoType);
+  for (const m of text.matchAll(/(?:href|src)\s*=\s*["']\s*([^"']*)["']/gi)) {
+    const ref = m[1] ?? '';
+    if (!ref.startsWith('#') && !/^data:image\/(png|jpeg|gif|webp);base64,/i.test(ref)) throw new AppError('BAD_INPUT', BRANDING_MESSAGES.svgUnsafe);
+  }
+  if (/url\(\s*['"]?(?!#)/i.test(text) || /@import/i.test(text)) throw new AppError('BAD_INPUT', BRANDING_MESSAGES.svgUnsafe);
+  try {
+    const png = new Resvg(text, { fitTo: { mode: 'width', value: LOGO_RENDER_WIDTH }, font: { loadSystemFonts: false }, background: 'rgba(0,0,0,0)' }).render().asPng();
+    return Buffer.from(png);
+  } catch {
+    throw new AppError('BAD_INPUT', BRANDING_MESSAGES.svgBroken);
+  }
+}
+
+export async function setLogo(db: Db, o: { accountId: string; userId: string; plan: PlanType; bytes: Buffer }) {
+  assertWhiteLabel(o.plan);
+  const png = normaliseLogo(o.bytes);
+  await db.transaction().execute(async (trx) => {
+    await upsert(trx, o.accountId, { logo_png: png, logo_updated_at: new Date() });
+    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'branding.logo_set', targetType: 'account', targetId: o.accountId, data: { bytes: png.length } });
+  });
+  return brandingSettings(db, o);
+}
+
+export async function logoPng(db: Db, accountId: string): Promise<Buffer | null> {
+  const row = await db
+    .selectFrom('account_branding as b')
+    .innerJoin('account', 'account.id', 'b.account_id')
+    .select(['b.logo_png', 'account.plan'])
+    .where('b.account_id', '=', accountId)
+    .executeTakeFirst();
+  if (!row?.logo_png || !planAllows(row.plan, 'whiteLabel')) return null;
+  return row.logo_png;
+}
+
+/** Sets (or clears) the custom domain; a new domain gets a fresh token and must be verified again. */
+export async function setDomain(db: Db, o: { accountId: string; userId: string; plan: PlanType; domain: string | null }) {
+  assertWhiteLabel(o.plan);
+  const token = randomBytes(16).toString('hex');
+  try {
+    await db.transaction().execute(async (trx) => {
+      await upsert(trx, o.accountId, { custom_domain: o.domain, domain_token: o.domain ? token : null, domain_verified_at: null });
+      await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'branding.domain_set', targetType: 'account', targetId: o.accountId, data: { domain: o.domain } });
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505') throw new AppError('CONFLICT', BRANDING_MESSAGES.domainTaken);
+    throw err;
+  }
+  return brandingSettings(db, o);
+}
+
+/** Looks up `_mailvet-verify.<domain>` TXT with the probe's DNS client; verified when it holds the token. */
+export async function verifyDomain(db: Db, o: { accountId: string; userId: string; plan: PlanType; dnsServers?: string[] }) {
+  assertWhiteLabel(o.plan);
+  const b = await db.selectFrom('account_branding').select(['custom_domain', 'domain_token']).where('account_id', '=', o.accountId).executeTakeFirst();
+  if (!b?.custom_domain || !b.domain_token) throw new AppError('CONFLICT', BRANDING_MESSAGES.noDomain);
+  const txtName = `${TXT_PREFIX}.${b.custom_domain}`;
+  const expected = `mailvet-verify=${b.domain_token}`;
+  const dns = new DnsCache({ servers: o.dnsServers, timeoutMs: 3000, maxEntries: 10 });
+  try {
+    const answer = await dns.txt(txtName);
+    const found = answer.ok && answer.records.some((r) => r.trim() === expected);
+    if (!found) throw new AppError('CONFLICT', BRANDING_MESSAGES.notVerified(txtName, expected));
+  } finally {
+    dns.close();
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('account_branding').set({ domain_verified_at: new Date(), updated_at: new Date() }).where('account_id', '=', o.accountId).where('custom_domain', '=', b.custom_domain).execute();
+    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'branding.domain_verified', targetType: 'account', targetId: o.accountId, data: { domain: b.custom_domain } });
+  });
+  return brandingSettings(db, o);
+}
+
+/**
+ * The brand a result CSV's file name carries, or null (unbranded): Enterprise's product name when
+ * set, else the verified custom domain (Business and up).
+ */
+export async function resultFileBrand(db: Db, accountId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('account_branding as b')
+    .innerJoin('account', 'account.id', 'b.account_id')
+    .select(['account.plan', 'b.product_name', 'b.custom_domain', 'b.domain_verified_at'])
+    .where('b.account_id', '=', accountId)
+    .executeTakeFirst();
+  if (!row || !planAllows(row.plan, 'whiteLabel')) return null;
+  const name = (planAllows(row.plan, 'fullRebranding') && row.product_name) || (row.domain_verified_at ? row.custom_domain : null);
+  const slug = name?.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').toLowerCase();
+  return slug || null;
+}
+
+/** What an invitation mail of this account carries: product name, sender name, and the verified domain's origin. */
+export async function invitationBrand(db: Db, accountId: string): Promise<{ productName: string; senderName: string | null; origin: string | null }> {
+  const brand = await brandOf(db, accountId);
+  const b = await db.selectFrom('account_branding').select(['custom_domain', 'domain_verified_at']).where('account_id', '=', accountId).executeTakeFirst();
+  return {
+    productName: brand.productName,
+    senderName: brand.senderName,
+    origin: b?.custom_domain && b.domain_verified_at && (await whiteLabelled(db, accountId)) ? `https://${b.custom_domain}` : null,
+  };
+}
+
+async function whiteLabelled(db: Db, accountId: string): Promise<boolean> {
+  const a = await db.selectFrom('account').select('plan').where('id', '=', accountId).executeTakeFirst();
+  return !!a && planAllows(a.plan, 'whiteLabel');
+}

@@ -1,0 +1,177 @@
+// White-label: locked below Business; logo checks (PNG as is, SVG rasterised, outside references
+// refused), brand colour, custom domain verified by a DNS TXT record (the probe's DNS client against
+// a DNS server on 127.0.0.1), the sign-in branding served by Host, CSV file names and invitation mails.
+import { Resvg } from '@resvg/resvg-js';
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDnsServer, type DnsServerHandle, type Zone } from '../mailworld/dns-server';
+import { signUpOnPlan } from './jobs.world';
+import { signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+
+let ts: TestServer;
+let dns: DnsServerHandle;
+const zone: Zone = { names: new Map(), behaviours: new Map() };
+beforeAll(async () => {
+  dns = await startDnsServer(zone, { ttl: 1, onQuery: () => undefined });
+  ts = await startTestServer({ env: { BRANDING_DNS_SERVERS: `127.0.0.1:${dns.port}` } });
+});
+afterAll(async () => {
+  await ts?.stop();
+  await dns?.close();
+});
+
+const PNG_SIG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const png = (w = 40, h = 20) => Buffer.from(new Resvg(`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="#123456"/></svg>`).render().asPng());
+
+function cookieOf(c: { cookies: Map<string, string> }) {
+  return [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+}
+async function uploadLogo(c: { cookies: Map<string, string> }, body: Buffer | string, type = 'image/png') {
+  const res = await fetch(`${ts.url}/api/branding/logo`, { method: 'POST', headers: { cookie: cookieOf(c), origin: ts.url, 'content-type': type }, body });
+  return { status: res.status, body: (await res.json()) as any };
+}
+/** GET with a chosen Host header (fetch cannot set Host). */
+function getWithHost(path: string, host: string): Promise<{ status: number; body: string }> {
+  const u = new URL(ts.url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, path, headers: { host } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('white-label', () => {
+  it('is locked below Business: settings refused with the plan code, the dashboard keeps Mailvet', async () => {
+    const { client } = await signUpOnPlan(ts, 'brand-pro@example.com', 'pro');
+    const r = await client.trpcMutation('branding.update', { brandColor: '#112233' });
+    expect(r.status).toBe(403);
+    expect(r.body.error.data.appCode).toBe('PLAN_REQUIRED');
+    expect((await uploadLogo(client, png())).status).toBe(403);
+    expect((await client.trpcMutation('branding.setDomain', { domain: 'pro.brand.test' })).status).toBe(403);
+    expect((await client.trpcQuery('branding.current')).body.result.data).toEqual({ productName: 'Mailvet', brandColor: null, logoUrl: null, senderName: null });
+    expect((await client.trpcQuery('branding.settings')).body.result.data.allowed).toBe(false);
+  });
+
+  it('Business: logo (PNG kept, SVG rasterised, unsafe SVG refused, size checked), colour, and product name reserved for Enterprise', async () => {
+    const { client, accountId } = await signUpOnPlan(ts, 'brand-biz@example.com', 'business');
+    const logo = png();
+    const up = await uploadLogo(client, logo);
+    expect(up.status).toBe(200);
+    const served = await fetch(`${ts.url}${up.body.logoUrl}`);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await served.arrayBuffer()).equals(logo)).toBe(true);
+
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50" onload="alert(1)"><script>alert(document.cookie)</script><circle cx="25" cy="25" r="20" fill="#e11d48"/></svg>`;
+    const svgUp = await uploadLogo(client, svg, 'image/svg+xml');
+    expect(svgUp.status).toBe(200);
+    const rasterised = Buffer.from(await (await fetch(`${ts.url}${svgUp.body.logoUrl}`)).arrayBuffer());
+    expect(rasterised.subarray(0, 8).equals(PNG_SIG)).toBe(true);
+    expect(rasterised.toString('latin1')).not.toContain('script');
+
+    for (const bad of [
+      `<svg xmlns="http://www.w3.org/2000/svg"><image href="file:///etc/passwd" width="10" height="10"/></svg>`,
+      `<svg xmlns="http://www.w3.org/2000/svg"><image href="https://evil.example/x.png" width="10" height="10"/></svg>`,
+      `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg"><text>&x;</text></svg>`,
+      `<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill:url(https://evil.example/a)" width="5" height="5"/></svg>`,
+    ]) {
+      const r = await uploadLogo(client, bad, 'image/svg+xml');
+      expect(r.status).toBe(400);
+      expect(r.body.error.message).toMatch(/outside files|DOCTYPE/);
+    }
+    expect((await uploadLogo(client, 'GIF89a....', 'image/gif')).status).toBe(400);
+    expect((await uploadLogo(client, Buffer.alloc(300 * 1024, 1))).status).toBe(413);
+    const huge = Buffer.from(logo);
+    huge.writeUInt32BE(5000, 16); // IHDR width
+    expect((await uploadLogo(client, huge)).body.error.message).toMatch(/at most 2048×2048/);
+    // The last good logo stays.
+    expect((await client.trpcQuery('branding.current')).body.result.data.logoUrl).toBe(svgUp.body.logoUrl);
+
+    const colour = await client.trpcMutation('branding.update', { brandColor: '#ABCDEF' });
+    expect(colour.status).toBe(200);
+    expect(colour.body.result.data.brandColor).toBe('#abcdef');
+    expect((await client.trpcMutation('branding.update', { brandColor: 'red' })).status).toBe(400);
+    const product = await client.trpcMutation('branding.update', { productName: 'Acme Verify' });
+    expect(product.status).toBe(403);
+    expect(product.body.error.message).toMatch(/Enterprise/);
+
+    // Falling below Business hides the brand (kept for an upgrade back).
+    await ts.testDb.db.updateTable('account').set({ plan: 'pro' }).where('id', '=', accountId).execute();
+    expect((await client.trpcQuery('branding.current')).body.result.data.logoUrl).toBeNull();
+    expect((await fetch(`${ts.url}${svgUp.body.logoUrl}`)).status).toBe(404);
+  });
+
+  it('custom domain: TXT verification through the probe DNS client, sign-in branding by Host, CSV file name, one owner per domain', async () => {
+    const { client, accountId } = await signUpOnPlan(ts, 'brand-domain@example.com', 'business');
+    await uploadLogo(client, png());
+    await client.trpcMutation('branding.update', { brandColor: '#0f766e' });
+    expect((await client.trpcMutation('branding.setDomain', { domain: 'not a domain' })).status).toBe(400);
+    const set = (await client.trpcMutation('branding.setDomain', { domain: 'App.Brand.TEST' })).body.result.data;
+    expect(set.domain).toMatchObject({ name: 'app.brand.test', verified: false, txtName: '_mailvet-verify.app.brand.test', txtValue: expect.stringMatching(/^mailvet-verify=[0-9a-f]{32}$/) });
+
+    // Not there yet: refused with the record to add; the Host shows no brand.
+    const early = await client.trpcMutation('branding.verifyDomain');
+    expect(early.status).toBe(409);
+    expect(early.body.error.message).toContain(set.domain.txtValue);
+    expect(JSON.parse((await getWithHost('/api/public-branding', 'app.brand.test')).body)).toEqual({});
+
+    zone.names.set('_mailvet-verify.app.brand.test', { txt: ['some-other=1', set.domain.txtValue] });
+    const ok = await client.trpcMutation('branding.verifyDomain');
+    expect(ok.status).toBe(200);
+    expect(ok.body.result.data.domain.verified).toBe(true);
+
+    const pub = JSON.parse((await getWithHost('/api/public-branding', 'app.brand.test:443')).body);
+    expect(pub).toMatchObject({ domain: 'app.brand.test', productName: 'Mailvet', brandColor: '#0f766e', logoUrl: expect.stringMatching(new RegExp(`^/api/branding/logo/${accountId}\\.png`)) });
+    expect(JSON.parse((await getWithHost('/api/public-branding', 'other.example')).body)).toEqual({});
+
+    // Another account cannot claim the same domain.
+    const other = await signUpOnPlan(ts, 'brand-domain2@example.com', 'business');
+    const taken = await other.client.trpcMutation('branding.setDomain', { domain: 'app.brand.test' });
+    expect(taken.status).toBe(409);
+
+    // Result CSVs carry the verified domain in their file name.
+    const job = await ts.testDb.db
+      .insertInto('validation_job')
+      .values({ account_id: accountId, created_by: null, filename: 'list.csv', source: 'upload', status: 'completed', total_emails: 0, processed_emails: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const exp = await fetch(`${ts.url}/api/jobs/${job.id}/export`, { headers: { cookie: cookieOf(client), origin: ts.url } });
+    expect(exp.status).toBe(200);
+    expect(exp.headers.get('content-disposition')).toBe(`attachment; filename="app.brand.test-validation-results-${job.id}.csv"`);
+  });
+
+  it('Enterprise: product and sender names; invitation mails carry the brand and the verified domain', async () => {
+    const { client, accountId } = await signUpOnPlan(ts, 'brand-ent@example.com', 'enterprise');
+    const r = await client.trpcMutation('branding.update', { productName: 'Acme Verify', senderName: 'Acme Support' });
+    expect(r.status).toBe(200);
+    expect((await client.trpcMutation('branding.update', { senderName: 'Evil <x@y>' })).status).toBe(400);
+    const set = (await client.trpcMutation('branding.setDomain', { domain: 'verify.acme.test' })).body.result.data;
+    zone.names.set('_mailvet-verify.verify.acme.test', { txt: [set.domain.txtValue] });
+    expect((await client.trpcMutation('branding.verifyDomain')).status).toBe(200);
+    expect((await client.trpcQuery('branding.current')).body.result.data).toMatchObject({ productName: 'Acme Verify', senderName: 'Acme Support' });
+
+    const invitee = `invitee-${Date.now()}@example.com`;
+    expect((await client.trpcMutation('team.invite', { email: invitee, role: 'member' })).status).toBe(200);
+    const mail = await ts.testDb.db.selectFrom('dev_outbox').select(['subject', 'text']).where('to', '=', invitee).executeTakeFirstOrThrow();
+    expect(mail.subject).toMatch(/on Acme Verify$/);
+    expect(mail.text).toContain('https://verify.acme.test/auth?invitation=');
+    expect(mail.text).toMatch(/— Acme Verify$/);
+    const file = await ts.testDb.db.insertInto('validation_job').values({ account_id: accountId, created_by: null, filename: 'l.csv', source: 'upload', status: 'completed' }).returning('id').executeTakeFirstOrThrow();
+    const exp = await fetch(`${ts.url}/api/jobs/${file.id}/export`, { headers: { cookie: cookieOf(client), origin: ts.url } });
+    expect(exp.headers.get('content-disposition')).toContain(`filename="acme-verify-validation-results-${file.id}.csv"`);
+  });
+
+  it('members cannot change the branding', async () => {
+    const owner = await signUpOnPlan(ts, 'brand-team@example.com', 'business');
+    const memberEmail = `member-${Date.now()}@example.com`;
+    await owner.client.trpcMutation('team.invite', { email: memberEmail, role: 'member' });
+    const invitationId = (await ts.testDb.db.selectFrom('invitation').select('id').where('email', '=', memberEmail).executeTakeFirstOrThrow()).id;
+    const member = await signUpVerified(ts, { email: memberEmail });
+    expect((await member.trpcMutation('team.acceptInvitation', { invitationId })).status).toBe(200);
+    expect((await member.trpcMutation('branding.update', { brandColor: '#000000' })).status).toBe(403);
+    expect((await uploadLogo(member, png())).status).toBe(403);
+  });
+});
