@@ -1,3 +1,4 @@
+/// <reference path="./vendor-modules.d.ts" />
 // The probe library entry: createVerifier() runs syntax, DNS, SMTP and the flag checks and returns
 // contract-shaped results. The daemon (daemon/server.ts) and the CLI (cli.ts) only adapt I/O.
 import type { Depth, VerificationResult } from './contract';

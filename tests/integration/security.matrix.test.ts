@@ -125,6 +125,11 @@ const TRPC: Record<string, TrpcEntry> = {
   'team.removeMember': { input: async () => ({ memberId: await fx.extraMember() }), expect: managers(404) },
   'team.invitationPreview': { input: async () => ({ invitationId: await fx.invitation() }), expect: { anonymous: 200, member: 200, admin: 200, owner: 200, foreign: 200 }, note: 'public: the id from the mail is the secret' },
   'team.acceptInvitation': { input: async () => ({ invitationId: await fx.invitation() }), expect: { anonymous: 401, member: 403, admin: 403, owner: 403, foreign: 403 }, note: 'only the invited address may accept' },
+  'branding.current': { expect: everyone() },
+  'branding.settings': { expect: everyone() },
+  'branding.update': { input: () => ({ brandColor: '#112233' }), expect: { anonymous: 401, member: 403, admin: 403, owner: 403, foreign: 403 }, note: 'Pro: white-label needs Business (members: role)' },
+  'branding.setDomain': { input: () => ({ domain: 'matrix.brand.test' }), expect: { anonymous: 401, member: 403, admin: 403, owner: 403, foreign: 403 }, note: 'Pro: white-label needs Business' },
+  'branding.verifyDomain': { expect: { anonymous: 401, member: 403, admin: 403, owner: 403, foreign: 403 }, note: 'Pro: white-label needs Business' },
   'reporting.analytics': { input: () => ({}), expect: everyone(), note: "Pro and up; B's report never holds A's schedules or jobs" },
   // billing last: the owner's pass pays, cancels and refunds (A ends on Free).
   'billing.config': { expect: everyone() },
