@@ -182,6 +182,10 @@ const DOORS: Record<string, Door> = {
   'GET /api/jobs/:jobId/export': { request: async () => ({ method: 'GET', path: `/api/jobs/${await fx.job()}/export` }), expect: inAccount() },
   'GET /api/reports/analytics.csv': { request: async () => ({ method: 'GET', path: '/api/reports/analytics.csv' }), expect: everyone() },
   'GET /api/billing/receipts/:paymentId': { request: async () => ({ method: 'GET', path: `/api/billing/receipts/${await fx.payment()}` }), expect: inAccount() },
+  // White-label (both accounts are on Business in this walk): members refused by role; the others pass every gate and 'not an image' is refused (400), changing nothing.
+  'POST /api/branding/logo': { request: async () => ({ method: 'POST', path: '/api/branding/logo', body: 'not an image', contentType: 'image/png' }), expect: { anonymous: 401, member: 403, admin: 400, owner: 400, foreign: 400 } },
+  'GET /api/branding/logo/:file': { request: async () => ({ method: 'GET', path: `/api/branding/logo/${A.owner.accountId}.png` }), expect: allCallers(404), public: true },
+  'GET /api/public-branding': { request: async () => ({ method: 'GET', path: '/api/public-branding' }), expect: allCallers(200), public: true },
   // Razorpay's webhook: no session, only a signature; a forged one changes nothing for anyone.
   'POST /api/billing/razorpay/webhook': {
     request: async () => ({ method: 'POST', path: '/api/billing/razorpay/webhook', body: JSON.stringify({ event: 'subscription.charged', payload: { subscription: { entity: { id: fx.subscriptionId, notes: { account_id: A.owner.accountId } } } } }), contentType: 'application/json' }),

@@ -5,10 +5,11 @@
 import { fromNodeHeaders } from 'better-auth/node';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { can } from '../../contracts/permissions';
+import { planAllows } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
 import { sendError } from '../../http/send-error';
 import { AppError } from '../../lib/app-error';
-import { resolveMembership } from '../../trpc/procedures';
+import { GATE_MESSAGES, resolveMembership } from '../../trpc/procedures';
 import { BRANDING_MESSAGES, brandForHost, logoPng, MAX_LOGO_BYTES, setLogo } from './branding.service';
 
 export function brandingHttpRouter(deps: AppDeps): express.Router {
@@ -24,6 +25,8 @@ export function brandingHttpRouter(deps: AppDeps): express.Router {
         const m = await resolveMembership(deps.db, session.user.id, session.session.id);
         if (!m) throw new AppError('NOT_A_MEMBER', 'User account not found');
         if (!can(m.role, 'webhooks.manage')) throw new AppError('PERMISSION_DENIED', 'Only the account owner or an admin can change the branding.');
+        // Refuse before reading the body when the plan has no white-label.
+        if (!planAllows(m.plan, 'whiteLabel')) throw new AppError('PLAN_REQUIRED', GATE_MESSAGES.whiteLabel);
         res.locals.caller = { userId: session.user.id, accountId: m.accountId, plan: m.plan };
         next();
       } catch (err) {
