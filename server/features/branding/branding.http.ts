@@ -9,7 +9,8 @@ import { planAllows } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
 import { sendError } from '../../http/send-error';
 import { AppError } from '../../lib/app-error';
-import { GATE_MESSAGES, resolveMembership } from '../../trpc/procedures';
+import { GATE_MESSAGES } from '../../trpc/procedures';
+import { resolveMembership } from '../account/membership';
 import { BRANDING_MESSAGES, brandForHost, logoPng, MAX_LOGO_BYTES, setLogo } from './branding.service';
 
 export function brandingHttpRouter(deps: AppDeps): express.Router {
