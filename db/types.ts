@@ -1,5 +1,6 @@
 // The typed Database for Kysely. Our tables are snake_case; better-auth's keep their camelCase
-// columns (we read them, better-auth writes them). Keep in step with db/migrations/.
+// columns (we read them, better-auth writes them). Keep in step with db/migrations/: db/types.test.ts
+// compares it with the migrated schema and names any table or column out of step.
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -32,6 +33,8 @@ export interface SessionTable {
   userId: string;
   expiresAt: Timestamp;
   activeOrganizationId: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
