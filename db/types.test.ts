@@ -14,16 +14,17 @@ import { createTestDb, type TestDb } from '../tests/helpers/test-db';
  */
 const UNTYPED_TABLES = new Set(['kysely_migration', 'kysely_migration_lock', 'auth_account', 'verification', 'twoFactor']);
 
-type Kind = 'string' | 'number' | 'boolean' | 'Date' | 'json' | 'bigint-like' | 'array';
+type Kind = 'string' | 'number' | 'boolean' | 'Date' | 'json' | 'bigint-like' | 'array' | 'bytes';
 
 function pgKind(udt: string): Kind {
   if (udt.startsWith('_')) return 'array';
+  if (udt === 'bytea') return 'bytes';
   if (['int2', 'int4', 'float4', 'float8', 'numeric'].includes(udt)) return 'number';
   if (udt === 'int8') return 'bigint-like';
   if (udt === 'bool') return 'boolean';
   if (udt === 'timestamptz' || udt === 'timestamp') return 'Date';
   if (udt === 'json' || udt === 'jsonb') return 'json';
-  return 'string'; // text, varchar, uuid, date, inet, bytea-as-text …
+  return 'string'; // text, varchar, uuid, date, inet …
 }
 
 interface TsColumn {
@@ -66,6 +67,7 @@ function accepts(kinds: Set<string>, kind: Kind): boolean {
   if (kind === 'bigint-like') return kinds.has('string') || kinds.has('number');
   if (kind === 'json') return kinds.has('json') || kinds.size > 0; // a typed JSON shape is fine
   if (kind === 'Date') return kinds.has('Date');
+  if (kind === 'bytes') return [...kinds].some((k) => k.startsWith('Buffer') || k.startsWith('Uint8Array'));
   if (kind === 'array') return [...kinds].some((k) => k.endsWith('[]'));
   return kinds.has(kind);
 }
