@@ -1,5 +1,6 @@
-import type { TaskList } from 'graphile-worker';
+import type { Task } from 'graphile-worker';
 import type { AppDeps } from '../deps';
+import type { TaskName } from '../lib/tasks';
 import type { ChunkRunOptions } from '../features/jobs/bulk-pipeline';
 import { billingTickTask } from './tasks/billing-tick';
 import { bulkValidateChunkTask } from './tasks/bulk-validate-chunk';
@@ -14,8 +15,8 @@ export interface TaskListOptions {
   chunk?: Partial<ChunkRunOptions>;
 }
 
-/** One task per file under tasks/; the identifier equals the file name. */
-export function createTaskList(deps: AppDeps, o: TaskListOptions = {}): TaskList {
+/** One task per file under tasks/; the identifier equals the file name and is one of lib/tasks.ts's TaskName. */
+export function createTaskList(deps: AppDeps, o: TaskListOptions = {}): Record<TaskName, Task> {
   return {
     'bulk-validate-chunk': bulkValidateChunkTask(deps, o.chunk),
     'schedule-tick': scheduleTickTask(deps),

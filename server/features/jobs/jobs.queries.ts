@@ -1,6 +1,7 @@
 // SQL for bulk jobs. Every read takes the account id: another tenant's job is simply not found.
 import { sql, type Kysely } from 'kysely';
 import type { Database, JobSource } from '../../../db/types';
+import { TASKS, type TaskName, type TaskPayloads } from '../../lib/tasks';
 
 type Db = Kysely<Database>;
 
@@ -182,14 +183,14 @@ export async function enqueueChunkTasks(trx: Db, jobId: string, chunkCount: numb
   if (chunkCount <= 0) return;
   await sql`
     select graphile_worker.add_job(
-      'bulk-validate-chunk',
+      ${TASKS.bulkValidateChunk}::text,
       json_build_object('jobId', ${jobId}::text, 'chunkNo', n),
-      job_key := 'bulk-validate-chunk:' || ${jobId}::text || ':' || n,
+      job_key := ${TASKS.bulkValidateChunk}::text || ':' || ${jobId}::text || ':' || n,
       max_attempts := 25
     ) from generate_series(0, ${chunkCount - 1}::int) as n`.execute(trx);
 }
 
-export async function enqueueTask(trx: Db, identifier: string, payload: Record<string, unknown>, o: { jobKey?: string; maxAttempts?: number; runAt?: Date } = {}): Promise<void> {
+export async function enqueueTask<N extends TaskName>(trx: Db, identifier: N, payload: TaskPayloads[N], o: { jobKey?: string; maxAttempts?: number; runAt?: Date } = {}): Promise<void> {
   await sql`
     select graphile_worker.add_job(
       ${identifier}::text,

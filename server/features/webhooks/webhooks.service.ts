@@ -3,6 +3,7 @@
 // answer, a timeout or a network error fails the task and graphile-worker retries it with
 // exponential backoff (about 3 s, 7 s, 20 s, 55 s … up to MAX_WEBHOOK_ATTEMPTS, ~2.5 h in all).
 // The body is the same bytes on every attempt; receivers de-duplicate with X-Mailvet-Delivery.
+import { TASKS } from '../../lib/tasks';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
@@ -14,7 +15,7 @@ import { writeAudit } from '../audit/audit';
 import { checkWebhookUrl, guardedLookup } from './webhook-url';
 import { SIGNATURE_HEADER, signWebhookBody, webhookSigningSecret } from './webhook-signing';
 
-export const WEBHOOK_TASK = 'webhook-deliver';
+export const WEBHOOK_TASK = TASKS.webhookDeliver;
 export const MAX_WEBHOOK_ATTEMPTS = 10;
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 

@@ -4,12 +4,13 @@ import type { Task } from 'graphile-worker';
 import type { AppDeps } from '../../deps';
 import { dueScheduleIds } from '../../features/schedules/schedules.service';
 import { enqueueTask } from '../../features/jobs/jobs.queries';
+import { TASKS } from '../../lib/tasks';
 import { payloadNow } from '../clock';
 
 export async function tickSchedules(deps: Pick<AppDeps, 'db'>, now: Date): Promise<number> {
   const ids = await dueScheduleIds(deps.db, now);
   for (const id of ids) {
-    await enqueueTask(deps.db, 'schedule-run', { scheduleId: id, now: now.toISOString() }, { jobKey: `schedule-run:${id}`, maxAttempts: 5 });
+    await enqueueTask(deps.db, TASKS.scheduleRun, { scheduleId: id, now: now.toISOString() }, { jobKey: `${TASKS.scheduleRun}:${id}`, maxAttempts: 5 });
   }
   return ids.length;
 }
