@@ -1,8 +1,8 @@
 /// <reference path="./vendor-modules.d.ts" />
 // The probe library entry: createVerifier() runs syntax, DNS, SMTP and the flag checks and returns
 // contract-shaped results. The daemon (daemon/server.ts) and the CLI (cli.ts) only adapt I/O.
-import type { Depth, VerificationResult } from './contract';
 import { Engine } from './verifier';
+import type { ProbeOptions, Verifier } from './types';
 
 export type { Depth, Verdict, Reason, VerificationResult } from './contract';
 /** Which addresses Mailvet may connect to (MX hosts here, webhook receivers in the server). */
@@ -10,56 +10,7 @@ export { checkAddress, isBlockedAddress, type AddressCheck } from './net-guard';
 /** The probe's DNS client, also used by the server to verify custom domains (TXT/CNAME). */
 export { DnsCache, type DnsAnswer } from './dns/resolver';
 
-export interface ProbeOptions {
-  /** DNS servers, e.g. ['127.0.0.1:5353']; default: the system resolvers. */
-  dnsServers?: string[];
-  /** Per DNS question; default 3000. */
-  dnsTimeoutMs?: number;
-  /** Default 25 (tests use a high port on 127.x.x.x addresses). */
-  smtpPort?: number;
-  /** Default os.hostname(). */
-  heloName?: string;
-  /** Default `verify@${heloName}`. */
-  mailFrom?: string;
-  /** Default false: MX/A in private, loopback, link-local, CGNAT or metadata ranges gives unknown/blocked_address. */
-  allowPrivateNetworks?: boolean;
-  /** Default 10000. */
-  connectTimeoutMs?: number;
-  /** Default 15000 (tarpits). */
-  bannerTimeoutMs?: number;
-  /** Default 10000, for every reply after the banner. */
-  replyTimeoutMs?: number;
-  /** How long 4xx answers are retried: default 15 s for realtime, 10 min for bulk. */
-  greylistDeadlineMs?: { realtime: number; bulk: number };
-  /** Replaces the retry ladder (first after a few seconds, then minutes apart, fitted to the deadline). */
-  greylistRetryDelaysMs?: number[];
-  /** Default 5 concurrent connections per MX IP (lowered for a while after a 421). */
-  maxConnectionsPerIp?: number;
-  /** Default 20 RCPTs per session (lowered when a server answers 452). */
-  maxRcptsPerSession?: number;
-  /** Default 100 concurrent SMTP sessions overall. */
-  globalConcurrency?: number;
-  /** RDAP base URL (e.g. 'https://rdap.org'); null or unset disables domain age. */
-  rdapBaseUrl?: string | null;
-  /** RDAP request timeout; default 1500 (an extra, optional field). */
-  rdapTimeoutMs?: number;
-  /** DNSBL zones to check MX IPs against; default none. */
-  dnsblZones?: string[];
-}
-
-export interface VerifyCallOptions {
-  depth?: Depth;
-  mode?: 'realtime' | 'bulk';
-  signal?: AbortSignal;
-}
-
-export interface Verifier {
-  verify(email: string, o?: VerifyCallOptions): Promise<VerificationResult>;
-  /** Results in completion order (not input order). Groups by domain internally so ONE SMTP session serves many RCPTs of a domain (+ one random-mailbox RCPT per domain for catch-all). */
-  verifyBatch(emails: string[], o?: VerifyCallOptions): AsyncIterable<VerificationResult>;
-  stats(): { maxConcurrentPerIp: number; sessions: number; rcpts: number };
-  close(): Promise<void>;
-}
+export type { ProbeOptions, VerifyCallOptions, Verifier } from './types';
 
 export function createVerifier(opts: ProbeOptions = {}): Verifier {
   return new Engine(opts);

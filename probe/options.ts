@@ -1,6 +1,6 @@
 // ProbeOptions with every default filled in, in one place.
 import os from 'node:os';
-import type { ProbeOptions } from './index';
+import type { ProbeOptions } from './types';
 
 export interface ResolvedOptions {
   dnsServers: string[] | undefined;

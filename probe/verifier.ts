@@ -21,7 +21,7 @@ import { retrySchedule } from './smtp/retry-schedule';
 import { abortError, Semaphore } from './smtp/semaphore';
 import { parseAddress, type ParsedAddress } from './syntax/parse-address';
 import { suggestAddress } from './syntax/suggest-domain';
-import type { ProbeOptions, Verifier, VerifyCallOptions } from './index';
+import type { ProbeOptions, Verifier, VerifyCallOptions } from './types';
 
 /**
  * Domain age and DNSBL listings are score hints: once the verdict is known they get this much
