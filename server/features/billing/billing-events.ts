@@ -153,6 +153,7 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
   await writeAudit(trx, {
     accountId: sub.account_id,
     actorUserId: c.actorUserId ?? null,
+    actor: c.actorUserId ? 'user' : 'system',
     action: 'billing.charged',
     targetType: 'payment',
     targetId: c.paymentId,
@@ -204,7 +205,7 @@ async function markPastDue(trx: Trx, accountId: string, subId: string, now: Date
     .returning('id')
     .executeTakeFirst();
   if (!row) return null;
-  await writeAudit(trx, { accountId, actorUserId: null, action: 'billing.past_due', targetType: 'subscription', targetId: subId, data: { reason, grace_ends_at: graceEndsAt.toISOString() } });
+  await writeAudit(trx, { accountId, actor: 'system', actorUserId: null, action: 'billing.past_due', targetType: 'subscription', targetId: subId, data: { reason, grace_ends_at: graceEndsAt.toISOString() } });
   return { accountId, kind: 'past_due', graceEndsAt };
 }
 
@@ -311,7 +312,7 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
     if (pay.status === 'refunded') return { outcome: 'already_refunded', accountId: pay.account_id };
     // A refund made outside Mailvet (Razorpay dashboard): record it; the plan follows the owner's refund rules only when asked here.
     await trx.updateTable('payment').set({ status: 'refunded', refund_id: refund.id, refunded_at: now }).where('id', '=', pay.id).execute();
-    await writeAudit(trx, { accountId: pay.account_id, actorUserId: null, action: 'billing.refund_recorded', targetType: 'payment', targetId: pay.id, data: { refund_id: refund.id, amount: refund.amount ?? null } });
+    await writeAudit(trx, { accountId: pay.account_id, actor: 'system', actorUserId: null, action: 'billing.refund_recorded', targetType: 'payment', targetId: pay.id, data: { refund_id: refund.id, amount: refund.amount ?? null } });
     return { outcome: 'refund_recorded', accountId: pay.account_id };
   }
 
@@ -392,7 +393,7 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
         .where('subscription_id', '=', sub.id)
         .returning('id')
         .executeTakeFirst();
-      if (row) await writeAudit(trx, { accountId, actorUserId: null, action: 'billing.subscription_ended', targetType: 'subscription', targetId: sub.id, data: { event: e.event } });
+      if (row) await writeAudit(trx, { accountId, actor: 'system', actorUserId: null, action: 'billing.subscription_ended', targetType: 'subscription', targetId: sub.id, data: { event: e.event } });
       await endIfDue(trx, accountId, now);
       return { outcome: 'cancel_recorded', accountId };
     }
@@ -425,7 +426,7 @@ async function endIfDue(trx: Trx, accountId: string, now: Date): Promise<boolean
     .where((eb) => eb.or([eb('current_period_end', 'is', null), eb('current_period_end', '<=', now)]))
     .returning('id')
     .executeTakeFirst();
-  if (row) await writeAudit(trx, { accountId, actorUserId: null, action: 'billing.fell_to_free', targetType: 'account', targetId: accountId, data: { at: now.toISOString() } });
+  if (row) await writeAudit(trx, { accountId, actor: 'system', actorUserId: null, action: 'billing.fell_to_free', targetType: 'account', targetId: accountId, data: { at: now.toISOString() } });
   return row !== undefined;
 }
 
@@ -444,7 +445,7 @@ export async function billingTick(deps: AppDeps, now: Date): Promise<{ suspended
       .returning('id')
       .execute();
     for (const r of suspended) {
-      await writeAudit(trx, { accountId: r.id, actorUserId: null, action: 'billing.suspended', targetType: 'account', targetId: r.id, data: { at: now.toISOString() } });
+      await writeAudit(trx, { accountId: r.id, actor: 'system', actorUserId: null, action: 'billing.suspended', targetType: 'account', targetId: r.id, data: { at: now.toISOString() } });
       mails.push({ accountId: r.id, kind: 'suspended' });
     }
     const due = await trx

@@ -18,10 +18,20 @@ import { authClient } from '../../../lib/auth-client';
 import { cn } from '../../../lib/cn';
 
 function Logo({ compact }: { compact?: boolean }) {
+  // White-label: the account's logo, colour and (Enterprise) product name.
+  const trpc = useTRPC();
+  const brand = useQuery({ ...trpc.branding.current.queryOptions(), staleTime: 60_000 }).data;
+  const name = brand?.productName ?? 'Mailvet';
   return (
-    <Link to={paths.home} className="flex items-center gap-2 px-1 font-semibold text-slate-900" aria-label="Mailvet home">
-      <span className="grid size-8 shrink-0 place-items-center rounded-lg bg-brand-600 text-sm font-bold text-white">M</span>
-      {!compact && <span className="text-lg">Mailvet</span>}
+    <Link to={paths.home} className="flex items-center gap-2 px-1 font-semibold text-slate-900" aria-label={`${name} home`} data-testid="brand">
+      {brand?.logoUrl ? (
+        <img src={brand.logoUrl} alt="" className="size-8 shrink-0 rounded-lg object-contain" />
+      ) : (
+        <span className="grid size-8 shrink-0 place-items-center rounded-lg bg-brand-600 text-sm font-bold text-white" style={brand?.brandColor ? { background: brand.brandColor } : undefined}>
+          {name.charAt(0).toUpperCase()}
+        </span>
+      )}
+      {!compact && <span className="text-lg" style={brand?.brandColor ? { color: brand.brandColor } : undefined}>{name}</span>}
     </Link>
   );
 }

@@ -5,6 +5,7 @@ import { AuditLog } from '../../../features/account/components/audit-log';
 import { DangerZone } from '../../../features/account/components/danger-zone';
 import { ProfileForm } from '../../../features/account/components/profile-form';
 import { SecurityCard } from '../../../features/account/components/security-card';
+import { WhiteLabelCard } from '../../../features/branding/white-label-card';
 import { useTRPC } from '../../../lib/trpc';
 
 export default function SettingsRoute() {
@@ -15,6 +16,7 @@ export default function SettingsRoute() {
       <PageHeader title="Settings" description="Your profile, security and account." />
       <ProfileForm />
       <SecurityCard />
+      {can(me.data?.role, 'webhooks.manage') && <WhiteLabelCard />}
       {can(me.data?.role, 'audit.read') && <AuditLog />}
       <DangerZone />
     </div>
