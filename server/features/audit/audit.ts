@@ -18,7 +18,8 @@ export async function writeAudit(db: Kysely<Database>, e: AuditEntry): Promise<v
     .values({
       account_id: e.accountId,
       actor_user_id: e.actorUserId ?? null,
-      actor: e.actor ?? 'user',
+      // No person behind it (a Razorpay webhook, a cron): the system did it.
+      actor: e.actor ?? (e.actorUserId ? 'user' : 'system'),
       action: e.action,
       target_type: e.targetType ?? null,
       target_id: e.targetId ?? null,
