@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { verificationResultSchema } from './contract';
-import { buildResult, type Findings } from './build-result';
+import { buildResult, emptyFindings, type Findings } from './build-result';
 import { parseAddress } from './syntax/parse-address';
 
 const parsed = (email: string) => {
@@ -10,26 +10,15 @@ const parsed = (email: string) => {
 };
 
 const base: Findings = {
-  email: 'John@Example.com',
+  ...emptyFindings('John@Example.com', 'smtp', 12.6),
   parsed: parsed('John@Example.com'),
-  depth: 'smtp',
   dns: 'ok',
-  blockedAddress: false,
   mxHosts: ['mx.example.com'],
   smtp: 'accepted',
   catchAll: false,
-  disposable: false,
-  role: false,
-  freeProvider: false,
-  suggestion: null,
-  domainAgeDays: null,
-  dnsblZones: [],
   mxHost: 'mx.example.com',
   mxIp: '192.0.2.1',
   replies: [{ stage: 'rcpt', code: 250, enhanced: '2.1.5', text: 'ok' }],
-  retries: 0,
-  detail: null,
-  ms: 12.6,
 };
 
 describe('result assembly', () => {

@@ -79,3 +79,29 @@ export function buildResult(f: Findings): VerificationResult {
     },
   };
 }
+
+/** Findings with nothing learned yet: the start of every verification (and of test fixtures). */
+export function emptyFindings(email: string, depth: Depth, ms: number): Findings {
+  return {
+    email,
+    parsed: null,
+    depth,
+    dns: null,
+    blockedAddress: false,
+    mxHosts: [],
+    smtp: null,
+    catchAll: null,
+    disposable: false,
+    role: false,
+    freeProvider: false,
+    suggestion: null,
+    domainAgeDays: null,
+    dnsblZones: [],
+    mxHost: null,
+    mxIp: null,
+    replies: [],
+    retries: 0,
+    detail: null,
+    ms,
+  };
+}

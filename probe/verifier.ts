@@ -3,7 +3,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Depth, VerificationResult } from './contract';
 import { Channel } from './channel';
-import { buildResult, type Findings } from './build-result';
+import { buildResult, emptyFindings, type Findings } from './build-result';
 import { dnsblListings } from './dns/dnsbl';
 import { lookupMailRoute, type MailRoute } from './dns/mx';
 import { Rdap } from './dns/rdap';
@@ -270,31 +270,6 @@ function within<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
       },
     );
   });
-}
-
-function emptyFindings(email: string, depth: Depth, ms: number): Findings {
-  return {
-    email,
-    parsed: null,
-    depth,
-    dns: null,
-    blockedAddress: false,
-    mxHosts: [],
-    smtp: null,
-    catchAll: null,
-    disposable: false,
-    role: false,
-    freeProvider: false,
-    suggestion: null,
-    domainAgeDays: null,
-    dnsblZones: [],
-    mxHost: null,
-    mxIp: null,
-    replies: [],
-    retries: 0,
-    detail: null,
-    ms,
-  };
 }
 
 /** Rejects with AbortError as soon as the signal fires, whatever `p` is still doing. */
