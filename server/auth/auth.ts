@@ -157,7 +157,9 @@ export function createAuth(d: AuthDeps) {
     // Kept in Postgres (shared by every web process), keyed by the client IP Express resolved with
     // TRUST_PROXY (see server/http/auth-guard.ts). better-auth's own stricter rules still apply:
     // sign-in/sign-up/change-password 3 per 10 s, reset and verification mails 3 per minute.
-    rateLimit: { enabled: d.production || d.rateLimit, storage: 'database', window: 60, max: 100 },
+    // Session reads are not guessable (a 32-byte token) and the SPA polls them: no per-IP cap there,
+    // so an office behind one NAT is never signed out by its own polling.
+    rateLimit: { enabled: d.production || d.rateLimit, storage: 'database', window: 60, max: 100, customRules: { '/get-session': false } },
     advanced: {
       useSecureCookies: d.baseURL.startsWith('https://'),
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },

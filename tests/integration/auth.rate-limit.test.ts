@@ -48,6 +48,12 @@ describe('sign-in rate limit', () => {
     expect(rows.some((r) => r.key.includes('198.51.100') || r.key.includes('203.0.113'))).toBe(false);
   });
 
+  it('never caps session reads (the SPA polls them): 120 in a row from one address all answer', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 120; i++) statuses.push((await fetch(`${direct.url}/api/auth/get-session`)).status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+  });
+
   it('behind a trusted proxy (TRUST_PROXY) keys each client apart, and a client cannot forge its way past the proxy', async () => {
     const email = uniqueEmail('proxied');
     await signUpVerified(proxied, { email, password: 'right-password' });
