@@ -21,7 +21,7 @@ const TR46 = { useSTD3ASCIIRules: true, checkHyphens: true, checkBidi: true, che
  * (→ k), OHM SIGN (→ ω) and İ (→ i + combining dot) are kept as typed and refused; Cherokee capitals,
  * which IDNA2008 allows, stay capitals.
  */
-function lowerCase(domain: string): string {
+export function lowerCaseDomain(domain: string): string {
   let out = '';
   for (const ch of domain) {
     const cp = ch.codePointAt(0)!;
@@ -40,7 +40,7 @@ export function toAsciiDomain(domain: string): DomainCheck {
   const needsIdna = /[^\x00-\x7f]/.test(domain) || /(^|\.)xn--/i.test(domain);
   if (!needsIdna) return checkHostName(domain.toLowerCase());
   // Only U+002E separates labels (IDNA2008): ideographic and fullwidth full stops are not mapped.
-  const labels = lowerCase(domain).split('.');
+  const labels = lowerCaseDomain(domain).split('.');
   const uLabels: string[] = [];
   for (const label of labels) {
     let u = label;

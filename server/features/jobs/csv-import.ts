@@ -4,6 +4,7 @@
 // address (trimmed, domain lower-cased) and refuses what is not a usable list with a clear message.
 import { parse } from 'csv-parse/sync';
 import { trimAddress } from '../../../probe/contract';
+import { lowerCaseDomain } from '../../../probe/syntax/idna';
 import { MAX_EMAILS_PER_FILE } from '../../contracts/jobs';
 import { SCHEDULE_MESSAGES } from '../../contracts/schedules';
 
@@ -34,8 +35,10 @@ const MAX_VALUE_LENGTH = 1024;
 const fail = (code: CsvImportErrorCode, message: string): CsvImportOutcome => ({ ok: false, error: { code, message } });
 
 /**
- * SP/HTAB trimmed (nothing else: see trimAddress), a mailto: or <…> wrapper removed, domain
- * lower-cased (the local part keeps its case: it may matter to the mailbox).
+ * SP/HTAB trimmed (nothing else: see trimAddress), a mailto: or <…> wrapper removed, the domain
+ * lower-cased as the syntax check does it (true case pairs only; the local part keeps its case: it
+ * may matter to the mailbox). JavaScript's toLowerCase would turn the KELVIN SIGN into k and İ into
+ * i + U+0307, i.e. check a different domain from the one in the file.
  */
 export function normalizeEmail(raw: string): string {
   let v = trimAddress(raw);
@@ -43,7 +46,7 @@ export function normalizeEmail(raw: string): string {
   if (v.startsWith('<') && v.endsWith('>')) v = trimAddress(v.slice(1, -1));
   const at = v.lastIndexOf('@');
   if (at < 0) return v;
-  return `${v.slice(0, at)}@${v.slice(at + 1).toLowerCase()}`;
+  return `${v.slice(0, at)}@${lowerCaseDomain(v.slice(at + 1))}`;
 }
 
 /** Text from bytes: UTF-8 (BOM allowed), else Windows-1252; null when it is not text at all. */
