@@ -1,3 +1,4 @@
+/// <reference path="../vendor-modules.d.ts" />
 // IDN domains to A-labels under IDNA2008 (idna2008.ts: every code point PVALID or allowed by its
 // context, nothing mapped but letter case), then the DNS length rules of RFC 1035/5321: labels
 // 1–63 octets of letters, digits and inner hyphens, names of at most 253. tr46 does the Punycode
