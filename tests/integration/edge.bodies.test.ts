@@ -143,3 +143,28 @@ describe('the auth routes', () => {
     expect(unlistedSmall.status).toBe(404);
   });
 });
+
+describe('the Razorpay webhook route (raw bytes, its own 256 KB limit)', () => {
+  const post = (body: Buffer | string, headers: Record<string, string> = {}) =>
+    fetch(`${ts.url}/api/billing/razorpay/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-razorpay-signature': 'f'.repeat(64), 'x-razorpay-event-id': 'evt_edge', ...headers }, body });
+
+  it('refuses a body past 256 KB (413), an unknown Content-Encoding (415) and a gzip bomb (413) before any signature check, changing nothing', async () => {
+    const before = await ledger();
+    const events = async () => (await ts.testDb.pool.query('select count(*)::int as n from billing_event')).rows[0].n as number;
+    const eventsBefore = await events();
+    const big = await post(Buffer.alloc(256 * 1024 + 1, 0x61));
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as { error: { message: string } }).error.message).toMatch(/too large/);
+    const bogus = await post('{}', { 'content-encoding': 'x-bogus' });
+    expect(bogus.status).toBe(415);
+    expect((await post(gzipSync(Buffer.alloc(2 * 1024 * 1024, 0x20)), { 'content-encoding': 'gzip' })).status).toBe(413);
+    // Within the limit, hostile bytes reach the signature check and go no further.
+    for (const body of [deep(50_000), Buffer.from([0xc3, 0x28, 0xff]), '']) {
+      const res = await post(body);
+      expect(res.status, String(body).slice(0, 20)).toBeGreaterThanOrEqual(400);
+      expect(res.status, String(body).slice(0, 20)).toBeLessThan(500);
+    }
+    expect(await events()).toBe(eventsBefore);
+    expect(await ledger()).toEqual(before);
+  });
+});

@@ -6,6 +6,7 @@
 import { fromNodeHeaders } from 'better-auth/node';
 import express, { type Request, type Response } from 'express';
 import type { AppDeps } from '../../deps';
+import { rawBodyGuard } from '../../http/body-guard';
 import { sendError } from '../../http/send-error';
 import { AppError } from '../../lib/app-error';
 import { resolveMembership } from '../account/membership';
@@ -17,15 +18,13 @@ export const WEBHOOK_PATH = '/api/billing/razorpay/webhook';
 
 export function billingHttpRouter(deps: AppDeps): express.Router {
   const r = express.Router();
-  const raw = express.raw({ type: () => true, limit: MAX_WEBHOOK_BYTES });
 
-  r.post(WEBHOOK_PATH, (req: Request, res: Response) => {
-    raw(req, res, async (err?: unknown) => {
-      if (err) {
-        const tooLarge = (err as { type?: string }).type === 'entity.too.large';
-        res.status(tooLarge ? 413 : 400).json({ error: { code: tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_INPUT', message: tooLarge ? 'Webhook body too large.' : 'Unreadable body.' } });
-        return;
-      }
+  r.post(
+    WEBHOOK_PATH,
+    // The exact bytes, bounded (server/http/body-guard.ts): 413 past the limit, 415 for an unknown
+    // Content-Encoding, 400 for an unreadable stream.
+    rawBodyGuard({ limit: MAX_WEBHOOK_BYTES, reply: (res, err) => sendError(res, err), tooLarge: () => new AppError('PAYLOAD_TOO_LARGE', 'Webhook body too large.') }),
+    async (req: Request, res: Response) => {
       try {
         const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         const result = await handleRazorpayWebhook(deps, {
@@ -41,8 +40,8 @@ export function billingHttpRouter(deps: AppDeps): express.Router {
         console.error('[billing] webhook failed:', e);
         res.status(500).json({ error: { code: 'INTERNAL_ERROR', message: 'Webhook processing failed.' } });
       }
-    });
-  });
+    },
+  );
 
   r.get('/api/billing/receipts/:paymentId', async (req: Request, res: Response) => {
     try {
