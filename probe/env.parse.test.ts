@@ -44,6 +44,13 @@ describe('probe env', () => {
     expect(() => probeOptionsFromEnv({ PROBE_MAX_CONN_PER_IP: '0' })).toThrow(/PROBE_MAX_CONN_PER_IP/);
   });
 
+  it('reads PROBE_SOURCE_IP as the node identity: one IPv4 and/or one IPv6 address', () => {
+    expect(probeOptionsFromEnv({ PROBE_SOURCE_IP: '198.51.100.7' }).sourceIps).toEqual(['198.51.100.7']);
+    expect(probeOptionsFromEnv({ PROBE_SOURCE_IP: '198.51.100.7, 2001:db8::7' }).sourceIps).toEqual(['198.51.100.7', '2001:db8::7']);
+    expect(() => probeOptionsFromEnv({ PROBE_SOURCE_IP: 'probe-1.example' })).toThrow(/PROBE_SOURCE_IP: probe-1.example is not an IP address/);
+    expect(() => probeOptionsFromEnv({ PROBE_SOURCE_IP: '198.51.100.7,198.51.100.8' })).toThrow(/PROBE_SOURCE_IP: at most one IPv4 and one IPv6 address/);
+  });
+
   it('requires PROBE_TOKEN for the daemon and defaults the port to 8025', () => {
     expect(() => daemonSettingsFromEnv({})).toThrow(/PROBE_TOKEN/);
     expect(daemonSettingsFromEnv({ PROBE_TOKEN: 's3cret' })).toEqual({ port: 8025, host: '0.0.0.0', token: 's3cret' });

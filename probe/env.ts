@@ -1,4 +1,5 @@
 // The probe's environment, parsed once with zod: the only reader of PROBE_* variables.
+import net from 'node:net';
 import { z } from 'zod';
 import type { ProbeOptions } from './index';
 
@@ -12,6 +13,14 @@ const list = z.preprocess(
     .transform((s) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined)),
 );
 const text = z.preprocess(emptyAsUndefined, z.string().optional());
+/** One IPv4 and/or one IPv6 address, comma-separated: the node's identity toward mail servers. */
+const sourceIps = list.superRefine((ips, ctx) => {
+  if (!ips) return;
+  for (const ip of ips) if (net.isIP(ip) === 0) ctx.addIssue({ code: 'custom', message: `${ip} is not an IP address` });
+  if (ips.filter((ip) => net.isIP(ip) === 4).length > 1 || ips.filter((ip) => net.isIP(ip) === 6).length > 1) {
+    ctx.addIssue({ code: 'custom', message: 'at most one IPv4 and one IPv6 address' });
+  }
+});
 
 export const probeEnvSchema = z.object({
   PROBE_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(8025)),
@@ -21,6 +30,7 @@ export const probeEnvSchema = z.object({
   PROBE_DNS_SERVERS: list,
   PROBE_DNS_TIMEOUT_MS: int,
   PROBE_SMTP_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(65535).optional()),
+  PROBE_SOURCE_IP: sourceIps,
   PROBE_HELO: text,
   PROBE_MAIL_FROM: text,
   PROBE_RDAP_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
@@ -55,6 +65,7 @@ export function probeOptionsFromEnv(env: NodeJS.ProcessEnv | Record<string, stri
     dnsServers: e.PROBE_DNS_SERVERS,
     dnsTimeoutMs: e.PROBE_DNS_TIMEOUT_MS,
     smtpPort: e.PROBE_SMTP_PORT,
+    sourceIps: e.PROBE_SOURCE_IP,
     heloName: e.PROBE_HELO,
     mailFrom: e.PROBE_MAIL_FROM,
     rdapBaseUrl: e.PROBE_RDAP_URL ?? null,

@@ -6,6 +6,7 @@ export interface ResolvedOptions {
   dnsServers: string[] | undefined;
   dnsTimeoutMs: number;
   smtpPort: number;
+  sourceIps: string[];
   heloName: string;
   mailFrom: string;
   allowPrivateNetworks: boolean;
@@ -32,6 +33,7 @@ export function resolveOptions(o: ProbeOptions = {}): ResolvedOptions {
     dnsServers: o.dnsServers && o.dnsServers.length > 0 ? o.dnsServers : undefined,
     dnsTimeoutMs: positive(o.dnsTimeoutMs, 3000),
     smtpPort: positive(o.smtpPort, 25),
+    sourceIps: o.sourceIps ?? [],
     heloName,
     mailFrom: o.mailFrom || `verify@${heloName}`,
     allowPrivateNetworks: o.allowPrivateNetworks === true,

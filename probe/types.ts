@@ -9,6 +9,11 @@ export interface ProbeOptions {
   dnsTimeoutMs?: number;
   /** Default 25 (tests use a high port on 127.x.x.x addresses). */
   smtpPort?: number;
+  /**
+   * Local addresses outgoing SMTP is bound to (PROBE_SOURCE_IP): at most one IPv4 and one IPv6,
+   * each used toward MX addresses of its family. Default: none (the kernel chooses).
+   */
+  sourceIps?: string[];
   /** Default os.hostname(). */
   heloName?: string;
   /** Default `verify@${heloName}`. */

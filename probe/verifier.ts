@@ -54,6 +54,7 @@ export class Engine implements Verifier {
       maxConnectionsPerIp: this.o.maxConnectionsPerIp,
       maxRcptsPerSession: this.o.maxRcptsPerSession,
       globalConcurrency: this.o.globalConcurrency,
+      sourceIps: this.o.sourceIps,
     });
     this.ctx = {
       politeness: this.politeness,

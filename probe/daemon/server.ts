@@ -4,7 +4,7 @@
 //   GET  /healthz    liveness
 //   GET  /metrics    Prometheus (prom-client); the same bearer token as /v1/verify
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { verifyRequestSchema } from '../contract';
 import { createVerifier, type ProbeOptions, type Verifier } from '../index';
 import { isAuthorized } from './bearer-auth';
@@ -145,8 +145,20 @@ export function createProbeServer(o: { token: string; verifier: Verifier }): htt
   });
 }
 
+/** Fails with a clear message when a PROBE_SOURCE_IP address is not one of this machine's. */
+export async function assertLocalAddresses(ips: readonly string[]): Promise<void> {
+  for (const ip of ips) {
+    const probe = net.createServer();
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', (err: NodeJS.ErrnoException) => reject(new Error(`PROBE_SOURCE_IP ${ip} cannot be used on this machine (${err.code ?? err.message})`)));
+      probe.listen(0, ip, () => probe.close(() => resolve()));
+    });
+  }
+}
+
 export async function startProbeDaemon(o: { port: number; host?: string; token: string; probe?: ProbeOptions }): Promise<{ url: string; close(): Promise<void> }> {
   if (!o.token) throw new Error('a probe daemon needs a token');
+  await assertLocalAddresses(o.probe?.sourceIps ?? []);
   const verifier = createVerifier(o.probe);
   const server = createProbeServer({ token: o.token, verifier });
   const host = o.host ?? '0.0.0.0';

@@ -18,6 +18,15 @@ export class SmtpError extends Error {
   }
 }
 
+/**
+ * The source address to speak from toward `mxIp`: the configured address of the same family
+ * (IPv4 or IPv6), or undefined (let the kernel choose) when none is configured for that family.
+ */
+export function sourceFor(sources: readonly string[], mxIp: string): string | undefined {
+  const family = net.isIP(mxIp);
+  return sources.find((s) => net.isIP(s) === family);
+}
+
 export interface RawReply extends Reply {
   lines: string[];
 }
@@ -48,11 +57,15 @@ export class SmtpConnection {
     this.attach(socket);
   }
 
-  /** Opens a TCP connection, failing with kind 'connect' on refusal or timeout. */
-  static connect(ip: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<SmtpConnection> {
+  /**
+   * Opens a TCP connection, failing with kind 'connect' on refusal or timeout. `localAddress` binds
+   * the outgoing side to this node's source address (PROBE_SOURCE_IP): receivers count connections
+   * per client IP, so a fleet of nodes is only polite when each one speaks from its own address.
+   */
+  static connect(ip: string, port: number, timeoutMs: number, signal?: AbortSignal, localAddress?: string): Promise<SmtpConnection> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new SmtpError('aborted', 'aborted'));
-      const socket = net.connect({ host: ip, port, noDelay: true });
+      const socket = net.connect({ host: ip, port, noDelay: true, ...(localAddress ? { localAddress } : {}) });
       const done = (err: SmtpError | null): void => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);

@@ -1,7 +1,11 @@
-// Politeness toward mail servers, per MX IP: at most N concurrent connections (lowered for a while
-// when a server answers 421), at most M recipients per session (lowered when it answers 452), and
-// a global cap on concurrent sessions. Slots are held until the socket has really closed, so the
-// servers never see more than the caps. The counters feed stats() for benches and tests.
+// Politeness toward mail servers, per (source IP, MX IP) pair — what receivers count: at most N
+// concurrent connections (lowered for a while when a server answers 421), at most M recipients per
+// session (lowered when it answers 452), and a global cap on concurrent sessions. The source is this
+// node's address for the MX's family (PROBE_SOURCE_IP; '*' when the kernel picks it), so several
+// nodes each hold their own caps toward a shared MX and none of them ever exceeds them. Slots are
+// held until the socket has really closed, so the servers never see more than the caps. The
+// counters feed stats() for benches and tests.
+import { sourceFor } from './connection';
 import { Semaphore } from './semaphore';
 
 export interface PolitenessOptions {
@@ -11,6 +15,8 @@ export interface PolitenessOptions {
   /** How long a lowered cap or recipient limit is remembered. */
   memoryMs?: number;
   now?: () => number;
+  /** This node's source addresses (at most one IPv4 and one IPv6); none: the kernel chooses. */
+  sourceIps?: readonly string[];
 }
 
 /** A connection slot: call it to release; `use()` when a session really goes out on it. */
@@ -41,7 +47,10 @@ export class Politeness {
   private readonly now: () => number;
   readonly counters: PolitenessStats = { maxConcurrentPerIp: 0, sessions: 0, rcpts: 0 };
 
+  private readonly sourceIps: readonly string[];
+
   constructor(private readonly o: PolitenessOptions) {
+    this.sourceIps = o.sourceIps ?? [];
     this.global = new Semaphore(o.globalConcurrency);
     this.memoryMs = o.memoryMs ?? 600_000;
     this.now = o.now ?? Date.now;
@@ -81,6 +90,16 @@ export class Politeness {
     return Object.assign(release, { use });
   }
 
+  /** The local address sessions to `mxIp` are bound to (undefined: the kernel chooses). */
+  sourceFor(mxIp: string): string | undefined {
+    return sourceFor(this.sourceIps, mxIp);
+  }
+
+  /** The key caps are held under: the (source IP, MX IP) pair. */
+  private key(mxIp: string): string {
+    return `${this.sourceFor(mxIp) ?? '*'}>${mxIp}`;
+  }
+
   rcptLimit(ip: string): number {
     return this.state(ip).rcptLimit;
   }
@@ -106,7 +125,7 @@ export class Politeness {
 
   /** Typical session length to `ip` (ms); 100 ms until one was seen. */
   typicalSessionMs(ip: string): number {
-    return Math.max(1, Math.round(this.ips.get(ip)?.sessionMs ?? 100));
+    return Math.max(1, Math.round(this.ips.get(this.key(ip))?.sessionMs ?? 100));
   }
 
   countRcpts(n: number): void {
@@ -120,7 +139,8 @@ export class Politeness {
     }
   }
 
-  private state(ip: string): IpState {
+  private state(mxIp: string): IpState {
+    const ip = this.key(mxIp);
     let s = this.ips.get(ip);
     if (s && s.loweredAt !== null && this.now() - s.loweredAt > this.memoryMs) {
       s.rcptLimit = this.o.maxRcptsPerSession;

@@ -266,6 +266,7 @@ class DomainProbe {
           host: target.host,
           heloName: this.p.ctx.heloName,
           mailFrom: this.p.ctx.mailFrom,
+          localAddress: this.p.ctx.politeness.sourceFor(ip),
           rcpts: all.map((a) => a.address),
           startTls: !this.p.ctx.noTlsIps.has(ip),
           connectTimeoutMs: this.p.ctx.connectTimeoutMs,

@@ -15,6 +15,8 @@ export interface SessionParams {
   host: string;
   heloName: string;
   mailFrom: string;
+  /** Bind the connection to this local address (the node's PROBE_SOURCE_IP); default: the kernel's choice. */
+  localAddress?: string;
   rcpts: string[];
   /** Try STARTTLS when offered. */
   startTls: boolean;
@@ -88,7 +90,7 @@ export async function runSession(p: SessionParams): Promise<SessionResult> {
 
   let conn: SmtpConnection;
   try {
-    conn = await SmtpConnection.connect(p.ip, p.port, p.connectTimeoutMs, p.signal);
+    conn = await SmtpConnection.connect(p.ip, p.port, p.connectTimeoutMs, p.signal, p.localAddress);
   } catch (err) {
     p.onClosed?.();
     const e = err as SmtpError;

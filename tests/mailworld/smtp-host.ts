@@ -368,6 +368,7 @@ export class SmtpHost {
       rcpts: 0,
       maxRcptsPerSession: 0,
       tlsUpgrades: 0,
+      byClient: new Map(),
     };
     ctx.counters.perIp.set(ip, this.counters);
   }
@@ -384,6 +385,7 @@ export class SmtpHost {
       rcpts: 0,
       maxRcptsPerSession: 0,
       tlsUpgrades: 0,
+      byClient: new Map(),
     });
     this.ctx.counters.perIp.set(this.ip, this.counters);
   }
@@ -415,7 +417,12 @@ export class SmtpHost {
     c.current++;
     if (c.current > c.maxConcurrent) c.maxConcurrent = c.current;
     if (c.maxConcurrent > w.maxConcurrentPerIp) w.maxConcurrentPerIp = c.maxConcurrent;
-    this.byClient.set(client, (this.byClient.get(client) ?? 0) + 1);
+    const open = (this.byClient.get(client) ?? 0) + 1;
+    this.byClient.set(client, open);
+    const seen = c.byClient.get(client) ?? { connections: 0, maxConcurrent: 0 };
+    seen.connections++;
+    seen.maxConcurrent = Math.max(seen.maxConcurrent, open);
+    c.byClient.set(client, seen);
     socket.setNoDelay(true);
     socket.setTimeout(300_000, () => socket.destroy());
     socket.on('error', () => undefined);
