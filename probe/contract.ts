@@ -96,6 +96,12 @@ export const verifyRequestSchema = z.object({
   depth: depthSchema.default('smtp'),
   /** 'realtime' keeps the greylisting deadline short; 'bulk' keeps it long. */
   mode: z.enum(['realtime', 'bulk']).default('realtime'),
+  /**
+   * Catch-all answers the fleet already has (domain as the probe writes it, A-label lower case →
+   * whether a random mailbox was accepted): a node given one skips its own random-mailbox check for
+   * that domain, so a domain split over several nodes is checked once. Sent by ProbeClient only.
+   */
+  catch_all: z.record(z.string().min(1).max(253), z.boolean()).optional(),
 });
 export type VerifyRequest = z.input<typeof verifyRequestSchema>;
 

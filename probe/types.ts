@@ -48,6 +48,8 @@ export interface VerifyCallOptions {
   depth?: Depth;
   mode?: 'realtime' | 'bulk';
   signal?: AbortSignal;
+  /** Catch-all answers already known elsewhere in the fleet (A-label domain → accepted a random mailbox). */
+  catchAllHints?: Readonly<Record<string, boolean>>;
 }
 
 export interface Verifier {

@@ -82,7 +82,7 @@ export class Engine implements Verifier {
     const signal = AbortSignal.any([stop.signal, this.closing.signal, ...(o.signal ? [o.signal] : [])]);
     setMaxListeners(0, signal); // every domain, session and wait of the batch listens to it
     const out = new Channel<VerificationResult>();
-    const work = this.runBatch(emails, o.depth ?? 'smtp', o.mode ?? 'realtime', signal, (r) => out.push(r)).then(
+    const work = this.runBatch(emails, o.depth ?? 'smtp', o.mode ?? 'realtime', signal, (r) => out.push(r), o.catchAllHints ?? {}).then(
       () => out.end(),
       (err: unknown) => out.end(err),
     );
@@ -103,7 +103,7 @@ export class Engine implements Verifier {
     this.dns.close();
   }
 
-  private async runBatch(emails: string[], depth: Depth, mode: 'realtime' | 'bulk', signal: AbortSignal, emit: Emit): Promise<void> {
+  private async runBatch(emails: string[], depth: Depth, mode: 'realtime' | 'bulk', signal: AbortSignal, emit: Emit, hints: Readonly<Record<string, boolean>>): Promise<void> {
     if (signal.aborted) throw abortError();
     const start = Date.now();
     const groups = new Map<string, Entry[]>();
@@ -126,12 +126,12 @@ export class Engine implements Verifier {
     // Biggest domains first: they are the longest chains of sessions.
     const ordered = [...groups].sort((a, b) => b[1].length - a[1].length);
     const all = Promise.all(
-      ordered.map(([domain, entries]) => this.domainSlots.run(() => this.verifyDomain(domain, entries, depth, mode, signal, start, emit), signal)),
+      ordered.map(([domain, entries]) => this.domainSlots.run(() => this.verifyDomain(domain, entries, depth, mode, signal, start, emit, Object.hasOwn(hints, domain) ? hints[domain] : undefined), signal)),
     );
     await raceAbort(all, signal);
   }
 
-  private async verifyDomain(domain: string, entries: Entry[], depth: Depth, mode: 'realtime' | 'bulk', signal: AbortSignal, start: number, emit: Emit): Promise<void> {
+  private async verifyDomain(domain: string, entries: Entry[], depth: Depth, mode: 'realtime' | 'bulk', signal: AbortSignal, start: number, emit: Emit, catchAllHint?: boolean): Promise<void> {
     const disposable = isDisposableDomain(domain);
     const freeProvider = isFreeProvider(domain);
     const base = (e: Entry): Findings => ({
@@ -198,7 +198,8 @@ export class Engine implements Verifier {
       byAddress.set(rcpt, [...(byAddress.get(rcpt) ?? []), e]);
     }
     const cached = this.catchAllCache.get(domain);
-    const knownCatchAll = cached && cached.expires > Date.now() ? cached.value : null;
+    // A fleet peer's answer (ProbeClient's hint) counts as an earlier random-mailbox check.
+    const knownCatchAll = catchAllHint ?? (cached && cached.expires > Date.now() ? cached.value : null);
     const deadlineMs = this.o.greylistDeadlineMs[mode];
     const pending: Promise<void>[] = [];
     const onSettled = (address: string, outcome: MailboxOutcome, catchAll: boolean | null): void => {

@@ -1,18 +1,36 @@
-// Server-side client of the probe daemons (PROBE_URLS). Each domain is hashed to one daemon
-// (pick-probe.ts); when a daemon is down (connection refused, 5xx, a stream cut short) the
-// addresses it still owed go to each domain's next choice. Every NDJSON line is parsed with the
+// Server-side client of the probe fleet (PROBE_URLS). Before each call it knows which daemons are
+// live (GET /healthz, remembered for a few seconds; a failed daemon is skipped for a cooldown and
+// checked again after it). Small domains go whole to their rendezvous-hashed daemon; a domain big
+// enough to matter (a list dominated by one provider) is split into one share per live daemon, so
+// every node works on it within its own politeness caps. The domain's home share goes first; the
+// other shares wait (briefly) for its catch-all answer and carry it to their nodes as a hint, so
+// the random-mailbox check is made once per domain, and remembered for later calls. When a daemon
+// dies mid-stream (SIGKILL, reset, 5xx) only the addresses it still owed are planned again over the
+// nodes still live: every address is answered once. Every NDJSON line is parsed with the
 // contract's zod schema: the server only ever sees validated VerificationResults.
 import { MAX_BATCH, verificationResultSchema, type Depth, type VerificationResult } from '../contract';
 import { Channel } from '../channel';
-import { domainKey, probeOrder } from './pick-probe';
+import { domainKey, planShares, type PlannedShare } from './pick-probe';
 
 export interface ProbeClientRetry {
-  /** Full passes over the urls before giving up (default 2). */
+  /** Attempts at finding a live daemon for owed work before giving up (default 2). */
   rounds?: number;
-  /** Wait between passes (default 500 ms). */
+  /** Wait between those attempts (default 500 ms). */
   backoffMs?: number;
-  /** How long a failed daemon is tried last by later calls (default 10 s). */
+  /** How long a failed daemon is skipped before its /healthz is asked again (default 10 s). */
   cooldownMs?: number;
+}
+
+export interface ProbeFleetOptions {
+  /** A domain is split over nodes in shares of at least this many addresses (default 50). */
+  splitMin?: number;
+  /** Longest the other shares of a split domain wait for the home share's catch-all answer (default 3 s). */
+  catchAllWaitMs?: number;
+  /** How long a domain's catch-all answer is reused as a hint by later calls (default 10 min). */
+  catchAllMemoryMs?: number;
+  /** /healthz timeout (default 1 s) and how long a healthy answer is trusted (default 5 s). */
+  healthTimeoutMs?: number;
+  healthTtlMs?: number;
 }
 
 export interface ProbeClientOptions {
@@ -20,6 +38,7 @@ export interface ProbeClientOptions {
   token: string;
   fetch?: typeof fetch;
   retry?: ProbeClientRetry;
+  fleet?: ProbeFleetOptions;
 }
 
 export interface ProbeVerifyOptions {
@@ -27,9 +46,6 @@ export interface ProbeVerifyOptions {
   mode?: 'realtime' | 'bulk';
   signal?: AbortSignal;
 }
-
-/** A daemon could not serve the request: try the next one. */
-class ProbeUnavailable extends Error {}
 
 /** A request the daemons refuse (400/401/413): retrying elsewhere would not help. */
 export class ProbeRequestError extends Error {
@@ -42,6 +58,29 @@ export class ProbeRequestError extends Error {
   }
 }
 
+/** What a client has seen of the fleet, for operators and tests. */
+export interface FleetStats {
+  /** Requests sent per daemon url. */
+  requests: Record<string, number>;
+  /** Addresses answered per daemon url. */
+  answered: Record<string, number>;
+  /** Addresses planned again after their daemon failed. */
+  replanned: number;
+  /** Shares sent with a catch-all hint from another share or an earlier call. */
+  hinted: number;
+}
+
+const MAX_REMEMBERED_DOMAINS = 10_000;
+
+interface Gate {
+  home: string;
+  /** Addresses of the home share not answered yet. */
+  remaining: number;
+  waiting: PlannedShare[];
+  timer: NodeJS.Timeout | null;
+  open(): void;
+}
+
 export class ProbeClient {
   private readonly urls: string[];
   private readonly token: string;
@@ -49,16 +88,29 @@ export class ProbeClient {
   private readonly rounds: number;
   private readonly backoffMs: number;
   private readonly cooldownMs: number;
-  private readonly downUntil = new Map<string, number>();
+  private readonly splitMin: number;
+  private readonly catchAllWaitMs: number;
+  private readonly catchAllMemoryMs: number;
+  private readonly healthTimeoutMs: number;
+  private readonly healthTtlMs: number;
+  private readonly health = new Map<string, { ok: boolean; until: number }>();
+  private readonly checking = new Map<string, Promise<boolean>>();
+  private readonly catchAll = new Map<string, { value: boolean; domain: string; expires: number }>();
+  readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0 };
 
   constructor(o: ProbeClientOptions) {
-    this.urls = o.urls.map((u) => u.trim().replace(/\/+$/, '')).filter(Boolean);
+    this.urls = [...new Set(o.urls.map((u) => u.trim().replace(/\/+$/, '')).filter(Boolean))];
     if (this.urls.length === 0) throw new Error('ProbeClient needs at least one url');
     this.token = o.token;
     this.fetchImpl = o.fetch ?? fetch;
-    this.rounds = o.retry?.rounds ?? 2;
+    this.rounds = Math.max(1, o.retry?.rounds ?? 2);
     this.backoffMs = o.retry?.backoffMs ?? 500;
     this.cooldownMs = o.retry?.cooldownMs ?? 10_000;
+    this.splitMin = Math.max(1, o.fleet?.splitMin ?? 50);
+    this.catchAllWaitMs = o.fleet?.catchAllWaitMs ?? 3_000;
+    this.catchAllMemoryMs = o.fleet?.catchAllMemoryMs ?? 600_000;
+    this.healthTimeoutMs = o.fleet?.healthTimeoutMs ?? 1_000;
+    this.healthTtlMs = o.fleet?.healthTtlMs ?? 5_000;
   }
 
   /** Results in completion order. Throws when some addresses could not be verified by any daemon. */
@@ -80,66 +132,176 @@ export class ProbeClient {
     }
   }
 
-  /** Sends each address to its domain's first live daemon, failing over until all are answered. */
-  private async distribute(emails: string[], o: ProbeVerifyOptions, signal: AbortSignal, emit: (r: VerificationResult) => void): Promise<void> {
-    let remaining = emails;
-    for (let round = 0; round < this.rounds && remaining.length > 0; round++) {
-      if (round > 0) await sleep(this.backoffMs, signal);
-      const failed = new Set<string>();
-      while (remaining.length > 0) {
-        const groups = this.group(remaining, failed);
-        if (groups.size === 0) break;
-        const leftovers = await Promise.all(
-          [...groups].map(async ([url, list]) => {
-            const owed = await this.sendAll(url, list, o, signal, emit);
-            if (owed.length > 0) {
-              failed.add(url);
-              this.downUntil.set(url, Date.now() + this.cooldownMs);
-            }
-            return owed;
-          }),
-        );
-        remaining = leftovers.flat();
-      }
-    }
-    if (remaining.length > 0) throw new Error(`no probe daemon could verify ${remaining.length} address(es) (tried ${this.urls.join(', ')})`);
-  }
-
-  /** url → addresses, by each domain's rendezvous order, skipping daemons that failed in this pass. */
-  private group(emails: string[], failed: Set<string>): Map<string, string[]> {
+  /** The daemons that answer /healthz now (a fresh check for those not known; `fresh` re-checks all). */
+  async liveNodes(signal?: AbortSignal, fresh = false): Promise<string[]> {
     const now = Date.now();
-    const orderCache = new Map<string, string | null>();
-    const groups = new Map<string, string[]>();
-    for (const email of emails) {
-      const key = domainKey(email);
-      let url = orderCache.get(key);
-      if (url === undefined) {
-        const order = probeOrder(key, this.urls).filter((u) => !failed.has(u));
-        const healthy = order.filter((u) => (this.downUntil.get(u) ?? 0) <= now);
-        url = healthy[0] ?? order[0] ?? null;
-        orderCache.set(key, url);
-      }
-      if (url === null) continue;
-      groups.set(url, [...(groups.get(url) ?? []), email]);
-    }
-    return groups;
+    await Promise.all(
+      this.urls.map(async (url) => {
+        const known = this.health.get(url);
+        if (!fresh && known && known.until > now) return;
+        let check = this.checking.get(url);
+        if (!check) {
+          check = this.checkHealth(url, signal).finally(() => this.checking.delete(url));
+          this.checking.set(url, check);
+        }
+        const ok = await check;
+        this.health.set(url, { ok, until: Date.now() + (ok ? this.healthTtlMs : this.cooldownMs) });
+      }),
+    );
+    return this.urls.filter((u) => this.health.get(u)?.ok === true);
   }
 
-  /** Streams one daemon's share in chunks of MAX_BATCH; returns the addresses it did not answer. */
-  private async sendAll(url: string, emails: string[], o: ProbeVerifyOptions, signal: AbortSignal, emit: (r: VerificationResult) => void): Promise<string[]> {
-    const owed: string[] = [];
-    for (let i = 0; i < emails.length; i += MAX_BATCH) {
-      const chunk = emails.slice(i, i + MAX_BATCH);
-      if (owed.length > 0) {
-        owed.push(...chunk);
-        continue;
-      }
-      owed.push(...(await this.send(url, chunk, o, signal, emit)));
+  private async checkHealth(url: string, signal?: AbortSignal): Promise<boolean> {
+    try {
+      const timeout = AbortSignal.timeout(this.healthTimeoutMs);
+      const res = await this.fetchImpl(`${url}/healthz`, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      await res.body?.cancel().catch(() => undefined);
+      return res.ok;
+    } catch {
+      return false;
     }
-    return owed;
   }
 
-  private async send(url: string, emails: string[], o: ProbeVerifyOptions, signal: AbortSignal, emit: (r: VerificationResult) => void): Promise<string[]> {
+  private markDown(url: string): void {
+    this.health.set(url, { ok: false, until: Date.now() + this.cooldownMs });
+  }
+
+  private knownCatchAll(domain: string): { value: boolean; domain: string } | null {
+    const known = this.catchAll.get(domain);
+    if (!known) return null;
+    if (known.expires <= Date.now()) {
+      this.catchAll.delete(domain);
+      return null;
+    }
+    return known;
+  }
+
+  private learnCatchAll(r: VerificationResult): void {
+    if (r.catch_all === null || r.normalized === null) return;
+    const key = domainKey(r.email);
+    this.catchAll.delete(key);
+    this.catchAll.set(key, { value: r.catch_all, domain: r.normalized.slice(r.normalized.lastIndexOf('@') + 1), expires: Date.now() + this.catchAllMemoryMs });
+    if (this.catchAll.size > MAX_REMEMBERED_DOMAINS) {
+      const oldest = this.catchAll.keys().next();
+      if (!oldest.done) this.catchAll.delete(oldest.value);
+    }
+  }
+
+  /** Catch-all hints for the domains of `emails` that the client already knows. */
+  private hintsFor(emails: string[]): Record<string, boolean> | undefined {
+    let hints: Record<string, boolean> | undefined;
+    for (const key of new Set(emails.map(domainKey))) {
+      const known = this.knownCatchAll(key);
+      if (known) (hints ??= {})[known.domain] = known.value;
+    }
+    return hints;
+  }
+
+  /**
+   * Plans the addresses over the live daemons and sends them; a daemon that fails hands what it
+   * still owed back to a new plan over the daemons still live. Resolves when every address is answered.
+   */
+  private distribute(emails: string[], o: ProbeVerifyOptions, signal: AbortSignal, emit: (r: VerificationResult) => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let active = 0;
+      let finished = false;
+      const gates = new Map<string, Gate>();
+      const end = (err?: unknown): void => {
+        if (finished) return;
+        finished = true;
+        for (const g of gates.values()) if (g.timer) clearTimeout(g.timer);
+        if (err === undefined) resolve();
+        else reject(err instanceof Error ? err : new Error(String(err)));
+      };
+      const track = (work: () => Promise<void>): void => {
+        active++;
+        work().then(
+          () => {
+            if (--active === 0) end();
+          },
+          (err: unknown) => end(err),
+        );
+      };
+
+      const onResult = (url: string, r: VerificationResult): void => {
+        this.stats.answered[url] = (this.stats.answered[url] ?? 0) + 1;
+        this.learnCatchAll(r);
+        emit(r);
+        const gate = gates.get(domainKey(r.email));
+        if (gate && (r.catch_all !== null || --gate.remaining <= 0)) gate.open();
+      };
+
+      const request = async (url: string, list: string[]): Promise<void> => {
+        if (finished) return;
+        const hints = this.hintsFor(list);
+        if (hints) this.stats.hinted++;
+        this.stats.requests[url] = (this.stats.requests[url] ?? 0) + 1;
+        const owed = await this.send(url, list, o, signal, (r) => onResult(url, r), hints);
+        if (owed.length === 0) return;
+        this.markDown(url);
+        this.stats.replanned += owed.length;
+        for (const g of gates.values()) if (g.home === url) g.open();
+        await dispatch(owed);
+      };
+
+      const dispatch = async (list: string[]): Promise<void> => {
+        let live = await this.liveNodes(signal);
+        if (live.length === 0) live = await this.liveNodes(signal, true); // every daemon remembered down: ask again once now
+        for (let round = 1; live.length === 0; round++) {
+          if (round >= this.rounds) throw new Error(`no probe daemon could verify ${list.length} address(es) (tried ${this.urls.join(', ')})`);
+          await sleep(this.backoffMs, signal);
+          live = await this.liveNodes(signal, true);
+        }
+        const now = new Map<string, string[]>();
+        const byDomain = new Map<string, PlannedShare[]>();
+        for (const s of planShares(list, live, this.splitMin)) byDomain.set(s.domain, [...(byDomain.get(s.domain) ?? []), s]);
+        for (const [domain, shares] of byDomain) {
+          const [home, ...rest] = shares;
+          if (!home) continue;
+          now.set(home.url, [...(now.get(home.url) ?? []), ...home.emails]);
+          if (rest.length === 0) continue;
+          if (this.knownCatchAll(domain) || o.depth === 'syntax' || o.depth === 'mx') {
+            for (const s of rest) now.set(s.url, [...(now.get(s.url) ?? []), ...s.emails]);
+            continue;
+          }
+          // The other shares wait for the home share's catch-all answer (or its end, its failure, a timeout).
+          track(
+            () =>
+              new Promise<void>((done) => {
+                const gate: Gate = {
+                  home: home.url,
+                  remaining: home.emails.length,
+                  waiting: rest,
+                  timer: setTimeout(() => gate.open(), this.catchAllWaitMs),
+                  open: () => {
+                    if (gates.get(domain) === gate) gates.delete(domain);
+                    if (gate.timer) clearTimeout(gate.timer);
+                    gate.timer = null;
+                    for (const s of gate.waiting.splice(0)) {
+                      track(() => (this.health.get(s.url)?.ok === false ? dispatch(s.emails) : request(s.url, s.emails)));
+                    }
+                    done();
+                  },
+                };
+                gates.get(domain)?.open();
+                gates.set(domain, gate);
+              }),
+          );
+        }
+        for (const [url, all] of now) {
+          for (let i = 0; i < all.length; i += MAX_BATCH) {
+            const chunk = all.slice(i, i + MAX_BATCH);
+            track(() => request(url, chunk));
+          }
+        }
+      };
+
+      track(() => dispatch(emails));
+    });
+  }
+
+  /** One request to one daemon; returns the addresses it did not answer. */
+  private async send(url: string, emails: string[], o: ProbeVerifyOptions, signal: AbortSignal, emit: (r: VerificationResult) => void, hints?: Record<string, boolean>): Promise<string[]> {
     const due = new Map<string, number>();
     for (const e of emails) due.set(e, (due.get(e) ?? 0) + 1);
     const owed = (): string[] => [...due].flatMap(([e, n]) => Array<string>(n).fill(e));
@@ -147,10 +309,13 @@ export class ProbeClient {
       const res = await this.fetchImpl(`${url}/v1/verify`, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json', accept: 'application/x-ndjson' },
-        body: JSON.stringify({ emails, depth: o.depth ?? 'smtp', mode: o.mode ?? 'realtime' }),
+        body: JSON.stringify({ emails, depth: o.depth ?? 'smtp', mode: o.mode ?? 'realtime', ...(hints ? { catch_all: hints } : {}) }),
         signal,
       });
-      if (res.status >= 500) throw new ProbeUnavailable(`${url}: HTTP ${res.status}`);
+      if (res.status >= 500) {
+        await res.body?.cancel().catch(() => undefined);
+        return owed();
+      }
       if (!res.ok) {
         const text = await res.text().catch(() => '');
         let reason = text;
@@ -161,7 +326,7 @@ export class ProbeClient {
         }
         throw new ProbeRequestError(res.status, `probe ${url} refused the request (${res.status}): ${reason}`);
       }
-      if (!res.body) throw new ProbeUnavailable(`${url}: empty response`);
+      if (!res.body) return owed();
       for await (const line of ndjsonLines(res.body)) {
         const result = verificationResultSchema.parse(JSON.parse(line));
         const n = due.get(result.email);
@@ -174,7 +339,7 @@ export class ProbeClient {
     } catch (err) {
       if (signal.aborted) throw err;
       if (err instanceof ProbeRequestError || (err as Error).name === 'ZodError') throw err;
-      return owed(); // connection refused, reset, 5xx: the caller fails over
+      return owed(); // connection refused, reset, cut short: the caller plans it again elsewhere
     }
   }
 }

@@ -47,7 +47,7 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 }
 
 /** Parses and validates the request body; throws HttpError(400) with the reason. */
-export function parseVerifyBody(text: string): { emails: string[]; depth: 'syntax' | 'mx' | 'smtp'; mode: 'realtime' | 'bulk' } {
+export function parseVerifyBody(text: string): { emails: string[]; depth: 'syntax' | 'mx' | 'smtp'; mode: 'realtime' | 'bulk'; catch_all?: Record<string, boolean> } {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -95,7 +95,7 @@ export function createProbeServer(o: { token: string; verifier: Verifier }): htt
     res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
     res.flushHeaders();
     try {
-      for await (const r of o.verifier.verifyBatch(body.emails, { depth: body.depth, mode: body.mode, signal: abort.signal })) {
+      for await (const r of o.verifier.verifyBatch(body.emails, { depth: body.depth, mode: body.mode, signal: abort.signal, catchAllHints: body.catch_all })) {
         metrics.observe(r);
         await write(res, `${JSON.stringify(r)}\n`);
       }

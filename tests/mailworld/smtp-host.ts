@@ -419,8 +419,9 @@ export class SmtpHost {
     if (c.maxConcurrent > w.maxConcurrentPerIp) w.maxConcurrentPerIp = c.maxConcurrent;
     const open = (this.byClient.get(client) ?? 0) + 1;
     this.byClient.set(client, open);
-    const seen = c.byClient.get(client) ?? { connections: 0, maxConcurrent: 0 };
+    const seen = c.byClient.get(client) ?? { connections: 0, open: 0, maxConcurrent: 0 };
     seen.connections++;
+    seen.open++;
     seen.maxConcurrent = Math.max(seen.maxConcurrent, open);
     c.byClient.set(client, seen);
     socket.setNoDelay(true);
@@ -444,6 +445,8 @@ export class SmtpHost {
     this.releasedSessions.add(session);
     this.counters.current--;
     const client = session.client;
+    const seen = this.counters.byClient.get(client);
+    if (seen && seen.open > 0) seen.open--;
     const n = (this.byClient.get(client) ?? 1) - 1;
     if (n <= 0) this.byClient.delete(client);
     else this.byClient.set(client, n);

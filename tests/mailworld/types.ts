@@ -106,8 +106,8 @@ export interface HostCounters {
   rcpts: number;
   maxRcptsPerSession: number;
   tlsUpgrades: number;
-  /** Client (source) IP → connections accepted from it and the most it had open at once here. */
-  byClient: Map<string, { connections: number; maxConcurrent: number }>;
+  /** Client (source) IP → connections accepted from it, open now, and the most it had open at once here. */
+  byClient: Map<string, { connections: number; open: number; maxConcurrent: number }>;
 }
 
 export interface WorldCounters {

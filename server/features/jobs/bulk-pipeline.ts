@@ -86,8 +86,21 @@ async function unansweredEmails(db: Db, jobId: string, emails: string[]): Promis
 
 type JobInfo = { id: string; account_id: string; created_by: string | null; depth: 'syntax' | 'mx' | 'smtp'; charge_credits: boolean };
 
+// One client per probe fleet, kept across chunks: which daemons are down, and each big domain's
+// catch-all answer (shared with the other nodes as a hint), hold for the whole job and the next.
+const clients = new Map<string, ProbeClient>();
+function fleetClient(probe: { urls: string[]; token: string }): ProbeClient {
+  const key = `${probe.token}\n${probe.urls.join(',')}`;
+  let client = clients.get(key);
+  if (!client) {
+    client = new ProbeClient({ urls: probe.urls, token: probe.token, retry: { rounds: 1 } });
+    clients.set(key, client);
+  }
+  return client;
+}
+
 async function verifyAndStore(o: ChunkRunOptions, job: JobInfo, emails: string[]): Promise<void> {
-  const client = new ProbeClient({ urls: o.probe.urls, token: o.probe.token, retry: { rounds: 1 } });
+  const client = fleetClient(o.probe);
   const wanted = new Set(emails);
   const batchSize = o.batchSize ?? 100;
   const flushMs = o.flushMs ?? 300;
