@@ -128,6 +128,8 @@ export interface ValidationJobTable {
   valid_count: ColumnType<number, number | undefined, number>;
   invalid_count: ColumnType<number, number | undefined, number>;
   risky_count: ColumnType<number, number | undefined, number>;
+  /** Started with a test key: results from the sandbox table, no credits, left out of analytics. */
+  is_sandbox: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface ValidationJobChunkTable {
@@ -207,6 +209,12 @@ export interface ApiKeyTable {
   created_at: Timestamp;
   last_used_at: Date | null;
   revoked_at: Date | null;
+  /** A sandbox key (mv_test_…): answers from the sandbox table, never the probe, never charged. */
+  is_test: ColumnType<boolean, boolean | undefined, boolean>;
+  /** What the key may call on /v1 (server/contracts/api-keys.ts API_SCOPES). */
+  scopes: ColumnType<string[], string[] | undefined, string[]>;
+  /** Requests per second for this key, at most the plan's; null = the plan's rate. */
+  rate_limit_per_second: number | null;
 }
 
 export interface AuditLogTable {

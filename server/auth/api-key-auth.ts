@@ -3,9 +3,10 @@
 // reveals nothing about timing of the key itself) and the digest found is compared again in constant
 // time. Use is recorded at most once a minute per key.
 import type { Db } from '../../db/client';
+import type { ApiScope } from '../contracts/api-keys';
 import type { PlanType } from '../contracts/plans';
 import { hashApiKey, looksLikeApiKey, sameDigest } from '../features/api-keys/api-key-format';
-import { findApiKeyByHash, touchApiKey } from '../features/api-keys/api-keys.queries';
+import { findApiKeyByHash, knownScopes, touchApiKey } from '../features/api-keys/api-keys.queries';
 
 export const LAST_USED_RESOLUTION_SECONDS = 60;
 
@@ -13,6 +14,11 @@ export interface ApiKeyPrincipal {
   accountId: string;
   keyId: string;
   plan: PlanType;
+  /** A sandbox key (mv_test_…). */
+  isTest: boolean;
+  scopes: ApiScope[];
+  /** The key's own rate limit (requests per second), or null for the plan's. */
+  ratePerSecond: number | null;
 }
 
 export type ApiKeyAuthFailure = {
@@ -59,5 +65,8 @@ export async function authenticateApiKey(db: Db, authorizationHeader: string | n
     // Not on the request's critical path; the conditional update keeps it to one write a minute.
     void touchApiKey(db, row.keyId, LAST_USED_RESOLUTION_SECONDS).catch((err) => console.error('[api-key] last_used_at:', err instanceof Error ? err.message : err));
   }
-  return { ok: true, principal: { accountId: row.accountId, keyId: row.keyId, plan: row.plan } };
+  return {
+    ok: true,
+    principal: { accountId: row.accountId, keyId: row.keyId, plan: row.plan, isTest: row.isTest, scopes: knownScopes(row.scopes), ratePerSecond: row.ratePerSecond },
+  };
 }

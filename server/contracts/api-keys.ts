@@ -4,6 +4,25 @@ import { z } from 'zod';
 export const API_KEY_NAME_REQUIRED = 'Please enter a name for the API key';
 export const API_KEY_NAME_MAX = 100;
 
+/**
+ * What a key may call on /v1. Every /v1 route declares exactly one (server/rest/rest-procedures.ts);
+ * keys made before scopes existed hold them all.
+ */
+export const API_SCOPES = ['validate', 'bulk', 'results', 'account'] as const;
+export const apiScopeSchema = z.enum(API_SCOPES, { error: `Scopes must be among: ${API_SCOPES.join(', ')}.` });
+export type ApiScope = z.infer<typeof apiScopeSchema>;
+
+/** For the create dialog and the documentation. */
+export const API_SCOPE_LABELS: Record<ApiScope, { label: string; description: string }> = {
+  validate: { label: 'Validate', description: 'POST /v1/validate: single real-time checks.' },
+  bulk: { label: 'Bulk', description: 'POST /v1/bulk: start bulk jobs.' },
+  results: { label: 'Read results', description: 'GET /v1/jobs/…: job status and results.' },
+  account: { label: 'Account', description: 'GET /v1/account: plan, credits and this key.' },
+};
+
+export const TEST_KEY_PREFIX = 'mv_test_';
+export const LIVE_KEY_PREFIX = 'mv_live_';
+
 export const createApiKeyInput = z.object({
   name: z
     .string({ error: API_KEY_NAME_REQUIRED })
@@ -11,6 +30,23 @@ export const createApiKeyInput = z.object({
     .min(1, API_KEY_NAME_REQUIRED)
     .max(API_KEY_NAME_MAX, `API key names can be at most ${API_KEY_NAME_MAX} characters.`)
     .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'API key names cannot contain control characters.'),
+  /** Default: every scope. */
+  scopes: z
+    .array(apiScopeSchema, { error: 'scopes must be a list.' })
+    .min(1, 'Choose at least one scope.')
+    .max(API_SCOPES.length)
+    .refine((a) => new Set(a).size === a.length, 'Each scope can be listed once.')
+    .optional(),
+  /** A test key (mv_test_…) answers from the sandbox: no mail server is contacted and no credit is used. */
+  test: z.boolean({ error: 'test must be true or false.' }).optional(),
+  /** Requests per second for this key; at most the plan's rate. Omit (or null) for the plan's rate. */
+  rate_limit_per_second: z
+    .number({ error: 'The rate limit must be a number.' })
+    .int('The rate limit must be a whole number of requests per second.')
+    .min(1, 'The rate limit must be at least 1 request per second.')
+    .max(1_000_000, 'The rate limit is above your plan\'s rate.')
+    .nullable()
+    .optional(),
 });
 export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;
 
@@ -27,6 +63,11 @@ export const apiKeySchema = z.object({
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
   status: apiKeyStatusSchema,
+  /** A sandbox key (shown with a "Test" badge). */
+  is_test: z.boolean(),
+  scopes: z.array(apiScopeSchema),
+  /** null: the plan's rate. */
+  rate_limit_per_second: z.number().int().nullable(),
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 

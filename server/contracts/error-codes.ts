@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   INSUFFICIENT_CREDITS: { status: 402, description: 'The account does not have enough credits for the request.' },
   PAYMENT_REQUIRED: { status: 402, description: 'The account is suspended for an unpaid subscription; data stays readable, new work resumes once paid.' },
   PLAN_REQUIRED: { status: 403, description: "The account's plan does not include this feature." },
+  SCOPE_REQUIRED: { status: 403, description: "The API key's scopes do not include this call; the body's scope field names the one needed." },
   NOT_A_MEMBER: { status: 403, description: 'The signed-in user belongs to no account.' },
   PERMISSION_DENIED: { status: 403, description: "The caller's role does not allow this action." },
   NOT_FOUND: { status: 404, description: 'The resource does not exist or belongs to another account.' },

@@ -31,11 +31,11 @@ const PUBLIC_CODES: Record<string, string> = {
 interface ErrorEnvelope {
   code?: string;
   message?: string;
-  data?: { appCode?: string | null; zodIssues?: Array<{ path: string; message: string }> | null };
+  data?: { appCode?: string | null; zodIssues?: Array<{ path: string; message: string }> | null; details?: Record<string, unknown> | null };
 }
 
 /** The public error body from trpc-to-openapi's envelope. */
-export function publicError(envelope: ErrorEnvelope): { code: string; message: string; issues?: Array<{ path: string; message: string }> } {
+export function publicError(envelope: ErrorEnvelope): { code: string; message: string; issues?: Array<{ path: string; message: string }>; [detail: string]: unknown } {
   const issues = envelope.data?.zodIssues ?? undefined;
   const code = envelope.data?.appCode ?? PUBLIC_CODES[envelope.code ?? ''] ?? envelope.code ?? 'ERROR';
   let message = envelope.message ?? 'Request failed';
@@ -43,7 +43,9 @@ export function publicError(envelope: ErrorEnvelope): { code: string; message: s
     const first = issues[0]!;
     message = first.path ? `${first.path}: ${first.message}` : first.message;
   }
-  return issues && issues.length > 0 ? { code, message, issues } : { code, message };
+  // The AppError's details (e.g. SCOPE_REQUIRED's scope) ride along, as on every other route.
+  const details = envelope.data?.details ?? {};
+  return issues && issues.length > 0 ? { ...details, code, message, issues } : { ...details, code, message };
 }
 
 /** Rewrites the JSON body of error responses on their way out, as RFC 9457 problem details. */

@@ -1,5 +1,7 @@
 // The OpenAPI 3.1 document of /v1, generated from the v1 router (served at /v1/openapi.json).
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import type { ApiScope } from '../contracts/api-keys';
+import type { ProcedureMeta } from '../trpc/init';
 import { v1Router } from './v1.router';
 
 /** The app codes our error bodies carry for each status (see mount.ts publicError). */
@@ -41,12 +43,31 @@ function describeOurErrors(doc: OpenAPIObject): OpenAPIObject {
   return doc;
 }
 
+/** The scope each /v1 operation requires (from apiKeyProcedure(scope)), in its description and as x-mailvet-scope. */
+export function v1RouteScopes(): Array<{ method: string; path: string; scope: ApiScope | undefined }> {
+  const procedures = (v1Router as unknown as { _def: { procedures: Record<string, { _def: { meta?: ProcedureMeta } }> } })._def.procedures;
+  return Object.values(procedures)
+    .map((p) => p._def.meta)
+    .filter((m): m is ProcedureMeta & { openapi: { method: string; path: string } } => !!m?.openapi)
+    .map((m) => ({ method: m.openapi.method, path: m.openapi.path, scope: m.apiScope }));
+}
+
+function describeScopes(doc: OpenAPIObject): OpenAPIObject {
+  for (const { method, path, scope } of v1RouteScopes()) {
+    const op = (doc.paths?.[path] as Record<string, { description?: string; 'x-mailvet-scope'?: string }> | undefined)?.[method.toLowerCase()];
+    if (!op || !scope) continue;
+    op['x-mailvet-scope'] = scope;
+    op.description = `${op.description ? `${op.description} ` : ''}Key scope: ${scope}.`;
+  }
+  return doc;
+}
+
 const cache = new Map<string, OpenAPIObject>();
 
 export function openApiDocument(baseURL: string): OpenAPIObject {
   let doc = cache.get(baseURL);
   if (!doc) {
-    doc = describeOurErrors(
+    doc = describeScopes(describeOurErrors(
       generateOpenApiDocument(v1Router, {
         title: 'Mailvet API',
         version: '1.0.0',
@@ -55,9 +76,9 @@ export function openApiDocument(baseURL: string): OpenAPIObject {
           'Errors are application/problem+json (RFC 9457: type, title, status, detail) and keep the app code and message ({code, message}); 429 carries Retry-After (seconds). ' +
           'Every response carries X-Request-Id (yours echoed when you send one). Every POST takes an Idempotency-Key header: the same key and body within 24 hours return the original answer (no second job, no second charge); the same key with another body is a 422.',
         baseUrl: `${baseURL.replace(/\/$/, '')}/v1`,
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your API key (mv_live_…)' } },
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your API key (mv_live_…, or a test key mv_test_… that answers from the sandbox)' } },
       }),
-    );
+    ));
     cache.set(baseURL, doc);
   }
   return doc;

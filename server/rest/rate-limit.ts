@@ -37,16 +37,21 @@ export function bucketBudget(plan: PlanType, bucket: RateBucket, customRate?: nu
 const limiters = new WeakMap<pg.Pool, Map<string, Promise<RateLimiterPostgres>>>();
 
 function limiterFor(pool: pg.Pool, plan: PlanType, bucket: RateBucket = 'v1', customRate?: number | null): Promise<RateLimiterPostgres> {
+  const custom = plan === 'enterprise' && customRate ? customRate : null;
+  const id = custom ? `${bucket}:${plan}:${custom}` : `${bucket}:${plan}`;
+  const { points, duration } = bucketBudget(plan, bucket, custom);
+  return limiterWith(pool, id, points, duration);
+}
+
+/** One limiter per (pool, budget id): its buckets live in the shared table under keyPrefix `id`. */
+function limiterWith(pool: pg.Pool, id: string, points: number, duration: number): Promise<RateLimiterPostgres> {
   let perPool = limiters.get(pool);
   if (!perPool) {
     perPool = new Map();
     limiters.set(pool, perPool);
   }
-  const custom = plan === 'enterprise' && customRate ? customRate : null;
-  const id = custom ? `${bucket}:${plan}:${custom}` : `${bucket}:${plan}`;
   let limiter = perPool.get(id);
   if (!limiter) {
-    const { points, duration } = bucketBudget(plan, bucket, custom);
     limiter = new Promise<RateLimiterPostgres>((resolve, reject) => {
       const l: RateLimiterPostgres = new RateLimiterPostgres(
         {
@@ -66,11 +71,9 @@ function limiterFor(pool: pg.Pool, plan: PlanType, bucket: RateBucket = 'v1', cu
   return limiter;
 }
 
-/** Takes one request from the account's bucket for this second. */
-export async function consumeApiRequest(pool: pg.Pool, plan: PlanType, accountId: string, bucket: RateBucket = 'v1', customRate?: number | null): Promise<RateDecision> {
-  const limit = bucketBudget(plan, bucket, customRate).points;
+async function consumeFrom(limiter: () => Promise<RateLimiterPostgres>, key: string, limit: number): Promise<RateDecision> {
   try {
-    const res = await (await limiterFor(pool, plan, bucket, customRate)).consume(accountId, 1);
+    const res = await (await limiter()).consume(key, 1);
     return { allowed: true, limit, remaining: res.remainingPoints };
   } catch (rej) {
     if (rej instanceof RateLimiterRes) {
@@ -80,4 +83,15 @@ export async function consumeApiRequest(pool: pg.Pool, plan: PlanType, accountId
     console.error('[rate-limit] store error:', rej instanceof Error ? rej.message : rej);
     return { allowed: true, limit, remaining: 0 };
   }
+}
+
+/** Takes one request from an API key's own bucket (a per-key limit below the plan's), per second. */
+export function consumeKeyRequest(pool: pg.Pool, keyId: string, perSecond: number): Promise<RateDecision> {
+  return consumeFrom(() => limiterWith(pool, `v1key:${perSecond}`, perSecond, 1), keyId, perSecond);
+}
+
+/** Takes one request from the account's bucket for this second. */
+export async function consumeApiRequest(pool: pg.Pool, plan: PlanType, accountId: string, bucket: RateBucket = 'v1', customRate?: number | null): Promise<RateDecision> {
+  const limit = bucketBudget(plan, bucket, customRate).points;
+  return consumeFrom(() => limiterFor(pool, plan, bucket, customRate), accountId, limit);
 }

@@ -1,36 +1,66 @@
-// apiKeyProcedure: the base of every /v1 procedure. Bearer key → account (401 otherwise), plan with
-// API access (403), then the plan's per-second rate (429 with Retry-After). Handlers get
-// ctx.accountId, ctx.keyId and ctx.plan and never check any of these themselves.
+// apiKeyProcedure(scope): the base of every /v1 procedure, and the one place a route declares the
+// scope its key needs (a route cannot be built without naming one). Bearer key → account (401
+// otherwise), plan with API access (403 PLAN_REQUIRED), the key's scopes (403 SCOPE_REQUIRED naming
+// the scope), then the key's own rate (when set) and the plan's per-second rate (429 with
+// Retry-After). Handlers get ctx.accountId, ctx.keyId, ctx.plan and ctx.sandbox (a test key) and
+// never check any of these themselves.
 import { authenticateApiKey } from '../auth/api-key-auth';
+import { API_SCOPE_LABELS, type ApiScope } from '../contracts/api-keys';
 import { AppError } from '../lib/app-error';
 import { publicProcedure } from '../trpc/init';
 import { requirePlan } from '../trpc/procedures';
 import { customApiRate } from '../features/billing/service-state';
-import { consumeApiRequest } from './rate-limit';
+import { consumeApiRequest, consumeKeyRequest, type RateDecision } from './rate-limit';
 import { restStateOf } from './rest-context';
 
-export const apiKeyProcedure = publicProcedure
+export function scopeRequiredMessage(scope: ApiScope): string {
+  return `This API key does not have the "${scope}" scope (${API_SCOPE_LABELS[scope].description}). Create a key with that scope on the API Keys page.`;
+}
+
+const keyAuthedProcedure = publicProcedure
   .use(async function isApiKeyAuthed({ ctx, next }) {
     const auth = await authenticateApiKey(ctx.deps.db, ctx.headers.get('authorization'));
     if (!auth.ok) throw new AppError(auth.code, auth.message);
-    const { accountId, keyId, plan } = auth.principal;
-    return next({ ctx: { ...ctx, accountId, keyId, plan } });
+    const { accountId, keyId, plan, isTest, scopes, ratePerSecond } = auth.principal;
+    return next({ ctx: { ...ctx, accountId, keyId, plan, sandbox: isTest, keyScopes: scopes, keyRatePerSecond: ratePerSecond } });
   })
-  .use(requirePlan('apiKeys'))
-  .use(async function withinRate({ ctx, next }) {
-    // Enterprise: the rate the operator set for this account (mailvet accounts set-api-rate), if any.
-    const custom = ctx.plan === 'enterprise' ? await customApiRate(ctx.deps.db, ctx.accountId) : null;
-    const decision = await consumeApiRequest(ctx.deps.pool, ctx.plan, ctx.accountId, 'v1', custom);
-    const headers = restStateOf(ctx)?.responseHeaders;
-    if (headers) headers['X-RateLimit-Limit'] = String(decision.limit);
-    if (!decision.allowed) {
-      if (headers) {
-        headers['Retry-After'] = String(decision.retryAfterSeconds);
-        headers['X-RateLimit-Remaining'] = '0';
+  .use(requirePlan('apiKeys'));
+
+/** The base procedure of a /v1 route that needs `scope`. */
+export function apiKeyProcedure(scope: ApiScope) {
+  return keyAuthedProcedure
+    .meta({ apiScope: scope })
+    .use(async function hasScope({ ctx, next }) {
+      if (!ctx.keyScopes.includes(scope)) throw new AppError('SCOPE_REQUIRED', scopeRequiredMessage(scope), { details: { scope } });
+      return next();
+    })
+    .use(async function withinRate({ ctx, next }) {
+      const headers = restStateOf(ctx)?.responseHeaders;
+      // The key's own limit first, so a request it refuses takes nothing from the account's budget.
+      let keyDecision: RateDecision | null = null;
+      if (ctx.keyRatePerSecond !== null) {
+        keyDecision = await consumeKeyRequest(ctx.deps.pool, ctx.keyId, ctx.keyRatePerSecond);
+        if (!keyDecision.allowed) refuse(keyDecision, headers, 'on this API key');
       }
-      const s = decision.retryAfterSeconds;
-      throw new AppError('RATE_LIMITED', `Rate limit exceeded (${decision.limit} requests per second on your plan). Retry after ${s} second${s === 1 ? '' : 's'}.`);
-    }
-    if (headers) headers['X-RateLimit-Remaining'] = String(decision.remaining);
-    return next();
-  });
+      // Enterprise: the rate the operator set for this account (mailvet accounts set-api-rate), if any.
+      const custom = ctx.plan === 'enterprise' ? await customApiRate(ctx.deps.db, ctx.accountId) : null;
+      const decision = await consumeApiRequest(ctx.deps.pool, ctx.plan, ctx.accountId, 'v1', custom);
+      if (!decision.allowed) refuse(decision, headers, 'on your plan');
+      if (headers) {
+        const tighter = keyDecision?.allowed && keyDecision.limit < decision.limit ? keyDecision : decision;
+        headers['X-RateLimit-Limit'] = String(tighter.limit);
+        headers['X-RateLimit-Remaining'] = String(Math.min(decision.remaining, keyDecision?.allowed ? keyDecision.remaining : decision.remaining));
+      }
+      return next();
+    });
+}
+
+function refuse(decision: Extract<RateDecision, { allowed: false }>, headers: Record<string, string> | undefined, where: string): never {
+  if (headers) {
+    headers['X-RateLimit-Limit'] = String(decision.limit);
+    headers['Retry-After'] = String(decision.retryAfterSeconds);
+    headers['X-RateLimit-Remaining'] = '0';
+  }
+  const s = decision.retryAfterSeconds;
+  throw new AppError('RATE_LIMITED', `Rate limit exceeded (${decision.limit} requests per second ${where}). Retry after ${s} second${s === 1 ? '' : 's'}.`);
+}

@@ -1,8 +1,10 @@
 // The public REST API (/v1), served by trpc-to-openapi from these procedures and documented by the
-// OpenAPI document generated from them (/v1/openapi.json). Every procedure is an apiKeyProcedure:
-// Bearer key, plan with API access, per-plan rate. Services do the work; this file only maps shapes.
+// OpenAPI document generated from them (/v1/openapi.json). Every procedure is an
+// apiKeyProcedure(scope), which declares the key scope it needs: Bearer key, plan with API access,
+// scope, per-key and per-plan rate. A test key's ctx.sandbox routes its work to the sandbox. Services do the work; this file only maps shapes.
 import { z } from 'zod';
 import { hasNul, NUL_MESSAGE } from '../../probe/contract';
+import { API_SCOPES } from '../contracts/api-keys';
 import { MAX_EMAILS_PER_FILE } from '../contracts/jobs';
 import type { PlanType } from '../contracts/plans';
 import type { AppDeps } from '../deps';
@@ -14,11 +16,17 @@ import { requirePlan } from '../trpc/procedures';
 import { createApiBulkJob, uniqueAddresses } from '../features/jobs/api-jobs';
 import { publicResultSchema, toPublicResult } from './public-result';
 import { apiKeyProcedure } from './rest-procedures';
+import { apiAccountSummary, checkSandboxEmail } from '../features/api-keys/api-keys.service';
 import { findAccountJob, jobResultsAfter } from '../features/jobs/jobs.queries';
 
 const TAG_VALIDATION = 'Validation';
 const TAG_JOBS = 'Jobs';
-const COMMON_ERRORS = { 400: 'Bad input', 401: 'Missing, invalid or revoked API key', 403: 'Plan does not include API access', 429: 'Rate limit exceeded (see Retry-After)' };
+const COMMON_ERRORS = {
+  400: 'Bad input',
+  401: 'Missing, invalid or revoked API key',
+  403: 'Plan does not include API access (PLAN_REQUIRED), or the key lacks the scope (SCOPE_REQUIRED, with scope)',
+  429: 'Rate limit exceeded (see Retry-After)',
+};
 
 const validateInput = z.object({
   email: z
@@ -85,7 +93,7 @@ const resultsOutput = z.object({
   next_cursor: z.string().nullable().meta({ description: 'Pass as cursor to get the next page; null on the last page.' }),
 });
 
-async function startBulk(ctx: { deps: AppDeps; accountId: string; keyId: string; plan: PlanType }, input: z.infer<typeof bulkInput>) {
+async function startBulk(ctx: { deps: AppDeps; accountId: string; keyId: string; plan: PlanType; sandbox: boolean }, input: z.infer<typeof bulkInput>) {
   let webhookUrl: string | null = null;
   if (input.webhook_url !== undefined) {
     const check = await checkWebhookUrl(input.webhook_url.trim(), { allowPrivate: ctx.deps.env.WEBHOOK_ALLOW_PRIVATE });
@@ -94,19 +102,51 @@ async function startBulk(ctx: { deps: AppDeps; accountId: string; keyId: string;
   }
   const emails = uniqueAddresses(input.emails);
   if (emails.length === 0) throw new AppError('BAD_INPUT', 'No valid email addresses found');
-  const job = await createApiBulkJob(ctx.deps.db, { accountId: ctx.accountId, keyId: ctx.keyId, plan: ctx.plan, emails, webhookUrl });
+  const job = await createApiBulkJob(ctx.deps.db, { accountId: ctx.accountId, keyId: ctx.keyId, plan: ctx.plan, emails, webhookUrl, sandbox: ctx.sandbox });
   return { job_id: job.jobId, total_emails: job.totalEmails, status: 'pending' as const };
 }
 
 // webhook_url follows the plan table (Pro and up): 403 PLAN_REQUIRED otherwise, before anything is queued.
-const bulkProcedure = apiKeyProcedure
+const bulkProcedure = apiKeyProcedure('bulk')
   .use(requirePlan('csvUpload'))
   .use(requirePlan('webhooks', (input) => (input as { webhook_url?: unknown } | null)?.webhook_url !== undefined))
   .input(bulkInput)
   .output(bulkOutput);
 
+const TAG_ACCOUNT = 'Account';
+
+const accountOutput = z
+  .object({
+    plan: z.enum(['free', 'starter', 'pro', 'business', 'enterprise']),
+    credits_balance: z.number().int(),
+    rate_limit_per_second: z.number().int().meta({ description: "Requests per second this key may make: its own limit, or the plan's." }),
+    key: z.object({
+      id: z.string(),
+      name: z.string(),
+      key_prefix: z.string(),
+      test: z.boolean().meta({ description: 'A test key: answers from the sandbox, never costs credits.' }),
+      scopes: z.array(z.enum(API_SCOPES)),
+    }),
+  })
+  .meta({ id: 'Account' });
+
 export const v1Router = router({
-  validate: apiKeyProcedure
+  account: apiKeyProcedure('account')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/account',
+        tags: [TAG_ACCOUNT],
+        summary: 'Your plan, credits and this key',
+        description: 'The account behind the key: plan, credit balance, and the calling key (test or live, scopes, rate limit).',
+        errorResponses: COMMON_ERRORS,
+      },
+    })
+    .input(z.object({}))
+    .output(accountOutput)
+    .query(({ ctx }) => apiAccountSummary(ctx.deps.db, { accountId: ctx.accountId, keyId: ctx.keyId, plan: ctx.plan })),
+
+  validate: apiKeyProcedure('validate')
     .meta({
       openapi: {
         method: 'POST',
@@ -120,6 +160,7 @@ export const v1Router = router({
     .input(validateInput)
     .output(publicResultSchema)
     .mutation(async ({ ctx, input }) => {
+      if (ctx.sandbox) return toPublicResult(checkSandboxEmail(input.email));
       const r = await checkSingleEmail({ db: ctx.deps.db, probe: ctx.deps.probe }, { accountId: ctx.accountId, userId: null, plan: ctx.plan, email: input.email });
       return toPublicResult(r);
     }),
@@ -151,7 +192,7 @@ export const v1Router = router({
     .mutation(({ ctx, input }) => startBulk(ctx, input)),
 
   jobs: router({
-    get: apiKeyProcedure
+    get: apiKeyProcedure('results')
       .meta({
         openapi: {
           method: 'GET',
@@ -164,7 +205,7 @@ export const v1Router = router({
       .input(z.object({ id: z.string().max(100) }))
       .output(jobOutput)
       .query(async ({ ctx, input }) => {
-        const job = await findAccountJob(ctx.deps.db, ctx.accountId, input.id);
+        const job = await findAccountJob(ctx.deps.db, ctx.accountId, input.id, { sandbox: ctx.sandbox });
         if (!job) throw new AppError('NOT_FOUND', 'Job not found.');
         return {
           job_id: job.id,
@@ -176,7 +217,7 @@ export const v1Router = router({
         };
       }),
 
-    results: apiKeyProcedure
+    results: apiKeyProcedure('results')
       .meta({
         openapi: {
           method: 'GET',
@@ -190,7 +231,7 @@ export const v1Router = router({
       .input(resultsInput)
       .output(resultsOutput)
       .query(async ({ ctx, input }) => {
-        const job = await findAccountJob(ctx.deps.db, ctx.accountId, input.id);
+        const job = await findAccountJob(ctx.deps.db, ctx.accountId, input.id, { sandbox: ctx.sandbox });
         if (!job) throw new AppError('NOT_FOUND', 'Job not found.');
         if (job.status === 'pending' || job.status === 'processing') {
           throw new AppError('CONFLICT', `Results are available once the job has finished; it is ${job.status}. Poll GET /v1/jobs/${job.id} or use a webhook_url.`);

@@ -1,5 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { ApiScope } from '../contracts/api-keys';
 import { ZodError } from 'zod';
 import { AppError } from '../lib/app-error';
 import type { Context } from './context';
@@ -26,9 +27,12 @@ export function toTRPCError(err: AppError): TRPCError {
   return new TRPCError({ code: TRPC_CODE_BY_STATUS[err.status] ?? 'INTERNAL_SERVER_ERROR', message: err.message, cause: err });
 }
 
+/** trpc-to-openapi's meta, plus the API-key scope a /v1 procedure requires (set by apiKeyProcedure(scope)). */
+export type ProcedureMeta = OpenApiMeta & { apiScope?: ApiScope };
+
 const t = initTRPC
   .context<Context>()
-  .meta<OpenApiMeta>()
+  .meta<ProcedureMeta>()
   .create({
     isDev: false, // never send stack traces to clients
     errorFormatter({ shape, error }) {

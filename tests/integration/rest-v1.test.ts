@@ -328,7 +328,7 @@ describe('GET /v1/openapi.json', () => {
     const res = await api(null, 'GET', '/v1/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\.1/);
-    expect(Object.keys(res.body.paths).sort()).toEqual(['/bulk', '/bulk-validate', '/jobs/{id}', '/jobs/{id}/results', '/validate']);
+    expect(Object.keys(res.body.paths).sort()).toEqual(['/account', '/bulk', '/bulk-validate', '/jobs/{id}', '/jobs/{id}/results', '/validate']);
     expect(res.body.paths['/validate'].post).toBeDefined();
     expect(res.body.paths['/jobs/{id}/results'].get).toBeDefined();
     expect(res.body.servers[0].url).toBe(`${ts.url}/v1`);

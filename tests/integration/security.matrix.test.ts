@@ -19,6 +19,8 @@ import { createHttpApp } from '../../server/http/app';
 import { createContextInner } from '../../server/trpc/context';
 import { appRouter, createCaller } from '../../server/trpc/app-router';
 import { v1Router } from '../../server/rest/v1.router';
+import { v1RouteScopes } from '../../server/rest/openapi';
+import { API_SCOPES } from '../../server/contracts/api-keys';
 import { joinAs, ownerOn, setPlan, uniqueEmail, type Person } from '../helpers/accounts';
 import { Browserless, startTestServer, type TestServer } from '../helpers/test-server';
 
@@ -149,18 +151,20 @@ const TRPC: Record<string, TrpcEntry> = {
 };
 
 // ---- every /v1 route (API keys: A's key, B's key, none) ------------------------------------
-type V1Caller = 'anonymous' | 'revoked' | 'owner' | 'foreign';
+// `unscoped`: A's key holding every scope but the one the route declares (403 SCOPE_REQUIRED).
+type V1Caller = 'anonymous' | 'revoked' | 'unscoped' | 'owner' | 'foreign';
 interface V1Entry {
   request: () => Promise<{ method: string; path: string; body?: unknown }>;
   expect: Record<V1Caller, number>;
 }
-const v1Everyone = (s = 200): Record<V1Caller, number> => ({ anonymous: 401, revoked: 401, owner: s, foreign: s });
+const v1Everyone = (s = 200): Record<V1Caller, number> => ({ anonymous: 401, revoked: 401, unscoped: 403, owner: s, foreign: s });
 const V1: Record<string, V1Entry> = {
   'POST /validate': { request: async () => ({ method: 'POST', path: '/v1/validate', body: { email: 'not-an-address' } }), expect: v1Everyone(503) }, // no probe daemon here: every gate passed
   'POST /bulk': { request: async () => ({ method: 'POST', path: '/v1/bulk', body: { emails: ['matrix@example.com'] } }), expect: v1Everyone() },
   'POST /bulk-validate': { request: async () => ({ method: 'POST', path: '/v1/bulk-validate', body: { emails: ['matrix@example.com'] } }), expect: v1Everyone() },
-  'GET /jobs/{id}': { request: async () => ({ method: 'GET', path: `/v1/jobs/${await fx.job()}` }), expect: { anonymous: 401, revoked: 401, owner: 200, foreign: 404 } },
-  'GET /jobs/{id}/results': { request: async () => ({ method: 'GET', path: `/v1/jobs/${await fx.job()}/results` }), expect: { anonymous: 401, revoked: 401, owner: 200, foreign: 404 } },
+  'GET /jobs/{id}': { request: async () => ({ method: 'GET', path: `/v1/jobs/${await fx.job()}` }), expect: { anonymous: 401, revoked: 401, unscoped: 403, owner: 200, foreign: 404 } },
+  'GET /jobs/{id}/results': { request: async () => ({ method: 'GET', path: `/v1/jobs/${await fx.job()}/results` }), expect: { anonymous: 401, revoked: 401, unscoped: 403, owner: 200, foreign: 404 } },
+  'GET /account': { request: async () => ({ method: 'GET', path: '/v1/account' }), expect: v1Everyone() }, // each key sees its own account
 };
 
 // ---- every other Express route (enumerated from the app; /api/auth and the tRPC/v1 mounts aside) ----
@@ -341,17 +345,24 @@ describe('security matrix', () => {
     const keyB = (await B.client.trpcMutation('apiKeys.create', { name: 'matrix v1 B' })).body.result.data.api_key as string;
     const revoked = await A.owner.client.trpcMutation('apiKeys.create', { name: 'matrix revoked' });
     await A.owner.client.trpcMutation('apiKeys.revoke', { id: revoked.body.result.data.id });
-    const keys: Record<V1Caller, string | null> = { anonymous: null, revoked: revoked.body.result.data.api_key, owner: keyA, foreign: keyB };
+    const scopeOf = new Map(v1RouteScopes().map((r) => [`${r.method} ${r.path}`, r.scope!]));
+    const withoutScope = new Map<string, string>();
+    for (const scope of API_SCOPES) {
+      const k = await A.owner.client.trpcMutation('apiKeys.create', { name: `matrix without ${scope}`, scopes: API_SCOPES.filter((s) => s !== scope) });
+      withoutScope.set(scope, k.body.result.data.api_key as string);
+    }
+    const keys: Record<Exclude<V1Caller, 'unscoped'>, string | null> = { anonymous: null, revoked: revoked.body.result.data.api_key, owner: keyA, foreign: keyB };
     const before = await snapshotA();
     const failures: string[] = [];
-    for (const who of ['anonymous', 'revoked', 'foreign', 'owner'] as V1Caller[]) {
+    for (const who of ['anonymous', 'revoked', 'unscoped', 'foreign', 'owner'] as V1Caller[]) {
       for (const [route, entry] of Object.entries(V1)) {
+        const key = who === 'unscoped' ? withoutScope.get(scopeOf.get(route)!)! : keys[who];
         const r = await entry.request();
         // Each route in its own second: the plan's per-second rate is not what this walks.
         await new Promise((res) => setTimeout(res, 120));
         const res = await fetch(`${ts.url}${r.path}`, {
           method: r.method,
-          headers: { 'content-type': 'application/json', ...(keys[who] ? { authorization: `Bearer ${keys[who]}` } : {}), cookie: [...A.owner.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+          headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), cookie: [...A.owner.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
           body: r.body === undefined ? undefined : JSON.stringify(r.body),
         });
         const text = await res.text();

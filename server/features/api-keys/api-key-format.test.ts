@@ -12,6 +12,13 @@ describe('API key format', () => {
     expect(looksLikeApiKey(key)).toBe(true);
   });
 
+  it('makes mv_test_ keys for the sandbox, accepted by the same shape check', () => {
+    const { key, prefix } = generateApiKey({ test: true });
+    expect(key).toMatch(/^mv_test_[0-9A-Za-z]{43}$/);
+    expect(prefix).toBe(key.slice(0, 12));
+    expect(looksLikeApiKey(key)).toBe(true);
+  });
+
   it('never repeats a key', () => {
     const keys = new Set(Array.from({ length: 500 }, () => generateApiKey().key));
     expect(keys.size).toBe(500);
@@ -25,7 +32,7 @@ describe('API key format', () => {
   });
 
   it('refuses malformed tokens before any lookup', () => {
-    for (const bad of ['', 'mv_live_', 'mv_test_' + 'a'.repeat(43), 'mv_live_' + 'a'.repeat(42), 'mv_live_' + 'a'.repeat(42) + '-', ' mv_live_' + 'a'.repeat(43)]) {
+    for (const bad of ['', 'mv_live_', 'mv_prod_' + 'a'.repeat(43), 'mv_test_' + 'a'.repeat(42), 'mv_live_' + 'a'.repeat(42), 'mv_live_' + 'a'.repeat(42) + '-', ' mv_live_' + 'a'.repeat(43)]) {
       expect(looksLikeApiKey(bad)).toBe(false);
     }
   });

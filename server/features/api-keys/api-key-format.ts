@@ -1,16 +1,19 @@
 // The API key itself: how it is made, what it looks like, and the one-way hash we keep.
-// A key is `mv_live_` + 43 base62 characters (256 bits from the CSPRNG). Only its SHA-256 (hex) and
-// its first KEY_PREFIX_LENGTH characters are stored; the key is shown to its creator once.
+// A key is `mv_live_` (a test key: `mv_test_`) + 43 base62 characters (256 bits from the CSPRNG).
+// Only its SHA-256 (hex) and its first KEY_PREFIX_LENGTH characters are stored; the key is shown to
+// its creator once. Whether a key is a test key is stored with it too: the prefix only says so.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const API_KEY_PREFIX = 'mv_live_';
+import { LIVE_KEY_PREFIX, TEST_KEY_PREFIX } from '../../contracts/api-keys';
+
+export const API_KEY_PREFIX = LIVE_KEY_PREFIX;
 /** 43 base62 characters carry 256 bits (62^43 > 2^256). */
 export const API_KEY_RANDOM_LENGTH = 43;
-/** Stored and displayed: `mv_live_` + 4 characters, enough to tell keys apart, useless to guess. */
+/** Stored and displayed: `mv_live_` (or `mv_test_`) + 4 characters, enough to tell keys apart, useless to guess. */
 export const KEY_PREFIX_LENGTH = 12;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${API_KEY_RANDOM_LENGTH}}$`);
+const KEY_PATTERN = new RegExp(`^(?:${LIVE_KEY_PREFIX}|${TEST_KEY_PREFIX})[0-9A-Za-z]{${API_KEY_RANDOM_LENGTH}}$`);
 
 /** Uniform base62 string from the CSPRNG (rejection sampling: bytes >= 248 are dropped, so no modulo bias). */
 export function randomBase62(length: number): string {
@@ -40,8 +43,8 @@ export interface NewKeyMaterial {
   hash: string;
 }
 
-export function generateApiKey(): NewKeyMaterial {
-  const key = API_KEY_PREFIX + randomBase62(API_KEY_RANDOM_LENGTH);
+export function generateApiKey(o: { test?: boolean } = {}): NewKeyMaterial {
+  const key = (o.test ? TEST_KEY_PREFIX : LIVE_KEY_PREFIX) + randomBase62(API_KEY_RANDOM_LENGTH);
   return { key, prefix: keyPrefixOf(key), hash: hashApiKey(key) };
 }
 

@@ -1,9 +1,14 @@
 // SQL for api_key. The hash goes in and is matched here; it is never selected out to callers.
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
-import type { ApiKey } from '../../contracts/api-keys';
+import { API_SCOPES, type ApiKey, type ApiScope } from '../../contracts/api-keys';
 
-const publicColumns = ['id', 'name', 'key_prefix', 'created_at', 'last_used_at', 'revoked_at'] as const;
+const publicColumns = ['id', 'name', 'key_prefix', 'created_at', 'last_used_at', 'revoked_at', 'is_test', 'scopes', 'rate_limit_per_second'] as const;
+
+/** Stored scopes, in the canonical order; anything unknown in the column is dropped (never granted). */
+export function knownScopes(stored: readonly string[]): ApiScope[] {
+  return API_SCOPES.filter((s) => stored.includes(s));
+}
 
 interface ApiKeyRow {
   id: string;
@@ -12,6 +17,9 @@ interface ApiKeyRow {
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
+  is_test: boolean;
+  scopes: string[];
+  rate_limit_per_second: number | null;
 }
 
 export function toApiKey(r: ApiKeyRow): ApiKey {
@@ -23,13 +31,28 @@ export function toApiKey(r: ApiKeyRow): ApiKey {
     last_used_at: r.last_used_at?.toISOString() ?? null,
     revoked_at: r.revoked_at?.toISOString() ?? null,
     status: r.revoked_at ? 'revoked' : 'active',
+    is_test: r.is_test,
+    scopes: knownScopes(r.scopes),
+    rate_limit_per_second: r.rate_limit_per_second,
   };
 }
 
-export async function insertApiKey(db: Db, v: { accountId: string; userId: string | null; name: string; prefix: string; hash: string }): Promise<ApiKey> {
+export async function insertApiKey(
+  db: Db,
+  v: { accountId: string; userId: string | null; name: string; prefix: string; hash: string; isTest: boolean; scopes: ApiScope[]; ratePerSecond: number | null },
+): Promise<ApiKey> {
   const row = await db
     .insertInto('api_key')
-    .values({ account_id: v.accountId, created_by: v.userId, name: v.name, key_prefix: v.prefix, key_hash: v.hash })
+    .values({
+      account_id: v.accountId,
+      created_by: v.userId,
+      name: v.name,
+      key_prefix: v.prefix,
+      key_hash: v.hash,
+      is_test: v.isTest,
+      scopes: v.scopes,
+      rate_limit_per_second: v.ratePerSecond,
+    })
     .returning(publicColumns)
     .executeTakeFirstOrThrow();
   return toApiKey(row);
@@ -39,6 +62,11 @@ export async function insertApiKey(db: Db, v: { accountId: string; userId: strin
 export async function listApiKeys(db: Db, accountId: string): Promise<ApiKey[]> {
   const rows = await db.selectFrom('api_key').select(publicColumns).where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id').execute();
   return rows.map(toApiKey);
+}
+
+export async function findAccountApiKey(db: Db, accountId: string, id: string): Promise<ApiKey | null> {
+  const row = await db.selectFrom('api_key').select(publicColumns).where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+  return row ? toApiKey(row) : null;
 }
 
 export async function countActiveApiKeys(db: Db, accountId: string): Promise<number> {
@@ -77,6 +105,9 @@ export interface KeyLookup {
   revokedAt: Date | null;
   lastUsedAt: Date | null;
   plan: 'free' | 'starter' | 'pro' | 'business' | 'enterprise';
+  isTest: boolean;
+  scopes: string[];
+  ratePerSecond: number | null;
 }
 
 /** The key with this hash (unique index) and its account's plan. */
@@ -84,7 +115,7 @@ export async function findApiKeyByHash(db: Db, hash: string): Promise<KeyLookup 
   const row = await db
     .selectFrom('api_key')
     .innerJoin('account', 'account.id', 'api_key.account_id')
-    .select(['api_key.id as keyId', 'api_key.account_id as accountId', 'api_key.key_hash as keyHash', 'api_key.revoked_at as revokedAt', 'api_key.last_used_at as lastUsedAt', 'account.plan'])
+    .select(['api_key.id as keyId', 'api_key.account_id as accountId', 'api_key.key_hash as keyHash', 'api_key.revoked_at as revokedAt', 'api_key.last_used_at as lastUsedAt', 'account.plan', 'api_key.is_test as isTest', 'api_key.scopes', 'api_key.rate_limit_per_second as ratePerSecond'])
     .where('api_key.key_hash', '=', hash)
     .executeTakeFirst();
   return row ?? null;

@@ -16,7 +16,17 @@ export const apiKeysRouter = router({
     .use(requirePlan('apiKeys'))
     .input(createApiKeyInput)
     .output(createdApiKeySchema)
-    .mutation(({ ctx, input }) => createApiKey(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id, name: input.name })),
+    .mutation(({ ctx, input }) =>
+      createApiKey(ctx.deps.db, {
+        accountId: ctx.accountId,
+        userId: ctx.user.id,
+        plan: ctx.plan,
+        name: input.name,
+        scopes: input.scopes,
+        test: input.test,
+        ratePerSecond: input.rate_limit_per_second,
+      }),
+    ),
 
   revoke: manageProcedure
     .input(revokeApiKeyInput)

@@ -20,7 +20,7 @@ export function uniqueAddresses(emails: readonly string[]): string[] {
 
 export async function createApiBulkJob(
   db: Db,
-  o: { accountId: string; keyId: string; plan: PlanType; emails: string[]; webhookUrl: string | null },
+  o: { accountId: string; keyId: string; plan: PlanType; emails: string[]; webhookUrl: string | null; sandbox?: boolean },
 ): Promise<{ jobId: string; totalEmails: number }> {
   return db.transaction().execute(async (trx) => {
     const job = await createJobInTransaction(trx, {
@@ -30,8 +30,16 @@ export async function createApiBulkJob(
       emails: o.emails,
       source: 'api',
       depth: depthForPlan(o.plan),
+      // A test key's job: answered from the sandbox table by the same workers, free of charge.
+      chargeCredits: !o.sandbox,
     });
-    if (o.webhookUrl) await trx.updateTable('validation_job').set({ webhook_url: o.webhookUrl }).where('id', '=', job.jobId).execute();
+    if (o.webhookUrl || o.sandbox) {
+      await trx
+        .updateTable('validation_job')
+        .set({ ...(o.webhookUrl ? { webhook_url: o.webhookUrl } : {}), ...(o.sandbox ? { is_sandbox: true } : {}) })
+        .where('id', '=', job.jobId)
+        .execute();
+    }
     return job;
   });
 }

@@ -11,6 +11,7 @@ import { takeCredits } from '../credits/credits';
 import { resultRow } from '../validation/results.queries';
 import { creditsNeededMessage } from './jobs.service';
 import { enqueueWebhook } from '../webhooks/webhooks.service';
+import { sandboxResult } from '../api-keys/sandbox';
 
 export interface ChunkRunOptions {
   db: Db;
@@ -35,7 +36,7 @@ export async function runChunk(o: ChunkRunOptions, jobId: string, chunkNo: numbe
   const { db } = o;
   const job = await db
     .selectFrom('validation_job')
-    .select(['id', 'account_id', 'created_by', 'status', 'depth', 'charge_credits'])
+    .select(['id', 'account_id', 'created_by', 'status', 'depth', 'charge_credits', 'is_sandbox'])
     .where('id', '=', jobId)
     .executeTakeFirst();
   if (!job) return 'job-gone';
@@ -84,7 +85,7 @@ async function unansweredEmails(db: Db, jobId: string, emails: string[]): Promis
   return emails.filter((e) => !answered.has(e));
 }
 
-type JobInfo = { id: string; account_id: string; created_by: string | null; depth: 'syntax' | 'mx' | 'smtp'; charge_credits: boolean };
+type JobInfo = { id: string; account_id: string; created_by: string | null; depth: 'syntax' | 'mx' | 'smtp'; charge_credits: boolean; is_sandbox?: boolean };
 
 // One client per probe fleet, kept across chunks: which daemons are down, and each big domain's
 // catch-all answer (shared with the other nodes as a hint), hold for the whole job and the next.
@@ -100,6 +101,12 @@ function fleetClient(probe: { urls: string[]; token: string }): ProbeClient {
 }
 
 async function verifyAndStore(o: ChunkRunOptions, job: JobInfo, emails: string[]): Promise<void> {
+  if (job.is_sandbox) {
+    // A test key's job: the sandbox table answers, no probe is asked, nothing is charged.
+    const batchSize = o.batchSize ?? 100;
+    for (let i = 0; i < emails.length; i += batchSize) await storeBatch(o.db, job, emails.slice(i, i + batchSize).map(sandboxResult));
+    return;
+  }
   const client = fleetClient(o.probe);
   const wanted = new Set(emails);
   const batchSize = o.batchSize ?? 100;
@@ -139,7 +146,7 @@ export async function storeBatch(db: Db, job: JobInfo, results: VerificationResu
   await db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('validation_result')
-      .values(results.map((r) => resultRow({ accountId: job.account_id, jobId: job.id, userId: job.created_by, result: r })))
+      .values(results.map((r) => ({ ...resultRow({ accountId: job.account_id, jobId: job.id, userId: job.created_by, result: r }), ...(job.is_sandbox ? { charged: false } : {}) })))
       .onConflict((oc) => oc.columns(['job_id', 'email']).where('job_id', 'is not', null).doNothing())
       .returning(['result', 'charged'])
       .execute();

@@ -214,13 +214,15 @@ export interface PublicJobRow {
   completed_at: Date | null;
 }
 
-export async function findAccountJob(db: Db, accountId: string, jobId: string): Promise<PublicJobRow | null> {
+/** The account's job; with `sandbox`, only a job of that kind (test keys see sandbox jobs only, live keys live ones only). */
+export async function findAccountJob(db: Db, accountId: string, jobId: string, o: { sandbox?: boolean } = {}): Promise<PublicJobRow | null> {
   if (!UUID.test(jobId)) return null;
   const row = await db
     .selectFrom('validation_job')
     .select(['id', 'status', 'total_emails', 'processed_emails', 'created_at', 'completed_at'])
     .where('id', '=', jobId)
     .where('account_id', '=', accountId)
+    .$if(o.sandbox !== undefined, (q) => q.where('is_sandbox', '=', o.sandbox!))
     .executeTakeFirst();
   return row ?? null;
 }

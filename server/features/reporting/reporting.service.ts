@@ -60,6 +60,8 @@ function baseResults(db: Db, accountId: string, range: ReportRange) {
     .selectFrom('validation_result as r')
     .leftJoin('validation_job as j', 'j.id', 'r.job_id')
     .where('r.account_id', '=', accountId)
+    // Sandbox jobs (test keys) are free rehearsals, not usage.
+    .where((eb) => eb.or([eb('j.is_sandbox', 'is', null), eb('j.is_sandbox', '=', false)]))
     .where('r.checked_at', '>=', range.from)
     .where('r.checked_at', '<', range.toExclusive);
   if (range.source) q = q.where(sql<SqlBool>`${sourceExpr} = ${range.source}` as Expression<SqlBool>);
