@@ -5,9 +5,9 @@ import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { organization, twoFactor } from 'better-auth/plugins';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
-import { UNLIMITED } from '../contracts/plans';
 import { provisionAccount } from '../features/account/provision';
 import { invitationBrand } from '../features/branding/branding.service';
+import { invitationAllowance, teamMemberLimit } from '../features/team/team.service';
 import { linkMail, type Mailer } from '../mail/mailer';
 import { CLIENT_IP_HEADER } from './auth-routes';
 
@@ -30,17 +30,6 @@ export function authSchemaOptions(): Pick<BetterAuthOptions, 'account' | 'plugin
     rateLimit: { storage: 'database' }, // creates the rateLimit table
     plugins: [organization(), twoFactor()],
   };
-}
-
-/** The account's team size (owner included) from our plan columns; 0 when the account is gone. */
-async function teamMemberLimit(db: Db, accountId: string): Promise<number> {
-  const row = await db.selectFrom('account').select('team_member_limit').where('id', '=', accountId).executeTakeFirst();
-  return row?.team_member_limit ?? 0;
-}
-
-async function memberCount(db: Db, accountId: string): Promise<number> {
-  const row = await db.selectFrom('member').select((eb) => eb.fn.countAll<string>().as('n')).where('organizationId', '=', accountId).executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 /** Every verification link returns to /dashboard (spec section 4), whichever flow sent it. */
@@ -172,10 +161,7 @@ export function createAuth(d: AuthDeps) {
         // enforces it with its messages; the plugin's own checks read the same column, so a route
         // a future version adds cannot seat more people than the plan allows.
         membershipLimit: async (_user, org) => teamMemberLimit(d.db, org.id),
-        invitationLimit: async ({ organization: org }) => {
-          const limit = await teamMemberLimit(d.db, org.id);
-          return limit >= UNLIMITED ? UNLIMITED : Math.max(0, limit - (await memberCount(d.db, org.id)));
-        },
+        invitationLimit: async ({ organization: org }) => invitationAllowance(d.db, org.id),
         sendInvitationEmail: async (data) => {
           // White-label: the account's product name (Enterprise), sender name and verified domain.
           const brand = await invitationBrand(d.db, data.organization.id);

@@ -5,7 +5,7 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import express from 'express';
 import type { Db } from '../../db/client';
-import { recentDevMail } from '../mail/mailer';
+import { recentDevMail } from '../features/outbox/dev-outbox.service';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -2,6 +2,7 @@
 // (shown at /dev/outbox outside production) so sign-up works on a laptop with no relay.
 import nodemailer from 'nodemailer';
 import type { Db } from '../../db/client';
+import { storeDevMail } from '../features/outbox/dev-outbox.service';
 
 export interface MailMessage {
   to: string;
@@ -37,7 +38,7 @@ export function createMailer(o: { db: Db; smtpUrl?: string; from: string }): Mai
   return {
     transport: 'outbox',
     async send(m) {
-      await o.db.insertInto('dev_outbox').values({ to: m.to, subject: m.subject, text: m.text, html: m.html ?? null }).execute();
+      await storeDevMail(o.db, m);
     },
   };
 }
@@ -54,9 +55,4 @@ export function linkMail(o: { to: string; subject: string; intro: string; cta: s
     text: `${o.intro}\n\n${o.cta}: ${o.url}\n\n${outro}\n\n— ${o.signature ?? 'Mailvet'}`,
     html: `<p>${escapeHtml(o.intro)}</p><p><a href="${escapeHtml(o.url)}">${escapeHtml(o.cta)}</a></p><p>${escapeHtml(outro)}</p><p>— ${escapeHtml(o.signature ?? 'Mailvet')}</p>`,
   };
-}
-
-/** The newest 100 mails of the dev outbox (the /dev/outbox page). */
-export async function recentDevMail(db: Db) {
-  return db.selectFrom('dev_outbox').selectAll().orderBy('id', 'desc').limit(100).execute();
 }

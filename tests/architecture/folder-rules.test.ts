@@ -38,16 +38,24 @@ describe('folder rules', () => {
     expect(await violations('server/contracts/x.ts', "import { z } from 'zod';")).toHaveLength(0);
   });
 
-  it('no SQL outside server/features/ and db/: transports, worker tasks and the operator CLI call services', async () => {
+  it('no SQL outside server/features/ and db/: transports, worker, auth hooks, mailer, CLI and benchmarks call services', async () => {
     const select = "export const f = (deps: { db: any }) => deps.db.selectFrom('account').selectAll().execute();";
-    for (const file of ['server/rest/x.ts', 'server/trpc/x.ts', 'server/http/x.ts', 'server/worker/tasks/x.ts', 'scripts/cli/x.ts']) {
+    const outside = ['server/rest/x.ts', 'server/trpc/x.ts', 'server/http/x.ts', 'server/worker/tasks/x.ts', 'scripts/cli/x.ts'];
+    // The remaining places that once held queries: the worker runner, better-auth's hooks, the mailer, the benchmarks.
+    outside.push('server/worker/runner.ts', 'server/auth/auth.ts', 'server/mail/mailer.ts', 'scripts/bench/bench-bulk.ts', 'server/x.ts', 'server/lib/x.ts');
+    for (const file of outside) {
       expect(await sqlViolations(file, select), file).toHaveLength(1);
     }
     expect(await sqlViolations('server/rest/x.ts', "export const f = (trx: any) => trx.updateTable('validation_job').set({ webhook_url: null }).execute();")).toHaveLength(1);
     expect(await sqlViolations('server/worker/tasks/x.ts', "import { sql } from 'kysely';\nexport const f = (db: any) => sql`delete from validation_result`.execute(db);")).toHaveLength(2);
+    expect(await sqlViolations('server/worker/runner.ts', "import { sql } from 'kysely';\nexport const f = (db: any) => sql`select graphile_worker.force_unlock_workers(${[]}::text[])`.execute(db);")).toHaveLength(2);
+    expect(await sqlViolations('server/mail/mailer.ts', "export const f = (db: any) => db.insertInto('dev_outbox').values({}).execute();")).toHaveLength(1);
     expect(await sqlViolations('server/trpc/x.ts', "import type { Kysely } from 'kysely';\nexport type K = Kysely<unknown>;")).toHaveLength(0);
     // The domain folders own their queries.
     expect(await sqlViolations('server/features/jobs/x.ts', select)).toHaveLength(0);
     expect(await sqlViolations('db/x.ts', select)).toHaveLength(0);
+    expect(await sqlViolations('server/features/workers/x.ts', select)).toHaveLength(0);
+    // server/contracts/ keeps its own, stricter rule (no kysely at all, types included).
+    expect(await violations('server/contracts/x.ts', "import type { Kysely } from 'kysely';")).toHaveLength(1);
   });
 });

@@ -6,7 +6,8 @@ import { closeDeps, createDeps } from '../../server/boot';
 import type { AppDeps } from '../../server/deps';
 import { readEnv } from '../../server/env';
 import { createJob } from '../../server/features/jobs/jobs.service';
-import { releaseDeadWorkers, startWorker, type WorkerHandle } from '../../server/worker/runner';
+import { releaseDeadWorkers } from '../../server/features/workers/worker-lease.service';
+import { startWorker, type WorkerHandle } from '../../server/worker/runner';
 import { createTestDb, type TestDb } from '../helpers/test-db';
 import { credits, plainDomains, resultStats, seedAccount, startProbeWorld, waitForJob, type ProbeWorld } from './jobs.world';
 

@@ -5,7 +5,7 @@
 import { APIError } from 'better-auth/api';
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
-import { isUnlimited } from '../../contracts/plans';
+import { isUnlimited, UNLIMITED } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
@@ -115,6 +115,20 @@ export async function seatsInUse(db: Db, accountId: string): Promise<{ members: 
     .where('account.id', '=', accountId)
     .executeTakeFirstOrThrow();
   return { members: Number(r.members ?? 0), invitations: Number(r.invitations ?? 0), limit: r.team_member_limit };
+}
+
+/** The account's team size (owner included) from our plan columns; 0 when the account is gone. */
+export async function teamMemberLimit(db: Db, accountId: string): Promise<number> {
+  const row = await db.selectFrom('account').select('team_member_limit').where('id', '=', accountId).executeTakeFirst();
+  return row?.team_member_limit ?? 0;
+}
+
+/** How many more people better-auth's organization plugin may invite: the limit less the members. */
+export async function invitationAllowance(db: Db, accountId: string): Promise<number> {
+  const limit = await teamMemberLimit(db, accountId);
+  if (limit >= UNLIMITED) return UNLIMITED;
+  const row = await db.selectFrom('member').select((eb) => eb.fn.countAll<string>().as('n')).where('organizationId', '=', accountId).executeTakeFirstOrThrow();
+  return Math.max(0, limit - Number(row.n));
 }
 
 /** Serialises seat-changing operations of one account (invites) for the life of a transaction. */

@@ -1,0 +1,47 @@
+// Worker leases (crash recovery of graphile-worker, see server/worker/runner.ts): each runner records
+// the worker ids it owns under its connection's application_name, so a lock held by a process whose
+// connections are gone can be released at once instead of after graphile's 4 hours.
+import { sql } from 'kysely';
+import type { Db } from '../../../db/client';
+
+/** Locks older than this, held by worker ids with no live connection, are released. */
+const LOCK_GRACE_SECONDS = 3;
+
+/** Records that worker (or worker pool) `workerId` belongs to the runner `instance`. */
+export async function recordWorkerLease(db: Db, workerId: string, instance: string): Promise<void> {
+  await db
+    .insertInto('worker_lease')
+    .values({ worker_id: workerId, instance })
+    .onConflict((oc) => oc.column('worker_id').doNothing())
+    .execute();
+}
+
+/** Forgets the leases of a runner that stops cleanly. */
+export async function dropInstanceLeases(db: Db, instance: string): Promise<void> {
+  await db.deleteFrom('worker_lease').where('instance', '=', instance).execute();
+}
+
+/** Frees jobs locked by workers whose process has no connection left; returns their ids. */
+export async function releaseDeadWorkers(db: Db): Promise<string[]> {
+  const r = await sql<{ worker_id: string }>`
+    select distinct j.locked_by as worker_id
+    from graphile_worker._private_jobs j
+    where j.locked_by is not null
+      and j.locked_at < now() - make_interval(secs => ${LOCK_GRACE_SECONDS})
+      and not exists (
+        select 1 from worker_lease l
+        join pg_stat_activity a on a.application_name = l.instance
+        where l.worker_id = j.locked_by
+      )`.execute(db);
+  const dead = r.rows.map((x) => x.worker_id);
+  if (dead.length > 0) {
+    await sql`select graphile_worker.force_unlock_workers(${dead}::text[])`.execute(db);
+    console.warn(`[worker] released jobs of ${dead.length} dead worker(s): ${dead.join(', ')}`);
+  }
+  // Forget leases of instances that are gone.
+  await sql`
+    delete from worker_lease l
+    where l.created_at < now() - interval '1 minute'
+      and not exists (select 1 from pg_stat_activity a where a.application_name = l.instance)`.execute(db);
+  return dead;
+}
