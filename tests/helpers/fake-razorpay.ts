@@ -35,6 +35,13 @@ export interface FakeRazorpay {
   pay(subscriptionId: string): Promise<{ razorpay_payment_id: string; razorpay_subscription_id: string; razorpay_signature: string }>;
   /** The next period is charged (applies a scheduled plan change). Sends subscription.charged. */
   renew(subscriptionId: string): Promise<string>;
+  /** Like renew, but the subscription.charged webhook is built and returned, not sent (out-of-order tests). */
+  renewHeld(subscriptionId: string): { paymentId: string; charged: FakeWebhook };
+  /**
+   * A refund made in Razorpay's dashboard (not through Mailvet's API): recorded like an API refund;
+   * its refund.processed webhook is sent unless `hold` (then it is only built and returned).
+   */
+  dashboardRefund(paymentId: string, o?: { amount?: number; hold?: boolean }): Promise<FakeWebhook>;
   /** A renewal charge fails: payment.failed then subscription.pending. */
   failRenewal(subscriptionId: string): Promise<void>;
   /** Retries exhausted: subscription.halted. */
@@ -257,6 +264,23 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
       const pay = charge(sub);
       await api.deliver(api.build('subscription.charged', { subscription: { entity: subEntity(sub) }, payment: { entity: { id: pay.id, entity: 'payment', amount: pay.amount, currency: pay.currency, status: 'captured' } } }));
       return pay.id;
+    },
+    renewHeld(id) {
+      const sub = mustSub(id);
+      const pay = charge(sub);
+      const charged = api.build('subscription.charged', { subscription: { entity: subEntity(sub) }, payment: { entity: { id: pay.id, entity: 'payment', amount: pay.amount, currency: pay.currency, status: 'captured' } } });
+      return { paymentId: pay.id, charged };
+    },
+    async dashboardRefund(paymentId, o = {}) {
+      const pay = payments.get(paymentId);
+      if (!pay) throw new Error(`fake razorpay: no payment ${paymentId}`);
+      if (refunds.some((r) => r.payment_id === pay.id)) throw new Error('fake razorpay: the payment has been fully refunded already');
+      const amount = o.amount ?? pay.amount;
+      const refund = { id: rid('rfnd'), payment_id: pay.id, amount };
+      refunds.push(refund);
+      const w = api.build('refund.processed', { refund: { entity: { id: refund.id, entity: 'refund', payment_id: pay.id, amount, status: 'processed' } }, payment: { entity: { id: pay.id, entity: 'payment', amount: pay.amount, currency: pay.currency, status: amount < pay.amount ? 'captured' : 'refunded' } } });
+      if (!o.hold) await api.deliver(w);
+      return w;
     },
     async failRenewal(id) {
       const sub = mustSub(id);

@@ -4,13 +4,13 @@
 // transaction keyed by Razorpay's ids: a payment id is charged once (the `payment` row), an event
 // id is applied once (the `billing_event` row, stored whatever its outcome), and an event older
 // than the last status applied cannot roll the status back.
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, PaidPlan, RzpSubscriptionStatus } from '../../../db/types';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Database, PaidPlan, PaymentTable, RzpSubscriptionStatus } from '../../../db/types';
 import { PAST_DUE_GRACE_DAYS, planByType, isUnlimited, type BillingInterval } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
-import { refillForPeriod } from '../credits/credits';
+import { refillForPeriod, revokeCredits } from '../credits/credits';
 import { writeAudit } from '../audit/audit';
-import { hexSignatureMatches, webhookSignature } from './razorpay';
+import { hexSignatureMatches, webhookSignature, type PaymentGateway } from './razorpay';
 import { z } from 'zod';
 
 type Trx = Transaction<Database>;
@@ -58,7 +58,9 @@ export interface ChargeInput {
   actorUserId?: string | null;
 }
 
-export type ChargeOutcome = { applied: true; plan: PaidPlan; creditsGranted: number } | { applied: false; reason: 'duplicate' | 'unknown_subscription' };
+export type ChargeOutcome =
+  | { applied: true; plan: PaidPlan; creditsGranted: number; /** a refund that came first took it back: stop this subscription at the gateway */ cancelSubscriptionId?: string }
+  | { applied: false; reason: 'duplicate' | 'unknown_subscription' };
 
 /**
  * One charge: records the payment (once per payment id), starts the period, refills the credits and
@@ -171,7 +173,8 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
       via: c.source,
     },
   });
-  return { applied: true, plan: planType, creditsGranted: plan.monthlyValidations };
+  const cancel = await applyEarlyRefund(trx, c.paymentId, new Date());
+  return { applied: true, plan: planType, creditsGranted: plan.monthlyValidations, ...(cancel ? { cancelSubscriptionId: cancel } : {}) };
 }
 
 async function syncPeriod(trx: Trx, subId: string, accountId: string, accountSubId: string | null, start: Date, end: Date): Promise<void> {
@@ -207,6 +210,126 @@ async function markPastDue(trx: Trx, accountId: string, subId: string, now: Date
   if (!row) return null;
   await writeAudit(trx, { accountId, actor: 'system', actorUserId: null, action: 'billing.past_due', targetType: 'subscription', targetId: subId, data: { reason, grace_ends_at: graceEndsAt.toISOString() } });
   return { accountId, kind: 'past_due', graceEndsAt };
+}
+
+// ── Refunds ─────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The refund rule, whichever door the refund came through (the owner's refund button or Razorpay's
+ * dashboard, reported by `refund.processed`): refunding the payment of the account's current
+ * subscription period ends that subscription at once, lowers the account to Free and takes back
+ * the credits that payment granted; audit-logged as `billing.refunded`. Call with the payment row
+ * locked, inside the transaction that marks it refunded.
+ */
+export async function lowerPlanForRefund(
+  trx: Trx,
+  o: { pay: Selectable<PaymentTable>; refundId: string; now: Date; actorUserId: string | null; via: 'refund_button' | 'razorpay_dashboard' },
+): Promise<void> {
+  const { pay, now } = o;
+  const account = await trx.selectFrom('account').select(['plan']).where('id', '=', pay.account_id).forUpdate().executeTakeFirstOrThrow();
+  if (pay.subscription_id) await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: now }).where('id', '=', pay.subscription_id).execute();
+  const free = planByType('free');
+  const balance = await revokeCredits(trx, pay.account_id, pay.credits_granted);
+  await trx
+    .updateTable('account')
+    .set({
+      plan: 'free',
+      monthly_validations_quota: free.monthlyValidations,
+      team_member_limit: free.teamMemberLimit,
+      subscription_status: 'none',
+      subscription_id: null,
+      billing_interval: null,
+      current_period_end: null,
+      grace_ends_at: null,
+      cancel_at_period_end: false,
+      updated_at: now,
+    })
+    .where('id', '=', pay.account_id)
+    .execute();
+  await writeAudit(trx, {
+    accountId: pay.account_id,
+    actorUserId: o.actorUserId,
+    actor: o.actorUserId ? 'user' : 'system',
+    action: 'billing.refunded',
+    targetType: 'payment',
+    targetId: pay.id,
+    data: { refund_id: o.refundId, amount: pay.amount, currency: pay.currency, from_plan: account.plan, plan: 'free', credits_revoked: pay.credits_granted, credits_after: balance, via: o.via },
+  });
+}
+
+export type RefundOutcome = { outcome: 'refunded' | 'refund_recorded' | 'already_refunded' | 'unknown_payment'; accountId: string | null; cancelSubscriptionId?: string };
+
+/**
+ * A refund Razorpay reports (`refund.processed`). Once per payment: a payment already refunded (our
+ * own button got there first, or a replay) changes nothing. A full refund of the payment that paid
+ * the account's current period follows the refund rule (lowerPlanForRefund); a refund of an older
+ * period's payment, or a partial one, is recorded and audit-logged and the plan stays. A refund for a
+ * payment not charged here yet (events out of order) is kept as `unknown_payment` and applied by the
+ * charge when it arrives (applyCharge).
+ */
+export async function applyRefund(trx: Trx, o: { paymentId: string; refundId: string; amount: number | null; now: Date; via: 'webhook' | 'late_charge' }): Promise<RefundOutcome> {
+  const pay = await trx.selectFrom('payment').selectAll().where('id', '=', o.paymentId).forUpdate().executeTakeFirst();
+  if (!pay) return { outcome: 'unknown_payment', accountId: null };
+  if (pay.status === 'refunded') return { outcome: 'already_refunded', accountId: pay.account_id };
+  if (pay.status !== 'captured') return { outcome: 'refund_recorded', accountId: pay.account_id };
+  const account = await trx.selectFrom('account').select(['subscription_id']).where('id', '=', pay.account_id).forUpdate().executeTakeFirstOrThrow();
+  const newer = pay.subscription_id
+    ? await trx
+        .selectFrom('payment')
+        .select('id')
+        .where('subscription_id', '=', pay.subscription_id)
+        .where('status', '=', 'captured')
+        .where('id', '<>', pay.id)
+        .where((eb) => eb.or([eb('period_start', '>', pay.period_start ?? new Date(0)), eb.and([eb('period_start', 'is', null), eb('created_at', '>', pay.created_at)])]))
+        .executeTakeFirst()
+    : undefined;
+  const full = o.amount === null || o.amount >= pay.amount;
+  const current = pay.subscription_id !== null && account.subscription_id === pay.subscription_id && !newer;
+  await trx.updateTable('payment').set({ status: 'refunded', refund_id: o.refundId, refunded_at: o.now }).where('id', '=', pay.id).execute();
+  if (full && current) {
+    await lowerPlanForRefund(trx, { pay, refundId: o.refundId, now: o.now, actorUserId: null, via: 'razorpay_dashboard' });
+    return { outcome: 'refunded', accountId: pay.account_id, cancelSubscriptionId: pay.subscription_id ?? undefined };
+  }
+  await writeAudit(trx, {
+    accountId: pay.account_id,
+    actor: 'system',
+    actorUserId: null,
+    action: 'billing.refund_recorded',
+    targetType: 'payment',
+    targetId: pay.id,
+    data: { refund_id: o.refundId, amount: o.amount, payment_amount: pay.amount, partial: !full, current_period: current, via: o.via },
+  });
+  return { outcome: 'refund_recorded', accountId: pay.account_id };
+}
+
+/** A refund that arrived before its charge (stored as unknown_payment) is applied once the charge is in. */
+async function applyEarlyRefund(trx: Trx, paymentId: string, now: Date): Promise<string | null> {
+  const early = await trx
+    .selectFrom('billing_event')
+    .select(['id', 'payload'])
+    .where('event', '=', 'refund.processed')
+    .where('payment_id', '=', paymentId)
+    .where('outcome', '=', 'unknown_payment')
+    .orderBy('received_at')
+    .forUpdate()
+    .executeTakeFirst();
+  if (!early) return null;
+  const parsed = webhookBody.safeParse(typeof early.payload === 'string' ? JSON.parse(early.payload) : early.payload);
+  const refund = parsed.success ? parsed.data.payload.refund?.entity : undefined;
+  if (!refund) return null;
+  const r = await applyRefund(trx, { paymentId, refundId: refund.id, amount: refund.amount ?? null, now, via: 'late_charge' });
+  await trx.updateTable('billing_event').set({ outcome: r.outcome, account_id: r.accountId }).where('id', '=', early.id).execute();
+  return r.cancelSubscriptionId ?? null;
+}
+
+async function cancelAtGateway(gateway: Pick<PaymentGateway, 'cancelSubscription'> | null, ids: string[]): Promise<void> {
+  for (const id of ids) {
+    try {
+      await gateway?.cancelSubscription(id, false);
+    } catch (err) {
+      console.error('[billing] cancel after a dashboard refund failed (the plan is lowered anyway):', (err as { error?: unknown })?.error ?? err);
+    }
+  }
 }
 
 // ── Webhooks ─────────────────────────────────────────────────────────────────────────────────
@@ -255,7 +378,15 @@ export const MAX_WEBHOOK_BYTES = 256 * 1024;
  */
 export async function handleRazorpayWebhook(
   deps: AppDeps,
-  o: { rawBody: Buffer; signature: string | undefined; eventId: string | undefined; secret: string | null; now?: Date },
+  o: {
+    rawBody: Buffer;
+    signature: string | undefined;
+    eventId: string | undefined;
+    secret: string | null;
+    now?: Date;
+    /** Stops at Razorpay a subscription whose current payment a dashboard refund took back (after commit). */
+    gateway?: Pick<PaymentGateway, 'cancelSubscription'> | null;
+  },
 ): Promise<WebhookResult> {
   if (!o.secret) return { status: 503, outcome: 'no_secret', message: 'Webhooks are not configured on this server.' };
   if (!hexSignatureMatches(webhookSignature(o.rawBody, o.secret), o.signature)) {
@@ -274,6 +405,7 @@ export async function handleRazorpayWebhook(
   const now = o.now ?? new Date();
 
   const mails: BillingMail[] = [];
+  const cancels: string[] = [];
   const outcome = await deps.db.transaction().execute(async (trx) => {
     const fresh = await trx
       .insertInto('billing_event')
@@ -290,15 +422,16 @@ export async function handleRazorpayWebhook(
       .returning('id')
       .executeTakeFirst();
     if (!fresh) return 'duplicate';
-    const r = await applyEvent(trx, parsed, now, mails);
+    const r = await applyEvent(trx, parsed, now, mails, cancels);
     await trx.updateTable('billing_event').set({ outcome: r.outcome, account_id: r.accountId }).where('id', '=', eventId).execute();
     return r.outcome;
   });
   await sendBillingMails(deps, mails);
+  await cancelAtGateway(o.gateway ?? null, cancels);
   return { status: 200, outcome };
 }
 
-async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMail[]): Promise<{ outcome: string; accountId: string | null }> {
+async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMail[], cancels: string[]): Promise<{ outcome: string; accountId: string | null }> {
   const subEntity = e.payload.subscription?.entity;
   const payEntity = e.payload.payment?.entity;
   const subId = subEntity?.id ?? payEntity?.subscription_id ?? null;
@@ -307,13 +440,10 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
   if (e.event === 'refund.processed') {
     const refund = e.payload.refund?.entity;
     if (!refund) return { outcome: 'ignored', accountId: null };
-    const pay = await trx.selectFrom('payment').select(['id', 'account_id', 'status']).where('id', '=', refund.payment_id).forUpdate().executeTakeFirst();
-    if (!pay) return { outcome: 'unknown_payment', accountId: null };
-    if (pay.status === 'refunded') return { outcome: 'already_refunded', accountId: pay.account_id };
-    // A refund made outside Mailvet (Razorpay dashboard): record it; the plan follows the owner's refund rules only when asked here.
-    await trx.updateTable('payment').set({ status: 'refunded', refund_id: refund.id, refunded_at: now }).where('id', '=', pay.id).execute();
-    await writeAudit(trx, { accountId: pay.account_id, actor: 'system', actorUserId: null, action: 'billing.refund_recorded', targetType: 'payment', targetId: pay.id, data: { refund_id: refund.id, amount: refund.amount ?? null } });
-    return { outcome: 'refund_recorded', accountId: pay.account_id };
+    // Our own refund button or a refund made in Razorpay's dashboard: the same rule, applied once.
+    const r = await applyRefund(trx, { paymentId: refund.payment_id, refundId: refund.id, amount: refund.amount ?? null, now, via: 'webhook' });
+    if (r.cancelSubscriptionId) cancels.push(r.cancelSubscriptionId);
+    return { outcome: r.outcome, accountId: r.accountId };
   }
 
   if (!subId) return { outcome: 'ignored', accountId: null };
@@ -349,6 +479,10 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
         billingPlanId: subEntity.plan_id ?? null,
         source: 'webhook',
       });
+      if (r.applied && r.cancelSubscriptionId) {
+        cancels.push(r.cancelSubscriptionId);
+        return { outcome: 'charged_then_refunded', accountId };
+      }
       if (newer) await setStatus(sub.status === 'cancelled' ? 'cancelled' : 'active');
       return { outcome: r.applied ? 'charged' : r.reason, accountId };
     }

@@ -27,11 +27,13 @@ export function billingHttpRouter(deps: AppDeps): express.Router {
     async (req: Request, res: Response) => {
       try {
         const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        const gateway = gatewayFor(deps);
         const result = await handleRazorpayWebhook(deps, {
           rawBody: body,
           signature: req.get('x-razorpay-signature'),
           eventId: req.get('x-razorpay-event-id'),
-          secret: gatewayFor(deps)?.webhookSecret ?? null,
+          secret: gateway?.webhookSecret ?? null,
+          gateway,
         });
         if (result.status === 200) res.status(200).json({ ok: true, outcome: result.outcome });
         else res.status(result.status).json({ error: { code: result.status === 401 ? 'UNAUTHORIZED' : result.status === 503 ? 'UPSTREAM_UNAVAILABLE' : 'BAD_INPUT', message: result.message } });

@@ -21,8 +21,7 @@ import {
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
-import { revokeCredits } from '../credits/credits';
-import { addInterval, applyCharge, formatDay, handleRazorpayWebhook } from './billing-events';
+import { addInterval, applyCharge, formatDay, handleRazorpayWebhook, lowerPlanForRefund } from './billing-events';
 import { decideCurrency } from './currency';
 import { hexSignatureMatches, paymentGateway, subscriptionPaymentSignature, testId, webhookSignature, type PaymentGateway } from './razorpay';
 
@@ -223,7 +222,7 @@ export async function completeTestPayment(deps: AppDeps, o: { accountId: string;
   ];
   for (const e of events) {
     const raw = Buffer.from(JSON.stringify({ entity: 'event', account_id: 'acc_test_mailvet', contains: Object.keys(e.payload), created_at: unix(start), ...e }));
-    const r = await handleRazorpayWebhook(deps, { rawBody: raw, signature: webhookSignature(raw, gateway.webhookSecret), eventId: testId('evt'), secret: gateway.webhookSecret });
+    const r = await handleRazorpayWebhook(deps, { rawBody: raw, signature: webhookSignature(raw, gateway.webhookSecret), eventId: testId('evt'), secret: gateway.webhookSecret, gateway });
     if (r.status !== 200) throw new AppError('INTERNAL_ERROR', BILLING_MESSAGES.providerFailed);
   }
   return { razorpay_payment_id: paymentId, razorpay_subscription_id: sub.id, razorpay_signature: subscriptionPaymentSignature(paymentId, sub.id, gateway.signingSecret) };
@@ -265,6 +264,9 @@ export async function verifyPayment(deps: AppDeps, o: { accountId: string; userI
       actorUserId: o.userId,
     }),
   );
+  if (outcome.applied && outcome.cancelSubscriptionId) {
+    await gateway.cancelSubscription(outcome.cancelSubscriptionId, false).catch((err: unknown) => console.error('[billing] cancel after an earlier refund failed:', err));
+  }
   const account = await deps.db.selectFrom('account').select(['plan', 'current_period_end']).where('id', '=', o.accountId).executeTakeFirstOrThrow();
   const plan = planByType(account.plan);
   return {
@@ -347,34 +349,9 @@ export async function refundLatestPayment(deps: AppDeps, o: { accountId: string;
       } catch (err) {
         console.error('[billing] immediate cancel after refund failed (the plan is lowered anyway):', (err as { error?: unknown })?.error ?? err);
       }
-      await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: now }).where('id', '=', pay.subscription_id).execute();
     }
-    const free = planByType('free');
-    const balance = await revokeCredits(trx, o.accountId, pay.credits_granted);
-    await trx
-      .updateTable('account')
-      .set({
-        plan: 'free',
-        monthly_validations_quota: free.monthlyValidations,
-        team_member_limit: free.teamMemberLimit,
-        subscription_status: 'none',
-        subscription_id: null,
-        billing_interval: null,
-        current_period_end: null,
-        grace_ends_at: null,
-        cancel_at_period_end: false,
-        updated_at: now,
-      })
-      .where('id', '=', o.accountId)
-      .execute();
-    await writeAudit(trx, {
-      accountId: o.accountId,
-      actorUserId: o.userId,
-      action: 'billing.refunded',
-      targetType: 'payment',
-      targetId: pay.id,
-      data: { refund_id: refund.id, amount: pay.amount, currency: pay.currency, from_plan: account.plan, plan: 'free', credits_revoked: pay.credits_granted, credits_after: balance },
-    });
+    // The same rule a refund made in Razorpay's dashboard follows (billing-events.ts).
+    await lowerPlanForRefund(trx, { pay, refundId: refund.id, now, actorUserId: o.userId, via: 'refund_button' });
     return { refundId: refund.id, amount: pay.amount, currency: pay.currency };
   });
 }

@@ -1,0 +1,141 @@
+// Refunds made in Razorpay's dashboard (issue #10): `refund.processed` follows the same rule as the
+// owner's refund button — refunding the current period's payment lowers the plan to Free at once,
+// takes back its credits, stops the subscription, audit-logged once — and the two doors never both
+// apply (replays, out-of-order deliveries and our own refund are idempotent with each other).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeRazorpay, type FakeRazorpay } from '../helpers/fake-razorpay';
+import { signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+
+let n = 0;
+const DAY = 86_400;
+
+describe('refund.processed from the Razorpay dashboard', () => {
+  let ts: TestServer;
+  let rzp: FakeRazorpay;
+  const webhookSecret = 'whsec_refunds_1';
+  beforeAll(async () => {
+    rzp = await startFakeRazorpay();
+    ts = await startTestServer({ env: { RAZORPAY_KEY_ID: rzp.keyId, RAZORPAY_KEY_SECRET: rzp.keySecret, RAZORPAY_BASE_URL: rzp.url, RAZORPAY_WEBHOOK_SECRET: webhookSecret } });
+    rzp.webhooks({ url: `${ts.url}/api/billing/razorpay/webhook`, secret: webhookSecret });
+  });
+  afterAll(async () => {
+    await ts?.stop();
+    await rzp?.close();
+  });
+
+  async function subscribed(plan: 'starter' | 'pro' = 'starter') {
+    const client = await signUpVerified(ts, { email: `refund-${++n}@example.com`, name: 'Payer' });
+    const accountId = (await client.trpcQuery('account.me')).body.result.data.accountId as string;
+    const co = (await client.trpcMutation('billing.checkout', { planType: plan, interval: 'monthly' })).body.result.data;
+    return { client, accountId, subscriptionId: co.subscriptionId as string };
+  }
+  const account = (id: string) =>
+    ts.testDb.db.selectFrom('account').select(['plan', 'credits_balance', 'subscription_status', 'subscription_id', 'monthly_validations_quota', 'team_member_limit']).where('id', '=', id).executeTakeFirstOrThrow();
+  const audits = (accountId: string, action: string) => ts.testDb.db.selectFrom('audit_log').select(['data', 'actor']).where('account_id', '=', accountId).where('action', '=', action).execute();
+  const outcome = async (eventId: string) => (await ts.testDb.db.selectFrom('billing_event').select('outcome').where('id', '=', eventId).executeTakeFirstOrThrow()).outcome;
+
+  it('a dashboard refund of the current period lowers the plan to Free at once, takes the credits back, stops the subscription; replays change nothing', async () => {
+    const { client, accountId, subscriptionId } = await subscribed('starter');
+    const proof = await rzp.pay(subscriptionId);
+    expect(await account(accountId)).toMatchObject({ plan: 'starter', credits_balance: 10_500, subscription_status: 'active' });
+
+    const w = await rzp.dashboardRefund(proof.razorpay_payment_id);
+    expect(rzp.sent.at(-1)).toMatchObject({ id: w.id, event: 'refund.processed', status: 200 });
+    expect(await outcome(w.id)).toBe('refunded');
+    expect(await account(accountId)).toMatchObject({ plan: 'free', credits_balance: 500, subscription_status: 'none', subscription_id: null, monthly_validations_quota: 500, team_member_limit: 1 });
+    const pay = await ts.testDb.db.selectFrom('payment').select(['status', 'refund_id']).where('id', '=', proof.razorpay_payment_id).executeTakeFirstOrThrow();
+    expect(pay.status).toBe('refunded');
+    expect(pay.refund_id).toBe(rzp.refunds.at(-1)!.id);
+    // The subscription is stopped at Razorpay too, so it cannot charge again.
+    expect(rzp.requests.at(-1)).toMatchObject({ method: 'POST', path: `/v1/subscriptions/${subscriptionId}/cancel` });
+    expect(rzp.requests.at(-1)!.body.cancel_at_cycle_end).toBeFalsy();
+    expect(rzp.subscriptions.get(subscriptionId)!.status).toBe('cancelled');
+    const refunded = await audits(accountId, 'billing.refunded');
+    expect(refunded).toHaveLength(1);
+    expect(refunded[0]).toMatchObject({ actor: 'system', data: { from_plan: 'starter', plan: 'free', credits_revoked: 10_000, credits_after: 500, via: 'razorpay_dashboard' } });
+
+    // Replayed (same event id) and re-sent (a new event id for the same refund): no second effect.
+    await ts.testDb.db.updateTable('account').set({ credits_balance: 321 }).where('id', '=', accountId).execute();
+    expect(await rzp.deliver(w)).toBe(200);
+    const resent = rzp.build('refund.processed', JSON.parse(w.raw).payload as Record<string, unknown>);
+    expect(await rzp.deliver(resent)).toBe(200);
+    expect(await outcome(resent.id)).toBe('already_refunded');
+    expect((await account(accountId)).credits_balance).toBe(321);
+    expect(await audits(accountId, 'billing.refunded')).toHaveLength(1);
+    // Our refund button finds nothing left to refund.
+    const again = await client.trpcMutation('billing.refund');
+    expect(again.status).toBe(409);
+    expect(rzp.refunds.filter((r) => r.payment_id === proof.razorpay_payment_id)).toHaveLength(1);
+  });
+
+  it('our own refund first, then Razorpay’s refund.processed for it: applied once', async () => {
+    const { client, accountId, subscriptionId } = await subscribed('pro');
+    await rzp.pay(subscriptionId);
+    expect((await client.trpcMutation('billing.refund')).status).toBe(200);
+    const events = () => ts.testDb.db.selectFrom('billing_event').select(['event', 'outcome']).where('account_id', '=', accountId).where('event', '=', 'refund.processed').execute();
+    await expect.poll(events).toEqual([{ event: 'refund.processed', outcome: 'already_refunded' }]);
+    expect(await account(accountId)).toMatchObject({ plan: 'free', credits_balance: 500 });
+    const refunded = await audits(accountId, 'billing.refunded');
+    expect(refunded).toHaveLength(1);
+    expect(refunded[0]!.data).toMatchObject({ via: 'refund_button', credits_revoked: 100_000 });
+  });
+
+  it('a refund of an earlier period’s payment is recorded and audit-logged; the plan stays', async () => {
+    const { accountId, subscriptionId } = await subscribed('starter');
+    rzp.setNow(Math.floor(Date.now() / 1000));
+    const first = await rzp.pay(subscriptionId);
+    await rzp.renew(subscriptionId);
+    const before = await account(accountId);
+    const w = await rzp.dashboardRefund(first.razorpay_payment_id);
+    expect(await outcome(w.id)).toBe('refund_recorded');
+    expect(await account(accountId)).toEqual(before);
+    expect(await audits(accountId, 'billing.refunded')).toHaveLength(0);
+    const recorded = await audits(accountId, 'billing.refund_recorded');
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]!.data).toMatchObject({ current_period: false, partial: false });
+  });
+
+  it('a partial dashboard refund is recorded; the plan stays', async () => {
+    const { accountId, subscriptionId } = await subscribed('starter');
+    const p = await rzp.pay(subscriptionId);
+    const w = await rzp.dashboardRefund(p.razorpay_payment_id, { amount: 100 });
+    expect(await outcome(w.id)).toBe('refund_recorded');
+    expect(await account(accountId)).toMatchObject({ plan: 'starter', credits_balance: 10_500 });
+    expect((await audits(accountId, 'billing.refund_recorded'))[0]!.data).toMatchObject({ partial: true, amount: 100 });
+  });
+
+  it('out of order: the refund arrives before its charge — the charge applies, then the refund, once; replays of both change nothing', async () => {
+    const { client, accountId, subscriptionId } = await subscribed('starter');
+    const { paymentId, charged } = rzp.renewHeld(subscriptionId); // the first charge, held back
+    const refund = await rzp.dashboardRefund(paymentId);
+    expect(await outcome(refund.id)).toBe('unknown_payment');
+    expect(await account(accountId)).toMatchObject({ plan: 'free', credits_balance: 500 });
+
+    expect(await rzp.deliver(charged)).toBe(200);
+    expect(await outcome(charged.id)).toBe('charged_then_refunded');
+    expect(await outcome(refund.id)).toBe('refunded');
+    expect(await account(accountId)).toMatchObject({ plan: 'free', credits_balance: 500, subscription_status: 'none', subscription_id: null });
+    expect(rzp.subscriptions.get(subscriptionId)!.status).toBe('cancelled');
+    const pays = await ts.testDb.db.selectFrom('payment').select(['id', 'status']).where('account_id', '=', accountId).execute();
+    expect(pays).toEqual([{ id: paymentId, status: 'refunded' }]);
+
+    for (const w of [charged, refund, charged]) expect(await rzp.deliver(w)).toBe(200);
+    const resentCharge = rzp.build('subscription.charged', JSON.parse(charged.raw).payload as Record<string, unknown>);
+    expect(await rzp.deliver(resentCharge)).toBe(200);
+    expect(await outcome(resentCharge.id)).toBe('duplicate');
+    expect(await account(accountId)).toMatchObject({ plan: 'free', credits_balance: 500 });
+    expect(await audits(accountId, 'billing.refunded')).toHaveLength(1);
+    expect(await audits(accountId, 'billing.charged')).toHaveLength(1);
+    expect((await client.trpcMutation('billing.refund')).status).toBe(409);
+  });
+
+  it('a forged refund.processed answers 401 and changes nothing', async () => {
+    const { accountId, subscriptionId } = await subscribed('starter');
+    const p = await rzp.pay(subscriptionId);
+    const raw = JSON.stringify({ event: 'refund.processed', created_at: Math.floor(Date.now() / 1000) + DAY, payload: { refund: { entity: { id: 'rfnd_forged', payment_id: p.razorpay_payment_id, amount: 99_900 } } } });
+    const res = await fetch(`${ts.url}/api/billing/razorpay/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-razorpay-event-id': 'evt_forged_refund', 'x-razorpay-signature': 'a'.repeat(64) }, body: raw });
+    expect(res.status).toBe(401);
+    expect(await account(accountId)).toMatchObject({ plan: 'starter', credits_balance: 10_500 });
+    expect((await ts.testDb.db.selectFrom('payment').select('status').where('id', '=', p.razorpay_payment_id).executeTakeFirstOrThrow()).status).toBe('captured');
+  });
+});
