@@ -35,7 +35,7 @@ const positiveInt = (v: string): number => {
 };
 const collect = (v: string, prev: string[]): string[] => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
 
-interface VerifyFlags {
+export interface VerifyFlags {
   concurrency?: number;
   timeoutMs?: number;
   helo?: string;
@@ -76,7 +76,7 @@ function writeOut(line: string): Promise<void> {
 }
 
 /** Reads stdin in batches (up to 10,000 lines, or what arrived within 25 ms) and verifies each batch. */
-async function runVerify(flags: VerifyFlags): Promise<number> {
+export async function runVerify(flags: VerifyFlags): Promise<number> {
   const depth = depthSchema.parse(flags.depth);
   const mode = flags.mode === 'bulk' ? 'bulk' : 'realtime';
   const verifier = createVerifier(optionsFromFlags(flags, process.env));
@@ -148,9 +148,25 @@ async function runDaemon(): Promise<number> {
 export async function runProbeCli(argv: string[]): Promise<number> {
   let code = 0;
   const program = new Command('mailvet').description('Mailvet verification engine').exitOverride();
+  addEngineOptions(program.command('verify').description('verify addresses read from stdin (one per line); writes one JSON line per result'))
+    .action(async (flags: VerifyFlags) => {
+      code = await runVerify(flags);
+    });
   program
-    .command('verify')
-    .description('verify addresses read from stdin (one per line); writes one JSON line per result')
+    .command('probe')
+    .description('run the probe daemon (PROBE_PORT, PROBE_TOKEN, PROBE_* options)')
+    .action(async () => {
+      code = await runDaemon();
+    });
+  return parseCli(program, argv, (c) => (code = c)).then(() => {
+    process.exitCode = code;
+    return code;
+  });
+}
+
+/** The engine's flags on a `verify` command (shared with scripts/cli/verify.ts). */
+export function addEngineOptions(cmd: Command): Command {
+  return cmd
     .option('--concurrency <n>', 'concurrent SMTP sessions overall', positiveInt)
     .option('--timeout-ms <ms>', 'connect, banner and reply timeout', positiveInt)
     .option('--helo <name>', 'EHLO/HELO name')
@@ -161,29 +177,22 @@ export async function runProbeCli(argv: string[]): Promise<number> {
     .option('--depth <depth>', 'syntax | mx | smtp', 'smtp')
     .option('--mode <mode>', 'realtime | bulk (greylisting deadline)', 'realtime')
     .option('--rdap-url <url>', 'RDAP base URL for domain age')
-    .option('--dnsbl-zone <zone>', 'DNSBL zone (repeatable)', collect, [])
-    .action(async (flags: VerifyFlags) => {
-      code = await runVerify(flags);
-    });
-  program
-    .command('probe')
-    .description('run the probe daemon (PROBE_PORT, PROBE_TOKEN, PROBE_* options)')
-    .action(async () => {
-      code = await runDaemon();
-    });
+    .option('--dnsbl-zone <zone>', 'DNSBL zone (repeatable)', collect, []);
+}
+
+/** Parses and runs a commander program; errors (bad flags, --help) become an exit code via `setCode`. */
+export async function parseCli(program: Command, argv: string[], setCode: (code: number) => void): Promise<void> {
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     const e = err as { code?: string; exitCode?: number; message?: string };
-    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') code = 0;
-    else if (typeof e.exitCode === 'number') code = e.exitCode || 1;
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') setCode(0);
+    else if (typeof e.exitCode === 'number') setCode(e.exitCode || 1);
     else {
       process.stderr.write(`mailvet: ${e.message ?? String(err)}\n`);
-      code = 1;
+      setCode(1);
     }
   }
-  process.exitCode = code;
-  return code;
 }
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;

@@ -1,0 +1,232 @@
+// `mailvet verify`: a self-hoster's whole list.
+//   mailvet verify [engine flags]                      addresses on stdin → JSON lines (probe/cli.ts)
+//   mailvet verify --csv in.csv [--out out.csv]        the upload's CSV rules (header or a bare list,
+//                                                      delimiter, normalising, de-duplication) → the
+//                                                      result download's columns plus Reason
+//   … --probe-urls http://a:8025,http://b:8025         verify on a probe fleet (PROBE_TOKEN or
+//                                                      --probe-token) instead of in this process
+// On a TTY a progress bar with rate and ETA is drawn on stderr (nothing otherwise); at the end a
+// summary by result and reason goes to stderr. Exit 0 when every address got a result, 1 when some
+// could not be verified, 2 when the input is refused (unreadable CSV, no email column, …).
+import { randomUUID } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { Command } from 'commander';
+import { addEngineOptions, cliLine, optionsFromFlags, parseCli, runVerify, type VerifyFlags } from '../../probe/cli';
+import { ProbeClient } from '../../probe/client/probe-client';
+import { depthSchema, trimAddress, type VerificationResult } from '../../probe/contract';
+import { createVerifier } from '../../probe/index';
+import { RESULT_CSV_COLUMNS } from '../../server/contracts/jobs';
+import { parseEmailCsv } from '../../server/features/jobs/csv-import';
+import { csvCell } from '../../server/features/jobs/jobs.service';
+
+interface CliFlags extends VerifyFlags {
+  csv?: string;
+  out?: string;
+  probeUrls?: string;
+  probeToken?: string;
+}
+
+/** The columns of the CLI's result CSV: the dashboard download's, plus the machine-readable reason. */
+export const CLI_CSV_COLUMNS = [...RESULT_CSV_COLUMNS, 'Reason'] as const;
+
+const yesNo = (b: boolean): string => (b ? 'Yes' : 'No');
+
+export function resultCsvLine(r: VerificationResult, checkedAt: Date): string {
+  return [
+    csvCell(r.email),
+    csvCell(r.result),
+    csvCell(r.deliverability_score),
+    csvCell(yesNo(r.is_syntax_valid)),
+    csvCell(yesNo(r.is_dns_valid)),
+    csvCell(yesNo(r.is_mx_valid)),
+    csvCell(yesNo(r.is_smtp_valid)),
+    csvCell(yesNo(r.role_detected)),
+    csvCell(yesNo(r.disposable_provider)),
+    csvCell(checkedAt.toISOString()),
+    csvCell(r.reason),
+  ].join(',');
+}
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+function clock(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '--:--';
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+/** One progress line: bar, count, rate and ETA (e.g. "[#####-----]  50% 1,000/2,000 · 250/s · ETA 0:04"). */
+export function progressLine(done: number, total: number, elapsedMs: number, width = 24): string {
+  const ratio = total > 0 ? Math.min(1, done / total) : 1;
+  const filled = Math.round(ratio * width);
+  const rate = elapsedMs > 0 ? (done * 1000) / elapsedMs : 0;
+  const eta = rate > 0 ? (total - done) / rate : Infinity;
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.floor(ratio * 100)).padStart(3)}% ${fmt(done)}/${fmt(total)} · ${fmt(Math.round(rate))}/s · ETA ${clock(eta)}`;
+}
+
+/** The end-of-run summary: counts by result, then by reason (most frequent first). */
+export function summary(results: VerificationResult[], elapsedMs: number, expected: number): string {
+  const byResult = new Map<string, number>();
+  const byReason = new Map<string, number>();
+  for (const r of results) {
+    byResult.set(r.result, (byResult.get(r.result) ?? 0) + 1);
+    byReason.set(r.reason, (byReason.get(r.reason) ?? 0) + 1);
+  }
+  const pct = (n: number): string => (results.length > 0 ? `${((n * 100) / results.length).toFixed(1)}%` : '0%');
+  const rate = elapsedMs > 0 ? (results.length * 1000) / elapsedMs : 0;
+  const lines = [`Verified ${fmt(results.length)} of ${fmt(expected)} addresses in ${(elapsedMs / 1000).toFixed(1)} s (${fmt(Math.round(rate))}/s)`, 'By result:'];
+  for (const k of ['valid', 'invalid', 'risky']) lines.push(`  ${k.padEnd(20)} ${fmt(byResult.get(k) ?? 0).padStart(9)}  ${pct(byResult.get(k) ?? 0)}`);
+  lines.push('By reason:');
+  for (const [k, n] of [...byReason].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) lines.push(`  ${k.padEnd(20)} ${fmt(n).padStart(9)}  ${pct(n)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+class Progress {
+  private readonly started = Date.now();
+  private last = 0;
+  private done = 0;
+  constructor(
+    private readonly total: number,
+    private readonly enabled: boolean,
+  ) {}
+  tick(): void {
+    this.done++;
+    const now = Date.now();
+    if (this.enabled && (now - this.last >= 100 || this.done === this.total)) {
+      this.last = now;
+      process.stderr.write(`\r${progressLine(this.done, this.total, now - this.started)}\u001b[K`);
+    }
+  }
+  end(): void {
+    if (this.enabled) process.stderr.write('\n');
+  }
+}
+
+function results(emails: string[], flags: CliFlags): AsyncIterable<VerificationResult> & { close(): Promise<void> } {
+  const depth = depthSchema.parse(flags.depth);
+  const mode = flags.mode === 'bulk' ? 'bulk' : 'realtime';
+  if (flags.probeUrls) {
+    const token = flags.probeToken ?? process.env.PROBE_TOKEN ?? '';
+    if (!token) throw new Error('--probe-urls needs the fleet token: --probe-token or PROBE_TOKEN');
+    const client = new ProbeClient({ urls: flags.probeUrls.split(','), token });
+    return Object.assign(client.verify(emails, { depth, mode }), { close: async () => undefined });
+  }
+  const verifier = createVerifier(optionsFromFlags(flags, process.env));
+  return Object.assign(verifier.verifyBatch(emails, { depth, mode }), { close: () => verifier.close() });
+}
+
+async function readStdinLines(): Promise<string[]> {
+  const out: string[] = [];
+  for await (const raw of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    const line = raw.replace(/\r$/, '');
+    if (trimAddress(line) !== '') out.push(line);
+  }
+  return out;
+}
+
+async function runCsv(flags: CliFlags & { csv: string }): Promise<number> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(flags.csv);
+  } catch (err) {
+    process.stderr.write(`mailvet verify: cannot read ${flags.csv}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+    return 2;
+  }
+  // The upload's rules, without its per-file cap: the CLI takes a self-hoster's whole list.
+  const parsed = parseEmailCsv(bytes, { maxEmails: Number.MAX_SAFE_INTEGER });
+  if (!parsed.ok) {
+    process.stderr.write(`mailvet verify: ${flags.csv}: ${parsed.error.message}\n`);
+    return 2;
+  }
+  const { emails } = parsed.value;
+  return verifyList(emails, flags, 'csv');
+}
+
+async function verifyList(emails: string[], flags: CliFlags, output: 'csv' | 'jsonl'): Promise<number> {
+  const started = Date.now();
+  const progress = new Progress(emails.length, process.stderr.isTTY === true);
+  const got = new Map<string, { r: VerificationResult; at: Date }>();
+  const all: VerificationResult[] = [];
+  let failure: Error | null = null;
+  const stream = results(emails, flags);
+  try {
+    for await (const r of stream) {
+      all.push(r);
+      if (output === 'csv') got.set(r.email, { r, at: new Date() });
+      else await writeStdout(`${cliLine(r)}\n`);
+      progress.tick();
+    }
+  } catch (err) {
+    failure = err as Error;
+  } finally {
+    await stream.close();
+    progress.end();
+  }
+  if (output === 'csv') {
+    // Input order; an address without a result is left out (and the exit code says so).
+    const lines = [CLI_CSV_COLUMNS.join(',')];
+    for (const e of emails) {
+      const hit = got.get(e);
+      if (hit) lines.push(resultCsvLine(hit.r, hit.at));
+    }
+    const text = `${lines.join('\r\n')}\r\n`;
+    if (flags.out) {
+      const tmp = `${flags.out}.${randomUUID()}.tmp`;
+      try {
+        await writeFile(tmp, text);
+        await rename(tmp, flags.out);
+      } catch (err) {
+        await rm(tmp, { force: true });
+        process.stderr.write(`mailvet verify: cannot write ${flags.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+        return 2;
+      }
+    } else await writeStdout(text);
+  }
+  process.stderr.write(summary(all, Date.now() - started, emails.length));
+  if (failure) process.stderr.write(`mailvet verify: ${failure.message}\n`);
+  return failure || all.length !== emails.length ? 1 : 0;
+}
+
+function writeStdout(text: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.stdout.write(text)) resolve();
+    else process.stdout.once('drain', resolve);
+  });
+}
+
+/** `mailvet verify …` with the arguments after the program name. Returns the exit code. */
+export async function runVerifyCli(argv: string[]): Promise<number> {
+  let code = 0;
+  const program = new Command('mailvet').exitOverride();
+  addEngineOptions(
+    program
+      .command('verify')
+      .description('verify addresses from stdin (JSON lines out) or a CSV file (--csv; result CSV out), locally or on a probe fleet (--probe-urls)'),
+  )
+    .option('--csv <file>', 'read addresses from a CSV (same rules as dashboard uploads)')
+    .option('--out <file>', 'write the result CSV here (default: stdout); with --csv')
+    .option('--probe-urls <urls>', 'comma-separated probe daemon URLs: verify on this fleet')
+    .option('--probe-token <token>', 'the fleet bearer token (default: PROBE_TOKEN)')
+    .action(async (flags: CliFlags) => {
+      if (flags.out && !flags.csv) {
+        process.stderr.write('mailvet verify: --out needs --csv\n');
+        code = 2;
+        return;
+      }
+      try {
+        if (flags.csv) code = await runCsv({ ...flags, csv: flags.csv });
+        else if (flags.probeUrls) code = await verifyList(await readStdinLines(), flags, 'jsonl');
+        else code = await runVerify(flags);
+      } catch (err) {
+        process.stderr.write(`mailvet verify: ${(err as Error).message}\n`);
+        code = 2;
+      }
+    });
+  await parseCli(program, argv, (c) => (code = c));
+  process.exitCode = code;
+  return code;
+}

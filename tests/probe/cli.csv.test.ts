@@ -1,0 +1,136 @@
+// `mailvet verify --csv in.csv --out out.csv` spawned against the mail world: the upload's CSV
+// rules in, the download's columns plus Reason out (input order, formulas neutralised), a summary by
+// result and reason on stderr, no progress bar when stderr is not a TTY; the same through a probe
+// fleet (--probe-urls); refused input gets a clear message, exit 2 and no output file.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProbeDaemon } from '../../probe/daemon/server';
+import { progressLine } from '../../scripts/cli/verify';
+import { buildScenarios, startMailWorld, type MailWorld } from '../mailworld/index';
+import { fastProbeOptions } from './mailworld-helpers';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const domains = buildScenarios().filter((d) => ['normal', 'catch-all', 'nxdomain', 'mailbox-states'].includes(d.domain.split('.')[0] ?? ''));
+
+let world: MailWorld;
+let dir: string;
+beforeAll(async () => {
+  world = await startMailWorld({ domains });
+  dir = await mkdtemp(path.join(os.tmpdir(), 'mailvet-cli-csv-'));
+});
+afterAll(async () => {
+  await world?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function mailvet(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/mailvet.ts'), ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const worldFlags = (): string[] => ['--dns-server', world.dnsServer, '--smtp-port', String(world.smtpPort), '--allow-private-networks', '--timeout-ms', '1500'];
+
+const INPUT = [
+  'Name;E-mail;Company',
+  'Alice;alice@Normal.mailworld.test;ACME',
+  'Ghost;ghost@normal.mailworld.test;ACME',
+  'Dup;ALICE@normal.mailworld.test ;ACME', // same domain lower-cased, local part kept: a different address
+  'Again;alice@normal.mailworld.test;ACME', // duplicate of row 1 once normalised
+  'Catch;whoever@catch-all.mailworld.test;X',
+  'Gone;gone@mailbox-states.mailworld.test;X',
+  'Nx;alice@nxdomain.mailworld.test;X',
+  'Formula;=1+1@normal.mailworld.test;X',
+  'Blank;;X',
+].join('\r\n');
+
+describe('mailvet verify --csv', () => {
+  it('reads a CSV by the upload rules and writes the result CSV with Reason, plus a summary by result and reason', { timeout: 60_000 }, async () => {
+    const input = path.join(dir, 'in.csv');
+    const out = path.join(dir, 'out.csv');
+    await writeFile(input, INPUT);
+    const { code, stdout, stderr } = await mailvet(['verify', '--csv', input, '--out', out, ...worldFlags()]);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toBe('');
+    const rows = parse(await readFile(out, 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(Object.keys(rows[0] ?? {})).toEqual(['Email', 'Result', 'Deliverability Score', 'Syntax Valid', 'DNS Valid', 'MX Valid', 'SMTP Valid', 'Role Detected', 'Disposable Provider', 'Checked At', 'Reason']);
+    expect(rows.map((r) => `${r.Email} ${r.Result} ${r.Reason}`)).toEqual([
+      'alice@normal.mailworld.test valid accepted',
+      'ghost@normal.mailworld.test invalid mailbox_not_found',
+      'ALICE@normal.mailworld.test valid accepted',
+      'whoever@catch-all.mailworld.test risky catch_all',
+      'gone@mailbox-states.mailworld.test invalid mailbox_disabled',
+      'alice@nxdomain.mailworld.test invalid no_domain',
+      "'=1+1@normal.mailworld.test invalid mailbox_not_found",
+    ]);
+    expect(rows[0]?.['SMTP Valid']).toBe('Yes');
+    expect(Number.isNaN(Date.parse(rows[0]?.['Checked At'] ?? ''))).toBe(false);
+    // Summary on stderr; no progress bar (stderr is a pipe, not a TTY).
+    expect(stderr).toMatch(/^Verified 7 of 7 addresses in [\d.]+ s/m);
+    expect(stderr).toMatch(/^ {2}valid +2 +28\.6%$/m);
+    expect(stderr).toMatch(/^ {2}invalid +4 +57\.1%$/m);
+    expect(stderr).toMatch(/^ {2}risky +1 +14\.3%$/m);
+    expect(stderr).toMatch(/^ {2}mailbox_not_found +2 /m);
+    expect(stderr).toMatch(/^ {2}catch_all +1 /m);
+    expect(stderr).not.toContain('ETA');
+    expect(stderr).not.toContain('\r');
+  });
+
+  it('verifies on a probe fleet with --probe-urls (token from PROBE_TOKEN) and writes the CSV to stdout without --out', { timeout: 60_000 }, async () => {
+    const daemon = await startProbeDaemon({ port: 0, host: '127.0.0.1', token: 'cli-fleet', probe: fastProbeOptions(world) });
+    try {
+      const input = path.join(dir, 'list.csv');
+      await writeFile(input, 'alice@normal.mailworld.test\nghost@normal.mailworld.test\n');
+      const { code, stdout, stderr } = await mailvet(['verify', '--csv', input, '--probe-urls', `${daemon.url},http://127.0.0.1:1`], { PROBE_TOKEN: 'cli-fleet' });
+      expect(code, stderr).toBe(0);
+      const rows = parse(stdout, { columns: true }) as Record<string, string>[];
+      expect(rows.map((r) => `${r.Email} ${r.Result} ${r.Reason}`)).toEqual(['alice@normal.mailworld.test valid accepted', 'ghost@normal.mailworld.test invalid mailbox_not_found']);
+      expect(stderr).toMatch(/^Verified 2 of 2 addresses/m);
+      // A wrong token is refused by the fleet: exit 1, said on stderr.
+      const bad = await mailvet(['verify', '--csv', input, '--probe-urls', daemon.url, '--probe-token', 'wrong']);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toMatch(/refused the request \(401\)/);
+    } finally {
+      await daemon.close();
+    }
+  });
+
+  it('refuses a missing file, a CSV without an email column and --out without --csv, with exit 2 and no output file', { timeout: 60_000 }, async () => {
+    const out = path.join(dir, 'never.csv');
+    const missing = await mailvet(['verify', '--csv', path.join(dir, 'nope.csv'), '--out', out]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read .*nope\.csv: ENOENT/);
+    const noColumn = path.join(dir, 'nocol.csv');
+    await writeFile(noColumn, 'name,company\nAlice,ACME\n');
+    const refused = await mailvet(['verify', '--csv', noColumn, '--out', out]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/nocol\.csv: .*email/i);
+    const outOnly = await mailvet(['verify', '--out', out]);
+    expect(outOnly.code).toBe(2);
+    expect(outOnly.stderr).toContain('--out needs --csv');
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('the progress line', () => {
+  it('shows the bar, the count, the rate and the ETA', () => {
+    expect(progressLine(500, 2000, 2000, 8)).toBe('[##------]  25% 500/2,000 · 250/s · ETA 0:06');
+    expect(progressLine(0, 10, 0, 4)).toBe('[----]   0% 0/10 · 0/s · ETA --:--');
+    expect(progressLine(10, 10, 5000, 4)).toBe('[####] 100% 10/10 · 2/s · ETA 0:00');
+  });
+});
