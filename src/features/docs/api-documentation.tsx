@@ -3,13 +3,12 @@ import { FAIR_CHARGING_RULE } from '../../../server/contracts/charging';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { PLANS, SUPPORT_EMAIL, formatPlanPrice } from '../../../server/contracts/plans';
-import { reasonSchema } from '../../../probe/contract';
-import { Badge } from '../../components/ui/badge';
 import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../components/ui/tabs';
 import { paths } from '../../config/paths';
 import { cn } from '../../lib/cn';
 import { CodeBlock, InlineCode } from './code-block';
 import * as ex from './examples';
+import { ErrorCodes, OpenApiEndpoints, ReasonCodes, SandboxAddresses } from './api-reference';
 
 /** The API origin shown in samples: this site's origin (the API is served under /v1 on the same host). */
 function apiBase(): string {
@@ -17,7 +16,7 @@ function apiBase(): string {
 }
 
 function withBase(code: string) {
-  return code.replaceAll('BASE', apiBase());
+  return ex.exampleCode(code, apiBase());
 }
 
 const firstApiPlan = PLANS.find((p) => p.apiKeys);
@@ -55,127 +54,6 @@ function Callout({ icon: Icon = AlertTriangle, tone = 'info', children }: { icon
     </div>
   );
 }
-
-function Method({ method }: { method: 'GET' | 'POST' }) {
-  return (
-    <span
-      className={cn(
-        'rounded-md px-2 py-0.5 font-mono text-xs font-bold',
-        method === 'POST' ? 'bg-emerald-100 text-emerald-800' : 'bg-sky-100 text-sky-800',
-      )}
-    >
-      {method}
-    </span>
-  );
-}
-
-interface FieldRow {
-  name: string;
-  type: string;
-  description: ReactNode;
-}
-
-function FieldTable({ rows, caption }: { rows: readonly FieldRow[]; caption: string }) {
-  return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="bg-slate-50 text-xs tracking-wide text-slate-500 uppercase">
-          <tr>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              Field
-            </th>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              Type
-            </th>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              Description
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((r) => (
-            <tr key={r.name} className="align-top">
-              <td className="px-4 py-3 font-mono text-[13px] whitespace-nowrap text-slate-900">{r.name}</td>
-              <td className="px-4 py-3 font-mono text-xs whitespace-nowrap text-slate-500">{r.type}</td>
-              <td className="px-4 py-3 leading-6 text-slate-600">{r.description}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-function Endpoint({ id, method, path, title, children }: { id: string; method: 'GET' | 'POST'; path: string; title: string; children: ReactNode }) {
-  return (
-    <section id={id} aria-labelledby={`${id}-title`} className="scroll-mt-24 space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-      <div className="flex flex-wrap items-center gap-3">
-        <Method method={method} />
-        <code className="font-mono text-sm font-semibold text-slate-900">{path}</code>
-      </div>
-      <h3 id={`${id}-title`} className="text-base font-semibold text-slate-900">
-        {title}
-      </h3>
-      {children}
-    </section>
-  );
-}
-
-const resultFields: readonly FieldRow[] = [
-  { name: 'email', type: 'string', description: 'The address you sent, exactly as received.' },
-  {
-    name: 'result',
-    type: 'string',
-    description: (
-      <>
-        <InlineCode>valid</InlineCode> (the mailbox accepts mail), <InlineCode>invalid</InlineCode> (it will bounce) or{' '}
-        <InlineCode>risky</InlineCode> (catch-all, disposable, greylisted or not conclusively verifiable).
-      </>
-    ),
-  },
-  { name: 'reason', type: 'string', description: 'Machine-readable cause of the result; see the reason codes below.' },
-  { name: 'deliverability_score', type: 'integer', description: '0–100. Weighs SMTP status, domain age, MX reputation and blacklists.' },
-  { name: 'syntax_valid', type: 'boolean', description: 'The address is a well-formed RFC 5321 mailbox.' },
-  { name: 'mx_valid', type: 'boolean', description: 'The domain publishes usable mail exchangers.' },
-  {
-    name: 'smtp_valid',
-    type: 'boolean',
-    description: "The receiving server accepted the recipient in an SMTP handshake. Always false on plans without the SMTP check.",
-  },
-  { name: 'disposable_provider', type: 'boolean', description: 'The domain belongs to a disposable / temporary inbox provider.' },
-  { name: 'role_detected', type: 'boolean', description: 'The local part is a role address such as admin@, info@ or support@.' },
-];
-
-const reasonDescriptions: Record<string, string> = {
-  accepted: 'The mailbox accepted the recipient and a random address was refused.',
-  syntax: 'Not a valid email address.',
-  no_domain: 'The domain does not exist.',
-  null_mx: 'The domain declares that it accepts no mail.',
-  dns_error: 'DNS lookup failed or timed out; try again later.',
-  no_mx: 'The domain has no mail server.',
-  smtp_unreachable: 'No mail server could be reached.',
-  policy_block: 'The mail server refused the check for policy reasons.',
-  greylisted: 'The server asked us to retry later and did not answer in time.',
-  mailbox_not_found: 'The mailbox does not exist.',
-  mailbox_disabled: 'The mailbox exists but is disabled.',
-  mailbox_full: 'The mailbox is over quota.',
-  catch_all: 'The domain accepts every address, so this one cannot be confirmed.',
-  disposable: 'The address belongs to a disposable provider.',
-  blocked_address: 'The domain points to a private network address and was not contacted.',
-  smtp_not_checked: 'Your plan checks syntax and MX only; the mailbox was not asked.',
-  address_literal: 'The domain is an IP address literal (user@[192.0.2.1]): valid syntax, never probed.',
-};
-
-const errors = [
-  { status: '400', name: 'Bad Request', text: 'The body is not valid JSON or a field is missing or malformed (for example no email, or more than 10,000 emails).' },
-  { status: '401', name: 'Unauthorized', text: 'The Authorization header is missing, or the API key is unknown or revoked.' },
-  { status: '402', name: 'Payment Required', text: 'Insufficient credits: your balance cannot cover the request. Nothing is checked or charged.' },
-  { status: '403', name: 'Forbidden', text: 'Your plan does not include this feature (for example API access on the Free plan, or SMTP checks).' },
-  { status: '404', name: 'Not Found', text: 'The job does not exist or belongs to another account.' },
-  { status: '409', name: 'Conflict', text: 'Job results were requested while the job is still pending or processing.' },
-  { status: '429', name: 'Too Many Requests', text: 'You exceeded your plan’s requests per second. Wait for the number of seconds in the Retry-After header.' },
-] as const;
 
 function QuickStart() {
   return (
@@ -218,7 +96,7 @@ function QuickStart() {
           <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white">3</span>
           <div className="min-w-0 flex-1 space-y-3">
             <H3>Send a request</H3>
-            <CodeBlock language="bash" title="cURL" code={withBase(ex.curlValidate)} />
+            <CodeBlock language="bash" title="cURL" code={withBase(ex.EXAMPLES[0]!.curl ?? '')} />
           </div>
         </li>
         <li className="flex gap-4">
@@ -249,113 +127,48 @@ function ApiReference() {
         <H2 id="authentication">Authentication</H2>
         <P>
           Send your API key as a bearer token on every request. Requests are accepted over HTTPS only; bodies are JSON with{' '}
-          <InlineCode>Content-Type: application/json</InlineCode>.
+          <InlineCode>Content-Type: application/json</InlineCode>. A test key (<InlineCode>mv_test_…</InlineCode>) answers from the
+          sandbox and never costs credits.
         </P>
         <CodeBlock language="http" title="Headers" code={'Authorization: Bearer mv_live_xxxxxxxxxxxxxxxxxxxxxxxx\nContent-Type: application/json'} />
         <P>
-          Base URL: <InlineCode>{apiBase()}/v1</InlineCode>. Each validated address uses one credit. The machine-readable description
-          (OpenAPI 3.1) is at <InlineCode>GET /v1/openapi.json</InlineCode>.
+          Base URL: <InlineCode>{apiBase()}/v1</InlineCode>. Each validated address uses one credit. Every{' '}
+          <InlineCode>POST</InlineCode> takes an <InlineCode>Idempotency-Key</InlineCode> header (the same key and body within 24 hours
+          return the original answer, with no second charge), and every response carries <InlineCode>X-Request-Id</InlineCode>. This
+          reference is rendered from the machine-readable description (OpenAPI 3.1) at <InlineCode>GET /v1/openapi.json</InlineCode>.
         </P>
       </div>
 
-      <Endpoint id="validate" method="POST" path="/v1/validate" title="Validate a single address">
-        <P>Runs every check your plan includes and returns the verdict synchronously.</P>
-        <FieldTable caption="Request body" rows={[{ name: 'email', type: 'string', description: 'The address to validate. Required.' }]} />
-        <CodeBlock language="bash" title="Request" code={withBase(ex.curlValidate)} />
-        <CodeBlock language="json" title="Response · 200 OK" code={ex.validateResponse} />
-        <FieldTable caption="Response fields" rows={resultFields} />
-      </Endpoint>
+      <section aria-labelledby="sandbox" className="space-y-4">
+        <H2 id="sandbox">Sandbox (test keys)</H2>
+        <P>
+          Create a key as a test key on the API Keys page (<InlineCode>mv_test_…</InlineCode>) to build your integration for free: it
+          never contacts a mail server and never costs credits, bulk jobs complete and webhooks fire as with a live key. These
+          addresses produce every verdict and reason (a <InlineCode>+tag</InlineCode> before the @ is ignored); any other address
+          answers <InlineCode>risky</InlineCode> / <InlineCode>smtp_not_checked</InlineCode>.
+        </P>
+        <SandboxAddresses />
+      </section>
 
-      <Endpoint id="bulk" method="POST" path="/v1/bulk" title="Start a bulk validation job">
-        <P>
-          Queues up to 10,000 addresses and returns immediately. Follow the job with <InlineCode>GET /v1/jobs/{'{id}'}</InlineCode>, or
-          pass <InlineCode>webhook_url</InlineCode> to be called when it finishes. Requires a plan with bulk validation.
-        </P>
-        <FieldTable
-          caption="Request body"
-          rows={[
-            { name: 'emails', type: 'string[]', description: 'The addresses to validate (1–10,000). Required.' },
-            { name: 'webhook_url', type: 'string', description: 'Optional HTTPS URL we POST to when the job completes or fails.' },
-          ]}
-        />
-        <CodeBlock language="bash" title="Request" code={withBase(ex.bulkRequest)} />
-        <CodeBlock language="json" title="Response · 200 OK" code={ex.bulkResponse} />
-        <FieldTable
-          caption="Response fields"
-          rows={[
-            { name: 'job_id', type: 'string', description: 'Identifier of the new job.' },
-            { name: 'total_emails', type: 'integer', description: 'Number of addresses accepted into the job.' },
-            { name: 'status', type: 'string', description: <>Always <InlineCode>pending</InlineCode> on creation.</> },
-          ]}
-        />
-      </Endpoint>
-
-      <Endpoint id="job" method="GET" path="/v1/jobs/{id}" title="Get a job's status">
-        <P>
-          Status moves from <InlineCode>pending</InlineCode> to <InlineCode>processing</InlineCode> and ends as{' '}
-          <InlineCode>completed</InlineCode> or <InlineCode>failed</InlineCode>. Progress is{' '}
-          <InlineCode>processed_emails / total_emails</InlineCode>.
-        </P>
-        <CodeBlock language="json" title="Response · 200 OK" code={ex.jobResponse} />
-      </Endpoint>
-
-      <Endpoint id="job-results" method="GET" path="/v1/jobs/{id}/results" title="Get a job's results">
-        <P>
-          Returns one result per address in the same public shape as <InlineCode>/v1/validate</InlineCode>. Available once the job is no
-          longer pending or processing (before that the answer is <InlineCode>409</InlineCode>).
-        </P>
-        <P>
-          One page holds up to 10,000 results, so a whole job by default. For smaller pages pass <InlineCode>?limit=</InlineCode> (1–10,000) and
-          then <InlineCode>?cursor=</InlineCode> with the <InlineCode>next_cursor</InlineCode> of the previous page, until it is{' '}
-          <InlineCode>null</InlineCode>.
-        </P>
-        <CodeBlock language="json" title="Response · 200 OK" code={ex.jobResultsResponse} />
-      </Endpoint>
+      <OpenApiEndpoints origin={apiBase()} />
 
       <section aria-labelledby="reasons" className="space-y-4">
         <H2 id="reasons">Reason codes</H2>
-        <div className="overflow-x-auto rounded-xl border border-slate-200">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Reason codes</caption>
-            <thead className="bg-slate-50 text-xs tracking-wide text-slate-500 uppercase">
-              <tr>
-                <th scope="col" className="px-4 py-2.5 font-semibold">
-                  reason
-                </th>
-                <th scope="col" className="px-4 py-2.5 font-semibold">
-                  Meaning
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {reasonSchema.options.map((r) => (
-                <tr key={r}>
-                  <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">{r}</td>
-                  <td className="px-4 py-2.5 text-slate-600">{reasonDescriptions[r] ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <P>
+          The <InlineCode>reason</InlineCode> field of every result is one of these codes.
+        </P>
+        <ReasonCodes />
       </section>
 
       <section aria-labelledby="errors" className="space-y-4">
         <H2 id="errors">Errors</H2>
-        <P>Errors use standard HTTP status codes and a JSON body with a stable machine-readable code and a human message.</P>
-        <ul role="list" className="divide-y divide-slate-100 rounded-xl border border-slate-200">
-          {errors.map((e) => (
-            <li key={e.status} className="flex flex-col gap-1 px-4 py-3 sm:flex-row sm:gap-4">
-              <span className="shrink-0 sm:w-52">
-                <Badge variant={e.status === '429' || e.status === '402' ? 'warning' : 'danger'} className="font-mono">
-                  {e.status}
-                </Badge>{' '}
-                <span className="text-sm font-medium text-slate-900">{e.name}</span>
-              </span>
-              <span className="text-sm leading-6 text-slate-600">{e.text}</span>
-            </li>
-          ))}
-        </ul>
-        <CodeBlock language="http" title="Example · 429" code={ex.errorResponse} />
+        <P>
+          Errors use standard HTTP status codes and an <InlineCode>application/problem+json</InlineCode> body (RFC 9457:{' '}
+          <InlineCode>type</InlineCode>, <InlineCode>title</InlineCode>, <InlineCode>status</InlineCode>, <InlineCode>detail</InlineCode>)
+          that also carries a stable machine-readable <InlineCode>code</InlineCode> and a human <InlineCode>message</InlineCode>.
+        </P>
+        <ErrorCodes />
+        <CodeBlock language="http" title="Example · 429" code={withBase(ex.errorResponse)} />
       </section>
 
       <section aria-labelledby="rate-limits" className="space-y-4">
@@ -417,37 +230,59 @@ function ApiReference() {
   );
 }
 
-const exampleTabs = [
-  { name: 'JavaScript', language: 'javascript', code: ex.javascriptExample },
-  { name: 'Python', language: 'python', code: ex.pythonExample },
-  { name: 'PHP', language: 'php', code: ex.phpExample },
-  { name: 'Node', language: 'javascript', code: ex.nodeExample },
+const LANGUAGES = [
+  { key: 'curl', name: 'cURL', language: 'bash' },
+  { key: 'node', name: 'Node.js', language: 'javascript' },
+  { key: 'python', name: 'Python', language: 'python' },
+  { key: 'php', name: 'PHP', language: 'php' },
 ] as const;
 
-function Examples() {
+function ExampleCard({ example }: { example: ex.ApiExample }) {
+  const langs = LANGUAGES.filter((l) => example[l.key] !== undefined);
   return (
-    <div className="space-y-6">
-      <div className="space-y-3">
-        <H2>Code examples</H2>
-        <P>
-          Copy-paste starting points. Each reads the key from the <InlineCode>MAILVET_API_KEY</InlineCode> environment variable and
-          handles <InlineCode>429</InlineCode> by waiting for <InlineCode>Retry-After</InlineCode>.
-        </P>
-      </div>
+    <section id={`example-${example.id}`} aria-labelledby={`example-${example.id}-title`} className="scroll-mt-24 space-y-3">
+      <H3 id={`example-${example.id}-title`}>{example.title}</H3>
+      <P>
+        {example.operation ? (
+          <>
+            <InlineCode>{example.operation}</InlineCode>{' '}
+          </>
+        ) : null}
+        {example.description}
+      </P>
       <Tabs>
-        <TabsList aria-label="Example language" className="w-fit">
-          {exampleTabs.map((t) => (
-            <TabsTrigger key={t.name}>{t.name}</TabsTrigger>
+        <TabsList aria-label={`${example.title}: language`} className="w-fit">
+          {langs.map((l) => (
+            <TabsTrigger key={l.key}>{l.name}</TabsTrigger>
           ))}
         </TabsList>
-        <TabsPanels className="mt-4">
-          {exampleTabs.map((t) => (
-            <TabsPanel key={t.name}>
-              <CodeBlock language={t.language} title={t.name} code={withBase(t.code)} />
+        <TabsPanels className="mt-3">
+          {langs.map((l) => (
+            <TabsPanel key={l.key}>
+              <CodeBlock language={l.language} title={`${example.title} · ${l.name}`} code={withBase(example[l.key] ?? '')} />
             </TabsPanel>
           ))}
         </TabsPanels>
       </Tabs>
+    </section>
+  );
+}
+
+function Examples() {
+  return (
+    <div className="space-y-10">
+      <div className="space-y-3">
+        <H2>Code examples</H2>
+        <P>
+          Copy-paste starting points for every call, in cURL, Node.js, Python and PHP. Each reads the key from the{' '}
+          <InlineCode>MAILVET_API_KEY</InlineCode> environment variable (a test key works: it answers from the sandbox for free); the
+          examples about one job read its id from <InlineCode>JOB_ID</InlineCode>. The cURL and Node.js examples are run against a live
+          server by our test suite on every change.
+        </P>
+      </div>
+      {ex.EXAMPLES.map((e) => (
+        <ExampleCard key={e.id} example={e} />
+      ))}
     </div>
   );
 }

@@ -1,9 +1,33 @@
-// Code samples for the documentation. `BASE` is replaced with the API origin when rendered.
+// The code examples of the Documentation page: one entry per call, in cURL, Node.js, Python and
+// PHP. The page renders this list (Examples tab, and each endpoint of the API Reference shows its
+// cURL and response); tests/integration/docs.examples.test.ts runs every cURL and Node example
+// against a running server with a real key and checks what they print. The page shows its own
+// origin in place of SAMPLE_ORIGIN. Every example reads the key from MAILVET_API_KEY; examples
+// about one job read its id from JOB_ID; the webhook receiver reads MAILVET_WEBHOOK_SECRET and PORT.
 
-export const curlValidate = `curl -X POST BASE/v1/validate \\
-  -H "Authorization: Bearer $MAILVET_API_KEY" \\
-  -H "Content-Type: application/json" \\
-  -d '{"email": "jane.cooper@acme-corp.com"}'`;
+export interface ApiExample {
+  /** Stable id (anchors, and the test's table of checks). */
+  id: string;
+  /** The endpoint it calls, as `METHOD /v1/path` (matches the OpenAPI document); null for a receiver. */
+  operation: string | null;
+  title: string;
+  description: string;
+  /** A shell command (omitted where cURL cannot play the part, e.g. receiving a webhook). */
+  curl?: string;
+  node: string;
+  python: string;
+  php: string;
+  /** A sample answer, shown under the cURL in the API Reference. */
+  response?: string;
+}
+
+/** The origin the samples are written with; the page shows its own origin instead. */
+export const SAMPLE_ORIGIN = 'https://mailvet.io';
+
+/** The sample with the API origin in place of SAMPLE_ORIGIN. */
+export function exampleCode(code: string, origin: string): string {
+  return code.replaceAll(SAMPLE_ORIGIN, origin.replace(/\/$/, ''));
+}
 
 export const validateResponse = `{
   "email": "jane.cooper@acme-corp.com",
@@ -14,33 +38,255 @@ export const validateResponse = `{
   "mx_valid": true,
   "smtp_valid": true,
   "disposable_provider": false,
-  "role_detected": false
+  "role_detected": false,
+  "charged": true
 }`;
 
-export const bulkRequest = `curl -X POST BASE/v1/bulk \\
+export const errorResponse = `HTTP/1.1 429 Too Many Requests
+Retry-After: 1
+Content-Type: application/problem+json
+X-Request-Id: 3f6d0c1e-8a8b-4a53-9a1e-0d2b9a3c7f10
+
+{
+  "type": "https://mailvet.io/documentation#error-RATE_LIMITED",
+  "title": "Too Many Requests",
+  "status": 429,
+  "detail": "Rate limit exceeded (10 requests per second on your plan). Retry after 1 second.",
+  "code": "RATE_LIMITED",
+  "message": "Rate limit exceeded (10 requests per second on your plan). Retry after 1 second."
+}`;
+
+export const webhookPayload = `POST /hooks/mailvet HTTP/1.1
+Content-Type: application/json
+X-Mailvet-Signature: sha256=5d41402abc4b2a76b9719d911017c592e3b0c44298fc1c149afbf4c8996fb924
+X-Mailvet-Delivery: 6f1c2b8e-4d0a-4f5e-9a51-2f0d7c3b9e11
+
+{
+  "event": "job.completed",
+  "job_id": "6f1c2b8e-4d0a-4f5e-9a51-2f0d7c3b9e11",
+  "status": "completed",
+  "total_emails": 3,
+  "processed_emails": 3,
+  "created_at": "2026-11-22T09:14:03.512Z",
+  "completed_at": "2026-11-22T09:14:41.907Z"
+}`;
+
+const nodeHeader = `// Node.js 18+ (built-in fetch), as an ES module: node example.mjs
+const BASE_URL = 'https://mailvet.io/v1';
+const headers = { Authorization: \`Bearer \${process.env.MAILVET_API_KEY}\` };
+
+/** Errors are application/problem+json: { status, code, detail }. */
+async function call(method, path, body, extra = {}) {
+  const res = await fetch(BASE_URL + path, {
+    method,
+    headers: { ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}), ...extra },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await res.json();
+  if (!res.ok) throw new Error(\`Mailvet \${res.status} \${data.code}: \${data.detail}\`);
+  return data;
+}
+`;
+
+const pythonHeader = `# Python 3 with requests (pip install requests)
+import os
+import requests
+
+BASE_URL = "https://mailvet.io/v1"
+session = requests.Session()
+session.headers["Authorization"] = f"Bearer {os.environ['MAILVET_API_KEY']}"
+
+
+def call(method, path, **kwargs):
+    res = session.request(method, BASE_URL + path, timeout=30, **kwargs)
+    data = res.json()
+    if not res.ok:  # errors are application/problem+json
+        raise RuntimeError(f"Mailvet {res.status_code} {data['code']}: {data['detail']}")
+    return data
+`;
+
+const phpHeader = `<?php
+// PHP 8 with the cURL extension.
+function mailvet(string $method, string $path, ?array $body = null, array $headers = []): array
+{
+    $ch = curl_init('https://mailvet.io/v1' . $path);
+    $headers[] = 'Authorization: Bearer ' . getenv('MAILVET_API_KEY');
+    if ($body !== null) {
+        $headers[] = 'Content-Type: application/json';
+        curl_setopt($ch, CURLOPT_POSTFIELDS, json_encode($body));
+    }
+    curl_setopt_array($ch, [
+        CURLOPT_CUSTOMREQUEST => $method,
+        CURLOPT_HTTPHEADER => $headers,
+        CURLOPT_RETURNTRANSFER => true,
+        CURLOPT_TIMEOUT => 30,
+    ]);
+    $data = json_decode(curl_exec($ch), true);
+    $status = curl_getinfo($ch, CURLINFO_HTTP_CODE);
+    curl_close($ch);
+    if ($status >= 400) { // errors are application/problem+json
+        throw new RuntimeException("Mailvet $status {$data['code']}: {$data['detail']}");
+    }
+    return $data;
+}
+`;
+
+export const EXAMPLES: readonly ApiExample[] = [
+  {
+    id: 'validate',
+    operation: 'POST /v1/validate',
+    title: 'Validate one address',
+    description: 'The verdict in one call. Act on result; use reason and deliverability_score to decide on risky addresses.',
+    curl: `curl -sS --fail-with-body -X POST https://mailvet.io/v1/validate \\
   -H "Authorization: Bearer $MAILVET_API_KEY" \\
   -H "Content-Type: application/json" \\
-  -d '{
-    "emails": ["jane@acme-corp.com", "info@example.org", "bad@@example"],
-    "webhook_url": "https://yourapp.com/hooks/mailvet"
-  }'`;
-
-export const bulkResponse = `{
+  -d '{"email": "jane.cooper@acme-corp.com"}'`,
+    node: `${nodeHeader}
+const check = await call('POST', '/validate', { email: 'jane.cooper@acme-corp.com' });
+console.log(\`\${check.email}: \${check.result} (\${check.reason}, score \${check.deliverability_score})\`);`,
+    python: `${pythonHeader}
+check = call("POST", "/validate", json={"email": "jane.cooper@acme-corp.com"})
+print(f"{check['email']}: {check['result']} ({check['reason']}, score {check['deliverability_score']})")`,
+    php: `${phpHeader}
+$check = mailvet('POST', '/validate', ['email' => 'jane.cooper@acme-corp.com']);
+echo "{$check['email']}: {$check['result']} ({$check['reason']}, score {$check['deliverability_score']})\\n";`,
+    response: validateResponse,
+  },
+  {
+    id: 'bulk-json',
+    operation: 'POST /v1/bulk',
+    title: 'Start a bulk job (JSON)',
+    description: 'Up to 10,000 addresses in one request; the job runs in the background. Keep job_id to follow it.',
+    curl: `curl -sS --fail-with-body -X POST https://mailvet.io/v1/bulk \\
+  -H "Authorization: Bearer $MAILVET_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"emails": ["jane@acme-corp.com", "info@example.org", "bad@@example"]}'`,
+    node: `${nodeHeader}
+const job = await call('POST', '/bulk', { emails: ['jane@acme-corp.com', 'info@example.org', 'bad@@example'] });
+console.log(\`job \${job.job_id}: \${job.total_emails} addresses, \${job.status}\`);`,
+    python: `${pythonHeader}
+job = call("POST", "/bulk", json={"emails": ["jane@acme-corp.com", "info@example.org", "bad@@example"]})
+print(f"job {job['job_id']}: {job['total_emails']} addresses, {job['status']}")`,
+    php: `${phpHeader}
+$job = mailvet('POST', '/bulk', ['emails' => ['jane@acme-corp.com', 'info@example.org', 'bad@@example']]);
+echo "job {$job['job_id']}: {$job['total_emails']} addresses, {$job['status']}\\n";`,
+    response: `{
   "job_id": "6f1c2b8e-4d0a-4f5e-9a51-2f0d7c3b9e11",
   "total_emails": 3,
   "status": "pending"
-}`;
+}`,
+  },
+  {
+    id: 'idempotency',
+    operation: 'POST /v1/bulk',
+    title: 'Retry safely with Idempotency-Key',
+    description:
+      'Send the same Idempotency-Key with the same body again (after a timeout, say) and you get the original answer: the same job, no second charge, with the header Idempotent-Replayed: true. Keys are kept 24 hours.',
+    curl: `curl -sS --fail-with-body -X POST https://mailvet.io/v1/bulk \\
+  -H "Authorization: Bearer $MAILVET_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -H "Idempotency-Key: newsletter-import-2026-11-23" \\
+  -d '{"emails": ["jane@acme-corp.com", "info@example.org"]}'`,
+    node: `${nodeHeader}
+const body = { emails: ['jane@acme-corp.com', 'info@example.org'] };
+const key = { 'Idempotency-Key': 'newsletter-import-2026-11-23' };
+const first = await call('POST', '/bulk', body, key);
+const retry = await call('POST', '/bulk', body, key); // e.g. after a network timeout
+console.log(first.job_id === retry.job_id ? \`same job \${first.job_id}\` : 'different jobs');`,
+    python: `${pythonHeader}
+body = {"emails": ["jane@acme-corp.com", "info@example.org"]}
+key = {"Idempotency-Key": "newsletter-import-2026-11-23"}
+first = call("POST", "/bulk", json=body, headers=key)
+retry = call("POST", "/bulk", json=body, headers=key)  # e.g. after a network timeout
+print(f"same job {first['job_id']}" if first["job_id"] == retry["job_id"] else "different jobs")`,
+    php: `${phpHeader}
+$body = ['emails' => ['jane@acme-corp.com', 'info@example.org']];
+$key = ['Idempotency-Key: newsletter-import-2026-11-23'];
+$first = mailvet('POST', '/bulk', $body, $key);
+$retry = mailvet('POST', '/bulk', $body, $key); // e.g. after a network timeout
+echo $first['job_id'] === $retry['job_id'] ? "same job {$first['job_id']}\\n" : "different jobs\\n";`,
+  },
+  {
+    id: 'job-status',
+    operation: 'GET /v1/jobs/{id}',
+    title: "Follow a job's progress",
+    description: 'Poll until the status is completed or failed (or pass webhook_url and let us call you).',
+    curl: `curl -sS --fail-with-body https://mailvet.io/v1/jobs/$JOB_ID \\
+  -H "Authorization: Bearer $MAILVET_API_KEY"`,
+    node: `${nodeHeader}
+let job;
+do {
+  if (job) await new Promise((r) => setTimeout(r, 2000));
+  job = await call('GET', \`/jobs/\${process.env.JOB_ID}\`);
+  console.log(\`\${job.status}: \${job.processed_emails}/\${job.total_emails}\`);
+} while (job.status === 'pending' || job.status === 'processing');`,
+    python: `${pythonHeader}
+import time
 
-export const jobResponse = `{
+while True:
+    job = call("GET", f"/jobs/{os.environ['JOB_ID']}")
+    print(f"{job['status']}: {job['processed_emails']}/{job['total_emails']}")
+    if job["status"] in ("completed", "failed"):
+        break
+    time.sleep(2)`,
+    php: `${phpHeader}
+do {
+    $job = mailvet('GET', '/jobs/' . getenv('JOB_ID'));
+    echo "{$job['status']}: {$job['processed_emails']}/{$job['total_emails']}\\n";
+    $running = in_array($job['status'], ['pending', 'processing'], true);
+    if ($running) sleep(2);
+} while ($running);`,
+    response: `{
   "job_id": "6f1c2b8e-4d0a-4f5e-9a51-2f0d7c3b9e11",
   "status": "processing",
   "total_emails": 3,
   "processed_emails": 2,
   "created_at": "2026-11-22T09:14:03.512Z",
   "completed_at": null
-}`;
-
-export const jobResultsResponse = `{
+}`,
+  },
+  {
+    id: 'job-results',
+    operation: 'GET /v1/jobs/{id}/results',
+    title: "Page through a job's results",
+    description: 'Ask for pages of limit results and pass next_cursor back as cursor until it is null.',
+    curl: `curl -sS --fail-with-body "https://mailvet.io/v1/jobs/$JOB_ID/results?limit=2" \\
+  -H "Authorization: Bearer $MAILVET_API_KEY"`,
+    node: `${nodeHeader}
+let cursor = null;
+let count = 0;
+do {
+  const qs = new URLSearchParams({ limit: '2', ...(cursor ? { cursor } : {}) });
+  const page = await call('GET', \`/jobs/\${process.env.JOB_ID}/results?\${qs}\`);
+  for (const r of page.results) console.log(\`\${r.email}: \${r.result} (\${r.reason})\`);
+  count += page.results.length;
+  cursor = page.next_cursor;
+} while (cursor);
+console.log(\`\${count} results\`);`,
+    python: `${pythonHeader}
+cursor, count = None, 0
+while True:
+    params = {"limit": 2, **({"cursor": cursor} if cursor else {})}
+    page = call("GET", f"/jobs/{os.environ['JOB_ID']}/results", params=params)
+    for r in page["results"]:
+        print(f"{r['email']}: {r['result']} ({r['reason']})")
+    count += len(page["results"])
+    cursor = page["next_cursor"]
+    if not cursor:
+        break
+print(f"{count} results")`,
+    php: `${phpHeader}
+$cursor = null;
+$count = 0;
+do {
+    $qs = http_build_query(['limit' => 2] + ($cursor ? ['cursor' => $cursor] : []));
+    $page = mailvet('GET', '/jobs/' . getenv('JOB_ID') . '/results?' . $qs);
+    foreach ($page['results'] as $r) echo "{$r['email']}: {$r['result']} ({$r['reason']})\\n";
+    $count += count($page['results']);
+    $cursor = $page['next_cursor'];
+} while ($cursor);
+echo "$count results\\n";`,
+    response: `{
   "job_id": "6f1c2b8e-4d0a-4f5e-9a51-2f0d7c3b9e11",
   "status": "completed",
   "total_emails": 3,
@@ -54,7 +300,8 @@ export const jobResultsResponse = `{
       "mx_valid": true,
       "smtp_valid": true,
       "disposable_provider": false,
-      "role_detected": false
+      "role_detected": false,
+      "charged": true
     },
     {
       "email": "info@example.org",
@@ -65,167 +312,99 @@ export const jobResultsResponse = `{
       "mx_valid": true,
       "smtp_valid": true,
       "disposable_provider": false,
-      "role_detected": true
+      "role_detected": true,
+      "charged": true
     }
   ],
-  "next_cursor": null
-}`;
-
-export const errorResponse = `HTTP/1.1 429 Too Many Requests
-Retry-After: 1
-Content-Type: application/json
-
-{
-  "code": "RATE_LIMITED",
-  "message": "Rate limit exceeded. Retry after 1 second."
-}`;
-
-export const webhookPayload = `POST /hooks/mailvet HTTP/1.1
-Content-Type: application/json
-X-Mailvet-Signature: sha256=5d41402abc4b2a76b9719d911017c592e3b0c44298fc1c149afbf4c8996fb924
-
-{
-  "event": "job.completed",
-  "job_id": "6f1c2b8e-4d0a-4f5e-9a51-2f0d7c3b9e11",
-  "status": "completed",
-  "total_emails": 3,
-  "processed_emails": 3,
-  "created_at": "2026-11-22T09:14:03.512Z",
-  "completed_at": "2026-11-22T09:14:41.907Z"
-}`;
-
-export const javascriptExample = `// JavaScript (fetch) — run this on your server or in an edge function.
-// Never ship your API key to the browser.
-const API_KEY = process.env.MAILVET_API_KEY;
-
-export async function validateEmail(email) {
-  const res = await fetch('BASE/v1/validate', {
-    method: 'POST',
-    headers: {
-      Authorization: \`Bearer \${API_KEY}\`,
-      'Content-Type': 'application/json',
-    },
-    body: JSON.stringify({ email }),
-  });
-
-  if (res.status === 429) {
-    const wait = Number(res.headers.get('Retry-After') ?? 1);
-    await new Promise((r) => setTimeout(r, wait * 1000));
-    return validateEmail(email);
-  }
-  if (!res.ok) {
-    const err = await res.json();
-    throw new Error(\`Mailvet \${res.status}: \${err.message}\`);
-  }
-  return res.json(); // { email, result, reason, deliverability_score, ... }
-}
-
-const check = await validateEmail('jane.cooper@acme-corp.com');
-if (check.result === 'invalid') {
-  console.log('Please double-check your email address.');
-}`;
-
-export const pythonExample = `# Python 3 with requests: pip install requests
-import os
-import time
-import requests
-
-API_KEY = os.environ["MAILVET_API_KEY"]
-BASE_URL = "BASE/v1"
-session = requests.Session()
-session.headers.update({"Authorization": f"Bearer {API_KEY}"})
-
-
-def validate_email(email: str) -> dict:
-    while True:
-        res = session.post(f"{BASE_URL}/validate", json={"email": email}, timeout=30)
-        if res.status_code == 429:
-            time.sleep(int(res.headers.get("Retry-After", "1")))
-            continue
-        res.raise_for_status()
-        return res.json()
-
-
-def validate_list(emails: list[str]) -> list[dict]:
-    job = session.post(f"{BASE_URL}/bulk", json={"emails": emails}, timeout=30).json()
-    while True:
-        status = session.get(f"{BASE_URL}/jobs/{job['job_id']}", timeout=30).json()
-        if status["status"] in ("completed", "failed"):
-            break
-        time.sleep(5)
-    return session.get(f"{BASE_URL}/jobs/{job['job_id']}/results", timeout=30).json()["results"]
-
-
-result = validate_email("jane.cooper@acme-corp.com")
-print(result["result"], result["deliverability_score"])`;
-
-export const phpExample = `<?php
-// PHP 8 with the cURL extension.
-function mailvet_validate(string $email): array
-{
-    $ch = curl_init('BASE/v1/validate');
-    curl_setopt_array($ch, [
-        CURLOPT_POST => true,
-        CURLOPT_RETURNTRANSFER => true,
-        CURLOPT_HTTPHEADER => [
-            'Authorization: Bearer ' . getenv('MAILVET_API_KEY'),
-            'Content-Type: application/json',
-        ],
-        CURLOPT_POSTFIELDS => json_encode(['email' => $email]),
-        CURLOPT_TIMEOUT => 30,
-    ]);
-    $body = curl_exec($ch);
-    $status = curl_getinfo($ch, CURLINFO_HTTP_CODE);
-    curl_close($ch);
-
-    $data = json_decode($body, true);
-    if ($status !== 200) {
-        throw new RuntimeException("Mailvet error $status: " . ($data['message'] ?? 'unknown'));
-    }
-    return $data;
-}
-
-$result = mailvet_validate('jane.cooper@acme-corp.com');
-if ($result['result'] === 'valid') {
-    echo "Deliverable ({$result['deliverability_score']}%)\\n";
-}`;
-
-export const nodeExample = `// Node.js 18+ (Express): start a bulk job and verify the signed webhook.
+  "next_cursor": "48213"
+}`,
+  },
+  {
+    id: 'account',
+    operation: 'GET /v1/account',
+    title: 'Check your plan, credits and key',
+    description: 'The account behind the key: plan, credit balance, and the key itself (test or live, scopes, rate limit).',
+    curl: `curl -sS --fail-with-body https://mailvet.io/v1/account \\
+  -H "Authorization: Bearer $MAILVET_API_KEY"`,
+    node: `${nodeHeader}
+const account = await call('GET', '/account');
+console.log(\`\${account.plan}: \${account.credits_balance} credits, key \${account.key.key_prefix} (\${account.key.scopes.join(', ')})\`);`,
+    python: `${pythonHeader}
+account = call("GET", "/account")
+print(f"{account['plan']}: {account['credits_balance']} credits, key {account['key']['key_prefix']} ({', '.join(account['key']['scopes'])})")`,
+    php: `${phpHeader}
+$account = mailvet('GET', '/account');
+echo "{$account['plan']}: {$account['credits_balance']} credits, key {$account['key']['key_prefix']} (" . implode(', ', $account['key']['scopes']) . ")\\n";`,
+  },
+  {
+    id: 'webhook-verify',
+    operation: null,
+    title: 'Receive a webhook and verify its signature',
+    description:
+      'Start a job with webhook_url pointing here. Compute HMAC-SHA256 of the exact raw body with your signing secret (API Keys page) and compare it in constant time with X-Mailvet-Signature before trusting the JSON.',
+    node: `// Node.js 18+, no dependencies: node receiver.mjs
 import crypto from 'node:crypto';
-import express from 'express';
+import http from 'node:http';
 
-const API_KEY = process.env.MAILVET_API_KEY;
-const WEBHOOK_SECRET = process.env.MAILVET_WEBHOOK_SECRET;
+const SECRET = process.env.MAILVET_WEBHOOK_SECRET;
 
-export async function startBulkJob(emails) {
-  const res = await fetch('BASE/v1/bulk', {
-    method: 'POST',
-    headers: { Authorization: \`Bearer \${API_KEY}\`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ emails, webhook_url: 'https://yourapp.com/hooks/mailvet' }),
-  });
-  if (!res.ok) throw new Error(\`Mailvet \${res.status}\`);
-  return res.json(); // { job_id, total_emails, status: 'pending' }
+function verified(rawBody, header) {
+  const expected = Buffer.from('sha256=' + crypto.createHmac('sha256', SECRET).update(rawBody).digest('hex'));
+  const received = Buffer.from(header ?? '');
+  return expected.length === received.length && crypto.timingSafeEqual(expected, received);
 }
 
-const app = express();
+http
+  .createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks); // the exact bytes: verify before parsing
+      if (!verified(raw, req.headers['x-mailvet-signature'])) {
+        res.writeHead(401).end('bad signature');
+        return;
+      }
+      const event = JSON.parse(raw.toString('utf8'));
+      console.log(\`verified \${event.event} for job \${event.job_id}: \${event.processed_emails}/\${event.total_emails}\`);
+      res.writeHead(200).end('ok');
+    });
+  })
+  .listen(Number(process.env.PORT ?? 3000));`,
+    python: `# Python 3, standard library only: python3 receiver.py
+import hashlib
+import hmac
+import json
+import os
+from http.server import BaseHTTPRequestHandler, HTTPServer
 
-// Use the raw body: the signature is computed over the exact bytes we sent.
-app.post('/hooks/mailvet', express.raw({ type: 'application/json' }), async (req, res) => {
-  const expected = 'sha256=' + crypto.createHmac('sha256', WEBHOOK_SECRET).update(req.body).digest('hex');
-  const received = req.get('X-Mailvet-Signature') ?? '';
-  const valid =
-    received.length === expected.length &&
-    crypto.timingSafeEqual(Buffer.from(received), Buffer.from(expected));
-  if (!valid) return res.status(401).send('bad signature');
+SECRET = os.environ["MAILVET_WEBHOOK_SECRET"].encode()
 
-  const event = JSON.parse(req.body.toString('utf8'));
-  if (event.event === 'job.completed') {
-    const results = await fetch(\`BASE/v1/jobs/\${event.job_id}/results\`, {
-      headers: { Authorization: \`Bearer \${API_KEY}\` },
-    }).then((r) => r.json());
-    console.log(\`Job \${event.job_id}: \${results.results.length} results\`);
-  }
-  res.sendStatus(200);
-});
 
-app.listen(3000);`;
+class Receiver(BaseHTTPRequestHandler):
+    def do_POST(self):
+        raw = self.rfile.read(int(self.headers["Content-Length"]))  # verify before parsing
+        expected = "sha256=" + hmac.new(SECRET, raw, hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(expected, self.headers.get("X-Mailvet-Signature", "")):
+            self.send_response(401)
+            self.end_headers()
+            return
+        event = json.loads(raw)
+        print(f"verified {event['event']} for job {event['job_id']}")
+        self.send_response(200)
+        self.end_headers()
+
+
+HTTPServer(("", int(os.environ.get("PORT", "3000"))), Receiver).serve_forever()`,
+    php: `<?php
+// PHP 8: the webhook endpoint (e.g. public/hooks/mailvet.php).
+$raw = file_get_contents('php://input'); // the exact bytes: verify before parsing
+$expected = 'sha256=' . hash_hmac('sha256', $raw, getenv('MAILVET_WEBHOOK_SECRET'));
+if (!hash_equals($expected, $_SERVER['HTTP_X_MAILVET_SIGNATURE'] ?? '')) {
+    http_response_code(401);
+    exit('bad signature');
+}
+$event = json_decode($raw, true);
+error_log("verified {$event['event']} for job {$event['job_id']}");
+http_response_code(200);`,
+  },
+];

@@ -1,0 +1,40 @@
+// The Documentation page's API Reference is read from the generated OpenAPI document: the model it
+// renders (src/features/docs/openapi-model.ts) has every /v1 route, every field of the public result
+// with its enum values, and the reason enum of the engine's contract. The page itself is checked
+// against the same sources in tests/e2e/docs.spec.ts.
+import { describe, expect, it } from 'vitest';
+import { reasonSchema, resultSchema } from '../../probe/contract';
+import { openApiDocument, v1RouteScopes } from '../../server/rest/openapi';
+import { endpointsOf, objectsOf, type OpenApiDocument } from '../../src/features/docs/openapi-model';
+
+const doc = JSON.parse(JSON.stringify(openApiDocument('http://127.0.0.1:1'))) as OpenApiDocument;
+
+describe('API reference model', () => {
+  it('lists every /v1 route with its method, /v1 path and scope', () => {
+    const endpoints = endpointsOf(doc);
+    const routes = v1RouteScopes();
+    expect(endpoints.map((e) => `${e.method} ${e.path} ${e.scope}`).sort()).toEqual(routes.map((r) => `${r.method} /v1${r.path} ${r.scope}`).sort());
+    for (const e of endpoints) expect(e.summary, e.path).not.toBe('');
+  });
+
+  it('describes the public result with every field and the contract enums', () => {
+    const result = objectsOf(doc).find((o) => o.name === 'ValidationResult');
+    expect(result).toBeDefined();
+    const byName = new Map(result!.fields.map((f) => [f.name, f]));
+    expect(byName.get('reason')?.enumValues).toEqual([...reasonSchema.options]);
+    expect(byName.get('result')?.enumValues).toEqual([...resultSchema.options]);
+    expect(byName.get('deliverability_score')?.type).toBe('integer (0–100)');
+    const validate = endpointsOf(doc).find((e) => e.path === '/v1/validate')!;
+    expect(validate.responseRef).toBe('ValidationResult');
+    expect(validate.body).toEqual([expect.objectContaining({ name: 'email', type: 'string', required: true })]);
+    expect(validate.errors.map((x) => x.status)).toEqual(expect.arrayContaining(['400', '401', '402', '403', '429']));
+  });
+
+  it('flattens nested objects and shows list items by name', () => {
+    const account = objectsOf(doc).find((o) => o.name === 'Account')!;
+    expect(account.fields.map((f) => f.name)).toEqual(expect.arrayContaining(['key', 'key.id', 'key.scopes', 'key.test']));
+    const results = endpointsOf(doc).find((e) => e.path === '/v1/jobs/{id}/results')!;
+    expect(results.response.find((f) => f.name === 'results')).toMatchObject({ type: 'ValidationResult[]', ref: 'ValidationResult' });
+    expect(results.parameters.map((p) => p.name)).toEqual(['id', 'limit', 'cursor']);
+  });
+});
