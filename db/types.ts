@@ -336,6 +336,59 @@ export interface DevOutboxTable {
   created_at: Timestamp;
 }
 
+export type WebhookEvent = 'job.completed' | 'job.failed' | 'schedule.run_completed';
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookSigningSecretTable {
+  account_id: string;
+  /** AES-256-GCM of the secret under WEBHOOK_SECRET_KEY (server/features/webhooks/webhook-secret.ts). */
+  ciphertext: string;
+  /** The first characters of the secret, to tell two secrets apart on screen. */
+  hint: string;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+export interface WebhookEndpointTable {
+  id: Generated<string>;
+  account_id: string;
+  url: string;
+  events: WebhookEvent[];
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+export interface WebhookDeliveryTable {
+  id: Generated<string>;
+  account_id: string;
+  endpoint_id: string | null;
+  job_id: string | null;
+  event: WebhookEvent;
+  url: string;
+  body: string;
+  status: ColumnType<WebhookDeliveryStatus, WebhookDeliveryStatus | undefined, WebhookDeliveryStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_status_code: number | null;
+  last_latency_ms: number | null;
+  last_error: string | null;
+  replay_of: string | null;
+  dedupe_key: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  completed_at: Date | null;
+}
+
+export interface WebhookAttemptTable {
+  id: Generated<number>;
+  delivery_id: string;
+  account_id: string;
+  attempt: number;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -361,6 +414,10 @@ export interface Database {
   payment: PaymentTable;
   billing_event: BillingEventTable;
   account_branding: AccountBrandingTable;
+  webhook_signing_secret: WebhookSigningSecretTable;
+  webhook_endpoint: WebhookEndpointTable;
+  webhook_delivery: WebhookDeliveryTable;
+  webhook_attempt: WebhookAttemptTable;
 }
 
 export type Account = Selectable<AccountTable>;

@@ -23,6 +23,12 @@ const envSchema = z.object({
   TRUST_PROXY: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Lets webhooks go to private/loopback addresses and plain http (tests and local development only). */
   WEBHOOK_ALLOW_PRIVATE: z.preprocess(emptyAsUndefined, z.stringbool().default(false)),
+  /** Encrypts each account's webhook signing secret (32 bytes: 64 hex or 44 base64 characters). Required in production. */
+  WEBHOOK_SECRET_KEY: optional(),
+  /** The whole exchange of one webhook delivery (connect, headers, body) must end within this. */
+  WEBHOOK_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(500).max(60_000).default(10_000)),
+  /** Webhook deliveries that may run at once in a worker process (their own runner, apart from bulk jobs). */
+  WEBHOOK_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).default(4)),
   // Razorpay (billing). Without both keys, outside production, Billing uses the labelled local test checkout.
   RAZORPAY_KEY_ID: optional(),
   RAZORPAY_KEY_SECRET: optional(),

@@ -8,7 +8,8 @@ export interface TaskPayloads {
   'schedule-run': { scheduleId: string; now?: string };
   'retention-purge': { now?: string };
   'quota-reset': { now?: string };
-  'webhook-deliver': { jobId: string };
+  /** `{ jobId }`: payloads queued before delivery rows existed (a job's own webhook_url). */
+  'webhook-deliver': { deliveryId: string } | { jobId: string };
   'billing-tick': { now?: string };
 }
 

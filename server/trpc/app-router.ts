@@ -7,6 +7,7 @@ import { reportingRouter } from '../features/reporting/reporting.router';
 import { brandingRouter } from '../features/branding/branding.router';
 import { teamRouter } from '../features/team/team.router';
 import { validationRouter } from '../features/validation/validation.router';
+import { webhooksRouter } from '../features/webhooks/webhooks.router';
 import { createCallerFactory, router } from './init';
 
 export const appRouter = router({
@@ -19,6 +20,7 @@ export const appRouter = router({
   reporting: reportingRouter,
   branding: brandingRouter,
   validation: validationRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -5,6 +5,11 @@
 // runner can see that a lock belongs to a process whose connections are gone (killed, OOM, lost
 // machine) and release it at once with graphile's force_unlock_workers. The tasks are
 // idempotent, so running such a job again is always safe.
+//
+// Two runners share the process and its pool: the main one (WORKER_CONCURRENCY slots: bulk chunks,
+// schedules, cron) and one for webhook deliveries only (WEBHOOK_CONCURRENCY slots). graphile-worker
+// hands a runner only the tasks in its task list, so a receiver that answers slowly can hold webhook
+// slots (at most one per account: deliveries queue per account) but never a bulk-job slot.
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { parseCrontab, run, type Runner, type WorkerEvents } from 'graphile-worker';
@@ -12,21 +17,25 @@ import pg from 'pg';
 import { logPoolError } from '../../db/client';
 import type { AppDeps } from '../deps';
 import { dropInstanceLeases, recordWorkerLease, releaseDeadWorkers } from '../features/workers/worker-lease.service';
+import { TASKS } from '../lib/tasks';
 import { crontab } from './crontab';
 import { createTaskList, type TaskListOptions } from './task-list';
 
 export interface WorkerHandle {
   runner: Runner;
+  /** Runs `webhook-deliver` only. */
+  webhookRunner: Runner;
   instance: string;
   stop(): Promise<void>;
 }
 
 const SWEEP_MS = 3_000;
 
-export async function startWorker(deps: AppDeps, o: { concurrency?: number; pollInterval?: number; cron?: boolean } & TaskListOptions = {}): Promise<WorkerHandle> {
+export async function startWorker(deps: AppDeps, o: { concurrency?: number; webhookConcurrency?: number; pollInterval?: number; cron?: boolean } & TaskListOptions = {}): Promise<WorkerHandle> {
   const instance = `mailvet-worker:${randomBytes(8).toString('hex')}`;
   const concurrency = o.concurrency ?? deps.env.WORKER_CONCURRENCY;
-  const pool = new pg.Pool({ connectionString: deps.pool.options.connectionString, application_name: instance, max: concurrency + 4 });
+  const webhookConcurrency = o.webhookConcurrency ?? deps.env.WEBHOOK_CONCURRENCY;
+  const pool = new pg.Pool({ connectionString: deps.pool.options.connectionString, application_name: instance, max: concurrency + webhookConcurrency + 6 });
   pool.on('error', (err) => logPoolError('[worker] idle client error', err));
   pool.on('connect', (client) => client.on('error', (err) => logPoolError('[worker] client error', err)));
 
@@ -40,14 +49,24 @@ export async function startWorker(deps: AppDeps, o: { concurrency?: number; poll
   events.on('worker:create', ({ worker }) => void leases.push(lease(worker.workerId)));
 
   await releaseDeadWorkers(deps.db).catch((err: Error) => console.error('[worker] sweep:', err.message));
+  const { [TASKS.webhookDeliver]: webhookTask, ...mainTasks } = createTaskList(deps, o);
   const runner = await run({
     pgPool: pool,
     concurrency,
     noHandleSignals: true,
     pollInterval: o.pollInterval ?? 1000,
     events,
-    taskList: createTaskList(deps, o),
+    taskList: mainTasks,
     parsedCronItems: o.cron === false ? [] : parseCrontab(crontab),
+  });
+  const webhookRunner = await run({
+    pgPool: pool,
+    concurrency: webhookConcurrency,
+    noHandleSignals: true,
+    pollInterval: o.pollInterval ?? 1000,
+    events,
+    taskList: { [TASKS.webhookDeliver]: webhookTask },
+    parsedCronItems: [],
   });
   await Promise.all(leases);
   const sweeper = setInterval(() => {
@@ -57,10 +76,11 @@ export async function startWorker(deps: AppDeps, o: { concurrency?: number; poll
 
   return {
     runner,
+    webhookRunner,
     instance,
     async stop() {
       clearInterval(sweeper);
-      await runner.stop().catch((err: Error) => console.error('[worker] stop:', err.message));
+      await Promise.all([runner.stop(), webhookRunner.stop()].map((p) => p.catch((err: Error) => console.error('[worker] stop:', err.message))));
       await dropInstanceLeases(deps.db, instance).catch(() => undefined);
       await pool.end().catch(() => undefined);
     },

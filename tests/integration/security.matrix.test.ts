@@ -67,6 +67,14 @@ const fx = {
     await fx.db().insertInto('member').values({ id, organizationId: A.owner.accountId, userId, role: 'member', createdAt: now }).execute();
     return id;
   },
+  async webhookEndpoint(): Promise<string> {
+    const e = await fx.db().insertInto('webhook_endpoint').values({ account_id: A.owner.accountId, created_by: A.owner.userId, url: 'https://93.184.215.14/secret-a-hook', events: ['job.completed'] }).returning('id').executeTakeFirstOrThrow();
+    return e.id;
+  },
+  async webhookDelivery(): Promise<string> {
+    const d = await fx.db().insertInto('webhook_delivery').values({ account_id: A.owner.accountId, event: 'job.completed', url: 'https://93.184.215.14/secret-a-hook', body: '{"event":"job.completed","note":"secret-a-row@example.com"}', status: 'failed', attempts: 1 }).returning('id').executeTakeFirstOrThrow();
+    return d.id;
+  },
   /** A captured payment of A (for its receipt). */
   async payment(): Promise<string> {
     const id = `pay_test_${randomBytes(8).toString('hex')}`;
@@ -147,6 +155,14 @@ const TRPC: Record<string, TrpcEntry> = {
   },
   'billing.cancel': { expect: { anonymous: 401, member: 403, admin: 403, owner: 200, foreign: 409 }, note: "B has no subscription of its own; A's is out of its reach" },
   'billing.refund': { expect: { anonymous: 401, member: 403, admin: 403, owner: 200, foreign: 409 } },
+  'webhooks.rotateSecret': { expect: managers(), note: "foreign rotates B's own secret" },
+  'webhooks.endpoints': { expect: managers() },
+  'webhooks.createEndpoint': { input: () => ({ url: 'https://93.184.215.14/matrix-hook', events: ['job.completed'] }), expect: { anonymous: 401, member: 403, admin: 403, owner: 403, foreign: 403 }, note: 'Pro: account webhooks need Enterprise (members: role)' },
+  'webhooks.updateEndpoint': { input: async () => ({ id: await fx.webhookEndpoint(), events: ['job.failed'] }), expect: { anonymous: 401, member: 403, admin: 403, owner: 403, foreign: 403 }, note: 'Pro: account webhooks need Enterprise' },
+  'webhooks.deleteEndpoint': { input: async () => ({ id: await fx.webhookEndpoint() }), expect: managers(404), note: 'no plan gate: a downgraded account can clean up' },
+  'webhooks.deliveries': { input: () => ({}), expect: managers() },
+  'webhooks.delivery': { input: async () => ({ id: await fx.webhookDelivery() }), expect: managers(404) },
+  'webhooks.replay': { input: async () => ({ id: await fx.webhookDelivery() }), expect: managers(404) },
   'validation.check': { input: () => ({ email: 'not-an-address' }), expect: everyone(503), note: 'no probe daemon in this server: 503 means every gate passed and the service was reached' },
 };
 
@@ -242,7 +258,7 @@ function clientOf(who: Caller): Browserless {
 async function snapshotA(): Promise<string> {
   const db = ts.testDb.db;
   const a = A.owner.accountId;
-  const [account, members, invitations, jobs, schedules, keys, subscriptions] = await Promise.all([
+  const [account, members, invitations, jobs, schedules, keys, subscriptions, webhookEndpoints, webhookDeliveries, webhookSecret] = await Promise.all([
     db.selectFrom('account').select(['plan', 'credits_balance', 'owner_id', 'team_member_limit']).where('id', '=', a).execute(),
     db.selectFrom('member').select(['id', 'userId', 'role']).where('organizationId', '=', a).orderBy('id').execute(),
     db.selectFrom('invitation').select(['id', 'status']).where('organizationId', '=', a).orderBy('id').execute(),
@@ -250,8 +266,11 @@ async function snapshotA(): Promise<string> {
     db.selectFrom('schedule').select(['id', 'is_active']).where('account_id', '=', a).orderBy('id').execute(),
     db.selectFrom('api_key').select(['id', 'revoked_at']).where('account_id', '=', a).orderBy('id').execute(),
     db.selectFrom('subscription').select(['id', 'status']).where('account_id', '=', a).orderBy('id').execute(),
+    db.selectFrom('webhook_endpoint').select(['id', 'url', 'events']).where('account_id', '=', a).orderBy('id').execute(),
+    db.selectFrom('webhook_delivery').select(['id', 'status', 'attempts']).where('account_id', '=', a).orderBy('id').execute(),
+    db.selectFrom('webhook_signing_secret').select(['ciphertext']).where('account_id', '=', a).execute(),
   ]);
-  return JSON.stringify({ account, members, invitations, jobs, schedules, keys, subscriptions });
+  return JSON.stringify({ account, members, invitations, jobs, schedules, keys, subscriptions, webhookEndpoints, webhookDeliveries, webhookSecret });
 }
 
 function leaks(text: string): string[] {

@@ -3,7 +3,8 @@
 import { apiKeySchema, createApiKeyInput, createdApiKeySchema, revokeApiKeyInput } from '../../contracts/api-keys';
 import { router } from '../../trpc/init';
 import { accountProcedure, requirePermission, requirePlan } from '../../trpc/procedures';
-import { webhookSigningSecret } from '../webhooks/webhook-signing';
+import { signingSecretSchema } from '../../contracts/webhooks';
+import { signingSecretView } from '../webhooks/webhook-secret';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.service';
 import { z } from 'zod';
 
@@ -33,10 +34,14 @@ export const apiKeysRouter = router({
     .output(apiKeySchema)
     .mutation(({ ctx, input }) => revokeApiKey(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id, id: input.id })),
 
-  /** The secret that signs this account's webhook calls (X-Mailvet-Signature). */
+  /**
+   * The secret that signs this account's webhook calls (X-Mailvet-Signature): in full only while the
+   * account still signs with its original secret; after a rotation (webhooks.rotateSecret, the only
+   * time a new secret is shown) just its first characters.
+   */
   webhookSecret: accountProcedure
     .use(requirePermission('webhooks.manage'))
     .use(requirePlan('apiKeys'))
-    .output(z.object({ secret: z.string() }))
-    .query(({ ctx }) => ({ secret: webhookSigningSecret(ctx.deps, ctx.accountId) })),
+    .output(signingSecretSchema)
+    .query(({ ctx }) => signingSecretView(ctx.deps, ctx.accountId)),
 });

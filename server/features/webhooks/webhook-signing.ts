@@ -1,20 +1,13 @@
 // Webhook signatures: HMAC-SHA256 over the exact raw body, sent as `X-Mailvet-Signature: sha256=<hex>`.
-// Each account has its own signing secret, derived from the server secret and the account id, so
-// nothing extra is stored and every web and worker process computes the same one.
+// Which secret signs is webhook-secret.ts's business: an account's rotated secret (stored encrypted),
+// or until its first rotation the legacy one derived here from the server secret and the account id.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AppDeps } from '../../deps';
 
 export const SIGNATURE_HEADER = 'X-Mailvet-Signature';
 
 export function deriveWebhookSecret(serverSecret: string, accountId: string): string {
   const mac = createHmac('sha256', serverSecret).update(`mailvet:webhook-signing:v1:${accountId}`).digest('base64url');
   return `whsec_${mac}`;
-}
-
-export function webhookSigningSecret(deps: Pick<AppDeps, 'auth'>, accountId: string): string {
-  const secret = deps.auth.options.secret;
-  if (!secret) throw new Error('server secret is not configured');
-  return deriveWebhookSecret(secret, accountId);
 }
 
 /** `sha256=<hex>` of HMAC-SHA256(secret, rawBody). */

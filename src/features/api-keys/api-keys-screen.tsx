@@ -189,8 +189,10 @@ export function ApiKeysScreen() {
             </CardDescription>
           </CardHeader>
           <CardContent>
-            {secret.data ? (
+            {secret.data?.secret ? (
               <SecretField value={secret.data.secret} label="Webhook signing secret" copiedMessage={API_KEYS_TEXT.secretCopiedBody} className="max-w-2xl" />
+            ) : secret.data ? (
+              <p className="font-mono text-sm text-slate-700">{secret.data.hint}</p>
             ) : secret.isError ? (
               <p className="text-sm text-slate-500">The signing secret could not be loaded.</p>
             ) : (
