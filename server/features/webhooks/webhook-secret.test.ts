@@ -15,7 +15,7 @@ describe('webhook secret encryption', () => {
     expect(() => decryptSecret(key, 'acc-2', stored)).toThrow();
     expect(() => decryptSecret(randomBytes(32), 'acc-1', stored)).toThrow();
     const [v, iv, tag, ct] = stored.split('.');
-    const flipped = `${v}.${iv}.${tag}.${Buffer.from(ct!, 'base64url').map((b, i) => (i === 0 ? b ^ 1 : b)).toString('base64url')}`;
+    const flipped = `${v}.${iv}.${tag}.${Buffer.from(Buffer.from(ct!, 'base64url').map((b, i) => (i === 0 ? b ^ 1 : b))).toString('base64url')}`;
     expect(() => decryptSecret(key, 'acc-1', flipped)).toThrow();
     expect(encryptSecret(key, 'acc-1', secret)).not.toBe(stored); // a fresh IV each time
   });
