@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
+import { PasswordField } from '../../components/ui/password-input';
 import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../components/ui/tabs';
 import { paths } from '../../config/paths';
 import { AUTH_TOASTS, serverMessage } from '../../features/auth/messages';
@@ -41,13 +42,14 @@ function SignInForm({ onTwoFactor, onForgot }: { onTwoFactor: () => void; onForg
         <Label htmlFor="signin-email" required>Email</Label>
         <Input id="signin-email" name="email" type="email" autoComplete="email" required placeholder="you@company.com" />
       </div>
-      <div className="space-y-1.5">
-        <div className="flex items-center justify-between">
-          <Label htmlFor="signin-password" required>Password</Label>
-          <button type="button" onClick={onForgot} className="text-xs font-medium text-brand-600 hover:underline">Forgot password?</button>
-        </div>
-        <Input id="signin-password" name="password" type="password" autoComplete="current-password" required />
-      </div>
+      <PasswordField
+        id="signin-password"
+        label="Password"
+        aside={<button type="button" onClick={onForgot} className="text-xs font-medium text-brand-600 hover:underline">Forgot password?</button>}
+        name="password"
+        autoComplete="current-password"
+        required
+      />
       <Button type="submit" className="w-full" loading={busy}>Sign In</Button>
     </form>
   );
@@ -93,11 +95,7 @@ function SignUpForm() {
         <Label htmlFor="signup-email" required>Email</Label>
         <Input id="signup-email" name="email" type="email" autoComplete="email" required placeholder="you@company.com" />
       </div>
-      <div className="space-y-1.5">
-        <Label htmlFor="signup-password" required>Password</Label>
-        <Input id="signup-password" name="password" type="password" autoComplete="new-password" required minLength={6} />
-        <p className="text-xs text-slate-500">At least 6 characters.</p>
-      </div>
+      <PasswordField id="signup-password" label="Password" hint="At least 6 characters." name="password" autoComplete="new-password" required minLength={6} />
       <Button type="submit" className="w-full" loading={busy}>Create Account</Button>
       <p className="text-center text-xs text-slate-500">500 free validations. No card required.</p>
     </form>

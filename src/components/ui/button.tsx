@@ -9,6 +9,8 @@ export const buttonVariants = {
   outline: 'border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50 hover:border-slate-400',
   ghost: 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
   destructive: 'bg-red-600 text-white shadow-sm hover:bg-red-700 disabled:bg-red-600/60',
+  /** A quiet red action in a table row (Remove, Revoke, Cancel invitation). */
+  'destructive-ghost': 'text-red-600 hover:bg-red-50 hover:text-red-700 focus-visible:ring-2 focus-visible:ring-red-500/30 focus-visible:outline-none',
   /** White button for dark or brand-coloured backgrounds. */
   inverse: 'bg-white text-brand-700 shadow-sm hover:bg-brand-50',
   /** Text-only brand-coloured action ("Explore all features →"). */

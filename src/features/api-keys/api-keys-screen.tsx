@@ -10,6 +10,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
+import { Table, TableCard, TableMessageRow, cellClass, tableColumns } from '../../components/ui/table';
 import { paths } from '../../config/paths';
 import { useTRPC } from '../../lib/trpc';
 import { CreateKeyDialog } from './create-key-dialog';
@@ -17,18 +18,7 @@ import { ApiKeysUpgradeDialog, RevokeKeyDialog } from './key-dialogs';
 import { API_KEYS_TEXT, formatDate, formatLastUsed, maskedKey } from './messages';
 import { SecretField } from './secret-field';
 
-const th = 'px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase first:pl-6 last:pr-6';
-const td = 'px-4 py-4 text-sm text-slate-700 first:pl-6 last:pr-6';
-
-function MessageRow({ colSpan, children }: { colSpan: number; children: React.ReactNode }) {
-  return (
-    <tr>
-      <td colSpan={colSpan} className="px-6 py-12 text-center text-sm text-slate-500">
-        {children}
-      </td>
-    </tr>
-  );
-}
+const td = cellClass('comfortable');
 
 /** Spec "API Keys": the keys table, create dialog (key shown once), revoke confirmation, upgrade dialog. */
 export function ApiKeysScreen() {
@@ -73,7 +63,7 @@ export function ApiKeysScreen() {
   }
 
   const rows = keys.data ?? [];
-  const cols = canManage ? 6 : 5;
+  const columns = tableColumns({ header: 'Name' }, { header: 'Key' }, { header: 'Created' }, { header: 'Last Used' }, { header: 'Status' }, canManage && { header: 'Actions', align: 'right', srOnly: true });
   const planName = plan ? planByType(plan).name : undefined;
 
   return (
@@ -113,39 +103,22 @@ export function ApiKeysScreen() {
         </div>
       )}
 
-      <Card className="overflow-hidden">
-        <div className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200">
-            <caption className="sr-only">API keys</caption>
-            <thead className="bg-slate-50">
-              <tr>
-                <th scope="col" className={th}>Name</th>
-                <th scope="col" className={th}>Key</th>
-                <th scope="col" className={th}>Created</th>
-                <th scope="col" className={th}>Last Used</th>
-                <th scope="col" className={th}>Status</th>
-                {canManage && (
-                  <th scope="col" className={`${th} text-right`}>
-                    <span className="sr-only">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 bg-white">
+      <TableCard>
+        <Table caption="API keys" columns={columns}>
               {keys.isPending ? (
-                <MessageRow colSpan={cols}>
+                <TableMessageRow colSpan={columns.length}>
                   <Spinner size="sm" /> <span className="ml-2">Loading API keys…</span>
-                </MessageRow>
+                </TableMessageRow>
               ) : keys.isError ? (
-                <MessageRow colSpan={cols}>{API_KEYS_TEXT.loadFailed}</MessageRow>
+                <TableMessageRow colSpan={columns.length}>{API_KEYS_TEXT.loadFailed}</TableMessageRow>
               ) : rows.length === 0 ? (
-                <MessageRow colSpan={cols}>
+                <TableMessageRow colSpan={columns.length}>
                   <span className="mx-auto mb-3 grid size-10 place-items-center rounded-full bg-slate-100 text-slate-500">
                     <KeyRound className="size-5" aria-hidden />
                   </span>
                   <span className="block font-medium text-slate-900">No API keys yet</span>
                   <span className="mt-1 block">{canManage ? 'Create a key to start validating from your own code.' : 'An owner or admin of this account can create one.'}</span>
-                </MessageRow>
+                </TableMessageRow>
               ) : (
                 rows.map((k) => (
                   <tr key={k.id} data-testid="api-key-row" className={k.status === 'revoked' ? 'bg-slate-50/60' : undefined}>
@@ -157,24 +130,17 @@ export function ApiKeysScreen() {
                     {canManage && (
                       <td className={`${td} text-right`}>
                         {k.status === 'active' && (
-                          <button
-                            type="button"
-                            onClick={() => setRevoking(k)}
-                            aria-label={`Revoke ${k.name}`}
-                            className="inline-flex h-8 cursor-pointer items-center gap-1.5 rounded-lg px-3 text-sm font-medium text-red-600 transition-colors hover:bg-red-50 hover:text-red-700 focus-visible:ring-2 focus-visible:ring-red-500/30 focus-visible:outline-none"
-                          >
+                          <Button variant="destructive-ghost" size="sm" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
                             <Ban className="size-3.5" aria-hidden /> Revoke
-                          </button>
+                          </Button>
                         )}
                       </td>
                     )}
                   </tr>
                 ))
               )}
-            </tbody>
-          </table>
-        </div>
-      </Card>
+        </Table>
+      </TableCard>
 
       {canManage && planAllowsKeys && (
         <Card>

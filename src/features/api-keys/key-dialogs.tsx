@@ -1,13 +1,12 @@
 import { KeyRound } from 'lucide-react';
-import { Button } from '../../components/ui/button';
-import { Dialog } from '../../components/ui/dialog';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { UpgradeDialog } from '../../components/ui/upgrade-dialog';
 import { maskedKey } from './messages';
 
 /** Spec "API Keys": the revoke confirmation. Revocation is irreversible. */
 export function RevokeKeyDialog({ target, pending, onCancel, onConfirm }: { target: { name: string; key_prefix: string } | null; pending: boolean; onCancel: () => void; onConfirm: () => void }) {
   return (
-    <Dialog
+    <ConfirmDialog
       open={target !== null}
       onClose={onCancel}
       size="md"
@@ -20,16 +19,9 @@ export function RevokeKeyDialog({ target, pending, onCancel, onConfirm }: { targ
           </>
         )
       }
-      actions={
-        <>
-          <Button variant="outline" onClick={onCancel} disabled={pending}>
-            Cancel
-          </Button>
-          <Button variant="destructive" onClick={onConfirm} loading={pending}>
-            Revoke Key
-          </Button>
-        </>
-      }
+      confirmLabel="Revoke Key"
+      busy={pending}
+      onConfirm={onConfirm}
     />
   );
 }

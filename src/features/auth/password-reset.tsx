@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
+import { PasswordField } from '../../components/ui/password-input';
 import { paths } from '../../config/paths';
 import { authClient } from '../../lib/auth-client';
 import { AUTH_TOASTS, serverMessage } from './messages';
@@ -76,16 +77,8 @@ export function ResetPasswordForm({ token, invalid, onDone }: { token: string | 
   }
   return (
     <form onSubmit={submit} className="space-y-4" aria-label="Choose a new password">
-      <div className="space-y-1.5">
-        <Label htmlFor="reset-password" required>New password</Label>
-        <Input id="reset-password" name="password" type="password" autoComplete="new-password" required minLength={6} autoFocus />
-        <p className="text-xs text-slate-500">At least 6 characters.</p>
-      </div>
-      <div className="space-y-1.5">
-        <Label htmlFor="reset-confirm" required>Confirm new password</Label>
-        <Input id="reset-confirm" name="confirm" type="password" autoComplete="new-password" required minLength={6} aria-invalid={mismatch} aria-describedby={mismatch ? 'reset-mismatch' : undefined} />
-        {mismatch && <p id="reset-mismatch" className="text-xs text-red-600">The two passwords do not match.</p>}
-      </div>
+      <PasswordField id="reset-password" label="New password" hint="At least 6 characters." name="password" autoComplete="new-password" required minLength={6} autoFocus />
+      <PasswordField id="reset-confirm" label="Confirm new password" error={mismatch ? 'The two passwords do not match.' : undefined} name="confirm" autoComplete="new-password" required minLength={6} />
       <Button type="submit" className="w-full" loading={busy}>Set New Password</Button>
     </form>
   );

@@ -1,12 +1,24 @@
 import { AlertTriangle, Download, Eye } from 'lucide-react';
 import { Fragment } from 'react';
 import { Button } from '../../components/ui/button';
+import { Table, cellClass, type TableColumn } from '../../components/ui/table';
 import { Tooltip } from '../../components/ui/tooltip';
 import { cn } from '../../lib/cn';
 import { BreakdownBar } from './breakdown';
 import { canDownload, canViewResults, formatCount, formatDate, formatTime, progressPercent } from './format';
 import { JobStatusBadge } from './status-badge';
 import type { JobItem } from './types';
+
+const JOB_COLUMNS: TableColumn[] = [
+  { header: 'File' },
+  { header: 'Status' },
+  { header: 'Created' },
+  { header: 'Total', align: 'right' },
+  { header: 'Processed', align: 'right' },
+  { header: 'Progress' },
+  { header: 'Actions', align: 'right', srOnly: true },
+];
+const cell = (extra?: string) => cellClass('compact', extra);
 
 const SOURCE_LABEL = { upload: 'Upload', api: 'API', schedule: 'Scheduled run', replay: 'Replay' } as const;
 
@@ -48,21 +60,7 @@ export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: Jo
   return (
     // relative: the header's sr-only text is absolutely positioned and must stay inside the scroller.
     <div className="relative overflow-x-auto">
-      <table className="w-full min-w-[50rem] text-left text-sm">
-        <thead>
-          <tr className="border-b border-slate-200 text-xs font-medium tracking-wide text-slate-500 uppercase">
-            <th scope="col" className="py-3 pr-2.5 pl-5 font-medium">File</th>
-            <th scope="col" className="px-2.5 py-3 font-medium">Status</th>
-            <th scope="col" className="px-2.5 py-3 font-medium">Created</th>
-            <th scope="col" className="px-2.5 py-3 text-right font-medium">Total</th>
-            <th scope="col" className="px-2.5 py-3 text-right font-medium">Processed</th>
-            <th scope="col" className="px-2.5 py-3 font-medium">Progress</th>
-            <th scope="col" className="py-3 pr-5 pl-2.5 text-right font-medium">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
+      <Table columns={JOB_COLUMNS} density="compact" className="w-full min-w-[50rem]">
           {jobs.map((job) => {
             const viewable = canViewResults(job.status);
             const downloadable = canDownload(job.status);
@@ -70,7 +68,7 @@ export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: Jo
             return (
               <Fragment key={job.id}>
               <tr data-testid="job-row" data-job-id={job.id} className={cn('group align-top transition-colors hover:bg-slate-50/70', failure && 'border-b-0')}>
-                <td className="py-4 pr-2.5 pl-5">
+                <td className={cell()}>
                   <div>
                     <div className="min-w-0">
                       <p className="max-w-[10rem] truncate font-medium text-slate-900" title={job.filename} data-testid="job-filename">
@@ -83,19 +81,19 @@ export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: Jo
                     </div>
                   </div>
                 </td>
-                <td className="px-2.5 py-4">
+                <td className={cell()}>
                   <JobStatusBadge status={job.status} />
                 </td>
-                <td className="px-2.5 py-4 whitespace-nowrap text-slate-600" data-testid="job-created">
+                <td className={cell('whitespace-nowrap text-slate-600')} data-testid="job-created">
                   <span className="block text-slate-900">{formatDate(job.created_at)}</span>
                   <span className="block text-xs text-slate-500">{formatTime(job.created_at)}</span>
                 </td>
-                <td className="px-2.5 py-4 text-right text-slate-900 tabular-nums" data-testid="job-total">{formatCount(job.total_emails)}</td>
-                <td className="px-2.5 py-4 text-right text-slate-900 tabular-nums" data-testid="job-processed">{formatCount(job.processed_emails)}</td>
-                <td className="px-2.5 py-4">
+                <td className={cell('text-right text-slate-900 tabular-nums')} data-testid="job-total">{formatCount(job.total_emails)}</td>
+                <td className={cell('text-right text-slate-900 tabular-nums')} data-testid="job-processed">{formatCount(job.processed_emails)}</td>
+                <td className={cell()}>
                   <Progress job={job} />
                 </td>
-                <td className="py-4 pr-5 pl-2.5">
+                <td className={cell()}>
                   <div className="flex justify-end gap-2">
                     <ActionTip show={!viewable} tip="Results are available once processing finishes">
                       <Button variant="outline" size="sm" disabled={!viewable} loading={viewing === job.id} onClick={() => onView(job)}>
@@ -129,8 +127,7 @@ export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: Jo
               </Fragment>
             );
           })}
-        </tbody>
-      </table>
+      </Table>
     </div>
   );
 }

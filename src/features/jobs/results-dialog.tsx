@@ -1,7 +1,9 @@
+import type { ReactNode } from 'react';
 import { Check, ChevronLeft, ChevronRight, Download, Minus } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
+import { Table, cellClass, type TableColumn } from '../../components/ui/table';
 import { cn } from '../../lib/cn';
 import { BreakdownPanel, type Breakdown } from './breakdown';
 import { canDownload, formatCount, formatDateTime, formatShortDateTime } from './format';
@@ -24,6 +26,18 @@ export interface ResultsDialogProps {
   onDownload: (job: JobItem) => void;
   downloading: boolean;
 }
+
+const tick = (header: ReactNode): TableColumn => ({ header, align: 'center', className: 'px-2' });
+const RESULT_COLUMNS: TableColumn[] = [
+  { header: 'Email' },
+  { header: 'Result' },
+  { header: 'Reason' },
+  { header: 'Score', align: 'right' },
+  ...['Syntax', 'DNS', 'MX', 'SMTP', 'Role'].map(tick),
+  tick(<abbr title="Disposable provider" className="no-underline">Disp.</abbr>),
+  { header: 'Checked' },
+];
+const cell = (extra?: string) => cellClass('dense', extra);
 
 const DOT: Record<string, string> = { valid: 'bg-emerald-500', risky: 'bg-amber-500', invalid: 'bg-red-500' };
 
@@ -79,42 +93,23 @@ export function ResultsDialog({ job, onClose, rows, total, page, pageSize, onPag
         )}
         <div className="relative overflow-hidden rounded-xl border border-slate-200">
           <div className="max-h-[max(12rem,calc(100dvh-28rem))] overflow-auto">
-            <table className="w-full min-w-[60rem] text-left text-sm" aria-label="Validation results">
-              <thead className="sticky top-0 z-[1] bg-slate-50">
-                <tr className="text-xs font-medium tracking-wide text-slate-500 uppercase">
-                  <th scope="col" className="px-4 py-2.5 font-medium">Email</th>
-                  <th scope="col" className="px-3 py-2.5 font-medium">Result</th>
-                  <th scope="col" className="px-3 py-2.5 font-medium">Reason</th>
-                  <th scope="col" className="px-3 py-2.5 text-right font-medium">Score</th>
-                  <th scope="col" className="px-2 py-2.5 text-center font-medium">Syntax</th>
-                  <th scope="col" className="px-2 py-2.5 text-center font-medium">DNS</th>
-                  <th scope="col" className="px-2 py-2.5 text-center font-medium">MX</th>
-                  <th scope="col" className="px-2 py-2.5 text-center font-medium">SMTP</th>
-                  <th scope="col" className="px-2 py-2.5 text-center font-medium">Role</th>
-                  <th scope="col" className="px-2 py-2.5 text-center font-medium">
-                    <abbr title="Disposable provider" className="no-underline">Disp.</abbr>
-                  </th>
-                  <th scope="col" className="px-4 py-2.5 font-medium">Checked</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
+            <Table columns={RESULT_COLUMNS} density="dense" className="w-full min-w-[60rem]" headClassName="sticky top-0 z-[1]" aria-label="Validation results">
                 {rows?.map((r) => (
                   <tr key={r.email} data-testid="result-row" className="hover:bg-slate-50/70">
-                    <td className="max-w-[16rem] truncate px-4 py-2.5 font-medium text-slate-900" title={r.email}>{r.email}</td>
-                    <td className="px-3 py-2.5"><ResultBadge result={r.result} /></td>
-                    <td className="px-3 py-2.5 whitespace-nowrap text-slate-600">{r.reason ? reasonLabel(r.reason) : '—'}</td>
-                    <td className="px-3 py-2.5 text-right text-slate-700 tabular-nums">{r.deliverability_score}%</td>
-                    <td className="px-2 py-2.5"><Tick ok={r.is_syntax_valid} label="Syntax" /></td>
-                    <td className="px-2 py-2.5"><Tick ok={r.is_dns_valid} label="DNS" /></td>
-                    <td className="px-2 py-2.5"><Tick ok={r.is_mx_valid} label="MX" /></td>
-                    <td className="px-2 py-2.5"><Tick ok={r.is_smtp_valid} label="SMTP" /></td>
-                    <td className="px-2 py-2.5"><Tick ok={r.role_detected} label="Role-based" /></td>
-                    <td className="px-2 py-2.5"><Tick ok={r.disposable_provider} label="Disposable" /></td>
-                    <td className="px-4 py-2.5 whitespace-nowrap text-slate-500" title={r.checked_at}>{formatShortDateTime(r.checked_at)}</td>
+                    <td className={cell('max-w-[16rem] truncate font-medium text-slate-900')} title={r.email}>{r.email}</td>
+                    <td className={cell()}><ResultBadge result={r.result} /></td>
+                    <td className={cell('whitespace-nowrap text-slate-600')}>{r.reason ? reasonLabel(r.reason) : '—'}</td>
+                    <td className={cell('text-right text-slate-700 tabular-nums')}>{r.deliverability_score}%</td>
+                    <td className={cell('px-2')}><Tick ok={r.is_syntax_valid} label="Syntax" /></td>
+                    <td className={cell('px-2')}><Tick ok={r.is_dns_valid} label="DNS" /></td>
+                    <td className={cell('px-2')}><Tick ok={r.is_mx_valid} label="MX" /></td>
+                    <td className={cell('px-2')}><Tick ok={r.is_smtp_valid} label="SMTP" /></td>
+                    <td className={cell('px-2')}><Tick ok={r.role_detected} label="Role-based" /></td>
+                    <td className={cell('px-2')}><Tick ok={r.disposable_provider} label="Disposable" /></td>
+                    <td className={cell('whitespace-nowrap text-slate-500')} title={r.checked_at}>{formatShortDateTime(r.checked_at)}</td>
                   </tr>
                 ))}
-              </tbody>
-            </table>
+            </Table>
           </div>
           {loading && (
             <div className="absolute inset-0 grid place-items-center bg-white/60">

@@ -96,43 +96,6 @@ export function InviteDialog({
   );
 }
 
-/** A destructive confirmation (remove a member, cancel an invitation). */
-export function ConfirmDialog({
-  open,
-  title,
-  description,
-  confirmLabel,
-  cancelLabel = 'Cancel',
-  busy,
-  onConfirm,
-  onClose,
-}: {
-  open: boolean;
-  title: string;
-  description: string;
-  confirmLabel: string;
-  cancelLabel?: string;
-  busy: boolean;
-  onConfirm: () => void;
-  onClose: () => void;
-}) {
-  return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      title={title}
-      description={description}
-      size="sm"
-      actions={
-        <>
-          <Button variant="outline" onClick={onClose}>{cancelLabel}</Button>
-          <Button variant="destructive" onClick={onConfirm} loading={busy}>{confirmLabel}</Button>
-        </>
-      }
-    />
-  );
-}
-
 /** The plan's team size is reached: 'Your current plan allows N team member(s) total'. */
 export function UpgradeDialog({ open, limit, planName, onClose }: { open: boolean; limit: number; planName: string | undefined; onClose: () => void }) {
   return (

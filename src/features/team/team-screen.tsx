@@ -6,14 +6,15 @@ import { isUnlimited, planByType } from '../../../server/contracts/plans';
 import { PageHeader } from '../../components/layouts/page-header';
 import { Badge, type BadgeVariant } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Spinner } from '../../components/ui/spinner';
+import { Table, TableCard, TableMessageRow, cellClass, tableColumns, type TableColumn } from '../../components/ui/table';
 import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../components/ui/tabs';
 import { useTRPC } from '../../lib/trpc';
 import { AcceptInvitationBanner } from './accept-invitation';
 import { appCodeOf as appCode } from '../../../server/contracts/error-codes';
 import { ROLE_LABELS, TEAM_TEXT, errorMessage } from './messages';
-import { ConfirmDialog, InviteDialog, UpgradeDialog, type InviteRole } from './team-dialogs';
+import { InviteDialog, UpgradeDialog, type InviteRole } from './team-dialogs';
 
 type Role = keyof typeof ROLE_LABELS;
 
@@ -28,18 +29,8 @@ function RoleBadge({ role }: { role: string }) {
   return <Badge variant={ROLE_BADGE[r]}>{ROLE_LABELS[r]}</Badge>;
 }
 
-function EmptyRow({ colSpan, children }: { colSpan: number; children: React.ReactNode }) {
-  return (
-    <tr>
-      <td colSpan={colSpan} className="px-6 py-12 text-center text-sm text-slate-500">
-        {children}
-      </td>
-    </tr>
-  );
-}
-
-const th = 'px-6 py-3 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase';
-const td = 'px-6 py-4 text-sm text-slate-700';
+const td = cellClass('comfortable');
+const INVITATION_COLUMNS: TableColumn[] = [{ header: 'Email' }, { header: 'Role' }, { header: 'Sent' }, { header: 'Expires' }, { header: 'Actions', align: 'right' }];
 
 export function TeamScreen() {
   const trpc = useTRPC();
@@ -137,7 +128,7 @@ export function TeamScreen() {
 
   const memberRows = members.data ?? [];
   const invitationRows = invitations.data ?? [];
-  const memberCols = canManage ? 5 : 4;
+  const memberColumns = tableColumns({ header: 'Name' }, { header: 'Email' }, { header: 'Role' }, { header: 'Joined' }, canManage && { header: 'Actions', align: 'right' });
 
   return (
     <div className="space-y-6">
@@ -170,25 +161,14 @@ export function TeamScreen() {
         </TabsList>
         <TabsPanels className="mt-4">
           <TabsPanel>
-            <Card className="overflow-hidden">
-              <div className="overflow-x-auto">
-                <table className="min-w-full divide-y divide-slate-200">
-                  <thead className="bg-slate-50">
-                    <tr>
-                      <th scope="col" className={th}>Name</th>
-                      <th scope="col" className={th}>Email</th>
-                      <th scope="col" className={th}>Role</th>
-                      <th scope="col" className={th}>Joined</th>
-                      {canManage && <th scope="col" className={`${th} text-right`}>Actions</th>}
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-slate-100 bg-white">
+            <TableCard>
+              <Table columns={memberColumns}>
                     {members.isPending ? (
-                      <EmptyRow colSpan={memberCols}>
+                      <TableMessageRow colSpan={memberColumns.length}>
                         <Spinner size="sm" /> <span className="ml-2">Loading team…</span>
-                      </EmptyRow>
+                      </TableMessageRow>
                     ) : members.isError ? (
-                      <EmptyRow colSpan={memberCols}>{TEAM_TEXT.loadFailed}</EmptyRow>
+                      <TableMessageRow colSpan={memberColumns.length}>{TEAM_TEXT.loadFailed}</TableMessageRow>
                     ) : (
                       memberRows.map((m) => (
                         <tr key={m.id} data-testid="member-row">
@@ -207,9 +187,8 @@ export function TeamScreen() {
                                 <span className="text-xs text-slate-400">—</span>
                               ) : (
                                 <Button
-                                  variant="ghost"
+                                  variant="destructive-ghost"
                                   size="sm"
-                                  className="text-red-600 hover:bg-red-50 hover:text-red-700"
                                   onClick={() => {
                                     setRemoving({ id: m.id, email: m.email });
                                     setRemoveOpen(true);
@@ -224,37 +203,24 @@ export function TeamScreen() {
                         </tr>
                       ))
                     )}
-                  </tbody>
-                </table>
-              </div>
-            </Card>
+              </Table>
+            </TableCard>
           </TabsPanel>
           {canManage && (
             <TabsPanel>
-              <Card className="overflow-hidden">
-                <div className="overflow-x-auto">
-                  <table className="min-w-full divide-y divide-slate-200">
-                    <thead className="bg-slate-50">
-                      <tr>
-                        <th scope="col" className={th}>Email</th>
-                        <th scope="col" className={th}>Role</th>
-                        <th scope="col" className={th}>Sent</th>
-                        <th scope="col" className={th}>Expires</th>
-                        <th scope="col" className={`${th} text-right`}>Actions</th>
-                      </tr>
-                    </thead>
-                    <tbody className="divide-y divide-slate-100 bg-white">
+              <TableCard>
+                <Table columns={INVITATION_COLUMNS}>
                       {invitations.isPending ? (
-                        <EmptyRow colSpan={5}>
+                        <TableMessageRow colSpan={INVITATION_COLUMNS.length}>
                           <Spinner size="sm" /> <span className="ml-2">Loading invitations…</span>
-                        </EmptyRow>
+                        </TableMessageRow>
                       ) : invitations.isError ? (
-                        <EmptyRow colSpan={5}>{TEAM_TEXT.loadFailed}</EmptyRow>
+                        <TableMessageRow colSpan={INVITATION_COLUMNS.length}>{TEAM_TEXT.loadFailed}</TableMessageRow>
                       ) : invitationRows.length === 0 ? (
-                        <EmptyRow colSpan={5}>
+                        <TableMessageRow colSpan={INVITATION_COLUMNS.length}>
                           <Mail className="mx-auto mb-2 size-6 text-slate-300" aria-hidden />
                           No pending invitations.
-                        </EmptyRow>
+                        </TableMessageRow>
                       ) : (
                         invitationRows.map((inv) => (
                           <tr key={inv.id} data-testid="invitation-row">
@@ -274,9 +240,8 @@ export function TeamScreen() {
                             </td>
                             <td className={`${td} text-right`}>
                               <Button
-                                variant="ghost"
+                                variant="destructive-ghost"
                                 size="sm"
-                                className="text-red-600 hover:bg-red-50 hover:text-red-700"
                                 onClick={() => {
                                   setCancelling({ id: inv.id, email: inv.email });
                                   setCancelOpen(true);
@@ -289,10 +254,8 @@ export function TeamScreen() {
                           </tr>
                         ))
                       )}
-                    </tbody>
-                  </table>
-                </div>
-              </Card>
+                </Table>
+              </TableCard>
             </TabsPanel>
           )}
         </TabsPanels>

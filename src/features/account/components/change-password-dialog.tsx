@@ -2,8 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
+import { PasswordField } from '../../../components/ui/password-input';
 import { authClient } from '../../../lib/auth-client';
 
 const MIN = 6;
@@ -42,27 +41,9 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   return (
     <Dialog open={open} onClose={close} title="Change Password" description="Enter your current password, then choose a new one. Other devices will be signed out.">
       <form onSubmit={submit} className="space-y-4">
-        <div className="space-y-1.5">
-          <Label htmlFor="current-password" required>
-            Current password
-          </Label>
-          <Input id="current-password" name="currentPassword" type="password" autoComplete="current-password" required autoFocus />
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor="new-password" required>
-            New password
-          </Label>
-          <Input id="new-password" name="newPassword" type="password" autoComplete="new-password" required minLength={MIN} maxLength={128} aria-describedby="new-password-hint" />
-          <p id="new-password-hint" className="text-xs text-slate-500">
-            At least {MIN} characters.
-          </p>
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor="confirm-password" required>
-            Confirm new password
-          </Label>
-          <Input id="confirm-password" name="confirmPassword" type="password" autoComplete="new-password" required minLength={MIN} maxLength={128} />
-        </div>
+        <PasswordField id="current-password" label="Current password" name="currentPassword" autoComplete="current-password" required autoFocus />
+        <PasswordField id="new-password" label="New password" hint={`At least ${MIN} characters.`} name="newPassword" autoComplete="new-password" required minLength={MIN} maxLength={128} />
+        <PasswordField id="confirm-password" label="Confirm new password" name="confirmPassword" autoComplete="new-password" required minLength={MIN} maxLength={128} />
         {problem && (
           <p role="alert" className="text-sm text-red-600">
             {problem}

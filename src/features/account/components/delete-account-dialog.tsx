@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
+import { PasswordField } from '../../../components/ui/password-input';
 import { paths } from '../../../config/paths';
 import { authClient } from '../../../lib/auth-client';
 import { useTRPC } from '../../../lib/trpc';
@@ -73,12 +74,7 @@ export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose:
           </Label>
           <Input id="delete-confirm" name="confirmation" autoComplete="off" autoCapitalize="characters" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} required />
         </div>
-        <div className="space-y-1.5">
-          <Label htmlFor="delete-password" required>
-            Password
-          </Label>
-          <Input id="delete-password" name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
-        </div>
+        <PasswordField id="delete-password" label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
         {problem && (
           <p role="alert" className="text-sm text-red-600">
             {problem}

@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
+import { PasswordField } from '../../../components/ui/password-input';
 import { Spinner } from '../../../components/ui/spinner';
 import { authClient } from '../../../lib/auth-client';
 import { useTRPC } from '../../../lib/trpc';
@@ -42,12 +43,7 @@ function PasswordStep({ label, busy, problem, onSubmit, onCancel }: { label: str
       }}
       className="space-y-4"
     >
-      <div className="space-y-1.5">
-        <Label htmlFor="twofa-password" required>
-          Password
-        </Label>
-        <Input id="twofa-password" name="password" type="password" autoComplete="current-password" required autoFocus />
-      </div>
+      <PasswordField id="twofa-password" label="Password" name="password" autoComplete="current-password" required autoFocus />
       {problem && (
         <p role="alert" className="text-sm text-red-600">
           {problem}

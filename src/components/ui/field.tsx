@@ -1,0 +1,44 @@
+import type { ReactNode } from 'react';
+import { cn } from '../../lib/cn';
+import { Label } from './label';
+
+export interface FieldProps {
+  /** The control's id: the label points at it and the hint is `${id}-hint`. */
+  id: string;
+  label: ReactNode;
+  /** Shows the label's asterisk (the control itself carries `required`). */
+  required?: boolean;
+  /** A line under the control (give the control `aria-describedby={`${id}-hint`}` to tie it). */
+  hint?: ReactNode;
+  /** Something at the right end of the label row (e.g. "Forgot password?"). */
+  aside?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}
+
+/** One form field: label (with an optional aside), the control, an optional hint. */
+export function Field({ id, label, required, hint, aside, className, children }: FieldProps) {
+  const labelEl = (
+    <Label htmlFor={id} required={required}>
+      {label}
+    </Label>
+  );
+  return (
+    <div className={cn('space-y-1.5', className)}>
+      {aside ? (
+        <div className="flex items-center justify-between">
+          {labelEl}
+          {aside}
+        </div>
+      ) : (
+        labelEl
+      )}
+      {children}
+      {hint && (
+        <p id={`${id}-hint`} className="text-xs text-slate-500">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
