@@ -15,6 +15,7 @@ import * as mSubscription from './migrations/2026_11_23_21_00_00_create_subscrip
 import * as mBranding from './migrations/2026_11_23_21_10_00_create_account_branding';
 import * as mResultCharged from './migrations/2026_11_23_22_30_00_add_result_charged';
 import * as mIdempotency from './migrations/2026_11_23_22_40_00_create_idempotency_key';
+import * as mCreditGrant from './migrations/2026_11_24_02_00_00_create_credit_grant';
 import * as mApiKeyScopes from './migrations/2026_11_24_04_00_00_add_api_key_scopes';
 import * as mWebhookDelivery from './migrations/2026_11_24_01_00_00_create_webhook_delivery';
 
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_21_10_00_create_account_branding': mBranding,
   '2026_11_23_22_30_00_add_result_charged': mResultCharged,
   '2026_11_23_22_40_00_create_idempotency_key': mIdempotency,
+  '2026_11_24_02_00_00_create_credit_grant': mCreditGrant,
   '2026_11_24_04_00_00_add_api_key_scopes': mApiKeyScopes,
   '2026_11_24_01_00_00_create_webhook_delivery': mWebhookDelivery,
 };

@@ -305,6 +305,17 @@ export interface AccountBrandingTable {
   updated_at: Timestamp;
 }
 
+/** One month of a paid subscription's credits, granted once: key `period:<subscription id>:<YYYY-MM-DD>`. */
+export interface CreditGrantTable {
+  key: string;
+  account_id: string;
+  subscription_id: string | null;
+  payment_id: string | null;
+  credits: number;
+  period_start: ColumnType<string, string, string>;
+  granted_at: Timestamp;
+}
+
 export interface BillingEventTable {
   id: string;
   event: string;
@@ -413,6 +424,7 @@ export interface Database {
   subscription: SubscriptionTable;
   payment: PaymentTable;
   billing_event: BillingEventTable;
+  credit_grant: CreditGrantTable;
   account_branding: AccountBrandingTable;
   webhook_signing_secret: WebhookSigningSecretTable;
   webhook_endpoint: WebhookEndpointTable;

@@ -8,7 +8,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, PaidPlan, PaymentTable, RzpSubscriptionStatus } from '../../../db/types';
 import { PAST_DUE_GRACE_DAYS, planByType, isUnlimited, type BillingInterval } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
-import { refillForPeriod, revokeCredits } from '../credits/credits';
+import { grantPeriodMonth, revokeCredits } from '../credits/credits';
 import { writeAudit } from '../audit/audit';
 import { hexSignatureMatches, webhookSignature, type PaymentGateway } from './razorpay';
 import { z } from 'zod';
@@ -34,6 +34,14 @@ export function addInterval(start: Date, interval: BillingInterval): Date {
   if (interval === 'annual') d.setUTCFullYear(d.getUTCFullYear() + 1);
   else d.setUTCMonth(d.getUTCMonth() + 1);
   return d;
+}
+
+/** `k` months after `start` (UTC), the day clamped to the month's length (Jan 31 → Feb 28). */
+export function addMonthsClamped(start: Date, k: number): Date {
+  const y = start.getUTCFullYear();
+  const m = start.getUTCMonth() + k;
+  const last = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, m, Math.min(start.getUTCDate(), last), start.getUTCHours(), start.getUTCMinutes(), start.getUTCSeconds(), start.getUTCMilliseconds()));
 }
 
 const fromUnix = (s: number | null | undefined): Date | null => (typeof s === 'number' && s > 0 ? new Date(s * 1000) : null);
@@ -118,13 +126,19 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
   }
 
   const upgrade = account.subscription_id !== sub.id || account.plan !== planType;
-  const balance = await refillForPeriod(trx, sub.account_id, {
+  // Month 0 of the period, keyed like an annual plan's monthly refills (credit_grant): granted once.
+  const grant = await grantPeriodMonth(trx, sub.account_id, {
+    subscriptionId: sub.id,
+    paymentId: c.paymentId,
+    monthStart: c.periodStart,
     monthly: plan.monthlyValidations,
     rollover: plan.rollover,
     upgrade,
-    periodStart: c.periodStart,
     unlimited: isUnlimited(plan.monthlyValidations),
   });
+  const balance = grant.balance;
+  const creditsGranted = grant.granted ? plan.monthlyValidations : 0;
+  if (!grant.granted) await trx.updateTable('payment').set({ credits_granted: 0 }).where('id', '=', c.paymentId).execute();
   const periodEnd = account.current_period_end && account.subscription_id === sub.id && account.current_period_end > c.periodEnd ? account.current_period_end : c.periodEnd;
   await trx
     .updateTable('account')
@@ -168,13 +182,13 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
       currency: sub.currency,
       period_start: c.periodStart.toISOString(),
       period_end: c.periodEnd.toISOString(),
-      credits_granted: plan.monthlyValidations,
+      credits_granted: creditsGranted,
       credits_after: balance,
       via: c.source,
     },
   });
   const cancel = await applyEarlyRefund(trx, c.paymentId, new Date());
-  return { applied: true, plan: planType, creditsGranted: plan.monthlyValidations, ...(cancel ? { cancelSubscriptionId: cancel } : {}) };
+  return { applied: true, plan: planType, creditsGranted, ...(cancel ? { cancelSubscriptionId: cancel } : {}) };
 }
 
 async function syncPeriod(trx: Trx, subId: string, accountId: string, accountSubId: string | null, start: Date, end: Date): Promise<void> {
@@ -565,10 +579,55 @@ async function endIfDue(trx: Trx, accountId: string, now: Date): Promise<boolean
 }
 
 /**
- * billing-tick (worker cron, every 10 minutes; payload { now? } for a fake clock): past_due accounts
- * whose grace ended are suspended; cancelled plans whose period ended fall to Free.
+ * Annual plans are charged once a year but hold a monthly quota: month k (1–11) of the paid period
+ * starts k months after the period's start and refills the plan's monthly credits then (rollover
+ * plans add). Each month is keyed `period:<subscription>:<month start>` in credit_grant — the same
+ * key as the charge that starts a period (month 0) — so a month is granted once, however often this
+ * runs, and a year holds exactly 12 grants. Months missed while the worker was down are granted in
+ * order. Suspended accounts get nothing until they pay.
  */
-export async function billingTick(deps: AppDeps, now: Date): Promise<{ suspended: string[]; fellToFree: string[] }> {
+export async function refillAnnualMonths(db: Kysely<Database>, now: Date): Promise<Array<{ accountId: string; monthStart: string }>> {
+  const cutoff = new Date(now.getTime() - 27 * DAY).toISOString().slice(0, 10);
+  const candidates = await db
+    .selectFrom('account')
+    .select('account.id')
+    .where('account.billing_interval', '=', 'annual')
+    .where('account.subscription_status', 'in', ['active', 'past_due'])
+    .where('account.subscription_id', 'is not', null)
+    .where('account.usage_period_start', '<=', cutoff)
+    .execute();
+  const granted: Array<{ accountId: string; monthStart: string }> = [];
+  for (const c of candidates) {
+    await db.transaction().execute(async (trx) => {
+      const a = await trx
+        .selectFrom('account')
+        .innerJoin('subscription', 'subscription.id', 'account.subscription_id')
+        .select(['account.id', 'account.plan', 'account.billing_interval', 'account.subscription_status', 'subscription.id as subId', 'subscription.current_start', 'subscription.current_end'])
+        .where('account.id', '=', c.id)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!a || a.billing_interval !== 'annual' || !a.current_start || (a.subscription_status !== 'active' && a.subscription_status !== 'past_due')) return;
+      const plan = planByType(a.plan);
+      for (let k = 1; k <= 11; k++) {
+        const monthStart = addMonthsClamped(a.current_start, k);
+        if (monthStart > now || (a.current_end && monthStart >= a.current_end)) break;
+        const r = await grantPeriodMonth(trx, a.id, { subscriptionId: a.subId, paymentId: null, monthStart, monthly: plan.monthlyValidations, rollover: plan.rollover, upgrade: false, unlimited: isUnlimited(plan.monthlyValidations) });
+        if (!r.granted) continue;
+        const day = monthStart.toISOString().slice(0, 10);
+        granted.push({ accountId: a.id, monthStart: day });
+        await writeAudit(trx, { accountId: a.id, actor: 'system', actorUserId: null, action: 'quota.reset', targetType: 'account', targetId: a.id, data: { period: day, plan: a.plan, month: k, subscription_id: a.subId, credits_after: r.balance } });
+      }
+    });
+  }
+  return granted;
+}
+
+/**
+ * billing-tick (worker cron, every 10 minutes; payload { now? } for a fake clock): past_due accounts
+ * whose grace ended are suspended; cancelled plans whose period ended fall to Free; annual plans
+ * get the monthly refills that are due (refillAnnualMonths).
+ */
+export async function billingTick(deps: AppDeps, now: Date): Promise<{ suspended: string[]; fellToFree: string[]; refilled: Array<{ accountId: string; monthStart: string }> }> {
   const mails: BillingMail[] = [];
   const result = await deps.db.transaction().execute(async (trx) => {
     const suspended = await trx
@@ -594,7 +653,8 @@ export async function billingTick(deps: AppDeps, now: Date): Promise<{ suspended
     return { suspended: suspended.map((r) => r.id), fellToFree: fell };
   });
   await sendBillingMails(deps, mails);
-  return result;
+  const refilled = await refillAnnualMonths(deps.db, now);
+  return { ...result, refilled };
 }
 
 // ── Mail to the owner ─────────────────────────────────────────────────────────────────────────

@@ -97,6 +97,39 @@ export async function refillForPeriod(
   return row.credits_balance;
 }
 
+/** The key of one month of a subscription's credits: the month's first day (UTC), whichever door grants it. */
+export function periodMonthKey(subscriptionId: string, monthStart: Date): string {
+  return `period:${subscriptionId}:${monthStart.toISOString().slice(0, 10)}`;
+}
+
+/**
+ * One month of a paid subscription's credits, granted once per key (credit_grant): the charge that
+ * starts a period and an annual plan's monthly refill of the same month share the key, so the second
+ * one changes nothing. Returns whether it granted and the balance after.
+ */
+export async function grantPeriodMonth(
+  trx: Kysely<Database>,
+  accountId: string,
+  o: { subscriptionId: string; paymentId: string | null; monthStart: Date; monthly: number; rollover: boolean; upgrade: boolean; unlimited: boolean },
+): Promise<{ granted: boolean; balance: number }> {
+  const inserted = await trx
+    .insertInto('credit_grant')
+    .values({
+      key: periodMonthKey(o.subscriptionId, o.monthStart),
+      account_id: accountId,
+      subscription_id: o.subscriptionId,
+      payment_id: o.paymentId,
+      credits: o.unlimited ? 0 : o.monthly,
+      period_start: o.monthStart.toISOString().slice(0, 10),
+    })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .returning('key')
+    .executeTakeFirst();
+  if (!inserted) return { granted: false, balance: await creditsBalance(trx, accountId) };
+  const balance = await refillForPeriod(trx, accountId, { monthly: o.monthly, rollover: o.rollover, upgrade: o.upgrade, periodStart: o.monthStart, unlimited: o.unlimited });
+  return { granted: true, balance };
+}
+
 /** Takes back up to n credits a refunded period granted (never below zero). Returns the new balance. */
 export async function revokeCredits(trx: Kysely<Database>, accountId: string, n: number): Promise<number> {
   const row = await trx

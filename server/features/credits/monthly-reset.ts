@@ -18,8 +18,10 @@ export async function resetMonthlyQuotas(db: Db, now: Date): Promise<Array<{ id:
     const r = await sql<{ id: string; plan: string; credits_balance: number; before: number }>`
       with p(plan, monthly, rollover) as (values ${plans}),
       old as (select id, credits_balance from account where usage_period_start < ${period}::date
-        -- monthly subscriptions refill on their own charge; a suspended account gets nothing until it pays
-        and not (billing_interval = 'monthly' and subscription_status in ('active','past_due'))
+        -- subscriptions refill on their own months (credit_grant, keyed per month): monthly ones on
+        -- their charges, annual ones k months after their period's start (billing-tick); a
+        -- suspended account gets nothing until it pays
+        and not (billing_interval is not null and subscription_status in ('active','past_due'))
         and subscription_status <> 'suspended'
         for update)
       update account a set
