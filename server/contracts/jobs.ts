@@ -20,18 +20,6 @@ export function looksLikeCsv(name: string, type?: string | null): boolean {
 export const jobStatusSchema = z.enum(['pending', 'processing', 'completed', 'failed']);
 export type JobStatusValue = z.infer<typeof jobStatusSchema>;
 
-export const uploadJobInput = z.object({
-  filename: z.string().trim().min(1, 'Please upload a CSV file').max(255),
-  /** The file's bytes, base64. Files up to ~9 MB; the full 10 MB goes through POST /api/jobs/upload. */
-  contentBase64: z.string().min(1, 'CSV file is empty').max(Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 8, 'Maximum file size is 10MB'),
-});
-
-export const processBulkValidationInput = z.object({
-  /** Storage path inside validation-files: {userId}/{timestamp}-{filename}. */
-  fileName: z.string().min(1).max(600),
-  originalName: z.string().trim().min(1).max(255),
-});
-
 export const jobIdInput = z.object({ jobId: z.uuid() });
 
 export const jobResultsInput = z.object({

@@ -24,7 +24,7 @@ import { devOutboxRouter } from './dev-outbox';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Dashboard calls that carry a whole address list or CSV; every other tRPC body is small. */
-const LARGE_TRPC_PROCEDURES = new Set(['schedules.create', 'schedules.parseCsv', 'jobs.upload']);
+const LARGE_TRPC_PROCEDURES = new Set(['schedules.create', 'schedules.parseCsv']);
 
 function trpcBodyLimit(req: Request): number {
   const procedures = decodeURIComponent(req.path.replace(/^\//, '')).split(',');

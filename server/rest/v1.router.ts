@@ -14,10 +14,11 @@ import { AppError } from '../lib/app-error';
 import { router } from '../trpc/init';
 import { requirePlan } from '../trpc/procedures';
 import { createApiBulkJob, uniqueAddresses } from '../features/jobs/api-jobs';
-import { publicResultSchema, toPublicResult } from './public-result';
+import { publicJobSchema, publicResultSchema, toPublicJob, toPublicResult } from '../contracts/public-api';
+import { jobStatusSchema } from '../contracts/jobs';
 import { apiKeyProcedure } from './rest-procedures';
 import { apiAccountSummary, checkSandboxEmail } from '../features/api-keys/api-keys.service';
-import { findAccountJob, jobResultsAfter } from '../features/jobs/jobs.queries';
+import { accountJobOr404, resultsAfterCursor } from '../features/jobs/job-results';
 
 const TAG_VALIDATION = 'Validation';
 const TAG_JOBS = 'Jobs';
@@ -57,19 +58,6 @@ const bulkOutput = z.object({
   total_emails: z.number().int(),
   status: z.literal('pending'),
 });
-
-const jobStatusSchema = z.enum(['pending', 'processing', 'completed', 'failed']);
-
-const jobOutput = z
-  .object({
-    job_id: z.string(),
-    status: jobStatusSchema,
-    total_emails: z.number().int(),
-    processed_emails: z.number().int(),
-    created_at: z.string(),
-    completed_at: z.string().nullable(),
-  })
-  .meta({ id: 'Job' });
 
 export const MAX_RESULTS_PAGE = MAX_EMAILS_PER_FILE;
 
@@ -203,18 +191,9 @@ export const v1Router = router({
         },
       })
       .input(z.object({ id: z.string().max(100) }))
-      .output(jobOutput)
+      .output(publicJobSchema)
       .query(async ({ ctx, input }) => {
-        const job = await findAccountJob(ctx.deps.db, ctx.accountId, input.id, { sandbox: ctx.sandbox });
-        if (!job) throw new AppError('NOT_FOUND', 'Job not found.');
-        return {
-          job_id: job.id,
-          status: job.status,
-          total_emails: job.total_emails,
-          processed_emails: job.processed_emails,
-          created_at: job.created_at.toISOString(),
-          completed_at: job.completed_at?.toISOString() ?? null,
-        };
+        return toPublicJob(await accountJobOr404(ctx.deps.db, ctx.accountId, input.id, { sandbox: ctx.sandbox }));
       }),
 
     results: apiKeyProcedure('results')
@@ -231,25 +210,17 @@ export const v1Router = router({
       .input(resultsInput)
       .output(resultsOutput)
       .query(async ({ ctx, input }) => {
-        const job = await findAccountJob(ctx.deps.db, ctx.accountId, input.id, { sandbox: ctx.sandbox });
-        if (!job) throw new AppError('NOT_FOUND', 'Job not found.');
+        const job = await accountJobOr404(ctx.deps.db, ctx.accountId, input.id, { sandbox: ctx.sandbox });
         if (job.status === 'pending' || job.status === 'processing') {
           throw new AppError('CONFLICT', `Results are available once the job has finished; it is ${job.status}. Poll GET /v1/jobs/${job.id} or use a webhook_url.`);
         }
-        let after = 0;
-        if (input.cursor !== undefined) {
-          if (!/^\d{1,18}$/.test(input.cursor)) throw new AppError('BAD_INPUT', 'cursor is not valid: pass next_cursor from the previous page.');
-          after = Number(input.cursor);
-        }
-        const limit = input.limit ?? MAX_RESULTS_PAGE;
-        const rows = await jobResultsAfter(ctx.deps.db, ctx.accountId, job.id, after, limit + 1);
-        const page = rows.slice(0, limit);
+        const page = await resultsAfterCursor(ctx.deps.db, ctx.accountId, job.id, { cursor: input.cursor, limit: input.limit ?? MAX_RESULTS_PAGE });
         return {
           job_id: job.id,
           status: job.status,
           total_emails: job.total_emails,
-          results: page.map(toPublicResult),
-          next_cursor: rows.length > limit ? String(page.at(-1)!.id) : null,
+          results: page.rows.map(toPublicResult),
+          next_cursor: page.nextCursor,
         };
       }),
   }),

@@ -31,10 +31,15 @@ test('History shows an empty state, then a job that completes live, its results,
   await expect(row.getByTestId('job-total')).toHaveText('8');
 
   // While pending or processing, View Results is disabled and there is no Download.
-  const status = (await row.getByTestId('job-status').textContent()) ?? '';
-  if (/Pending|Processing/.test(status)) {
-    await expect(row.getByRole('button', { name: 'View Results' })).toBeDisabled();
-    await expect(row.getByRole('button', { name: 'Download' })).toHaveCount(0);
+  // Read in one go: the 8-address job may finish between two separate reads.
+  const seen = await row.evaluate((el) => ({
+    status: el.querySelector('[data-testid="job-status"]')?.textContent ?? '',
+    viewDisabled: [...el.querySelectorAll('button')].find((b) => b.textContent?.includes('View Results'))?.disabled ?? null,
+    downloads: el.querySelectorAll('button[aria-label="Download"]').length,
+  }));
+  if (/Pending|Processing/.test(seen.status)) {
+    expect(seen.viewDisabled).toBe(true);
+    expect(seen.downloads).toBe(0);
   }
   await expect(row.getByTestId('job-status')).toHaveText('Completed', { timeout: 60_000 });
   await expect(row.getByTestId('job-processed')).toHaveText('8');
@@ -180,7 +185,9 @@ test('History reports load failures, a failed job with its reason, and an empty 
   await page.route('**/api/trpc/*jobs.results*', trpcReply({ error: 'boom' }));
   await failed.getByRole('button', { name: 'View Results' }).click();
   await expect(page.locator('[data-sonner-toast]', { hasText: 'Failed to load validation results' })).toContainText('Error', { timeout: 30_000 });
-  await page.route('**/api/trpc/*jobs.export*', trpcReply({ error: 'Results can be downloaded once the job has completed.' }));
+  await page.route('**/api/jobs/*/export*', (route) =>
+    route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: { code: 'CONFLICT', message: 'Results can be downloaded once the job has completed.' } }) }),
+  );
   await page.getByTestId('job-row').filter({ hasText: 'empty-results.csv' }).getByRole('button', { name: 'Download' }).click();
   await expect(page.locator('[data-sonner-toast]', { hasText: 'Download Failed' })).toContainText('Results can be downloaded once the job has completed.', { timeout: 30_000 });
 });

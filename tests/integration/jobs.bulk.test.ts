@@ -47,17 +47,28 @@ describe('bulk upload → worker → History', () => {
     const breakdown = await client.trpcQuery('jobs.breakdown', { jobId: job.id });
     expect(breakdown.body.result.data).toMatchObject({ valid: b.valid_count, invalid: b.invalid_count, risky: b.risky_count });
 
-    const exp = await client.trpcQuery('jobs.export', { jobId: job.id });
-    expect(exp.body.result.data.filename).toBe(`validation-results-${job.id}.csv`);
-    const lines = exp.body.result.data.csv.trim().split('\r\n');
+    // One download door: GET /api/jobs/:id/export (the tRPC jobs.export copy is gone).
+    const res = await client.request(`/api/jobs/${job.id}/export`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="validation-results-${job.id}.csv"`);
+    const lines = (await res.text()).trim().split('\r\n');
     expect(lines[0]).toBe('Email,Result,Deliverability Score,Syntax Valid,DNS Valid,MX Valid,SMTP Valid,Role Detected,Disposable Provider,Checked At');
     expect(lines).toHaveLength(41);
     expect(lines[1]).toMatch(/,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
-    const res = await client.request(`/api/jobs/${job.id}/export`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-disposition')).toContain(job.id);
-    expect(await res.text()).toBe(exp.body.result.data.csv);
+    // Filtered downloads: only one verdict, the same columns, named after the filter.
+    for (const kind of ['valid', 'invalid', 'risky'] as const) {
+      const only = await client.request(`/api/jobs/${job.id}/export?result=${kind}`);
+      expect(only.status).toBe(200);
+      expect(only.headers.get('content-disposition')).toBe(`attachment; filename="validation-results-${job.id}-${kind}.csv"`);
+      const rows = (await only.text()).trim().split('\r\n');
+      expect(rows[0]).toBe(lines[0]);
+      expect(rows.slice(1).every((l) => l.split(',')[1] === kind)).toBe(true);
+      expect(rows.length - 1).toBe(b[`${kind}_count`]);
+    }
+    const bad = await client.request(`/api/jobs/${job.id}/export?result=unknown`);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toBe('result must be one of valid, invalid, risky (comma-separated).');
   });
 
   it('escapes cells that a spreadsheet would run', async () => {
@@ -65,8 +76,8 @@ describe('bulk upload → worker → History', () => {
     const up = await uploadCsv(client, 'hostile.csv', csvOf(['=cmd|calc@x.io', '+1@d0.bulk.test', '-2@d0.bulk.test', '@3@d0.bulk.test']));
     expect(up.status).toBe(200);
     await waitForJob(ts.testDb.db, up.body.jobId);
-    const exp = await client.trpcQuery('jobs.export', { jobId: up.body.jobId });
-    const cells = exp.body.result.data.csv
+    const exp = await client.request(`/api/jobs/${up.body.jobId}/export`);
+    const cells = (await exp.text())
       .trim()
       .split('\r\n')
       .slice(1)
@@ -100,27 +111,23 @@ describe('bulk upload → worker → History', () => {
     expect(jobsAfter).toEqual(jobsBefore);
   });
 
-  it('keeps the free plan out (PLAN_REQUIRED) on both doors', async () => {
+  it('keeps the free plan out (PLAN_REQUIRED) on the upload door', async () => {
     const { client } = await signUpOnPlan(ts, 'free-bulk@example.com', 'free', 500);
     const http = await uploadCsv(client, 'a.csv', csvOf(['a@x.io']));
     expect(http.status).toBe(403);
     expect(http.body.error.code).toBe('PLAN_REQUIRED');
-    const trpc = await client.trpcMutation('jobs.upload', { filename: 'a.csv', contentBase64: Buffer.from(csvOf(['a@x.io'])).toString('base64') });
-    expect(trpc.status).toBe(403);
-    expect(trpc.body.error.data.appCode).toBe('PLAN_REQUIRED');
   });
 
   it("answers NOT_FOUND for another account's job on every procedure", async () => {
     const a = await signUpOnPlan(ts, 'tenant-a@example.com', 'starter', 100);
     const b = await signUpOnPlan(ts, 'tenant-b@example.com', 'starter', 100);
-    const up = await a.client.trpcMutation('jobs.upload', { filename: 'a.csv', contentBase64: Buffer.from(csvOf([pw.world.emails[0]!])).toString('base64') });
+    const up = await uploadCsv(a.client, 'a.csv', csvOf([pw.world.emails[0]!]));
     expect(up.status).toBe(200);
-    const jobId = up.body.result.data.jobId;
+    const jobId = up.body.jobId;
     await waitForJob(ts.testDb.db, jobId);
     for (const [proc, input] of [
       ['jobs.byId', { jobId }],
       ['jobs.results', { jobId, page: 1, pageSize: 10 }],
-      ['jobs.export', { jobId }],
       ['jobs.breakdown', { jobId }],
     ] as const) {
       const r = await b.client.trpcQuery(proc, input);

@@ -1,7 +1,8 @@
 // Two plain-HTTP doors for bulk jobs, beside tRPC, for what JSON carries badly:
 //   POST /api/jobs/upload?filename=list.csv   body: the file's bytes (fetch(url, { body: file })), ≤ 10 MB
 //        → 200 { jobId, totalEmails, fileName, duplicates } | 4xx { error: { code, title?, message } }
-//   GET  /api/jobs/:jobId/export              → the result CSV as a download (completed jobs only)
+//   GET  /api/jobs/:jobId/export[?result=valid|invalid|risky] → the result CSV as a download
+//        (completed jobs only; `result` keeps only those verdicts, comma-separated)
 // Same session cookie, same services and the same plan gate as the tRPC procedures.
 import { fromNodeHeaders } from 'better-auth/node';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -11,7 +12,8 @@ import type { AppDeps } from '../../deps';
 import { consumeApiRequest } from '../../rest/rate-limit';
 import { rateLimitMessage } from '../../trpc/procedures';
 import { resolveMembership } from '../account/membership';
-import { exportJobCsv, uploadBulkFile } from './jobs.service';
+import { uploadBulkFile } from './jobs.service';
+import { exportJobCsv, parseResultKinds } from './job-results';
 import { rawBodyGuard } from '../../http/body-guard';
 import { sendError } from '../../http/send-error';
 import { AppError } from '../../lib/app-error';
@@ -42,7 +44,7 @@ export function jobsHttpRouter(deps: AppDeps): express.Router {
       try {
         const caller = await callerOf(deps, req);
         if (!planAllows(caller.plan, 'csvUpload')) throw new AppError('PLAN_REQUIRED', 'CSV upload is available on paid plans. Upgrade to upload lists.');
-        // The same per-account budget as jobs.upload / jobs.process on tRPC.
+        // The dashboard budget, per account (the same as the tRPC procedures).
         const rate = await consumeApiRequest(deps.pool, caller.plan, caller.accountId, 'dashboard');
         if (!rate.allowed) {
           res.setHeader('Retry-After', String(rate.retryAfterSeconds));
@@ -77,8 +79,8 @@ export function jobsHttpRouter(deps: AppDeps): express.Router {
     try {
       const caller = await callerOf(deps, req);
       const jobId = String(req.params.jobId ?? '');
-      if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw new AppError('NOT_FOUND', 'Job not found');
-      const out = await exportJobCsv(deps.db, caller.accountId, jobId);
+      const results = parseResultKinds(req.query.result);
+      const out = await exportJobCsv(deps.db, caller.accountId, jobId, { results });
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       res.setHeader('Content-Disposition', `attachment; filename="${out.filename}"`);
       res.setHeader('Cache-Control', 'no-store');

@@ -101,8 +101,15 @@ export async function listJobs(db: Db, accountId: string, limit: number): Promis
   return rows.map(toJobView);
 }
 
-export async function findJob(db: Db, accountId: string, jobId: string): Promise<JobView | null> {
-  const row = await db.selectFrom('validation_job').select(jobColumns).where('account_id', '=', accountId).where('id', '=', jobId).executeTakeFirst();
+/** The account's job; with `sandbox`, only a job of that kind (test keys see sandbox jobs only, live keys live ones only). */
+export async function findJob(db: Db, accountId: string, jobId: string, o: { sandbox?: boolean } = {}): Promise<JobView | null> {
+  const row = await db
+    .selectFrom('validation_job')
+    .select(jobColumns)
+    .where('account_id', '=', accountId)
+    .where('id', '=', jobId)
+    .$if(o.sandbox !== undefined, (q) => q.where('is_sandbox', '=', o.sandbox!))
+    .executeTakeFirst();
   return row ? toJobView(row) : null;
 }
 
@@ -150,15 +157,29 @@ export async function jobResultsPage(db: Db, accountId: string, jobId: string, p
   return { rows: rows.map((r) => ({ ...r, checked_at: r.checked_at.toISOString() })), total: Number(total.n) };
 }
 
-export async function allJobResults(db: Db, accountId: string, jobId: string) {
-  return db
-    .selectFrom('validation_result')
-    .select(['email', 'result', 'deliverability_score', 'is_syntax_valid', 'is_dns_valid', 'is_mx_valid', 'is_smtp_valid', 'role_detected', 'disposable_provider', 'checked_at'])
-    .where('account_id', '=', accountId)
-    .where('job_id', '=', jobId)
-    .orderBy('id', 'asc')
-    .execute();
+/** What a result filter may ask for: verdicts, reason codes, and rows after a cursor (row id). */
+export interface ResultFilter {
+  results?: ReadonlyArray<'valid' | 'invalid' | 'risky'>;
+  reasons?: readonly string[];
+  after?: number;
+  limit?: number;
 }
+
+/** A job's results in a stable order (insertion: row id ascending), filtered; for downloads and /v1. */
+export async function jobResultRows(db: Db, accountId: string, jobId: string, f: ResultFilter = {}) {
+  let q = db
+    .selectFrom('validation_result')
+    .select(['id', 'email', 'result', 'reason', 'deliverability_score', 'is_syntax_valid', 'is_dns_valid', 'is_mx_valid', 'is_smtp_valid', 'role_detected', 'disposable_provider', 'charged', 'checked_at'])
+    .where('account_id', '=', accountId)
+    .where('job_id', '=', jobId);
+  if (f.results && f.results.length > 0) q = q.where('result', 'in', [...f.results]);
+  if (f.reasons && f.reasons.length > 0) q = q.where('reason', 'in', [...f.reasons]);
+  if (f.after !== undefined) q = q.where('id', '>', f.after);
+  q = q.orderBy('id', 'asc');
+  if (f.limit !== undefined) q = q.limit(f.limit);
+  return q.execute();
+}
+export type JobResultRow = Awaited<ReturnType<typeof jobResultRows>>[number];
 
 export async function reasonBreakdown(db: Db, accountId: string, jobId: string): Promise<Array<{ reason: string; result: string; count: number }>> {
   const rows = await db
@@ -199,43 +220,4 @@ export async function enqueueTask<N extends TaskName>(trx: Db, identifier: N, pa
       job_key := ${o.jobKey ?? null}::text,
       max_attempts := ${o.maxAttempts ?? 25}::int
     )`.execute(trx);
-}
-
-// Reads behind GET /v1/jobs/{id} and /results. Scoped to the key's account: another tenant's job is
-// simply not found.
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export interface PublicJobRow {
-  id: string;
-  status: 'pending' | 'processing' | 'completed' | 'failed';
-  total_emails: number;
-  processed_emails: number;
-  created_at: Date;
-  completed_at: Date | null;
-}
-
-/** The account's job; with `sandbox`, only a job of that kind (test keys see sandbox jobs only, live keys live ones only). */
-export async function findAccountJob(db: Db, accountId: string, jobId: string, o: { sandbox?: boolean } = {}): Promise<PublicJobRow | null> {
-  if (!UUID.test(jobId)) return null;
-  const row = await db
-    .selectFrom('validation_job')
-    .select(['id', 'status', 'total_emails', 'processed_emails', 'created_at', 'completed_at'])
-    .where('id', '=', jobId)
-    .where('account_id', '=', accountId)
-    .$if(o.sandbox !== undefined, (q) => q.where('is_sandbox', '=', o.sandbox!))
-    .executeTakeFirst();
-  return row ?? null;
-}
-
-/** One page of a job's results in insertion order; `after` is the last row id of the previous page. */
-export async function jobResultsAfter(db: Db, accountId: string, jobId: string, after: number, limit: number) {
-  return db
-    .selectFrom('validation_result')
-    .select(['id', 'email', 'result', 'reason', 'deliverability_score', 'is_syntax_valid', 'is_mx_valid', 'is_smtp_valid', 'disposable_provider', 'role_detected', 'charged'])
-    .where('account_id', '=', accountId)
-    .where('job_id', '=', jobId)
-    .where('id', '>', after)
-    .orderBy('id', 'asc')
-    .limit(limit)
-    .execute();
 }

@@ -1,28 +1,15 @@
 // Bulk jobs for the dashboard (Bulk Upload, History). Thin: input → service/query → output.
-import { jobIdInput, jobResultsInput, listJobsInput, processBulkValidationInput, uploadJobInput } from '../../contracts/jobs';
+import { jobIdInput, jobResultsInput, listJobsInput } from '../../contracts/jobs';
 import { router } from '../../trpc/init';
-import { accountProcedure, requirePlan, withinAccountRate } from '../../trpc/procedures';
+import { accountProcedure } from '../../trpc/procedures';
 import { accountJobEvents, type JobChangeEvent } from './job-events';
 import { findJob, jobResultsPage, listJobs, reasonBreakdown } from './jobs.queries';
-import { exportJobCsv, processBulkValidation, uploadBulkFile } from './jobs.service';
 import { AppError } from '../../lib/app-error';
 import { isStillMember } from '../account/account.queries';
 
-const csvProcedure = accountProcedure.use(requirePlan('csvUpload')).use(withinAccountRate);
-
+// Uploads arrive through POST /api/jobs/upload and downloads leave through GET /api/jobs/:id/export
+// (jobs.http.ts): one door each, for bytes JSON carries badly.
 export const jobsRouter = router({
-  /** Stores the CSV (validation-files/{userId}/{timestamp}-{filename}) and creates the job. */
-  upload: csvProcedure.input(uploadJobInput).mutation(async ({ ctx, input }) => {
-    const bytes = Buffer.from(input.contentBase64, 'base64');
-    const r = await uploadBulkFile(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id, plan: ctx.plan }, { filename: input.filename, bytes });
-    return { jobId: r.jobId, totalEmails: r.totalEmails, fileName: r.fileName, duplicates: r.duplicates };
-  }),
-
-  /** process-bulk-validation for a file already stored by POST /api/jobs/upload?store=only. */
-  process: csvProcedure.input(processBulkValidationInput).mutation(({ ctx, input }) =>
-    processBulkValidation(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id, plan: ctx.plan }, input),
-  ),
-
   /** The account's jobs, newest first. */
   list: accountProcedure.input(listJobsInput).query(({ ctx, input }) => listJobs(ctx.deps.db, ctx.accountId, input?.limit ?? 100)),
 
@@ -40,9 +27,6 @@ export const jobsRouter = router({
     const page = await jobResultsPage(ctx.deps.db, ctx.accountId, input.jobId, input.page, input.pageSize);
     return { ...page, page: input.page, pageSize: input.pageSize };
   }),
-
-  /** The result download as CSV text (spec columns), only when completed. Also GET /api/jobs/:id/export. */
-  export: accountProcedure.input(jobIdInput).query(({ ctx, input }) => exportJobCsv(ctx.deps.db, ctx.accountId, input.jobId)),
 
   /** Valid / invalid / risky counts and the reasons behind them. */
   breakdown: accountProcedure.input(jobIdInput).query(async ({ ctx, input }) => {

@@ -3,14 +3,13 @@
 // the Express upload route, schedules and the operator CLI call these functions.
 import type { Db } from '../../../db/client';
 import type { JobSource, Plan } from '../../../db/types';
-import { MAX_UPLOAD_BYTES, RESULT_CSV_COLUMNS, UPLOAD_MESSAGES, looksLikeCsv } from '../../contracts/jobs';
+import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES, looksLikeCsv } from '../../contracts/jobs';
 import { planAllows } from '../../contracts/plans';
 import { writeAudit } from '../audit/audit';
-import { keyBelongsTo, readValidationFile, saveValidationFile } from '../storage/storage';
+import { saveValidationFile } from '../storage/storage';
 import { parseEmailCsv, planChunks, type CsvImport } from './csv-import';
-import { allJobResults, enqueueChunkTasks, findJob } from './jobs.queries';
+import { enqueueChunkTasks } from './jobs.queries';
 import { assertServiceActive } from '../billing/service-state';
-import { resultFileBrand } from '../branding/branding.service';
 import { AppError } from '../../lib/app-error';
 
 /** Addresses per worker task. Large enough for the probe to share SMTP sessions, small enough to spread. */
@@ -157,63 +156,8 @@ export async function uploadBulkFile(
   return { ...job, fileName, duplicates: parsed.duplicates };
 }
 
-/** process-bulk-validation {fileName, originalName} → {totalEmails, jobId} (spec section 7). */
-export async function processBulkValidation(deps: { db: Db; storageDir: string }, caller: Caller & { userId: string }, input: { fileName: string; originalName: string }): Promise<CreatedJob> {
-  if (!keyBelongsTo(input.fileName, caller.userId)) throw new AppError('NOT_FOUND', 'File not found');
-  const bytes = await readValidationFile(deps.storageDir, input.fileName).catch(() => {
-    throw new AppError('NOT_FOUND', 'File not found');
-  });
-  checkUploadFile(input.originalName, bytes.byteLength);
-  const parsed = parseOrRefuse(bytes);
-  return createJob(deps.db, {
-    accountId: caller.accountId,
-    userId: caller.userId,
-    filename: input.originalName.trim().slice(0, 255),
-    emails: parsed.emails,
-    source: 'upload',
-    depth: depthForPlan(caller.plan),
-    filePath: input.fileName,
-  });
-}
-
 async function assertCredits(db: Db, accountId: string, needed: number): Promise<void> {
   const row = await db.selectFrom('account').select('credits_balance').where('id', '=', accountId).executeTakeFirst();
   if (!row) throw new AppError('NOT_FOUND', 'Account not found');
   if (row.credits_balance < needed) throw new AppError('INSUFFICIENT_CREDITS', creditsNeededMessage(needed, row.credits_balance), { details: { needed, balance: row.credits_balance } });
-}
-
-/** A CSV cell: quoted when needed, and a leading = + - @ (or tab/CR) neutralised so spreadsheets never run it. */
-export function csvCell(value: string | number | boolean | null): string {
-  let s = value === null ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n;]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-const yesNo = (b: boolean) => (b ? 'Yes' : 'No');
-
-/** The result download (spec section 9): only for a completed job; named with the job id. */
-export async function exportJobCsv(db: Db, accountId: string, jobId: string): Promise<{ filename: string; csv: string; rows: number }> {
-  const job = await findJob(db, accountId, jobId);
-  if (!job) throw new AppError('NOT_FOUND', 'Job not found');
-  if (job.status !== 'completed') throw new AppError('CONFLICT', 'Results can be downloaded once the job has completed.');
-  const rows = await allJobResults(db, accountId, jobId);
-  const lines = [RESULT_CSV_COLUMNS.join(',')];
-  for (const r of rows) {
-    lines.push(
-      [
-        csvCell(r.email),
-        csvCell(r.result),
-        csvCell(r.deliverability_score),
-        csvCell(yesNo(r.is_syntax_valid)),
-        csvCell(yesNo(r.is_dns_valid)),
-        csvCell(yesNo(r.is_mx_valid)),
-        csvCell(yesNo(r.is_smtp_valid)),
-        csvCell(yesNo(r.role_detected)),
-        csvCell(yesNo(r.disposable_provider)),
-        csvCell(r.checked_at.toISOString()),
-      ].join(','),
-    );
-  }
-  const brand = await resultFileBrand(db, accountId);
-  return { filename: `${brand ? `${brand}-` : ''}validation-results-${jobId}.csv`, csv: `${lines.join('\r\n')}\r\n`, rows: rows.length };
 }

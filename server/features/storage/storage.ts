@@ -28,12 +28,6 @@ export function resolveObject(storageDir: string, key: string): string {
   return full;
 }
 
-/** Does this key belong to that user's folder ({userId}/...)? */
-export function keyBelongsTo(key: string, userId: string): boolean {
-  const parts = key.split('/');
-  return parts.length === 2 && parts[0] === userId && /^[0-9]+-[A-Za-z0-9._-]+$/.test(parts[1] ?? '') && !parts[1]!.includes('..');
-}
-
 /** Stores an upload; returns its key ({userId}/{timestamp}-{filename}). */
 export async function saveValidationFile(storageDir: string, userId: string, originalName: string, bytes: Uint8Array, now = new Date()): Promise<string> {
   const safeUser = userId.replace(/[^A-Za-z0-9_-]/g, '_');
@@ -42,10 +36,6 @@ export async function saveValidationFile(storageDir: string, userId: string, ori
   await fs.mkdir(path.dirname(full), { recursive: true });
   await fs.writeFile(full, bytes);
   return key;
-}
-
-export async function readValidationFile(storageDir: string, key: string): Promise<Buffer> {
-  return fs.readFile(resolveObject(storageDir, key));
 }
 
 export async function deleteValidationFile(storageDir: string, key: string): Promise<void> {

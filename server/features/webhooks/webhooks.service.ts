@@ -23,6 +23,7 @@ import { planAllows } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { TASKS } from '../../lib/tasks';
+import { toPublicJob, type PublicJob } from '../../contracts/public-api';
 import { writeAudit } from '../audit/audit';
 import { currentSigningSecret } from './webhook-secret';
 import { SIGNATURE_HEADER, signWebhookBody } from './webhook-signing';
@@ -35,15 +36,8 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 type Q = Kysely<Database>;
 
-export interface WebhookPayload {
-  event: 'job.completed' | 'job.failed';
-  job_id: string;
-  status: 'completed' | 'failed';
-  total_emails: number;
-  processed_emails: number;
-  created_at: string;
-  completed_at: string | null;
-}
+/** The event name, then the public job shape (server/contracts/public-api.ts, as GET /v1/jobs/{id}). */
+export type WebhookPayload = { event: 'job.completed' | 'job.failed' } & PublicJob;
 
 export interface ScheduleRunPayload {
   event: 'schedule.run_completed';
@@ -105,15 +99,7 @@ async function finishedJob(db: Q, jobId: string): Promise<FinishedJob | 'no_job'
 }
 
 function jobPayload(job: FinishedJob): WebhookPayload {
-  return {
-    event: job.status === 'completed' ? 'job.completed' : 'job.failed',
-    job_id: job.id,
-    status: job.status,
-    total_emails: job.total_emails,
-    processed_emails: job.processed_emails,
-    created_at: job.created_at.toISOString(),
-    completed_at: job.completed_at?.toISOString() ?? null,
-  };
+  return { event: job.status === 'completed' ? 'job.completed' : 'job.failed', ...toPublicJob(job) };
 }
 
 /** The delivery to a job's own webhook_url: its id is the job id (X-Mailvet-Delivery), one per job. */

@@ -5,7 +5,6 @@ import type { inferRouterOutputs } from '@trpc/server';
 import { useEffect, useRef } from 'react';
 import type { AppRouter } from '../../../server/trpc/app-router';
 import { useTRPC } from '../../lib/trpc';
-import { fileToBase64 } from './file-checks';
 import type { JobItem } from './types';
 
 type Outputs = inferRouterOutputs<AppRouter>;
@@ -97,14 +96,28 @@ export function useFetchFirstPage() {
     queryClient.fetchQuery({ ...trpc.jobs.results.queryOptions({ jobId, page: 1, pageSize }), staleTime: 0, retry: 1 });
 }
 
-/** Fetches the result CSV (always fresh) and saves it under the server's name (with the job id). */
+export type ResultKind = 'valid' | 'invalid' | 'risky';
+
+/** The file name the server gives in Content-Disposition (attachment; filename="…"). */
+function dispositionName(header: string | null): string | null {
+  const m = header ? /filename="([^"]+)"/.exec(header) : null;
+  return m?.[1] ?? null;
+}
+
+/**
+ * Fetches the result CSV (always fresh) from GET /api/jobs/:id/export, the one download door, and
+ * saves it under the server's name (with the job id). `only` keeps one verdict (valid, invalid, risky).
+ */
 export function useDownloadJob() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  return async (jobId: string): Promise<string> => {
-    const file = await queryClient.fetchQuery({ ...trpc.jobs.export.queryOptions({ jobId }), staleTime: 0, gcTime: 0, retry: 1 });
-    saveText(file.csv, file.filename, 'text/csv;charset=utf-8');
-    return file.filename;
+  return async (jobId: string, only?: ResultKind): Promise<string> => {
+    const res = await fetch(`/api/jobs/${encodeURIComponent(jobId)}/export${only ? `?result=${only}` : ''}`, { credentials: 'include', cache: 'no-store' });
+    if (!res.ok) {
+      const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+      throw new Error(body?.error?.message ?? '');
+    }
+    const filename = dispositionName(res.headers.get('content-disposition')) ?? `validation-results-${jobId}.csv`;
+    saveText(await res.text(), filename, 'text/csv;charset=utf-8');
+    return filename;
   };
 }
 
@@ -134,12 +147,10 @@ export class UploadError extends Error {
 /**
  * Spec section 7 (Storage, then process-bulk-validation) in one request: the file's bytes go to
  * POST /api/jobs/upload (raw body, up to the full 10 MB), which stores the file and creates the job.
- * If that route is missing, the tRPC mutation (base64, smaller files) does the same.
  */
 export function useUploadCsv() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const viaTrpc = useMutation(trpc.jobs.upload.mutationOptions());
   const http = useMutation({
     mutationFn: async (file: File): Promise<UploadOutcome> => {
       const res = await fetch(`/api/jobs/upload?filename=${encodeURIComponent(file.name)}`, {
@@ -149,10 +160,6 @@ export function useUploadCsv() {
         body: file,
       });
       const body = (await res.json().catch(() => null)) as { jobId?: string; totalEmails?: number; error?: { message?: string; title?: string; code?: string } | string } | null;
-      if (res.status === 404 && (body === null || typeof body.error === 'string')) {
-        const r = await viaTrpc.mutateAsync({ filename: file.name, contentBase64: await fileToBase64(file) });
-        return { jobId: r.jobId, totalEmails: r.totalEmails };
-      }
       if (!res.ok || !body?.jobId) {
         const err = typeof body?.error === 'object' ? body.error : undefined;
         throw new UploadError(err?.message ?? '', err?.title, err?.code);

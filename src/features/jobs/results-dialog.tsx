@@ -7,7 +7,7 @@ import { Table, cellClass, type TableColumn } from '../../components/ui/table';
 import { cn } from '../../lib/cn';
 import { BreakdownPanel, type Breakdown } from './breakdown';
 import { canDownload, formatCount, formatDateTime, formatShortDateTime } from './format';
-import { reasonLabel } from './reasons';
+import { reasonLabel } from '../../../server/contracts/reasons';
 import { JobStatusBadge, ResultBadge } from './status-badge';
 import type { JobItem, ResultItem } from './types';
 

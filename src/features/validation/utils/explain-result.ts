@@ -1,6 +1,8 @@
 // Turns the engine's reason and evidence into one plain sentence a doubting user can check:
-// what was asked, who answered, and the reply code that decided it.
+// what was asked, who answered, and the reply code that decided it. Sentences that need no
+// evidence come from the one list of reason texts (server/contracts/reasons.ts).
 import type { Evidence, Reason, SmtpReply } from '../../../../probe/contract';
+import { REASON_TEXT } from '../../../../server/contracts/reasons';
 
 export interface ExplainInput {
   reason: Reason;
@@ -53,17 +55,17 @@ export function explainResult(r: ExplainInput): string {
     case 'catch_all':
       return `${server} accepts every address on this domain, even made-up ones, so it cannot confirm that this particular mailbox exists.`;
     case 'disposable':
-      return 'This domain hands out temporary, throw-away mailboxes. Mail may arrive, but the address will not be read for long.';
+      return REASON_TEXT.disposable.explanation!;
     case 'syntax':
-      return r.evidence.detail ? `This is not a valid email address: ${r.evidence.detail}` : 'This is not a valid email address.';
+      return r.evidence.detail ? `This is not a valid email address: ${r.evidence.detail}` : REASON_TEXT.syntax.explanation!;
     case 'no_domain':
-      return 'The domain does not exist: DNS has no record of it.';
+      return REASON_TEXT.no_domain.explanation!;
     case 'null_mx':
-      return 'The domain publishes a "null MX" record, which says it accepts no email at all.';
+      return REASON_TEXT.null_mx.explanation!;
     case 'no_mx':
-      return 'The domain has no mail servers: it publishes neither MX nor address records.';
+      return REASON_TEXT.no_mx.explanation!;
     case 'dns_error':
-      return 'The domain\'s DNS servers failed or did not answer in time, so nothing could be checked. This is not a verdict on the address; try again later.';
+      return REASON_TEXT.dns_error.explanation!;
     case 'smtp_unreachable':
       return withCode('None of the domain\'s mail servers could be reached (refused, silent or busy), so the mailbox could not be checked', reply) + '.';
     case 'policy_block':
@@ -71,9 +73,9 @@ export function explainResult(r: ExplainInput): string {
     case 'greylisted':
       return withCode(`${server} asked us to try again later (greylisting) and did not accept the check before our deadline`, reply) + '.';
     case 'blocked_address':
-      return 'The domain\'s mail servers point to a private or reserved network address, which Mailvet does not contact.';
+      return REASON_TEXT.blocked_address.explanation!;
     case 'address_literal':
-      return 'The address names a raw IP address instead of a domain ([192.0.2.1]). That is valid syntax, but no public mailbox is reached that way and Mailvet never connects to raw addresses, so the mailbox was not checked.';
+      return REASON_TEXT.address_literal.explanation!;
     case 'smtp_not_checked':
       return host
         ? `The domain has working mail servers (${host}), but the mailbox itself was not checked: your plan checks syntax and MX records only.`

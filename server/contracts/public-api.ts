@@ -1,0 +1,86 @@
+// The documented public shapes of /v1 (spec section 3 "Public documented result shape", the API
+// docs), built here once: the REST API, the webhooks and the documentation use these. Pure zod and
+// pure functions: shared with the browser.
+import { z } from 'zod';
+import { reasonSchema, resultSchema, type Reason } from '../../probe/contract';
+import { FAIR_CHARGING_RULE } from './charging';
+import { jobStatusSchema, type JobStatusValue } from './jobs';
+import { REASON_TEXT } from './reasons';
+
+/** One line per reason code, for the OpenAPI document (the docs page renders it from there). */
+const reasonList = reasonSchema.options.map((r) => `\`${r}\`: ${REASON_TEXT[r].description}`).join('\n');
+
+export const publicResultSchema = z
+  .object({
+    email: z.string().meta({ description: 'The address you sent, exactly as received.' }),
+    result: resultSchema.meta({ description: 'valid, invalid or risky.' }),
+    reason: reasonSchema.meta({ description: `Machine-readable cause of the result:\n${reasonList}` }),
+    deliverability_score: z.number().int().min(0).max(100),
+    syntax_valid: z.boolean(),
+    mx_valid: z.boolean(),
+    smtp_valid: z.boolean(),
+    disposable_provider: z.boolean(),
+    role_detected: z.boolean(),
+    charged: z.boolean().meta({ description: FAIR_CHARGING_RULE }),
+  })
+  .meta({ id: 'ValidationResult' });
+export type PublicResult = z.infer<typeof publicResultSchema>;
+
+/** Any dashboard-shaped result (a stored row or a fresh check) → the public shape. */
+export function toPublicResult(r: {
+  email: string;
+  result: 'valid' | 'invalid' | 'risky';
+  reason: string;
+  deliverability_score: number;
+  is_syntax_valid: boolean;
+  is_mx_valid: boolean;
+  is_smtp_valid: boolean;
+  disposable_provider: boolean;
+  role_detected: boolean;
+  charged: boolean;
+}): PublicResult {
+  return {
+    email: r.email,
+    result: r.result,
+    reason: r.reason as Reason,
+    deliverability_score: r.deliverability_score,
+    syntax_valid: r.is_syntax_valid,
+    mx_valid: r.is_mx_valid,
+    smtp_valid: r.is_smtp_valid,
+    disposable_provider: r.disposable_provider,
+    role_detected: r.role_detected,
+    charged: r.charged,
+  };
+}
+
+export const publicJobSchema = z
+  .object({
+    job_id: z.string(),
+    status: jobStatusSchema,
+    total_emails: z.number().int(),
+    processed_emails: z.number().int(),
+    created_at: z.string(),
+    completed_at: z.string().nullable(),
+  })
+  .meta({ id: 'Job' });
+export type PublicJob = z.infer<typeof publicJobSchema>;
+
+/** A job row (any source: /v1, webhooks) → the public job shape. */
+export function toPublicJob(j: {
+  id: string;
+  status: JobStatusValue;
+  total_emails: number;
+  processed_emails: number;
+  created_at: Date | string;
+  completed_at: Date | string | null;
+}): PublicJob {
+  const iso = (d: Date | string) => (typeof d === 'string' ? d : d.toISOString());
+  return {
+    job_id: j.id,
+    status: j.status,
+    total_emails: j.total_emails,
+    processed_emails: j.processed_emails,
+    created_at: iso(j.created_at),
+    completed_at: j.completed_at === null ? null : iso(j.completed_at),
+  };
+}
