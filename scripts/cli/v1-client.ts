@@ -1,7 +1,7 @@
 // A small fetch-based client for the public REST API (/v1), used by `mailvet mcp` (and usable by any
 // Node script): Bearer key, JSON in and out, and problem+json errors turned into V1Error with the
 // app's code (and the scope a SCOPE_REQUIRED names). No retries: callers decide.
-import type { PublicResult } from '../../server/rest/public-result';
+import type { PublicResult } from '../../server/contracts/public-api';
 
 export interface V1ClientOptions {
   /** The Mailvet base URL (e.g. https://app.mailvet.dev); /v1 is appended. */
