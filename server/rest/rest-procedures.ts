@@ -5,7 +5,7 @@
 // Retry-After). Handlers get ctx.accountId, ctx.keyId, ctx.plan and ctx.sandbox (a test key) and
 // never check any of these themselves.
 import { authenticateApiKey } from '../auth/api-key-auth';
-import { API_SCOPE_LABELS, type ApiScope } from '../contracts/api-keys';
+import type { ApiScope } from '../contracts/api-keys';
 import { AppError } from '../lib/app-error';
 import { publicProcedure } from '../trpc/init';
 import { requirePlan } from '../trpc/procedures';
@@ -14,7 +14,7 @@ import { consumeApiRequest, consumeKeyRequest, type RateDecision } from './rate-
 import { restStateOf } from './rest-context';
 
 export function scopeRequiredMessage(scope: ApiScope): string {
-  return `This API key does not have the "${scope}" scope (${API_SCOPE_LABELS[scope].description}). Create a key with that scope on the API Keys page.`;
+  return `This API key does not have the "${scope}" scope. Create a key with that scope on the API Keys page.`;
 }
 
 const keyAuthedProcedure = publicProcedure

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { SANDBOX_ENTRIES } from '../../server/contracts/sandbox';
 import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
 
 /** Upgrades the signed-in owner through Billing's local test checkout (the e2e server has no Razorpay keys). */
@@ -107,4 +108,64 @@ test('API keys: upgrade gate, create (shown once, show/hide, copy), use, revoke'
   await expect(page.getByLabel('Webhook signing secret', { exact: true })).toHaveValue(/^whsec_/);
   await expect(page.getByText('API Key Revoked')).toBeHidden({ timeout: 15_000 });
   await page.screenshot({ path: `${SCREENSHOT_DIR}/api-keys.png`, fullPage: true });
+});
+
+test('API keys: a scoped test key with its own rate limit (sandbox, Test badge, 403 outside its scopes)', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-test-key') });
+  await upgradeTo(page, 'starter'); // 3 requests per second
+  await page.goto('/dashboard/api-keys');
+  await page.getByRole('button', { name: 'Create API Key' }).click();
+  const create = page.getByRole('dialog', { name: 'Create API Key' });
+  await create.getByLabel('Key Name').fill('CI sandbox');
+  await create.getByRole('switch', { name: 'Test key (sandbox)' }).click();
+  await create.getByRole('checkbox', { name: /^Bulk/ }).uncheck();
+  await create.getByRole('checkbox', { name: /^Account/ }).uncheck();
+
+  // Above the plan's rate: refused before anything is created.
+  await create.getByLabel('Rate limit (optional)').fill('5');
+  await create.getByRole('button', { name: 'Create Key' }).click();
+  await expect(create.getByTestId('api-key-options-error')).toHaveText("A key's rate limit can be at most your plan's rate of 3 requests per second.");
+  await create.getByLabel('Rate limit (optional)').fill('2');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/api-keys-create-test-key.png` });
+  await create.getByRole('button', { name: 'Create Key' }).click();
+
+  const created = page.getByRole('dialog', { name: 'API Key Created' });
+  await expect(created.getByText('This is a test key', { exact: false })).toBeVisible();
+  await created.getByRole('button', { name: 'Show API key' }).click();
+  const testKey = await created.getByLabel('API key', { exact: true }).inputValue();
+  expect(testKey).toMatch(/^mv_test_[0-9A-Za-z]{43}$/);
+  await created.getByRole('button', { name: 'Done' }).click();
+
+  const row = page.getByTestId('api-key-row').filter({ hasText: 'CI sandbox' });
+  await expect(row.getByText('Test', { exact: true })).toBeVisible();
+  await expect(row.getByTestId('api-key-scopes')).toHaveText('Validate, Read results2 req/s');
+
+  // The sandbox answers; the scope it lacks is refused, naming it.
+  const ok = await page.request.post('/v1/validate', { headers: { authorization: `Bearer ${testKey}` }, data: { email: 'invalid@sandbox.mailvet.dev' } });
+  expect(await ok.json()).toMatchObject({ result: 'invalid', reason: 'mailbox_not_found', charged: false });
+  const refused = await page.request.post('/v1/bulk', { headers: { authorization: `Bearer ${testKey}` }, data: { emails: ['valid@sandbox.mailvet.dev'] } });
+  expect(refused.status()).toBe(403);
+  expect(await refused.json()).toMatchObject({ code: 'SCOPE_REQUIRED', scope: 'bulk' });
+
+  await expect(page.getByText('API Key Created')).toBeHidden({ timeout: 15_000 });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/api-keys-test-badge.png`, fullPage: true });
+});
+
+test('Documentation lists the sandbox table, key scopes and how to add the MCP server to an AI assistant', async ({ page }) => {
+  await page.goto('/documentation');
+  await page.getByRole('tab', { name: 'API Reference' }).click();
+  const table = page.getByRole('table', { name: 'Sandbox addresses' });
+  await expect(table.locator('tbody tr')).toHaveCount(SANDBOX_ENTRIES.length + 1);
+  for (const e of SANDBOX_ENTRIES) await expect(table.locator('tr', { hasText: e.address }).first()).toContainText(e.reason);
+  await expect(page.getByRole('heading', { name: 'Key scopes and limits' })).toBeVisible();
+  await page.getByRole('heading', { name: 'Key scopes and limits' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/docs-scopes.png` });
+
+  await page.getByRole('tab', { name: 'Examples' }).click();
+  const section = page.getByRole('region', { name: 'Use with an AI assistant' });
+  await expect(section).toContainText('"mcpServers"');
+  await expect(section).toContainText('MAILVET_API_KEY');
+  await expect(section).toContainText('get_job_results');
+  await section.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/docs-ai-assistant.png` });
 });

@@ -15,7 +15,7 @@ import { paths } from '../../config/paths';
 import { useTRPC } from '../../lib/trpc';
 import { CreateKeyDialog } from './create-key-dialog';
 import { ApiKeysUpgradeDialog, RevokeKeyDialog } from './key-dialogs';
-import { API_KEYS_TEXT, formatDate, formatLastUsed, maskedKey } from './messages';
+import { API_KEYS_TEXT, formatDate, formatLastUsed, maskedKey, scopesSummary } from './messages';
 import { SecretField } from './secret-field';
 
 const td = cellClass('comfortable');
@@ -63,7 +63,15 @@ export function ApiKeysScreen() {
   }
 
   const rows = keys.data ?? [];
-  const columns = tableColumns({ header: 'Name' }, { header: 'Key' }, { header: 'Created' }, { header: 'Last Used' }, { header: 'Status' }, canManage && { header: 'Actions', align: 'right', srOnly: true });
+  const columns = tableColumns(
+    { header: 'Name' },
+    { header: 'Key' },
+    { header: 'Scopes' },
+    { header: 'Created' },
+    { header: 'Last Used' },
+    { header: 'Status' },
+    canManage && { header: 'Actions', align: 'right', srOnly: true },
+  );
   const planName = plan ? planByType(plan).name : undefined;
 
   return (
@@ -122,8 +130,19 @@ export function ApiKeysScreen() {
               ) : (
                 rows.map((k) => (
                   <tr key={k.id} data-testid="api-key-row" className={k.status === 'revoked' ? 'bg-slate-50/60' : undefined}>
-                    <td className={`${td} max-w-xs min-w-36 font-medium break-words text-slate-900`}>{k.name}</td>
+                    <td className={`${td} max-w-xs min-w-36 font-medium break-words text-slate-900`}>
+                      {k.name}
+                      {k.is_test && (
+                        <Badge variant="warning" className="ml-2 align-middle" title="Test key: answers from the sandbox, never uses credits">
+                          Test
+                        </Badge>
+                      )}
+                    </td>
                     <td className={`${td} font-mono text-[13px] whitespace-nowrap text-slate-600`}>{maskedKey(k.key_prefix)}</td>
+                    <td className={`${td} text-slate-600`} data-testid="api-key-scopes">
+                      <span className="block">{scopesSummary(k.scopes)}</span>
+                      {k.rate_limit_per_second !== null && <span className="block text-xs text-slate-500">{k.rate_limit_per_second} req/s</span>}
+                    </td>
                     <td className={`${td} whitespace-nowrap text-slate-500`}>{formatDate(k.created_at)}</td>
                     <td className={`${td} whitespace-nowrap text-slate-500`}>{formatLastUsed(k.last_used_at)}</td>
                     <td className={td}>{k.status === 'active' ? <Badge variant="success">Active</Badge> : <Badge variant="neutral">Revoked</Badge>}</td>
@@ -171,7 +190,13 @@ export function ApiKeysScreen() {
         </Card>
       )}
 
-      <CreateKeyDialog open={createOpen} onClose={() => setCreateOpen(false)} onCreated={() => void refresh()} onPlanRequired={() => setUpgradeOpen(true)} />
+      <CreateKeyDialog
+        open={createOpen}
+        onClose={() => setCreateOpen(false)}
+        onCreated={() => void refresh()}
+        onPlanRequired={() => setUpgradeOpen(true)}
+        planRate={plan ? planByType(plan).apiRatePerSecond : null}
+      />
       <RevokeKeyDialog target={revoking} pending={revoke.isPending} onCancel={() => setRevoking(null)} onConfirm={() => void confirmRevoke()} />
       <ApiKeysUpgradeDialog open={upgradeOpen} onClose={() => setUpgradeOpen(false)} planName={planName} />
     </div>

@@ -1,8 +1,9 @@
+import { Switch } from '@headlessui/react';
 import { useMutation } from '@tanstack/react-query';
-import { AlertTriangle, KeyRound } from 'lucide-react';
+import { AlertTriangle, FlaskConical, KeyRound } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { API_KEY_NAME_MAX, API_KEY_NAME_REQUIRED } from '../../../server/contracts/api-keys';
+import { API_KEY_NAME_MAX, API_KEY_NAME_REQUIRED, API_SCOPE_LABELS, API_SCOPES, type ApiScope } from '../../../server/contracts/api-keys';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
@@ -16,16 +17,37 @@ import { SecretField } from './secret-field';
  * Spec "API Keys": name entry (Enter submits), then the full key, shown once with show/hide and
  * copy. Closing clears it: the key lives only in this component's state until then.
  */
-export function CreateKeyDialog({ open, onClose, onCreated, onPlanRequired }: { open: boolean; onClose: () => void; onCreated: () => void; onPlanRequired: () => void }) {
+export function CreateKeyDialog({
+  open,
+  onClose,
+  onCreated,
+  onPlanRequired,
+  planRate,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: () => void;
+  onPlanRequired: () => void;
+  /** The plan's requests per second (null: Enterprise's contracted rate, checked by the server). */
+  planRate: number | null;
+}) {
   const trpc = useTRPC();
   const create = useMutation(trpc.apiKeys.create.mutationOptions());
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
+  const [test, setTest] = useState(false);
+  const [scopes, setScopes] = useState<ApiScope[]>([...API_SCOPES]);
+  const [rate, setRate] = useState('');
+  const [optionsError, setOptionsError] = useState<string | null>(null);
+  const [created, setCreated] = useState<{ name: string; key: string; test: boolean } | null>(null);
 
   function close() {
     setName('');
     setError(null);
+    setTest(false);
+    setScopes([...API_SCOPES]);
+    setRate('');
+    setOptionsError(null);
     setCreated(null);
     create.reset();
     onClose();
@@ -41,9 +63,26 @@ export function CreateKeyDialog({ open, onClose, onCreated, onPlanRequired }: { 
       return;
     }
     setError(null);
+    if (scopes.length === 0) {
+      setOptionsError('Choose at least one scope.');
+      return;
+    }
+    let rateLimit: number | null = null;
+    if (rate.trim() !== '') {
+      rateLimit = Number(rate);
+      if (!Number.isInteger(rateLimit) || rateLimit < 1) {
+        setOptionsError('The rate limit must be a whole number of requests per second, at least 1.');
+        return;
+      }
+      if (planRate !== null && rateLimit > planRate) {
+        setOptionsError(`A key's rate limit can be at most your plan's rate of ${planRate} request${planRate === 1 ? '' : 's'} per second.`);
+        return;
+      }
+    }
+    setOptionsError(null);
     try {
-      const res = await create.mutateAsync({ name: trimmed });
-      setCreated({ name: res.name, key: res.api_key });
+      const res = await create.mutateAsync({ name: trimmed, test, scopes, rate_limit_per_second: rateLimit });
+      setCreated({ name: res.name, key: res.api_key, test: res.is_test });
       toast.success(API_KEYS_TEXT.createdTitle, { description: API_KEYS_TEXT.createdBody });
       onCreated();
     } catch (err) {
@@ -52,6 +91,7 @@ export function CreateKeyDialog({ open, onClose, onCreated, onPlanRequired }: { 
         onPlanRequired();
         return;
       }
+      if (appCode(err) === 'BAD_INPUT' && err instanceof Error) setOptionsError(err.message);
       console.error(API_KEYS_TEXT.createFailed, err);
       toast.error(API_KEYS_TEXT.errorTitle, { description: API_KEYS_TEXT.createFailed });
     }
@@ -64,10 +104,10 @@ export function CreateKeyDialog({ open, onClose, onCreated, onPlanRequired }: { 
         onClose={close}
         size="xl"
         title={API_KEYS_TEXT.createdTitle}
-        description={<>Your new key “{created.name}” is ready.</>}
+        description={<>Your new {created.test ? 'test ' : ''}key “{created.name}” is ready.</>}
         actions={<Button onClick={close}>Done</Button>}
       >
-        <CreatedKey apiKey={created.key} />
+        <CreatedKey apiKey={created.key} test={created.test} />
       </Dialog>
     );
   }
@@ -85,6 +125,7 @@ export function CreateKeyDialog({ open, onClose, onCreated, onPlanRequired }: { 
         </span>
       }
       description="Give the key a name that says where it is used, so you can tell your keys apart later."
+      size="lg"
     >
       <form onSubmit={(e) => void submit(e)} noValidate className="space-y-5">
         <div className="space-y-1.5">
@@ -112,6 +153,82 @@ export function CreateKeyDialog({ open, onClose, onCreated, onPlanRequired }: { 
             </p>
           )}
         </div>
+
+        <div className="flex items-start justify-between gap-4 rounded-lg border border-slate-200 px-3.5 py-3">
+          <div>
+            <p id="api-key-test-label" className="flex items-center gap-1.5 text-sm font-medium text-slate-900">
+              <FlaskConical className="size-4 text-amber-600" aria-hidden /> Test key (sandbox)
+            </p>
+            <p id="api-key-test-hint" className="mt-0.5 text-xs text-slate-500">
+              Answers from the documented sandbox addresses: no mail server is contacted and no credits are used. Starts with <code className="font-mono">mv_test_</code>.
+            </p>
+          </div>
+          <Switch
+            checked={test}
+            onChange={setTest}
+            aria-label="Test key (sandbox)"
+            aria-describedby="api-key-test-hint"
+            className="group relative mt-0.5 inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full bg-slate-300 transition-colors data-checked:bg-amber-500"
+          >
+            <span className="size-5 translate-x-0.5 rounded-full bg-white shadow-sm ring-1 ring-slate-900/5 transition-transform group-data-checked:translate-x-[1.375rem]" />
+          </Switch>
+        </div>
+
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium text-slate-900">Scopes</legend>
+          <p className="text-xs text-slate-500">What this key may call. A call outside its scopes is refused with 403.</p>
+          <div className="grid gap-2 sm:grid-cols-2">
+            {API_SCOPES.map((scope) => (
+              <label key={scope} className="flex cursor-pointer items-start gap-2.5 rounded-lg border border-slate-200 px-3 py-2.5 has-checked:border-brand-300 has-checked:bg-brand-50/50">
+                <input
+                  type="checkbox"
+                  className="mt-0.5 size-4 rounded border-slate-300 accent-brand-600"
+                  checked={scopes.includes(scope)}
+                  onChange={(e) => {
+                    setOptionsError(null);
+                    setScopes((cur) => (e.target.checked ? API_SCOPES.filter((s) => s === scope || cur.includes(s)) : cur.filter((s) => s !== scope)));
+                  }}
+                />
+                <span>
+                  <span className="block text-sm font-medium text-slate-800">{API_SCOPE_LABELS[scope].label}</span>
+                  <span className="block text-xs text-slate-500">{API_SCOPE_LABELS[scope].description}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+
+        <div className="space-y-1.5">
+          <Label htmlFor="api-key-rate">Rate limit (optional)</Label>
+          <div className="flex items-center gap-2">
+            <div className="w-32 shrink-0">
+              <Input
+                id="api-key-rate"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={planRate ?? undefined}
+                step={1}
+                value={rate}
+                onChange={(e) => {
+                  setRate(e.target.value);
+                  setOptionsError(null);
+                }}
+                placeholder={planRate !== null ? String(planRate) : 'Plan rate'}
+                aria-describedby="api-key-rate-hint"
+              />
+            </div>
+            <span className="text-sm text-slate-500">requests per second</span>
+          </div>
+          <p id="api-key-rate-hint" className="text-xs text-slate-500">
+            {planRate !== null ? `Leave empty for your plan's ${planRate} per second; a key's limit can only be lower.` : "Leave empty for your plan's rate; a key's limit can only be lower."}
+          </p>
+        </div>
+        {optionsError && (
+          <p role="alert" className="text-sm text-red-600" data-testid="api-key-options-error">
+            {optionsError}
+          </p>
+        )}
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button variant="outline" onClick={close}>
             Cancel
@@ -125,9 +242,14 @@ export function CreateKeyDialog({ open, onClose, onCreated, onPlanRequired }: { 
   );
 }
 
-function CreatedKey({ apiKey }: { apiKey: string }) {
+function CreatedKey({ apiKey, test }: { apiKey: string; test: boolean }) {
   return (
     <div className="space-y-4">
+      {test && (
+        <p className="text-sm text-slate-600">
+          This is a test key: it answers from the sandbox addresses listed in the API documentation and never uses credits.
+        </p>
+      )}
       <div className="flex gap-2.5 rounded-lg border border-amber-200 bg-amber-50 px-3.5 py-3 text-sm text-amber-900" role="note">
         <AlertTriangle className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden />
         <p>Copy this key now and store it somewhere safe. For your security it won't be shown again: we keep only a one-way hash.</p>

@@ -1,4 +1,5 @@
 // Spec sections 5 and 8: the API Keys screen's texts, verbatim where the spec gives them.
+import { API_SCOPE_LABELS, API_SCOPES, type ApiScope } from '../../../server/contracts/api-keys';
 export const API_KEYS_TEXT = {
   errorTitle: 'Error',
   loadFailed: 'Failed to load API keys',
@@ -29,4 +30,10 @@ export function formatLastUsed(iso: string | null): string {
 /** The stored prefix followed by dots: enough to recognise a key, nothing to use. */
 export function maskedKey(prefix: string): string {
   return `${prefix}••••••••`;
+}
+
+/** "All" for a key holding every scope, else the scopes' labels. */
+export function scopesSummary(scopes: readonly ApiScope[]): string {
+  if (API_SCOPES.every((s) => scopes.includes(s))) return 'All';
+  return scopes.map((s) => API_SCOPE_LABELS[s].label).join(', ');
 }

@@ -9,6 +9,7 @@ import { cn } from '../../lib/cn';
 import { CodeBlock, InlineCode } from './code-block';
 import * as ex from './examples';
 import { ErrorCodes, OpenApiEndpoints, ReasonCodes, SandboxAddresses } from './api-reference';
+import { AiAssistantSection, KeyScopesSection } from './keys-docs';
 
 /** The API origin shown in samples: this site's origin (the API is served under /v1 on the same host). */
 function apiBase(): string {
@@ -145,10 +146,13 @@ function ApiReference() {
           Create a key as a test key on the API Keys page (<InlineCode>mv_test_…</InlineCode>) to build your integration for free: it
           never contacts a mail server and never costs credits, bulk jobs complete and webhooks fire as with a live key. These
           addresses produce every verdict and reason (a <InlineCode>+tag</InlineCode> before the @ is ignored); any other address
-          answers <InlineCode>risky</InlineCode> / <InlineCode>smtp_not_checked</InlineCode>.
+          answers <InlineCode>risky</InlineCode> / <InlineCode>smtp_not_checked</InlineCode>. Sandbox results never count in your usage
+          or analytics; test keys see only sandbox jobs, and live keys only live ones.
         </P>
         <SandboxAddresses />
       </section>
+
+      <KeyScopesSection />
 
       <OpenApiEndpoints origin={apiBase()} />
 
@@ -174,8 +178,8 @@ function ApiReference() {
       <section aria-labelledby="rate-limits" className="space-y-4">
         <H2 id="rate-limits">Rate limits</H2>
         <P>
-          Limits are per account, across all of its API keys. Over the limit you get <InlineCode>429</InlineCode> with a{' '}
-          <InlineCode>Retry-After</InlineCode> header (seconds).
+          Limits are per account, across all of its API keys; a key can also have its own lower limit. Over the limit you get{' '}
+          <InlineCode>429</InlineCode> with a <InlineCode>Retry-After</InlineCode> header (seconds).
         </P>
         <div className="overflow-x-auto rounded-xl border border-slate-200">
           <table className="w-full text-left text-sm">
@@ -283,6 +287,7 @@ function Examples() {
       {ex.EXAMPLES.map((e) => (
         <ExampleCard key={e.id} example={e} />
       ))}
+      <AiAssistantSection baseUrl={apiBase()} />
     </div>
   );
 }
