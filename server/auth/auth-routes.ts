@@ -16,6 +16,8 @@
 
 /** better-auth reads the client IP from this header only; the guard sets it from Express's req.ip. */
 export const CLIENT_IP_HEADER = 'x-mailvet-client-ip';
+/** The host the request came to (Express's req.hostname, per TRUST_PROXY), for white-label mails and origins. */
+export const CLIENT_HOST_HEADER = 'x-mailvet-client-host';
 
 export interface AuthRoute {
   method: 'GET' | 'POST';

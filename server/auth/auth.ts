@@ -6,10 +6,10 @@ import { organization, twoFactor } from 'better-auth/plugins';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
 import { provisionAccount } from '../features/account/provision';
-import { invitationBrand } from '../features/branding/branding.service';
+import { invitationBrand, mailBrandForHost, type MailBrand } from '../features/branding/branding.service';
 import { invitationAllowance, teamMemberLimit } from '../features/team/team.service';
 import { linkMail, type Mailer } from '../mail/mailer';
-import { CLIENT_IP_HEADER } from './auth-routes';
+import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER } from './auth-routes';
 
 export interface AuthDeps {
   pool: pg.Pool;
@@ -71,6 +71,20 @@ function trustedOrigins(baseURL: string, production: boolean): string[] {
 
 export function createAuth(d: AuthDeps) {
   const log = (what: string) => (err: unknown) => console.error(`[auth] ${what}:`, err);
+  // White-label mails: a mail a visitor triggers on a verified custom domain (by Host, which the
+  // auth guard passes from Express) carries that domain's brand and links to it; else Mailvet's.
+  const base = new URL(d.baseURL);
+  const secure = d.production || base.protocol === 'https:';
+  const mailBrand = (request: Request | undefined): Promise<MailBrand | null> =>
+    mailBrandForHost(d.db, request?.headers.get(CLIENT_HOST_HEADER), { secure, port: base.port });
+  const onBrandOrigin = (link: string, b: MailBrand | null): string => {
+    if (!b?.origin) return link;
+    const u = new URL(link);
+    const o = new URL(b.origin);
+    u.protocol = o.protocol;
+    u.host = o.host;
+    return u.toString();
+  };
   return betterAuth({
     appName: 'Mailvet',
     baseURL: d.baseURL,
@@ -78,7 +92,12 @@ export function createAuth(d: AuthDeps) {
     secret: d.secret,
     database: d.pool,
     telemetry: { enabled: false },
-    trustedOrigins: trustedOrigins(d.baseURL, d.production),
+    // The app's origins, and a verified custom domain's own origin for requests that came to it.
+    trustedOrigins: async (request) => {
+      const own = trustedOrigins(d.baseURL, d.production);
+      const b = request ? await mailBrand(request).catch(() => null) : null;
+      return b?.origin ? [...own, b.origin] : own;
+    },
     account: { modelName: 'auth_account' },
     // Deleting a user is the product's Delete Account flow (typed DELETE + password), never better-auth's route.
     user: { deleteUser: { enabled: false } },
@@ -93,27 +112,41 @@ export function createAuth(d: AuthDeps) {
       maxPasswordLength: 128,
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
-      sendResetPassword: async ({ user, url }) => {
-        await d.mailer.send(linkMail({
-          to: user.email,
-          subject: 'Reset your Mailvet password',
-          intro: 'Somebody (we hope you) asked to reset the password of your Mailvet account. The link works for one hour.',
-          cta: 'Choose a new password',
-          url,
-          outro: "If you didn't ask for this, ignore this email: your password stays as it is.",
-        }));
+      sendResetPassword: async ({ user, url }, request) => {
+        const b = await mailBrand(request);
+        const name = b?.productName ?? 'Mailvet';
+        await d.mailer.send({
+          ...linkMail({
+            to: user.email,
+            subject: `Reset your ${name} password`,
+            intro: `Somebody (we hope you) asked to reset the password of your ${name} account. The link works for one hour.`,
+            cta: 'Choose a new password',
+            url: onBrandOrigin(url, b),
+            outro: "If you didn't ask for this, ignore this email: your password stays as it is.",
+            signature: name,
+            brand: b,
+          }),
+          fromName: b?.senderName ?? null,
+        });
       },
       // With verification required, a duplicate sign-up answers like a new one (no account
       // enumeration); the real owner gets a note instead of a second account.
-      onExistingUserSignUp: async ({ user }) => {
+      onExistingUserSignUp: async ({ user }, request) => {
+        const b = await mailBrand(request).catch(() => null);
+        const name = b?.productName ?? 'Mailvet';
         await d.mailer
-          .send(linkMail({
-            to: user.email,
-            subject: 'Someone tried to sign up with your email',
-            intro: 'Somebody (maybe you) tried to create a Mailvet account with this address, which already has one. Sign in instead.',
-            cta: 'Sign in to Mailvet',
-            url: `${d.baseURL}/auth`,
-          }))
+          .send({
+            ...linkMail({
+              to: user.email,
+              subject: 'Someone tried to sign up with your email',
+              intro: `Somebody (maybe you) tried to create a ${name} account with this address, which already has one. Sign in instead.`,
+              cta: `Sign in to ${name}`,
+              url: `${b?.origin ?? d.baseURL}/auth`,
+              signature: name,
+              brand: b,
+            }),
+            fromName: b?.senderName ?? null,
+          })
           .catch(log('existing-user notice'));
       },
     },
@@ -122,14 +155,21 @@ export function createAuth(d: AuthDeps) {
       sendOnSignIn: true,
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
-      sendVerificationEmail: async ({ user, url }) => {
-        await d.mailer.send(linkMail({
-          to: user.email,
-          subject: 'Verify your email for Mailvet',
-          intro: `Hi ${user.name || 'there'}, confirm your email address to activate your Mailvet account and your 500 free validations.`,
-          cta: 'Verify my email',
-          url: landOnDashboard(url),
-        }));
+      sendVerificationEmail: async ({ user, url }, request) => {
+        const b = await mailBrand(request);
+        const name = b?.productName ?? 'Mailvet';
+        await d.mailer.send({
+          ...linkMail({
+            to: user.email,
+            subject: `Verify your email for ${name}`,
+            intro: `Hi ${user.name || 'there'}, confirm your email address to activate your ${name} account and your 500 free validations.`,
+            cta: 'Verify my email',
+            url: onBrandOrigin(landOnDashboard(url), b),
+            signature: name,
+            brand: b,
+          }),
+          fromName: b?.senderName ?? null,
+        });
       },
     },
     hooks: { before: rejectHostileInput },
@@ -173,6 +213,7 @@ export function createAuth(d: AuthDeps) {
               cta: 'Accept the invitation',
               url: `${brand.origin ?? d.baseURL}/auth?invitation=${encodeURIComponent(data.id)}`,
               signature: brand.productName,
+              brand: { color: brand.color, logoUrl: brand.logoUrl ? `${brand.origin ?? d.baseURL}${brand.logoUrl}` : null },
             }),
             fromName: brand.senderName,
           });

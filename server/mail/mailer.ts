@@ -46,13 +46,33 @@ export function createMailer(o: { db: Db; smtpUrl?: string; from: string }): Mai
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** A plain, readable transactional mail with one call-to-action link. */
-export function linkMail(o: { to: string; subject: string; intro: string; cta: string; url: string; outro?: string; signature?: string }): MailMessage {
+const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
+
+/**
+ * A plain, readable transactional mail with one call-to-action link. White-label: `signature` (the
+ * product name), and in the HTML part the brand's logo (an absolute http(s) URL) above the text
+ * and its colour on the link.
+ */
+export function linkMail(o: {
+  to: string;
+  subject: string;
+  intro: string;
+  cta: string;
+  url: string;
+  outro?: string;
+  signature?: string;
+  brand?: { color?: string | null; logoUrl?: string | null } | null;
+}): MailMessage {
   const outro = o.outro ?? "If you didn't ask for this, you can ignore this email.";
+  const signature = o.signature ?? 'Mailvet';
+  const color = o.brand?.color && HEX_COLOR.test(o.brand.color) ? o.brand.color : null;
+  const logo = o.brand?.logoUrl && /^https?:\/\//.test(o.brand.logoUrl) ? o.brand.logoUrl : null;
+  const logoHtml = logo ? `<p><img src="${escapeHtml(logo)}" alt="${escapeHtml(signature)}" style="max-height:48px"></p>` : '';
+  const linkStyle = color ? ` style="color:${color};font-weight:bold"` : '';
   return {
     to: o.to,
     subject: o.subject,
-    text: `${o.intro}\n\n${o.cta}: ${o.url}\n\n${outro}\n\n— ${o.signature ?? 'Mailvet'}`,
-    html: `<p>${escapeHtml(o.intro)}</p><p><a href="${escapeHtml(o.url)}">${escapeHtml(o.cta)}</a></p><p>${escapeHtml(outro)}</p><p>— ${escapeHtml(o.signature ?? 'Mailvet')}</p>`,
+    text: `${o.intro}\n\n${o.cta}: ${o.url}\n\n${outro}\n\n— ${signature}`,
+    html: `${logoHtml}<p>${escapeHtml(o.intro)}</p><p><a href="${escapeHtml(o.url)}"${linkStyle}>${escapeHtml(o.cta)}</a></p><p>${escapeHtml(outro)}</p><p>— ${escapeHtml(signature)}</p>`,
   };
 }

@@ -30,6 +30,23 @@ async function uploadLogo(c: { cookies: Map<string, string> }, body: Buffer | st
   const res = await fetch(`${ts.url}/api/branding/logo`, { method: 'POST', headers: { cookie: cookieOf(c), origin: ts.url, 'content-type': type }, body });
   return { status: res.status, body: (await res.json()) as any };
 }
+/** POST JSON with a chosen Host and Origin (fetch cannot set Host). */
+function postWithHost(path: string, host: string, body: unknown): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+  const u = new URL(ts.url);
+  const data = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: u.hostname, port: u.port, path, method: 'POST', headers: { host, origin: `http://${host}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
 /** GET with a chosen Host header (fetch cannot set Host). */
 function getWithHost(path: string, host: string): Promise<{ status: number; body: string }> {
   const u = new URL(ts.url);
@@ -173,5 +190,70 @@ describe('white-label', () => {
     expect((await member.trpcMutation('team.acceptInvitation', { invitationId })).status).toBe(200);
     expect((await member.trpcMutation('branding.update', { brandColor: '#000000' })).status).toBe(403);
     expect((await uploadLogo(member, png())).status).toBe(403);
+  });
+
+  it('verification, reset and existing-account mails triggered on a verified custom domain carry its brand; elsewhere Mailvet’s', async () => {
+    const { client, accountId } = await signUpOnPlan(ts, 'brand-mails@example.com', 'enterprise');
+    expect((await client.trpcMutation('branding.update', { productName: 'Zeta Check', senderName: 'Zeta Team', brandColor: '#0f7b6c' })).status).toBe(200);
+    expect((await uploadLogo(client, png())).status).toBe(200);
+    const set = (await client.trpcMutation('branding.setDomain', { domain: 'check.zeta.test' })).body.result.data;
+    zone.names.set('_mailvet-verify.check.zeta.test', { txt: [set.domain.txtValue] });
+    expect((await client.trpcMutation('branding.verifyDomain')).status).toBe(200);
+    const port = new URL(ts.url).port;
+    const host = `check.zeta.test:${port}`;
+    const sent: Array<{ to: string; fromName?: string | null }> = [];
+    const mailer = ts.server.deps.mailer;
+    const send = mailer.send.bind(mailer);
+    (mailer as { send: typeof mailer.send }).send = async (m) => {
+      sent.push({ to: m.to, fromName: m.fromName });
+      return send(m);
+    };
+    const mailTo = (to: string, subject: RegExp) =>
+      ts.testDb.db.selectFrom('dev_outbox').select(['subject', 'text', 'html']).where('to', '=', to).orderBy('id', 'desc').execute().then((rows) => rows.find((r) => subject.test(r.subject)));
+    try {
+      // Sign-up on the custom domain: the verification mail is Zeta Check's, its link on that domain.
+      const who = `zeta-user-${Date.now()}@example.com`;
+      const up = await postWithHost('/api/auth/sign-up/email', host, { email: who, password: 'secret-pass-1', name: 'Zed' });
+      expect(up.status).toBe(200);
+      const verify = await mailTo(who, /^Verify your email/);
+      expect(verify?.subject).toBe('Verify your email for Zeta Check');
+      expect(verify?.text).toContain(`activate your Zeta Check account`);
+      expect(verify?.text).toContain(`http://check.zeta.test:${port}/api/auth/verify-email?token=`);
+      expect(verify?.text).toMatch(/— Zeta Check$/);
+      expect(verify?.html).toContain(`<img src="http://check.zeta.test:${port}/api/branding/logo/${accountId}.png?v=`);
+      expect(verify?.html).toContain('color:#0f7b6c');
+      expect(sent.find((m) => m.to === who)?.fromName).toBe('Zeta Team');
+      // The link works on the custom domain (same server behind the CNAME).
+      const link = new URL(/(http:\/\/\S+verify-email\S+)/.exec(verify!.text)![1]!);
+      const followed = await getWithHost(`${link.pathname}${link.search}`, host);
+      expect(followed.status).toBe(302);
+      expect((await ts.testDb.db.selectFrom('user').select('emailVerified').where('email', '=', who).executeTakeFirstOrThrow()).emailVerified).toBe(true);
+
+      // Password reset asked on the custom domain; the existing-account notice too.
+      expect((await postWithHost('/api/auth/request-password-reset', host, { email: who, redirectTo: '/auth/reset' })).status).toBe(200);
+      const reset = await mailTo(who, /password$/);
+      expect(reset?.subject).toBe('Reset your Zeta Check password');
+      expect(reset?.text).toContain(`http://check.zeta.test:${port}/api/auth/reset-password/`);
+      expect((await postWithHost('/api/auth/sign-up/email', host, { email: who, password: 'secret-pass-2', name: 'Again' })).status).toBe(200);
+      const notice = await mailTo(who, /^Someone tried/);
+      expect(notice?.text).toContain('create a Zeta Check account');
+      expect(notice?.text).toContain(`http://check.zeta.test:${port}/auth`);
+
+      // The same flows on the app's own host, or on a host that is no verified domain, are Mailvet's.
+      const plain = `plain-user-${Date.now()}@example.com`;
+      expect((await postWithHost('/api/auth/sign-up/email', new URL(ts.url).host, { email: plain, password: 'secret-pass-1', name: 'P' })).status).toBe(200);
+      const plainMail = await mailTo(plain, /^Verify your email/);
+      expect(plainMail?.subject).toBe('Verify your email for Mailvet');
+      expect(plainMail?.html).not.toContain('<img');
+      expect(sent.find((m) => m.to === plain)?.fromName ?? null).toBeNull();
+      const evil = `evil-user-${Date.now()}@example.com`;
+      await postWithHost('/api/auth/sign-up/email', `evil.test:${port}`, { email: evil, password: 'secret-pass-1', name: 'E' });
+      const evilMail = await mailTo(evil, /^Verify your email/);
+      expect(evilMail?.subject).toBe('Verify your email for Mailvet');
+      expect(evilMail?.text).toContain(`${ts.url}/api/auth/verify-email?token=`);
+      expect(evilMail?.text).not.toContain('evil.test');
+    } finally {
+      (mailer as { send: typeof mailer.send }).send = send;
+    }
   });
 });

@@ -248,13 +248,36 @@ export async function resultFileBrand(db: Db, accountId: string): Promise<string
   return slug || null;
 }
 
-/** What an invitation mail of this account carries: product name, sender name, and the verified domain's origin. */
-export async function invitationBrand(db: Db, accountId: string): Promise<{ productName: string; senderName: string | null; origin: string | null }> {
+/** What a mail carries for a brand: product name, sender name, accent colour, absolute logo URL, links' origin. */
+export interface MailBrand {
+  productName: string;
+  senderName: string | null;
+  color: string | null;
+  logoUrl: string | null;
+  origin: string | null;
+}
+
+/**
+ * The brand of mails a visitor triggers on a custom domain (sign-up verification, resend, password
+ * reset, the existing-account notice): that verified domain's brand, with links on that domain, or
+ * null (Mailvet's own mails) for any other host.
+ */
+export async function mailBrandForHost(db: Db, host: string | null | undefined, o: { secure: boolean; port?: string }): Promise<MailBrand | null> {
+  const b = host ? await brandForHost(db, host) : null;
+  if (!b) return null;
+  const origin = o.secure ? `https://${b.domain}` : `http://${b.domain}${o.port ? `:${o.port}` : ''}`;
+  return { productName: b.productName, senderName: b.senderName, color: b.brandColor, logoUrl: b.logoUrl ? `${origin}${b.logoUrl}` : null, origin };
+}
+
+/** What an invitation mail of this account carries: its brand (colour, logo path, product and sender names) and the verified domain's origin. */
+export async function invitationBrand(db: Db, accountId: string): Promise<{ productName: string; senderName: string | null; color: string | null; logoUrl: string | null; origin: string | null }> {
   const brand = await brandOf(db, accountId);
   const b = await db.selectFrom('account_branding').select(['custom_domain', 'domain_verified_at']).where('account_id', '=', accountId).executeTakeFirst();
   return {
     productName: brand.productName,
     senderName: brand.senderName,
+    color: brand.brandColor,
+    logoUrl: brand.logoUrl,
     origin: b?.custom_domain && b.domain_verified_at && (await whiteLabelled(db, accountId)) ? `https://${b.custom_domain}` : null,
   };
 }
