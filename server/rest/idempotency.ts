@@ -17,7 +17,8 @@ export function idempotencyKeys(deps: AppDeps): RequestHandler {
       if (!auth.ok) return next();
       const key = Array.isArray(header) ? (header[0] ?? '') : header;
       const accountId = auth.principal.accountId;
-      const claim = await claimIdempotencyKey(deps.db, { accountId, key, hash: requestHash(req.method, req.path, req.body) });
+      const sandbox = auth.principal.isTest;
+      const claim = await claimIdempotencyKey(deps.db, { accountId, key, sandbox, hash: requestHash(req.method, req.path, req.body) });
       if (claim.kind === 'replay') {
         res.status(claim.status).setHeader('Idempotent-Replayed', 'true');
         if (claim.contentType) res.setHeader('Content-Type', claim.contentType);
@@ -44,7 +45,7 @@ export function idempotencyKeys(deps: AppDeps): RequestHandler {
       res.on('close', () => {
         const contentType = res.getHeader('content-type');
         const status = res.writableFinished ? res.statusCode : 500; // a dropped connection releases the key
-        void settleIdempotencyKey(deps.db, { accountId, key, status, body: Buffer.concat(chunks).toString('utf8'), contentType: typeof contentType === 'string' ? contentType : null }).catch((err) =>
+        void settleIdempotencyKey(deps.db, { accountId, key, sandbox, status, body: Buffer.concat(chunks).toString('utf8'), contentType: typeof contentType === 'string' ? contentType : null }).catch((err) =>
           console.error('[idempotency] could not store the answer:', err instanceof Error ? err.message : err),
         );
       });

@@ -72,10 +72,10 @@ async function key(p: Person, input: Record<string, unknown> = {}): Promise<{ ke
   return { key: res.body.result.data.api_key as string, id: res.body.result.data.id as string };
 }
 
-async function api(k: string | null, method: string, path: string, body?: unknown) {
+async function api(k: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${ts.url}${path}`, {
     method,
-    headers: { ...(k ? { authorization: `Bearer ${k}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: { ...(k ? { authorization: `Bearer ${k}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -220,7 +220,14 @@ describe('test keys answer from the sandbox', () => {
     // The same account's live key does go to the probe (here: unavailable → 503, no credit).
     await ts.testDb.db.updateTable('account').set({ credits_balance: 3 }).where('id', '=', p.accountId).execute();
     const { key: live } = await key(p);
-    expect((await api(live, 'POST', '/v1/validate', { email: 'valid@sandbox.mailvet.dev' })).status).toBe(503);
+    // The same Idempotency-Key with a test key and then a live key: two separate requests, never a replay across them.
+    const idem = { 'idempotency-key': 'signup-form-42' };
+    const sandboxFirst = await api(test, 'POST', '/v1/validate', { email: 'valid@sandbox.mailvet.dev' }, idem);
+    expect(sandboxFirst.status).toBe(200);
+    expect((await api(test, 'POST', '/v1/validate', { email: 'valid@sandbox.mailvet.dev' }, idem)).headers.get('idempotent-replayed')).toBe('true');
+    const liveSame = await api(live, 'POST', '/v1/validate', { email: 'valid@sandbox.mailvet.dev' }, idem);
+    expect(liveSame.headers.get('idempotent-replayed')).toBeNull();
+    expect(liveSame.status).toBe(503);
     expect(probe.hits()).toBeGreaterThan(before);
     expect(await money(p.accountId)).toEqual({ balance: 3, used: 0, chargedRows: 0 });
   });

@@ -22,8 +22,18 @@ export function requestHash(method: string, path: string, body: unknown): string
 }
 
 /** Claims the key for this request, or answers how an earlier request with it ended. */
-export async function claimIdempotencyKey(db: Db, o: { accountId: string; key: string; hash: string }): Promise<Claim> {
+/**
+ * The stored key: a test key's (sandbox) keys live apart from the live keys of the same account, so
+ * one Idempotency-Key reused after switching from a test key to a live key never replays a sandbox
+ * answer (a space cannot occur in a client's key, so the two never collide).
+ */
+function storedKey(o: { key: string; sandbox?: boolean }): string {
+  return o.sandbox ? `sandbox ${o.key}` : o.key;
+}
+
+export async function claimIdempotencyKey(db: Db, o: { accountId: string; key: string; hash: string; sandbox?: boolean }): Promise<Claim> {
   if (!KEY_FORMAT.test(o.key)) throw new AppError('BAD_INPUT', 'Idempotency-Key must be 1–255 visible ASCII characters.');
+  o = { ...o, key: storedKey(o) };
   const claimed = await db
     .insertInto('idempotency_key')
     .values({ account_id: o.accountId, key: o.key, request_hash: o.hash })
@@ -50,7 +60,8 @@ export async function claimIdempotencyKey(db: Db, o: { accountId: string; key: s
 }
 
 /** Stores the answer for replays; a server error releases the key so the client can retry. */
-export async function settleIdempotencyKey(db: Db, o: { accountId: string; key: string; status: number; body: string; contentType: string | null }): Promise<void> {
+export async function settleIdempotencyKey(db: Db, o: { accountId: string; key: string; status: number; body: string; contentType: string | null; sandbox?: boolean }): Promise<void> {
+  o = { ...o, key: storedKey(o) };
   if (o.status >= 500) {
     await db.deleteFrom('idempotency_key').where('account_id', '=', o.accountId).where('key', '=', o.key).where('status', 'is', null).execute();
     return;
