@@ -2,9 +2,10 @@
 // live (GET /healthz, remembered for a few seconds; a failed daemon is skipped for a cooldown and
 // checked again after it). Small domains go whole to their rendezvous-hashed daemon; a domain big
 // enough to matter (a list dominated by one provider) is split into one share per live daemon, so
-// every node works on it within its own politeness caps. The domain's home share goes first; the
-// other shares wait (briefly) for its catch-all answer and carry it to their nodes as a hint, so
-// the random-mailbox check is made once per domain, and remembered for later calls. When a daemon
+// every node works on it within its own politeness caps. One of its addresses goes first, alone, to
+// the domain's home node (a short session with the random mailbox); the shares wait for that
+// catch-all answer and carry it to their nodes as a hint, so the random-mailbox check is made once
+// per domain, and remembered for later calls. When a daemon
 // dies mid-stream (SIGKILL, reset, 5xx) only the addresses it still owed are planned again over the
 // nodes still live: every address is answered once. Every NDJSON line is parsed with the
 // contract's zod schema: the server only ever sees validated VerificationResults.
@@ -258,20 +259,23 @@ export class ProbeClient {
         for (const [domain, shares] of byDomain) {
           const [home, ...rest] = shares;
           if (!home) continue;
-          now.set(home.url, [...(now.get(home.url) ?? []), ...home.emails]);
-          if (rest.length === 0) continue;
-          if (this.knownCatchAll(domain) || o.depth === 'syntax' || o.depth === 'mx') {
-            for (const s of rest) now.set(s.url, [...(now.get(s.url) ?? []), ...s.emails]);
+          if (rest.length === 0 || this.knownCatchAll(domain) || o.depth === 'syntax' || o.depth === 'mx') {
+            for (const s of shares) now.set(s.url, [...(now.get(s.url) ?? []), ...s.emails]);
             continue;
           }
-          // The other shares wait for the home share's catch-all answer (or its end, its failure, a timeout).
+          // A domain split over nodes: first one address goes alone to the home node (one short
+          // session: the address and the random mailbox); every share waits for that catch-all answer
+          // (or the scout's end, its node's failure, a timeout) and carries it to its node.
+          const [scout, ...homeRest] = home.emails;
+          if (scout === undefined) continue;
+          track(() => request(home.url, [scout]));
           track(
             () =>
               new Promise<void>((done) => {
                 const gate: Gate = {
                   home: home.url,
-                  remaining: home.emails.length,
-                  waiting: rest,
+                  remaining: 1,
+                  waiting: [{ ...home, emails: homeRest }, ...rest].filter((x) => x.emails.length > 0),
                   timer: setTimeout(() => gate.open(), this.catchAllWaitMs),
                   open: () => {
                     if (gates.get(domain) === gate) gates.delete(domain);
