@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Ban, BookOpen, KeyRound, Lock, Plus, Webhook } from 'lucide-react';
+import { Ban, KeyRound, Lock, Plus } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
@@ -8,7 +8,6 @@ import { planAllows, planByType } from '../../../server/contracts/plans';
 import { PageHeader } from '../../components/layouts/page-header';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { Table, TableCard, TableMessageRow, cellClass, tableColumns } from '../../components/ui/table';
 import { paths } from '../../config/paths';
@@ -16,7 +15,7 @@ import { useTRPC } from '../../lib/trpc';
 import { CreateKeyDialog } from './create-key-dialog';
 import { ApiKeysUpgradeDialog, RevokeKeyDialog } from './key-dialogs';
 import { API_KEYS_TEXT, formatDate, formatLastUsed, maskedKey, scopesSummary } from './messages';
-import { SecretField } from './secret-field';
+import { WebhooksSection } from './webhooks-section';
 
 const td = cellClass('comfortable');
 
@@ -29,7 +28,6 @@ export function ApiKeysScreen() {
   const plan = me.data?.plan;
   const planAllowsKeys = plan ? planAllows(plan, 'apiKeys') : false;
   const canManage = me.data?.role === 'owner' || me.data?.role === 'admin';
-  const secret = useQuery({ ...trpc.apiKeys.webhookSecret.queryOptions(), enabled: canManage && planAllowsKeys });
   const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions());
 
   const [createOpen, setCreateOpen] = useState(false);
@@ -161,34 +159,7 @@ export function ApiKeysScreen() {
         </Table>
       </TableCard>
 
-      {canManage && planAllowsKeys && (
-        <Card>
-          <CardHeader>
-            <CardTitle className="flex items-center gap-2">
-              <Webhook className="size-4 text-slate-500" aria-hidden /> Webhook signing secret
-            </CardTitle>
-            <CardDescription>
-              Bulk jobs started with a <code className="font-mono text-[13px]">webhook_url</code> call it when they finish. Every call carries{' '}
-              <code className="font-mono text-[13px]">X-Mailvet-Signature: sha256=&lt;hex&gt;</code>, the HMAC-SHA256 of the raw body with this secret. Verify it before
-              trusting the call.
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            {secret.data?.secret ? (
-              <SecretField value={secret.data.secret} label="Webhook signing secret" copiedMessage={API_KEYS_TEXT.secretCopiedBody} className="max-w-2xl" />
-            ) : secret.data ? (
-              <p className="font-mono text-sm text-slate-700">{secret.data.hint}</p>
-            ) : secret.isError ? (
-              <p className="text-sm text-slate-500">The signing secret could not be loaded.</p>
-            ) : (
-              <Spinner size="sm" />
-            )}
-            <p className="mt-3 flex items-center gap-1.5 text-xs text-slate-500">
-              <BookOpen className="size-3.5" aria-hidden /> See Webhooks in the API reference for a verification example.
-            </p>
-          </CardContent>
-        </Card>
-      )}
+      {canManage && planAllowsKeys && plan && <WebhooksSection plan={plan} />}
 
       <CreateKeyDialog
         open={createOpen}
