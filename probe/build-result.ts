@@ -3,6 +3,7 @@
 import { verdictToResult, type Depth, type SmtpReply, type VerificationResult } from './contract';
 import type { ParsedAddress } from './syntax/parse-address';
 import { assess, type DnsFinding, type SmtpFinding } from './score';
+import type { Provider } from './smtp/provider';
 
 export interface Findings {
   email: string;
@@ -13,6 +14,10 @@ export interface Findings {
   mxHosts: string[];
   smtp: SmtpFinding | null;
   catchAll: boolean | null;
+  /** Who runs the answering mail server (smtp/provider.ts), when its greeting or MX names say. */
+  provider?: Provider | null;
+  /** The answering server is a security gateway whose answers the verdict must not trust blindly. */
+  gateway?: boolean;
   disposable: boolean;
   role: boolean;
   freeProvider: boolean;
@@ -28,7 +33,7 @@ export interface Findings {
 }
 
 export function buildResult(f: Findings): VerificationResult {
-  const { verdict, reason, score } = assess({
+  const { verdict, reason, score, confidence } = assess({
     depth: f.depth,
     syntaxOk: f.parsed !== null,
     addressLiteral: f.parsed?.literal ?? false,
@@ -36,6 +41,7 @@ export function buildResult(f: Findings): VerificationResult {
     blockedAddress: f.blockedAddress,
     smtp: f.smtp,
     catchAll: f.catchAll,
+    gateway: f.gateway ?? false,
     disposable: f.disposable,
     role: f.role,
     freeProvider: f.freeProvider,
@@ -76,6 +82,8 @@ export function buildResult(f: Findings): VerificationResult {
       replies: f.replies,
       retries: f.retries,
       detail: details.length > 0 ? details.join('; ') : null,
+      provider: f.provider ?? null,
+      confidence,
     },
   };
 }

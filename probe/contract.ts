@@ -32,6 +32,7 @@ export const reasonSchema = z.enum([
   'blocked_address', // MX resolves to a private/loopback/metadata address and that is not allowed
   'smtp_not_checked', // depth syntax or mx: the mailbox itself was not asked
   'address_literal', // user@[192.0.2.1] / user@[IPv6:…]: valid syntax, never probed (no mailbox can be checked behind a raw IP)
+  'security_gateway', // a security gateway (Proofpoint, Mimecast, Barracuda…) accepts everyone or answers by policy: the mailbox cannot be verified there
 ]);
 export type Reason = z.infer<typeof reasonSchema>;
 
@@ -57,6 +58,10 @@ export const evidenceSchema = z.object({
   replies: z.array(smtpReplySchema),
   retries: z.number().int(),
   detail: z.string().nullable(), // human explanation, e.g. "DNS timeout after 2 attempts"
+  /** Who runs the mail servers, from their greeting (MX names as a hint): microsoft365, proofpoint, mimecast, barracuda. */
+  provider: z.string().nullable().optional(),
+  /** How sure the verdict is: high (the server told real from made-up, or DNS/syntax decided), medium, low (could not be verified). */
+  confidence: z.enum(['high', 'medium', 'low']).optional(),
 });
 export type Evidence = z.infer<typeof evidenceSchema>;
 

@@ -51,6 +51,13 @@ describe('probe env', () => {
     expect(() => probeOptionsFromEnv({ PROBE_SOURCE_IP: '198.51.100.7,198.51.100.8' })).toThrow(/PROBE_SOURCE_IP: at most one IPv4 and one IPv6 address/);
   });
 
+  it('reads PROBE_MX_HEAD_START_MS (0 turns the MX race off) and refuses nonsense', () => {
+    expect(probeOptionsFromEnv({ PROBE_MX_HEAD_START_MS: '2000' }).mxHeadStartMs).toBe(2000);
+    expect(probeOptionsFromEnv({ PROBE_MX_HEAD_START_MS: '0' }).mxHeadStartMs).toBe(0);
+    expect(() => probeOptionsFromEnv({ PROBE_MX_HEAD_START_MS: '-1' })).toThrow(/PROBE_MX_HEAD_START_MS/);
+    expect(() => probeOptionsFromEnv({ PROBE_MX_HEAD_START_MS: 'soon' })).toThrow(/PROBE_MX_HEAD_START_MS/);
+  });
+
   it('requires PROBE_TOKEN for the daemon and defaults the port to 8025', () => {
     expect(() => daemonSettingsFromEnv({})).toThrow(/PROBE_TOKEN/);
     expect(daemonSettingsFromEnv({ PROBE_TOKEN: 's3cret' })).toEqual({ port: 8025, host: '0.0.0.0', token: 's3cret' });

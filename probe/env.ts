@@ -41,6 +41,7 @@ export const probeEnvSchema = z.object({
   PROBE_CONNECT_TIMEOUT_MS: int,
   PROBE_BANNER_TIMEOUT_MS: int,
   PROBE_REPLY_TIMEOUT_MS: int,
+  PROBE_MX_HEAD_START_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(600_000).optional()),
 });
 export type ProbeEnv = z.infer<typeof probeEnvSchema>;
 
@@ -76,6 +77,7 @@ export function probeOptionsFromEnv(env: NodeJS.ProcessEnv | Record<string, stri
     connectTimeoutMs: e.PROBE_CONNECT_TIMEOUT_MS,
     bannerTimeoutMs: e.PROBE_BANNER_TIMEOUT_MS,
     replyTimeoutMs: e.PROBE_REPLY_TIMEOUT_MS,
+    mxHeadStartMs: e.PROBE_MX_HEAD_START_MS,
   };
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as ProbeOptions;
 }

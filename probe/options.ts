@@ -12,6 +12,7 @@ export interface ResolvedOptions {
   allowPrivateNetworks: boolean;
   connectTimeoutMs: number;
   bannerTimeoutMs: number;
+  mxHeadStartMs: number;
   replyTimeoutMs: number;
   greylistDeadlineMs: { realtime: number; bulk: number };
   greylistRetryDelaysMs: number[] | undefined;
@@ -39,6 +40,7 @@ export function resolveOptions(o: ProbeOptions = {}): ResolvedOptions {
     allowPrivateNetworks: o.allowPrivateNetworks === true,
     connectTimeoutMs: positive(o.connectTimeoutMs, 10_000),
     bannerTimeoutMs: positive(o.bannerTimeoutMs, 15_000),
+    mxHeadStartMs: o.mxHeadStartMs !== undefined && Number.isFinite(o.mxHeadStartMs) && o.mxHeadStartMs >= 0 ? o.mxHeadStartMs : 1500,
     replyTimeoutMs: positive(o.replyTimeoutMs, 10_000),
     greylistDeadlineMs: {
       realtime: positive(o.greylistDeadlineMs?.realtime, 15_000),

@@ -38,6 +38,11 @@ const verdicts: [string, Partial<Facts>, string, string][] = [
   ['disposable, accepted', { smtp: 'accepted', disposable: true }, 'risky', 'disposable'],
   ['accepted, random refused', { smtp: 'accepted', catchAll: false }, 'deliverable', 'accepted'],
   ['accepted, random undetermined', { smtp: 'accepted', catchAll: null }, 'deliverable', 'accepted'],
+  ['security gateway accepting everyone', { smtp: 'accepted', catchAll: true, gateway: true }, 'unknown', 'security_gateway'],
+  ['security gateway, random answered by policy', { smtp: 'accepted', catchAll: null, gateway: true }, 'unknown', 'security_gateway'],
+  ['security gateway answering by policy', { smtp: 'policy_block', catchAll: null, gateway: true }, 'unknown', 'security_gateway'],
+  ['security gateway that refused the random mailbox: conclusive', { smtp: 'accepted', catchAll: false, gateway: true }, 'deliverable', 'accepted'],
+  ['security gateway refusing an unknown user: conclusive', { smtp: 'mailbox_not_found', catchAll: false, gateway: true }, 'undeliverable', 'mailbox_not_found'],
   ['depth mx with mail servers', { depth: 'mx', smtp: null, catchAll: null }, 'unknown', 'smtp_not_checked'],
   ['depth syntax', { depth: 'syntax', dns: null, smtp: null, catchAll: null }, 'unknown', 'smtp_not_checked'],
   ['depth mx, disposable', { depth: 'mx', smtp: null, disposable: true }, 'risky', 'disposable'],
@@ -96,5 +101,23 @@ describe('score (SCORING.md)', () => {
       expect(a.score).toBeGreaterThanOrEqual(lo);
       expect(a.score).toBeLessThanOrEqual(hi);
     }
+  });
+});
+
+// SCORING.md table 4: how sure each verdict is. Never "high" where the mailbox could not be verified.
+describe('confidence (SCORING.md table 4)', () => {
+  const cases: [string, Partial<Facts>, string][] = [
+    ['deliverable, random refused', {}, 'high'],
+    ['deliverable, random undetermined', { catchAll: null }, 'medium'],
+    ['user unknown', { smtp: 'mailbox_not_found' }, 'high'],
+    ['NXDOMAIN', { dns: 'no_domain', smtp: null }, 'high'],
+    ['mailbox full', { smtp: 'mailbox_full' }, 'medium'],
+    ['catch-all', { catchAll: true }, 'low'],
+    ['security gateway', { catchAll: true, gateway: true }, 'low'],
+    ['policy block', { smtp: 'policy_block', catchAll: null }, 'low'],
+    ['greylisted', { smtp: 'greylisted', catchAll: null }, 'low'],
+  ];
+  it.each(cases)('%s → %s', (_, facts, confidence) => {
+    expect(assess(f(facts)).confidence).toBe(confidence);
   });
 });

@@ -19,6 +19,11 @@ export interface Facts {
   smtp: SmtpFinding | null;
   /** The random mailbox was accepted (true), refused (false), or not determined (null). */
   catchAll: boolean | null;
+  /**
+   * The answering server is a security gateway (Proofpoint, Mimecast, Barracuda…): its "accepted"
+   * proves nothing unless it refused the random mailbox, and its policy refusals hide the mailbox.
+   */
+  gateway?: boolean;
   disposable: boolean;
   role: boolean;
   freeProvider: boolean;
@@ -33,6 +38,7 @@ export interface Assessment {
   verdict: Verdict;
   reason: Reason;
   score: number;
+  confidence: Confidence;
 }
 
 /** DESIGN.md's verdict table, applied in order: the first rule that matches decides. */
@@ -46,6 +52,9 @@ export function decideVerdict(f: Facts): { verdict: Verdict; reason: Reason } {
   if (f.blockedAddress) return { verdict: 'unknown', reason: 'blocked_address' };
   if (f.smtp === null) {
     return f.disposable ? { verdict: 'risky', reason: 'disposable' } : { verdict: 'unknown', reason: 'smtp_not_checked' };
+  }
+  if (f.gateway && (f.smtp === 'policy_block' || (f.smtp === 'accepted' && f.catchAll !== false))) {
+    return { verdict: 'unknown', reason: 'security_gateway' };
   }
   switch (f.smtp) {
     case 'smtp_unreachable':
@@ -71,6 +80,7 @@ export const BASE_SCORE: Record<Reason, number> = {
   smtp_not_checked: 50,
   greylisted: 50,
   policy_block: 40,
+  security_gateway: 40,
   mailbox_full: 35,
   smtp_unreachable: 30,
   disposable: 25,
@@ -109,10 +119,24 @@ export function scoreAdjustments(f: Facts, reason: Reason): number {
   return delta;
 }
 
-/** The verdict, its reason and the 0–100 deliverability score. */
+export type Confidence = 'high' | 'medium' | 'low';
+
+/**
+ * How sure the verdict is (SCORING.md, table 4): high when DNS, syntax or a server that tells real
+ * mailboxes from made-up ones decided; medium when a server accepted but the random mailbox got no
+ * answer, or for a full mailbox or a disposable domain; low when the mailbox could not be verified.
+ */
+export function confidenceOf(verdict: Verdict, reason: Reason, catchAll: boolean | null): Confidence {
+  if (verdict === 'undeliverable') return 'high';
+  if (verdict === 'deliverable') return catchAll === false ? 'high' : 'medium';
+  if (reason === 'mailbox_full' || reason === 'disposable') return 'medium';
+  return 'low';
+}
+
+/** The verdict, its reason, the 0–100 deliverability score and the confidence. */
 export function assess(f: Facts): Assessment {
   const { verdict, reason } = decideVerdict(f);
   const [lo, hi] = SCORE_RANGE[verdict];
   const raw = BASE_SCORE[reason] + scoreAdjustments(f, reason);
-  return { verdict, reason, score: Math.max(lo, Math.min(hi, Math.round(raw))) };
+  return { verdict, reason, score: Math.max(lo, Math.min(hi, Math.round(raw))), confidence: confidenceOf(verdict, reason, f.catchAll) };
 }

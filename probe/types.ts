@@ -24,6 +24,12 @@ export interface ProbeOptions {
   connectTimeoutMs?: number;
   /** Default 15000 (tarpits). */
   bannerTimeoutMs?: number;
+  /**
+   * Head start of an MX address: when it has not connected and greeted within this many ms, the
+   * next address is tried in parallel and the first final answer wins. Default 1500; 0 turns the
+   * race off (the next address is tried only after the connect or banner timeout).
+   */
+  mxHeadStartMs?: number;
   /** Default 10000, for every reply after the banner. */
   replyTimeoutMs?: number;
   /** How long 4xx answers are retried: default 15 s for realtime, 10 min for bulk. */

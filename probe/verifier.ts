@@ -14,6 +14,7 @@ import { isRoleAccount } from './misc/role-account';
 import { isBlockedAddress } from './net-guard';
 import { resolveOptions, type ResolvedOptions } from './options';
 import { randomLocalPart } from './smtp/catch-all';
+import { PROVIDER_NAMES, isSecurityGateway, providerFromGreeting, providerFromMxNames, type Provider } from './smtp/provider';
 import { Politeness } from './smtp/politeness';
 import { SessionPool } from './smtp/session-pool';
 import { probeDomain, type MailboxOutcome, type SmtpContext, type Target } from './smtp/probe-domain';
@@ -42,7 +43,10 @@ export class Engine implements Verifier {
   private readonly rdap: Rdap | null;
   private readonly politeness: Politeness;
   private readonly ctx: SmtpContext;
-  private readonly catchAllCache = new Map<string, { value: boolean; expires: number }>();
+  /** Catch-all per domain; `ips`: the MX addresses that refused the random mailbox (value false). */
+  private readonly catchAllCache = new Map<string, { value: boolean; ips: string[]; expires: number }>();
+  /** Who runs each domain's mail servers, as their greeting showed (smtp/provider.ts). */
+  private readonly providerCache = new Map<string, { provider: Provider; expires: number }>();
   private readonly domainSlots: Semaphore;
   private readonly closing = new AbortController();
 
@@ -63,6 +67,7 @@ export class Engine implements Verifier {
       mailFrom: this.o.mailFrom,
       connectTimeoutMs: this.o.connectTimeoutMs,
       bannerTimeoutMs: this.o.bannerTimeoutMs,
+      headStartMs: this.o.mxHeadStartMs,
       replyTimeoutMs: this.o.replyTimeoutMs,
       maxConnectionsPerIp: this.o.maxConnectionsPerIp,
       noTlsIps: new Set(),
@@ -198,11 +203,22 @@ export class Engine implements Verifier {
       byAddress.set(rcpt, [...(byAddress.get(rcpt) ?? []), e]);
     }
     const cached = this.catchAllCache.get(domain);
+    const fresh = cached && cached.expires > Date.now() ? cached : null;
     // A fleet peer's answer (ProbeClient's hint) counts as an earlier random-mailbox check.
-    const knownCatchAll = catchAllHint ?? (cached && cached.expires > Date.now() ? cached.value : null);
+    const knownCatchAll = catchAllHint ?? (fresh ? fresh.value : null);
     const deadlineMs = this.o.greylistDeadlineMs[mode];
     const pending: Promise<void>[] = [];
+    // The provider, classified once per domain from its servers' greeting (cached); MX names are a hint.
+    const mxHint = providerFromMxNames(mxHosts);
+    const providerOf = (outcome: MailboxOutcome): Provider | null => {
+      const greeted = providerFromGreeting(outcome.replies);
+      if (greeted) this.rememberProvider(domain, greeted);
+      return greeted ?? this.knownProvider(domain) ?? mxHint;
+    };
     const onSettled = (address: string, outcome: MailboxOutcome, catchAll: boolean | null): void => {
+      const provider = providerOf(outcome);
+      const gateway = isSecurityGateway(provider);
+      const note = providerNote(provider, outcome, catchAll);
       pending.push(
         Promise.all([
           within(agePromise, HINT_GRACE_MS, null),
@@ -213,24 +229,30 @@ export class Engine implements Verifier {
               ...common,
               smtp: outcome.finding,
               catchAll,
+              provider,
+              gateway,
               domainAgeDays: age,
               dnsblZones: zones,
               mxHost: outcome.mxHost,
               mxIp: outcome.mxIp,
               replies: outcome.replies,
               retries: outcome.retries,
-              detail: outcome.detail ?? (knownCatchAll !== null && outcome.finding === 'accepted' ? `catch-all ${knownCatchAll ? 'confirmed' : 'ruled out'} by an earlier random-mailbox check` : null),
+              detail:
+                [note, outcome.detail ?? (knownCatchAll !== null && outcome.finding === 'accepted' ? `catch-all ${knownCatchAll ? 'confirmed' : 'ruled out'} by an earlier random-mailbox check` : null)]
+                  .filter(Boolean)
+                  .join('; ') || null,
               suggestion: suggestAddress(e.parsed.local, domain, true),
             });
           }
         }),
       );
     };
-    const { catchAll } = await probeDomain({
+    const { catchAll, catchAllByIp } = await probeDomain({
       targets,
       addresses: [...byAddress.keys()],
       randomAddress: knownCatchAll === null ? `${randomLocalPart()}@${domain}` : null,
       knownCatchAll,
+      knownCatchAllIps: fresh && !fresh.value ? fresh.ips : undefined,
       ctx: this.ctx,
       deadlineMs,
       retryDelaysMs: retrySchedule(deadlineMs, this.o.greylistRetryDelaysMs),
@@ -238,13 +260,31 @@ export class Engine implements Verifier {
       signal,
       onSettled,
     });
-    if (catchAll !== null) this.rememberCatchAll(domain, catchAll);
+    if (catchAll !== null) {
+      const refusedAt = [...catchAllByIp].filter(([, v]) => v === false).map(([ip]) => ip);
+      this.rememberCatchAll(domain, catchAll, [...new Set([...(fresh && !fresh.value ? fresh.ips : []), ...refusedAt])]);
+    }
     await Promise.all(pending);
   }
 
-  private rememberCatchAll(domain: string, value: boolean): void {
+  private knownProvider(domain: string): Provider | null {
+    const c = this.providerCache.get(domain);
+    return c && c.expires > Date.now() ? c.provider : null;
+  }
+
+  private rememberProvider(domain: string, provider: Provider): void {
+    if (this.knownProvider(domain) === provider) return;
+    this.providerCache.delete(domain);
+    this.providerCache.set(domain, { provider, expires: Date.now() + this.o.catchAllCacheMs });
+    if (this.providerCache.size > 100_000) {
+      const oldest = this.providerCache.keys().next();
+      if (!oldest.done) this.providerCache.delete(oldest.value);
+    }
+  }
+
+  private rememberCatchAll(domain: string, value: boolean, ips: string[]): void {
     this.catchAllCache.delete(domain);
-    this.catchAllCache.set(domain, { value, expires: Date.now() + this.o.catchAllCacheMs });
+    this.catchAllCache.set(domain, { value, ips, expires: Date.now() + this.o.catchAllCacheMs });
     if (this.catchAllCache.size > 100_000) {
       const oldest = this.catchAllCache.keys().next();
       if (!oldest.done) this.catchAllCache.delete(oldest.value);
@@ -255,6 +295,23 @@ export class Engine implements Verifier {
   private targetsOf(route: Extract<MailRoute, { kind: 'mx' }>): Target[] {
     return route.hosts.flatMap((h) => h.ips.filter((ip) => !isBlockedAddress(ip, this.o.allowPrivateNetworks)).map((ip) => ({ host: h.host, ip, priority: h.priority })));
   }
+}
+
+/** What the provider means for this answer, in words (null when it changes nothing). */
+function providerNote(provider: Provider | null, outcome: MailboxOutcome, catchAll: boolean | null): string | null {
+  if (provider === null) return null;
+  const name = PROVIDER_NAMES[provider];
+  if (isSecurityGateway(provider)) {
+    if (outcome.finding === 'accepted' && catchAll === true) return `${name} security gateway: it accepts every address at RCPT, made-up ones too, and decides later, so the mailbox cannot be verified there`;
+    if (outcome.finding === 'accepted' && catchAll === null) return `${name} security gateway: it gave no plain answer for a made-up address, so its "accepted" cannot be trusted`;
+    if (outcome.finding === 'policy_block') return `${name} security gateway: it answers by policy, which says nothing about the mailbox`;
+    return null;
+  }
+  if (provider === 'microsoft365') {
+    if (outcome.finding === 'accepted' && catchAll === true) return 'Microsoft 365 tenant in Internal Relay: it accepts every address, made-up ones too';
+    if (outcome.finding === 'mailbox_not_found' && outcome.replies.some((r) => r.enhanced === '5.4.1')) return 'Microsoft 365 tenant that refuses recipients it does not know (directory-based edge blocking)';
+  }
+  return null;
 }
 
 /** `p`'s value if it settles within `ms`, else `fallback` (the work goes on and fills the caches). */

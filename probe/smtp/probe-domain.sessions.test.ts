@@ -107,6 +107,14 @@ describe('probing one domain', () => {
     expect(new Set(froms)).toEqual(new Set(['MAIL FROM:<verify@probe.test>']));
   });
 
+  it('waits out a greylisting window longer than its retry ladder when the deadline allows: one last retry before the deadline', async () => {
+    const t0 = Date.now();
+    const srv = await server((a) => (Date.now() - t0 < 700 ? '451 4.7.1 Greylisted, try again later' : a.startsWith('gone') ? '550 5.1.1 unknown' : '250 ok'));
+    const r = await run({ targets: [{ host: 'mx', ip: '127.0.0.1', priority: 10 }], addresses: ['alice@d.test', 'gone@d.test'], randomAddress: null, knownCatchAll: false, ctx: ctx(srv.port), deadlineMs: 1500, retryDelaysMs: [100, 100] });
+    expect(r.settled.get('alice@d.test')?.outcome).toMatchObject({ finding: 'accepted', retries: 3 });
+    expect(r.settled.get('gone@d.test')?.outcome.finding).toBe('mailbox_not_found');
+  });
+
   it('gives up on greylisting at the deadline (greylisted, never invalid)', async () => {
     const srv = await server(() => '450 4.2.0 try later');
     const t = Date.now();

@@ -5,9 +5,14 @@
 // at once; greylisting retried on the schedule against the same IP with the same MAIL FROM; 452
 // continued in a new session with a lower limit; 421 backed off; a dead, silent or refusing
 // server falls through to another address of the same preference, then to the next preference.
+// No dead time before the next MX: a session whose server has not greeted within the head start
+// lets its recipients be asked at the next address too, in parallel; the first final answer wins
+// and the other session is closed (QUIT if greeted, else disconnected). A lone slow server is
+// still waited for up to the banner timeout. An "accepted" is trusted only from an address that
+// refused the random mailbox itself: a backup MX that accepts everything is caught as catch-all.
 import type { SmtpReply } from '../contract';
 import type { SmtpFinding } from '../score';
-import { catchAllFromFinding } from './catch-all';
+import { catchAllFromFinding, randomLocalPart } from './catch-all';
 import type { Politeness } from './politeness';
 import { classifyReply } from './reply-codes';
 import { busyBackoffMs } from './retry-schedule';
@@ -15,6 +20,8 @@ import { runSession, type SessionResult } from './session';
 import type { SessionPool } from './session-pool';
 import { abortError } from './semaphore';
 
+/** The last greylisting retry goes out this long before the deadline (at most 10% of it). */
+const LAST_RETRY_MARGIN_MS = 5_000;
 /** Retries after a 421 greeting before the address counts as unreachable. */
 const MAX_BUSY_RETRIES = 4;
 /** Added to the priority of real-time checks: they overtake any bulk work waiting for a slot. */
@@ -42,6 +49,11 @@ export interface SmtpContext {
   pool?: SessionPool<unknown>;
   /** Addresses found unreachable recently (ip → until when), tried last by later checks (optional). */
   unreachableUntil?: Map<string, number>;
+  /**
+   * How long a server may take to connect and greet before the next MX address is tried in
+   * parallel (ms; 0 or unset: only after the timeouts).
+   */
+  headStartMs?: number;
 }
 
 /** How long an unreachable mail server address is tried last. */
@@ -62,7 +74,12 @@ export interface DomainProbeParams {
   addresses: string[];
   /** The random mailbox to ask for catch-all, or null when catch-all is already known. */
   randomAddress: string | null;
+  /**
+   * Catch-all already known for the domain: true trusts no "accepted"; false is trusted only from
+   * the addresses in `knownCatchAllIps` (all addresses when that is unset).
+   */
   knownCatchAll: boolean | null;
+  knownCatchAllIps?: string[];
   ctx: SmtpContext;
   deadlineMs: number;
   retryDelaysMs: number[];
@@ -87,7 +104,31 @@ interface Ask {
   busyCount: number;
   silentCount: number;
   settled: boolean;
-  inFlight: boolean;
+  /** Sessions this ask is in right now (two while an MX race is on). */
+  flights: number;
+  /** Addresses of those sessions. */
+  at: Set<string>;
+  /** Its session's server is slow to greet: another address may ask it in parallel. */
+  released: boolean;
+  /** The last greylisting retry before the deadline was made. */
+  lastChance: boolean;
+}
+
+/** One session in progress, as the head start and the race see it. */
+interface Flight {
+  ip: string;
+  parts: { probe: DomainProbe; asks: Ask[] }[];
+  cancel: AbortController;
+  greeted: boolean;
+  done: boolean;
+}
+
+/** What a probe of one domain found about catch-all. */
+export interface DomainProbeResult {
+  /** true when any address accepted the random mailbox, false when one refused it, else null. */
+  catchAll: boolean | null;
+  /** Per MX address that answered the random mailbox: accepted (true), refused (false), undetermined (null). */
+  catchAllByIp: Map<string, boolean | null>;
 }
 
 /** A 421 in the middle of the RCPTs of a session, and its position in the session. */
@@ -107,7 +148,7 @@ const isFinalClass = (cls: string): cls is SmtpFinding =>
   cls === 'accepted' || cls === 'mailbox_not_found' || cls === 'mailbox_disabled' || cls === 'mailbox_full' || cls === 'policy_block';
 
 /** Probes the addresses; resolves with the catch-all finding once every address is settled. */
-export function probeDomain(p: DomainProbeParams): Promise<{ catchAll: boolean | null }> {
+export function probeDomain(p: DomainProbeParams): Promise<DomainProbeResult> {
   return new DomainProbe(p).run();
 }
 
@@ -124,40 +165,37 @@ class DomainProbe {
   private readonly start = Date.now();
   private readonly dead = new Set<string>();
   private readonly workers = new Map<string, number>();
-  private catchAll: boolean | null;
-  private randomSettled: boolean;
-  private randomReply: SmtpReply | null = null;
-  private readonly waitingAccepted: { address: string; outcome: MailboxOutcome }[] = [];
+  /** Addresses that did not greet within the head start: others go first while there are any. */
+  private readonly slow = new Set<string>();
+  /** Sessions racing another session for the same recipients. */
+  private readonly races = new Set<Flight>();
+  /** Sessions in progress that carry this domain's recipients. */
+  private readonly open = new Set<Flight>();
+  /** The random mailbox's answer per MX address (see DomainProbeResult). */
+  private readonly randomAt = new Map<string, boolean | null>();
+  private readonly randomReplyAt = new Map<string, SmtpReply>();
+  /** Random-mailbox asks pinned to an address, by address ('*': the first, unpinned one). */
+  private readonly randomAsks = new Map<string, Ask>();
+  /** "accepted" answers waiting for the random mailbox's answer at the address that gave them. */
+  private readonly waitingAccepted: { address: string; outcome: MailboxOutcome; ip: string | null }[] = [];
+  /** The random mailbox asked where an answer needs one (the given one, or a new one when catch-all was known). */
+  private readonly spareRandom: string | null;
   private timer: NodeJS.Timeout | null = null;
   private unsettled: number;
-  private finish!: (v: { catchAll: boolean | null }) => void;
+  private finish!: (v: DomainProbeResult) => void;
   private fail!: (e: Error) => void;
   private done = false;
 
   constructor(private readonly p: DomainProbeParams) {
     this.tiers = preferenceTiers(p.targets);
     for (const t of p.targets) if (!this.byIp.has(t.ip)) this.byIp.set(t.ip, t);
-    const mk = (address: string, random: boolean): Ask => ({
-      address,
-      random,
-      tier: 0,
-      pin: null,
-      avoid: new Set(),
-      notBefore: 0,
-      retries: 0,
-      greylistRetries: 0,
-      busyCount: 0,
-      silentCount: 0,
-      settled: false,
-      inFlight: false,
-    });
-    this.asks = [...(p.randomAddress ? [mk(p.randomAddress, true)] : []), ...p.addresses.map((a) => mk(a, false))];
+    this.asks = p.addresses.map((a) => newAsk(a, false));
     this.unsettled = this.asks.length;
-    this.catchAll = p.knownCatchAll;
-    this.randomSettled = p.randomAddress === null;
+    const first = p.addresses[0];
+    this.spareRandom = p.randomAddress ?? (first !== undefined ? `${randomLocalPart()}@${domainOf(first)}` : null);
   }
 
-  run(): Promise<{ catchAll: boolean | null }> {
+  run(): Promise<DomainProbeResult> {
     return new Promise((resolve, reject) => {
       this.finish = resolve;
       this.fail = reject;
@@ -165,6 +203,7 @@ class DomainProbe {
       this.p.signal?.addEventListener('abort', this.abort, { once: true });
       this.pool?.join(this.byIp.keys(), this);
       this.skipRecentlyUnreachable();
+      if (this.p.randomAddress !== null && this.asks.length > 0) this.askRandomEverywhere();
       if (this.tiers.length === 0) {
         for (const a of this.asks) this.settle(a, 'smtp_unreachable', [], null, 'no mail server address to try');
       }
@@ -201,10 +240,27 @@ class DomainProbe {
     return this.p.ctx.pool as SessionPool<DomainProbe> | undefined;
   }
 
-  /** Addresses an ask may use now: its pin, or the live, not-avoided addresses of its tier. */
+  /**
+   * Addresses an ask may use now: its pin, or the live, not-avoided addresses of its tier; of those,
+   * the ones that greeted in time, else those of the next preference that did, else the slow ones.
+   */
   private candidates(a: Ask): string[] {
     if (a.pin !== null) return [a.pin];
-    return (this.tiers[a.tier] ?? []).map((t) => t.ip).filter((ip) => !this.dead.has(ip) && !a.avoid.has(ip));
+    const usable = (tier: number): string[] => (this.tiers[tier] ?? []).map((t) => t.ip).filter((ip) => !this.dead.has(ip) && !a.avoid.has(ip));
+    const here = usable(a.tier);
+    if (this.slow.size === 0) return here;
+    const fast = here.filter((ip) => !this.slow.has(ip));
+    if (fast.length > 0) return fast;
+    for (let t = a.tier + 1; t < this.tiers.length; t++) {
+      const next = usable(t).filter((ip) => !this.slow.has(ip));
+      if (next.length > 0) return next;
+    }
+    return here;
+  }
+
+  /** The ask is waiting for a session (not settled, not delayed, not in one unless released from a slow one). */
+  private ready(a: Ask, now: number): boolean {
+    return !a.settled && a.notBefore <= now && (a.flights === 0 || a.released);
   }
 
   /** Starts workers for addresses with ready recipients; arms a timer for the next delayed retry. */
@@ -214,12 +270,12 @@ class DomainProbe {
     let nextAt = Infinity;
     const demand = new Map<string, number>(); // ip → recipients it could take now (shared ones split evenly)
     for (const a of this.asks) {
-      if (a.settled || a.inFlight) continue;
+      if (a.settled || (a.flights > 0 && !a.released)) continue;
       if (a.notBefore > now) {
         nextAt = Math.min(nextAt, a.notBefore);
         continue;
       }
-      const ips = this.candidates(a);
+      const ips = this.candidates(a).filter((ip) => !a.at.has(ip));
       for (const ip of ips) demand.set(ip, (demand.get(ip) ?? 0) + 1 / ips.length);
     }
     for (const [ip, n] of demand) {
@@ -258,6 +314,18 @@ class DomainProbe {
           room -= asks.length;
         }
         const all = parts.flatMap((part) => part.asks);
+        const flight: Flight = { ip, parts, cancel: new AbortController(), greeted: false, done: false };
+        // A recipient asked elsewhere too (its first server is slow): this session races that one.
+        if (all.some((a) => a.flights > 1)) for (const part of parts) part.probe.races.add(flight);
+        for (const part of parts) part.probe.open.add(flight);
+        const headStart = this.p.ctx.headStartMs ?? 0;
+        const slowTimer =
+          headStart > 0
+            ? setTimeout(() => {
+                if (flight.greeted || flight.done) return;
+                for (const part of parts) part.probe.onSlow(flight, part.asks);
+              }, headStart)
+            : null;
         const startedAt = Date.now();
         release.use();
         const res = await runSession({
@@ -273,10 +341,16 @@ class DomainProbe {
           bannerTimeoutMs: this.p.ctx.bannerTimeoutMs,
           replyTimeoutMs: this.p.ctx.replyTimeoutMs,
           signal: this.p.signal,
+          cancel: flight.cancel.signal,
+          onGreeted: () => {
+            flight.greeted = true;
+          },
           onRcptsSent: (n) => this.p.ctx.politeness.countRcpts(n),
           onClosed: release,
         });
-        this.p.ctx.politeness.observeSession(ip, Date.now() - startedAt);
+        flight.done = true;
+        if (slowTimer) clearTimeout(slowTimer);
+        if (res.outcome !== 'aborted') this.p.ctx.politeness.observeSession(ip, Date.now() - startedAt);
         const closingAt = res.rcptReplies.findIndex((r) => r !== null && r.code === 421);
         const closing = closingAt >= 0 ? { reply: res.rcptReplies[closingAt] as SmtpReply, index: closingAt } : null;
         // A session that answered some recipients and then went quiet or hung up: its limit.
@@ -284,11 +358,18 @@ class DomainProbe {
         if (!closing && res.outcome === 'ok' && answered > 0 && answered < all.length) this.p.ctx.politeness.lowerRcptLimit(ip, answered);
         let offset = 0;
         for (const part of parts) {
-          for (const a of part.asks) a.inFlight = false;
+          for (const a of part.asks) {
+            a.flights--;
+            a.at.delete(ip);
+            if (a.flights === 0) a.released = false;
+          }
+          part.probe.races.delete(flight);
+          part.probe.open.delete(flight);
           const share: SessionResult = { ...res, rcptReplies: res.rcptReplies.slice(offset, offset + part.asks.length) };
           if (!part.probe.done) part.probe.handle(share, part.asks, part.target, offset, { closing, answered });
           offset += part.asks.length;
         }
+        for (const part of parts) part.probe.sweepRaces();
       }
     } catch (err) {
       if (!this.done && (err as Error).name !== 'AbortError') {
@@ -312,6 +393,37 @@ class DomainProbe {
     return rounds * this.p.ctx.politeness.typicalSessionMs(ip) + (this.p.urgent ? URGENT_BOOST : 0);
   }
 
+  /**
+   * A session to `flight.ip` has not greeted within the head start: its recipients that have
+   * another address to try are released to be asked there in parallel. A lone server is waited for.
+   */
+  private onSlow(flight: Flight, asks: Ask[]): void {
+    if (this.done) return;
+    this.slow.add(flight.ip);
+    let released = false;
+    for (const a of asks) {
+      if (a.settled || a.flights === 0) continue;
+      if (this.candidates(a).some((ip) => !a.at.has(ip))) {
+        a.released = true;
+        released = true;
+      }
+    }
+    if (!released) return;
+    this.races.add(flight);
+    this.pump();
+  }
+
+  /** Closes racing sessions whose every recipient was answered by the other session. */
+  private sweepRaces(): void {
+    for (const f of this.races) {
+      if (f.done) this.races.delete(f);
+      else if (f.parts.every((part) => part.asks.every((a) => a.settled))) {
+        this.races.delete(f);
+        f.cancel.abort();
+      }
+    }
+  }
+
   /** Takes up to `limit` ready recipients that may use `ip`: pinned ones first, the random mailbox early. */
   private take(ip: string, limit: number): Ask[] {
     const now = Date.now();
@@ -319,9 +431,11 @@ class DomainProbe {
     for (const pass of [true, false]) {
       for (const a of this.asks) {
         if (batch.length >= limit) return batch;
-        if (a.settled || a.inFlight || a.notBefore > now) continue;
+        if (!this.ready(a, now) || a.at.has(ip)) continue;
         if (pass ? a.pin !== ip : a.pin !== null || !this.candidates(a).includes(ip)) continue;
-        a.inFlight = true;
+        a.flights++;
+        a.at.add(ip);
+        a.released = false;
         batch.push(a);
       }
     }
@@ -329,8 +443,10 @@ class DomainProbe {
   }
 
   /** Handles this domain's share of a session (its recipients start at `offset` in the session). */
-  private handle(res: SessionResult, batch: Ask[], target: Target, offset: number, session: SessionFacts): void {
+  private handle(res: SessionResult, all: Ask[], target: Target, offset: number, session: SessionFacts): void {
     const evidence = (reply: SmtpReply | null): SmtpReply[] => [...res.transcript, ...(reply && !res.transcript.includes(reply) ? [reply] : [])];
+    // Recipients still being asked in a racing session wait for that one unless this answer is final.
+    const batch = all.filter((a) => !a.settled && a.flights === 0);
     switch (res.outcome) {
       case 'aborted':
         // Aborted by the domain that owned the session (another batch): ask again.
@@ -363,7 +479,7 @@ class DomainProbe {
       }
       case 'ok':
         this.p.ctx.unreachableUntil?.delete(target.ip);
-        this.handleRcpts(res, batch, target, evidence, offset, session);
+        this.handleRcpts(res, all, target, evidence, offset, session);
         break;
     }
     this.pump();
@@ -377,6 +493,13 @@ class DomainProbe {
     if (closing && closing.index > 0) this.p.ctx.politeness.lowerRcptLimit(target.ip, closing.index);
     batch.forEach((a, i) => {
       const reply = res.rcptReplies[i] ?? null;
+      if (a.settled) return;
+      if (a.flights > 0) {
+        // Also in flight at another address (an MX race): only a final answer here counts.
+        const cls = reply && !(closing && offset + i >= closing.index) ? classifyReply(reply) : null;
+        if (cls && isFinalClass(cls)) this.settle(a, cls, evidence(reply), target, null);
+        return;
+      }
       if (closing && offset + i >= closing.index) {
         if (closing.index > 0) return this.requeue(a, 0, false);
         return this.busy(a, closing.reply, evidence(closing.reply), target);
@@ -437,11 +560,22 @@ class DomainProbe {
     this.requeue(a, delay, true);
   }
 
-  /** A 4xx: retry on the schedule against the same address, or settle as greylisted at the deadline. */
+  /**
+   * A 4xx: retry on the schedule against the same address. When the schedule runs out (or its next
+   * wait would pass the deadline) while time is left, one last retry goes out just before the
+   * deadline, so a greylisting window anywhere inside the deadline is still waited out. Then greylisted.
+   */
   private temporary(a: Ask, replies: SmtpReply[], target: Target, detail: string | null): void {
-    const delay = this.p.retryDelaysMs[a.greylistRetries];
-    if (delay === undefined || Date.now() + delay - this.start > this.p.deadlineMs) {
-      return this.settle(a, 'greylisted', replies, target, detail ?? `temporary failure not cleared after ${a.greylistRetries} retries`);
+    let delay = this.p.retryDelaysMs[a.greylistRetries];
+    const left = this.p.deadlineMs - (Date.now() - this.start);
+    if (delay === undefined || delay > left) {
+      const lastTry = left - Math.min(LAST_RETRY_MARGIN_MS, this.p.deadlineMs * 0.1);
+      const minGap = this.p.retryDelaysMs[0] ?? LAST_RETRY_MARGIN_MS;
+      if (a.lastChance || lastTry < minGap) {
+        return this.settle(a, 'greylisted', replies, target, detail ?? `temporary failure not cleared after ${a.greylistRetries} retries`);
+      }
+      a.lastChance = true;
+      delay = lastTry;
     }
     a.greylistRetries++;
     a.pin = target.ip;
@@ -453,7 +587,7 @@ class DomainProbe {
     this.dead.add(ip);
     const target = this.byIp.get(ip) ?? null;
     for (const a of this.asks) {
-      if (a.settled || a.inFlight) continue;
+      if (a.settled || a.flights > 0) continue;
       if (a.pin === ip || (a.pin === null && this.candidates(a).length === 0)) {
         if (this.avoid(a, ip)) this.requeue(a, 0, true);
         else this.settle(a, 'smtp_unreachable', [], target, detail);
@@ -474,30 +608,142 @@ class DomainProbe {
       detail,
     };
     if (a.random) {
-      this.randomSettled = true;
-      this.catchAll = catchAllFromFinding(finding);
-      const last = replies[replies.length - 1];
-      this.randomReply = last && last.stage === 'rcpt' ? { ...last, stage: 'rcpt_random' } : null;
-      for (const w of this.waitingAccepted.splice(0)) this.emit(w.address, w.outcome);
-    } else if (finding === 'accepted' && !this.randomSettled) {
-      this.waitingAccepted.push({ address: a.address, outcome });
+      if (target) {
+        this.randomAt.set(target.ip, catchAllFromFinding(finding));
+        const last = replies[replies.length - 1];
+        if (last && last.stage === 'rcpt') this.randomReplyAt.set(target.ip, { ...last, stage: 'rcpt_random' });
+      }
+      this.flushWaiting();
+    } else if (finding === 'accepted') {
+      const known = this.catchAllAt(outcome.mxIp);
+      if (known !== undefined) this.emit(a.address, outcome, known);
+      else {
+        this.waitingAccepted.push({ address: a.address, outcome, ip: outcome.mxIp });
+        this.flushWaiting();
+      }
     } else {
-      this.emit(a.address, outcome);
+      this.emit(a.address, outcome, this.domainCatchAll());
     }
     this.checkDone();
   }
 
-  private emit(address: string, outcome: MailboxOutcome): void {
-    if (outcome.finding === 'accepted' && this.randomReply) outcome.replies = [...outcome.replies, this.randomReply];
-    this.p.onSettled(address, outcome, this.catchAll);
+  /** The first random-mailbox asks: one pinned to each address the recipients will start on. */
+  private askRandomEverywhere(): void {
+    const probe = newAsk('', false);
+    probe.tier = this.asks.find((a) => !a.random)?.tier ?? 0;
+    for (const ip of this.candidates(probe)) this.askRandomAt(ip);
+  }
+
+  /** Asks the random mailbox at `ip` (once per address). */
+  private askRandomAt(ip: string): void {
+    if (this.randomAsks.has(ip) || this.spareRandom === null || this.dead.has(ip)) return;
+    const a = newAsk(this.spareRandom, true);
+    a.pin = ip;
+    a.tier = Math.max(0, this.tiers.findIndex((tier) => tier.some((t) => t.ip === ip)));
+    this.asks.push(a);
+    this.randomAsks.set(ip, a);
+    this.unsettled++;
+  }
+
+  /**
+   * What the random mailbox said at `ip`: an "accepted" from there is trusted only when that same
+   * address refused it. undefined: not known yet (ask it there).
+   */
+  private catchAllAt(ip: string | null): boolean | null | undefined {
+    if (this.p.knownCatchAll === true) return true;
+    if (ip !== null && this.randomAt.has(ip)) return this.randomAt.get(ip) ?? null;
+    const knownIps = this.p.knownCatchAllIps;
+    if (this.p.knownCatchAll === false && (knownIps === undefined || (ip !== null && knownIps.includes(ip)))) return false;
+    return undefined;
+  }
+
+  /** The domain's catch-all as far as known: any address accepting the random mailbox makes it true. */
+  private domainCatchAll(): boolean | null {
+    const values = [...this.randomAt.values()];
+    if (values.includes(true) || this.p.knownCatchAll === true) return true;
+    if (values.includes(false) || this.p.knownCatchAll === false) return false;
+    return null;
+  }
+
+  /** Emits waiting "accepted" answers whose address's random-mailbox answer is in; asks it where missing. */
+  private flushWaiting(): void {
+    const keep: typeof this.waitingAccepted = [];
+    let asked = false;
+    for (const w of this.waitingAccepted.splice(0)) {
+      const known = this.catchAllAt(w.ip);
+      if (known !== undefined) {
+        this.emit(w.address, w.outcome, known);
+        continue;
+      }
+      const pending = w.ip !== null ? this.randomAsks.get(w.ip) : undefined;
+      if (pending && !pending.settled) {
+        keep.push(w);
+      } else if (w.ip !== null && !pending && this.spareRandom !== null && !this.dead.has(w.ip)) {
+        this.askRandomAt(w.ip);
+        asked = true;
+        keep.push(w);
+      } else {
+        // The random mailbox could not be asked there: only a catch-all found elsewhere counts.
+        this.emit(w.address, w.outcome, this.domainCatchAll() === true ? true : null);
+      }
+    }
+    this.waitingAccepted.push(...keep);
+    if (asked) this.pump();
+  }
+
+  private emit(address: string, outcome: MailboxOutcome, catchAll: boolean | null): void {
+    if (outcome.finding === 'accepted') {
+      const random = (outcome.mxIp !== null ? this.randomReplyAt.get(outcome.mxIp) : undefined) ?? this.randomReplyAt.values().next().value;
+      if (random) outcome.replies = [...outcome.replies, random];
+    }
+    this.p.onSettled(address, outcome, catchAll);
   }
 
   private checkDone(): void {
-    if (this.done || this.unsettled > 0) return;
+    if (this.done) return;
+    if (this.unsettled > 0) {
+      // Every mailbox is answered: a random-mailbox ask still out (at a slow or dead address) is moot.
+      if (this.waitingAccepted.length > 0 || this.asks.some((a) => !a.random && !a.settled)) return;
+      for (const a of this.asks) {
+        if (a.settled) continue;
+        a.settled = true;
+        this.unsettled--;
+      }
+    }
+    for (const w of this.waitingAccepted.splice(0)) this.emit(w.address, w.outcome, this.domainCatchAll() === true ? true : null);
     this.done = true;
     if (this.timer) clearTimeout(this.timer);
+    // Sessions left with nothing but answered recipients are closed now (QUIT if greeted).
+    for (const f of this.open) if (f.parts.every((part) => part.asks.every((a) => a.settled))) f.cancel.abort();
+    this.open.clear();
+    this.races.clear();
     this.pool?.leave(this.byIp.keys(), this);
     this.p.signal?.removeEventListener('abort', this.abort);
-    this.finish({ catchAll: this.catchAll });
+    this.finish({ catchAll: this.domainCatchAll(), catchAllByIp: new Map(this.randomAt) });
   }
+}
+
+function newAsk(address: string, random: boolean): Ask {
+  return {
+    address,
+    random,
+    tier: 0,
+    pin: null,
+    avoid: new Set(),
+    notBefore: 0,
+    retries: 0,
+    greylistRetries: 0,
+    busyCount: 0,
+    silentCount: 0,
+    settled: false,
+    flights: 0,
+    at: new Set(),
+    released: false,
+    lastChance: false,
+  };
+}
+
+/** The domain part of an address. */
+function domainOf(address: string): string {
+  return address.slice(address.lastIndexOf('@') + 1);
 }

@@ -24,6 +24,9 @@ const cases: [string, ReplyClass][] = [
   ['550 5.7.1 Service unavailable; client [203.0.113.9] blocked using zen.spamhaus.org', 'policy_block'],
   ['550 5.1.1 Blocked by Spamhaus: your IP is listed', 'policy_block'],
   ['550 5.7.1 Recipient address rejected: Access denied', 'policy_block'],
+  // Other 5.4.x (routing) stays about the route, not the mailbox.
+  ['550 5.4.1 Relay Access Denied', 'policy_block'],
+  ['554 5.4.6 Hop count exceeded - possible mail loop', 'policy_block'],
   ['554 5.7.1 <a@b.example>: Relay access denied', 'policy_block'],
   ['554 Relay access denied', 'policy_block'],
   ['550 Your IP has a poor reputation', 'policy_block'],
@@ -55,6 +58,20 @@ describe('SMTP reply classification', () => {
     for (const [line, cls] of cases) {
       if (/spamhaus|reputation|relay|access denied|5\.7\.|sender/i.test(line)) expect(cls).toBe('policy_block');
     }
+  });
+});
+
+// The one "Access denied" that is about the mailbox: Microsoft 365 directory-based edge blocking
+// (DBEB) refuses recipients the tenant does not know with exactly this 5.4.1 reply. Conclusive.
+describe('Microsoft 365 (DBEB) unknown recipients', () => {
+  it('reads 550 5.4.1 Recipient address rejected: Access denied as a missing mailbox', () => {
+    expect(classifyReply(reply('550 5.4.1 Recipient address rejected: Access denied. AS(201806281) [AM4PEPF00027A5F.eurprd04.prod.outlook.com]'))).toBe('mailbox_not_found');
+    expect(classifyReply(reply('550 5.4.1 Recipient address rejected: Access denied'))).toBe('mailbox_not_found');
+  });
+
+  it('keeps a 5.7.1 "Access denied" and a temporary 4.4.x a policy or temporary answer', () => {
+    expect(classifyReply(reply('550 5.7.1 Recipient address rejected: Access denied'))).toBe('policy_block');
+    expect(classifyReply(reply('450 4.4.1 Recipient address rejected: Access denied'))).toBe('temporary');
   });
 });
 

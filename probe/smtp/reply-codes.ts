@@ -51,6 +51,8 @@ export const REPLY_TABLE: readonly Row[] = [
   { cls: 'too_many_recipients', code: /^452$/, text: TOO_MANY_RCPTS, example: '452 Too many recipients received this hour' },
   { cls: 'mailbox_full', enhanced: /^[45]\.2\.2$/, example: '552 5.2.2 The email account that you tried to reach is over quota' },
   { cls: 'mailbox_full', code: /^(?:452|552)$/, text: FULL, example: '452 Insufficient system storage' },
+  // Microsoft 365 directory-based edge blocking: the tenant does not know the recipient (conclusive).
+  { cls: 'mailbox_not_found', code: /^550$/, enhanced: /^5\.4\.1$/, text: /^Recipient address rejected: Access denied\b/i, example: '550 5.4.1 Recipient address rejected: Access denied. AS(201806281) [AM4PEPF00027A5F.eurprd04.prod.outlook.com]' },
   { cls: 'policy_block', enhanced: /^5\.1\.[78]$/, example: '553 5.1.8 <verify@probe.example>: Sender address rejected: Domain not found' },
   { cls: 'mailbox_not_found', enhanced: /^5\.1\.\d{1,3}$/, example: "550 5.1.1 The email account that you tried to reach does not exist" },
   { cls: 'mailbox_disabled', enhanced: /^5\.2\.1$/, example: '550 5.2.1 The email account that you tried to reach is disabled' },

@@ -24,6 +24,13 @@ export interface SessionParams {
   bannerTimeoutMs: number;
   replyTimeoutMs: number;
   signal?: AbortSignal;
+  /**
+   * Ends this session early without aborting the whole check (another MX answered first): a
+   * greeted server gets QUIT, one that has not greeted yet is disconnected. Outcome 'aborted'.
+   */
+  cancel?: AbortSignal;
+  /** Called when the server's 220 greeting arrives. */
+  onGreeted?: () => void;
   onRcptsSent?: (n: number) => void;
   onClosed?: () => void;
 }
@@ -88,6 +95,10 @@ export async function runSession(p: SessionParams): Promise<SessionResult> {
     detail,
   });
 
+  // Every wait listens to the check's abort and to this session's own cancel.
+  const outer = p.signal;
+  const signal = p.cancel ? (outer ? AbortSignal.any([outer, p.cancel]) : p.cancel) : outer;
+  p = { ...p, signal };
   let conn: SmtpConnection;
   try {
     conn = await SmtpConnection.connect(p.ip, p.port, p.connectTimeoutMs, p.signal, p.localAddress);
@@ -108,8 +119,12 @@ export async function runSession(p: SessionParams): Promise<SessionResult> {
   const is2xx = (c: number): boolean => c >= 200 && c < 300;
 
   let pipelining = false;
+  let greeted = false;
+  let quitSent = false;
   try {
     await expect('banner', p.bannerTimeoutMs, (c) => c === 220);
+    greeted = true;
+    p.onGreeted?.();
     let keywords = await greet(conn, p, transcript);
     if (p.startTls && keywords.has('STARTTLS')) {
       conn.write(['STARTTLS']);
@@ -128,6 +143,7 @@ export async function runSession(p: SessionParams): Promise<SessionResult> {
     if (pipelining) {
       // RFC 2920: MAIL, every RCPT and QUIT in one write; the replies come back in order.
       conn.write([mail, ...p.rcpts.map(rcptLine), 'QUIT']);
+      quitSent = true;
       p.onRcptsSent?.(p.rcpts.length);
       await expect('mail', p.replyTimeoutMs, is2xx);
       for (let i = 0; i < p.rcpts.length; i++) {
@@ -159,8 +175,10 @@ export async function runSession(p: SessionParams): Promise<SessionResult> {
       void conn.quit(Math.min(p.replyTimeoutMs, 1000));
       return result(err.outcome, err.reply, err.message, pipelining, tls);
     }
-    conn.destroy();
     const e = err as SmtpError;
+    // Cancelled (another MX won the race) after the greeting: say goodbye politely.
+    if (e.kind === 'aborted' && greeted && !quitSent && p.cancel?.aborted && !outer?.aborted) void conn.quit(Math.min(p.replyTimeoutMs, 1000));
+    else conn.destroy();
     if (e.kind === 'aborted') return result('aborted', null, 'aborted', pipelining, tls);
     if (e.kind === 'tls') return result('tls_failed', null, e.message, pipelining, tls);
     const answered = rcptReplies.some((r) => r !== null);

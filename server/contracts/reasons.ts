@@ -49,6 +49,10 @@ export const REASON_TEXT: Record<Reason, ReasonText> = {
     explanation:
       'The address names a raw IP address instead of a domain ([192.0.2.1]). That is valid syntax, but no public mailbox is reached that way and Mailvet never connects to raw addresses, so the mailbox was not checked.',
   },
+  security_gateway: {
+    label: 'Security gateway',
+    description: 'A security gateway (Proofpoint, Mimecast, Barracuda…) accepts every address or answers by policy: the mailbox cannot be verified there.',
+  },
 };
 
 /** The short label of a reason code (an unknown code is shown with spaces for underscores). */

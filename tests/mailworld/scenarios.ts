@@ -15,6 +15,11 @@ export interface ScenarioParams {
   suffix?: string;
   /** Second octet of every scenario host address (127.<net>.<scenario>.<host>, default 77). */
   net?: number;
+  /**
+   * Banner delay of the slow-greeting servers (`slow-primary`, `slow-lone`; ms, default 700): longer
+   * than the verifier's MX head start, shorter than its banner timeout.
+   */
+  slowBannerMs?: number;
 }
 
 
@@ -28,6 +33,7 @@ export function buildScenarios(p: ScenarioParams = {}): DomainSpec[] {
   const rcptLimit = p.rcptLimit ?? 3;
   const connLimit = p.connLimit ?? 2;
   const suffix = p.suffix ?? 'mailworld.test';
+  const slowBannerMs = p.slowBannerMs ?? 700;
   const net = p.net ?? 77;
   const ip = (scenario: number, host = 1): string => `127.${net}.${scenario}.${host}`;
   const mx = (n: number, server: ServerSpec | undefined, domain: string): DomainSpec['mx'] => [
@@ -240,6 +246,72 @@ export function buildScenarios(p: ScenarioParams = {}): DomainSpec[] {
       name: 'starttls-optional',
       scenario: 'STARTTLS offered, not required',
       server: { starttls: true },
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice', 'ghost'],
+    }),
+    d(35, {
+      name: 'slow-primary',
+      scenario: `primary MX greets after ${slowBannerMs} ms, live secondary: asked in parallel after the head start`,
+      mx: [
+        { host: `mx1.slow-primary.${suffix}`, priority: 10, ip: ip(35, 1), server: { bannerDelayMs: slowBannerMs } },
+        { host: `mx2.slow-primary.${suffix}`, priority: 20, ip: ip(35, 2) },
+      ],
+      mailboxes: { alice: 'ok', bob: 'ok' },
+      addresses: ['alice', 'bob', 'ghost'],
+    }),
+    d(36, {
+      name: 'accept-all-backup',
+      scenario: 'silent primary MX, backup MX that accepts every recipient (store and forward)',
+      mx: [
+        { host: `mx1.accept-all-backup.${suffix}`, priority: 10, ip: ip(36, 1), server: { mode: 'silent' } },
+        { host: `mx2.accept-all-backup.${suffix}`, priority: 20, ip: ip(36, 2), server: { acceptAll: true } },
+      ],
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice', 'ghost'],
+    }),
+    d(37, {
+      name: 'slow-lone',
+      scenario: `only MX greets after ${slowBannerMs} ms: waited for up to the banner timeout`,
+      server: { bannerDelayMs: slowBannerMs },
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice', 'ghost'],
+    }),
+    d(38, {
+      name: 'm365-tenant',
+      scenario: 'Microsoft 365 tenant rejecting unknown recipients (550 5.4.1 Recipient address rejected: Access denied)',
+      mx: [{ host: `m365-tenant-mailworld-test.mail.protection.outlook.com`, priority: 0, ip: ip(38), server: { persona: 'm365' } }],
+      rejectUnknown: 'm365',
+      mailboxes: { alice: 'ok', bob: 'ok' },
+      addresses: ['alice', 'bob', 'ghost'],
+    }),
+    d(39, {
+      name: 'm365-relay',
+      scenario: 'Microsoft 365 tenant in Internal Relay: accepts every recipient',
+      mx: [{ host: `m365-relay-mailworld-test.mail.protection.outlook.com`, priority: 0, ip: ip(39), server: { persona: 'm365' } }],
+      catchAll: true,
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice', 'whoever'],
+    }),
+    d(40, {
+      name: 'gateway-accept',
+      scenario: 'security gateway (Proofpoint style) accepting every recipient at RCPT, policy later',
+      mx: [{ host: `mx0a-gateway-accept.pphosted.com`, priority: 10, ip: ip(40), server: { persona: 'proofpoint' } }],
+      catchAll: true,
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice', 'whoever'],
+    }),
+    d(41, {
+      name: 'gateway-policy',
+      scenario: 'security gateway (Mimecast style) refusing unknown recipients with a policy code (550 5.7.1)',
+      mx: [{ host: `eu-smtp-inbound-1.mimecast.com`, priority: 10, ip: ip(41), server: { persona: 'mimecast' } }],
+      rejectUnknown: 'policy',
+      mailboxes: { alice: 'ok' },
+      addresses: ['alice', 'ghost'],
+    }),
+    d(42, {
+      name: 'gateway-validating',
+      scenario: 'security gateway (Barracuda style) that validates recipients (550 5.1.1): conclusive',
+      mx: [{ host: `d42.ess.barracudanetworks.com`, priority: 10, ip: ip(42), server: { persona: 'barracuda' } }],
       mailboxes: { alice: 'ok' },
       addresses: ['alice', 'ghost'],
     }),

@@ -21,6 +21,15 @@ export interface HostContext {
   greylist: Map<string, number>;
 }
 
+/** Greeting text after the host name, per persona (what real servers of that kind say). */
+const PERSONA_BANNER: Record<NonNullable<ServerSpec['persona']> | 'none', string> = {
+  none: 'ESMTP Mailworld',
+  m365: 'Microsoft ESMTP MAIL Service ready at Mon, 23 Nov 2026 09:00:00 +0000 [08DD1A2B3C4D5E6F]',
+  proofpoint: 'ESMTP mfa-m0001234.ppops.net',
+  mimecast: 'ESMTP mimecast.com - the world\'s most secure email service',
+  barracuda: 'ESMTP (Barracuda Email Security Gateway)',
+};
+
 function normalizeIp(ip: string | undefined): string {
   if (!ip) return '?';
   return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
@@ -50,6 +59,9 @@ class Session {
   private upgrading = false;
   private rejected = false;
   private ended = false;
+  /** Something was said (the greeting): a close before it means the client gave up waiting. */
+  bannerSent = false;
+  private bannerQueued = false;
   private lastAt = 0;
   private queue: Pending[] = [];
   private timer: NodeJS.Timeout | null = null;
@@ -91,7 +103,7 @@ class Session {
     }
     const banner = spec.multiline
       ? `220-${this.host.name} ESMTP Mailworld\r\n220-No UCE, no unsolicited bulk mail\r\n220 ${this.host.name} ready`
-      : `220 ${this.host.name} ESMTP Mailworld`;
+      : `220 ${this.host.name} ${PERSONA_BANNER[spec.persona ?? 'none']}`;
     this.reply(now + (spec.bannerDelayMs ?? 0), banner);
   }
 
@@ -114,7 +126,9 @@ class Session {
     const text = this.host.spec.enhancedCodes === false ? raw.replace(/^(\d{3})([ -])[245]\.\d{1,3}\.\d{1,3} /gm, '$1$2') : raw;
     const code = text.slice(0, 3);
     ctx.counters.repliesByCode.set(code, (ctx.counters.repliesByCode.get(code) ?? 0) + 1);
-    const at = Math.max(receivedAt + ctx.replyDelayMs, this.lastAt);
+    const slow = this.bannerQueued ? (this.host.spec.slowRepliesMs ?? 0) : 0;
+    this.bannerQueued = true;
+    const at = Math.max(receivedAt + ctx.replyDelayMs + slow, this.lastAt);
     this.lastAt = at;
     this.queue.push({ at, text, after });
     this.pump();
@@ -134,7 +148,10 @@ class Session {
         return;
       }
       this.queue.shift();
-      if (!this.socket.destroyed && this.socket.writable) this.socket.write(`${head.text}\r\n`);
+      if (!this.socket.destroyed && this.socket.writable) {
+        this.socket.write(`${head.text}\r\n`);
+        this.bannerSent = true;
+      }
       head.after?.();
     }
   }
@@ -176,6 +193,7 @@ class Session {
     const arg = rest.join(' ');
     if (this.rejected) {
       if (verb === 'QUIT') {
+        this.host.counters.quits++;
         this.host.released(this);
         this.reply(now, '221 2.0.0 Bye', () => this.end());
       }
@@ -263,6 +281,7 @@ class Session {
         this.reply(now, '554 5.5.1 Error: no valid recipients');
         return;
       case 'QUIT':
+        this.host.counters.quits++;
         this.host.released(this);
         this.reply(now, '221 2.0.0 Bye', () => this.end());
         return;
@@ -303,6 +322,7 @@ class Session {
         return `451 4.7.1 <${rcpt}>: Recipient address rejected: Greylisted, please try again later`;
       }
     }
+    if (this.host.spec.acceptAll) return '250 2.1.5 Ok';
     const state = domain.mailboxes?.[local] ?? Object.entries(domain.mailboxes ?? {}).find(([k]) => k.toLowerCase() === local)?.[1];
     switch (state) {
       case 'ok':
@@ -315,6 +335,8 @@ class Session {
         return `550 5.2.1 <${rcpt}>: Mailbox disabled, not accepting messages`;
       default:
         if (domain.catchAll) return '250 2.1.5 Ok';
+        if (domain.rejectUnknown === 'm365') return `550 5.4.1 Recipient address rejected: Access denied. AS(201806281) [${this.host.name}]`;
+        if (domain.rejectUnknown === 'policy') return `550 5.7.1 <${rcpt}>: Recipient rejected by policy`;
         if (this.host.spec.enhancedCodes === false) return '550 No such user here';
         if (this.host.spec.multiline) {
           return [
@@ -368,6 +390,8 @@ export class SmtpHost {
       rcpts: 0,
       maxRcptsPerSession: 0,
       tlsUpgrades: 0,
+      quits: 0,
+      closedBeforeBanner: 0,
       byClient: new Map(),
     };
     ctx.counters.perIp.set(ip, this.counters);
@@ -385,6 +409,8 @@ export class SmtpHost {
       rcpts: 0,
       maxRcptsPerSession: 0,
       tlsUpgrades: 0,
+      quits: 0,
+      closedBeforeBanner: 0,
       byClient: new Map(),
     });
     this.ctx.counters.perIp.set(this.ip, this.counters);
@@ -429,6 +455,7 @@ export class SmtpHost {
     socket.on('error', () => undefined);
     socket.once('end', () => this.released(session));
     socket.once('close', () => {
+      if (!session.bannerSent) this.counters.closedBeforeBanner++;
       this.sessions.delete(session);
       session.close();
       this.released(session);

@@ -45,6 +45,16 @@ export function truthFor(d: DomainSpec, local: string): Truth {
     return t('unknown', 'policy_block');
   }
   if (d.greylistMs === Infinity) return t('unknown', 'greylisted');
+  // A backup MX that accepts every recipient cannot tell real from made-up: catch-all.
+  if (live.server.acceptAll) return t('risky', 'catch_all');
+  // A security gateway that accepts everyone at RCPT, or refuses unknown recipients only with a
+  // policy code, never reveals whether a mailbox exists: unverifiable, never a confident valid.
+  const gateway = live.server.persona === 'proofpoint' || live.server.persona === 'mimecast' || live.server.persona === 'barracuda';
+  if (gateway && (d.catchAll || d.rejectUnknown === 'policy')) return t('unknown', 'security_gateway');
+  if (d.rejectUnknown === 'policy') {
+    const exists = Object.keys(d.mailboxes ?? {}).some((k) => k.toLowerCase() === local.toLowerCase());
+    if (!exists) return t('unknown', 'policy_block');
+  }
   const state = Object.entries(d.mailboxes ?? {}).find(([k]) => k.toLowerCase() === local.toLowerCase())?.[1];
   if (state === undefined && !d.catchAll) return t('undeliverable', 'mailbox_not_found');
   if (state === 'disabled') return t('undeliverable', 'mailbox_disabled');

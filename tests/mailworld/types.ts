@@ -36,6 +36,20 @@ export interface ServerSpec {
   rejectMailFrom?: boolean;
   /** The host's address is listed in the world's DNSBL zone (answers 127.0.0.2). */
   dnsblListed?: boolean;
+  /**
+   * A store-and-forward backup MX that does not know the recipients: every RCPT for a domain it
+   * serves gets `250`, existing or not (the ground truth: catch_all).
+   */
+  acceptAll?: boolean;
+  /** Extra wait before every reply after the greeting (a slow server behind a quick banner). */
+  slowRepliesMs?: number;
+  /**
+   * Whose software the host runs, as its greeting and replies show:
+   * - m365: Microsoft 365 (Exchange Online Protection) greeting; with the domain's
+   *   `rejectUnknown: 'm365'` unknown recipients get `550 5.4.1 Recipient address rejected: Access denied`.
+   * - proofpoint / mimecast / barracuda: a security gateway's greeting.
+   */
+  persona?: 'm365' | 'proofpoint' | 'mimecast' | 'barracuda';
 }
 
 export interface MxSpec {
@@ -72,6 +86,12 @@ export interface DomainSpec {
   /** Every RCPT gets `550 5.7.1` (reputation/policy block). */
   policyBlock?: boolean;
   /**
+   * How unknown recipients are refused (default Postfix-style `550 5.1.1 … User unknown`):
+   * - m365: Microsoft 365 directory-based edge blocking, `550 5.4.1 Recipient address rejected: Access denied`;
+   * - policy: a gateway's policy code, `550 5.7.1 Recipient rejected by policy` (says nothing about the mailbox).
+   */
+  rejectUnknown?: 'm365' | 'policy';
+  /**
    * Greylisting: the first RCPT of each (client ip, MAIL FROM, RCPT) triplet gets `451 4.7.1`, and
    * so does every repeat until this many ms have passed since it was first seen. Infinity = forever.
    */
@@ -106,6 +126,10 @@ export interface HostCounters {
   rcpts: number;
   maxRcptsPerSession: number;
   tlsUpgrades: number;
+  /** QUIT commands received. */
+  quits: number;
+  /** Connections that ended before the server said anything (the client gave up on a slow greeting). */
+  closedBeforeBanner: number;
   /** Client (source) IP → connections accepted from it, open now, and the most it had open at once here. */
   byClient: Map<string, { connections: number; open: number; maxConcurrent: number }>;
 }

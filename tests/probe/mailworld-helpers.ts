@@ -10,6 +10,8 @@ export function fastProbeOptions(world: MailWorld) {
     dnsTimeoutMs: 400,
     connectTimeoutMs: 500,
     bannerTimeoutMs: 1200,
+    // Shorter than the slow-greeting scenarios' banner delay (700 ms), longer than the tarpit's (300 ms).
+    mxHeadStartMs: 400,
     replyTimeoutMs: 1200,
     greylistDeadlineMs: { realtime: 2500, bulk: 4000 },
     greylistRetryDelaysMs: [300, 300, 400, 500],

@@ -74,6 +74,11 @@ export function explainResult(r: ExplainInput): string {
       return withCode(`${server} asked us to try again later (greylisting) and did not accept the check before our deadline`, reply) + '.';
     case 'blocked_address':
       return REASON_TEXT.blocked_address.explanation!;
+    case 'security_gateway':
+      return withCode(
+        `${server} is a security gateway that accepts every address or answers by policy, so it does not reveal whether this mailbox exists. The address may be fine; it could not be verified`,
+        reply,
+      ) + '.';
     case 'address_literal':
       return REASON_TEXT.address_literal.explanation!;
     case 'smtp_not_checked':
