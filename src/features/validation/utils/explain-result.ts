@@ -30,6 +30,8 @@ export function decisiveReply(reason: Reason, replies: SmtpReply[]): SmtpReply |
       return last((r) => r.stage === 'rcpt_random') ?? last((r) => r.stage === 'rcpt');
     case 'policy_block':
       return last((r) => r.code >= 500 || (r.enhanced?.startsWith('5.7') ?? false)) ?? last(() => true);
+    case 'security_gateway':
+      return last((r) => r.stage === 'rcpt');
     case 'smtp_unreachable':
       return last(() => true);
     default:
