@@ -25,6 +25,8 @@ export interface SandboxEntry {
   disposable?: boolean;
   role?: boolean;
   blockedAddress?: boolean;
+  /** The answering server is a security gateway (Proofpoint, Mimecast, Barracuda…). */
+  gateway?: boolean;
   /** For the documentation. */
   description: string;
 }
@@ -45,6 +47,7 @@ export const SANDBOX_ENTRIES: readonly SandboxEntry[] = [
   { address: d('unknown'), result: 'risky', verdict: 'unknown', reason: 'smtp_unreachable', dns: 'ok', smtp: 'smtp_unreachable', description: 'Every mail server refused the connection or stayed silent.' },
   { address: d('greylisted'), result: 'risky', verdict: 'unknown', reason: 'greylisted', dns: 'ok', smtp: 'greylisted', description: 'The server kept answering "try again later" past the deadline.' },
   { address: d('policy-block'), result: 'risky', verdict: 'unknown', reason: 'policy_block', dns: 'ok', smtp: 'policy_block', description: 'The server refused to answer for policy or reputation reasons (5.7.x).' },
+  { address: d('gateway'), result: 'risky', verdict: 'unknown', reason: 'security_gateway', dns: 'ok', smtp: 'accepted', catchAll: true, gateway: true, description: 'A security gateway accepts every address (or answers by policy): the mailbox cannot be verified there.' },
   { address: d('dns-error'), result: 'risky', verdict: 'unknown', reason: 'dns_error', dns: 'dns_error', smtp: null, description: 'DNS failed (SERVFAIL or timeout).' },
   { address: d('private-mx'), result: 'risky', verdict: 'unknown', reason: 'blocked_address', dns: 'ok', smtp: null, blockedAddress: true, description: 'The mail server resolves to a private address, which Mailvet never connects to.' },
   { address: d('not-checked'), result: 'risky', verdict: 'unknown', reason: 'smtp_not_checked', dns: 'ok', smtp: null, description: 'The mailbox was not asked (syntax and MX only). Every address not in this table answers this way.' },

@@ -27,6 +27,7 @@ export function sandboxResult(email: string): VerificationResult {
     mxHosts: dnsOk ? [SANDBOX_MX] : [],
     smtp: literal ? null : entry.smtp,
     catchAll: entry.catchAll ?? null,
+    gateway: entry.gateway ?? false,
     disposable: entry.disposable ?? false,
     role: entry.role ?? false,
     mxHost: entry.smtp ? SANDBOX_MX : null,
