@@ -7,6 +7,7 @@ import { BULK_BODY_BYTES, SMALL_BODY_BYTES, jsonBodyGuard } from '../http/body-g
 import { PROBLEM_JSON, problemDetails, sendProblem } from '../http/send-error';
 import { createOpenApiExpressMiddleware } from 'trpc-to-openapi';
 import type { AppDeps } from '../deps';
+import { serverTimingHeader, withTimingScope } from '../lib/server-timing';
 import { idempotencyKeys } from './idempotency';
 import { openApiDocument } from './openapi';
 import { restContextFactory, restStateOf } from './rest-context';
@@ -77,7 +78,10 @@ export function restApiRouter(deps: AppDeps): express.Router {
     router: v1Router,
     createContext: restContextFactory(deps),
     maxBodySize: BULK_BODY_BYTES,
-    responseMeta: ({ ctx }) => ({ headers: { ...(restStateOf(ctx)?.responseHeaders ?? {}) } }),
+    responseMeta: ({ ctx }) => {
+      const timing = serverTimingHeader();
+      return { headers: { ...(restStateOf(ctx)?.responseHeaders ?? {}), ...(timing ? { 'Server-Timing': timing } : {}) } };
+    },
     onError: ({ error, path }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') console.error(`[v1] ${path ?? '?'}:`, error.cause ?? error);
     },
@@ -98,7 +102,8 @@ export function restApiRouter(deps: AppDeps): express.Router {
   r.use((req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     rewriteErrorBodies(res, deps.baseURL);
-    void handler(req, res);
+    // A timing scope per request: the key check, rate limit and credit report in Server-Timing.
+    void withTimingScope(() => handler(req, res));
   });
   return r;
 }

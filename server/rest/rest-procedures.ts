@@ -7,6 +7,7 @@
 import { authenticateApiKey } from '../auth/api-key-auth';
 import type { ApiScope } from '../contracts/api-keys';
 import { AppError } from '../lib/app-error';
+import { timed } from '../lib/server-timing';
 import { publicProcedure } from '../trpc/init';
 import { requirePlan } from '../trpc/procedures';
 import { customApiRate } from '../features/billing/service-state';
@@ -19,7 +20,7 @@ export function scopeRequiredMessage(scope: ApiScope): string {
 
 const keyAuthedProcedure = publicProcedure
   .use(async function isApiKeyAuthed({ ctx, next }) {
-    const auth = await authenticateApiKey(ctx.deps.db, ctx.headers.get('authorization'));
+    const auth = await timed('auth', () => authenticateApiKey(ctx.deps.db, ctx.headers.get('authorization')));
     if (!auth.ok) throw new AppError(auth.code, auth.message);
     const { accountId, keyId, plan, isTest, scopes, ratePerSecond } = auth.principal;
     return next({ ctx: { ...ctx, accountId, keyId, plan, sandbox: isTest, keyScopes: scopes, keyRatePerSecond: ratePerSecond } });
@@ -35,22 +36,24 @@ export function apiKeyProcedure(scope: ApiScope) {
       return next();
     })
     .use(async function withinRate({ ctx, next }) {
-      const headers = restStateOf(ctx)?.responseHeaders;
-      // The key's own limit first, so a request it refuses takes nothing from the account's budget.
-      let keyDecision: RateDecision | null = null;
-      if (ctx.keyRatePerSecond !== null) {
-        keyDecision = await consumeKeyRequest(ctx.deps.pool, ctx.keyId, ctx.keyRatePerSecond);
-        if (!keyDecision.allowed) refuse(keyDecision, headers, 'on this API key');
-      }
-      // Enterprise: the rate the operator set for this account (mailvet accounts set-api-rate), if any.
-      const custom = ctx.plan === 'enterprise' ? await customApiRate(ctx.deps.db, ctx.accountId) : null;
-      const decision = await consumeApiRequest(ctx.deps.pool, ctx.plan, ctx.accountId, 'v1', custom);
-      if (!decision.allowed) refuse(decision, headers, 'on your plan');
-      if (headers) {
-        const tighter = keyDecision?.allowed && keyDecision.limit < decision.limit ? keyDecision : decision;
-        headers['X-RateLimit-Limit'] = String(tighter.limit);
-        headers['X-RateLimit-Remaining'] = String(Math.min(decision.remaining, keyDecision?.allowed ? keyDecision.remaining : decision.remaining));
-      }
+      await timed('rate', async () => {
+        const headers = restStateOf(ctx)?.responseHeaders;
+        // The key's own limit first, so a request it refuses takes nothing from the account's budget.
+        let keyDecision: RateDecision | null = null;
+        if (ctx.keyRatePerSecond !== null) {
+          keyDecision = await consumeKeyRequest(ctx.deps.pool, ctx.keyId, ctx.keyRatePerSecond);
+          if (!keyDecision.allowed) refuse(keyDecision, headers, 'on this API key');
+        }
+        // Enterprise: the rate the operator set for this account (mailvet accounts set-api-rate), if any.
+        const custom = ctx.plan === 'enterprise' ? await customApiRate(ctx.deps.db, ctx.accountId) : null;
+        const decision = await consumeApiRequest(ctx.deps.pool, ctx.plan, ctx.accountId, 'v1', custom);
+        if (!decision.allowed) refuse(decision, headers, 'on your plan');
+        if (headers) {
+          const tighter = keyDecision?.allowed && keyDecision.limit < decision.limit ? keyDecision : decision;
+          headers['X-RateLimit-Limit'] = String(tighter.limit);
+          headers['X-RateLimit-Remaining'] = String(Math.min(decision.remaining, keyDecision?.allowed ? keyDecision.remaining : decision.remaining));
+        }
+      });
       return next();
     });
 }

@@ -13,6 +13,7 @@ import { verificationResultSchema, type Depth, type Evidence, type Reason, type 
 import { planAllows, type PlanType } from '../../contracts/plans';
 import { describeCharacter, trimAddress } from '../../../probe/contract';
 import { AppError } from '../../lib/app-error';
+import { timed } from '../../lib/server-timing';
 import { assertServiceActive } from '../billing/service-state';
 import { returnCredits, takeCredits } from '../credits/credits';
 import { resultRow } from './results.queries';
@@ -111,13 +112,15 @@ export async function checkSingleEmail(
   const email = parseSingleEmail(o.email);
   const depth = depthForPlan(o.plan);
 
-  await assertServiceActive(deps.db, o.accountId);
-  const reserved = await deps.db.transaction().execute((trx) => takeCredits(trx, o.accountId, 1));
+  const reserved = await timed('credit', async () => {
+    await assertServiceActive(deps.db, o.accountId);
+    return deps.db.transaction().execute((trx) => takeCredits(trx, o.accountId, 1));
+  });
   if (!reserved) throw new AppError('INSUFFICIENT_CREDITS', INSUFFICIENT_CREDITS_MESSAGE);
 
   let verification: VerificationResult;
   try {
-    verification = await probeOne(deps.probe, email, depth);
+    verification = await timed('probe', () => probeOne(deps.probe, email, depth));
   } catch (err) {
     await returnCredits(deps.db, o.accountId, 1);
     console.error('[validation] probe failed:', err instanceof Error ? err.message : err);
@@ -125,13 +128,13 @@ export async function checkSingleEmail(
   }
 
   try {
-    const { stored, balance } = await deps.db.transaction().execute(async (trx) => {
+    const { stored, balance } = await timed('store', () => deps.db.transaction().execute(async (trx) => {
       const row = await insertSingleResult(trx, resultRow({ accountId: o.accountId, jobId: null, userId: o.userId, email, result: verification }));
       // Fair charging: an undecided result gives its credit back in the transaction that stores it.
       if (!row.charged) await returnCredits(trx, o.accountId, 1);
       const acct = await trx.selectFrom('account').select('credits_balance').where('id', '=', o.accountId).executeTakeFirstOrThrow();
       return { stored: row, balance: acct.credits_balance };
-    });
+    }));
     return {
       id: stored.id,
       email,
