@@ -13,14 +13,16 @@ const reasonList = reasonSchema.options.map((r) => `\`${r}\`: ${REASON_TEXT[r].d
 export const publicResultSchema = z
   .object({
     email: z.string().meta({ description: 'The address you sent, exactly as received.' }),
-    result: resultSchema.meta({ description: 'valid, invalid or risky.' }),
+    result: resultSchema.meta({
+      description: 'valid (the mailbox accepts mail), invalid (it will bounce) or risky (catch-all, disposable, greylisted or not conclusively verifiable).',
+    }),
     reason: reasonSchema.meta({ description: `Machine-readable cause of the result:\n${reasonList}` }),
-    deliverability_score: z.number().int().min(0).max(100),
-    syntax_valid: z.boolean(),
-    mx_valid: z.boolean(),
-    smtp_valid: z.boolean(),
-    disposable_provider: z.boolean(),
-    role_detected: z.boolean(),
+    deliverability_score: z.number().int().min(0).max(100).meta({ description: '0–100. Weighs SMTP status, domain age, MX reputation and blacklists.' }),
+    syntax_valid: z.boolean().meta({ description: 'The address is a well-formed RFC 5321 mailbox.' }),
+    mx_valid: z.boolean().meta({ description: 'The domain publishes usable mail exchangers.' }),
+    smtp_valid: z.boolean().meta({ description: 'The receiving server accepted the recipient in an SMTP handshake. Always false on plans without the SMTP check.' }),
+    disposable_provider: z.boolean().meta({ description: 'The domain belongs to a disposable / temporary inbox provider.' }),
+    role_detected: z.boolean().meta({ description: 'The local part is a role address such as admin@, info@ or support@.' }),
     charged: z.boolean().meta({ description: FAIR_CHARGING_RULE }),
   })
   .meta({ id: 'ValidationResult' });

@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import { reasonSchema } from '../../probe/contract';
 import { ERROR_CODES } from '../../server/contracts/error-codes';
 import { SANDBOX_ENTRIES } from '../../server/contracts/sandbox';
-import { reasonText } from '../../src/features/docs/reason-text';
+import { REASON_TEXT } from '../../server/contracts/reasons';
 import { endpointsOf, objectsOf, type OpenApiDocument } from '../../src/features/docs/openapi-model';
 import { EXAMPLES, exampleCode } from '../../src/features/docs/examples';
 import { SCREENSHOT_DIR } from './helpers';
@@ -47,8 +47,8 @@ test('the API Reference renders the OpenAPI document and the contracts', async (
   for (const r of reasonSchema.options) {
     const row = page.locator(`tr[data-reason="${r}"]`);
     await expect(row, r).toContainText(r);
-    await expect(row).toContainText(reasonText(r).label);
-    await expect(row).toContainText(reasonText(r).description);
+    await expect(row).toContainText(REASON_TEXT[r].label);
+    await expect(row).toContainText(REASON_TEXT[r].description);
   }
 
   for (const [code, info] of Object.entries(ERROR_CODES)) {

@@ -11,7 +11,7 @@ import { cn } from '../../lib/cn';
 import { CodeBlock } from './code-block';
 import { EXAMPLES, exampleCode, type ApiExample } from './examples';
 import { endpointsOf, objectsOf, type EndpointModel, type FieldRow, type OpenApiDocument } from './openapi-model';
-import { reasonText } from './reason-text';
+import { REASON_TEXT } from '../../../server/contracts/reasons';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
 
@@ -245,8 +245,8 @@ export function ReasonCodes() {
           {reasonSchema.options.map((r) => (
             <tr key={r} id={`reason-${r}`} data-reason={r} className="scroll-mt-24">
               <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">{r}</td>
-              <td className="px-4 py-2.5 whitespace-nowrap text-slate-900">{reasonText(r).label}</td>
-              <td className="px-4 py-2.5 text-slate-600">{reasonText(r).description}</td>
+              <td className="px-4 py-2.5 whitespace-nowrap text-slate-900">{REASON_TEXT[r].label}</td>
+              <td className="px-4 py-2.5 text-slate-600">{REASON_TEXT[r].description}</td>
             </tr>
           ))}
         </tbody>

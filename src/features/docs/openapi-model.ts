@@ -130,6 +130,11 @@ export function typeLabel(doc: OpenApiDocument, schema: JsonSchema | undefined):
     .join(' | ');
 }
 
+/** The summary line of a description (a field's enum list, e.g. the reason codes, is shown as a table). */
+function firstLine(text: string): string {
+  return text.split('\n')[0]!.replace(/:$/, '.');
+}
+
 function refOf(schema: JsonSchema | undefined): string | null {
   if (!schema) return null;
   if (schema.$ref) return refName(schema.$ref);
@@ -150,7 +155,7 @@ export function fieldsOf(doc: OpenApiDocument, schema: JsonSchema | undefined, p
       name: `${prefix}${name}`,
       type: typeLabel(doc, raw),
       required: required.has(name),
-      description: raw.description ?? target.description ?? '',
+      description: firstLine(raw.description ?? target.description ?? ''),
       enumValues: (raw.enum ?? target.enum ?? []).map(String),
       ref: refOf(raw),
     };
