@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { chromium, expect, test } from '@playwright/test';
+import { withE2eDb } from './db';
 import { upgradeTo } from '../fixtures/e2e/paid-plan';
 import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
 
@@ -27,4 +28,63 @@ test('Business: logo (SVG rasterised), brand colour and custom domain record; th
   await expect(page.getByTestId('brand').locator('img')).toBeVisible();
   await page.waitForFunction(() => document.querySelectorAll('[data-transition]').length === 0);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/white-label-settings.png`, fullPage: true });
+});
+
+test('the sign-in page served on a verified custom domain carries its logo, colour and (Enterprise) product name', async ({ page }, testInfo) => {
+  const email = uniqueEmail('e2e-wl-host');
+  await signUpAndVerify(page, { email });
+  await upgradeTo(page, 'business');
+  await page.goto('/dashboard/settings');
+  const card = page.getByTestId('white-label');
+  await card.getByLabel('Logo (PNG or SVG, up to 256 KB)').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(SVG) });
+  await expect(card.getByRole('img', { name: 'Current logo' })).toBeVisible();
+  await card.getByLabel('Brand colour').fill('#0f766e');
+  await card.getByRole('button', { name: 'Save colour' }).click();
+  await expect(page.getByText('Branding saved')).toBeVisible();
+  const domain = `signin-${Date.now()}.acme-e2e.test`;
+  await card.getByLabel('Custom domain').fill(domain);
+  await card.getByRole('button', { name: 'Save domain' }).click();
+  await expect(page.getByTestId('domain-record')).toBeVisible();
+  // The arrangements no screen makes here: the DNS proof (the e2e server has no DNS world) and the
+  // Enterprise deal (sales-led), then the product name through the product's own API.
+  await withE2eDb(async (db) => {
+    await db.query(`update account_branding set domain_verified_at = now() where custom_domain = $1`, [domain]);
+    await db.query(`update account set plan = 'enterprise' where id = (select account_id from account_branding where custom_domain = $1)`, [domain]);
+  });
+  const named = await page.request.post('/api/trpc/branding.update', { data: { productName: 'Acme Verify' }, headers: { 'content-type': 'application/json' } });
+  expect(named.ok()).toBeTruthy();
+
+  // A browser that reaches the custom domain (resolved to this machine, as its CNAME would).
+  const port = new URL(testInfo.project.use.baseURL ?? page.url()).port;
+  const launch = testInfo.project.use.launchOptions ?? {};
+  const browser = await chromium.launch({ ...launch, args: [...(launch.args ?? []), `--host-resolver-rules=MAP ${domain} 127.0.0.1`] });
+  try {
+    const branded = await browser.newPage();
+    await branded.goto(`http://${domain}:${port}/auth`);
+    await expect(branded.getByRole('heading', { name: 'Welcome to Acme Verify' })).toBeVisible();
+    const brand = branded.getByTestId('auth-brand');
+    await expect(brand).toContainText('Acme Verify');
+    const logo = brand.getByRole('img', { name: 'Acme Verify logo' });
+    await expect(logo).toBeVisible();
+    expect(await logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await expect(branded.getByRole('button', { name: 'Sign In' })).toHaveCSS('background-color', 'rgb(15, 118, 110)');
+    await expect(branded).toHaveTitle('Acme Verify');
+    await expect(branded.getByText('Back to home')).toHaveCount(0);
+    await branded.waitForFunction(() => document.querySelectorAll('[data-transition]').length === 0);
+    await branded.screenshot({ path: `${SCREENSHOT_DIR}/white-label-signin-custom-domain.png`, fullPage: true });
+
+    // Signing in works on the custom domain (its origin is trusted for requests to it).
+    await branded.locator('#signin-email').fill(email);
+    await branded.locator('#signin-password').fill('secret123');
+    await branded.getByRole('button', { name: 'Sign In' }).click();
+    await expect(branded).toHaveURL(new RegExp(`^http://${domain.replace(/\./g, '\\.')}:${port}/dashboard`));
+
+    // The app's own host keeps Mailvet's sign-in page.
+    const plain = await browser.newPage();
+    await plain.goto(`http://127.0.0.1:${port}/auth`);
+    await expect(plain.getByRole('heading', { name: 'Welcome to Mailvet' })).toBeVisible();
+    await expect(plain.getByTestId('auth-brand')).toHaveCount(0);
+  } finally {
+    await browser.close();
+  }
 });

@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState, type CSSProperties, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { ArrowLeft, MailCheck } from 'lucide-react';
@@ -14,6 +15,38 @@ import { ForgotPasswordForm, ResetPasswordForm } from '../../features/auth/passw
 import { InvitationNotice } from '../../features/team/invitation-notice';
 import { useInvitationLanding } from '../../features/team/use-invitation-landing';
 import { authClient } from '../../lib/auth-client';
+
+interface PublicBrand {
+  productName?: string;
+  brandColor?: string | null;
+  logoUrl?: string | null;
+  domain?: string;
+}
+
+/** White-label: the brand of the verified custom domain this page is served on (by Host), or {} on the app's own host. */
+function usePublicBrand() {
+  return useQuery({
+    queryKey: ['public-branding', window.location.host],
+    queryFn: async (): Promise<PublicBrand> => {
+      const res = await fetch('/api/public-branding', { credentials: 'omit' });
+      return res.ok ? ((await res.json()) as PublicBrand) : {};
+    },
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+}
+
+/** Tints the page's brand colour variables (buttons, links, focus rings) with the custom domain's colour. */
+function brandStyle(color: string | null | undefined): CSSProperties | undefined {
+  if (!color || !/^#[0-9a-fA-F]{6}$/.test(color)) return undefined;
+  return {
+    '--color-brand-50': `color-mix(in srgb, ${color} 8%, white)`,
+    '--color-brand-100': `color-mix(in srgb, ${color} 16%, white)`,
+    '--color-brand-500': `color-mix(in srgb, ${color} 85%, white)`,
+    '--color-brand-600': color,
+    '--color-brand-700': `color-mix(in srgb, ${color} 85%, black)`,
+  } as CSSProperties;
+}
 
 function SignInForm({ onTwoFactor, onForgot }: { onTwoFactor: () => void; onForgot: () => void }) {
   const navigate = useNavigate();
@@ -137,17 +170,37 @@ export default function AuthRoute() {
   const [params, setParams] = useSearchParams();
   const step = params.get('step');
   const landing = useInvitationLanding();
+  const brand = usePublicBrand();
+  const b = brand.data ?? {};
+  const branded = Boolean(b.domain);
+  const name = b.productName ?? 'Mailvet';
+  useEffect(() => {
+    if (branded) document.title = name;
+  }, [branded, name]);
   if (!isPending && session) return <Navigate to={landing} replace />;
+  // On a custom domain, wait for its brand rather than flash Mailvet's.
+  if (brand.isPending) return <main className="min-h-screen bg-white" aria-busy="true" />;
   return (
-    <main className="flex min-h-screen flex-col items-center justify-center bg-gradient-to-b from-brand-50 to-white px-4 py-12">
+    <main className="flex min-h-screen flex-col items-center justify-center bg-gradient-to-b from-brand-50 to-white px-4 py-12" style={brandStyle(b.brandColor)} data-testid="auth-page" data-branded={branded ? 'true' : undefined}>
       <div className="w-full max-w-md">
-        <Link to={paths.home} className="mb-6 inline-flex items-center gap-1.5 text-sm font-medium text-slate-600 hover:text-slate-900">
-          <ArrowLeft className="size-4" aria-hidden /> Back to home
-        </Link>
+        {branded ? (
+          <div className="mb-6 flex items-center gap-2 font-semibold text-slate-900" data-testid="auth-brand">
+            {b.logoUrl ? (
+              <img src={b.logoUrl} alt={`${name} logo`} className="h-10 max-w-40 object-contain" />
+            ) : (
+              <span className="grid size-10 place-items-center rounded-lg bg-brand-600 text-lg font-bold text-white" aria-hidden>{name.charAt(0).toUpperCase()}</span>
+            )}
+            <span className="text-xl text-brand-700">{name}</span>
+          </div>
+        ) : (
+          <Link to={paths.home} className="mb-6 inline-flex items-center gap-1.5 text-sm font-medium text-slate-600 hover:text-slate-900">
+            <ArrowLeft className="size-4" aria-hidden /> Back to home
+          </Link>
+        )}
         <InvitationNotice />
         <Card>
           <CardHeader>
-            <CardTitle className="text-2xl">Welcome to Mailvet</CardTitle>
+            <CardTitle className="text-2xl">Welcome to {name}</CardTitle>
             <CardDescription>Sign in to your account or create a new one.</CardDescription>
           </CardHeader>
           <CardContent>
