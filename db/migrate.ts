@@ -18,6 +18,7 @@ import * as mIdempotency from './migrations/2026_11_23_22_40_00_create_idempoten
 import * as mCreditGrant from './migrations/2026_11_24_02_00_00_create_credit_grant';
 import * as mApiKeyScopes from './migrations/2026_11_24_04_00_00_add_api_key_scopes';
 import * as mWebhookDelivery from './migrations/2026_11_24_01_00_00_create_webhook_delivery';
+import * as mJobCancelled from './migrations/2026_11_24_03_00_00_add_job_cancelled';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_21_00_00_create_core': m001,
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_02_00_00_create_credit_grant': mCreditGrant,
   '2026_11_24_04_00_00_add_api_key_scopes': mApiKeyScopes,
   '2026_11_24_01_00_00_create_webhook_delivery': mWebhookDelivery,
+  '2026_11_24_03_00_00_add_job_cancelled': mJobCancelled,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -12,7 +12,7 @@ export type SubscriptionState = 'none' | 'active' | 'past_due' | 'suspended';
 export type BillingInterval = 'monthly' | 'annual';
 export type PaidPlan = 'starter' | 'pro' | 'business';
 export type RzpSubscriptionStatus = 'created' | 'authenticated' | 'active' | 'pending' | 'halted' | 'cancelled' | 'completed';
-export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed';
+export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled';
 export type JobSource = 'upload' | 'api' | 'schedule' | 'replay';
 export type Frequency = 'daily' | 'weekly' | 'monthly';
 
@@ -120,6 +120,8 @@ export interface ValidationJobTable {
   created_at: Timestamp;
   started_at: Date | null;
   completed_at: Date | null;
+  /** When the job was cancelled (status 'cancelled'); completed_at is set to the same moment. */
+  cancelled_at: Date | null;
   updated_at: Timestamp;
   schedule_id: string | null;
   replay_of: string | null;

@@ -17,8 +17,10 @@ export function looksLikeCsv(name: string, type?: string | null): boolean {
   return /\.csv$/i.test(name.trim()) || (type ?? '').toLowerCase().startsWith('text/csv');
 }
 
-export const jobStatusSchema = z.enum(['pending', 'processing', 'completed', 'failed']);
 export type JobStatusValue = z.infer<typeof jobStatusSchema>;
+export const jobStatusSchema = z.enum(['pending', 'processing', 'completed', 'failed', 'cancelled']);
+/** A job that will change no more. */
+export const FINISHED_JOB_STATUSES: readonly JobStatusValue[] = ['completed', 'failed', 'cancelled'];
 
 export const jobIdInput = z.object({ jobId: z.uuid() });
 

@@ -12,6 +12,9 @@ import { idempotencyKeys } from './idempotency';
 import { openApiDocument } from './openapi';
 import { restContextFactory, restStateOf } from './rest-context';
 import { v1Router } from './v1.router';
+import { MAX_UPLOAD_BYTES } from '../contracts/jobs';
+import { MULTIPART, csvMultipart } from './csv-multipart';
+import type { RestState } from './rest-context';
 
 /** The routes that take up to 10,000 addresses; every other /v1 body is small. */
 const BULK_PATHS = new Set(['/bulk', '/bulk-validate']);
@@ -49,10 +52,19 @@ export function publicError(envelope: ErrorEnvelope): { code: string; message: s
   return issues && issues.length > 0 ? { ...details, code, message, issues } : { ...details, code, message };
 }
 
-/** Rewrites the JSON body of error responses on their way out, as RFC 9457 problem details. */
+/**
+ * Rewrites the JSON body of error responses on their way out, as RFC 9457 problem details; a
+ * successful answer that asked for another body (CSV results: RestState.rawBody) gets it instead.
+ */
 function rewriteErrorBodies(res: Response, docsBase: string): void {
   const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => Response;
   res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    const raw = (res.locals.restState as RestState | undefined)?.rawBody;
+    if (raw && res.statusCode < 400 && !res.headersSent) {
+      res.setHeader('Content-Type', raw.contentType);
+      res.setHeader('Content-Length', Buffer.byteLength(raw.text));
+      return end(raw.text, ...rest.filter((r) => typeof r === 'function'));
+    }
     if (res.statusCode >= 400 && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) {
       try {
         const body = JSON.stringify(problemDetails(res.statusCode, publicError(JSON.parse(chunk.toString()) as ErrorEnvelope), docsBase));
@@ -91,13 +103,22 @@ export function restApiRouter(deps: AppDeps): express.Router {
   r.use(
     jsonBodyGuard({
       limit: (req) => (BULK_PATHS.has(req.path) ? BULK_BODY_BYTES : SMALL_BODY_BYTES),
-      // A multipart CSV on /bulk is read by its own parser: open it here with
-      // `streamed: (req, type) => (req.path === '/bulk' && type === 'multipart/form-data' ? <upload limit> : null)`
-      // and apply res.locals.bodyLimit in that parser. Until then every non-JSON body is a 415.
+      // A CSV on /bulk as multipart/form-data is read by its own parser (csv-multipart.ts) under the
+      // dashboard's upload limit; every other non-JSON body is a 415.
+      streamed: (req, type) => (BULK_PATHS.has(req.path) && req.method === 'POST' && type === MULTIPART ? MAX_UPLOAD_BYTES : null),
       deliver: 'json',
       reply: (res, err) => sendProblem(res, err, deps.baseURL),
     }),
   );
+  r.use(csvMultipart(deps));
+  // A POST without a body (POST /jobs/{id}/cancel) is an empty JSON object, whatever its Content-Type says.
+  r.use((req, _res, next) => {
+    if (req.method === 'POST' && req.body === undefined) {
+      req.headers['content-type'] = 'application/json';
+      req.body = {};
+    }
+    next();
+  });
   r.use(idempotencyKeys(deps));
   r.use((req, res) => {
     res.setHeader('Cache-Control', 'no-store');

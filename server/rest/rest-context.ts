@@ -7,6 +7,10 @@ import type { Context } from '../trpc/context';
 
 export interface RestState {
   responseHeaders: Record<string, string>;
+  /** A body to send instead of the JSON answer (CSV results); mount.ts swaps it in on success. */
+  rawBody?: { contentType: string; text: string };
+  /** A CSV uploaded to POST /bulk as multipart/form-data (mount.ts parsed it into `emails`). */
+  upload?: { filename: string };
 }
 
 export interface RestContext extends Context {
@@ -14,10 +18,13 @@ export interface RestContext extends Context {
 }
 
 export function restContextFactory(deps: AppDeps) {
-  return ({ req }: { req: IncomingMessage & { ip?: string } }): RestContext => {
+  return ({ req, res }: { req: IncomingMessage & { ip?: string }; res?: { locals?: Record<string, unknown> } }): RestContext => {
     const headers = fromNodeHeaders(req.headers);
     headers.delete('cookie'); // the public API authenticates with API keys only
-    return { deps, user: null, sessionId: null, headers, ip: req.ip ?? null, rest: { responseHeaders: {} } };
+    const upload = res?.locals?.csvUpload as RestState['upload'] | undefined;
+    const rest: RestState = { responseHeaders: {}, ...(upload ? { upload } : {}) };
+    if (res?.locals) res.locals.restState = rest; // read back by mount.ts for rawBody
+    return { deps, user: null, sessionId: null, headers, ip: req.ip ?? null, rest };
   };
 }
 

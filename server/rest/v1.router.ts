@@ -3,7 +3,7 @@
 // apiKeyProcedure(scope), which declares the key scope it needs: Bearer key, plan with API access,
 // scope, per-key and per-plan rate. A test key's ctx.sandbox routes its work to the sandbox. Services do the work; this file only maps shapes.
 import { z } from 'zod';
-import { hasNul, NUL_MESSAGE } from '../../probe/contract';
+import { hasNul, NUL_MESSAGE, reasonSchema } from '../../probe/contract';
 import { API_SCOPES } from '../contracts/api-keys';
 import { MAX_EMAILS_PER_FILE } from '../contracts/jobs';
 import type { PlanType } from '../contracts/plans';
@@ -18,7 +18,11 @@ import { publicJobSchema, publicResultSchema, toPublicJob, toPublicResult } from
 import { jobStatusSchema } from '../contracts/jobs';
 import { apiKeyProcedure } from './rest-procedures';
 import { apiAccountSummary, checkSandboxEmail } from '../features/api-keys/api-keys.service';
-import { accountJobOr404, resultsAfterCursor } from '../features/jobs/job-results';
+import { accountJobOr404, exportJobCsv, listAccountJobs, parseReasons, parseResultKinds, resultsAfterCursor } from '../features/jobs/job-results';
+import { cancelJob } from '../features/jobs/job-cancel';
+import { ESTIMATE_MODEL, MAX_ESTIMATE_EMAILS, estimateSample } from '../features/validation/estimate.service';
+import { sandboxResult } from '../features/api-keys/sandbox';
+import { restStateOf, type RestState } from './rest-context';
 
 const TAG_VALIDATION = 'Validation';
 const TAG_JOBS = 'Jobs';
@@ -60,6 +64,74 @@ const bulkOutput = z.object({
 });
 
 export const MAX_RESULTS_PAGE = MAX_EMAILS_PER_FILE;
+export const MAX_JOBS_PAGE = 100;
+
+const listJobsInput = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be a number.' })
+    .int('limit must be a whole number.')
+    .min(1, 'limit must be at least 1.')
+    .max(MAX_JOBS_PAGE, `limit can be at most ${MAX_JOBS_PAGE}.`)
+    .optional()
+    .meta({ description: `Jobs per page (1–${MAX_JOBS_PAGE}, default 20), newest first.` }),
+  cursor: z.string().max(200).optional().meta({ description: 'next_cursor from the previous page (opaque).' }),
+});
+
+const listJobsOutput = z.object({
+  jobs: z.array(publicJobSchema),
+  next_cursor: z.string().nullable().meta({ description: 'Pass as cursor to get the next page; null on the last page.' }),
+});
+
+const cancelOutput = z
+  .object({
+    job: publicJobSchema,
+    processed_emails: z.number().int().meta({ description: 'Addresses checked before the cancel; their results are kept.' }),
+    unprocessed_emails: z.number().int().meta({ description: 'Addresses never checked.' }),
+    credits_charged: z.number().int().meta({ description: 'Credits the kept results cost.' }),
+    credits_not_charged: z.number().int().meta({
+      description: 'Credits the unchecked addresses did not cost: a job takes one credit per stored result, so nothing was ever taken for them and your balance stays as it is.',
+    }),
+  })
+  .meta({ id: 'CancelledJob' });
+
+const estimateInput = z.object({
+  emails: z
+    .array(z.string({ error: 'emails must contain only strings.' }).max(SINGLE_CHECK_MAX_LENGTH, `Each address must be at most ${SINGLE_CHECK_MAX_LENGTH} characters.`).refine((e) => !hasNul(e), NUL_MESSAGE), {
+      error: 'emails is required and must be an array of strings.',
+    })
+    .min(1, 'emails must contain at least one address.')
+    .max(MAX_ESTIMATE_EMAILS, `emails can contain at most ${MAX_ESTIMATE_EMAILS} addresses per estimate.`)
+    .meta({ description: `A sample of up to ${MAX_ESTIMATE_EMAILS} addresses.` }),
+});
+
+const estimateOutput = z
+  .object({
+    results: z.array(
+      z.object({
+        email: z.string(),
+        outcome: z.enum(['deliverable_domain', 'undeliverable', 'undecided']).meta({
+          description: 'deliverable_domain: the domain has working mail servers (the mailbox was not asked); undeliverable: bad syntax or a domain that cannot receive mail; undecided: DNS could not be decided.',
+        }),
+        reason: reasonSchema,
+        syntax_valid: z.boolean(),
+        mx_valid: z.boolean(),
+        disposable_provider: z.boolean(),
+        role_detected: z.boolean(),
+      }),
+    ),
+    checked: z.number().int(),
+    deliverable_domains: z.number().int(),
+    undeliverable: z.number().int(),
+    undecided: z.number().int(),
+    predicted_bounce_rate: z.number().min(0).max(1).nullable().meta({ description: ESTIMATE_MODEL }),
+  })
+  .meta({ id: 'Estimate' });
+
+/** CSV when asked by format=csv, or by an Accept header that prefers text/csv over JSON. */
+function wantsCsv(format: 'json' | 'csv' | undefined, accept: string | null): boolean {
+  if (format !== undefined) return format === 'csv';
+  return /\btext\/csv\b/i.test(accept ?? '') && !/application\/(json|\*)/i.test(accept ?? '');
+}
 
 const resultsInput = z.object({
   id: z.string().max(100),
@@ -70,7 +142,10 @@ const resultsInput = z.object({
     .max(MAX_RESULTS_PAGE, `limit can be at most ${MAX_RESULTS_PAGE.toLocaleString('en-US')}.`)
     .optional()
     .meta({ description: `Results per page (1–${MAX_RESULTS_PAGE.toLocaleString('en-US')}, default ${MAX_RESULTS_PAGE.toLocaleString('en-US')}: a whole job).` }),
-  cursor: z.string().max(40).optional().meta({ description: 'next_cursor from the previous page.' }),
+  cursor: z.string().max(200).optional().meta({ description: 'next_cursor from the previous page (opaque).' }),
+  result: z.string().max(100).optional().meta({ description: 'Only these verdicts: valid, invalid, risky (comma-separated).', example: 'invalid,risky' }),
+  reason: z.string().max(1000).optional().meta({ description: 'Only these reason codes (comma-separated), e.g. mailbox_not_found,catch_all.' }),
+  format: z.enum(['json', 'csv'], { error: 'format must be json or csv.' }).optional().meta({ description: 'csv answers text/csv (the result fields as columns, spreadsheet formulas neutralised, next page in the X-Next-Cursor header); so does Accept: text/csv.' }),
 });
 
 const resultsOutput = z.object({
@@ -81,7 +156,7 @@ const resultsOutput = z.object({
   next_cursor: z.string().nullable().meta({ description: 'Pass as cursor to get the next page; null on the last page.' }),
 });
 
-async function startBulk(ctx: { deps: AppDeps; accountId: string; keyId: string; plan: PlanType; sandbox: boolean }, input: z.infer<typeof bulkInput>) {
+async function startBulk(ctx: { deps: AppDeps; accountId: string; keyId: string; plan: PlanType; sandbox: boolean; rest?: RestState }, input: z.infer<typeof bulkInput>) {
   let webhookUrl: string | null = null;
   if (input.webhook_url !== undefined) {
     const check = await checkWebhookUrl(input.webhook_url.trim(), { allowPrivate: ctx.deps.env.WEBHOOK_ALLOW_PRIVATE });
@@ -90,7 +165,7 @@ async function startBulk(ctx: { deps: AppDeps; accountId: string; keyId: string;
   }
   const emails = uniqueAddresses(input.emails);
   if (emails.length === 0) throw new AppError('BAD_INPUT', 'No valid email addresses found');
-  const job = await createApiBulkJob(ctx.deps.db, { accountId: ctx.accountId, keyId: ctx.keyId, plan: ctx.plan, emails, webhookUrl, sandbox: ctx.sandbox });
+  const job = await createApiBulkJob(ctx.deps.db, { accountId: ctx.accountId, keyId: ctx.keyId, plan: ctx.plan, emails, webhookUrl, sandbox: ctx.sandbox, filename: ctx.rest?.upload?.filename });
   return { job_id: job.jobId, total_emails: job.totalEmails, status: 'pending' as const };
 }
 
@@ -153,6 +228,21 @@ export const v1Router = router({
       return toPublicResult(r);
     }),
 
+  estimate: apiKeyProcedure('validate')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/estimate',
+        tags: [TAG_VALIDATION],
+        summary: 'Estimate a list before validating it (free)',
+        description: `Checks a sample of up to ${MAX_ESTIMATE_EMAILS} addresses for syntax and DNS/MX only: no SMTP connection, nothing stored, no credit used. Returns each address's outcome and a predicted bounce rate. Model: ${ESTIMATE_MODEL}`,
+        errorResponses: { ...COMMON_ERRORS, 503: 'Verification service unavailable' },
+      },
+    })
+    .input(estimateInput)
+    .output(estimateOutput)
+    .mutation(({ ctx, input }) => estimateSample(ctx.deps.probe, input.emails, ctx.sandbox ? sandboxResult : undefined)),
+
   bulk: bulkProcedure
     .meta({
       openapi: {
@@ -160,7 +250,7 @@ export const v1Router = router({
         path: '/bulk',
         tags: [TAG_JOBS],
         summary: 'Start a bulk validation job',
-        description: `Queues up to ${MAX_EMAILS_PER_FILE.toLocaleString('en-US')} addresses and returns at once. Follow the job with GET /jobs/{id}, or pass webhook_url. One credit per unique address; the balance must cover them all.`,
+        description: `Queues up to ${MAX_EMAILS_PER_FILE.toLocaleString('en-US')} addresses and returns at once. Send JSON, or a CSV file as multipart/form-data (field "file", optional field "webhook_url"; the dashboard's CSV rules: up to 10 MB, an email column or the first column, 10,000 unique addresses). Follow the job with GET /jobs/{id}, or pass webhook_url. One credit per unique address; the balance must cover them all.`,
         errorResponses: { ...COMMON_ERRORS, 402: 'Insufficient credits' },
       },
     })
@@ -196,6 +286,24 @@ export const v1Router = router({
         return toPublicJob(await accountJobOr404(ctx.deps.db, ctx.accountId, input.id, { sandbox: ctx.sandbox }));
       }),
 
+    list: apiKeyProcedure('results')
+      .meta({
+        openapi: {
+          method: 'GET',
+          path: '/jobs',
+          tags: [TAG_JOBS],
+          summary: "List your account's jobs",
+          description: 'Newest first, in the public job shape. Paginate with limit and cursor (opaque; a cursor that is not one of ours is a 400).',
+          errorResponses: COMMON_ERRORS,
+        },
+      })
+      .input(listJobsInput)
+      .output(listJobsOutput)
+      .query(async ({ ctx, input }) => {
+        const page = await listAccountJobs(ctx.deps.db, ctx.accountId, { cursor: input.cursor, limit: input.limit ?? 20, sandbox: ctx.sandbox });
+        return { jobs: page.jobs.map(toPublicJob), next_cursor: page.nextCursor };
+      }),
+
     results: apiKeyProcedure('results')
       .meta({
         openapi: {
@@ -203,25 +311,54 @@ export const v1Router = router({
           path: '/jobs/{id}/results',
           tags: [TAG_JOBS],
           summary: "Get a job's results",
-          description: 'One result per address, in the public result shape, once the job has completed or failed. Paginate with limit and cursor.',
-          errorResponses: { ...COMMON_ERRORS, 404: 'No such job in this account', 409: 'The job is still pending or processing' },
+          description:
+            'One result per address, in the public result shape, in a stable order (the order they were checked). While the job runs you get what is done so far: keep the last next_cursor and ask again for the rest. Filter by result and reason; JSON, or CSV with format=csv or Accept: text/csv.',
+          errorResponses: { ...COMMON_ERRORS, 404: 'No such job in this account' },
         },
       })
       .input(resultsInput)
       .output(resultsOutput)
       .query(async ({ ctx, input }) => {
+        const filter = { results: parseResultKinds(input.result), reasons: parseReasons(input.reason), cursor: input.cursor, limit: input.limit ?? MAX_RESULTS_PAGE };
         const job = await accountJobOr404(ctx.deps.db, ctx.accountId, input.id, { sandbox: ctx.sandbox });
-        if (job.status === 'pending' || job.status === 'processing') {
-          throw new AppError('CONFLICT', `Results are available once the job has finished; it is ${job.status}. Poll GET /v1/jobs/${job.id} or use a webhook_url.`);
+        if (wantsCsv(input.format, ctx.headers.get('accept'))) {
+          const out = await exportJobCsv(ctx.deps.db, ctx.accountId, job.id, { ...filter, columns: 'public', whileRunning: true });
+          const state = restStateOf(ctx);
+          if (state) {
+            state.rawBody = { contentType: 'text/csv; charset=utf-8', text: out.csv };
+            state.responseHeaders['Content-Disposition'] = `attachment; filename="${out.filename}"`;
+            if (out.nextCursor) state.responseHeaders['X-Next-Cursor'] = out.nextCursor;
+          }
+          return { job_id: job.id, status: out.job.status, total_emails: job.total_emails, results: [], next_cursor: out.nextCursor };
         }
-        const page = await resultsAfterCursor(ctx.deps.db, ctx.accountId, job.id, { cursor: input.cursor, limit: input.limit ?? MAX_RESULTS_PAGE });
+        const page = await resultsAfterCursor(ctx.deps.db, ctx.accountId, job.id, filter);
         return {
           job_id: job.id,
-          status: job.status,
+          status: page.job.status,
           total_emails: job.total_emails,
           results: page.rows.map(toPublicResult),
           next_cursor: page.nextCursor,
         };
+      }),
+
+    cancel: apiKeyProcedure('bulk')
+      .meta({
+        openapi: {
+          method: 'POST',
+          path: '/jobs/{id}/cancel',
+          tags: [TAG_JOBS],
+          summary: 'Cancel a job',
+          description:
+            'Stops a pending or processing job: no further address is checked or charged, the results done so far are kept (GET /jobs/{id}/results), and the job ends with status cancelled. Cancelling a cancelled job again returns the same answer and changes nothing.',
+          errorResponses: { ...COMMON_ERRORS, 404: 'No such job in this account', 409: 'The job has already completed or failed' },
+        },
+      })
+      .input(z.object({ id: z.string().max(100) }))
+      .output(cancelOutput)
+      .mutation(async ({ ctx, input }) => {
+        await accountJobOr404(ctx.deps.db, ctx.accountId, input.id, { sandbox: ctx.sandbox });
+        const out = await cancelJob(ctx.deps.db, { accountId: ctx.accountId, jobId: input.id, userId: null, actor: 'api_key' });
+        return { job: toPublicJob(out.job), processed_emails: out.processed, unprocessed_emails: out.unprocessed, credits_charged: out.creditsCharged, credits_not_charged: out.creditsNotCharged };
       }),
   }),
 });

@@ -35,6 +35,6 @@ describe('API reference model', () => {
     expect(account.fields.map((f) => f.name)).toEqual(expect.arrayContaining(['key', 'key.id', 'key.scopes', 'key.test']));
     const results = endpointsOf(doc).find((e) => e.path === '/v1/jobs/{id}/results')!;
     expect(results.response.find((f) => f.name === 'results')).toMatchObject({ type: 'ValidationResult[]', ref: 'ValidationResult' });
-    expect(results.parameters.map((p) => p.name)).toEqual(['id', 'limit', 'cursor']);
+    expect(results.parameters.map((p) => p.name)).toEqual(['id', 'limit', 'cursor', 'result', 'reason', 'format']);
   });
 });

@@ -240,12 +240,12 @@ describe('POST /v1/bulk and the jobs endpoints', () => {
     expect(seen.sort()).toEqual([...emails].sort());
   });
 
-  it('refuses results while a job is still running (409) and bad paging (400)', async () => {
+  it('serves what is done while a job is still running (#12: partial results) and refuses bad paging (400)', async () => {
     const { key, accountId } = await customer();
     const job = await ts.testDb.db.insertInto('validation_job').values({ account_id: accountId, filename: 'x', source: 'api', status: 'processing', total_emails: 2 }).returning('id').executeTakeFirstOrThrow();
     const running = await api(key, 'GET', `/v1/jobs/${job.id}/results`);
-    expect(running.status).toBe(409);
-    expect(running.body.code).toBe('CONFLICT');
+    expect(running.status).toBe(200);
+    expect(running.body).toMatchObject({ status: 'processing', results: [], next_cursor: null });
     await ts.testDb.db.updateTable('validation_job').set({ status: 'completed' }).where('id', '=', job.id).execute();
     for (const q of ['limit=0', 'limit=abc', 'limit=10001', 'cursor=abc']) {
       const res = await api(key, 'GET', `/v1/jobs/${job.id}/results?${q}`);
@@ -328,7 +328,7 @@ describe('GET /v1/openapi.json', () => {
     const res = await api(null, 'GET', '/v1/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\.1/);
-    expect(Object.keys(res.body.paths).sort()).toEqual(['/account', '/bulk', '/bulk-validate', '/jobs/{id}', '/jobs/{id}/results', '/validate']);
+    expect(Object.keys(res.body.paths).sort()).toEqual(['/account', '/bulk', '/bulk-validate', '/estimate', '/jobs', '/jobs/{id}', '/jobs/{id}/cancel', '/jobs/{id}/results', '/validate']);
     expect(res.body.paths['/validate'].post).toBeDefined();
     expect(res.body.paths['/jobs/{id}/results'].get).toBeDefined();
     expect(res.body.servers[0].url).toBe(`${ts.url}/v1`);

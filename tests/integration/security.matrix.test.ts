@@ -46,6 +46,12 @@ const fx = {
     await fx.db().insertInto('validation_result').values({ account_id: A.owner.accountId, job_id: j.id, email: 'secret-a-row@example.com', result: 'valid', verdict: 'deliverable', reason: 'accepted', is_syntax_valid: true, is_dns_valid: true, is_mx_valid: true, is_smtp_valid: true, deliverability_score: 90, role_detected: false, disposable_provider: false }).execute();
     return j.id;
   },
+  /** A job of A still running (with one result done): for cancel. */
+  async runningJob(): Promise<string> {
+    const j = await fx.db().insertInto('validation_job').values({ account_id: A.owner.accountId, created_by: A.owner.userId, filename: 'secret-a-list.csv', status: 'processing', total_emails: 2, processed_emails: 1 }).returning('id').executeTakeFirstOrThrow();
+    await fx.db().insertInto('validation_result').values({ account_id: A.owner.accountId, job_id: j.id, email: 'secret-a-row@example.com', result: 'valid', verdict: 'deliverable', reason: 'accepted', is_syntax_valid: true, is_dns_valid: true, is_mx_valid: true, is_smtp_valid: true, deliverability_score: 90, role_detected: false, disposable_provider: false }).execute();
+    return j.id;
+  },
   async schedule(): Promise<string> {
     const s = await fx.db().insertInto('schedule').values({ account_id: A.owner.accountId, created_by: A.owner.userId, name: 'Secret A schedule', email_list: ['secret-a-row@example.com'], frequency: 'weekly' }).returning('id').executeTakeFirstOrThrow();
     return s.id;
@@ -116,6 +122,7 @@ const TRPC: Record<string, TrpcEntry> = {
   'jobs.list': { input: () => ({}), expect: everyone() },
   'jobs.byId': { input: async () => ({ jobId: await fx.job() }), expect: inAccount() },
   'jobs.results': { input: async () => ({ jobId: await fx.job(), page: 1, pageSize: 50 }), expect: inAccount() },
+  'jobs.cancel': { input: async () => ({ jobId: await fx.runningJob() }), expect: inAccount(), note: 'members work with jobs: any of them may stop a running one' },
   'jobs.breakdown': { input: async () => ({ jobId: await fx.job() }), expect: inAccount() },
   'jobs.onChange': { expect: everyone(), note: 'subscription: checked in-process (200 = the stream starts)' },
   'schedules.list': { expect: everyone() },
@@ -176,6 +183,9 @@ const V1: Record<string, V1Entry> = {
   'POST /bulk': { request: async () => ({ method: 'POST', path: '/v1/bulk', body: { emails: ['matrix@example.com'] } }), expect: v1Everyone() },
   'POST /bulk-validate': { request: async () => ({ method: 'POST', path: '/v1/bulk-validate', body: { emails: ['matrix@example.com'] } }), expect: v1Everyone() },
   'GET /jobs/{id}': { request: async () => ({ method: 'GET', path: `/v1/jobs/${await fx.job()}` }), expect: { anonymous: 401, revoked: 401, unscoped: 403, owner: 200, foreign: 404 } },
+  'GET /jobs': { request: async () => ({ method: 'GET', path: '/v1/jobs' }), expect: v1Everyone() },
+  'POST /jobs/{id}/cancel': { request: async () => ({ method: 'POST', path: `/v1/jobs/${await fx.runningJob()}/cancel` }), expect: { anonymous: 401, revoked: 401, unscoped: 403, owner: 200, foreign: 404 } },
+  'POST /estimate': { request: async () => ({ method: 'POST', path: '/v1/estimate', body: { emails: ['matrix@example.com'] } }), expect: v1Everyone(503) }, // no probe daemon here: every gate passed
   'GET /jobs/{id}/results': { request: async () => ({ method: 'GET', path: `/v1/jobs/${await fx.job()}/results` }), expect: { anonymous: 401, revoked: 401, unscoped: 403, owner: 200, foreign: 404 } },
   'GET /account': { request: async () => ({ method: 'GET', path: '/v1/account' }), expect: v1Everyone() }, // each key sees its own account
 };

@@ -1,4 +1,5 @@
 // Shared set-up for the probe's scenario tests on the simulated mail internet.
+import net from 'node:net';
 import type { VerificationResult } from '../../probe/contract';
 import type { MailWorld } from '../mailworld/index';
 
@@ -45,5 +46,10 @@ export function falseUndeliverable(world: MailWorld, results: Iterable<Verificat
   return bad;
 }
 
-/** A free port on 127.0.0.1 (nothing listens on it). */
-export { closedPort as freePort } from '../../probe/testing/fake-smtp';
+export async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', () => resolve()));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}

@@ -14,7 +14,7 @@ export const CHART_DAYS = 30;
 
 export type ActivityItem =
   | { kind: 'check'; id: string; email: string; result: 'valid' | 'invalid' | 'risky'; deliverability_score: number; at: string }
-  | { kind: 'job'; id: string; filename: string; status: 'pending' | 'processing' | 'completed' | 'failed'; total_emails: number; processed_emails: number; at: string };
+  | { kind: 'job'; id: string; filename: string; status: 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled'; total_emails: number; processed_emails: number; at: string };
 
 export interface Overview {
   plan: string;

@@ -4,7 +4,8 @@
 import type { Db } from '../../../db/client';
 import type { PlanType } from '../../contracts/plans';
 import { normalizeEmail } from './csv-import';
-import { createJobInTransaction, depthForPlan } from './jobs.service';
+import { createJobInTransaction } from './jobs.service';
+import { depthForPlan } from '../validation/validation.service';
 
 export const API_JOB_FILENAME = 'api-request';
 
@@ -20,13 +21,13 @@ export function uniqueAddresses(emails: readonly string[]): string[] {
 
 export async function createApiBulkJob(
   db: Db,
-  o: { accountId: string; keyId: string; plan: PlanType; emails: string[]; webhookUrl: string | null; sandbox?: boolean },
+  o: { accountId: string; keyId: string; plan: PlanType; emails: string[]; webhookUrl: string | null; sandbox?: boolean; filename?: string },
 ): Promise<{ jobId: string; totalEmails: number }> {
   return db.transaction().execute(async (trx) => {
     const job = await createJobInTransaction(trx, {
       accountId: o.accountId,
       userId: null,
-      filename: API_JOB_FILENAME,
+      filename: o.filename ?? API_JOB_FILENAME,
       emails: o.emails,
       source: 'api',
       depth: depthForPlan(o.plan),

@@ -3,6 +3,9 @@
 // NOTHING and, in the same transaction, takes one credit per row actually inserted and advances
 // the job's counters; so a crash, a retry or a second worker delivering the same chunk never
 // loses, duplicates or double-charges an address. Only addresses without a result are sent again.
+// A cancelled job (job-cancel.ts) stops here: each batch reads the job's status under its row lock
+// and stores nothing once it is cancelled, and the probe stream is aborted (checked on every batch
+// and every CANCEL_POLL_MS while the probe is silent), so no further address is probed or charged.
 import { sql } from 'kysely';
 import { ProbeClient } from '../../../probe/client/probe-client';
 import type { VerificationResult } from '../../../probe/contract';
@@ -29,8 +32,12 @@ export interface ChunkRunOptions {
 export const DEFAULT_RETRY = { initialMs: 250, maxMs: 4_000, budgetMs: 45_000 };
 
 class OutOfCredits extends Error {}
+class JobCancelled extends Error {}
 
-export type ChunkOutcome = 'done' | 'job-gone' | 'job-finished' | 'out-of-credits';
+/** How often a chunk waiting on the probe looks whether its job was cancelled. */
+export const CANCEL_POLL_MS = 500;
+
+export type ChunkOutcome = 'done' | 'job-gone' | 'job-finished' | 'out-of-credits' | 'cancelled';
 
 export async function runChunk(o: ChunkRunOptions, jobId: string, chunkNo: number): Promise<ChunkOutcome> {
   const { db } = o;
@@ -40,6 +47,7 @@ export async function runChunk(o: ChunkRunOptions, jobId: string, chunkNo: numbe
     .where('id', '=', jobId)
     .executeTakeFirst();
   if (!job) return 'job-gone';
+  if (job.status === 'cancelled') return 'cancelled';
   if (job.status === 'completed' || job.status === 'failed') return 'job-finished';
   const chunk = await db.selectFrom('validation_job_chunk').select(['emails', 'completed_at']).where('job_id', '=', jobId).where('chunk_no', '=', chunkNo).executeTakeFirst();
   if (!chunk) return 'job-gone';
@@ -54,6 +62,7 @@ export async function runChunk(o: ChunkRunOptions, jobId: string, chunkNo: numbe
     const started = Date.now();
     let wait = retry.initialMs;
     for (;;) {
+      if (await jobCancelled(db, jobId)) return 'cancelled'; // also between retries: never probe a cancelled job
       const remaining = await unansweredEmails(db, jobId, chunk.emails);
       if (remaining.length === 0) break;
       try {
@@ -64,6 +73,7 @@ export async function runChunk(o: ChunkRunOptions, jobId: string, chunkNo: numbe
           await failJob(db, jobId, err.message);
           return 'out-of-credits';
         }
+        if (err instanceof JobCancelled) return 'cancelled';
         if (o.signal?.aborted) throw err;
         const message = err instanceof Error ? err.message : String(err);
         await db.updateTable('validation_job_chunk').set({ last_error: message.slice(0, 500) }).where('job_id', '=', jobId).where('chunk_no', '=', chunkNo).execute();
@@ -104,10 +114,26 @@ async function verifyAndStore(o: ChunkRunOptions, job: JobInfo, emails: string[]
   if (job.is_sandbox) {
     // A test key's job: the sandbox table answers, no probe is asked, nothing is charged.
     const batchSize = o.batchSize ?? 100;
-    for (let i = 0; i < emails.length; i += batchSize) await storeBatch(o.db, job, emails.slice(i, i + batchSize).map(sandboxResult));
+    for (let i = 0; i < emails.length; i += batchSize) {
+      if ((await storeBatch(o.db, job, emails.slice(i, i + batchSize).map(sandboxResult))) === 'cancelled') throw new JobCancelled();
+    }
     return;
   }
   const client = fleetClient(o.probe);
+  // Aborted when the worker stops (o.signal) or the job is cancelled.
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  let cancelled = false;
+  const cancel = () => {
+    cancelled = true;
+    stop.abort();
+  };
+  const poll = setInterval(() => {
+    void jobCancelled(o.db, job.id)
+      .then((c) => c && cancel())
+      .catch(() => undefined);
+  }, CANCEL_POLL_MS);
   const wanted = new Set(emails);
   const batchSize = o.batchSize ?? 100;
   const flushMs = o.flushMs ?? 300;
@@ -119,31 +145,51 @@ async function verifyAndStore(o: ChunkRunOptions, job: JobInfo, emails: string[]
     batch = [];
     lastFlush = Date.now();
     // One write at a time, in order; the probe keeps streaming meanwhile.
-    writing = writing.then(() => storeBatch(o.db, job, rows));
+    writing = writing.then(async () => {
+      if (cancelled) return;
+      if ((await storeBatch(o.db, job, rows)) === 'cancelled') cancel();
+    });
     return writing;
   };
   const timer = setInterval(() => {
     if (batch.length > 0 && Date.now() - lastFlush >= flushMs) void flush().catch(() => undefined);
   }, Math.max(50, Math.floor(flushMs / 2)));
   try {
-    for await (const r of client.verify(emails, { depth: job.depth, mode: 'bulk', signal: o.signal })) {
+    for await (const r of client.verify(emails, { depth: job.depth, mode: 'bulk', signal: stop.signal })) {
+      if (cancelled) break;
       if (!wanted.has(r.email)) continue;
       wanted.delete(r.email);
       batch.push(r);
       if (batch.length >= batchSize) await flush();
     }
+  } catch (err) {
+    if (!cancelled) throw err;
   } finally {
     clearInterval(timer);
-    // Whatever arrived before a failure is still committed.
+    clearInterval(poll);
+    o.signal?.removeEventListener('abort', onAbort);
+    // Whatever arrived before a failure is still committed (unless the job was cancelled).
     if (batch.length > 0) void flush().catch(() => undefined);
     await writing;
   }
+  if (cancelled) throw new JobCancelled();
 }
 
-/** One batch: results, credits and counters in one transaction. */
-export async function storeBatch(db: Db, job: JobInfo, results: VerificationResult[]): Promise<void> {
-  if (results.length === 0) return;
-  await db.transaction().execute(async (trx) => {
+async function jobCancelled(db: Db, jobId: string): Promise<boolean> {
+  const row = await db.selectFrom('validation_job').select('status').where('id', '=', jobId).executeTakeFirst();
+  return row?.status === 'cancelled';
+}
+
+/**
+ * One batch: results, credits and counters in one transaction, under the job's row lock (the same
+ * lock a cancel takes): a batch either commits before the cancel or finds the job cancelled and
+ * stores nothing.
+ */
+export async function storeBatch(db: Db, job: JobInfo, results: VerificationResult[]): Promise<'stored' | 'cancelled'> {
+  if (results.length === 0) return 'stored';
+  return db.transaction().execute(async (trx) => {
+    const current = await trx.selectFrom('validation_job').select('status').where('id', '=', job.id).forUpdate().executeTakeFirst();
+    if (!current || current.status === 'cancelled') return 'cancelled';
     const inserted = await trx
       .insertInto('validation_result')
       .values(results.map((r) => ({ ...resultRow({ accountId: job.account_id, jobId: job.id, userId: job.created_by, result: r }), ...(job.is_sandbox ? { charged: false } : {}) })))
@@ -151,7 +197,7 @@ export async function storeBatch(db: Db, job: JobInfo, results: VerificationResu
       .returning(['result', 'charged'])
       .execute();
     const n = inserted.length;
-    if (n === 0) return;
+    if (n === 0) return 'stored';
     // Fair charging (contracts/charging.ts): undecided results are stored with charged = false.
     const billable = inserted.filter((r) => r.charged).length;
     if (job.charge_credits && !(await takeCredits(trx, job.account_id, billable))) {
@@ -170,6 +216,7 @@ export async function storeBatch(db: Db, job: JobInfo, results: VerificationResu
       })
       .where('id', '=', job.id)
       .execute();
+    return 'stored';
   });
 }
 
@@ -191,7 +238,7 @@ async function completeChunk(db: Db, jobId: string, chunkNo: number): Promise<vo
 export async function failJob(db: Db, jobId: string, reason: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const job = await trx.selectFrom('validation_job').select('status').where('id', '=', jobId).forUpdate().executeTakeFirst();
-    if (!job || job.status === 'completed' || job.status === 'failed') return;
+    if (!job || job.status === 'completed' || job.status === 'failed' || job.status === 'cancelled') return;
     await trx.updateTable('validation_job').set({ status: 'failed', error: reason.slice(0, 1000), completed_at: new Date(), updated_at: new Date() }).where('id', '=', jobId).execute();
     await enqueueWebhook(trx, { jobId }); // only when the job has a webhook_url
   });

@@ -8,7 +8,8 @@ import { toPublicResult } from '../../contracts/public-api';
 import { AppError } from '../../lib/app-error';
 import { resultFileBrand } from '../branding/branding.service';
 import { decodeCursor, encodeCursor } from './cursor';
-import { findJob, jobResultRows, type JobResultRow, type JobView } from './jobs.queries';
+import { findJob, jobResultRows, listJobsAfter, type JobResultRow, type JobView } from './jobs.queries';
+import { reasonSchema } from '../../../probe/contract';
 
 export type ResultKind = 'valid' | 'invalid' | 'risky';
 
@@ -25,6 +26,28 @@ export function parseResultKinds(raw: unknown): ResultKind[] {
     kinds.add(k as ResultKind);
   }
   return [...kinds];
+}
+
+/** A `reason` query value (reason codes, comma-separated) → the codes; 400 for an unknown one. */
+export function parseReasons(raw: unknown): Reason[] {
+  if (raw === undefined || raw === '') return [];
+  if (typeof raw !== 'string') throw new AppError('BAD_INPUT', 'reason must be a comma-separated list of reason codes.');
+  const out = new Set<Reason>();
+  for (const part of raw.split(',')) {
+    const r = reasonSchema.safeParse(part.trim());
+    if (!r.success) throw new AppError('BAD_INPUT', `reason must be among: ${reasonSchema.options.join(', ')}.`);
+    out.add(r.data);
+  }
+  return [...out];
+}
+
+/** The account's jobs, newest first, a page at a time (opaque cursor; a foreign or forged one is a 400). */
+export async function listAccountJobs(db: Db, accountId: string, o: { cursor?: string; limit: number; sandbox?: boolean }): Promise<{ jobs: JobView[]; nextCursor: string | null }> {
+  const afterId = o.cursor === undefined ? undefined : decodeCursor(o.cursor, (v) => (v.k === 'j' && typeof v.id === 'string' && UUID.test(v.id) ? v.id : null));
+  const rows = await listJobsAfter(db, accountId, { afterId, limit: o.limit + 1, sandbox: o.sandbox });
+  if (rows === null) throw new AppError('BAD_INPUT', 'cursor is not valid: pass next_cursor from the previous page.');
+  const jobs = rows.slice(0, o.limit);
+  return { jobs, nextCursor: rows.length > o.limit ? encodeCursor({ k: 'j', id: jobs.at(-1)!.id }) : null };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -118,7 +141,8 @@ export async function exportJobCsv(
   o: ExportOptions = {},
 ): Promise<{ filename: string; csv: string; rows: number; nextCursor: string | null; job: JobView }> {
   const job = await accountJobOr404(db, accountId, jobId);
-  if (!o.whileRunning && job.status !== 'completed') throw new AppError('CONFLICT', 'Results can be downloaded once the job has completed.');
+  // The dashboard downloads a finished job's file: completed, or cancelled (what was done before the cancel).
+  if (!o.whileRunning && job.status !== 'completed' && job.status !== 'cancelled') throw new AppError('CONFLICT', 'Results can be downloaded once the job has completed.');
   const page = await pageOf(db, accountId, job, o);
   const columns = o.columns ?? 'download';
   const header = columns === 'download' ? RESULT_CSV_COLUMNS.join(',') : PUBLIC_COLUMNS.join(',');

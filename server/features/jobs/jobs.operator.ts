@@ -4,7 +4,8 @@ import type { JobStatus } from '../../../db/types';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
 import { findJob, jobColumns, jobInputEmails, reasonBreakdown, toJobView } from './jobs.queries';
-import { createJob, depthForPlan } from './jobs.service';
+import { createJob } from './jobs.service';
+import { depthForPlan } from '../validation/validation.service';
 
 /** Recent jobs of every account (or one), newest first. */
 export async function listJobs(db: Db, o: { accountId?: string; status?: JobStatus; limit: number }) {

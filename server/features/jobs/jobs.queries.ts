@@ -1,6 +1,6 @@
 // SQL for bulk jobs. Every read takes the account id: another tenant's job is simply not found.
 import { sql, type Kysely } from 'kysely';
-import type { Database, JobSource } from '../../../db/types';
+import type { Database, JobSource, JobStatus } from '../../../db/types';
 import { TASKS, type TaskName, type TaskPayloads } from '../../lib/tasks';
 
 type Db = Kysely<Database>;
@@ -29,7 +29,7 @@ export interface JobView {
   id: string;
   filename: string;
   source: JobSource;
-  status: 'pending' | 'processing' | 'completed' | 'failed';
+  status: JobStatus;
   total_emails: number;
   processed_emails: number;
   /** Rounded percent of processed over total (spec section 4). */
@@ -45,21 +45,47 @@ export interface JobView {
   completed_at: string | null;
 }
 
-/** A job as selected with jobColumns: JobView's fields with Date times (and the account id). */
-type JobRow = Omit<JobView, 'progress' | 'created_at' | 'started_at' | 'completed_at'> & { account_id?: string; created_at: Date; started_at: Date | null; completed_at: Date | null };
+type JobRow = {
+  id: string;
+  filename: string;
+  source: JobSource;
+  status: JobView['status'];
+  total_emails: number;
+  processed_emails: number;
+  valid_count: number;
+  invalid_count: number;
+  risky_count: number;
+  error: string | null;
+  schedule_id: string | null;
+  replay_of: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+};
 
 export function progressPercent(processed: number, total: number): number {
   if (total <= 0) return 0;
   return Math.min(100, Math.round((processed * 100) / total));
 }
 
-export function toJobView({ account_id: _account, created_at, started_at, completed_at, ...r }: JobRow): JobView {
+export function toJobView(r: JobRow): JobView {
   return {
-    ...r,
+    id: r.id,
+    filename: r.filename,
+    source: r.source,
+    status: r.status,
+    total_emails: r.total_emails,
+    processed_emails: r.processed_emails,
     progress: progressPercent(r.processed_emails, r.total_emails),
-    created_at: created_at.toISOString(),
-    started_at: started_at?.toISOString() ?? null,
-    completed_at: completed_at?.toISOString() ?? null,
+    valid_count: r.valid_count,
+    invalid_count: r.invalid_count,
+    risky_count: r.risky_count,
+    error: r.error,
+    schedule_id: r.schedule_id,
+    replay_of: r.replay_of,
+    created_at: r.created_at.toISOString(),
+    started_at: r.started_at?.toISOString() ?? null,
+    completed_at: r.completed_at?.toISOString() ?? null,
   };
 }
 
@@ -76,6 +102,25 @@ export async function listJobs(db: Db, accountId: string, limit: number): Promis
 }
 
 /** The account's job; with `sandbox`, only a job of that kind (test keys see sandbox jobs only, live keys live ones only). */
+/**
+ * A page of the account's jobs, newest first (created_at, then id, descending: a stable order).
+ * `afterId` is the last job of the previous page; null when that job is not the account's.
+ */
+export async function listJobsAfter(db: Db, accountId: string, o: { afterId?: string; limit: number; sandbox?: boolean }): Promise<JobView[] | null> {
+  let q = db
+    .selectFrom('validation_job')
+    .select(jobColumns)
+    .where('account_id', '=', accountId)
+    .$if(o.sandbox !== undefined, (b) => b.where('is_sandbox', '=', o.sandbox!));
+  if (o.afterId !== undefined) {
+    const anchor = await db.selectFrom('validation_job').select(['created_at', 'id']).where('account_id', '=', accountId).where('id', '=', o.afterId).executeTakeFirst();
+    if (!anchor) return null;
+    q = q.where(sql<boolean>`(created_at, id) < (select created_at, id from validation_job where id = ${anchor.id}::uuid)`);
+  }
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(o.limit).execute();
+  return rows.map(toJobView);
+}
+
 export async function findJob(db: Db, accountId: string, jobId: string, o: { sandbox?: boolean } = {}): Promise<JobView | null> {
   const row = await db
     .selectFrom('validation_job')

@@ -6,6 +6,7 @@ import { accountJobEvents, type JobChangeEvent } from './job-events';
 import { findJob, jobResultsPage, listJobs, reasonBreakdown } from './jobs.queries';
 import { AppError } from '../../lib/app-error';
 import { isStillMember } from '../account/account.queries';
+import { cancelJob } from './job-cancel';
 
 // Uploads arrive through POST /api/jobs/upload and downloads leave through GET /api/jobs/:id/export
 // (jobs.http.ts): one door each, for bytes JSON carries badly.
@@ -26,6 +27,12 @@ export const jobsRouter = router({
     if (job.status === 'pending' || job.status === 'processing') throw new AppError('CONFLICT', 'Results can be viewed once the job has finished.');
     const page = await jobResultsPage(ctx.deps.db, ctx.accountId, input.jobId, input.page, input.pageSize);
     return { ...page, page: input.page, pageSize: input.pageSize };
+  }),
+
+  /** Stops a running job: what is done stays, nothing more is checked or charged (job-cancel.ts). */
+  cancel: accountProcedure.input(jobIdInput).mutation(async ({ ctx, input }) => {
+    const out = await cancelJob(ctx.deps.db, { accountId: ctx.accountId, jobId: input.jobId, userId: ctx.user.id, actor: 'user' });
+    return { jobId: out.job.id, status: out.job.status, processed: out.processed, unprocessed: out.unprocessed, creditsCharged: out.creditsCharged };
   }),
 
   /** Valid / invalid / risky counts and the reasons behind them. */

@@ -4,13 +4,13 @@
 import type { Db } from '../../../db/client';
 import type { JobSource, Plan } from '../../../db/types';
 import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES, looksLikeCsv } from '../../contracts/jobs';
-import { planAllows } from '../../contracts/plans';
 import { writeAudit } from '../audit/audit';
 import { saveValidationFile } from '../storage/storage';
 import { parseEmailCsv, planChunks, type CsvImport } from './csv-import';
 import { enqueueChunkTasks } from './jobs.queries';
 import { assertServiceActive } from '../billing/service-state';
 import { AppError } from '../../lib/app-error';
+import { depthForPlan } from '../validation/validation.service';
 
 /** Addresses per worker task. Large enough for the probe to share SMTP sessions, small enough to spread. */
 export const CHUNK_SIZE = 500;
@@ -24,10 +24,6 @@ export interface Caller {
 export interface CreatedJob {
   jobId: string;
   totalEmails: number;
-}
-
-export function depthForPlan(plan: Plan): 'smtp' | 'mx' {
-  return planAllows(plan, 'smtpCheck') ? 'smtp' : 'mx';
 }
 
 export function parseOrRefuse(bytes: Uint8Array): CsvImport {

@@ -7,14 +7,13 @@ import { purgeIdempotencyKeys } from '../idempotency/idempotency.service';
 import { deleteValidationFile, purgeValidationFiles } from '../storage/storage';
 
 export const RETENTION_DAYS = 90;
+const BATCH = 5_000;
 
 export interface PurgeCounts {
   jobs: number;
   results: number;
   files: number;
 }
-
-const BATCH = 5_000;
 
 export async function purgeExpired(deps: { db: Db; storageDir: string }, now: Date): Promise<PurgeCounts> {
   const cutoff = new Date(now.getTime() - RETENTION_DAYS * 86_400_000);

@@ -8,7 +8,8 @@ import { SCHEDULE_MESSAGES } from '../../contracts/schedules';
 import { planAllows } from '../../contracts/plans';
 import { writeAudit } from '../audit/audit';
 import { normalizeEmail, parseEmailCsv } from '../jobs/csv-import';
-import { createJobInTransaction, creditsNeededMessage, depthForPlan } from '../jobs/jobs.service';
+import { createJobInTransaction, creditsNeededMessage } from '../jobs/jobs.service';
+import { depthForPlan } from '../validation/validation.service';
 import { AppError } from '../../lib/app-error';
 import { SUSPENDED_MESSAGE } from '../billing/service-state';
 

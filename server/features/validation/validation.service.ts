@@ -99,6 +99,15 @@ export async function probeOne(probe: ProbeAccess, email: string, depth: Depth):
   throw new Error('probe answered without a result');
 }
 
+/** Asks the probe about a few addresses at one depth (e.g. 'mx' for /v1/estimate: no SMTP); any failure throws. */
+export async function probeMany(probe: ProbeAccess, emails: string[], depth: Depth): Promise<VerificationResult[]> {
+  if (probe.urls.length === 0) throw new Error('no probe configured');
+  const signal = AbortSignal.timeout(SINGLE_CHECK_TIMEOUT_MS);
+  const out: VerificationResult[] = [];
+  for await (const r of probeClient(probe).verify(emails, { depth, mode: 'realtime', signal })) out.push(verificationResultSchema.parse(r));
+  return out;
+}
+
 export interface CheckDeps {
   db: Db;
   probe: ProbeAccess;

@@ -6,6 +6,7 @@ import { useEffect, useRef } from 'react';
 import type { AppRouter } from '../../../server/trpc/app-router';
 import { useTRPC } from '../../lib/trpc';
 import type { JobItem } from './types';
+import type { ResultKind } from './status-badge';
 
 type Outputs = inferRouterOutputs<AppRouter>;
 export type JobView = Outputs['jobs']['list'][number];
@@ -96,7 +97,6 @@ export function useFetchFirstPage() {
     queryClient.fetchQuery({ ...trpc.jobs.results.queryOptions({ jobId, page: 1, pageSize }), staleTime: 0, retry: 1 });
 }
 
-export type ResultKind = 'valid' | 'invalid' | 'risky';
 
 /** The file name the server gives in Content-Disposition (attachment; filename="…"). */
 function dispositionName(header: string | null): string | null {
@@ -119,6 +119,20 @@ export function useDownloadJob() {
     saveText(await res.text(), filename, 'text/csv;charset=utf-8');
     return filename;
   };
+}
+
+/** Cancels a running job (jobs.cancel); the list and the balance refresh. */
+export function useCancelJob() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return useMutation(
+    trpc.jobs.cancel.mutationOptions({
+      onSuccess: () => {
+        void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.queryKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.account.me.queryKey() });
+      },
+    }),
+  );
 }
 
 export function saveText(text: string, filename: string, type: string) {

@@ -1,4 +1,4 @@
-export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed';
+export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled';
 
 /** Spec section 4: progress is the rounded percent of processed over total. */
 export function progressPercent(processed: number, total: number): number {
@@ -6,9 +6,11 @@ export function progressPercent(processed: number, total: number): number {
   return Math.min(100, Math.round((processed / total) * 100));
 }
 
-/** Results can be viewed only when not pending or processing; download only when completed. */
+/** Results can be viewed only when not pending or processing; download when completed or cancelled (what was done). */
 export const canViewResults = (status: JobStatus) => status !== 'pending' && status !== 'processing';
-export const canDownload = (status: JobStatus) => status === 'completed';
+export const canDownload = (status: JobStatus) => status === 'completed' || status === 'cancelled';
+/** A job still running can be cancelled. */
+export const canCancel = (status: JobStatus) => status === 'pending' || status === 'processing';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });

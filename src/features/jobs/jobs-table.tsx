@@ -1,12 +1,13 @@
-import { AlertTriangle, Download, Eye } from 'lucide-react';
+import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
+import { AlertTriangle, Ban, ChevronDown, Download, Eye } from 'lucide-react';
 import { Fragment } from 'react';
 import { Button } from '../../components/ui/button';
 import { Table, cellClass, type TableColumn } from '../../components/ui/table';
 import { Tooltip } from '../../components/ui/tooltip';
 import { cn } from '../../lib/cn';
 import { BreakdownBar } from './breakdown';
-import { canDownload, canViewResults, formatCount, formatDate, formatTime, progressPercent } from './format';
-import { JobStatusBadge } from './status-badge';
+import { canCancel, canDownload, canViewResults, formatCount, formatDate, formatTime, progressPercent } from './format';
+import { JobStatusBadge, type ResultKind } from './status-badge';
 import type { JobItem } from './types';
 
 const JOB_COLUMNS: TableColumn[] = [
@@ -25,7 +26,10 @@ const SOURCE_LABEL = { upload: 'Upload', api: 'API', schedule: 'Scheduled run', 
 export interface JobsTableProps {
   jobs: JobItem[];
   onView: (job: JobItem) => void;
-  onDownload: (job: JobItem) => void;
+  /** All results, or only one verdict. */
+  onDownload: (job: JobItem, only?: ResultKind) => void;
+  /** Asks to cancel a running job (the caller confirms). */
+  onCancel?: (job: JobItem) => void;
   /** Job ids whose results or download are being fetched. */
   viewing?: string | null;
   downloading?: string | null;
@@ -56,7 +60,7 @@ function Progress({ job }: { job: JobItem }) {
 }
 
 /** Spec "History": filename, status, date and time, total, processed, percent, progress bar, actions. */
-export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: JobsTableProps) {
+export function JobsTable({ jobs, onView, onDownload, onCancel, viewing, downloading }: JobsTableProps) {
   return (
     // relative: the header's sr-only text is absolutely positioned and must stay inside the scroller.
     <div className="relative overflow-x-auto">
@@ -95,19 +99,27 @@ export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: Jo
                 </td>
                 <td className={cell()}>
                   <div className="flex justify-end gap-2">
+                    {onCancel && canCancel(job.status) && (
+                      <Button variant="outline" size="sm" onClick={() => onCancel(job)}>
+                        <Ban className="size-4" aria-hidden /> Cancel
+                      </Button>
+                    )}
                     <ActionTip show={!viewable} tip="Results are available once processing finishes">
                       <Button variant="outline" size="sm" disabled={!viewable} loading={viewing === job.id} onClick={() => onView(job)}>
                         <Eye className="size-4" aria-hidden /> View Results
                       </Button>
                     </ActionTip>
                     {downloadable ? (
-                      <Tooltip content="Download results (CSV)">
-                        <Button variant="outline" size="sm" className="w-9 px-0" loading={downloading === job.id} onClick={() => onDownload(job)} aria-label="Download">
-                          {downloading !== job.id && <Download className="size-4 shrink-0" aria-hidden />}
-                        </Button>
-                      </Tooltip>
+                      <div className="flex">
+                        <Tooltip content="Download results (CSV)">
+                          <Button variant="outline" size="sm" className="w-9 rounded-r-none px-0" loading={downloading === job.id} onClick={() => onDownload(job)} aria-label="Download">
+                            {downloading !== job.id && <Download className="size-4 shrink-0" aria-hidden />}
+                          </Button>
+                        </Tooltip>
+                        <FilteredDownload onPick={(only) => onDownload(job, only)} disabled={downloading === job.id} />
+                      </div>
                     ) : (
-                      <span className="w-9" aria-hidden />
+                      <span className="w-14" aria-hidden />
                     )}
                   </div>
                 </td>
@@ -129,6 +141,36 @@ export function JobsTable({ jobs, onView, onDownload, viewing, downloading }: Jo
           })}
       </Table>
     </div>
+  );
+}
+
+const FILTERS: Array<{ only: ResultKind; label: string }> = [
+  { only: 'valid', label: 'Valid only' },
+  { only: 'invalid', label: 'Invalid only' },
+  { only: 'risky', label: 'Risky only' },
+];
+
+/** The download's other choices: one verdict at a time (the same CSV columns). */
+function FilteredDownload({ onPick, disabled }: { onPick: (only: ResultKind) => void; disabled: boolean }) {
+  return (
+    <Menu>
+      <MenuButton
+        disabled={disabled}
+        aria-label="Filtered download"
+        className="-ml-px inline-flex h-8 w-6 items-center justify-center rounded-r-lg border border-slate-300 bg-white text-slate-600 shadow-sm hover:bg-slate-50 disabled:opacity-60"
+      >
+        <ChevronDown className="size-3.5" aria-hidden />
+      </MenuButton>
+      <MenuItems anchor="bottom end" className="z-50 mt-1 w-40 rounded-lg border border-slate-200 bg-white p-1 text-sm shadow-lg focus:outline-none">
+        {FILTERS.map((f) => (
+          <MenuItem key={f.only}>
+            <button type="button" className="block w-full rounded-md px-3 py-1.5 text-left text-slate-700 data-focus:bg-slate-100" onClick={() => onPick(f.only)}>
+              {f.label}
+            </button>
+          </MenuItem>
+        ))}
+      </MenuItems>
+    </Menu>
   );
 }
 

@@ -25,6 +25,12 @@ export const HISTORY_TEXT = {
   noResultsBody: 'No validation results found for this job',
   downloadStartedTitle: 'Download Started',
   downloadFailedTitle: 'Download Failed',
+  cancelTitle: 'Cancel this job?',
+  cancelBody: (filename: string) =>
+    `${filename}: addresses not yet checked will not be checked or charged. Results already done are kept and can be downloaded.`,
+  cancelledTitle: 'Job Cancelled',
+  cancelledBody: (processed: number, unprocessed: number) =>
+    `${processed.toLocaleString('en-US')} results kept; ${unprocessed.toLocaleString('en-US')} address${unprocessed === 1 ? '' : 'es'} not checked and not charged.`,
 } as const;
 
 

@@ -1,4 +1,4 @@
-import { CheckCircle2, Clock, Loader2, XCircle } from 'lucide-react';
+import { Ban, CheckCircle2, Clock, Loader2, XCircle } from 'lucide-react';
 import { Badge, type BadgeVariant } from '../../components/ui/badge';
 import type { JobStatus } from './format';
 
@@ -7,6 +7,7 @@ const LOOK: Record<JobStatus, { label: string; variant: BadgeVariant; icon: type
   processing: { label: 'Processing', variant: 'brand', icon: Loader2, spin: true },
   completed: { label: 'Completed', variant: 'success', icon: CheckCircle2 },
   failed: { label: 'Failed', variant: 'danger', icon: XCircle },
+  cancelled: { label: 'Cancelled', variant: 'neutral', icon: Ban },
 };
 
 export function JobStatusBadge({ status }: { status: JobStatus }) {

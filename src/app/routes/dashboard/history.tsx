@@ -6,8 +6,10 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
-import { toJobItem, useDownloadJob, useFetchFirstPage, useJobBreakdown, useJobResults, useJobs, useLiveJobs } from '../../../features/jobs/api';
+import { toJobItem, useCancelJob, useDownloadJob, useFetchFirstPage, useJobBreakdown, useJobResults, useJobs, useLiveJobs } from '../../../features/jobs/api';
 import { JobsTable } from '../../../features/jobs/jobs-table';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import type { ResultKind } from '../../../features/jobs/status-badge';
 import { HISTORY_TEXT, errorMessage } from '../../../features/jobs/messages';
 import { ResultsDialog } from '../../../features/jobs/results-dialog';
 import type { JobItem } from '../../../features/jobs/types';
@@ -38,6 +40,8 @@ export default function HistoryRoute() {
   const live = useLiveJobs();
   const fetchFirstPage = useFetchFirstPage();
   const download = useDownloadJob();
+  const cancel = useCancelJob();
+  const [cancelling, setCancelling] = useState<JobItem | null>(null);
   const [openJobId, setOpenJobId] = useState<string | null>(null);
   const [page, setPage] = useState(1);
   const [viewing, setViewing] = useState<string | null>(null);
@@ -84,10 +88,22 @@ export default function HistoryRoute() {
     }
   }
 
-  async function save(job: JobItem) {
+  async function confirmCancel() {
+    if (!cancelling) return;
+    try {
+      const out = await cancel.mutateAsync({ jobId: cancelling.id });
+      toast.success(HISTORY_TEXT.cancelledTitle, { description: HISTORY_TEXT.cancelledBody(out.processed, out.unprocessed) });
+    } catch (e) {
+      toast.error(HISTORY_TEXT.errorTitle, { description: errorMessage(e, 'The job could not be cancelled.') });
+    } finally {
+      setCancelling(null);
+    }
+  }
+
+  async function save(job: JobItem, only?: ResultKind) {
     setDownloading(job.id);
     try {
-      const filename = await download(job.id);
+      const filename = await download(job.id, only);
       toast.success(HISTORY_TEXT.downloadStartedTitle, { description: filename });
     } catch (e) {
       console.error('Download failed:', e);
@@ -137,9 +153,20 @@ export default function HistoryRoute() {
             </Button>
           </div>
         ) : (
-          <JobsTable jobs={items} onView={(j) => void view(j)} onDownload={(j) => void save(j)} viewing={viewing} downloading={downloading} />
+          <JobsTable jobs={items} onView={(j) => void view(j)} onDownload={(j, only) => void save(j, only)} onCancel={setCancelling} viewing={viewing} downloading={downloading} />
         )}
       </Card>
+
+      <ConfirmDialog
+        open={cancelling !== null}
+        title={HISTORY_TEXT.cancelTitle}
+        description={cancelling ? HISTORY_TEXT.cancelBody(cancelling.filename) : ''}
+        confirmLabel="Cancel Job"
+        cancelLabel="Keep Running"
+        busy={cancel.isPending}
+        onConfirm={() => void confirmCancel()}
+        onClose={() => setCancelling(null)}
+      />
 
       <ResultsDialog
         job={openJob}

@@ -5,7 +5,7 @@ import { OVERVIEW_TEXT } from '../messages';
 import type { ActivityItem } from '../types';
 
 const RESULT_BADGE: Record<'valid' | 'invalid' | 'risky', BadgeVariant> = { valid: 'success', invalid: 'danger', risky: 'warning' };
-const STATUS_BADGE: Record<'pending' | 'processing' | 'completed' | 'failed', BadgeVariant> = { pending: 'neutral', processing: 'brand', completed: 'success', failed: 'danger' };
+const STATUS_BADGE: Record<'pending' | 'processing' | 'completed' | 'failed' | 'cancelled', BadgeVariant> = { pending: 'neutral', processing: 'brand', completed: 'success', failed: 'danger', cancelled: 'neutral' };
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 export function relativeTime(iso: string, now = Date.now()): string {

@@ -1,0 +1,78 @@
+// POST /v1/bulk with a CSV file (multipart/form-data): the part named `file` is read under the body
+// limit the guard set (res.locals.bodyLimit: the dashboard's 10 MB) and parsed by the dashboard's
+// CSV parser (features/jobs: same rules, same 10,000-address limit); an optional `webhook_url`
+// field rides along. The request then continues as the JSON body { emails, webhook_url }, so the
+// bulk procedure, its gates and Idempotency-Key treat both forms alike.
+import busboy from 'busboy';
+import type { RequestHandler } from 'express';
+import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from '../contracts/jobs';
+import { authenticateApiKey } from '../auth/api-key-auth';
+import type { AppDeps } from '../deps';
+import { checkUploadFile, parseOrRefuse } from '../features/jobs/jobs.service';
+import { sendProblem } from '../http/send-error';
+import { AppError } from '../lib/app-error';
+
+export const MULTIPART = 'multipart/form-data';
+
+function readCsvPart(req: Parameters<RequestHandler>[0], limit: number): Promise<{ filename: string; type: string; bytes: Buffer; fields: Record<string, string> }> {
+  return new Promise((resolve, reject) => {
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: limit, fields: 5, fieldSize: 4096, parts: 6 } });
+    } catch {
+      reject(new AppError('BAD_INPUT', 'The multipart body could not be read (boundary missing).'));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    let file: { filename: string; type: string; bytes: Buffer } | null = null;
+    let failure: AppError | null = null;
+    bb.on('file', (name, stream, info) => {
+      if (name !== 'file' || file) {
+        stream.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('limit', () => {
+        failure = new AppError('PAYLOAD_TOO_LARGE', UPLOAD_MESSAGES.tooLarge.message, { details: { title: UPLOAD_MESSAGES.tooLarge.title } });
+      });
+      stream.on('end', () => {
+        file = { filename: info.filename ?? '', type: info.mimeType ?? '', bytes: Buffer.concat(chunks) };
+      });
+    });
+    bb.on('field', (name, value, info) => {
+      if (info.valueTruncated) failure ??= new AppError('BAD_INPUT', `${name} is too long.`);
+      fields[name] = value;
+    });
+    bb.on('filesLimit', () => (failure ??= new AppError('BAD_INPUT', 'Send one CSV file per request.')));
+    bb.on('error', () => reject(new AppError('BAD_INPUT', 'The multipart body could not be read.')));
+    bb.on('close', () => {
+      if (failure) return reject(failure);
+      if (!file) return reject(new AppError('BAD_INPUT', 'Attach the CSV as the form field "file".'));
+      resolve({ ...file, fields });
+    });
+    req.on('aborted', () => reject(new AppError('BAD_INPUT', 'The request body could not be read.')));
+    req.pipe(bb);
+  });
+}
+
+export function csvMultipart(deps: AppDeps): RequestHandler {
+  return async (req, res, next) => {
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (req.method !== 'POST' || type !== MULTIPART) return next();
+    try {
+      // Refuse a missing or bad key before reading up to 10 MB (the procedure checks it all again).
+      const auth = await authenticateApiKey(deps.db, req.headers.authorization);
+      if (!auth.ok) throw new AppError(auth.code, auth.message);
+      const part = await readCsvPart(req, Number(res.locals.bodyLimit ?? MAX_UPLOAD_BYTES));
+      checkUploadFile(part.filename || 'upload.csv', part.bytes.byteLength, part.type);
+      const parsed = parseOrRefuse(part.bytes);
+      req.headers['content-type'] = 'application/json';
+      req.body = { emails: parsed.emails, ...(part.fields.webhook_url !== undefined ? { webhook_url: part.fields.webhook_url } : {}) };
+      res.locals.csvUpload = { filename: (part.filename || 'upload.csv').trim().slice(0, 255) };
+      next();
+    } catch (err) {
+      sendProblem(res, err, deps.baseURL);
+    }
+  };
+}
