@@ -94,3 +94,14 @@ test('webhooks: rotate the secret (shown once), add an endpoint per event, read 
   await endpoints.screenshot({ path: `${SCREENSHOT_DIR}/webhooks-endpoints.png` });
   await log.screenshot({ path: `${SCREENSHOT_DIR}/webhooks-deliveries.png` });
 });
+
+test('Documentation explains webhook events, signatures and delivery', async ({ page }) => {
+  await page.goto('/documentation');
+  await page.getByRole('tab', { name: 'API Reference' }).click();
+  const section = page.locator('section[aria-labelledby="webhooks"]');
+  await section.scrollIntoViewIfNeeded();
+  for (const text of ['job.completed', 'job.failed', 'schedule.run_completed', 'X-Mailvet-Signature: sha256=<hex>', 'rotate it there', 'read at most 64 KB', 'Webhook request (schedule.run_completed)']) {
+    await expect(section.getByText(text, { exact: false }).first()).toBeVisible();
+  }
+  await section.screenshot({ path: `${SCREENSHOT_DIR}/docs-webhooks.png` });
+});

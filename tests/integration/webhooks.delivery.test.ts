@@ -12,6 +12,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProbeDaemon } from '../../probe/daemon/server';
+import { scheduleRunPayload as documentedSchedulePayload, webhookPayload as documentedJobPayload } from '../../src/features/docs/examples';
 import { verifyWebhookSignature } from '../../server/features/webhooks/webhook-signing';
 import { enqueueWebhook, postWithDeadline } from '../../server/features/webhooks/webhooks.service';
 import { joinAs, ownerOn, type Person } from '../helpers/accounts';
@@ -366,6 +367,13 @@ describe('account webhooks per event, the delivery log and replay', () => {
     expect(secondTry!.headers['x-mailvet-event']).toBe('job.completed');
     expect(verifyWebhookSignature(secret, secondTry!.body, secondTry!.headers['x-mailvet-signature'] as string)).toBe(true);
     expect(JSON.parse(forPath('/ent/failed')[0]!.body)).toMatchObject({ event: 'job.failed', job_id: badJob, status: 'failed' });
+    // The Documentation page's example has exactly these fields and headers.
+    const docBody = JSON.parse(documentedJobPayload.slice(documentedJobPayload.indexOf('\n\n') + 2)) as Record<string, unknown>;
+    expect(Object.keys(docBody).sort()).toEqual(Object.keys(JSON.parse(secondTry!.body)).sort());
+    for (const h of ['content-type', 'user-agent', 'x-mailvet-event', 'x-mailvet-signature', 'x-mailvet-delivery', 'x-mailvet-attempt']) {
+      expect(secondTry!.headers[h], h).toBeDefined();
+      expect(documentedJobPayload.toLowerCase()).toContain(`${h}: `);
+    }
 
     await expect.poll(async () => data(await ent.client.trpcQuery('webhooks.deliveries', { status: 'delivered' })).items.length, { timeout: 10_000 }).toBe(2);
     const all = data(await ent.client.trpcQuery('webhooks.deliveries', {}));
@@ -465,6 +473,12 @@ describe('account webhooks per event, the delivery log and replay', () => {
       changed_count: 2,
       truncated: false,
     });
+    // The Documentation page shows these very fields and headers.
+    const documented = (http: string) => JSON.parse(http.slice(http.indexOf('\n\n') + 2)) as Record<string, unknown>;
+    expect(Object.keys(documented(documentedSchedulePayload)).sort()).toEqual(Object.keys(JSON.parse(hook.body)).sort());
+    expect(Object.keys((documented(documentedSchedulePayload).changed as object[])[0]!).sort()).toEqual(['current', 'email', 'previous', 'reason']);
+    const firstHook = forPath('/sched')[0]!;
+    expect(documentedSchedulePayload).toContain(`X-Mailvet-Event: ${firstHook.headers['x-mailvet-event']}`);
     // Not subscribed to job.completed: the schedule's jobs sent nothing else.
     const events = (await db().selectFrom('webhook_delivery').select('event').where('account_id', '=', owner.accountId).execute()).map((d) => d.event);
     expect(events).toEqual(['schedule.run_completed', 'schedule.run_completed']);

@@ -217,18 +217,59 @@ function ApiReference() {
       <section aria-labelledby="webhooks" className="space-y-4">
         <H2 id="webhooks">Webhooks</H2>
         <P>
-          When a bulk job with a <InlineCode>webhook_url</InlineCode> completes or fails, we send a <InlineCode>POST</InlineCode> with a
-          JSON body. Each request is signed with HMAC-SHA256 over the raw request body using your webhook signing secret, and the hex
-          digest is sent as <InlineCode>X-Mailvet-Signature: sha256=&lt;hex&gt;</InlineCode>. Compute the same digest over the exact bytes
-          you received (before parsing the JSON) and compare in constant time. Respond with any 2xx status; other responses are retried.
+          We send a <InlineCode>POST</InlineCode> with a JSON body when something happens: to the <InlineCode>webhook_url</InlineCode> of a bulk
+          job when it completes or fails (Pro and up), and to your account webhooks for the events each one subscribes to (Enterprise; owners and
+          admins add them on the API Keys page).
+        </P>
+        <div className="overflow-x-auto rounded-lg border border-slate-200">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <thead className="bg-slate-50 text-left text-xs tracking-wide text-slate-500 uppercase">
+              <tr>
+                <th scope="col" className="px-4 py-2.5 font-semibold">Event</th>
+                <th scope="col" className="px-4 py-2.5 font-semibold">Sent when</th>
+                <th scope="col" className="px-4 py-2.5 font-semibold">Body</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              <tr>
+                <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">job.completed</td>
+                <td className="px-4 py-2.5 text-slate-600">A bulk job finished (job webhook_url and account webhooks).</td>
+                <td className="px-4 py-2.5 text-slate-600">event, job_id, status, total_emails, processed_emails, created_at, completed_at</td>
+              </tr>
+              <tr>
+                <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">job.failed</td>
+                <td className="px-4 py-2.5 text-slate-600">A bulk job could not finish (job webhook_url and account webhooks).</td>
+                <td className="px-4 py-2.5 text-slate-600">the same fields, with status failed</td>
+              </tr>
+              <tr>
+                <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">schedule.run_completed</td>
+                <td className="px-4 py-2.5 text-slate-600">An auto-revalidation run completed (account webhooks).</td>
+                <td className="px-4 py-2.5 text-slate-600">
+                  schedule_id, schedule_name, job_id, previous_job_id, totals, and <InlineCode>changed</InlineCode>: each address whose result differs
+                  from the previous run (email, previous, current, reason), at most 1,000, with changed_count and truncated
+                </td>
+              </tr>
+            </tbody>
+          </table>
+        </div>
+        <P>
+          <strong className="font-semibold text-slate-900">Verify the signature.</strong> Each request is signed with HMAC-SHA256 over the raw
+          request body using your account&apos;s webhook signing secret, and the hex digest is sent as{' '}
+          <InlineCode>X-Mailvet-Signature: sha256=&lt;hex&gt;</InlineCode>. Compute the same digest over the exact bytes you received (before
+          parsing the JSON) and compare in constant time. Owners and admins find the secret (<InlineCode>whsec_…</InlineCode>) on the API Keys
+          page and can rotate it there: the new secret is shown once and signs every request from then on, retries included; the old one
+          stops at once.
         </P>
         <P>
-          Owners and admins find the signing secret (<InlineCode>whsec_…</InlineCode>) on the API Keys page of the dashboard. The event is{' '}
-          <InlineCode>job.completed</InlineCode> or <InlineCode>job.failed</InlineCode>. Failed deliveries are retried with exponential backoff
-          for about two and a half hours (10 attempts); every attempt sends the same body, and{' '}
-          <InlineCode>X-Mailvet-Delivery</InlineCode> (the job id) lets you ignore a duplicate. The URL must be HTTPS on a public address.
+          <strong className="font-semibold text-slate-900">Delivery.</strong> Respond with any 2xx status within 10 seconds for the whole
+          exchange; we read at most 64 KB of your answer and never follow redirects. Anything else is retried with exponential backoff for about
+          two and a half hours (10 attempts); every attempt sends the same body, and <InlineCode>X-Mailvet-Delivery</InlineCode> (for a
+          job&apos;s webhook_url, the job id) lets you ignore a duplicate. <InlineCode>X-Mailvet-Event</InlineCode> names the event and{' '}
+          <InlineCode>X-Mailvet-Attempt</InlineCode> counts attempts. The API Keys page logs every delivery (status code, latency, attempts,
+          error) and can replay one: a new delivery with its own id and the same body. The URL must be HTTPS on port 443 at a public address.
         </P>
-        <CodeBlock language="http" title="Webhook request" code={ex.webhookPayload} />
+        <CodeBlock language="http" title="Webhook request (job.completed)" code={ex.webhookPayload} />
+        <CodeBlock language="http" title="Webhook request (schedule.run_completed)" code={ex.scheduleRunPayload} />
       </section>
     </div>
   );

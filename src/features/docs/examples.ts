@@ -58,8 +58,11 @@ X-Request-Id: 3f6d0c1e-8a8b-4a53-9a1e-0d2b9a3c7f10
 
 export const webhookPayload = `POST /hooks/mailvet HTTP/1.1
 Content-Type: application/json
+User-Agent: Mailvet-Webhooks/1.0
+X-Mailvet-Event: job.completed
 X-Mailvet-Signature: sha256=5d41402abc4b2a76b9719d911017c592e3b0c44298fc1c149afbf4c8996fb924
 X-Mailvet-Delivery: 6f1c2b8e-4d0a-4f5e-9a51-2f0d7c3b9e11
+X-Mailvet-Attempt: 1
 
 {
   "event": "job.completed",
@@ -69,6 +72,31 @@ X-Mailvet-Delivery: 6f1c2b8e-4d0a-4f5e-9a51-2f0d7c3b9e11
   "processed_emails": 3,
   "created_at": "2026-11-22T09:14:03.512Z",
   "completed_at": "2026-11-22T09:14:41.907Z"
+}`;
+
+/** schedule.run_completed (account webhooks): what changed since the schedule's previous run. */
+export const scheduleRunPayload = `POST /hooks/mailvet HTTP/1.1
+Content-Type: application/json
+X-Mailvet-Event: schedule.run_completed
+X-Mailvet-Signature: sha256=0b6e4ab1f3e8c3a1d1f4f0b8f0a6f77c93a0d3b1f0e1c4a9d2b7e6f5a4c3b2a1
+X-Mailvet-Delivery: 3c9d0e5a-8b1f-4c2d-9e7a-6f5b4a3c2d1e
+X-Mailvet-Attempt: 1
+
+{
+  "event": "schedule.run_completed",
+  "schedule_id": "a2f4c6e8-1b3d-4f5a-8c7e-9d0b1a2c3e4f",
+  "schedule_name": "Newsletter list",
+  "job_id": "7d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a",
+  "previous_job_id": "1e2d3c4b-5a6f-4e7d-8c9b-0a1f2e3d4c5b",
+  "total_emails": 1200,
+  "processed_emails": 1200,
+  "completed_at": "2026-11-29T06:00:41.907Z",
+  "changed": [
+    { "email": "ana@example.com", "previous": "valid", "current": "invalid", "reason": "mailbox_not_found" },
+    { "email": "li@example.com", "previous": "invalid", "current": "valid", "reason": "accepted" }
+  ],
+  "changed_count": 2,
+  "truncated": false
 }`;
 
 const nodeHeader = `// Node.js 18+ (built-in fetch), as an ES module: node example.mjs
