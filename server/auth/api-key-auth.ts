@@ -19,6 +19,8 @@ export interface ApiKeyPrincipal {
   scopes: ApiScope[];
   /** The key's own rate limit (requests per second), or null for the plan's. */
   ratePerSecond: number | null;
+  /** Enterprise: the account's own API rate (mailvet accounts set-api-rate), or null for the plan table's. */
+  accountRatePerSecond: number | null;
 }
 
 export type ApiKeyAuthFailure = {
@@ -67,6 +69,6 @@ export async function authenticateApiKey(db: Db, authorizationHeader: string | n
   }
   return {
     ok: true,
-    principal: { accountId: row.accountId, keyId: row.keyId, plan: row.plan, isTest: row.isTest, scopes: knownScopes(row.scopes), ratePerSecond: row.ratePerSecond },
+    principal: { accountId: row.accountId, keyId: row.keyId, plan: row.plan, isTest: row.isTest, scopes: knownScopes(row.scopes), ratePerSecond: row.ratePerSecond, accountRatePerSecond: row.accountRatePerSecond },
   };
 }

@@ -10,7 +10,6 @@ import { AppError } from '../lib/app-error';
 import { timed } from '../lib/server-timing';
 import { publicProcedure } from '../trpc/init';
 import { requirePlan } from '../trpc/procedures';
-import { customApiRate } from '../features/billing/service-state';
 import { consumeApiRequest, consumeKeyRequest, type RateDecision } from './rate-limit';
 import { restStateOf } from './rest-context';
 
@@ -22,8 +21,8 @@ const keyAuthedProcedure = publicProcedure
   .use(async function isApiKeyAuthed({ ctx, next }) {
     const auth = await timed('auth', () => authenticateApiKey(ctx.deps.db, ctx.headers.get('authorization')));
     if (!auth.ok) throw new AppError(auth.code, auth.message);
-    const { accountId, keyId, plan, isTest, scopes, ratePerSecond } = auth.principal;
-    return next({ ctx: { ...ctx, accountId, keyId, plan, sandbox: isTest, keyScopes: scopes, keyRatePerSecond: ratePerSecond } });
+    const { accountId, keyId, plan, isTest, scopes, ratePerSecond, accountRatePerSecond } = auth.principal;
+    return next({ ctx: { ...ctx, accountId, keyId, plan, sandbox: isTest, keyScopes: scopes, keyRatePerSecond: ratePerSecond, accountRatePerSecond } });
   })
   .use(requirePlan('apiKeys'));
 
@@ -44,8 +43,9 @@ export function apiKeyProcedure(scope: ApiScope) {
           keyDecision = await consumeKeyRequest(ctx.deps.pool, ctx.keyId, ctx.keyRatePerSecond);
           if (!keyDecision.allowed) refuse(keyDecision, headers, 'on this API key');
         }
-        // Enterprise: the rate the operator set for this account (mailvet accounts set-api-rate), if any.
-        const custom = ctx.plan === 'enterprise' ? await customApiRate(ctx.deps.db, ctx.accountId) : null;
+        // Enterprise: the rate the operator set for this account (mailvet accounts set-api-rate), if any,
+        // read with the key (no second query per request).
+        const custom = ctx.plan === 'enterprise' ? ctx.accountRatePerSecond : null;
         const decision = await consumeApiRequest(ctx.deps.pool, ctx.plan, ctx.accountId, 'v1', custom);
         if (!decision.allowed) refuse(decision, headers, 'on your plan');
         if (headers) {

@@ -108,14 +108,16 @@ export interface KeyLookup {
   isTest: boolean;
   scopes: string[];
   ratePerSecond: number | null;
+  /** Enterprise: the account's API rate set by the operator (null: the plan table's). */
+  accountRatePerSecond: number | null;
 }
 
-/** The key with this hash (unique index) and its account's plan. */
+/** The key with this hash (unique index) and its account's plan and API rate, in one read. */
 export async function findApiKeyByHash(db: Db, hash: string): Promise<KeyLookup | null> {
   const row = await db
     .selectFrom('api_key')
     .innerJoin('account', 'account.id', 'api_key.account_id')
-    .select(['api_key.id as keyId', 'api_key.account_id as accountId', 'api_key.key_hash as keyHash', 'api_key.revoked_at as revokedAt', 'api_key.last_used_at as lastUsedAt', 'account.plan', 'api_key.is_test as isTest', 'api_key.scopes', 'api_key.rate_limit_per_second as ratePerSecond'])
+    .select(['api_key.id as keyId', 'api_key.account_id as accountId', 'api_key.key_hash as keyHash', 'api_key.revoked_at as revokedAt', 'api_key.last_used_at as lastUsedAt', 'account.plan', 'api_key.is_test as isTest', 'api_key.scopes', 'api_key.rate_limit_per_second as ratePerSecond', 'account.api_rate_per_second as accountRatePerSecond'])
     .where('api_key.key_hash', '=', hash)
     .executeTakeFirst();
   return row ?? null;

@@ -23,6 +23,29 @@ export async function takeCredits(trx: Kysely<Database>, accountId: string, n: n
   return row !== undefined;
 }
 
+/**
+ * A real-time check's reservation in one statement (no transaction around it, no second read): takes
+ * n credits unless the account is suspended or the balance is short. Only a refusal reads the
+ * account again, to say which.
+ */
+export async function reserveCredits(db: Kysely<Database>, accountId: string, n: number): Promise<'reserved' | 'suspended' | 'insufficient'> {
+  const row = await db
+    .updateTable('account')
+    .set({
+      credits_balance: sql`credits_balance - ${n}`,
+      monthly_validations_used: sql`monthly_validations_used + ${n}`,
+      updated_at: new Date(),
+    })
+    .where('id', '=', accountId)
+    .where('credits_balance', '>=', n)
+    .where((eb) => eb.or([eb('subscription_status', 'is', null), eb('subscription_status', '!=', 'suspended')]))
+    .returning('credits_balance')
+    .executeTakeFirst();
+  if (row) return 'reserved';
+  const account = await db.selectFrom('account').select('subscription_status').where('id', '=', accountId).executeTakeFirst();
+  return account?.subscription_status === 'suspended' ? 'suspended' : 'insufficient';
+}
+
 /** Gives back n credits taken for work that is not charged (and their count in this month's usage). */
 export async function returnCredits(trx: Kysely<Database>, accountId: string, n: number): Promise<void> {
   if (n <= 0) return;

@@ -14,8 +14,8 @@ import { planAllows, type PlanType } from '../../contracts/plans';
 import { describeCharacter, trimAddress } from '../../../probe/contract';
 import { AppError } from '../../lib/app-error';
 import { timed } from '../../lib/server-timing';
-import { assertServiceActive } from '../billing/service-state';
-import { returnCredits, takeCredits } from '../credits/credits';
+import { SUSPENDED_MESSAGE } from '../billing/service-state';
+import { reserveCredits, returnCredits } from '../credits/credits';
 import { resultRow } from './results.queries';
 import { insertSingleResult } from './validation.queries';
 
@@ -121,11 +121,10 @@ export async function checkSingleEmail(
   const email = parseSingleEmail(o.email);
   const depth = depthForPlan(o.plan);
 
-  const reserved = await timed('credit', async () => {
-    await assertServiceActive(deps.db, o.accountId);
-    return deps.db.transaction().execute((trx) => takeCredits(trx, o.accountId, 1));
-  });
-  if (!reserved) throw new AppError('INSUFFICIENT_CREDITS', INSUFFICIENT_CREDITS_MESSAGE);
+  // One statement: the service state and the balance are both conditions of the debit.
+  const reserved = await timed('credit', () => reserveCredits(deps.db, o.accountId, 1));
+  if (reserved === 'suspended') throw new AppError('PAYMENT_REQUIRED', SUSPENDED_MESSAGE);
+  if (reserved === 'insufficient') throw new AppError('INSUFFICIENT_CREDITS', INSUFFICIENT_CREDITS_MESSAGE);
 
   let verification: VerificationResult;
   try {
