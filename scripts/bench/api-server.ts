@@ -41,6 +41,7 @@ try {
     PORT: '0',
     HOST: '127.0.0.1',
     BETTER_AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+    WEBHOOK_SECRET_KEY: crypto.randomBytes(32).toString('hex'),
     DATA_DIR: dir,
     STORAGE_DIR: path.join(dir, 'storage'),
     PROBE_URLS: probe.url,
