@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProbeDaemon } from '../../probe/daemon/server';
 import { scheduleRunPayload as documentedSchedulePayload, webhookPayload as documentedJobPayload } from '../../src/features/docs/examples';
 import { verifyWebhookSignature } from '../../server/features/webhooks/webhook-signing';
+import { purgeExpired } from '../../server/features/retention/retention.service';
 import { enqueueWebhook, postWithDeadline } from '../../server/features/webhooks/webhooks.service';
 import { joinAs, ownerOn, type Person } from '../helpers/accounts';
 import { startTestServer, type TestServer } from '../helpers/test-server';
@@ -490,5 +491,27 @@ describe('account webhooks per event, the delivery log and replay', () => {
     await db().updateTable('account').set({ plan: 'pro' }).where('id', '=', owner.accountId).execute();
     await enqueueWebhook(db(), { jobId: await finishedJob(owner.accountId) });
     expect(await db().selectFrom('webhook_delivery').select('id').where('account_id', '=', owner.accountId).execute()).toEqual([]);
+  });
+});
+
+describe('retention', () => {
+  it('deletes finished deliveries older than 90 days with their attempts, keeps younger and pending ones', async () => {
+    const owner = await ownerOn(ts, 'pro', 'hooks-retention');
+    const DAY = 86_400_000;
+    const add = async (ageDays: number, status: 'delivered' | 'failed' | 'pending') => {
+      const d = await db()
+        .insertInto('webhook_delivery')
+        .values({ account_id: owner.accountId, event: 'job.completed', url: 'https://93.184.215.14/h', body: '{"note":"kept-or-not@example.com"}', status, attempts: 1, created_at: new Date(Date.now() - ageDays * DAY) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db().insertInto('webhook_attempt').values({ delivery_id: d.id, account_id: owner.accountId, attempt: 1, status_code: 200, latency_ms: 5, error: null }).execute();
+      return d.id;
+    };
+    const old = [await add(100, 'delivered'), await add(95, 'failed')];
+    const kept = [await add(100, 'pending'), await add(10, 'delivered')];
+    await purgeExpired({ db: db(), storageDir: ts.server.deps.storageDir }, new Date());
+    const left = (await db().selectFrom('webhook_delivery').select('id').where('account_id', '=', owner.accountId).execute()).map((r) => r.id);
+    expect(left.sort()).toEqual([...kept].sort());
+    expect(await db().selectFrom('webhook_attempt').select('id').where('delivery_id', 'in', old).execute()).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
-// Retention (run daily by the retention-purge task): results, jobs and stored files older than 90 days are deleted
+// Retention (run daily by the retention-purge task): results, jobs, stored files and webhook deliveries older than 90 days are deleted
 // (spec section 9). Idempotent: a second run finds nothing.
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import { writeAudit } from '../audit/audit';
 import { purgeIdempotencyKeys } from '../idempotency/idempotency.service';
 import { deleteValidationFile, purgeValidationFiles } from '../storage/storage';
+import { purgeWebhookDeliveries } from '../webhooks/webhooks.service';
 
 export const RETENTION_DAYS = 90;
 const BATCH = 5_000;
@@ -49,6 +50,7 @@ export async function purgeExpired(deps: { db: Db; storageDir: string }, now: Da
     await writeAudit(deps.db, { accountId: null, actor: 'system', action: 'retention.purged', data: { cutoff: cutoff.toISOString(), ...counts } });
   }
   await purgeIdempotencyKeys(deps.db); // Idempotency-Key answers are kept 24 hours
+  await purgeWebhookDeliveries(deps.db, cutoff); // the webhook delivery log: 90 days, like results
   return counts;
 }
 

@@ -456,3 +456,20 @@ export async function replayDelivery(db: Db, o: { accountId: string; userId: str
     return deliveryView(row);
   });
 }
+
+/**
+ * Retention: deliveries (their bodies hold addresses) and their attempts older than the cutoff are
+ * deleted, a batch at a time, except those still pending. Called by the retention purge.
+ */
+export async function purgeWebhookDeliveries(db: Db, cutoff: Date): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const gone = await db
+      .deleteFrom('webhook_delivery')
+      .where('id', 'in', (eb) => eb.selectFrom('webhook_delivery').select('id').where('created_at', '<', cutoff).where('status', '<>', 'pending').limit(1000))
+      .returning('id')
+      .execute();
+    total += gone.length;
+    if (gone.length < 1000) return total;
+  }
+}
