@@ -316,8 +316,7 @@ export const v1Router = router({
           errorResponses: { ...COMMON_ERRORS, 404: 'No such job in this account' },
         },
       })
-      .input(resultsInput)
-      .output(resultsOutput)
+      .input(resultsInput).output(resultsOutput)
       .query(async ({ ctx, input }) => {
         const filter = { results: parseResultKinds(input.result), reasons: parseReasons(input.reason), cursor: input.cursor, limit: input.limit ?? MAX_RESULTS_PAGE };
         const job = await accountJobOr404(ctx.deps.db, ctx.accountId, input.id, { sandbox: ctx.sandbox });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProbeDaemon } from '../../probe/daemon/server';
 import { progressLine } from '../../scripts/cli/verify';
 import { buildScenarios, startMailWorld, type MailWorld } from '../mailworld/index';
-import { fastProbeOptions } from './mailworld-helpers';
+import { collectOutput, fastProbeOptions } from './mailworld-helpers';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const domains = buildScenarios().filter((d) => ['normal', 'catch-all', 'nxdomain', 'mailbox-states'].includes(d.domain.split('.')[0] ?? ''));
@@ -29,19 +29,12 @@ afterAll(async () => {
 });
 
 function mailvet(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/mailvet.ts'), ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/mailvet.ts'), ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return collectOutput(child);
 }
 
 const worldFlags = (): string[] => ['--dns-server', world.dnsServer, '--smtp-port', String(world.smtpPort), '--allow-private-networks', '--timeout-ms', '1500'];

@@ -1,5 +1,6 @@
 // Shared set-up for the probe's scenario tests on the simulated mail internet.
-import net from 'node:net';
+import type { ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import type { VerificationResult } from '../../probe/contract';
 import type { MailWorld } from '../mailworld/index';
 
@@ -46,10 +47,17 @@ export function falseUndeliverable(world: MailWorld, results: Iterable<Verificat
   return bad;
 }
 
-export async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', () => resolve()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
+/** Waits for a spawned process to exit and returns its exit code and everything it printed. */
+export function collectOutput(child: ChildProcessByStdio<null | Writable, Readable, Readable>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
+
+/** A free port on 127.0.0.1 (nothing listens on it). */
+export { closedPort as freePort } from '../../probe/testing/fake-smtp';

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildScenarios, startMailWorld, type MailWorld } from '../mailworld/index';
+import { collectOutput } from './mailworld-helpers';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const domains = buildScenarios().filter((d) => ['normal', 'catch-all', 'nxdomain', 'mailbox-states', 'null-mx'].includes(d.domain.split('.')[0] ?? ''));
@@ -17,16 +18,10 @@ afterAll(async () => {
 });
 
 function runCli(args: string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(`${root}node_modules/.bin/tsx`, ['probe/cli.ts', ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+  const child = spawn(`${root}node_modules/.bin/tsx`, ['probe/cli.ts', ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+  const done = collectOutput(child);
+  child.stdin.end(stdin);
+  return done;
 }
 
 describe('mailvet verify CLI on the mail world', () => {
