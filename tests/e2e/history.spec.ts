@@ -191,3 +191,53 @@ test('History reports load failures, a failed job with its reason, and an empty 
   await page.getByTestId('job-row').filter({ hasText: 'empty-results.csv' }).getByRole('button', { name: 'Download' }).click();
   await expect(page.locator('[data-sonner-toast]', { hasText: 'Download Failed' })).toContainText('Results can be downloaded once the job has completed.', { timeout: 30_000 });
 });
+
+test('History cancels a running job (with a confirmation) and downloads one verdict at a time', async ({ page }) => {
+  test.setTimeout(150_000);
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-history-cancel') });
+  await upgradeTo(page, 'starter');
+  const domains = ['greylist.mailworld.test', 'tarpit.mailworld.test', 'normal.mailworld.test', 'nxdomain.mailworld.test'];
+  const lines = ['email', ...Array.from({ length: 2000 }, (_, i) => `c${i}@${domains[i % domains.length]}`)];
+  await uploadFile(page, { name: 'to-cancel.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+  const row = page.getByTestId('job-row').filter({ hasText: 'to-cancel.csv' });
+  await expect(row.getByTestId('job-status')).toHaveText('Processing', { timeout: 30_000 });
+  await expect.poll(async () => Number(((await row.getByTestId('job-processed').textContent()) ?? '0').replace(/,/g, '')), { timeout: 60_000 }).toBeGreaterThan(0);
+
+  // Cancel asks first; "Keep Running" leaves the job alone.
+  await row.getByRole('button', { name: 'Cancel' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Cancel this job?' });
+  await expect(confirm).toContainText('addresses not yet checked will not be checked or charged');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/history-cancel-confirm.png`, fullPage: true });
+  await confirm.getByRole('button', { name: 'Keep Running' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(row.getByTestId('job-status')).toHaveText('Processing');
+
+  await row.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('dialog', { name: 'Cancel this job?' }).getByRole('button', { name: 'Cancel Job' }).click();
+  await expect(page.locator('[data-sonner-toast]', { hasText: 'Job Cancelled' })).toContainText('not checked and not charged');
+  await expect(row.getByTestId('job-status')).toHaveText('Cancelled');
+  await expect(row.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
+  const kept = Number(((await row.getByTestId('job-processed').textContent()) ?? '0').replace(/,/g, ''));
+  expect(kept).toBeGreaterThan(0);
+  expect(kept).toBeLessThan(2000);
+  // Nothing more is processed after the cancel.
+  await page.waitForTimeout(3_000);
+  await expect(row.getByTestId('job-processed')).toHaveText(kept.toLocaleString('en-US'));
+
+  // The results done so far download, whole or one verdict at a time.
+  await row.getByRole('button', { name: 'One verdict only' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Invalid only' })).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/history-filtered-download.png`, fullPage: true });
+  const downloadPromise = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: 'Invalid only' }).click();
+  const download = await downloadPromise;
+  expect(download.suggestedFilename()).toMatch(/-invalid\.csv$/);
+  const csv = fs.readFileSync(await download.path(), 'utf8').trim().split(/\r?\n/);
+  expect(csv[0]).toBe(RESULT_COLUMNS);
+  expect(csv.length).toBeGreaterThan(1);
+  expect(csv.slice(1).every((l) => l.split(',')[1] === 'invalid')).toBe(true);
+  const all = page.waitForEvent('download');
+  await row.getByRole('button', { name: 'Download' }).click();
+  const whole = fs.readFileSync(await (await all).path(), 'utf8').trim().split(/\r?\n/);
+  expect(whole).toHaveLength(kept + 1);
+});

@@ -156,7 +156,7 @@ function FilteredDownload({ onPick, disabled }: { onPick: (only: ResultKind) => 
     <Menu>
       <MenuButton
         disabled={disabled}
-        aria-label="Filtered download"
+        aria-label="One verdict only"
         className="-ml-px inline-flex h-8 w-6 items-center justify-center rounded-r-lg border border-slate-300 bg-white text-slate-600 shadow-sm hover:bg-slate-50 disabled:opacity-60"
       >
         <ChevronDown className="size-3.5" aria-hidden />
