@@ -42,3 +42,22 @@ export class Channel<T> implements AsyncIterable<T> {
     };
   }
 }
+
+/**
+ * Yields what `produce` pushes, in order, until it settles (its error is thrown to the consumer).
+ * When the consumer stops (done or early), `stop` is aborted; with `awaitProducer` the generator then
+ * waits for the producer to wind down, otherwise it leaves at once.
+ */
+export async function* produced<T>(stop: AbortController, produce: (push: (item: T) => void) => Promise<unknown>, o: { awaitProducer: boolean }): AsyncGenerator<T> {
+  const out = new Channel<T>();
+  const work = produce((item) => out.push(item)).then(
+    () => out.end(),
+    (err: unknown) => out.end(err),
+  );
+  try {
+    for await (const item of out) yield item;
+  } finally {
+    stop.abort();
+    if (o.awaitProducer) await work;
+  }
+}

@@ -2,7 +2,7 @@
 // caches (DNS, RDAP, catch-all) and politeness shared by every call on one verifier.
 import { setMaxListeners } from 'node:events';
 import type { Depth, VerificationResult } from './contract';
-import { Channel } from './channel';
+import { produced } from './channel';
 import { buildResult, emptyFindings, type Findings } from './build-result';
 import { dnsblListings } from './dns/dnsbl';
 import { lookupMailRoute, type MailRoute } from './dns/mx';
@@ -86,17 +86,7 @@ export class Engine implements Verifier {
     const stop = new AbortController();
     const signal = AbortSignal.any([stop.signal, this.closing.signal, ...(o.signal ? [o.signal] : [])]);
     setMaxListeners(0, signal); // every domain, session and wait of the batch listens to it
-    const out = new Channel<VerificationResult>();
-    const work = this.runBatch(emails, o.depth ?? 'smtp', o.mode ?? 'realtime', signal, (r) => out.push(r), o.catchAllHints ?? {}).then(
-      () => out.end(),
-      (err: unknown) => out.end(err),
-    );
-    try {
-      for await (const r of out) yield r;
-    } finally {
-      stop.abort();
-      await work;
-    }
+    yield* produced<VerificationResult>(stop, (push) => this.runBatch(emails, o.depth ?? 'smtp', o.mode ?? 'realtime', signal, push, o.catchAllHints ?? {}), { awaitProducer: true });
   }
 
   stats(): { maxConcurrentPerIp: number; sessions: number; rcpts: number } {

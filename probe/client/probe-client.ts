@@ -10,7 +10,7 @@
 // nodes still live: every address is answered once. Every NDJSON line is parsed with the
 // contract's zod schema: the server only ever sees validated VerificationResults.
 import { MAX_BATCH, verificationResultSchema, type Depth, type VerificationResult } from '../contract';
-import { Channel } from '../channel';
+import { produced } from '../channel';
 import { domainKey, planShares, type PlannedShare } from './pick-probe';
 
 export interface ProbeClientRetry {
@@ -119,18 +119,8 @@ export class ProbeClient {
     if (emails.length === 0) return;
     const stop = new AbortController();
     const signal = o.signal ? AbortSignal.any([o.signal, stop.signal]) : stop.signal;
-    const out = new Channel<VerificationResult>();
-    const work = this.distribute(emails, o, signal, (r) => out.push(r)).then(
-      () => out.end(),
-      (e: unknown) => out.end(e),
-    );
-    try {
-      for await (const r of out) yield r;
-    } finally {
-      stop.abort();
-      // Don't make an early-leaving consumer wait for the cancelled requests to wind down.
-      void work;
-    }
+    // Don't make an early-leaving consumer wait for the cancelled requests to wind down.
+    yield* produced<VerificationResult>(stop, (push) => this.distribute(emails, o, signal, push), { awaitProducer: false });
   }
 
   /** The daemons that answer /healthz now (a fresh check for those not known; `fresh` re-checks all). */

@@ -177,6 +177,19 @@ describe('probing one domain', () => {
   });
 });
 
+/** A server that counts RCPTs per session (MAIL starts a new count) and answers `over` past `cap` of them (null: no reply). */
+function sessionCappedSmtp(cap: number, over: string | null, rcpt: (line: string) => string = () => '250 ok') {
+  let inSession = 0;
+  return startScriptedSmtp({
+    reply: (line) => {
+      if (line.startsWith('EHLO')) return EHLO;
+      if (line.startsWith('MAIL')) return (inSession = 0), '250 ok';
+      if (line.startsWith('RCPT')) return ++inSession > cap ? over : rcpt(line);
+      return line.startsWith('QUIT') ? '221 bye' : '250 ok';
+    },
+  });
+}
+
 describe('sharing sessions between domains on one mail server', () => {
   it('asks recipients of several domains hosted on the same address in one session', async () => {
     const { SessionPool } = await import('./session-pool');
@@ -196,15 +209,7 @@ describe('sharing sessions between domains on one mail server', () => {
   });
 
   it('treats a 421 after some RCPTs as the server per-session limit and carries on at once', async () => {
-    let inSession = 0;
-    const srv = await startScriptedSmtp({
-      reply: (line) => {
-        if (line.startsWith('EHLO')) return EHLO;
-        if (line.startsWith('MAIL')) return (inSession = 0), '250 ok';
-        if (line.startsWith('RCPT')) return ++inSession > 2 ? '421 4.4.2 too much activity, closing' : '250 ok';
-        return line.startsWith('QUIT') ? '221 bye' : '250 ok';
-      },
-    });
+    const srv = await sessionCappedSmtp(2, '421 4.4.2 too much activity, closing');
     servers.push(srv);
     const c = ctx(srv.port, {}, { perIp: 1, rcpts: 20 });
     const t = Date.now();
@@ -217,15 +222,8 @@ describe('sharing sessions between domains on one mail server', () => {
 
 describe('servers that hang up mid-session', () => {
   it('continues in smaller sessions when a server drops the connection after a few RCPTs', async () => {
-    let inSession = 0;
-    const srv = await startScriptedSmtp({
-      reply: (line) => {
-        if (line.startsWith('EHLO')) return EHLO;
-        if (line.startsWith('MAIL')) return (inSession = 0), '250 ok';
-        if (line.startsWith('RCPT')) return ++inSession > 3 ? null : line.includes('<bad') ? '550 5.1.1 unknown' : '250 ok';
-        return line.startsWith('QUIT') ? '221 bye' : '250 ok';
-      },
-    });
+    // Past 3 RCPTs in one session the server hangs up (no reply).
+    const srv = await sessionCappedSmtp(3, null, (line) => (line.includes('<bad') ? '550 5.1.1 unknown' : '250 ok'));
     servers.push(srv);
     const c = ctx(srv.port, { replyTimeoutMs: 200 }, { perIp: 1, rcpts: 20 });
     const addresses = ['a@d.test', 'bad1@d.test', 'b@d.test', 'c@d.test', 'bad2@d.test', 'd@d.test', 'e@d.test'];

@@ -85,6 +85,12 @@ export function createAuth(d: AuthDeps) {
     u.host = o.host;
     return u.toString();
   };
+  type LinkContent = Pick<Parameters<typeof linkMail>[0], 'subject' | 'intro' | 'cta' | 'url' | 'outro'>;
+  /** A link mail in the brand of the host the request came through (white-label), else Mailvet's. */
+  const sendBrandedLink = async (to: string, b: MailBrand | null, content: (name: string) => LinkContent) => {
+    const name = b?.productName ?? 'Mailvet';
+    await d.mailer.send({ ...linkMail({ to, ...content(name), signature: name, brand: b }), fromName: b?.senderName ?? null });
+  };
   return betterAuth({
     appName: 'Mailvet',
     baseURL: d.baseURL,
@@ -114,40 +120,24 @@ export function createAuth(d: AuthDeps) {
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, url }, request) => {
         const b = await mailBrand(request);
-        const name = b?.productName ?? 'Mailvet';
-        await d.mailer.send({
-          ...linkMail({
-            to: user.email,
-            subject: `Reset your ${name} password`,
-            intro: `Somebody (we hope you) asked to reset the password of your ${name} account. The link works for one hour.`,
-            cta: 'Choose a new password',
-            url: onBrandOrigin(url, b),
-            outro: "If you didn't ask for this, ignore this email: your password stays as it is.",
-            signature: name,
-            brand: b,
-          }),
-          fromName: b?.senderName ?? null,
-        });
+        await sendBrandedLink(user.email, b, (name) => ({
+          subject: `Reset your ${name} password`,
+          intro: `Somebody (we hope you) asked to reset the password of your ${name} account. The link works for one hour.`,
+          cta: 'Choose a new password',
+          url: onBrandOrigin(url, b),
+          outro: "If you didn't ask for this, ignore this email: your password stays as it is.",
+        }));
       },
       // With verification required, a duplicate sign-up answers like a new one (no account
       // enumeration); the real owner gets a note instead of a second account.
       onExistingUserSignUp: async ({ user }, request) => {
         const b = await mailBrand(request).catch(() => null);
-        const name = b?.productName ?? 'Mailvet';
-        await d.mailer
-          .send({
-            ...linkMail({
-              to: user.email,
-              subject: 'Someone tried to sign up with your email',
-              intro: `Somebody (maybe you) tried to create a ${name} account with this address, which already has one. Sign in instead.`,
-              cta: `Sign in to ${name}`,
-              url: `${b?.origin ?? d.baseURL}/auth`,
-              signature: name,
-              brand: b,
-            }),
-            fromName: b?.senderName ?? null,
-          })
-          .catch(log('existing-user notice'));
+        await sendBrandedLink(user.email, b, (name) => ({
+          subject: 'Someone tried to sign up with your email',
+          intro: `Somebody (maybe you) tried to create a ${name} account with this address, which already has one. Sign in instead.`,
+          cta: `Sign in to ${name}`,
+          url: `${b?.origin ?? d.baseURL}/auth`,
+        })).catch(log('existing-user notice'));
       },
     },
     emailVerification: {
@@ -157,19 +147,12 @@ export function createAuth(d: AuthDeps) {
       expiresIn: 60 * 60 * 24,
       sendVerificationEmail: async ({ user, url }, request) => {
         const b = await mailBrand(request);
-        const name = b?.productName ?? 'Mailvet';
-        await d.mailer.send({
-          ...linkMail({
-            to: user.email,
-            subject: `Verify your email for ${name}`,
-            intro: `Hi ${user.name || 'there'}, confirm your email address to activate your ${name} account and your 500 free validations.`,
-            cta: 'Verify my email',
-            url: onBrandOrigin(landOnDashboard(url), b),
-            signature: name,
-            brand: b,
-          }),
-          fromName: b?.senderName ?? null,
-        });
+        await sendBrandedLink(user.email, b, (name) => ({
+          subject: `Verify your email for ${name}`,
+          intro: `Hi ${user.name || 'there'}, confirm your email address to activate your ${name} account and your 500 free validations.`,
+          cta: 'Verify my email',
+          url: onBrandOrigin(landOnDashboard(url), b),
+        }));
       },
     },
     hooks: { before: rejectHostileInput },

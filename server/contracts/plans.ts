@@ -54,7 +54,23 @@ export interface PlanDefinition {
   rollover: boolean;
 }
 
-export const PLANS: readonly PlanDefinition[] = [
+/**
+ * Each gate (spec section 6) opens at one plan and stays open on every plan above it: stated once
+ * here, spread into the plan rows below.
+ */
+const GATE_FROM: Record<PlanGate | 'rollover', PlanType> = {
+  smtpCheck: 'starter', csvUpload: 'starter', apiKeys: 'starter',
+  autoRevalidation: 'pro', webhooks: 'pro', analytics: 'pro', rollover: 'pro',
+  advancedReporting: 'business', whiteLabel: 'business',
+  integrations: 'enterprise', fullRebranding: 'enterprise',
+};
+
+function gatesOf(type: PlanType): Record<PlanGate | 'rollover', boolean> {
+  const open = (g: PlanGate | 'rollover') => PLAN_RANK[type] >= PLAN_RANK[GATE_FROM[g]];
+  return Object.fromEntries((Object.keys(GATE_FROM) as Array<PlanGate | 'rollover'>).map((g) => [g, open(g)])) as Record<PlanGate | 'rollover', boolean>;
+}
+
+const PLAN_ROWS: ReadonlyArray<Omit<PlanDefinition, PlanGate | 'rollover'>> = [
   {
     type: 'free', name: 'Free', priceUSD: 0, priceINR: 0, period: '/month',
     description: 'Try Mailvet with 500 free validations. No card required.',
@@ -62,7 +78,6 @@ export const PLANS: readonly PlanDefinition[] = [
     features: ['500 validations', 'Syntax and MX checks', 'No CSV upload', 'No SMTP mailbox check', 'API: 1 request/second', 'Community support'],
     apiRateLabel: '1 req/s', apiRatePerSecond: 1, teamMemberLimit: 1, teamLabel: 'No team members', support: 'Community support',
     cta: 'Start Free', popularOnLanding: false, popularOnBilling: false,
-    smtpCheck: false, csvUpload: false, apiKeys: false, autoRevalidation: false, integrations: false, webhooks: false, analytics: false, advancedReporting: false, whiteLabel: false, fullRebranding: false, rollover: false,
   },
   {
     type: 'starter', name: 'Starter', priceUSD: 19, priceINR: 999, period: '/month',
@@ -71,7 +86,6 @@ export const PLANS: readonly PlanDefinition[] = [
     features: ['10,000 validations/month', 'Full syntax, MX and SMTP checks', 'CSV upload', 'Disposable and role detection', 'API: 3 requests/second', '1 user', 'Email support'],
     apiRateLabel: '3 req/s', apiRatePerSecond: 3, teamMemberLimit: 1, teamLabel: '1 user', support: 'Email support',
     cta: 'Get Started', popularOnLanding: false, popularOnBilling: true,
-    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: false, integrations: false, webhooks: false, analytics: false, advancedReporting: false, whiteLabel: false, fullRebranding: false, rollover: false,
   },
   {
     type: 'pro', name: 'Pro', priceUSD: 79, priceINR: 2999, period: '/month',
@@ -80,7 +94,6 @@ export const PLANS: readonly PlanDefinition[] = [
     features: ['100,000 validations/month', 'Bulk validation', 'Webhooks', 'Analytics dashboard', 'Rollover of unused credits', 'Auto revalidation', 'API: 10 requests/second', 'Up to 2 team members', 'Priority email support'],
     apiRateLabel: '10 req/s', apiRatePerSecond: 10, teamMemberLimit: 2, teamLabel: '2 team members', support: 'Priority email support',
     cta: 'Get Started', popularOnLanding: true, popularOnBilling: false,
-    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: false, webhooks: true, analytics: true, advancedReporting: false, whiteLabel: false, fullRebranding: false, rollover: true,
   },
   {
     type: 'business', name: 'Business', priceUSD: 199, priceINR: 7999, period: '/month',
@@ -89,7 +102,6 @@ export const PLANS: readonly PlanDefinition[] = [
     features: ['500,000 validations/month', 'All Pro features', 'White-label (custom logo and domain)', 'Uptime SLA', 'Advanced reporting', 'API: 25 requests/second (dedicated webhook and API limit)', 'Up to 10 team members', 'Priority and chat support'],
     apiRateLabel: '25 req/s', apiRatePerSecond: 25, teamMemberLimit: 10, teamLabel: 'Up to 10 team members', support: 'Priority and chat support',
     cta: 'Get Started', popularOnLanding: false, popularOnBilling: false,
-    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: false, webhooks: true, analytics: true, advancedReporting: true, whiteLabel: true, fullRebranding: false, rollover: true,
   },
   {
     type: 'enterprise', name: 'Enterprise', priceUSD: null, priceINR: null, period: '',
@@ -98,9 +110,10 @@ export const PLANS: readonly PlanDefinition[] = [
     features: ['Unlimited or custom volume', 'Dedicated nodes and IPs', 'On-premise option', 'Custom SLA', 'Full white-label and rebranding', 'Webhook, Zapier and custom API integrations', 'Custom API rate', 'Unlimited team members', '24/7 support'],
     apiRateLabel: 'Custom', apiRatePerSecond: null, teamMemberLimit: UNLIMITED, teamLabel: 'Unlimited team members', support: '24/7 support',
     cta: 'Contact Sales', popularOnLanding: false, popularOnBilling: false,
-    smtpCheck: true, csvUpload: true, apiKeys: true, autoRevalidation: true, integrations: true, webhooks: true, analytics: true, advancedReporting: true, whiteLabel: true, fullRebranding: true, rollover: true,
   },
 ];
+
+export const PLANS: readonly PlanDefinition[] = PLAN_ROWS.map((row) => ({ ...row, ...gatesOf(row.type) }));
 
 export const SALES_EMAIL = 'sales@mailvet.io';
 export const SUPPORT_EMAIL = 'support@mailvet.io';

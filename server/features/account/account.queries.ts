@@ -52,8 +52,7 @@ export interface ProfileView {
 
 export async function profileByUserId(db: Kysely<Database>, userId: string): Promise<ProfileView | undefined> {
   const row = await db
-    .selectFrom('user')
-    .leftJoin('profile', 'profile.id', 'user.id')
+    .selectFrom('user').leftJoin('profile', 'profile.id', 'user.id')
     .select(['user.email', 'user.name', 'user.twoFactorEnabled', 'profile.full_name', 'profile.company_name'])
     .where('user.id', '=', userId)
     .executeTakeFirst();

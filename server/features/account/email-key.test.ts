@@ -3,10 +3,8 @@ import { freeGrantEmailKey } from './email-key';
 
 describe('freeGrantEmailKey', () => {
   it('folds the spellings of one mailbox into one key', () => {
-    expect(freeGrantEmailKey('Jane.Doe+promo@GMail.com')).toBe('janedoe@gmail.com');
-    expect(freeGrantEmailKey('j.a.n.e.doe@googlemail.com')).toBe('janedoe@gmail.com');
-    expect(freeGrantEmailKey(' Bob+x+y@Example.COM ')).toBe('bob@example.com');
-    expect(freeGrantEmailKey('bob@example.com.')).toBe('bob@example.com');
+    for (const spelling of ['Jane.Doe+promo@GMail.com', 'j.a.n.e.doe@googlemail.com']) expect(freeGrantEmailKey(spelling)).toBe('janedoe@gmail.com');
+    for (const spelling of [' Bob+x+y@Example.COM ', 'bob@example.com.']) expect(freeGrantEmailKey(spelling)).toBe('bob@example.com');
   });
 
   it('keeps different mailboxes apart (dots matter outside Gmail; a leading + is not a tag)', () => {

@@ -16,6 +16,23 @@ import { z } from 'zod';
 type Trx = Transaction<Database>;
 const DAY = 24 * 60 * 60 * 1000;
 
+/** The account columns of a plan fallen to Free (refund, end of a cancelled period): data kept, no subscription. */
+function freePlanColumns(updatedAt: Date) {
+  const free = planByType('free');
+  return {
+    plan: 'free' as const,
+    monthly_validations_quota: free.monthlyValidations,
+    team_member_limit: free.teamMemberLimit,
+    subscription_status: 'none' as const,
+    subscription_id: null,
+    billing_interval: null,
+    current_period_end: null,
+    grace_ends_at: null,
+    cancel_at_period_end: false,
+    updated_at: updatedAt,
+  };
+}
+
 export const BILLING_EVENTS = [
   'subscription.authenticated',
   'subscription.activated',
@@ -242,22 +259,10 @@ export async function lowerPlanForRefund(
   const { pay, now } = o;
   const account = await trx.selectFrom('account').select(['plan']).where('id', '=', pay.account_id).forUpdate().executeTakeFirstOrThrow();
   if (pay.subscription_id) await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: now }).where('id', '=', pay.subscription_id).execute();
-  const free = planByType('free');
   const balance = await revokeCredits(trx, pay.account_id, pay.credits_granted);
   await trx
     .updateTable('account')
-    .set({
-      plan: 'free',
-      monthly_validations_quota: free.monthlyValidations,
-      team_member_limit: free.teamMemberLimit,
-      subscription_status: 'none',
-      subscription_id: null,
-      billing_interval: null,
-      current_period_end: null,
-      grace_ends_at: null,
-      cancel_at_period_end: false,
-      updated_at: now,
-    })
+    .set(freePlanColumns(now))
     .where('id', '=', pay.account_id)
     .execute();
   await writeAudit(trx, {
@@ -554,21 +559,9 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
 
 /** Falls to Free (data kept) when a cancelled plan's paid period is over. */
 async function endIfDue(trx: Trx, accountId: string, now: Date): Promise<boolean> {
-  const free = planByType('free');
   const row = await trx
     .updateTable('account')
-    .set({
-      plan: 'free',
-      monthly_validations_quota: free.monthlyValidations,
-      team_member_limit: free.teamMemberLimit,
-      subscription_status: 'none',
-      subscription_id: null,
-      billing_interval: null,
-      current_period_end: null,
-      grace_ends_at: null,
-      cancel_at_period_end: false,
-      updated_at: new Date(),
-    })
+    .set(freePlanColumns(new Date()))
     .where('id', '=', accountId)
     .where('cancel_at_period_end', '=', true)
     .where((eb) => eb.or([eb('current_period_end', 'is', null), eb('current_period_end', '<=', now)]))

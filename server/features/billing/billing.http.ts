@@ -3,13 +3,12 @@
 //        any JSON parser: the signature (X-Razorpay-Signature) is an HMAC of the exact bytes.
 //        200 applied or duplicate | 401 bad signature (nothing changed) | 400 malformed | 503 no secret
 //   GET  /api/billing/receipts/:paymentId  the payment's receipt (HTML), caller's account only
-import { fromNodeHeaders } from 'better-auth/node';
 import express, { type Request, type Response } from 'express';
 import type { AppDeps } from '../../deps';
 import { rawBodyGuard } from '../../http/body-guard';
 import { sendError } from '../../http/send-error';
+import { sessionMember } from '../../http/session-member';
 import { AppError } from '../../lib/app-error';
-import { resolveMembership } from '../account/membership';
 import { handleRazorpayWebhook, MAX_WEBHOOK_BYTES } from './billing-events';
 import { gatewayFor } from './billing.service';
 import { receiptHtml } from './receipt';
@@ -47,10 +46,7 @@ export function billingHttpRouter(deps: AppDeps): express.Router {
 
   r.get('/api/billing/receipts/:paymentId', async (req: Request, res: Response) => {
     try {
-      const session = await deps.auth.api.getSession({ headers: fromNodeHeaders(req.headers) }).catch(() => null);
-      if (!session) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
-      const m = await resolveMembership(deps.db, session.user.id, session.session.id);
-      if (!m) throw new AppError('NOT_A_MEMBER', 'User account not found');
+      const m = await sessionMember(deps, req);
       const paymentId = String(req.params.paymentId ?? '');
       if (!/^[A-Za-z0-9_-]{1,100}$/.test(paymentId)) throw new AppError('NOT_FOUND', 'We could not find this payment for your account.');
       const { html, fileName } = await receiptHtml(deps.db, { accountId: m.accountId, paymentId });

@@ -2,15 +2,14 @@
 //   POST /api/branding/logo            the logo's bytes (PNG or SVG, ≤ 256 KB), owner/admin, Business+
 //   GET  /api/branding/logo/:id.png    an account's logo (always PNG; SVGs were rasterised on upload)
 //   GET  /api/public-branding          the brand of the custom domain this request came to (Host), or {}
-import { fromNodeHeaders } from 'better-auth/node';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { can } from '../../contracts/permissions';
 import { planAllows } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
 import { sendError } from '../../http/send-error';
+import { admitSessionMember } from '../../http/session-member';
 import { AppError } from '../../lib/app-error';
 import { GATE_MESSAGES } from '../../trpc/procedures';
-import { resolveMembership } from '../account/membership';
 import { BRANDING_MESSAGES, brandForHost, logoPng, MAX_LOGO_BYTES, setLogo } from './branding.service';
 
 export function brandingHttpRouter(deps: AppDeps): express.Router {
@@ -19,21 +18,11 @@ export function brandingHttpRouter(deps: AppDeps): express.Router {
 
   r.post(
     '/api/branding/logo',
-    async (req: Request, res: Response, next: NextFunction) => {
-      try {
-        const session = await deps.auth.api.getSession({ headers: fromNodeHeaders(req.headers) }).catch(() => null);
-        if (!session) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
-        const m = await resolveMembership(deps.db, session.user.id, session.session.id);
-        if (!m) throw new AppError('NOT_A_MEMBER', 'User account not found');
-        if (!can(m.role, 'webhooks.manage')) throw new AppError('PERMISSION_DENIED', 'Only the account owner or an admin can change the branding.');
-        // Refuse before reading the body when the plan has no white-label.
-        if (!planAllows(m.plan, 'whiteLabel')) throw new AppError('PLAN_REQUIRED', GATE_MESSAGES.whiteLabel);
-        res.locals.caller = { userId: session.user.id, accountId: m.accountId, plan: m.plan };
-        next();
-      } catch (err) {
-        sendError(res, err);
-      }
-    },
+    admitSessionMember(deps, (m) => {
+      if (!can(m.role, 'webhooks.manage')) throw new AppError('PERMISSION_DENIED', 'Only the account owner or an admin can change the branding.');
+      // Refuse before reading the body when the plan has no white-label.
+      if (!planAllows(m.plan, 'whiteLabel')) throw new AppError('PLAN_REQUIRED', GATE_MESSAGES.whiteLabel);
+    }),
     (req: Request, res: Response, next: NextFunction) => {
       raw(req, res, (err?: unknown) => {
         if ((err as { type?: string } | undefined)?.type === 'entity.too.large') return sendError(res, new AppError('PAYLOAD_TOO_LARGE', BRANDING_MESSAGES.logoSize));

@@ -94,8 +94,7 @@ export async function brandForHost(db: Db, host: string | undefined): Promise<(B
   const name = (host ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
   if (!name || name.length > 253) return null;
   const row = await db
-    .selectFrom('account_branding as b')
-    .innerJoin('account', 'account.id', 'b.account_id')
+    .selectFrom('account_branding as b').innerJoin('account', 'account.id', 'b.account_id')
     .select(['account.id', 'account.plan', 'b.brand_color', 'b.product_name', 'b.sender_name', 'b.logo_updated_at'])
     .where('b.custom_domain', '=', name)
     .where('b.domain_verified_at', 'is not', null)
@@ -184,8 +183,7 @@ export async function setLogo(db: Db, o: { accountId: string; userId: string; pl
 
 export async function logoPng(db: Db, accountId: string): Promise<Buffer | null> {
   const row = await db
-    .selectFrom('account_branding as b')
-    .innerJoin('account', 'account.id', 'b.account_id')
+    .selectFrom('account_branding as b').innerJoin('account', 'account.id', 'b.account_id')
     .select(['b.logo_png', 'account.plan'])
     .where('b.account_id', '=', accountId)
     .executeTakeFirst();
@@ -237,8 +235,7 @@ export async function verifyDomain(db: Db, o: { accountId: string; userId: strin
  */
 export async function resultFileBrand(db: Db, accountId: string): Promise<string | null> {
   const row = await db
-    .selectFrom('account_branding as b')
-    .innerJoin('account', 'account.id', 'b.account_id')
+    .selectFrom('account_branding as b').innerJoin('account', 'account.id', 'b.account_id')
     .select(['account.plan', 'b.product_name', 'b.custom_domain', 'b.domain_verified_at'])
     .where('b.account_id', '=', accountId)
     .executeTakeFirst();

@@ -7,6 +7,7 @@ import { trimAddress } from '../../../probe/contract';
 import { lowerCaseDomain } from '../../../probe/syntax/idna';
 import { MAX_EMAILS_PER_FILE } from '../../contracts/jobs';
 import { SCHEDULE_MESSAGES } from '../../contracts/schedules';
+import { groupBy } from '../../lib/group-by';
 
 export type CsvImportErrorCode = 'EMPTY_FILE' | 'NOT_TEXT' | 'UNREADABLE' | 'NO_EMAIL_COLUMN' | 'NO_EMAILS' | 'TOO_MANY_EMAILS';
 
@@ -171,13 +172,7 @@ export function domainOf(email: string): string {
  * chunks of its own; small domains are packed together up to the chunk size.
  */
 export function planChunks(emails: string[], chunkSize: number): string[][] {
-  const byDomain = new Map<string, string[]>();
-  for (const e of emails) {
-    const d = domainOf(e);
-    let list = byDomain.get(d);
-    if (!list) byDomain.set(d, (list = []));
-    list.push(e);
-  }
+  const byDomain = groupBy(emails, domainOf);
   const domains = [...byDomain.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
   const chunks: string[][] = [];
   let current: string[] = [];

@@ -1,21 +1,17 @@
 // GET /api/reports/analytics.csv?from=YYYY-MM-DD&to=YYYY-MM-DD&source=dashboard|api|schedule
 // Business and up; the session's active account only.
-import { fromNodeHeaders } from 'better-auth/node';
 import express, { type Request, type Response } from 'express';
 import type { AppDeps } from '../../deps';
 import { sendError } from '../../http/send-error';
+import { sessionMember } from '../../http/session-member';
 import { AppError } from '../../lib/app-error';
-import { resolveMembership } from '../account/membership';
 import { analyticsCsv, reportInput } from './reporting.service';
 
 export function reportingHttpRouter(deps: AppDeps): express.Router {
   const r = express.Router();
   r.get('/api/reports/analytics.csv', async (req: Request, res: Response) => {
     try {
-      const session = await deps.auth.api.getSession({ headers: fromNodeHeaders(req.headers) }).catch(() => null);
-      if (!session) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
-      const m = await resolveMembership(deps.db, session.user.id, session.session.id);
-      if (!m) throw new AppError('NOT_A_MEMBER', 'User account not found');
+      const m = await sessionMember(deps, req);
       const one = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
       const parsed = reportInput.safeParse({ from: one(req.query.from), to: one(req.query.to), source: one(req.query.source) });
       if (!parsed.success) throw new AppError('BAD_INPUT', parsed.error.issues[0]?.message ?? 'Bad report filters.');

@@ -75,8 +75,7 @@ export async function listPendingInvitations(db: Db, accountId: string): Promise
   const rows = await db
     .selectFrom('invitation')
     .select(['id', 'organizationId', 'email', 'role', 'createdAt', 'expiresAt'])
-    .where('organizationId', '=', accountId)
-    .where('status', '=', 'pending')
+    .where('organizationId', '=', accountId).where('status', '=', 'pending')
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
     .execute();
@@ -266,8 +265,7 @@ export interface InvitationPreview {
 /** What the invitation link is about, for the sign-in page (the id is the unguessable secret). */
 export async function previewInvitation(db: Db, invitationId: string): Promise<InvitationPreview> {
   const inv = await db
-    .selectFrom('invitation')
-    .innerJoin('organization', 'organization.id', 'invitation.organizationId')
+    .selectFrom('invitation').innerJoin('organization', 'organization.id', 'invitation.organizationId')
     .select(['invitation.status', 'invitation.expiresAt', 'invitation.email', 'invitation.role', 'organization.name'])
     .where('invitation.id', '=', invitationId)
     .executeTakeFirst();

@@ -9,6 +9,8 @@ import { payloadNow } from '../clock';
 export function billingTickTask(deps: AppDeps): Task {
   return async (payload, helpers) => {
     const r = await billingTick(deps, payloadNow(payload));
-    if (r.suspended.length + r.fellToFree.length > 0) helpers.logger.info(`billing: ${r.suspended.length} suspended, ${r.fellToFree.length} fell to Free`);
+    if (r.suspended.length + r.fellToFree.length + r.refilled.length > 0) {
+      helpers.logger.info(`billing: ${r.suspended.length} suspended, ${r.fellToFree.length} fell to Free, ${r.refilled.length} annual month(s) refilled`);
+    }
   };
 }
