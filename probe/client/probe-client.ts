@@ -7,7 +7,8 @@
 // catch-all answer and carry it to their nodes as a hint, so the random-mailbox check is made once
 // per domain, and remembered for later calls. When a daemon
 // dies mid-stream (SIGKILL, reset, 5xx) only the addresses it still owed are planned again over the
-// nodes still live: every address is answered once. Every NDJSON line is parsed with the
+// nodes still live: every address is answered once. A daemon whose stream stays silent longer than
+// the idle timeout (hung without closing) is treated the same way. Every NDJSON line is parsed with the
 // contract's zod schema: the server only ever sees validated VerificationResults.
 import { MAX_BATCH, verificationResultSchema, type Depth, type VerificationResult } from '../contract';
 import { produced } from '../channel';
@@ -32,6 +33,12 @@ export interface ProbeFleetOptions {
   /** /healthz timeout (default 1 s) and how long a healthy answer is trusted (default 5 s). */
   healthTimeoutMs?: number;
   healthTtlMs?: number;
+  /**
+   * Longest a node's result stream may stay silent (no response, no result line) before the node
+   * is treated as hung: its request is cut, it is skipped for the cooldown, and what it still owed
+   * is planned again over the live nodes (default 60 s).
+   */
+  idleTimeoutMs?: number;
 }
 
 export interface ProbeClientOptions {
@@ -69,6 +76,8 @@ export interface FleetStats {
   replanned: number;
   /** Shares sent with a catch-all hint from another share or an earlier call. */
   hinted: number;
+  /** Requests cut because their node's stream stayed silent longer than idleTimeoutMs. */
+  idleTimeouts: number;
 }
 
 const MAX_REMEMBERED_DOMAINS = 10_000;
@@ -94,10 +103,11 @@ export class ProbeClient {
   private readonly catchAllMemoryMs: number;
   private readonly healthTimeoutMs: number;
   private readonly healthTtlMs: number;
+  private readonly idleTimeoutMs: number;
   private readonly health = new Map<string, { ok: boolean; until: number }>();
   private readonly checking = new Map<string, Promise<boolean>>();
   private readonly catchAll = new Map<string, { value: boolean; domain: string; expires: number }>();
-  readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0 };
+  readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0, idleTimeouts: 0 };
 
   constructor(o: ProbeClientOptions) {
     this.urls = [...new Set(o.urls.map((u) => u.trim().replace(/\/+$/, '')).filter(Boolean))];
@@ -112,6 +122,7 @@ export class ProbeClient {
     this.catchAllMemoryMs = o.fleet?.catchAllMemoryMs ?? 600_000;
     this.healthTimeoutMs = o.fleet?.healthTimeoutMs ?? 1_000;
     this.healthTtlMs = o.fleet?.healthTtlMs ?? 5_000;
+    this.idleTimeoutMs = Math.max(1, o.fleet?.idleTimeoutMs ?? 60_000);
   }
 
   /** Results in completion order. Throws when some addresses could not be verified by any daemon. */
@@ -299,13 +310,26 @@ export class ProbeClient {
     const due = new Map<string, number>();
     for (const e of emails) due.set(e, (due.get(e) ?? 0) + 1);
     const owed = (): string[] => [...due].flatMap(([e, n]) => Array<string>(n).fill(e));
+    // A node that accepts the request and then goes silent without closing (hung process, stalled
+    // network) must not stall the job: each response and each result line re-arms the idle timer.
+    const idle = new AbortController();
+    let idleTimer: NodeJS.Timeout | null = null;
+    const arm = (): void => {
+      if (idleTimer) clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => {
+        this.stats.idleTimeouts++;
+        idle.abort(new Error(`probe ${url} sent nothing for ${this.idleTimeoutMs} ms`));
+      }, this.idleTimeoutMs);
+    };
+    arm();
     try {
       const res = await this.fetchImpl(`${url}/v1/verify`, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json', accept: 'application/x-ndjson' },
         body: JSON.stringify({ emails, depth: o.depth ?? 'smtp', mode: o.mode ?? 'realtime', ...(hints ? { catch_all: hints } : {}) }),
-        signal,
+        signal: AbortSignal.any([signal, idle.signal]),
       });
+      arm();
       if (res.status >= 500) {
         await res.body?.cancel().catch(() => undefined);
         return owed();
@@ -322,6 +346,7 @@ export class ProbeClient {
       }
       if (!res.body) return owed();
       for await (const line of ndjsonLines(res.body)) {
+        arm();
         const result = verificationResultSchema.parse(JSON.parse(line));
         const n = due.get(result.email);
         if (n === undefined) continue;
@@ -333,7 +358,9 @@ export class ProbeClient {
     } catch (err) {
       if (signal.aborted) throw err;
       if (err instanceof ProbeRequestError || (err as Error).name === 'ZodError') throw err;
-      return owed(); // connection refused, reset, cut short: the caller plans it again elsewhere
+      return owed(); // connection refused, reset, cut short, silent too long: the caller plans it again elsewhere
+    } finally {
+      if (idleTimer) clearTimeout(idleTimer);
     }
   }
 }
