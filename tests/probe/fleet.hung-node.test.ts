@@ -91,7 +91,7 @@ describe('ProbeClient with a node that hangs mid-stream', () => {
   it('cuts the silent stream after the idle timeout and redoes only what the node owed on the live nodes: every address once', { timeout: 30_000 }, async () => {
     const hungNode = await startHungNode(daemons[2]!.url);
     try {
-      const client = new ProbeClient({ urls: [daemons[0]!.url, daemons[1]!.url, hungNode.url], token: TOKEN, retry: { cooldownMs: 60_000 }, fleet: { idleTimeoutMs: 400, splitMin: 30 } });
+      const client = new ProbeClient({ urls: [daemons[0]!.url, daemons[1]!.url, hungNode.url], token: TOKEN, retry: { cooldownMs: 60_000 }, fleet: { idleTimeoutMs: 1_500, splitMin: 30 } });
       const results: VerificationResult[] = [];
       for await (const r of client.verify(world.emails, { depth: 'smtp', mode: 'bulk' })) results.push(r);
 
