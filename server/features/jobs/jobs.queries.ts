@@ -45,47 +45,21 @@ export interface JobView {
   completed_at: string | null;
 }
 
-type JobRow = {
-  id: string;
-  filename: string;
-  source: JobSource;
-  status: JobView['status'];
-  total_emails: number;
-  processed_emails: number;
-  valid_count: number;
-  invalid_count: number;
-  risky_count: number;
-  error: string | null;
-  schedule_id: string | null;
-  replay_of: string | null;
-  created_at: Date;
-  started_at: Date | null;
-  completed_at: Date | null;
-};
+/** A job as selected with jobColumns: JobView's fields with Date times (and the account id). */
+type JobRow = Omit<JobView, 'progress' | 'created_at' | 'started_at' | 'completed_at'> & { account_id?: string; created_at: Date; started_at: Date | null; completed_at: Date | null };
 
 export function progressPercent(processed: number, total: number): number {
   if (total <= 0) return 0;
   return Math.min(100, Math.round((processed * 100) / total));
 }
 
-export function toJobView(r: JobRow): JobView {
+export function toJobView({ account_id: _account, created_at, started_at, completed_at, ...r }: JobRow): JobView {
   return {
-    id: r.id,
-    filename: r.filename,
-    source: r.source,
-    status: r.status,
-    total_emails: r.total_emails,
-    processed_emails: r.processed_emails,
+    ...r,
     progress: progressPercent(r.processed_emails, r.total_emails),
-    valid_count: r.valid_count,
-    invalid_count: r.invalid_count,
-    risky_count: r.risky_count,
-    error: r.error,
-    schedule_id: r.schedule_id,
-    replay_of: r.replay_of,
-    created_at: r.created_at.toISOString(),
-    started_at: r.started_at?.toISOString() ?? null,
-    completed_at: r.completed_at?.toISOString() ?? null,
+    created_at: created_at.toISOString(),
+    started_at: started_at?.toISOString() ?? null,
+    completed_at: completed_at?.toISOString() ?? null,
   };
 }
 

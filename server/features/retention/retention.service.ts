@@ -8,13 +8,14 @@ import { deleteValidationFile, purgeValidationFiles } from '../storage/storage';
 import { purgeWebhookDeliveries } from '../webhooks/webhooks.service';
 
 export const RETENTION_DAYS = 90;
-const BATCH = 5_000;
 
 export interface PurgeCounts {
   jobs: number;
   results: number;
   files: number;
 }
+
+const BATCH = 5_000;
 
 export async function purgeExpired(deps: { db: Db; storageDir: string }, now: Date): Promise<PurgeCounts> {
   const cutoff = new Date(now.getTime() - RETENTION_DAYS * 86_400_000);
