@@ -34,6 +34,9 @@ test('API keys: upgrade gate, create (shown once, show/hide, copy), use, revoke'
   await upgradeTo(page, 'starter');
   await page.reload();
   await expect(page.getByTestId('api-keys-plan-notice')).toBeHidden();
+  // The first look at the page creates the webhook signing secret and shows it this once.
+  await expect(page.getByLabel('Webhook signing secret', { exact: true })).toHaveValue(/^whsec_/);
+  await expect(page.getByTestId('webhook-secret-once')).toBeVisible();
 
   // Name is required; Enter submits.
   await page.getByRole('button', { name: 'Create API Key' }).click();
@@ -105,7 +108,9 @@ test('API keys: upgrade gate, create (shown once, show/hide, copy), use, revoke'
   expect(refused.status()).toBe(401);
   expect((await refused.json()).code).toBe('KEY_REVOKED');
 
-  await expect(page.getByLabel('Webhook signing secret', { exact: true })).toHaveValue(/^whsec_/);
+  // The webhook signing secret was shown in full on the first visit after the upgrade; since then only its start.
+  await expect(page.getByTestId('webhook-secret-hint')).toContainText('whsec_');
+  await expect(page.getByLabel('Webhook signing secret', { exact: true })).toHaveCount(0);
   await expect(page.getByText('API Key Revoked')).toBeHidden({ timeout: 15_000 });
   await page.screenshot({ path: `${SCREENSHOT_DIR}/api-keys.png`, fullPage: true });
 });

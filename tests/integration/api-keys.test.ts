@@ -150,14 +150,18 @@ describe('API keys', () => {
     expect((await c.trpcMutation('apiKeys.create', { name: 'x' })).status).toBe(401);
   });
 
-  it('gives each account its own stable webhook signing secret', async () => {
+  it('gives each account its own webhook signing secret, stored encrypted and shown once', async () => {
     const a = await owner('keys-whsec-a@example.com');
     const b = await owner('keys-whsec-b@example.com');
-    const s1 = data(await a.c.trpcQuery('apiKeys.webhookSecret')).secret;
-    const s2 = data(await a.c.trpcQuery('apiKeys.webhookSecret')).secret;
-    const s3 = data(await b.c.trpcQuery('apiKeys.webhookSecret')).secret;
-    expect(s1).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-    expect(s2).toBe(s1);
-    expect(s3).not.toBe(s1);
+    const first = data(await a.c.trpcQuery('apiKeys.webhookSecret'));
+    const again = data(await a.c.trpcQuery('apiKeys.webhookSecret'));
+    const other = data(await b.c.trpcQuery('apiKeys.webhookSecret'));
+    expect(first.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(again).toEqual({ secret: null, hint: `${(first.secret as string).slice(0, 10)}…`, rotated_at: first.rotated_at });
+    expect(other.secret).toMatch(/^whsec_/);
+    expect(other.secret).not.toBe(first.secret);
+    const row = await ts.testDb.db.selectFrom('webhook_signing_secret').select('ciphertext').where('account_id', '=', a.accountId).executeTakeFirstOrThrow();
+    expect(row.ciphertext).toMatch(/^v1\./);
+    expect(row.ciphertext).not.toContain((first.secret as string).slice(6));
   });
 });

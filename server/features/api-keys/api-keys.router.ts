@@ -35,13 +35,13 @@ export const apiKeysRouter = router({
     .mutation(({ ctx, input }) => revokeApiKey(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id, id: input.id })),
 
   /**
-   * The secret that signs this account's webhook calls (X-Mailvet-Signature): in full only while the
-   * account still signs with its original secret; after a rotation (webhooks.rotateSecret, the only
-   * time a new secret is shown) just its first characters.
+   * The secret that signs this account's webhook calls (X-Mailvet-Signature): in full only in the
+   * answer that created it (the first view; webhooks.rotateSecret shows each new one once), otherwise
+   * just its first characters.
    */
   webhookSecret: accountProcedure
     .use(requirePermission('webhooks.manage'))
     .use(requirePlan('apiKeys'))
     .output(signingSecretSchema)
-    .query(({ ctx }) => signingSecretView(ctx.deps, ctx.accountId)),
+    .query(({ ctx }) => signingSecretView(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id })),
 });

@@ -2,14 +2,13 @@
 // base64url), stored only as AES-256-GCM ciphertext under WEBHOOK_SECRET_KEY (the workers must sign
 // with it, so it cannot be hashed), shown once in the rotate answer, and from then on the only secret
 // that signs: the old one stops at once (retries of pending deliveries are signed with the new one).
-// An account that never rotated signs with its legacy secret, derived from the server secret and
-// the account id (nothing stored), which the API Keys page keeps showing until the first rotation.
+// An account gets its first secret the first time someone who manages webhooks opens the API Keys page
+// (shown in full in that one answer) or when its first webhook is signed, whichever comes first.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/client';
 import type { AppDeps } from '../../deps';
 import type { Env } from '../../env';
 import { writeAudit } from '../audit/audit';
-import { deriveWebhookSecret } from './webhook-signing';
 
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
@@ -74,30 +73,51 @@ export function secretHint(secret: string): string {
   return `${secret.slice(0, 10)}…`;
 }
 
-function legacySecret(deps: Pick<AppDeps, 'auth'>, accountId: string): string {
-  const serverSecret = deps.auth.options.secret;
-  if (!serverSecret) throw new Error('server secret is not configured');
-  return deriveWebhookSecret(serverSecret, accountId);
+/**
+ * Stores a first random secret for an account that has none. Returns it when this call created it;
+ * null when one already existed (another request won the race), so a secret is revealed at most once.
+ */
+async function provisionSigningSecret(deps: Pick<AppDeps, 'db' | 'env' | 'auth'>, accountId: string, userId: string | null): Promise<{ secret: string; hint: string; created_at: Date } | null> {
+  const secret = newSigningSecret();
+  const hint = secretHint(secret);
+  const inserted = await deps.db
+    .insertInto('webhook_signing_secret')
+    .values({ account_id: accountId, ciphertext: encryptSecret(keyOf(deps), accountId, secret), hint, created_by: userId, created_at: new Date() })
+    .onConflict((oc) => oc.column('account_id').doNothing())
+    .returning('created_at')
+    .executeTakeFirst();
+  return inserted ? { secret, hint, created_at: inserted.created_at } : null;
 }
 
-/** The secret that signs the account's webhooks now. */
+/** The secret that signs the account's webhooks now (created, unseen, if the account has none yet). */
 export async function currentSigningSecret(deps: Pick<AppDeps, 'db' | 'env' | 'auth'>, accountId: string): Promise<string> {
-  const row = await deps.db.selectFrom('webhook_signing_secret').select('ciphertext').where('account_id', '=', accountId).executeTakeFirst();
-  return row ? decryptSecret(keyOf(deps), accountId, row.ciphertext) : legacySecret(deps, accountId);
+  const read = () => deps.db.selectFrom('webhook_signing_secret').select('ciphertext').where('account_id', '=', accountId).executeTakeFirst();
+  const row = await read();
+  if (row) return decryptSecret(keyOf(deps), accountId, row.ciphertext);
+  const created = await provisionSigningSecret(deps, accountId, null);
+  if (created) return created.secret;
+  const raced = await read();
+  if (!raced) throw new Error('webhook signing secret vanished');
+  return decryptSecret(keyOf(deps), accountId, raced.ciphertext);
 }
 
 export interface SigningSecretView {
-  /** The full secret only while the account still signs with its legacy (derived, unstored) secret. */
+  /** The full secret only in the answer that created it; afterwards null (rotate for a new one). */
   secret: string | null;
   hint: string;
+  /** When the current secret was created (first view, first delivery or last rotation). */
   rotated_at: string | null;
 }
 
-export async function signingSecretView(deps: Pick<AppDeps, 'db' | 'auth'>, accountId: string): Promise<SigningSecretView> {
-  const row = await deps.db.selectFrom('webhook_signing_secret').select(['hint', 'created_at']).where('account_id', '=', accountId).executeTakeFirst();
+export async function signingSecretView(deps: Pick<AppDeps, 'db' | 'env' | 'auth'>, o: { accountId: string; userId: string }): Promise<SigningSecretView> {
+  const read = () => deps.db.selectFrom('webhook_signing_secret').select(['hint', 'created_at']).where('account_id', '=', o.accountId).executeTakeFirst();
+  const row = await read();
   if (row) return { secret: null, hint: row.hint, rotated_at: row.created_at.toISOString() };
-  const secret = legacySecret(deps, accountId);
-  return { secret, hint: secretHint(secret), rotated_at: null };
+  const created = await provisionSigningSecret(deps, o.accountId, o.userId);
+  if (created) return { secret: created.secret, hint: created.hint, rotated_at: created.created_at.toISOString() };
+  const raced = await read();
+  if (!raced) throw new Error('webhook signing secret vanished');
+  return { secret: null, hint: raced.hint, rotated_at: raced.created_at.toISOString() };
 }
 
 /** Replaces the account's secret with a new random one; returns it (the only time it is shown). */

@@ -42,7 +42,8 @@ const td = cellClass('compact', 'text-sm text-slate-700');
 function SigningSecretCard() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const secret = useQuery(trpc.apiKeys.webhookSecret.queryOptions());
+  // The answer that creates the secret is the only one that carries it: never refetch it behind the user's back.
+  const secret = useQuery({ ...trpc.apiKeys.webhookSecret.queryOptions(), staleTime: Infinity, refetchOnWindowFocus: false, refetchOnReconnect: false });
   const rotate = useMutation(trpc.webhooks.rotateSecret.mutationOptions());
   const [confirming, setConfirming] = useState(false);
   const [shown, setShown] = useState<string | null>(null);
@@ -73,11 +74,14 @@ function SigningSecretCard() {
       <CardContent>
         <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
           {secret.data?.secret ? (
-            <SecretField value={secret.data.secret} label="Webhook signing secret" copiedMessage={API_KEYS_TEXT.secretCopiedBody} className="max-w-2xl flex-1" />
+            <div className="flex max-w-2xl flex-1 flex-col gap-1.5">
+              <SecretField value={secret.data.secret} label="Webhook signing secret" copiedMessage={API_KEYS_TEXT.secretCopiedBody} />
+              <p className="text-xs text-amber-700" data-testid="webhook-secret-once">Copy it now: it is shown only this once. Rotate it to get a new one.</p>
+            </div>
           ) : secret.data ? (
             <p className="flex-1 text-sm text-slate-600" data-testid="webhook-secret-hint">
               <span className="font-mono text-slate-900">{secret.data.hint}</span>
-              {secret.data.rotated_at && <span className="ml-2">rotated {formatLastUsed(secret.data.rotated_at)}; shown only when it was created.</span>}
+              {secret.data.rotated_at && <span className="ml-2">created {formatLastUsed(secret.data.rotated_at)}; shown only once, when it was created. Rotate it to get a new one.</span>}
             </p>
           ) : secret.isError ? (
             <p className="flex-1 text-sm text-slate-500">The signing secret could not be loaded.</p>
