@@ -47,7 +47,7 @@ describe('a year of monthly grants', () => {
   };
   const use = (id: string) => ts.testDb.db.transaction().execute((trx) => takeCredits(trx, id, USE));
 
-  it('annual: the charge grants month 0 and the refills months 1–11 on the period’s own month starts, once each — 12 in the year, exact balances', async () => {
+  it('annual: the charge grants month 0 and the refills months 1–11 on the period’s own month starts, once each — 12 in the year, exact balances', { timeout: 120_000 }, async () => {
     const { client, accountId, subscriptionId } = await subscribe('pro', 'annual');
     rzp.setNow(T0);
     const proof = await rzp.pay(subscriptionId);
@@ -98,7 +98,7 @@ describe('a year of monthly grants', () => {
     expect((await grants(accountId)).map((m) => m.period_start).slice(-2)).toEqual(['2027-12-31', '2028-01-31']);
   });
 
-  it('monthly: each charge grants its month; the crons add nothing — 12 in the year, exact balances (no rollover: the balance resets)', async () => {
+  it('monthly: each charge grants its month; the crons add nothing — 12 in the year, exact balances (no rollover: the balance resets)', { timeout: 120_000 }, async () => {
     const { accountId, subscriptionId } = await subscribe('starter', 'monthly');
     rzp.setNow(T0);
     await rzp.pay(subscriptionId);
