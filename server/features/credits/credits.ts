@@ -6,10 +6,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
 
-/** Takes n credits if the balance covers them; returns false (and changes nothing) otherwise. */
-export async function takeCredits(trx: Kysely<Database>, accountId: string, n: number): Promise<boolean> {
-  if (n <= 0) return true;
-  const row = await trx
+/** The one statement that takes n credits (counted in this month's usage) when the balance covers them. */
+function debit(db: Kysely<Database>, accountId: string, n: number) {
+  return db
     .updateTable('account')
     .set({
       credits_balance: sql`credits_balance - ${n}`,
@@ -17,9 +16,13 @@ export async function takeCredits(trx: Kysely<Database>, accountId: string, n: n
       updated_at: new Date(),
     })
     .where('id', '=', accountId)
-    .where('credits_balance', '>=', n)
-    .returning('credits_balance')
-    .executeTakeFirst();
+    .where('credits_balance', '>=', n);
+}
+
+/** Takes n credits if the balance covers them; returns false (and changes nothing) otherwise. */
+export async function takeCredits(trx: Kysely<Database>, accountId: string, n: number): Promise<boolean> {
+  if (n <= 0) return true;
+  const row = await debit(trx, accountId, n).returning('credits_balance').executeTakeFirst();
   return row !== undefined;
 }
 
@@ -29,15 +32,7 @@ export async function takeCredits(trx: Kysely<Database>, accountId: string, n: n
  * account again, to say which.
  */
 export async function reserveCredits(db: Kysely<Database>, accountId: string, n: number): Promise<'reserved' | 'suspended' | 'insufficient'> {
-  const row = await db
-    .updateTable('account')
-    .set({
-      credits_balance: sql`credits_balance - ${n}`,
-      monthly_validations_used: sql`monthly_validations_used + ${n}`,
-      updated_at: new Date(),
-    })
-    .where('id', '=', accountId)
-    .where('credits_balance', '>=', n)
+  const row = await debit(db, accountId, n)
     .where((eb) => eb.or([eb('subscription_status', 'is', null), eb('subscription_status', '!=', 'suspended')]))
     .returning('credits_balance')
     .executeTakeFirst();
