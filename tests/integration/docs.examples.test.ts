@@ -20,6 +20,8 @@ let webhookSecret: string;
 let dir: string;
 /** The job the bulk example started; the job examples read it from JOB_ID. */
 let jobId = '';
+/** The job the CSV upload example started (sandbox addresses, so the filters have something to pick). */
+let csvJobId = '';
 
 interface Run {
   code: number | null;
@@ -29,7 +31,8 @@ interface Run {
 
 function run(cmd: string, args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(cmd, args, { env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), ...env }, timeout: timeoutMs }, (err, stdout, stderr) => {
+    // cwd: the examples' files (contacts.csv, to-review.csv) are next to them.
+    execFile(cmd, args, { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), ...env }, timeout: timeoutMs }, (err, stdout, stderr) => {
       const code = err ? ((err as { code?: unknown }).code as number | null) ?? 1 : 0;
       resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr });
     });
@@ -46,27 +49,46 @@ function example(id: string): ApiExample {
   return e;
 }
 
-async function curl(id: string): Promise<Run> {
+/** How a run is set up: another server's origin, extra env (JOB_ID…), the exit code it must end with. */
+interface RunOptions {
+  url?: string;
+  env?: Record<string, string>;
+  exitCode?: number;
+}
+
+async function curl(id: string, o: RunOptions = {}): Promise<Run> {
   const code = example(id).curl;
   if (!code) throw new Error(`${id} has no cURL example`);
-  const r = await run('bash', ['-c', exampleCode(code, ts.url)], envFor());
-  expect(r.code, `${id} (cURL) failed: ${r.stdout} ${r.stderr}`).toBe(0);
+  const r = await run('bash', ['-c', exampleCode(code, o.url ?? ts.url)], { ...envFor(), ...o.env });
+  expect(r.code, `${id} (cURL) exit code: ${r.stdout} ${r.stderr}`).toBe(o.exitCode ?? 0);
   return r;
 }
 
-async function node(id: string, extraEnv: Record<string, string> = {}): Promise<Run> {
+async function node(id: string, o: RunOptions = {}): Promise<Run> {
   const file = path.join(dir, `${id}.mjs`);
-  fs.writeFileSync(file, exampleCode(example(id).node, ts.url));
-  const r = await run(process.execPath, [file], { ...envFor(), ...extraEnv });
-  expect(r.code, `${id} (Node) failed: ${r.stdout} ${r.stderr}`).toBe(0);
+  fs.writeFileSync(file, exampleCode(example(id).node, o.url ?? ts.url));
+  const r = await run(process.execPath, [file], { ...envFor(), ...o.env });
+  expect(r.code, `${id} (Node) exit code: ${r.stdout} ${r.stderr}`).toBe(o.exitCode ?? 0);
   return r;
+}
+
+/** Waits (bounded) until a job of this key has ended. */
+async function finished(id: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const res = await fetch(`${ts.url}/v1/jobs/${id}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const job = (await res.json()) as { status: string };
+    if (job.status === 'completed' || job.status === 'failed') return;
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${job.status}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 const lines = (s: string) => s.trim().split('\n');
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 /** The examples each test below runs; a new example fails the guard until it is run here too. */
-const COVERED = new Set(['account', 'validate', 'bulk-json', 'idempotency', 'job-status', 'job-results', 'webhook-verify']);
+const COVERED = new Set(['account', 'validate', 'bulk-json', 'bulk-csv', 'estimate', 'idempotency', 'job-status', 'job-results', 'job-results-csv', 'jobs-list', 'job-cancel', 'webhook-verify']);
 
 beforeAll(async () => {
   ts = await startTestServer({ role: 'all', env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
@@ -137,6 +159,92 @@ describe('documentation examples', () => {
     expect(out).toContain('jane@acme-corp.com: risky (smtp_not_checked)');
     expect(out).toHaveLength(page.total_emails + 1);
   });
+
+  it('POST /v1/bulk with a CSV file: cURL (-F) and Node (FormData) start a job from contacts.csv', async () => {
+    const addresses = ['valid', 'invalid', 'catchall', 'full', 'not-checked'].map((l) => `${l}@sandbox.mailvet.dev`);
+    fs.writeFileSync(path.join(dir, 'contacts.csv'), ['email,name', ...addresses.map((a, i) => `${a},Contact ${i}`), 'jane@acme-corp.com,Jane'].join('\n') + '\n');
+    const started = JSON.parse((await curl('bulk-csv')).stdout);
+    expect(started).toMatchObject({ job_id: expect.stringMatching(UUID), total_emails: 6, status: 'pending' });
+    csvJobId = started.job_id;
+    const out = lines((await node('bulk-csv')).stdout);
+    expect(out).toEqual([expect.stringMatching(/^job [0-9a-f-]{36}: 6 addresses, pending$/)]);
+    expect(out[0]).not.toContain(csvJobId); // a second job, not a replay
+  });
+
+  it('GET /v1/jobs/{id}/results with result, reason and format=csv: only the matching rows, as CSV', async () => {
+    expect(csvJobId).toMatch(UUID);
+    await finished(csvJobId);
+    const file = path.join(dir, 'to-review.csv');
+    await curl('job-results-csv', { env: { JOB_ID: csvJobId } });
+    const rows = fs.readFileSync(file, 'utf8').trim().split('\r\n');
+    expect(rows[0]).toMatch(/^email,result,reason,/);
+    // invalid/mailbox_not_found and risky/catch_all; not valid, not risky/mailbox_full, not smtp_not_checked.
+    expect(rows.slice(1).map((r) => r.split(',').slice(0, 3).join(',')).sort()).toEqual([
+      'catchall@sandbox.mailvet.dev,risky,catch_all',
+      'invalid@sandbox.mailvet.dev,invalid,mailbox_not_found',
+    ]);
+    fs.rmSync(file);
+    expect(lines((await node('job-results-csv', { env: { JOB_ID: csvJobId } })).stdout)).toEqual(['to-review.csv: 2 addresses']);
+    expect(fs.readFileSync(file, 'utf8').trim().split('\r\n')).toEqual(rows);
+  });
+
+  it('POST /v1/estimate: cURL prints the estimate, Node each outcome and the predicted bounce rate', async () => {
+    const est = JSON.parse((await curl('estimate')).stdout);
+    expect(est).toMatchObject({ checked: 3, deliverable_domains: 2, undeliverable: 1, undecided: 0, predicted_bounce_rate: 0.3533 });
+    expect(lines((await node('estimate')).stdout)).toEqual([
+      'jane@acme-corp.com: deliverable_domain (smtp_not_checked)',
+      'info@example.org: deliverable_domain (smtp_not_checked)',
+      'bad@@example: undeliverable (syntax)',
+      '3 checked: 2 deliverable domains, 1 undeliverable, 0 undecided; predicted bounce rate 35.3%',
+    ]);
+  });
+
+  it('GET /v1/jobs: cURL prints one page with a cursor, Node follows the cursor through every job', async () => {
+    const page = JSON.parse((await curl('jobs-list')).stdout);
+    expect(page.jobs).toHaveLength(2);
+    expect(page.next_cursor).toEqual(expect.any(String));
+    const out = lines((await node('jobs-list')).stdout);
+    const total = Number(out.at(-1)!.match(/^(\d+) jobs$/)?.[1]);
+    // bulk-json ×2, idempotency (one job), bulk-csv ×2.
+    expect(total).toBeGreaterThanOrEqual(5);
+    expect(out).toHaveLength(total + 1);
+    expect(new Set(out.slice(0, -1).map((l) => l.split(' ')[0])).size).toBe(total); // no job twice across pages
+    expect(out.find((l) => l.startsWith(`${jobId} `))).toMatch(new RegExp(`^${jobId} completed: (\\d+)/\\1$`));
+    expect(out.find((l) => l.startsWith(`${csvJobId} `))).toBe(`${csvJobId} completed: 6/6`);
+    expect(out[0]).toBe(`${page.jobs[0].job_id} ${page.jobs[0].status}: ${page.jobs[0].processed_emails}/${page.jobs[0].total_emails}`);
+  });
+
+  it('POST /v1/jobs/{id}/cancel: a finished job answers 409 CONFLICT (cURL and Node fail with it)', async () => {
+    expect(jobId).toMatch(UUID);
+    const refused = await curl('job-cancel', { exitCode: 22 }); // --fail-with-body: exit 22, the problem on stdout
+    expect(JSON.parse(refused.stdout)).toMatchObject({ status: 409, code: 'CONFLICT', detail: 'This job has already completed; there is nothing to cancel.' });
+    const thrown = await node('job-cancel', { exitCode: 1 });
+    expect(thrown.stderr).toContain('Mailvet 409 CONFLICT: This job has already completed; there is nothing to cancel.');
+  });
+
+  it('POST /v1/jobs/{id}/cancel: a pending job is cancelled; cancelling again gives the same answer', async () => {
+    // A server without workers, so the job is certain to be still pending when the example runs.
+    const web = await startTestServer({ role: 'web' });
+    try {
+      const o = await ownerOn(web, 'business', 'docs-cancel');
+      const created = await o.client.trpcMutation('apiKeys.create', { name: 'docs cancel', test: true });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const key = created.body.result.data.api_key as string;
+      const res = await fetch(`${web.url}/v1/bulk`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ emails: ['valid@sandbox.mailvet.dev', 'invalid@sandbox.mailvet.dev', 'jane@acme-corp.com'] }),
+      });
+      expect(res.status).toBe(200);
+      const { job_id } = (await res.json()) as { job_id: string };
+      const env = { MAILVET_API_KEY: key, JOB_ID: job_id };
+      const cancelled = JSON.parse((await curl('job-cancel', { url: web.url, env })).stdout);
+      expect(cancelled).toMatchObject({ job: { job_id, status: 'cancelled', total_emails: 3, processed_emails: 0 }, processed_emails: 0, unprocessed_emails: 3, credits_charged: 0, credits_not_charged: 3 });
+      expect(lines((await node('job-cancel', { url: web.url, env })).stdout)).toEqual([`job ${job_id} cancelled: 0 results kept, 3 never checked (3 credits not charged)`]);
+    } finally {
+      await web.stop();
+    }
+  }, 120_000);
 
   it('the Node webhook receiver verifies a real signed delivery and refuses a forged one', async () => {
     const port = await freePort();

@@ -348,6 +348,228 @@ echo "$count results\\n";`,
 }`,
   },
   {
+    id: 'bulk-csv',
+    operation: 'POST /v1/bulk',
+    title: 'Start a bulk job from a CSV file',
+    description:
+      'Upload the file as multipart/form-data in the field "file" (the dashboard\'s rules: up to 10 MB, an email column or the first column, 10,000 unique addresses). Add a webhook_url field to be called when it ends.',
+    curl: `curl -sS --fail-with-body -X POST https://mailvet.io/v1/bulk \\
+  -H "Authorization: Bearer $MAILVET_API_KEY" \\
+  -F "file=@contacts.csv;type=text/csv"`,
+    node: `${nodeHeader}
+import fs from 'node:fs';
+
+const form = new FormData(); // fetch sets the multipart Content-Type and boundary
+form.append('file', new Blob([fs.readFileSync('contacts.csv')], { type: 'text/csv' }), 'contacts.csv');
+const res = await fetch(BASE_URL + '/bulk', { method: 'POST', headers, body: form });
+const job = await res.json();
+if (!res.ok) throw new Error(\`Mailvet \${res.status} \${job.code}: \${job.detail}\`);
+console.log(\`job \${job.job_id}: \${job.total_emails} addresses, \${job.status}\`);`,
+    python: `${pythonHeader}
+with open("contacts.csv", "rb") as f:  # requests builds the multipart body
+    job = call("POST", "/bulk", files={"file": ("contacts.csv", f, "text/csv")})
+print(f"job {job['job_id']}: {job['total_emails']} addresses, {job['status']}")`,
+    php: `<?php
+// PHP 8 with the cURL extension: an array with a CURLFile is sent as multipart/form-data.
+$ch = curl_init('https://mailvet.io/v1/bulk');
+curl_setopt_array($ch, [
+    CURLOPT_POST => true,
+    CURLOPT_HTTPHEADER => ['Authorization: Bearer ' . getenv('MAILVET_API_KEY')],
+    CURLOPT_POSTFIELDS => ['file' => new CURLFile('contacts.csv', 'text/csv', 'contacts.csv')],
+    CURLOPT_RETURNTRANSFER => true,
+    CURLOPT_TIMEOUT => 60,
+]);
+$job = json_decode(curl_exec($ch), true);
+$status = curl_getinfo($ch, CURLINFO_HTTP_CODE);
+curl_close($ch);
+if ($status >= 400) { // errors are application/problem+json
+    throw new RuntimeException("Mailvet $status {$job['code']}: {$job['detail']}");
+}
+echo "job {$job['job_id']}: {$job['total_emails']} addresses, {$job['status']}\\n";`,
+  },
+  {
+    id: 'estimate',
+    operation: 'POST /v1/estimate',
+    title: 'Estimate a list before validating it (free)',
+    description:
+      'Send a sample of up to 100 addresses: syntax and DNS/MX only, no SMTP, nothing stored, no credit used. You get each address\'s outcome and a predicted bounce rate (null when nothing could be decided).',
+    curl: `curl -sS --fail-with-body -X POST https://mailvet.io/v1/estimate \\
+  -H "Authorization: Bearer $MAILVET_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"emails": ["jane@acme-corp.com", "info@example.org", "bad@@example"]}'`,
+    node: `${nodeHeader}
+const est = await call('POST', '/estimate', { emails: ['jane@acme-corp.com', 'info@example.org', 'bad@@example'] });
+for (const r of est.results) console.log(\`\${r.email}: \${r.outcome} (\${r.reason})\`);
+const rate = est.predicted_bounce_rate === null ? 'unknown' : \`\${(est.predicted_bounce_rate * 100).toFixed(1)}%\`;
+console.log(\`\${est.checked} checked: \${est.deliverable_domains} deliverable domains, \${est.undeliverable} undeliverable, \${est.undecided} undecided; predicted bounce rate \${rate}\`);`,
+    python: `${pythonHeader}
+est = call("POST", "/estimate", json={"emails": ["jane@acme-corp.com", "info@example.org", "bad@@example"]})
+for r in est["results"]:
+    print(f"{r['email']}: {r['outcome']} ({r['reason']})")
+rate = "unknown" if est["predicted_bounce_rate"] is None else f"{est['predicted_bounce_rate'] * 100:.1f}%"
+print(f"{est['checked']} checked: {est['deliverable_domains']} deliverable domains, {est['undeliverable']} undeliverable, {est['undecided']} undecided; predicted bounce rate {rate}")`,
+    php: `${phpHeader}
+$est = mailvet('POST', '/estimate', ['emails' => ['jane@acme-corp.com', 'info@example.org', 'bad@@example']]);
+foreach ($est['results'] as $r) echo "{$r['email']}: {$r['outcome']} ({$r['reason']})\\n";
+$rate = $est['predicted_bounce_rate'] === null ? 'unknown' : sprintf('%.1f%%', $est['predicted_bounce_rate'] * 100);
+echo "{$est['checked']} checked: {$est['deliverable_domains']} deliverable domains, {$est['undeliverable']} undeliverable, {$est['undecided']} undecided; predicted bounce rate $rate\\n";`,
+    response: `{
+  "results": [
+    { "email": "jane@acme-corp.com", "outcome": "deliverable_domain", "reason": "smtp_not_checked", "syntax_valid": true, "mx_valid": true, "disposable_provider": false, "role_detected": false },
+    { "email": "info@example.org", "outcome": "deliverable_domain", "reason": "smtp_not_checked", "syntax_valid": true, "mx_valid": true, "disposable_provider": false, "role_detected": true },
+    { "email": "bad@@example", "outcome": "undeliverable", "reason": "syntax", "syntax_valid": false, "mx_valid": false, "disposable_provider": false, "role_detected": false }
+  ],
+  "checked": 3,
+  "deliverable_domains": 2,
+  "undeliverable": 1,
+  "undecided": 0,
+  "predicted_bounce_rate": 0.3533
+}`,
+  },
+  {
+    id: 'jobs-list',
+    operation: 'GET /v1/jobs',
+    title: 'List your jobs',
+    description: 'Newest first. Ask for pages of limit jobs (up to 100) and pass next_cursor back as cursor until it is null.',
+    curl: `curl -sS --fail-with-body "https://mailvet.io/v1/jobs?limit=2" \\
+  -H "Authorization: Bearer $MAILVET_API_KEY"`,
+    node: `${nodeHeader}
+let cursor = null;
+let count = 0;
+do {
+  const qs = new URLSearchParams({ limit: '2', ...(cursor ? { cursor } : {}) });
+  const page = await call('GET', \`/jobs?\${qs}\`);
+  for (const j of page.jobs) console.log(\`\${j.job_id} \${j.status}: \${j.processed_emails}/\${j.total_emails}\`);
+  count += page.jobs.length;
+  cursor = page.next_cursor;
+} while (cursor);
+console.log(\`\${count} jobs\`);`,
+    python: `${pythonHeader}
+cursor, count = None, 0
+while True:
+    params = {"limit": 2, **({"cursor": cursor} if cursor else {})}
+    page = call("GET", "/jobs", params=params)
+    for j in page["jobs"]:
+        print(f"{j['job_id']} {j['status']}: {j['processed_emails']}/{j['total_emails']}")
+    count += len(page["jobs"])
+    cursor = page["next_cursor"]
+    if not cursor:
+        break
+print(f"{count} jobs")`,
+    php: `${phpHeader}
+$cursor = null;
+$count = 0;
+do {
+    $qs = http_build_query(['limit' => 2] + ($cursor ? ['cursor' => $cursor] : []));
+    $page = mailvet('GET', '/jobs?' . $qs);
+    foreach ($page['jobs'] as $j) echo "{$j['job_id']} {$j['status']}: {$j['processed_emails']}/{$j['total_emails']}\\n";
+    $count += count($page['jobs']);
+    $cursor = $page['next_cursor'];
+} while ($cursor);
+echo "$count jobs\\n";`,
+    response: `{
+  "jobs": [
+    {
+      "job_id": "6f1c2b8e-4d0a-4f5e-9a51-2f0d7c3b9e11",
+      "status": "completed",
+      "total_emails": 3,
+      "processed_emails": 3,
+      "created_at": "2026-11-22T09:14:03.512Z",
+      "completed_at": "2026-11-22T09:14:41.907Z"
+    },
+    {
+      "job_id": "1e2d3c4b-5a6f-4e7d-8c9b-0a1f2e3d4c5b",
+      "status": "cancelled",
+      "total_emails": 1200,
+      "processed_emails": 418,
+      "created_at": "2026-11-21T16:02:11.004Z",
+      "completed_at": "2026-11-21T16:03:09.220Z"
+    }
+  ],
+  "next_cursor": "eyJjIjoiMjAyNi0xMS0yMVQxNjowMjoxMS4wMDRaIn0"
+}`,
+  },
+  {
+    id: 'job-results-csv',
+    operation: 'GET /v1/jobs/{id}/results',
+    title: 'Download filtered results as CSV',
+    description:
+      'Filter by result (valid, invalid, risky) and reason (comma-separated), and ask for format=csv: the result fields as columns, spreadsheet formulas neutralised. With limit, the next page\'s cursor is in the X-Next-Cursor header.',
+    curl: `curl -sS --fail-with-body -o to-review.csv \\
+  "https://mailvet.io/v1/jobs/$JOB_ID/results?result=invalid,risky&reason=mailbox_not_found,catch_all&format=csv" \\
+  -H "Authorization: Bearer $MAILVET_API_KEY"`,
+    node: `${nodeHeader}
+import fs from 'node:fs';
+
+const qs = new URLSearchParams({ result: 'invalid,risky', reason: 'mailbox_not_found,catch_all', format: 'csv' });
+const res = await fetch(\`\${BASE_URL}/jobs/\${process.env.JOB_ID}/results?\${qs}\`, { headers });
+if (!res.ok) {
+  const err = await res.json();
+  throw new Error(\`Mailvet \${res.status} \${err.code}: \${err.detail}\`);
+}
+const csv = await res.text();
+fs.writeFileSync('to-review.csv', csv);
+console.log(\`to-review.csv: \${csv.trim().split('\\r\\n').length - 1} addresses\`);`,
+    python: `${pythonHeader}
+params = {"result": "invalid,risky", "reason": "mailbox_not_found,catch_all", "format": "csv"}
+res = session.get(f"{BASE_URL}/jobs/{os.environ['JOB_ID']}/results", params=params, timeout=60)
+if not res.ok:  # errors are application/problem+json
+    raise RuntimeError(f"Mailvet {res.status_code} {res.json()['code']}: {res.json()['detail']}")
+with open("to-review.csv", "w", newline="", encoding="utf-8") as f:
+    f.write(res.text)
+print(f"to-review.csv: {len(res.text.strip().splitlines()) - 1} addresses")`,
+    php: `<?php
+// PHP 8 with the cURL extension.
+$qs = http_build_query(['result' => 'invalid,risky', 'reason' => 'mailbox_not_found,catch_all', 'format' => 'csv']);
+$ch = curl_init('https://mailvet.io/v1/jobs/' . getenv('JOB_ID') . '/results?' . $qs);
+curl_setopt_array($ch, [
+    CURLOPT_HTTPHEADER => ['Authorization: Bearer ' . getenv('MAILVET_API_KEY')],
+    CURLOPT_RETURNTRANSFER => true,
+    CURLOPT_TIMEOUT => 60,
+]);
+$csv = curl_exec($ch);
+$status = curl_getinfo($ch, CURLINFO_HTTP_CODE);
+curl_close($ch);
+if ($status >= 400) { // errors are application/problem+json
+    $err = json_decode($csv, true);
+    throw new RuntimeException("Mailvet $status {$err['code']}: {$err['detail']}");
+}
+file_put_contents('to-review.csv', $csv);
+echo 'to-review.csv: ' . (count(explode("\\r\\n", trim($csv))) - 1) . " addresses\\n";`,
+  },
+  {
+    id: 'job-cancel',
+    operation: 'POST /v1/jobs/{id}/cancel',
+    title: 'Cancel a job',
+    description:
+      'Stops a pending or processing job: nothing more is checked or charged, and the results done so far are kept. Cancelling again gives the same answer; a job that has already completed or failed answers 409 CONFLICT.',
+    curl: `curl -sS --fail-with-body -X POST https://mailvet.io/v1/jobs/$JOB_ID/cancel \\
+  -H "Authorization: Bearer $MAILVET_API_KEY"`,
+    node: `${nodeHeader}
+const out = await call('POST', \`/jobs/\${process.env.JOB_ID}/cancel\`);
+console.log(\`job \${out.job.job_id} \${out.job.status}: \${out.processed_emails} results kept, \${out.unprocessed_emails} never checked (\${out.credits_not_charged} credits not charged)\`);`,
+    python: `${pythonHeader}
+out = call("POST", f"/jobs/{os.environ['JOB_ID']}/cancel")
+print(f"job {out['job']['job_id']} {out['job']['status']}: {out['processed_emails']} results kept, {out['unprocessed_emails']} never checked ({out['credits_not_charged']} credits not charged)")`,
+    php: `${phpHeader}
+$out = mailvet('POST', '/jobs/' . getenv('JOB_ID') . '/cancel');
+echo "job {$out['job']['job_id']} {$out['job']['status']}: {$out['processed_emails']} results kept, {$out['unprocessed_emails']} never checked ({$out['credits_not_charged']} credits not charged)\\n";`,
+    response: `{
+  "job": {
+    "job_id": "6f1c2b8e-4d0a-4f5e-9a51-2f0d7c3b9e11",
+    "status": "cancelled",
+    "total_emails": 1200,
+    "processed_emails": 418,
+    "created_at": "2026-11-22T09:14:03.512Z",
+    "completed_at": "2026-11-22T09:14:41.907Z"
+  },
+  "processed_emails": 418,
+  "unprocessed_emails": 782,
+  "credits_charged": 418,
+  "credits_not_charged": 782
+}`,
+  },
+  {
     id: 'account',
     operation: 'GET /v1/account',
     title: 'Check your plan, credits and key',
