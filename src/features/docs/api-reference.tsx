@@ -222,36 +222,39 @@ export function OpenApiEndpoints({ origin }: { origin: string }) {
   );
 }
 
-/** Every reason code of the engine's contract, with its label and meaning. */
-export function ReasonCodes() {
+/** A reference table of the docs: a caption for screen readers, column headers, then the rows given. */
+function DocTable({ caption, columns, children }: { caption: string; columns: string[]; children: ReactNode }) {
   return (
     <div className="overflow-x-auto rounded-xl border border-slate-200">
       <table className="w-full text-left text-sm">
-        <caption className="sr-only">Reason codes</caption>
+        <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50 text-xs tracking-wide text-slate-500 uppercase">
           <tr>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              reason
-            </th>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              Label
-            </th>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              Meaning
-            </th>
+            {columns.map((c) => (
+              <th key={c} scope="col" className="px-4 py-2.5 font-semibold">
+                {c}
+              </th>
+            ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100">
-          {reasonSchema.options.map((r) => (
-            <tr key={r} id={`reason-${r}`} data-reason={r} className="scroll-mt-24">
-              <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">{r}</td>
-              <td className="px-4 py-2.5 whitespace-nowrap text-slate-900">{REASON_TEXT[r].label}</td>
-              <td className="px-4 py-2.5 text-slate-600">{REASON_TEXT[r].description}</td>
-            </tr>
-          ))}
-        </tbody>
+        <tbody className="divide-y divide-slate-100">{children}</tbody>
       </table>
     </div>
+  );
+}
+
+/** Every reason code of the engine's contract, with its label and meaning. */
+export function ReasonCodes() {
+  return (
+    <DocTable caption="Reason codes" columns={['reason', 'Label', 'Meaning']}>
+      {reasonSchema.options.map((r) => (
+        <tr key={r} id={`reason-${r}`} data-reason={r} className="scroll-mt-24">
+          <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">{r}</td>
+          <td className="px-4 py-2.5 whitespace-nowrap text-slate-900">{REASON_TEXT[r].label}</td>
+          <td className="px-4 py-2.5 text-slate-600">{REASON_TEXT[r].description}</td>
+        </tr>
+      ))}
+    </DocTable>
   );
 }
 
@@ -260,39 +263,21 @@ const errorCodes = Object.entries(ERROR_CODES) as Array<[ErrorCode, (typeof ERRO
 /** Every app error code of the contract, with its HTTP status and meaning. */
 export function ErrorCodes() {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Error codes</caption>
-        <thead className="bg-slate-50 text-xs tracking-wide text-slate-500 uppercase">
-          <tr>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              Status
-            </th>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              code
-            </th>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              Meaning
-            </th>
+    <DocTable caption="Error codes" columns={['Status', 'code', 'Meaning']}>
+      {[...errorCodes]
+        .sort((a, b) => a[1].status - b[1].status)
+        .map(([code, info]) => (
+          <tr key={code} id={`error-${code}`} data-error-code={code} className="scroll-mt-24">
+            <td className="px-4 py-2.5">
+              <Badge variant={info.status === 429 || info.status === 402 ? 'warning' : 'danger'} className="font-mono">
+                {info.status}
+              </Badge>
+            </td>
+            <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">{code}</td>
+            <td className="px-4 py-2.5 leading-6 text-slate-600">{info.description}</td>
           </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {[...errorCodes]
-            .sort((a, b) => a[1].status - b[1].status)
-            .map(([code, info]) => (
-              <tr key={code} id={`error-${code}`} data-error-code={code} className="scroll-mt-24">
-                <td className="px-4 py-2.5">
-                  <Badge variant={info.status === 429 || info.status === 402 ? 'warning' : 'danger'} className="font-mono">
-                    {info.status}
-                  </Badge>
-                </td>
-                <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">{code}</td>
-                <td className="px-4 py-2.5 leading-6 text-slate-600">{info.description}</td>
-              </tr>
-            ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+    </DocTable>
   );
 }
 
