@@ -3,8 +3,9 @@
 // takes back its credits, stops the subscription, audit-logged once — and the two doors never both
 // apply (replays, out-of-order deliveries and our own refund are idempotent with each other).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeRazorpay, type FakeRazorpay } from '../helpers/fake-razorpay';
-import { signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+import type { FakeRazorpay } from '../helpers/fake-razorpay';
+import { startServerWithRazorpay, type RazorpayServer } from '../helpers/razorpay-server';
+import { signUpVerified, type TestServer } from '../helpers/test-server';
 
 let n = 0;
 const DAY = 86_400;
@@ -12,15 +13,14 @@ const DAY = 86_400;
 describe('refund.processed from the Razorpay dashboard', () => {
   let ts: TestServer;
   let rzp: FakeRazorpay;
+  let server: RazorpayServer | undefined;
   const webhookSecret = 'whsec_refunds_1';
   beforeAll(async () => {
-    rzp = await startFakeRazorpay();
-    ts = await startTestServer({ env: { RAZORPAY_KEY_ID: rzp.keyId, RAZORPAY_KEY_SECRET: rzp.keySecret, RAZORPAY_BASE_URL: rzp.url, RAZORPAY_WEBHOOK_SECRET: webhookSecret } });
-    rzp.webhooks({ url: `${ts.url}/api/billing/razorpay/webhook`, secret: webhookSecret });
+    server = await startServerWithRazorpay(webhookSecret);
+    ({ ts, rzp } = server);
   });
   afterAll(async () => {
-    await ts?.stop();
-    await rzp?.close();
+    await server?.stop();
   });
 
   async function subscribed(plan: 'starter' | 'pro' = 'starter') {

@@ -7,8 +7,9 @@ import { planByType } from '../../server/contracts/plans';
 import { billingTick } from '../../server/features/billing/billing-events';
 import { takeCredits } from '../../server/features/credits/credits';
 import { resetMonthlyQuotas } from '../../server/features/credits/monthly-reset';
-import { startFakeRazorpay, type FakeRazorpay } from '../helpers/fake-razorpay';
-import { signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+import type { FakeRazorpay } from '../helpers/fake-razorpay';
+import { startServerWithRazorpay, type RazorpayServer } from '../helpers/razorpay-server';
+import { signUpVerified, type TestServer } from '../helpers/test-server';
 
 const DAY = 86_400;
 const PRO = planByType('pro').monthlyValidations; // 100,000, rollover
@@ -20,15 +21,14 @@ describe('a year of monthly grants', () => {
   let ts: TestServer;
   let rzp: FakeRazorpay;
   let n = 0;
+  let server: RazorpayServer | undefined;
   const webhookSecret = 'whsec_year_1';
   beforeAll(async () => {
-    rzp = await startFakeRazorpay();
-    ts = await startTestServer({ env: { RAZORPAY_KEY_ID: rzp.keyId, RAZORPAY_KEY_SECRET: rzp.keySecret, RAZORPAY_BASE_URL: rzp.url, RAZORPAY_WEBHOOK_SECRET: webhookSecret } });
-    rzp.webhooks({ url: `${ts.url}/api/billing/razorpay/webhook`, secret: webhookSecret });
+    server = await startServerWithRazorpay(webhookSecret);
+    ({ ts, rzp } = server);
   });
   afterAll(async () => {
-    await ts?.stop();
-    await rzp?.close();
+    await server?.stop();
   });
 
   async function subscribe(plan: 'pro' | 'starter', interval: 'monthly' | 'annual') {

@@ -1,0 +1,24 @@
+// A test server wired to a fake Razorpay on 127.0.0.1: keys, base URL and webhook secret in the
+// server's env, and the fake posting its signed webhooks to the server's webhook route.
+import { startFakeRazorpay, type FakeRazorpay } from './fake-razorpay';
+import { startTestServer, type TestServer } from './test-server';
+
+export interface RazorpayServer {
+  ts: TestServer;
+  rzp: FakeRazorpay;
+  stop(): Promise<void>;
+}
+
+export async function startServerWithRazorpay(webhookSecret: string, env: Record<string, string> = {}): Promise<RazorpayServer> {
+  const rzp = await startFakeRazorpay();
+  const ts = await startTestServer({ env: { RAZORPAY_KEY_ID: rzp.keyId, RAZORPAY_KEY_SECRET: rzp.keySecret, RAZORPAY_BASE_URL: rzp.url, RAZORPAY_WEBHOOK_SECRET: webhookSecret, ...env } });
+  rzp.webhooks({ url: `${ts.url}/api/billing/razorpay/webhook`, secret: webhookSecret });
+  return {
+    ts,
+    rzp,
+    async stop() {
+      await ts.stop();
+      await rzp.close();
+    },
+  };
+}
