@@ -18,39 +18,12 @@ import { purgeExpired } from '../../server/features/retention/retention.service'
 import { enqueueWebhook, postWithDeadline } from '../../server/features/webhooks/webhooks.service';
 import { joinAs, ownerOn, type Person } from '../helpers/accounts';
 import { startTestServer, type TestServer } from '../helpers/test-server';
+import { startWebhookReceiver } from '../helpers/webhook-receiver';
 import { buildScenarios, startMailWorld, type MailWorld } from '../mailworld/index';
 import { fastProbeOptions, freePort } from '../probe/mailworld-helpers';
 
 const DEADLINE_MS = 3000;
 const TOKEN = 'webhooks-delivery-token';
-
-interface Received {
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** Answers 200 (or the scripted statuses) and keeps what it got. */
-async function startReceiver() {
-  const received: Received[] = [];
-  const script: number[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.statusCode = script.shift() ?? 200;
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received,
-    script,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 /**
  * Reads the request, then drips its answer — status line and headers included — one byte a second,
@@ -117,7 +90,7 @@ async function startFloodReceiver() {
 let world: MailWorld;
 let daemon: { url: string; close(): Promise<void> };
 let ts: TestServer;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 beforeAll(async () => {
   world = await startMailWorld({ domains: buildScenarios().filter((d) => d.domain.startsWith('normal.')) });
@@ -128,7 +101,7 @@ beforeAll(async () => {
     probeToken: TOKEN,
     env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: String(DEADLINE_MS), WORKER_CONCURRENCY: '2', WEBHOOK_CONCURRENCY: '2' },
   });
-  receiver = await startReceiver();
+  receiver = await startWebhookReceiver();
 }, 60_000);
 afterAll(async () => {
   await ts?.stop();

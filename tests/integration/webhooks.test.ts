@@ -8,49 +8,21 @@ import { guardedLookup } from '../../server/features/webhooks/webhook-url';
 import { verifyWebhookSignature } from '../../server/features/webhooks/webhook-signing';
 import { deliverJobWebhook, enqueueWebhook } from '../../server/features/webhooks/webhooks.service';
 import { signUpVerified, startTestServer, type Browserless, type TestServer } from '../helpers/test-server';
+import { startWebhookReceiver } from '../helpers/webhook-receiver';
 import { buildScenarios, startMailWorld, type MailWorld } from '../mailworld/index';
 import { fastProbeOptions, freePort } from '../probe/mailworld-helpers';
-
-interface Received {
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** A webhook receiver on 127.0.0.1 that answers with the scripted statuses, then 200. */
-async function startReceiver() {
-  const received: Received[] = [];
-  const script: number[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.statusCode = script.shift() ?? 200;
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    script,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 const TOKEN = 'webhooks-probe-token';
 let world: MailWorld;
 let daemon: { url: string; close(): Promise<void> };
 let ts: TestServer;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 beforeAll(async () => {
   world = await startMailWorld({ domains: buildScenarios().filter((d) => d.domain.startsWith('normal.')) });
   daemon = await startProbeDaemon({ port: await freePort(), host: '127.0.0.1', token: TOKEN, probe: fastProbeOptions(world) });
   ts = await startTestServer({ role: 'all', probeUrls: [daemon.url], probeToken: TOKEN, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
-  receiver = await startReceiver();
+  receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
   await ts?.stop();

@@ -1,0 +1,31 @@
+// A webhook receiver on 127.0.0.1 for tests: answers with the scripted statuses, then 200, and keeps
+// every request it got (path, headers, raw body).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedWebhook {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export async function startWebhookReceiver() {
+  const received: ReceivedWebhook[] = [];
+  const script: number[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.statusCode = script.shift() ?? 200;
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    script,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
