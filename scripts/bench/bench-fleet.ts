@@ -9,6 +9,8 @@
 //
 //   tsx scripts/bench/bench-fleet.ts [--addresses 20000] [--share 0.6] [--small-domains 400]
 //     [--reply-delay-ms 20] [--kill-at 0.3] [--runs 1,3,kill] [--time-limit-s 600] [--json]
+// Profiling: FLEET_NODE_OPTIONS is passed to the probe nodes as NODE_OPTIONS, e.g.
+//   FLEET_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' node --cpu-prof --import tsx scripts/bench/bench-fleet.ts
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -111,7 +113,7 @@ interface Run {
 }
 
 async function startNodes(world: MailWorld, n: number): Promise<ProbeNode[]> {
-  const env = { ...world.probeEnv(), PROBE_DNS_TIMEOUT_MS: '10000', PROBE_CONNECT_TIMEOUT_MS: '2000', PROBE_BANNER_TIMEOUT_MS: '5000', PROBE_REPLY_TIMEOUT_MS: '5000' };
+  const env = { ...world.probeEnv(), PROBE_DNS_TIMEOUT_MS: '10000', PROBE_CONNECT_TIMEOUT_MS: '2000', PROBE_BANNER_TIMEOUT_MS: '5000', PROBE_REPLY_TIMEOUT_MS: '5000', ...(process.env.FLEET_NODE_OPTIONS ? { NODE_OPTIONS: process.env.FLEET_NODE_OPTIONS } : {}) };
   const started = await Promise.all(SOURCES.slice(0, n).map((sourceIp) => spawnProbeNode({ sourceIp, token: TOKEN, env, startTimeoutMs: 60_000 })));
   nodes.push(...started);
   return started;

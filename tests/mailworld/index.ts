@@ -6,7 +6,7 @@ import tls from 'node:tls';
 import selfsigned from 'selfsigned';
 import { DNSBL_ZONE, buildZone, startDnsServer } from './dns-server';
 import { SmtpHost, type HostContext } from './smtp-host';
-import { truthFor } from './truth';
+import { mailboxIndex, truthFor, type MailboxIndex } from './truth';
 import type { DomainSpec, ServerSpec, Truth, WorldCounters } from './types';
 import { defaultScenarios } from './scenarios';
 
@@ -111,6 +111,7 @@ export async function startMailWorld(o: MailWorldOptions = {}): Promise<MailWorl
   const counters = emptyCounters();
   const byName = new Map<string, DomainSpec>();
   const servedBy = new Map<string, Set<string>>(); // domain → host IPs
+  const mailboxesOf = new Map<string, MailboxIndex>(); // domain → its mailboxes by lower-case local part
   const truth = new Map<string, Truth>();
   const emails: string[] = [];
   for (const d of domains) {
@@ -118,9 +119,11 @@ export async function startMailWorld(o: MailWorldOptions = {}): Promise<MailWorl
     if (byName.has(name)) throw new Error(`mailworld: domain ${name} listed twice`);
     byName.set(name, d);
     servedBy.set(name, new Set([...(d.mx ?? []).flatMap((m) => (m.ip ? [m.ip] : [])), ...(d.aRecords ?? []).map((a) => a.ip)]));
+    const index = mailboxIndex(d);
+    mailboxesOf.set(name, index);
     for (const local of d.addresses) {
       const email = `${local}@${name}`;
-      truth.set(email, truthFor(d, local));
+      truth.set(email, truthFor(d, local, index));
       emails.push(email);
     }
   }
@@ -135,6 +138,7 @@ export async function startMailWorld(o: MailWorldOptions = {}): Promise<MailWorl
     secureContext,
     greylist,
     domainOf: (domain) => byName.get(domain),
+    mailboxOf: (domain, local) => mailboxesOf.get(domain)?.get(local),
     serves: (ip, domain) => servedBy.get(domain)?.has(ip) ?? false,
   };
 

@@ -7,7 +7,7 @@
 // exactly as it does on the real internet.
 import net from 'node:net';
 import tls from 'node:tls';
-import type { DomainSpec, HostCounters, ServerSpec, WorldCounters } from './types';
+import type { DomainSpec, HostCounters, MailboxState, ServerSpec, WorldCounters } from './types';
 
 export interface HostContext {
   replyDelayMs: number;
@@ -15,6 +15,8 @@ export interface HostContext {
   secureContext: tls.SecureContext;
   /** Domain spec for a recipient domain, if the world knows it. */
   domainOf(domain: string): DomainSpec | undefined;
+  /** State of a mailbox (lower-case domain and local part), undefined when it does not exist. */
+  mailboxOf(domain: string, local: string): MailboxState | undefined;
   /** Does the host at this IP accept mail for the domain (is it one of its MX/A addresses)? */
   serves(ip: string, domain: string): boolean;
   /** (client ip | mail from | rcpt) → first seen (ms). Shared by all hosts, like a greylist DB. */
@@ -323,7 +325,7 @@ class Session {
       }
     }
     if (this.host.spec.acceptAll) return '250 2.1.5 Ok';
-    const state = domain.mailboxes?.[local] ?? Object.entries(domain.mailboxes ?? {}).find(([k]) => k.toLowerCase() === local)?.[1];
+    const state = ctx.mailboxOf(domainName, local);
     switch (state) {
       case 'ok':
         return '250 2.1.5 Ok';

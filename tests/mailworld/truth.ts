@@ -2,7 +2,7 @@
 // DESIGN.md's verdict table (in order). It assumes the verifier's timeouts exceed any tarpit
 // delay, and its greylisting deadline exceeds any finite greylistMs (greylistMs: Infinity is the
 // "never cleared" case).
-import type { DomainSpec, MxSpec, ServerSpec, Truth } from './types';
+import type { DomainSpec, MailboxState, MxSpec, ServerSpec, Truth } from './types';
 
 // Role local parts the scenarios use (a flag only, never a verdict).
 const ROLE_LOCALS = new Set([
@@ -13,6 +13,18 @@ export function isRoleLocal(local: string): boolean {
   return ROLE_LOCALS.has(local.toLowerCase());
 }
 
+/** A domain's mailboxes by lower-cased local part (an exact lower-case key wins over a case variant). */
+export type MailboxIndex = ReadonlyMap<string, MailboxState>;
+
+/** Builds the case-insensitive mailbox lookup of a domain once, so no lookup walks the whole list. */
+export function mailboxIndex(d: DomainSpec): MailboxIndex {
+  const index = new Map<string, MailboxState>();
+  const entries = Object.entries(d.mailboxes ?? {});
+  for (const [k, state] of entries) if (k === k.toLowerCase()) index.set(k, state);
+  for (const [k, state] of entries) if (!index.has(k.toLowerCase())) index.set(k.toLowerCase(), state);
+  return index;
+}
+
 type Hop = { ip: string; server: ServerSpec };
 
 function hopsOf(d: DomainSpec): Hop[] {
@@ -21,7 +33,8 @@ function hopsOf(d: DomainSpec): Hop[] {
   return (d.aRecords ?? []).map((a) => ({ ip: a.ip, server: a.server ?? {} }));
 }
 
-export function truthFor(d: DomainSpec, local: string): Truth {
+/** `index`: mailboxIndex(d), when the caller asks about many addresses of the domain. */
+export function truthFor(d: DomainSpec, local: string, index: MailboxIndex = mailboxIndex(d)): Truth {
   const base = {
     domain: d.domain,
     scenario: d.scenario,
@@ -51,11 +64,8 @@ export function truthFor(d: DomainSpec, local: string): Truth {
   // policy code, never reveals whether a mailbox exists: unverifiable, never a confident valid.
   const gateway = live.server.persona === 'proofpoint' || live.server.persona === 'mimecast' || live.server.persona === 'barracuda';
   if (gateway && (d.catchAll || d.rejectUnknown === 'policy')) return t('unknown', 'security_gateway');
-  if (d.rejectUnknown === 'policy') {
-    const exists = Object.keys(d.mailboxes ?? {}).some((k) => k.toLowerCase() === local.toLowerCase());
-    if (!exists) return t('unknown', 'policy_block');
-  }
-  const state = Object.entries(d.mailboxes ?? {}).find(([k]) => k.toLowerCase() === local.toLowerCase())?.[1];
+  const state = index.get(local.toLowerCase());
+  if (d.rejectUnknown === 'policy' && state === undefined) return t('unknown', 'policy_block');
   if (state === undefined && !d.catchAll) return t('undeliverable', 'mailbox_not_found');
   if (state === 'disabled') return t('undeliverable', 'mailbox_disabled');
   if (state === 'full' || state === 'full-temp') return t('risky', 'mailbox_full');
