@@ -11,6 +11,8 @@ export { checkAddress, isBlockedAddress, type AddressCheck } from './net-guard';
 export { DnsCache, type DnsAnswer } from './dns/resolver';
 
 export type { ProbeOptions, VerifyCallOptions, Verifier } from './types';
+/** The verdicts syntax alone decides (bad syntax, address literals), answerable without a daemon. */
+export { decideBySyntax, type SyntaxDecision } from './syntax/decide';
 
 export function createVerifier(opts: ProbeOptions = {}): Verifier {
   return new Engine(opts);

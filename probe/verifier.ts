@@ -20,7 +20,8 @@ import { SessionPool } from './smtp/session-pool';
 import { probeDomain, type MailboxOutcome, type SmtpContext, type Target } from './smtp/probe-domain';
 import { retrySchedule } from './smtp/retry-schedule';
 import { abortError, Semaphore } from './smtp/semaphore';
-import { parseAddress, type ParsedAddress } from './syntax/parse-address';
+import { decideBySyntax } from './syntax/decide';
+import type { ParsedAddress } from './syntax/parse-address';
 import { suggestAddress } from './syntax/suggest-domain';
 import type { ProbeOptions, Verifier, VerifyCallOptions } from './types';
 
@@ -103,20 +104,15 @@ export class Engine implements Verifier {
     const start = Date.now();
     const groups = new Map<string, Entry[]>();
     for (const email of emails) {
-      const syntax = parseAddress(email);
-      if (!syntax.ok) {
-        emit(buildResult({ ...emptyFindings(email, depth, Date.now() - start), detail: syntax.error.message }));
+      // Bad syntax and address literals end here (syntax/decide.ts, also used without a daemon).
+      const syntax = decideBySyntax(email, depth, Date.now() - start);
+      if (syntax.decided) {
+        emit(syntax.result);
         continue;
       }
-      if (syntax.details.literal) {
-        // RFC 5321 address literal: valid, but never looked up or connected to (raw IPs are not probed).
-        const detail = 'address literal: the mail would go straight to an IP address, which Mailvet never connects to; the mailbox was not checked';
-        emit(buildResult({ ...emptyFindings(email, depth, Date.now() - start), parsed: syntax.details, role: isRoleAccount(syntax.details.local), detail }));
-        continue;
-      }
-      const list = groups.get(syntax.details.domain) ?? [];
-      list.push({ email, parsed: syntax.details });
-      groups.set(syntax.details.domain, list);
+      const list = groups.get(syntax.parsed.domain) ?? [];
+      list.push({ email, parsed: syntax.parsed });
+      groups.set(syntax.parsed.domain, list);
     }
     // Biggest domains first: they are the longest chains of sessions.
     const ordered = [...groups].sort((a, b) => b[1].length - a[1].length);

@@ -1,17 +1,20 @@
 // npm run bench:api — throughput and latency of the public API (issue #12 item 9) with autocannon
 // against a local server (scripts/bench/api-server.ts in a child process: embedded PostgreSQL,
 // probe daemon, web + worker) on an Enterprise account whose API rate the operator lifted:
-//   1. POST /v1/validate at syntax depth (an address the engine decides at the syntax check: a
-//      credit reserved, the probe asked, the result stored, the fair-charging return), live key;
+//   1. POST /v1/validate at syntax depth (an address the engine decides at the syntax check: the
+//      server answers it with the probe library, charges the credit and stores the result in one
+//      statement batched per account), live key;
 //   2. GET /v1/account, the cheapest authenticated route (key, scope, rate limit, one read);
 //   3. GET /v1/jobs/{id}/results?limit=1000, a results page of 1,000 rows.
 // For each: requests/s, p50/p99 latency, non-2xx count, and the server's own Server-Timing figures
 // (auth = API key check, rate = rate limit, credit = service state + credit reservation), p50/p99
-// per request, with their sum for the validate path (target ≤ 2 ms at p50). Target for (1):
-// ≥ 2,000 requests/s on this 2-core machine.
+// per request, with their sum for the validate path (target ≤ 2 ms at p50), and the server's CPU
+// time per request (its node process and its postgres backends, from /proc: what a busy machine does
+// not change). Target for (1): ≥ 2,000 requests/s on this 2-core machine.
 //
-//   tsx scripts/bench/bench-api.ts [--duration 10] [--connections 32] [--only validate,account,results]
+//   tsx scripts/bench/bench-api.ts [--duration 10] [--connections 32] [--only validate,account,results] [--cpu-prof DIR]
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +28,8 @@ const { values: argv } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
     only: { type: 'string', default: 'validate,account,results' },
+    /** Write a V8 CPU profile of the server process into this directory (node --cpu-prof). */
+    'cpu-prof': { type: 'string' },
   },
 });
 const DURATION = Number(argv.duration);
@@ -39,8 +44,53 @@ interface Seed {
   results: number;
 }
 
+/**
+ * CPU time (ms, user + system) of a process and all its descendants, by command name (the
+ * server's node process, its postgres backends): read from /proc, so a busy machine does not
+ * change it the way it changes requests/s. Empty where there is no /proc.
+ */
+function treeCpuMs(root: number): Record<string, number> {
+  const tick = 1000 / 100; // USER_HZ is 100 on Linux
+  const procs: Array<{ pid: number; ppid: number; comm: string; ms: number }> = [];
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return {};
+  }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const comm = stat.slice(stat.indexOf('(') + 1, close);
+      const f = stat.slice(close + 2).split(' ');
+      // fields after the comm: state(0) ppid(1) … utime(11) stime(12)
+      procs.push({ pid: Number(e), ppid: Number(f[1]), comm, ms: (Number(f[11]) + Number(f[12])) * tick });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const inTree = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs) if (!inTree.has(p.pid) && inTree.has(p.ppid)) (inTree.add(p.pid), (grew = true));
+  }
+  const out: Record<string, number> = {};
+  for (const p of procs) {
+    if (!inTree.has(p.pid)) continue;
+    const kind = p.comm.startsWith('postgres') ? 'postgres' : p.comm.startsWith('node') ? 'node' : p.comm;
+    out[kind] = (out[kind] ?? 0) + p.ms;
+  }
+  return out;
+}
+
+let serverPid = 0;
+
 function startServer(): Promise<{ seed: Seed; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'api-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const prof = argv['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(argv['cpu-prof'])] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(import.meta.dirname, 'api-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  serverPid = child.pid ?? 0;
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve();
@@ -101,7 +151,12 @@ async function runScenario(url: string, s: Scenario) {
   };
   // A short warm-up (JIT, pools, caches), then the measured run.
   await autocannon({ ...opts, duration: 2, requests: undefined });
+  const cpuBefore = treeCpuMs(serverPid);
   const r = await autocannon(opts);
+  const cpuAfter = treeCpuMs(serverPid);
+  // Server CPU per request (ms), by process kind: the load-independent measure of the route's cost.
+  const cpuPerRequest: Record<string, number> = {};
+  for (const [k, v] of Object.entries(cpuAfter)) cpuPerRequest[k] = (v - (cpuBefore[k] ?? 0)) / Math.max(1, r.requests.total);
   const pct = (xs: number[] | undefined) => {
     const sorted = [...(xs ?? [])].sort((a, b) => a - b);
     return { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) };
@@ -119,6 +174,7 @@ async function runScenario(url: string, s: Scenario) {
     server,
     fixed: s.fixed.length > 0 ? pct(fixedSums) : null,
     sampled,
+    cpuPerRequest,
   };
 }
 
@@ -154,6 +210,11 @@ try {
     console.log(`${r.name.padEnd(9)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${ms(r.p50).padStart(9)}   p99 ${ms(r.p99).padStart(9)}   (${r.total} requests, ${r.non2xx} non-2xx, ${r.errors} errors)`);
     console.log(`          server p50/p99: ${server}`);
     if (r.fixed) console.log(`          ${s.fixed.join(' + ')} per request: p50 ${ms(r.fixed.p50)}, p99 ${ms(r.fixed.p99)}`);
+    const cpu = Object.entries(r.cpuPerRequest).filter(([, v]) => v > 0);
+    if (cpu.length > 0) {
+      const total = cpu.reduce((a, [, v]) => a + v, 0);
+      console.log(`          server CPU per request: ${ms(total)} (${cpu.map(([k, v]) => `${k} ${ms(v)}`).join(', ')}) → at most ${(os.cpus().length * 1000 / total).toFixed(0)} req/s on ${os.cpus().length} idle CPUs with no load generator`);
+    }
   }
   console.log(`\nload average at the end: ${load()} (figures from a busy machine are not the server's)`);
   const v = rows.find((r) => r.name === 'validate');

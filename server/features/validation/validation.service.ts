@@ -18,6 +18,9 @@ import { SUSPENDED_MESSAGE } from '../billing/service-state';
 import { reserveCredits, returnCredits } from '../credits/credits';
 import { resultRow } from './results.queries';
 import { insertSingleResult } from './validation.queries';
+import { storeDecidedCheck } from './store-batch';
+import { decideBySyntax } from '../../../probe/syntax/decide';
+import { isCharged } from '../../contracts/charging';
 
 /** Longest input we accept at all (RFC 5321 allows 254; longer strings are rejected before any work). */
 export const SINGLE_CHECK_MAX_LENGTH = 1024;
@@ -121,6 +124,12 @@ export async function checkSingleEmail(
   const email = parseSingleEmail(o.email);
   const depth = depthForPlan(o.plan);
 
+  // A verdict the syntax check alone decides (bad syntax, an address literal) is the probe
+  // library's own answer, computed here: no round trip to a daemon, and the credit, the result and
+  // the balance are written in one statement, batched with the account's other such checks.
+  const bySyntax = decideBySyntax(email, depth);
+  if (bySyntax.decided) return storeDecided(deps, o, email, depth, bySyntax.result);
+
   // One statement: the service state and the balance are both conditions of the debit.
   const reserved = await timed('credit', () => reserveCredits(deps.db, o.accountId, 1));
   if (reserved === 'suspended') throw new AppError('PAYMENT_REQUIRED', SUSPENDED_MESSAGE);
@@ -143,32 +152,45 @@ export async function checkSingleEmail(
       const acct = await trx.selectFrom('account').select('credits_balance').where('id', '=', o.accountId).executeTakeFirstOrThrow();
       return { stored: row, balance: acct.credits_balance };
     }));
-    return {
-      id: stored.id,
-      email,
-      result: verification.result,
-      is_syntax_valid: verification.is_syntax_valid,
-      is_dns_valid: verification.is_dns_valid,
-      is_mx_valid: verification.is_mx_valid,
-      is_smtp_valid: verification.is_smtp_valid,
-      deliverability_score: verification.deliverability_score,
-      mx_hosts: verification.mx_hosts,
-      role_detected: verification.role_detected,
-      disposable_provider: verification.disposable_provider,
-      domain_age_days: verification.domain_age_days,
-      verdict: verification.verdict,
-      reason: verification.reason,
-      suggestion: verification.suggestion,
-      catch_all: verification.catch_all,
-      free_provider: verification.free_provider,
-      depth,
-      evidence: verification.evidence,
-      checked_at: stored.checked_at.toISOString(),
-      credits_balance: balance,
-      charged: stored.charged,
-    };
+    return singleCheckResult(email, depth, verification, { id: stored.id, checkedAt: stored.checked_at, charged: stored.charged, balance });
   } catch (err) {
     await returnCredits(deps.db, o.accountId, 1);
     throw err;
   }
+}
+
+/** A check the syntax check decided: charged (unless fair charging says not) and stored in one statement. */
+async function storeDecided(deps: CheckDeps, o: { accountId: string; userId: string | null }, email: string, depth: Depth, verification: VerificationResult): Promise<SingleCheckResult> {
+  const row = resultRow({ accountId: o.accountId, jobId: null, userId: o.userId, email, result: verification });
+  const outcome = await timed('credit', () => storeDecidedCheck(deps.db, o.accountId, { row, charged: isCharged(verification) }));
+  if (outcome.kind === 'suspended') throw new AppError('PAYMENT_REQUIRED', SUSPENDED_MESSAGE);
+  if (outcome.kind === 'insufficient') throw new AppError('INSUFFICIENT_CREDITS', INSUFFICIENT_CREDITS_MESSAGE);
+  return singleCheckResult(email, depth, verification, outcome);
+}
+
+function singleCheckResult(email: string, depth: Depth, verification: VerificationResult, stored: { id: number; checkedAt: Date; charged: boolean; balance: number }): SingleCheckResult {
+  return {
+    id: stored.id,
+    email,
+    result: verification.result,
+    is_syntax_valid: verification.is_syntax_valid,
+    is_dns_valid: verification.is_dns_valid,
+    is_mx_valid: verification.is_mx_valid,
+    is_smtp_valid: verification.is_smtp_valid,
+    deliverability_score: verification.deliverability_score,
+    mx_hosts: verification.mx_hosts,
+    role_detected: verification.role_detected,
+    disposable_provider: verification.disposable_provider,
+    domain_age_days: verification.domain_age_days,
+    verdict: verification.verdict,
+    reason: verification.reason,
+    suggestion: verification.suggestion,
+    catch_all: verification.catch_all,
+    free_provider: verification.free_provider,
+    depth,
+    evidence: verification.evidence,
+    checked_at: stored.checkedAt.toISOString(),
+    credits_balance: stored.balance,
+    charged: stored.charged,
+  };
 }
