@@ -1,12 +1,13 @@
 import { Building2, Clock, Mail, Phone, Send } from 'lucide-react';
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { SALES_EMAIL, SUPPORT_EMAIL } from '../../../server/contracts/plans';
 import { MarketingLayout, MarketingPageHeader } from '../../components/layouts/marketing-layout';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { IconRow } from '../../components/ui/icon-row';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { Textarea } from '../../components/ui/textarea';
 
 const PHONE_DISPLAY = '+1 (415) 555-0142';
@@ -41,16 +42,10 @@ function ContactForm() {
   return (
     <form onSubmit={onSubmit} className="space-y-5" aria-label="Contact form">
       <div className="grid gap-5 sm:grid-cols-2">
-        <div className="space-y-1.5">
-          <Label htmlFor="contact-name" required>
-            Name
-          </Label>
+        <Field id="contact-name" label="Name" required>
           <Input id="contact-name" name="name" autoComplete="name" required value={form.name} onChange={update('name')} placeholder="Jane Cooper" />
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor="contact-email" required>
-            Email
-          </Label>
+        </Field>
+        <Field id="contact-email" label="Email" required>
           <Input
             id="contact-email"
             name="email"
@@ -61,18 +56,12 @@ function ContactForm() {
             onChange={update('email')}
             placeholder="jane@company.com"
           />
-        </div>
+        </Field>
       </div>
-      <div className="space-y-1.5">
-        <Label htmlFor="contact-subject" required>
-          Subject
-        </Label>
+      <Field id="contact-subject" label="Subject" required>
         <Input id="contact-subject" name="subject" required value={form.subject} onChange={update('subject')} placeholder="How can we help?" />
-      </div>
-      <div className="space-y-1.5">
-        <Label htmlFor="contact-message" required>
-          Message
-        </Label>
+      </Field>
+      <Field id="contact-message" label="Message" required>
         <Textarea
           id="contact-message"
           name="message"
@@ -82,7 +71,7 @@ function ContactForm() {
           onChange={update('message')}
           placeholder="Tell us about your lists, volumes or the question you have."
         />
-      </div>
+      </Field>
       <Button type="submit" size="lg" disabled={sending} className="w-full sm:w-auto">
         {sending ? (
           'Sending...'
@@ -94,20 +83,6 @@ function ContactForm() {
         )}
       </Button>
     </form>
-  );
-}
-
-function InfoRow({ icon: Icon, title, children }: { icon: typeof Mail; title: string; children: ReactNode }) {
-  return (
-    <div className="flex gap-4">
-      <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-brand-50 text-brand-600">
-        <Icon className="size-5" aria-hidden="true" />
-      </span>
-      <div className="text-sm">
-        <h3 className="font-semibold text-slate-900">{title}</h3>
-        <div className="mt-1 leading-6 text-slate-600">{children}</div>
-      </div>
-    </div>
   );
 }
 
@@ -132,21 +107,21 @@ export default function ContactRoute() {
         <div className="space-y-6">
           <Card>
             <CardContent className="space-y-6 pt-6">
-              <InfoRow icon={Mail} title="Email support">
+              <IconRow className="text-sm" icon={Mail} title="Email support">
                 <a href={`mailto:${SUPPORT_EMAIL}`} className="font-medium text-brand-700 hover:underline">
                   {SUPPORT_EMAIL}
                 </a>
                 <p>We reply within 24 hours.</p>
-              </InfoRow>
-              <InfoRow icon={Phone} title="Phone">
+              </IconRow>
+              <IconRow className="text-sm" icon={Phone} title="Phone">
                 <a href={PHONE_HREF} className="font-medium text-brand-700 hover:underline">
                   {PHONE_DISPLAY}
                 </a>
                 <p className="flex items-center gap-1.5">
                   <Clock className="size-3.5" aria-hidden="true" /> Mon-Fri 9am-6pm EST
                 </p>
-              </InfoRow>
-              <InfoRow icon={Building2} title="Office">
+              </IconRow>
+              <IconRow className="text-sm" icon={Building2} title="Office">
                 <address className="not-italic">
                   Mailvet, Inc.
                   <br />
@@ -156,7 +131,7 @@ export default function ContactRoute() {
                   <br />
                   United States
                 </address>
-              </InfoRow>
+              </IconRow>
             </CardContent>
           </Card>
           <div className="rounded-xl bg-slate-900 p-6 text-white">

@@ -1,4 +1,4 @@
-import { AlertTriangle, CheckCircle2, Info, Lightbulb, MinusCircle, Server, ShieldAlert, Sparkles, UserRound, XCircle } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, Info, Lightbulb, MinusCircle, Server, ShieldAlert, Sparkles, UserRound, XCircle, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Badge, type BadgeVariant } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -15,43 +15,41 @@ const BADGE: Record<SingleCheckResult['result'], BadgeVariant> = { valid: 'succe
 
 type CheckState = 'pass' | 'fail' | 'skipped';
 
+/** How a check tile shows each state: its icon, its words, the tile's and the icon's colours. */
+const CHECK_LOOK: Record<CheckState, { icon: LucideIcon; text: string; tile: string; iconColor: string }> = {
+  pass: { icon: CheckCircle2, text: 'Passed', tile: 'border-emerald-200 bg-emerald-50/60', iconColor: 'text-emerald-600' },
+  fail: { icon: XCircle, text: 'Failed', tile: 'border-red-200 bg-red-50/60', iconColor: 'text-red-600' },
+  skipped: { icon: MinusCircle, text: 'Not checked', tile: 'border-slate-200 bg-slate-50', iconColor: 'text-slate-400' },
+};
+
 function CheckTile({ label, state, note }: { label: string; state: CheckState; note?: string }) {
-  const Icon = state === 'pass' ? CheckCircle2 : state === 'fail' ? XCircle : MinusCircle;
-  const text = state === 'pass' ? 'Passed' : state === 'fail' ? 'Failed' : 'Not checked';
+  const look = CHECK_LOOK[state];
+  const Icon = look.icon;
   return (
     <li
-      className={cn(
-        'flex items-center gap-3 rounded-lg border px-3 py-2.5',
-        state === 'pass' && 'border-emerald-200 bg-emerald-50/60',
-        state === 'fail' && 'border-red-200 bg-red-50/60',
-        state === 'skipped' && 'border-slate-200 bg-slate-50',
-      )}
+      className={cn('flex items-center gap-3 rounded-lg border px-3 py-2.5', look.tile)}
       data-testid={`check-${label.toLowerCase().replace(/\s+/g, '-')}`}
       data-state={state}
     >
-      <Icon
-        className={cn('size-5 shrink-0', state === 'pass' && 'text-emerald-600', state === 'fail' && 'text-red-600', state === 'skipped' && 'text-slate-400')}
-        aria-hidden
-      />
+      <Icon className={cn('size-5 shrink-0', look.iconColor)} aria-hidden />
       <div className="min-w-0">
         <p className="text-sm font-medium text-slate-900">{label}</p>
-        <p className="text-xs text-slate-600">{note ?? text}</p>
+        <p className="text-xs text-slate-600">{note ?? look.text}</p>
       </div>
     </li>
   );
 }
 
-function Notice({ tone, icon, title, children }: { tone: 'amber' | 'red' | 'slate' | 'brand'; icon: ReactNode; title: string; children: ReactNode }) {
+const NOTICE_TONE = {
+  amber: 'border-amber-200 bg-amber-50 text-amber-900',
+  red: 'border-red-200 bg-red-50 text-red-900',
+  slate: 'border-slate-200 bg-slate-50 text-slate-700',
+  brand: 'border-brand-100 bg-brand-50 text-brand-700',
+} as const;
+
+function Notice({ tone, icon, title, children }: { tone: keyof typeof NOTICE_TONE; icon: ReactNode; title: string; children: ReactNode }) {
   return (
-    <div
-      className={cn(
-        'flex gap-3 rounded-lg border p-3 text-sm',
-        tone === 'amber' && 'border-amber-200 bg-amber-50 text-amber-900',
-        tone === 'red' && 'border-red-200 bg-red-50 text-red-900',
-        tone === 'slate' && 'border-slate-200 bg-slate-50 text-slate-700',
-        tone === 'brand' && 'border-brand-100 bg-brand-50 text-brand-700',
-      )}
-    >
+    <div className={cn('flex gap-3 rounded-lg border p-3 text-sm', NOTICE_TONE[tone])}>
       <span className="mt-0.5 shrink-0" aria-hidden>
         {icon}
       </span>
