@@ -1,12 +1,12 @@
 import { AlertTriangle, KeyRound, Rocket, ShieldCheck, Timer, Webhook } from 'lucide-react';
 import { FAIR_CHARGING_RULE } from '../../../server/contracts/charging';
-import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { PLANS, SUPPORT_EMAIL, formatPlanPrice } from '../../../server/contracts/plans';
+import { IconCardList } from '../../components/ui/icon-card';
 import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../components/ui/tabs';
 import { paths } from '../../config/paths';
-import { cn } from '../../lib/cn';
 import { CodeBlock, InlineCode } from './code-block';
+import { Callout, DocTable, H2, H3, P, Step, TabIntro } from './doc-parts';
 import * as ex from './examples';
 import { ErrorCodes, OpenApiEndpoints, ReasonCodes, SandboxAddresses } from './api-reference';
 import { AiAssistantSection, KeyScopesSection } from './keys-docs';
@@ -22,96 +22,45 @@ function withBase(code: string) {
 
 const firstApiPlan = PLANS.find((p) => p.apiKeys);
 
-function H2({ id, children }: { id?: string; children: ReactNode }) {
-  return (
-    <h2 id={id} className="scroll-mt-24 text-xl font-semibold tracking-tight text-slate-900">
-      {children}
-    </h2>
-  );
-}
-
-function H3({ children, id }: { children: ReactNode; id?: string }) {
-  return (
-    <h3 id={id} className="scroll-mt-24 text-base font-semibold text-slate-900">
-      {children}
-    </h3>
-  );
-}
-
-function P({ children, className }: { children: ReactNode; className?: string }) {
-  return <p className={cn('text-sm leading-7 text-slate-600', className)}>{children}</p>;
-}
-
-function Callout({ icon: Icon = AlertTriangle, tone = 'info', children }: { icon?: typeof AlertTriangle; tone?: 'info' | 'warning'; children: ReactNode }) {
-  return (
-    <div
-      className={cn(
-        'flex gap-3 rounded-xl border p-4 text-sm leading-6',
-        tone === 'warning' ? 'border-amber-200 bg-amber-50 text-amber-900' : 'border-brand-100 bg-brand-50/60 text-slate-700',
-      )}
-    >
-      <Icon className={cn('mt-0.5 size-4 shrink-0', tone === 'warning' ? 'text-amber-600' : 'text-brand-600')} aria-hidden="true" />
-      <div>{children}</div>
-    </div>
-  );
-}
-
 function QuickStart() {
   return (
     <div className="space-y-10">
-      <div className="space-y-3">
-        <H2>Validate your first address in 2 minutes</H2>
+      <TabIntro title="Validate your first address in 2 minutes">
         <P>
           The Mailvet API is a JSON over HTTPS REST API. Authenticate with an API key, send an address, and get a verdict with a
           deliverability score — typically in under a second.
         </P>
-      </div>
+      </TabIntro>
       <ol className="space-y-8">
-        <li className="flex gap-4">
-          <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white">1</span>
-          <div className="min-w-0 flex-1 space-y-2">
-            <H3>Create an account</H3>
-            <P>
-              <Link to={paths.auth} className="font-medium text-brand-700 hover:underline">
-                Sign up
-              </Link>{' '}
-              to get 500 free validations, no card required. API access starts on the{' '}
-              {firstApiPlan ? `${firstApiPlan.name} plan (${formatPlanPrice(firstApiPlan, 'USD')}${firstApiPlan.period})` : 'paid plans'}.
-            </P>
-          </div>
-        </li>
-        <li className="flex gap-4">
-          <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white">2</span>
-          <div className="min-w-0 flex-1 space-y-2">
-            <H3>Create an API key</H3>
-            <P>
-              In the dashboard open{' '}
-              <Link to={paths.dashboard.apiKeys} className="font-medium text-brand-700 hover:underline">
-                API Keys
-              </Link>
-              , name the key and copy it. The full key is shown only once; we store a one-way hash.
-            </P>
-          </div>
-        </li>
-        <li className="flex gap-4">
-          <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white">3</span>
-          <div className="min-w-0 flex-1 space-y-3">
-            <H3>Send a request</H3>
-            <CodeBlock language="bash" title="cURL" code={withBase(ex.EXAMPLES[0]!.curl ?? '')} />
-          </div>
-        </li>
-        <li className="flex gap-4">
-          <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white">4</span>
-          <div className="min-w-0 flex-1 space-y-3">
-            <H3>Read the result</H3>
-            <P>
-              Act on <InlineCode>result</InlineCode>: accept <InlineCode>valid</InlineCode>, reject <InlineCode>invalid</InlineCode>,
-              and decide on <InlineCode>risky</InlineCode> using <InlineCode>reason</InlineCode> and{' '}
-              <InlineCode>deliverability_score</InlineCode>.
-            </P>
-            <CodeBlock language="json" title="200 OK" code={ex.validateResponse} />
-          </div>
-        </li>
+        <Step n={1} title="Create an account">
+          <P>
+            <Link to={paths.auth} className="font-medium text-brand-700 hover:underline">
+              Sign up
+            </Link>{' '}
+            to get 500 free validations, no card required. API access starts on the{' '}
+            {firstApiPlan ? `${firstApiPlan.name} plan (${formatPlanPrice(firstApiPlan, 'USD')}${firstApiPlan.period})` : 'paid plans'}.
+          </P>
+        </Step>
+        <Step n={2} title="Create an API key">
+          <P>
+            In the dashboard open{' '}
+            <Link to={paths.dashboard.apiKeys} className="font-medium text-brand-700 hover:underline">
+              API Keys
+            </Link>
+            , name the key and copy it. The full key is shown only once; we store a one-way hash.
+          </P>
+        </Step>
+        <Step n={3} title="Send a request" className="space-y-3">
+          <CodeBlock language="bash" title="cURL" code={withBase(ex.EXAMPLES[0]!.curl ?? '')} />
+        </Step>
+        <Step n={4} title="Read the result" className="space-y-3">
+          <P>
+            Act on <InlineCode>result</InlineCode>: accept <InlineCode>valid</InlineCode>, reject <InlineCode>invalid</InlineCode>,
+            and decide on <InlineCode>risky</InlineCode> using <InlineCode>reason</InlineCode> and{' '}
+            <InlineCode>deliverability_score</InlineCode>.
+          </P>
+          <CodeBlock language="json" title="200 OK" code={ex.validateResponse} />
+        </Step>
       </ol>
       <Callout icon={KeyRound} tone="warning">
         Keep your API key on your server. Anyone with the key can spend your credits; if one leaks, revoke it in API Keys and create a
@@ -124,8 +73,7 @@ function QuickStart() {
 function ApiReference() {
   return (
     <div className="space-y-10">
-      <div className="space-y-3">
-        <H2 id="authentication">Authentication</H2>
+      <TabIntro title="Authentication" id="authentication">
         <P>
           Send your API key as a bearer token on every request. Requests are accepted over HTTPS only; bodies are JSON with{' '}
           <InlineCode>Content-Type: application/json</InlineCode>. A test key (<InlineCode>mv_test_…</InlineCode>) answers from the
@@ -138,7 +86,7 @@ function ApiReference() {
           return the original answer, with no second charge), and every response carries <InlineCode>X-Request-Id</InlineCode>. This
           reference is rendered from the machine-readable description (OpenAPI 3.1) at <InlineCode>GET /v1/openapi.json</InlineCode>.
         </P>
-      </div>
+      </TabIntro>
 
       <section aria-labelledby="sandbox" className="space-y-4">
         <H2 id="sandbox">Sandbox (test keys)</H2>
@@ -181,37 +129,16 @@ function ApiReference() {
           Limits are per account, across all of its API keys; a key can also have its own lower limit. Over the limit you get{' '}
           <InlineCode>429</InlineCode> with a <InlineCode>Retry-After</InlineCode> header (seconds).
         </P>
-        <div className="overflow-x-auto rounded-xl border border-slate-200">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">API rate limits per plan</caption>
-            <thead className="bg-slate-50 text-xs tracking-wide text-slate-500 uppercase">
-              <tr>
-                <th scope="col" className="px-4 py-2.5 font-semibold">
-                  Plan
-                </th>
-                <th scope="col" className="px-4 py-2.5 font-semibold">
-                  Requests per second
-                </th>
-                <th scope="col" className="px-4 py-2.5 font-semibold">
-                  Monthly validations
-                </th>
-                <th scope="col" className="px-4 py-2.5 font-semibold">
-                  API keys
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {PLANS.map((p) => (
-                <tr key={p.type}>
-                  <td className="px-4 py-2.5 font-medium text-slate-900">{p.name}</td>
-                  <td className="px-4 py-2.5 text-slate-600">{p.apiRateLabel}</td>
-                  <td className="px-4 py-2.5 text-slate-600">{p.volumeLabel}</td>
-                  <td className="px-4 py-2.5 text-slate-600">{p.apiKeys ? 'Included' : 'Not included'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DocTable caption="API rate limits per plan" columns={['Plan', 'Requests per second', 'Monthly validations', 'API keys']}>
+          {PLANS.map((p) => (
+            <tr key={p.type}>
+              <td className="px-4 py-2.5 font-medium text-slate-900">{p.name}</td>
+              <td className="px-4 py-2.5 text-slate-600">{p.apiRateLabel}</td>
+              <td className="px-4 py-2.5 text-slate-600">{p.volumeLabel}</td>
+              <td className="px-4 py-2.5 text-slate-600">{p.apiKeys ? 'Included' : 'Not included'}</td>
+            </tr>
+          ))}
+        </DocTable>
       </section>
 
       <section aria-labelledby="webhooks" className="space-y-4">
@@ -282,6 +209,25 @@ const LANGUAGES = [
   { key: 'php', name: 'PHP', language: 'php' },
 ] as const;
 
+function Examples() {
+  return (
+    <div className="space-y-10">
+      <TabIntro title="Code examples">
+        <P>
+          Copy-paste starting points for every call, in cURL, Node.js, Python and PHP. Each reads the key from the{' '}
+          <InlineCode>MAILVET_API_KEY</InlineCode> environment variable (a test key works: it answers from the sandbox for free); the
+          examples about one job read its id from <InlineCode>JOB_ID</InlineCode>. The cURL and Node.js examples are run against a live
+          server by our test suite on every change.
+        </P>
+      </TabIntro>
+      {ex.EXAMPLES.map((e) => (
+        <ExampleCard key={e.id} example={e} />
+      ))}
+      <AiAssistantSection baseUrl={apiBase()} />
+    </div>
+  );
+}
+
 function ExampleCard({ example }: { example: ex.ApiExample }) {
   const langs = LANGUAGES.filter((l) => example[l.key] !== undefined);
   return (
@@ -310,26 +256,6 @@ function ExampleCard({ example }: { example: ex.ApiExample }) {
         </TabsPanels>
       </Tabs>
     </section>
-  );
-}
-
-function Examples() {
-  return (
-    <div className="space-y-10">
-      <div className="space-y-3">
-        <H2>Code examples</H2>
-        <P>
-          Copy-paste starting points for every call, in cURL, Node.js, Python and PHP. Each reads the key from the{' '}
-          <InlineCode>MAILVET_API_KEY</InlineCode> environment variable (a test key works: it answers from the sandbox for free); the
-          examples about one job read its id from <InlineCode>JOB_ID</InlineCode>. The cURL and Node.js examples are run against a live
-          server by our test suite on every change.
-        </P>
-      </div>
-      {ex.EXAMPLES.map((e) => (
-        <ExampleCard key={e.id} example={e} />
-      ))}
-      <AiAssistantSection baseUrl={apiBase()} />
-    </div>
   );
 }
 
@@ -375,17 +301,7 @@ function BestPractices() {
   return (
     <div className="space-y-6">
       <H2>Best practices</H2>
-      <ul role="list" className="grid gap-4 md:grid-cols-2">
-        {practices.map(({ icon: Icon, title, text }) => (
-          <li key={title} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-            <span className="flex size-9 items-center justify-center rounded-lg bg-brand-50 text-brand-600">
-              <Icon className="size-[18px]" aria-hidden="true" />
-            </span>
-            <h3 className="mt-3 font-semibold text-slate-900">{title}</h3>
-            <p className="mt-1.5 text-sm leading-6 text-slate-600">{text}</p>
-          </li>
-        ))}
-      </ul>
+      <IconCardList items={practices} size="sm" className="grid gap-4 md:grid-cols-2" />
       <Callout>
         Questions about an integration? Email{' '}
         <a href={`mailto:${SUPPORT_EMAIL}`} className="font-medium text-brand-700 hover:underline">

@@ -2,13 +2,13 @@
 // OpenAPI document (GET /v1/openapi.json); reason codes and error codes from the shared contracts.
 // Adding a route, a field, a reason or an error code to the server shows it here with no edit.
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
 import { ERROR_CODES, type ErrorCode } from '../../../server/contracts/error-codes';
 import { reasonSchema } from '../../../probe/contract';
 import { SANDBOX_ENTRIES, SANDBOX_SYNTAX_EXAMPLE } from '../../../server/contracts/sandbox';
 import { Badge } from '../../components/ui/badge';
 import { cn } from '../../lib/cn';
 import { CodeBlock } from './code-block';
+import { DocTable, H2 } from './doc-parts';
 import { EXAMPLES, exampleCode, type ApiExample } from './examples';
 import { endpointsOf, objectsOf, type EndpointModel, type FieldRow, type OpenApiDocument } from './openapi-model';
 import { REASON_TEXT } from '../../../server/contracts/reasons';
@@ -65,47 +65,33 @@ function EnumValues({ values, link }: { values: string[]; link?: string }) {
 export function FieldTable({ rows, caption, showRequired = true }: { rows: readonly FieldRow[]; caption: string; showRequired?: boolean }) {
   if (rows.length === 0) return null;
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200">
-      <table className="w-full text-left text-sm">
-        <caption className="bg-slate-50 px-4 pt-2.5 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">{caption}</caption>
-        <thead className="bg-slate-50 text-xs tracking-wide text-slate-500 uppercase">
-          <tr>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              Field
-            </th>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              Type
-            </th>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              Description
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((r) => (
-            <tr key={r.name} className="align-top">
-              <td className="px-4 py-3 font-mono text-[13px] whitespace-nowrap text-slate-900">
-                {r.name}
-                {showRequired && r.required ? <span className="ml-1.5 font-sans text-[11px] font-medium text-rose-600">required</span> : null}
-              </td>
-              <td className="px-4 py-3 font-mono text-xs text-slate-500">
-                {r.ref ? (
-                  <a href={`#object-${r.ref}`} className="text-brand-700 hover:underline">
-                    {r.type}
-                  </a>
-                ) : (
-                  r.type
-                )}
-              </td>
-              <td className="px-4 py-3 leading-6 text-slate-600">
-                {r.description}
-                <EnumValues values={r.enumValues} link={r.name === 'reason' ? '#reasons' : undefined} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DocTable
+      caption={caption}
+      captionClassName="bg-slate-50 px-4 pt-2.5 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase"
+      columns={['Field', 'Type', 'Description']}
+    >
+      {rows.map((r) => (
+        <tr key={r.name} className="align-top">
+          <td className="px-4 py-3 font-mono text-[13px] whitespace-nowrap text-slate-900">
+            {r.name}
+            {showRequired && r.required ? <span className="ml-1.5 font-sans text-[11px] font-medium text-rose-600">required</span> : null}
+          </td>
+          <td className="px-4 py-3 font-mono text-xs text-slate-500">
+            {r.ref ? (
+              <a href={`#object-${r.ref}`} className="text-brand-700 hover:underline">
+                {r.type}
+              </a>
+            ) : (
+              r.type
+            )}
+          </td>
+          <td className="px-4 py-3 leading-6 text-slate-600">
+            {r.description}
+            <EnumValues values={r.enumValues} link={r.name === 'reason' ? '#reasons' : undefined} />
+          </td>
+        </tr>
+      ))}
+    </DocTable>
   );
 }
 
@@ -153,14 +139,6 @@ function EndpointCard({ ep, origin }: { ep: EndpointModel; origin: string }) {
   );
 }
 
-function Heading({ id, children }: { id: string; children: ReactNode }) {
-  return (
-    <h2 id={id} className="scroll-mt-24 text-xl font-semibold tracking-tight text-slate-900">
-      {children}
-    </h2>
-  );
-}
-
 /** Endpoints and objects from the OpenAPI document. */
 export function OpenApiEndpoints({ origin }: { origin: string }) {
   const doc = useOpenApiDocument();
@@ -200,7 +178,7 @@ export function OpenApiEndpoints({ origin }: { origin: string }) {
       </nav>
       {tags.map((tag) => (
         <div key={tag} className="space-y-6">
-          <Heading id={`tag-${tag.toLowerCase()}`}>{tag}</Heading>
+          <H2 id={`tag-${tag.toLowerCase()}`}>{tag}</H2>
           {endpoints
             .filter((e) => e.tag === tag)
             .map((ep) => (
@@ -209,7 +187,7 @@ export function OpenApiEndpoints({ origin }: { origin: string }) {
         </div>
       ))}
       <div className="space-y-6">
-        <Heading id="objects">Objects</Heading>
+        <H2 id="objects">Objects</H2>
         {objectsOf(doc.data).map((o) => (
           <section key={o.name} id={`object-${o.name}`} className="scroll-mt-24 space-y-3">
             <h3 className="font-mono text-base font-semibold text-slate-900">{o.name}</h3>
@@ -218,27 +196,6 @@ export function OpenApiEndpoints({ origin }: { origin: string }) {
           </section>
         ))}
       </div>
-    </div>
-  );
-}
-
-/** A reference table of the docs: a caption for screen readers, column headers, then the rows given. */
-function DocTable({ caption, columns, children }: { caption: string; columns: string[]; children: ReactNode }) {
-  return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="bg-slate-50 text-xs tracking-wide text-slate-500 uppercase">
-          <tr>
-            {columns.map((c) => (
-              <th key={c} scope="col" className="px-4 py-2.5 font-semibold">
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">{children}</tbody>
-      </table>
     </div>
   );
 }
@@ -285,34 +242,16 @@ export function ErrorCodes() {
 export function SandboxAddresses() {
   const rows = [...SANDBOX_ENTRIES, SANDBOX_SYNTAX_EXAMPLE];
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Sandbox addresses</caption>
-        <thead className="bg-slate-50 text-xs tracking-wide text-slate-500 uppercase">
-          <tr>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              Address
-            </th>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              result / reason
-            </th>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              What it stands for
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((e) => (
-            <tr key={e.address} className="align-top">
-              <td className="px-4 py-2.5 font-mono text-[13px] whitespace-nowrap text-slate-900">{e.address}</td>
-              <td className="px-4 py-2.5 font-mono text-xs whitespace-nowrap text-slate-600">
-                {e.result} / {e.reason}
-              </td>
-              <td className="px-4 py-2.5 leading-6 text-slate-600">{e.description}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DocTable caption="Sandbox addresses" columns={['Address', 'result / reason', 'What it stands for']}>
+      {rows.map((e) => (
+        <tr key={e.address} className="align-top">
+          <td className="px-4 py-2.5 font-mono text-[13px] whitespace-nowrap text-slate-900">{e.address}</td>
+          <td className="px-4 py-2.5 font-mono text-xs whitespace-nowrap text-slate-600">
+            {e.result} / {e.reason}
+          </td>
+          <td className="px-4 py-2.5 leading-6 text-slate-600">{e.description}</td>
+        </tr>
+      ))}
+    </DocTable>
   );
 }

@@ -1,59 +1,29 @@
 // Documentation sections for issue #12 items 5 and 7: key scopes and per-key limits, and the MCP
 // server for AI assistants. (The sandbox table is api-reference.tsx's SandboxAddresses.)
 import { Bot } from 'lucide-react';
-import type { ReactNode } from 'react';
 import { API_SCOPE_LABELS, API_SCOPES } from '../../../server/contracts/api-keys';
-import { cn } from '../../lib/cn';
 import { CodeBlock, InlineCode } from './code-block';
-
-function H2({ id, children }: { id: string; children: ReactNode }) {
-  return (
-    <h2 id={id} className="flex scroll-mt-24 items-center gap-2 text-xl font-semibold tracking-tight text-slate-900">
-      {children}
-    </h2>
-  );
-}
-
-function P({ children, className }: { children: ReactNode; className?: string }) {
-  return <p className={cn('text-sm leading-7 text-slate-600', className)}>{children}</p>;
-}
-
-const th = 'px-4 py-2.5 font-semibold';
+import { DocTable, H2, P } from './doc-parts';
 
 /** Scopes, per-key rate limits. */
 export function KeyScopesSection() {
   return (
     <section aria-labelledby="scopes" className="space-y-4">
-      <H2 id="scopes">Key scopes and limits</H2>
+      <H2 id="scopes" className="flex items-center gap-2">Key scopes and limits</H2>
       <P>
         Each key holds the scopes chosen when it was created (keys made before scopes existed hold all four). A call outside the key&apos;s
         scopes is refused with <InlineCode>403</InlineCode>, code <InlineCode>SCOPE_REQUIRED</InlineCode> and the missing{' '}
         <InlineCode>scope</InlineCode>. A key can also have its own rate limit, at most your plan&apos;s; the account&apos;s limit still applies
         across all keys.
       </P>
-      <div className="overflow-x-auto rounded-xl border border-slate-200">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">API key scopes</caption>
-          <thead className="bg-slate-50 text-xs tracking-wide text-slate-500 uppercase">
-            <tr>
-              <th scope="col" className={th}>
-                scope
-              </th>
-              <th scope="col" className={th}>
-                Allows
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {API_SCOPES.map((s) => (
-              <tr key={s}>
-                <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">{s}</td>
-                <td className="px-4 py-2.5 text-slate-600">{API_SCOPE_LABELS[s].description}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DocTable caption="API key scopes" columns={['scope', 'Allows']}>
+        {API_SCOPES.map((s) => (
+          <tr key={s}>
+            <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">{s}</td>
+            <td className="px-4 py-2.5 text-slate-600">{API_SCOPE_LABELS[s].description}</td>
+          </tr>
+        ))}
+      </DocTable>
       <CodeBlock
         language="json"
         title="403 · application/problem+json"
@@ -94,7 +64,7 @@ export const MCP_CONFIG_SNIPPET = (baseUrl: string) =>
 export function AiAssistantSection({ baseUrl }: { baseUrl: string }) {
   return (
     <section aria-labelledby="ai-assistant" className="space-y-4">
-      <H2 id="ai-assistant">
+      <H2 id="ai-assistant" className="flex items-center gap-2">
         <Bot className="size-5 text-brand-600" aria-hidden /> Use with an AI assistant
       </H2>
       <P>
