@@ -2,7 +2,9 @@ import { ArrowRight } from 'lucide-react';
 import { MarketingLayout, MarketingPageHeader } from '../../components/layouts/marketing-layout';
 import { Button } from '../../components/ui/button';
 import { paths } from '../../config/paths';
+import { CtaButtons } from '../../features/marketing/cta-buttons';
 import { FeatureGrid, coreFeatures, moreFeatures } from '../../features/marketing/feature-grid';
+import { MarketingSection } from '../../features/marketing/marketing-section';
 
 const pipeline = [
   { step: '01', title: 'Syntax', description: 'Parse the address against RFC 5321 and spot common domain typos.' },
@@ -26,20 +28,12 @@ export default function FeaturesRoute() {
         title="Every check between you and the inbox"
         description="Mailvet runs syntax, DNS, MX and SMTP checks, detects disposable, role-based and catch-all addresses, and scores each result — in under a second, for one address or ten thousand."
       >
-        <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-          <Button to={paths.auth} size="lg">
-            Start Free with 500 Validations
-          </Button>
-          <Button to={paths.documentation} size="lg" variant="outline">
-            View Documentation
-          </Button>
-        </div>
+        <CtaButtons to={paths.documentation} className="mt-8">
+          View Documentation
+        </CtaButtons>
       </MarketingPageHeader>
 
-      <section aria-labelledby="pipeline-heading" className="mx-auto max-w-7xl px-4 py-20 sm:px-6 lg:px-8">
-        <h2 id="pipeline-heading" className="text-center text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
-          How a check works
-        </h2>
+      <MarketingSection id="pipeline-heading" title="How a check works" center>
         <ol role="list" className="mt-12 grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
           {pipeline.map((p) => (
             <li key={p.step} className="relative rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
@@ -57,25 +51,24 @@ export default function FeaturesRoute() {
             </li>
           ))}
         </ul>
-      </section>
+      </MarketingSection>
 
-      <section aria-labelledby="core-heading" className="border-t border-slate-200 bg-slate-50/60">
-        <div className="mx-auto max-w-7xl px-4 py-20 sm:px-6 lg:px-8">
-          <h2 id="core-heading" className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
-            Core validation
-          </h2>
-          <p className="mt-3 max-w-2xl text-slate-600">Included in every check your plan allows, from the dashboard, a CSV upload or the API.</p>
-          <FeatureGrid features={coreFeatures} className="mt-10" />
-        </div>
-      </section>
+      <MarketingSection
+        id="core-heading"
+        title="Core validation"
+        intro="Included in every check your plan allows, from the dashboard, a CSV upload or the API."
+        band
+      >
+        <FeatureGrid features={coreFeatures} className="mt-10" />
+      </MarketingSection>
 
-      <section aria-labelledby="more-heading" className="mx-auto max-w-7xl px-4 py-20 sm:px-6 lg:px-8">
-        <h2 id="more-heading" className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
-          Built for teams and platforms
-        </h2>
-        <p className="mt-3 max-w-2xl text-slate-600">Scoring, scheduling, collaboration and integrations for when email quality is part of your product.</p>
+      <MarketingSection
+        id="more-heading"
+        title="Built for teams and platforms"
+        intro="Scoring, scheduling, collaboration and integrations for when email quality is part of your product."
+      >
         <FeatureGrid features={moreFeatures} columns={3} className="mt-10" />
-      </section>
+      </MarketingSection>
 
       <section className="px-4 pb-24 sm:px-6 lg:px-8">
         <div className="mx-auto flex max-w-5xl flex-col items-center justify-between gap-6 rounded-3xl bg-slate-900 px-8 py-12 text-center md:flex-row md:text-left">

@@ -3,9 +3,11 @@ import { Link } from 'react-router-dom';
 import { MarketingLayout } from '../../components/layouts/marketing-layout';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
+import { IconRow } from '../../components/ui/icon-row';
 import { paths } from '../../config/paths';
 import { PricingSection } from '../../features/billing/pricing-section';
 import { FeatureGrid } from '../../features/marketing/feature-grid';
+import { StatList } from '../../features/marketing/stat-list';
 
 const reassurances = [
   { icon: CreditCard, label: 'No credit card required' },
@@ -155,16 +157,10 @@ function Highlights() {
         Why Mailvet
       </h2>
       <ul role="list" className="mx-auto grid max-w-7xl gap-8 px-4 py-14 sm:px-6 md:grid-cols-3 lg:px-8">
-        {highlights.map(({ icon: Icon, title, description }) => (
-          <li key={title} className="flex gap-4">
-            <span className="flex size-11 shrink-0 items-center justify-center rounded-xl bg-brand-600 text-white shadow-sm shadow-brand-600/30">
-              <Icon className="size-5" aria-hidden="true" />
-            </span>
-            <div>
-              <h3 className="font-semibold text-slate-900">{title}</h3>
-              <p className="mt-1 text-sm leading-6 text-slate-600">{description}</p>
-            </div>
-          </li>
+        {highlights.map(({ icon, title, description }) => (
+          <IconRow key={title} as="li" tone="solid" icon={icon} title={title}>
+            {description}
+          </IconRow>
         ))}
       </ul>
     </section>
@@ -196,14 +192,7 @@ function Features() {
 function Stats() {
   return (
     <section aria-label="Mailvet in numbers" className="bg-slate-900">
-      <dl className="mx-auto grid max-w-7xl grid-cols-2 gap-8 px-4 py-14 sm:px-6 md:grid-cols-4 lg:px-8">
-        {stats.map((s) => (
-          <div key={s.label} className="flex flex-col gap-1 text-center">
-            <dt className="text-sm text-slate-400">{s.label}</dt>
-            <dd className="order-first text-3xl font-bold tracking-tight text-white sm:text-4xl">{s.value}</dd>
-          </div>
-        ))}
-      </dl>
+      <StatList stats={stats} tone="inverse" className="mx-auto max-w-7xl gap-8 px-4 py-14 sm:px-6 lg:px-8" />
     </section>
   );
 }

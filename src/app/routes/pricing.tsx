@@ -1,5 +1,6 @@
 import { MarketingLayout } from '../../components/layouts/marketing-layout';
 import { PricingSection } from '../../features/billing/pricing-section';
+import { MarketingSection } from '../../features/marketing/marketing-section';
 import { SALES_EMAIL } from '../../../server/contracts/plans';
 
 const faqs = [
@@ -37,28 +38,23 @@ export default function PricingRoute() {
           <PricingSection popular="landing" as="h1" title="Pricing that scales with your lists" />
         </div>
       </div>
-      <section aria-labelledby="faq-heading" className="border-t border-slate-200 bg-slate-50/60">
-        <div className="mx-auto max-w-5xl px-4 py-20 sm:px-6 lg:px-8">
-          <h2 id="faq-heading" className="text-center text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
-            Frequently asked questions
-          </h2>
-          <dl className="mt-12 grid gap-x-10 gap-y-8 md:grid-cols-2">
-            {faqs.map((f) => (
-              <div key={f.q}>
-                <dt className="font-semibold text-slate-900">{f.q}</dt>
-                <dd className="mt-2 text-sm leading-6 text-slate-600">{f.a}</dd>
-              </div>
-            ))}
-          </dl>
-          <p className="mt-14 text-center text-sm text-slate-600">
-            Need custom volume, dedicated IPs or an on-premise deployment?{' '}
-            <a href={`mailto:${SALES_EMAIL}`} className="font-medium text-brand-700 hover:underline">
-              Contact Sales
-            </a>
-            .
-          </p>
-        </div>
-      </section>
+      <MarketingSection id="faq-heading" title="Frequently asked questions" center band width="5xl">
+        <dl className="mt-12 grid gap-x-10 gap-y-8 md:grid-cols-2">
+          {faqs.map((f) => (
+            <div key={f.q}>
+              <dt className="font-semibold text-slate-900">{f.q}</dt>
+              <dd className="mt-2 text-sm leading-6 text-slate-600">{f.a}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="mt-14 text-center text-sm text-slate-600">
+          Need custom volume, dedicated IPs or an on-premise deployment?{' '}
+          <a href={`mailto:${SALES_EMAIL}`} className="font-medium text-brand-700 hover:underline">
+            Contact Sales
+          </a>
+          .
+        </p>
+      </MarketingSection>
     </MarketingLayout>
   );
 }
