@@ -89,4 +89,21 @@ describe('mailvet verify (CLI)', () => {
     expect(code).toBe(1);
     expect(stderr).toMatch(/PROBE_TOKEN/);
   });
+
+  it('refuses to start the daemon with a fleet RCPT budget that is not a positive whole number, or without a fleet size', async () => {
+    const env = { PROBE_TOKEN: 'cli-token', PROBE_PORT: '0', PROBE_HOST: '127.0.0.1' };
+    const bad: [Record<string, string>, RegExp][] = [
+      [{ PROBE_FLEET_MX_RCPT_PER_MINUTE: 'lots', PROBE_FLEET_SIZE: '3' }, /PROBE_FLEET_MX_RCPT_PER_MINUTE: .*expected number/],
+      [{ PROBE_FLEET_MX_RCPT_PER_MINUTE: '-300', PROBE_FLEET_SIZE: '3' }, /PROBE_FLEET_MX_RCPT_PER_MINUTE: .*>0/],
+      [{ PROBE_FLEET_MX_RCPT_PER_MINUTE: '300' }, /PROBE_FLEET_MX_RCPT_PER_MINUTE needs PROBE_FLEET_SIZE/],
+    ];
+    await Promise.all(
+      bad.map(async ([vars, message]) => {
+        const { code, stderr } = await run(['probe'], '', { ...env, ...vars });
+        expect(code).toBe(1);
+        expect(stderr).toMatch(message);
+        expect(stderr).not.toMatch(/listening on/);
+      }),
+    );
+  });
 });

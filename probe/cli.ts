@@ -127,7 +127,10 @@ export async function runVerify(flags: VerifyFlags): Promise<number> {
 
 async function runDaemon(): Promise<number> {
   const settings = daemonSettingsFromEnv(process.env);
-  const daemon = await startProbeDaemon({ ...settings, probe: probeOptionsFromEnv(process.env) });
+  const probe = probeOptionsFromEnv(process.env);
+  const daemon = await startProbeDaemon({ ...settings, probe });
+  const budget = probe.mxRcptBudget;
+  if (budget) process.stderr.write(`mailvet probe: fleet RCPT budget, this node's share: at most ${budget.rcpts} RCPTs per MX IP per ${budget.windowMs} ms\n`);
   process.stderr.write(`mailvet probe listening on ${daemon.url}\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {

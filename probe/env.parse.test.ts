@@ -58,6 +58,25 @@ describe('probe env', () => {
     expect(() => probeOptionsFromEnv({ PROBE_MX_HEAD_START_MS: 'soon' })).toThrow(/PROBE_MX_HEAD_START_MS/);
   });
 
+  it('reads the fleet RCPT budget per MX as this node\'s share (budget ÷ fleet size, rounded down), per minute unless the window is set', () => {
+    expect(probeOptionsFromEnv({}).mxRcptBudget).toBeUndefined();
+    expect(probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: '600', PROBE_FLEET_SIZE: '3' }).mxRcptBudget).toEqual({ rcpts: 200, windowMs: 60_000 });
+    expect(probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: '100', PROBE_FLEET_SIZE: '3' }).mxRcptBudget).toEqual({ rcpts: 33, windowMs: 60_000 });
+    expect(probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: '18', PROBE_FLEET_SIZE: '3', PROBE_FLEET_MX_RCPT_WINDOW_MS: '2000' }).mxRcptBudget).toEqual({ rcpts: 6, windowMs: 2000 });
+  });
+
+  it('refuses a fleet RCPT budget that is negative, not a number, not whole, smaller than the fleet, or incomplete', () => {
+    expect(() => probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: '-600', PROBE_FLEET_SIZE: '3' })).toThrow(/PROBE_FLEET_MX_RCPT_PER_MINUTE: Too small/);
+    expect(() => probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: 'plenty', PROBE_FLEET_SIZE: '3' })).toThrow(/PROBE_FLEET_MX_RCPT_PER_MINUTE: .*expected number/);
+    expect(() => probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: '60.5', PROBE_FLEET_SIZE: '3' })).toThrow(/PROBE_FLEET_MX_RCPT_PER_MINUTE: .*int/);
+    expect(() => probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: '600', PROBE_FLEET_SIZE: '0' })).toThrow(/PROBE_FLEET_SIZE: Too small/);
+    expect(() => probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: '600', PROBE_FLEET_SIZE: 'three' })).toThrow(/PROBE_FLEET_SIZE/);
+    expect(() => probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: '600' })).toThrow(/PROBE_FLEET_MX_RCPT_PER_MINUTE needs PROBE_FLEET_SIZE/);
+    expect(() => probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: '2', PROBE_FLEET_SIZE: '3' })).toThrow(/leaves less than one RCPT per node; raise the budget to at least 3/);
+    expect(() => probeOptionsFromEnv({ PROBE_FLEET_SIZE: '3' })).toThrow(/PROBE_FLEET_SIZE is set but PROBE_FLEET_MX_RCPT_PER_MINUTE .* is not/);
+    expect(() => probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: '600', PROBE_FLEET_SIZE: '3', PROBE_FLEET_MX_RCPT_WINDOW_MS: '-1' })).toThrow(/PROBE_FLEET_MX_RCPT_WINDOW_MS/);
+  });
+
   it('requires PROBE_TOKEN for the daemon and defaults the port to 8025', () => {
     expect(() => daemonSettingsFromEnv({})).toThrow(/PROBE_TOKEN/);
     expect(daemonSettingsFromEnv({ PROBE_TOKEN: 's3cret' })).toEqual({ port: 8025, host: '0.0.0.0', token: 's3cret' });

@@ -42,6 +42,12 @@ export const probeEnvSchema = z.object({
   PROBE_BANNER_TIMEOUT_MS: int,
   PROBE_REPLY_TIMEOUT_MS: int,
   PROBE_MX_HEAD_START_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(600_000).optional()),
+  /** The whole fleet's RCPT budget per MX IP and window; every node enforces its share (÷ PROBE_FLEET_SIZE). */
+  PROBE_FLEET_MX_RCPT_PER_MINUTE: int,
+  /** How many nodes the fleet may have (at least the number of URLs in the clients' PROBE_URLS). */
+  PROBE_FLEET_SIZE: int,
+  /** The budget's window (default 60,000 ms: per minute); tests shorten it. */
+  PROBE_FLEET_MX_RCPT_WINDOW_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(3_600_000).optional()),
 });
 export type ProbeEnv = z.infer<typeof probeEnvSchema>;
 
@@ -78,8 +84,31 @@ export function probeOptionsFromEnv(env: NodeJS.ProcessEnv | Record<string, stri
     bannerTimeoutMs: e.PROBE_BANNER_TIMEOUT_MS,
     replyTimeoutMs: e.PROBE_REPLY_TIMEOUT_MS,
     mxHeadStartMs: e.PROBE_MX_HEAD_START_MS,
+    mxRcptBudget: fleetRcptBudget(e),
   };
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as ProbeOptions;
+}
+
+/**
+ * This node's share of the fleet-wide RCPT budget per MX IP: PROBE_FLEET_MX_RCPT_PER_MINUTE ÷
+ * PROBE_FLEET_SIZE, rounded down, so that the shares of all nodes never add up to more than the budget.
+ */
+export function fleetRcptBudget(e: ProbeEnv): { rcpts: number; windowMs: number } | undefined {
+  const budget = e.PROBE_FLEET_MX_RCPT_PER_MINUTE;
+  const size = e.PROBE_FLEET_SIZE;
+  if (budget === undefined) {
+    const stray = size !== undefined ? 'PROBE_FLEET_SIZE' : e.PROBE_FLEET_MX_RCPT_WINDOW_MS !== undefined ? 'PROBE_FLEET_MX_RCPT_WINDOW_MS' : null;
+    if (stray) throw new Error(`invalid probe environment: ${stray} is set but PROBE_FLEET_MX_RCPT_PER_MINUTE (the fleet's RCPT budget per MX) is not`);
+    return undefined;
+  }
+  if (size === undefined) {
+    throw new Error('invalid probe environment: PROBE_FLEET_MX_RCPT_PER_MINUTE needs PROBE_FLEET_SIZE (how many nodes share the budget; each node keeps budget ÷ size)');
+  }
+  const rcpts = Math.floor(budget / size);
+  if (rcpts < 1) {
+    throw new Error(`invalid probe environment: PROBE_FLEET_MX_RCPT_PER_MINUTE=${budget} over PROBE_FLEET_SIZE=${size} nodes leaves less than one RCPT per node; raise the budget to at least ${size}`);
+  }
+  return { rcpts, windowMs: e.PROBE_FLEET_MX_RCPT_WINDOW_MS ?? 60_000 };
 }
 
 /** The daemon's settings: port, host and the (required) bearer token. */

@@ -48,6 +48,13 @@ export interface ProbeOptions {
   rdapTimeoutMs?: number;
   /** DNSBL zones to check MX IPs against; default none. */
   dnsblZones?: string[];
+  /**
+   * This process's share of a fleet-wide RCPT budget per MX IP: at most `rcpts` RCPT commands
+   * toward one MX address in any window of `windowMs` (default 60,000), whichever source address
+   * sends them; RCPTs wait for room, nothing is refused. Unset: no budget. The daemon fills it from
+   * PROBE_FLEET_MX_RCPT_PER_MINUTE ÷ PROBE_FLEET_SIZE.
+   */
+  mxRcptBudget?: { rcpts: number; windowMs?: number };
 }
 
 export interface VerifyCallOptions {

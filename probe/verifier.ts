@@ -60,6 +60,7 @@ export class Engine implements Verifier {
       maxRcptsPerSession: this.o.maxRcptsPerSession,
       globalConcurrency: this.o.globalConcurrency,
       sourceIps: this.o.sourceIps,
+      rcptBudget: this.o.mxRcptBudget ?? undefined,
     });
     this.ctx = {
       politeness: this.politeness,

@@ -4,8 +4,10 @@
 // node's address for the MX's family (PROBE_SOURCE_IP; '*' when the kernel picks it), so several
 // nodes each hold their own caps toward a shared MX and none of them ever exceeds them. Slots are
 // held until the socket has really closed, so the servers never see more than the caps. The
-// counters feed stats() for benches and tests.
+// counters feed stats() for benches and tests. With a fleet RCPT budget (rcpt-budget.ts), every
+// RCPT toward an MX IP also waits for room in this node's share of it, whatever the source IP.
 import { sourceFor } from './connection';
+import { RcptBudget } from './rcpt-budget';
 import { Semaphore } from './semaphore';
 
 export interface PolitenessOptions {
@@ -17,6 +19,8 @@ export interface PolitenessOptions {
   now?: () => number;
   /** This node's source addresses (at most one IPv4 and one IPv6); none: the kernel chooses. */
   sourceIps?: readonly string[];
+  /** This node's share of the fleet-wide RCPT budget per MX IP; unset: no budget. */
+  rcptBudget?: { rcpts: number; windowMs: number };
 }
 
 /** A connection slot: call it to release; `use()` when a session really goes out on it. */
@@ -48,9 +52,12 @@ export class Politeness {
   readonly counters: PolitenessStats = { maxConcurrentPerIp: 0, sessions: 0, rcpts: 0 };
 
   private readonly sourceIps: readonly string[];
+  /** The fleet RCPT budget per MX IP (null: none). */
+  readonly budget: RcptBudget | null;
 
   constructor(private readonly o: PolitenessOptions) {
     this.sourceIps = o.sourceIps ?? [];
+    this.budget = o.rcptBudget ? new RcptBudget(o.rcptBudget) : null;
     this.global = new Semaphore(o.globalConcurrency);
     this.memoryMs = o.memoryMs ?? 600_000;
     this.now = o.now ?? Date.now;
@@ -126,6 +133,19 @@ export class Politeness {
   /** Typical session length to `ip` (ms); 100 ms until one was seen. */
   typicalSessionMs(ip: string): number {
     return Math.max(1, Math.round(this.ips.get(this.key(ip))?.sessionMs ?? 100));
+  }
+
+  /** Waits until the fleet budget lets at least one RCPT go to `mxIp` (at once without a budget). */
+  async rcptRoom(mxIp: string, signal?: AbortSignal, priority = 0): Promise<void> {
+    if (this.budget) await this.budget.take(mxIp, 0, signal, priority);
+  }
+
+  /**
+   * Takes up to `wanted` RCPTs toward `mxIp` from the fleet budget, waiting for at least one;
+   * resolves with how many may be sent now (all of them without a budget).
+   */
+  takeRcpts(mxIp: string, wanted: number, signal?: AbortSignal, priority = 0): Promise<number> {
+    return this.budget ? this.budget.take(mxIp, wanted, signal, priority) : Promise.resolve(wanted);
   }
 
   countRcpts(n: number): void {

@@ -142,6 +142,8 @@ interface SessionFacts {
   closing: Closing | null;
   /** RCPT replies received in the session. */
   answered: number;
+  /** Recipients (session-wide index) from here on were held back by the fleet RCPT budget, never sent. */
+  heldFrom: number;
 }
 
 const isFinalClass = (cls: string): cls is SmtpFinding =>
@@ -294,6 +296,8 @@ class DomainProbe {
     this.workers.set(ip, (this.workers.get(ip) ?? 0) + 1);
     try {
       while (!this.done && !this.dead.has(ip)) {
+        // With a fleet RCPT budget, connect only once there is room to send (no idle sessions).
+        await this.p.ctx.politeness.rcptRoom(ip, this.p.signal, this.priority(ip));
         const release = await this.p.ctx.politeness.acquire(ip, this.p.signal, this.priority(ip));
         const limit = this.p.ctx.politeness.rcptLimit(ip);
         const batch = this.done || this.dead.has(ip) ? [] : this.take(ip, limit);
@@ -347,6 +351,7 @@ class DomainProbe {
           },
           onRcptsSent: (n) => this.p.ctx.politeness.countRcpts(n),
           onClosed: release,
+          takeRcpts: (n, signal) => this.p.ctx.politeness.takeRcpts(ip, n, signal, this.priority(ip)),
         });
         flight.done = true;
         if (slowTimer) clearTimeout(slowTimer);
@@ -355,7 +360,8 @@ class DomainProbe {
         const closing = closingAt >= 0 ? { reply: res.rcptReplies[closingAt] as SmtpReply, index: closingAt } : null;
         // A session that answered some recipients and then went quiet or hung up: its limit.
         const answered = res.rcptReplies.filter((r) => r !== null).length;
-        if (!closing && res.outcome === 'ok' && answered > 0 && answered < all.length) this.p.ctx.politeness.lowerRcptLimit(ip, answered);
+        const heldFrom = all.length - res.heldBack;
+        if (!closing && res.outcome === 'ok' && answered > 0 && answered < heldFrom) this.p.ctx.politeness.lowerRcptLimit(ip, answered);
         let offset = 0;
         for (const part of parts) {
           for (const a of part.asks) {
@@ -366,7 +372,7 @@ class DomainProbe {
           part.probe.races.delete(flight);
           part.probe.open.delete(flight);
           const share: SessionResult = { ...res, rcptReplies: res.rcptReplies.slice(offset, offset + part.asks.length) };
-          if (!part.probe.done) part.probe.handle(share, part.asks, part.target, offset, { closing, answered });
+          if (!part.probe.done) part.probe.handle(share, part.asks, part.target, offset, { closing, answered, heldFrom });
           offset += part.asks.length;
         }
         for (const part of parts) part.probe.sweepRaces();
@@ -494,6 +500,11 @@ class DomainProbe {
     batch.forEach((a, i) => {
       const reply = res.rcptReplies[i] ?? null;
       if (a.settled) return;
+      if (offset + i >= session.heldFrom) {
+        // Never sent (the fleet budget had room for fewer): asked again in another session, no retry counted.
+        if (a.flights === 0) this.requeue(a, 0, false);
+        return;
+      }
       if (a.flights > 0) {
         // Also in flight at another address (an MX race): only a final answer here counts.
         const cls = reply && !(closing && offset + i >= closing.index) ? classifyReply(reply) : null;

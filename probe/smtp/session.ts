@@ -33,6 +33,12 @@ export interface SessionParams {
   onGreeted?: () => void;
   onRcptsSent?: (n: number) => void;
   onClosed?: () => void;
+  /**
+   * The fleet RCPT budget: called right before RCPTs are written, with how many are about to go;
+   * waits for room for at least one and resolves with how many may go now. Recipients beyond that
+   * are not sent in this session (`sent` says how many were). Unset: all go.
+   */
+  takeRcpts?: (wanted: number, signal?: AbortSignal) => Promise<number>;
 }
 
 /**
@@ -54,6 +60,11 @@ export interface SessionResult {
   pipelining: boolean;
   tls: boolean;
   detail: string | null;
+  /**
+   * Trailing recipients held back because the fleet RCPT budget had room for fewer (pipelining):
+   * never sent in this session, so they are asked again in another, at no cost to them.
+   */
+  heldBack: number;
 }
 
 export function toSmtpReply(stage: string, r: RawReply): SmtpReply {
@@ -85,6 +96,7 @@ function earlyOutcome(r: RawReply): SessionOutcome {
 export async function runSession(p: SessionParams): Promise<SessionResult> {
   const transcript: SmtpReply[] = [];
   const rcptReplies: (SmtpReply | null)[] = p.rcpts.map(() => null);
+  let heldBack = 0;
   const result = (outcome: SessionOutcome, decisive: SmtpReply | null, detail: string | null, pipelining = false, tls = false): SessionResult => ({
     outcome,
     transcript,
@@ -93,7 +105,18 @@ export async function runSession(p: SessionParams): Promise<SessionResult> {
     pipelining,
     tls,
     detail,
+    heldBack,
   });
+  /** Room in the fleet budget for up to `wanted` RCPTs (waits for one); an abort ends the session like any other wait. */
+  const budget = async (wanted: number): Promise<number> => {
+    if (!p.takeRcpts) return wanted;
+    try {
+      return Math.max(1, Math.min(wanted, await p.takeRcpts(wanted, p.signal)));
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') throw new SmtpError('aborted', 'aborted while waiting for the fleet RCPT budget');
+      throw err;
+    }
+  };
 
   // Every wait listens to the check's abort and to this session's own cancel.
   const outer = p.signal;
@@ -142,11 +165,13 @@ export async function runSession(p: SessionParams): Promise<SessionResult> {
 
     if (pipelining) {
       // RFC 2920: MAIL, every RCPT and QUIT in one write; the replies come back in order.
-      conn.write([mail, ...p.rcpts.map(rcptLine), 'QUIT']);
+      const n = await budget(p.rcpts.length);
+      conn.write([mail, ...p.rcpts.slice(0, n).map(rcptLine), 'QUIT']);
+      heldBack = p.rcpts.length - n;
       quitSent = true;
-      p.onRcptsSent?.(p.rcpts.length);
+      p.onRcptsSent?.(n);
       await expect('mail', p.replyTimeoutMs, is2xx);
-      for (let i = 0; i < p.rcpts.length; i++) {
+      for (let i = 0; i < n; i++) {
         const r = await conn.read(p.replyTimeoutMs, p.signal);
         // 221 is the answer to our QUIT: the server skipped the remaining RCPTs. Never read it as theirs.
         if (r.code === 221) break;
@@ -159,6 +184,7 @@ export async function runSession(p: SessionParams): Promise<SessionResult> {
       conn.write([mail]);
       await expect('mail', p.replyTimeoutMs, is2xx);
       for (let i = 0; i < p.rcpts.length; i++) {
+        await budget(1);
         conn.write([rcptLine(p.rcpts[i] ?? '')]);
         p.onRcptsSent?.(1);
         const r = await conn.read(p.replyTimeoutMs, p.signal);

@@ -251,7 +251,7 @@ class Session {
         return;
       }
       case 'RCPT': {
-        this.countRcpt();
+        this.countRcpt(now);
         if (this.mailFrom === null) {
           if (!this.mailTried) this.violation('RCPT before MAIL');
           return this.reply(now, '503 5.5.1 Error: need MAIL command');
@@ -293,9 +293,10 @@ class Session {
     }
   }
 
-  private countRcpt(): void {
+  private countRcpt(now: number): void {
     const c = this.host.ctx.counters;
     const h = this.host.counters;
+    h.rcptTimes.push(now);
     this.rcpts++;
     h.rcpts++;
     c.rcpts++;
@@ -390,6 +391,7 @@ export class SmtpHost {
       maxConcurrent: 0,
       sessions: 0,
       rcpts: 0,
+      rcptTimes: [],
       maxRcptsPerSession: 0,
       tlsUpgrades: 0,
       quits: 0,
@@ -409,6 +411,7 @@ export class SmtpHost {
       maxConcurrent: this.counters.current,
       sessions: 0,
       rcpts: 0,
+      rcptTimes: [],
       maxRcptsPerSession: 0,
       tlsUpgrades: 0,
       quits: 0,

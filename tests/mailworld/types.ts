@@ -124,6 +124,8 @@ export interface HostCounters {
   maxConcurrent: number;
   sessions: number;
   rcpts: number;
+  /** When each RCPT command arrived (Date.now() ms, in order): RCPTs per time window, e.g. a fleet's RCPT budget. */
+  rcptTimes: number[];
   maxRcptsPerSession: number;
   tlsUpgrades: number;
   /** QUIT commands received. */

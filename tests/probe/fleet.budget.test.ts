@@ -1,0 +1,117 @@
+// The fleet-wide RCPT budget per MX: three real probe daemon processes (own source address each),
+// each holding its share (PROBE_FLEET_MX_RCPT_PER_MINUTE ÷ PROBE_FLEET_SIZE) without talking to
+// anyone, verify a list dominated by one provider. The provider's mail server counts every RCPT
+// it receives: in no window does the whole fleet send it more than the budget, and every verdict
+// is still the ground truth — the budget only makes the job slower.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProbeClient } from '../../probe/client/probe-client';
+import type { VerificationResult } from '../../probe/contract';
+import { startProbeDaemon } from '../../probe/daemon/server';
+import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
+import { spawnProbeNode, type ProbeNode } from '../helpers/probe-fleet';
+import { expectedOutcome, fastProbeOptions, outcome } from './mailworld-helpers';
+
+const TOKEN = 'fleet-budget-token';
+const SOURCES = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
+const BIG_IP = '127.86.0.1';
+/** The fleet's budget: 18 RCPTs per MX per 2 s window (6 per node), a window shortened for the test. */
+const BUDGET = 18;
+const WINDOW_MS = 2000;
+
+const big: DomainSpec = { domain: 'budgetmail.test', scenario: 'big provider', mx: [{ host: 'mx.budgetmail.test', priority: 10, ip: BIG_IP, server: { maxRcptsPerSession: 100 } }], mailboxes: {}, addresses: [] };
+for (let i = 0; i < 90; i++) {
+  big.addresses.push(`member${i}`);
+  if (i % 3 !== 2 && big.mailboxes) big.mailboxes[`member${i}`] = 'ok';
+}
+const small: DomainSpec[] = Array.from({ length: 6 }, (_, i) => ({
+  domain: `small${i}.budget.test`,
+  scenario: 'small',
+  mx: [{ host: `mx.small${i}.budget.test`, priority: 10, ip: `127.86.1.${i + 1}` }],
+  mailboxes: { a: 'ok' },
+  addresses: ['a', 'b'],
+}));
+
+/** The most RCPTs received in any window [t, t + windowMs). */
+function maxInAnyWindow(times: readonly number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let max = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while ((sorted[i] ?? 0) - (sorted[j] ?? 0) >= windowMs) j++;
+    max = Math.max(max, i - j + 1);
+  }
+  return max;
+}
+
+async function collect(it: AsyncIterable<VerificationResult>): Promise<VerificationResult[]> {
+  const out: VerificationResult[] = [];
+  for await (const r of it) out.push(r);
+  return out;
+}
+
+let world: MailWorld;
+let nodes: ProbeNode[] = [];
+beforeAll(async () => {
+  world = await startMailWorld({ domains: [big, ...small], replyDelayMs: 5 });
+  const env = {
+    ...world.probeEnv(),
+    PROBE_CONNECT_TIMEOUT_MS: '1000',
+    PROBE_BANNER_TIMEOUT_MS: '2000',
+    PROBE_REPLY_TIMEOUT_MS: '2000',
+    PROBE_MAX_CONN_PER_IP: '2',
+    PROBE_MAX_RCPTS_PER_SESSION: '10',
+    PROBE_FLEET_MX_RCPT_PER_MINUTE: String(BUDGET),
+    PROBE_FLEET_SIZE: String(SOURCES.length),
+    PROBE_FLEET_MX_RCPT_WINDOW_MS: String(WINDOW_MS),
+  };
+  nodes = await Promise.all(SOURCES.map((sourceIp) => spawnProbeNode({ sourceIp, token: TOKEN, env })));
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(nodes.map((n) => n.stop()));
+  await world?.stop();
+});
+
+describe('a fleet-wide RCPT budget per MX', () => {
+  it('without a budget the same list reaches the provider far faster than the budget allows (the counter sees it)', async () => {
+    const free = await startProbeDaemon({ port: 0, host: '127.0.0.1', token: TOKEN, probe: { ...fastProbeOptions(world), sourceIps: ['127.0.0.5'], maxConnectionsPerIp: 2, maxRcptsPerSession: 10 } });
+    try {
+      world.resetCounters();
+      const emails = world.emails.filter((e) => e.endsWith('@budgetmail.test'));
+      const results = await collect(new ProbeClient({ urls: [free.url], token: TOKEN }).verify(emails, { depth: 'smtp', mode: 'bulk', signal: AbortSignal.timeout(30_000) }));
+      expect(outcome(results)).toEqual(expectedOutcome(world, emails));
+      expect(maxInAnyWindow(world.counters.perIp.get(BIG_IP)?.rcptTimes ?? [], WINDOW_MS)).toBeGreaterThan(BUDGET);
+    } finally {
+      await free.close();
+    }
+  });
+
+  it('three nodes never send one MX more than the budget in any window, use every node, and every verdict is right', { timeout: 90_000 }, async () => {
+    world.resetCounters();
+    world.resetGreylist();
+    const emails = world.emails;
+    expect(emails.filter((e) => e.endsWith('@budgetmail.test'))).toHaveLength(90);
+    const client = new ProbeClient({ urls: nodes.map((n) => n.url), token: TOKEN, fleet: { splitMin: 20 } });
+    const started = Date.now();
+    const results = await collect(client.verify(emails, { depth: 'smtp', mode: 'bulk', signal: AbortSignal.timeout(80_000) }));
+    const elapsed = Date.now() - started;
+
+    // Every address once, every verdict the ground truth.
+    expect(results).toHaveLength(emails.length);
+    expect(new Set(results.map((r) => r.email)).size).toBe(emails.length);
+    expect(outcome(results)).toEqual(expectedOutcome(world, emails));
+
+    const host = world.counters.perIp.get(BIG_IP);
+    const times = host?.rcptTimes ?? [];
+    // 90 mailboxes and the random mailbox at least once: the provider saw them all...
+    expect(times.length).toBeGreaterThanOrEqual(91);
+    // ...from all three nodes (each on its own address)...
+    expect(SOURCES.every((ip) => (host?.byClient.get(ip)?.connections ?? 0) > 0)).toBe(true);
+    // ...and never more than the fleet's budget in any window, whenever it starts.
+    const peak = maxInAnyWindow(times, WINDOW_MS);
+    expect(peak).toBeLessThanOrEqual(BUDGET);
+    // The budget was what held the pace: the fleet used most of it, and the job took as long as it demands.
+    expect(peak).toBeGreaterThan(BUDGET / 2);
+    expect(elapsed).toBeGreaterThanOrEqual(Math.floor(times.length / BUDGET - 1) * WINDOW_MS);
+    // Every other MX is under the budget too.
+    for (const [ip, h] of world.counters.perIp) expect(maxInAnyWindow(h.rcptTimes, WINDOW_MS), ip).toBeLessThanOrEqual(BUDGET);
+  });
+});
