@@ -16,7 +16,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Db } from '../../../db/client';
-import type { Database, Plan, WebhookDeliveryTable, WebhookEvent } from '../../../db/types';
+import type { Database, WebhookDeliveryTable, WebhookEvent } from '../../../db/types';
 import { checkAddress } from '../../../probe/index';
 import { MAX_CHANGES_PER_PAYLOAD, MAX_WEBHOOK_ENDPOINTS, WEBHOOK_RESPONSE_CAP_BYTES, type WebhookDelivery, type WebhookEndpoint } from '../../contracts/webhooks';
 import { planAllows } from '../../contracts/plans';
@@ -24,6 +24,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { TASKS } from '../../lib/tasks';
 import { toPublicJob, type PublicJob } from '../../contracts/public-api';
+import { accountById } from '../account/account.queries';
 import { writeAudit } from '../audit/audit';
 import { currentSigningSecret } from './webhook-secret';
 import { SIGNATURE_HEADER, signWebhookBody } from './webhook-signing';
@@ -83,15 +84,13 @@ interface FinishedJob {
   schedule_id: string | null;
   created_at: Date;
   completed_at: Date | null;
-  plan: Plan;
 }
 
 async function finishedJob(db: Q, jobId: string): Promise<FinishedJob | 'no_job' | 'not_finished'> {
   const job = await db
-    .selectFrom('validation_job as j')
-    .innerJoin('account as a', 'a.id', 'j.account_id')
-    .select(['j.id', 'j.account_id', 'j.status', 'j.total_emails', 'j.processed_emails', 'j.webhook_url', 'j.schedule_id', 'j.created_at', 'j.completed_at', 'a.plan'])
-    .where('j.id', '=', jobId)
+    .selectFrom('validation_job')
+    .select(['id', 'account_id', 'status', 'total_emails', 'processed_emails', 'webhook_url', 'schedule_id', 'created_at', 'completed_at'])
+    .where('id', '=', jobId)
     .executeTakeFirst();
   if (!job) return 'no_job';
   if (job.status !== 'completed' && job.status !== 'failed') return 'not_finished';
@@ -172,7 +171,9 @@ export async function enqueueWebhook(db: Q, o: { jobId: string }): Promise<void>
   const own = await insertJobUrlDelivery(db, job);
   if (own) created.push(own);
 
-  if (planAllows(job.plan, 'integrations')) {
+  // Endpoints are an Enterprise feature: the plan comes from the account's own door.
+  const account = await accountById(db, job.account_id);
+  if (account && planAllows(account.plan, 'integrations')) {
     const event: WebhookEvent = job.status === 'completed' ? 'job.completed' : 'job.failed';
     const endpoints = await db.selectFrom('webhook_endpoint').select(['id', 'url', 'events']).where('account_id', '=', job.account_id).execute();
     const want = (e: WebhookEvent) => endpoints.filter((x) => x.events.includes(e));
