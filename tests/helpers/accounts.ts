@@ -24,7 +24,7 @@ export async function setPlan(ts: TestServer, accountId: string, plan: Plan): Pr
     .execute();
 }
 
-async function whoAmI(client: Browserless): Promise<{ userId: string; accountId: string }> {
+export async function whoAmI(client: Browserless): Promise<{ userId: string; accountId: string }> {
   const me = await client.trpcQuery('account.me');
   expect(me.status, JSON.stringify(me.body)).toBe(200);
   return { userId: me.body.result.data.user.id, accountId: me.body.result.data.accountId };

@@ -1,6 +1,7 @@
 // A test server wired to a fake Razorpay on 127.0.0.1: keys, base URL and webhook secret in the
 // server's env, and the fake posting its signed webhooks to the server's webhook route.
 import { startFakeRazorpay, type FakeRazorpay } from './fake-razorpay';
+import { fileFixture } from './file-fixture';
 import { startTestServer, type TestServer } from './test-server';
 
 export interface RazorpayServer {
@@ -21,4 +22,23 @@ export async function startServerWithRazorpay(webhookSecret: string, env: Record
       await rzp.close();
     },
   };
+}
+
+/**
+ * startServerWithRazorpay for the whole test file or describe block (its beforeAll/afterAll):
+ * `const { ts, rzp } = razorpayServer(secret)`; both are filled in before the first test runs.
+ */
+export function razorpayServer(webhookSecret: string, env: Record<string, string> = {}): { ts: TestServer; rzp: FakeRazorpay } {
+  const ts = {} as TestServer;
+  const rzp = {} as FakeRazorpay;
+  fileFixture(
+    async () => {
+      const started = await startServerWithRazorpay(webhookSecret, env);
+      Object.assign(ts, started.ts);
+      Object.assign(rzp, started.rzp);
+      return started;
+    },
+    (started) => started.stop(),
+  );
+  return { ts, rzp };
 }

@@ -1,6 +1,7 @@
 import { freePort } from '../../db/embedded';
 import { readEnv } from '../../server/env';
 import { startServer, type RunningServer } from '../../server/main';
+import { fileFixture } from './file-fixture';
 import { createTestDb, type TestDb } from './test-db';
 
 export interface TestServer {
@@ -33,6 +34,11 @@ export async function startTestServer(o: { role?: 'web' | 'all'; probeUrls?: str
       await testDb.close();
     },
   };
+}
+
+/** startTestServer for the whole test file or describe block (its beforeAll/afterAll): `const ts = testServer()`. */
+export function testServer(o: Parameters<typeof startTestServer>[0] = {}): TestServer {
+  return fileFixture(() => startTestServer(o), (s) => s.stop());
 }
 
 /** A tiny cookie-keeping HTTP client for the auth API, as a browser would use it. */

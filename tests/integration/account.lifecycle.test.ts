@@ -1,19 +1,13 @@
 // Free credits once per person; deleting never destroys what others own; removed members stop
 // hearing the account's live events; the upload/export doors use the session's active account.
 import { EventSource } from 'eventsource';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FREE_SIGNUP_CREDITS } from '../../server/contracts/plans';
 import { joinAs, ownerOn, setPlan } from '../helpers/accounts';
-import { Browserless, signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+import { Browserless, signUpVerified, testServer } from '../helpers/test-server';
 import { uploadCsv } from './jobs.world';
 
-let ts: TestServer;
-beforeAll(async () => {
-  ts = await startTestServer({ env: { STORAGE_DIR: `.data/test/storage-lifecycle-${Date.now()}` } });
-});
-afterAll(async () => {
-  await ts?.stop();
-});
+const ts = testServer({ env: { STORAGE_DIR: `.data/test/storage-lifecycle-${Date.now()}` } });
 
 const db = () => ts.testDb.db;
 

@@ -1,15 +1,9 @@
 // The Overview's numbers come from real rows: credits, plan and quota, usage to one decimal,
 // recent single checks and jobs mixed newest first, the getting-started checklist, the 30-day chart.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpVerified, startTestServer, type Browserless, type TestServer } from '../helpers/test-server';
+import { describe, expect, it } from 'vitest';
+import { signUpVerified, testServer, type Browserless } from '../helpers/test-server';
 
-let ts: TestServer;
-beforeAll(async () => {
-  ts = await startTestServer();
-});
-afterAll(async () => {
-  await ts?.stop();
-});
+const ts = testServer();
 
 let seq = 0;
 async function newUser(): Promise<{ client: Browserless; accountId: string; userId: string }> {

@@ -2,16 +2,10 @@
 // two-factor end to end (enable, sign in with the code, disable), and deleting the account.
 import { base32 } from '@better-auth/utils/base32';
 import { createOTP } from '@better-auth/utils/otp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Browserless, signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+import { describe, expect, it } from 'vitest';
+import { Browserless, signUpVerified, testServer } from '../helpers/test-server';
 
-let ts: TestServer;
-beforeAll(async () => {
-  ts = await startTestServer();
-});
-afterAll(async () => {
-  await ts?.stop();
-});
+const ts = testServer();
 
 const db = () => ts.testDb.db;
 

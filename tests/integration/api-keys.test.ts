@@ -1,15 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../db/types';
-import { signUpVerified, startTestServer, type Browserless, type TestServer } from '../helpers/test-server';
+import { signUpVerified, testServer, type Browserless } from '../helpers/test-server';
 
-let ts: TestServer;
-beforeAll(async () => {
-  ts = await startTestServer();
-});
-afterAll(async () => {
-  await ts?.stop();
-});
+const ts = testServer();
 
 async function accountOf(email: string): Promise<string> {
   const row = await ts.testDb.db

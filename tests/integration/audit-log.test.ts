@@ -1,17 +1,11 @@
 // The audit trail a person can read: owners and admins see their account's log (keys, members,
 // invitations, plan changes, jobs, schedules, settings), newest first, filtered and paginated;
 // members are refused by the server; no other account's entry ever shows.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { joinAs, ownerOn } from '../helpers/accounts';
-import { startTestServer, type TestServer } from '../helpers/test-server';
+import { testServer } from '../helpers/test-server';
 
-let ts: TestServer;
-beforeAll(async () => {
-  ts = await startTestServer();
-});
-afterAll(async () => {
-  await ts?.stop();
-});
+const ts = testServer();
 
 type Entry = { action: string; label: string; category: string | null; actor: { email: string | null; kind: string }; details: Array<{ key: string; value: string }> };
 

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Browserless, signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+import { describe, expect, it } from 'vitest';
+import { Browserless, signUpVerified, testServer } from '../helpers/test-server';
 
-let ts: TestServer;
-beforeAll(async () => {
-  ts = await startTestServer();
-});
-afterAll(async () => {
-  await ts?.stop();
-});
+const ts = testServer();
 
 async function resetLink(email: string): Promise<string> {
   await expect.poll(async () => ts.testDb.db.selectFrom('dev_outbox').select('id').where('to', '=', email).where('subject', '=', 'Reset your Mailvet password').executeTakeFirst()).toBeDefined();

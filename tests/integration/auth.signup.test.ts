@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Browserless, signUpVerified, startTestServer, verificationLink, type TestServer } from '../helpers/test-server';
+import { describe, expect, it } from 'vitest';
+import { Browserless, signUpVerified, testServer, verificationLink } from '../helpers/test-server';
 
-let ts: TestServer;
-beforeAll(async () => {
-  ts = await startTestServer();
-});
-afterAll(async () => {
-  await ts?.stop();
-});
+const ts = testServer();
 
 const counts = async () => {
   const n = async (t: 'user' | 'account' | 'member' | 'profile' | 'organization') =>

@@ -1,18 +1,12 @@
 // Only the auth routes the product uses are reachable. better-auth sits behind an allowlist: the
 // organization plugin's own routes (which would bypass the team router's plan limits, roles and
 // mail rules), delete-user and the rest answer 404 to everyone and change nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ALLOWED_AUTH_ROUTES, isAllowedAuthRoute } from '../../server/auth/auth-routes';
 import { joinAs, ownerOn, uniqueEmail, type Person } from '../helpers/accounts';
-import { Browserless, signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+import { Browserless, signUpVerified, testServer } from '../helpers/test-server';
 
-let ts: TestServer;
-beforeAll(async () => {
-  ts = await startTestServer();
-});
-afterAll(async () => {
-  await ts?.stop();
-});
+const ts = testServer();
 
 /** Everything a bypass could change: people, seats, invitations, accounts, active accounts. */
 async function snapshot(): Promise<string> {

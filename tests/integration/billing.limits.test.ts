@@ -1,20 +1,14 @@
 // What the plans deliver beyond the checkout: a suspended account gets 402 on /v1 (data readable),
 // Enterprise API rates set per account by the operator CLI, and the CLI's billing commands.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../db/types';
 import { runOperatorCli } from '../../scripts/cli/operator';
 import { SUSPENDED_MESSAGE } from '../../server/features/billing/service-state';
 import { runSchedule } from '../../server/features/schedules/schedules.service';
-import { signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+import { signUpVerified, testServer } from '../helpers/test-server';
 
-let ts: TestServer;
-beforeAll(async () => {
-  ts = await startTestServer();
-});
-afterAll(async () => {
-  await ts?.stop();
-});
+const ts = testServer();
 
 let n = 0;
 async function customer(plan: Plan) {

@@ -2,26 +2,16 @@
 // owner's refund button — refunding the current period's payment lowers the plan to Free at once,
 // takes back its credits, stops the subscription, audit-logged once — and the two doors never both
 // apply (replays, out-of-order deliveries and our own refund are idempotent with each other).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeRazorpay } from '../helpers/fake-razorpay';
-import { startServerWithRazorpay, type RazorpayServer } from '../helpers/razorpay-server';
-import { signUpVerified, type TestServer } from '../helpers/test-server';
+import { describe, expect, it } from 'vitest';
+import { razorpayServer } from '../helpers/razorpay-server';
+import { signUpVerified } from '../helpers/test-server';
 
 let n = 0;
 const DAY = 86_400;
 
 describe('refund.processed from the Razorpay dashboard', () => {
-  let ts: TestServer;
-  let rzp: FakeRazorpay;
-  let server: RazorpayServer | undefined;
   const webhookSecret = 'whsec_refunds_1';
-  beforeAll(async () => {
-    server = await startServerWithRazorpay(webhookSecret);
-    ({ ts, rzp } = server);
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const { ts, rzp } = razorpayServer(webhookSecret);
 
   async function subscribed(plan: 'starter' | 'pro' = 'starter') {
     const client = await signUpVerified(ts, { email: `refund-${++n}@example.com`, name: 'Payer' });

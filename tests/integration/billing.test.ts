@@ -7,7 +7,7 @@ import { planByType } from '../../server/contracts/plans';
 import { billingTick } from '../../server/features/billing/billing-events';
 import { startFakeGeo } from '../helpers/fake-geo';
 import { startFakeRazorpay, type FakeRazorpay } from '../helpers/fake-razorpay';
-import { Browserless, signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+import { Browserless, signUpVerified, startTestServer, testServer, type TestServer } from '../helpers/test-server';
 
 let n = 0;
 const email = (tag: string) => `${tag}-${++n}@example.com`;
@@ -34,13 +34,7 @@ const account = (ts: TestServer, id: string) =>
 const tick = (ts: TestServer, now: Date) => billingTick(ts.server.deps, now);
 
 describe('billing without Razorpay keys: the labelled test checkout drives the same code path', () => {
-  let ts: TestServer;
-  beforeAll(async () => {
-    ts = await startTestServer();
-  });
-  afterAll(async () => {
-    await ts?.stop();
-  });
+  const ts = testServer();
 
   it('subscribes, pays through signed webhooks and the handler signature, upgrades once (replays are no-ops)', async () => {
     const { client, accountId } = await ownerOn(ts);

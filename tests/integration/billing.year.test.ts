@@ -2,14 +2,13 @@
 // (the charge that starts a period, an annual plan's monthly refill, the calendar quota reset, a
 // replayed webhook, the checkout handler). Both crons run every simulated day for a year against the
 // fake Razorpay's signed webhooks; the balances must come out exact: 12 grants a year, one a month.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { planByType } from '../../server/contracts/plans';
 import { billingTick } from '../../server/features/billing/billing-events';
 import { takeCredits } from '../../server/features/credits/credits';
 import { resetMonthlyQuotas } from '../../server/features/credits/monthly-reset';
-import type { FakeRazorpay } from '../helpers/fake-razorpay';
-import { startServerWithRazorpay, type RazorpayServer } from '../helpers/razorpay-server';
-import { signUpVerified, type TestServer } from '../helpers/test-server';
+import { razorpayServer } from '../helpers/razorpay-server';
+import { signUpVerified } from '../helpers/test-server';
 
 const DAY = 86_400;
 const PRO = planByType('pro').monthlyValidations; // 100,000, rollover
@@ -18,18 +17,9 @@ const USE = 1_000; // validations used each month
 const T0 = Date.UTC(2027, 0, 31, 10, 0, 0) / 1000; // Jan 31: month starts clamp to Feb 28, Apr 30, …
 
 describe('a year of monthly grants', () => {
-  let ts: TestServer;
-  let rzp: FakeRazorpay;
   let n = 0;
-  let server: RazorpayServer | undefined;
   const webhookSecret = 'whsec_year_1';
-  beforeAll(async () => {
-    server = await startServerWithRazorpay(webhookSecret);
-    ({ ts, rzp } = server);
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const { ts, rzp } = razorpayServer(webhookSecret);
 
   async function subscribe(plan: 'pro' | 'starter', interval: 'monthly' | 'annual') {
     const client = await signUpVerified(ts, { email: `year-${++n}@example.com`, name: 'Payer' });

@@ -2,42 +2,31 @@
 // server refused or could not be reached, or it refused to answer) costs nothing. The credit goes
 // back in the transaction that stores the result, the result says charged: false, and balances are
 // exact — on a single check (dashboard and /v1) and in a bulk job.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProbeDaemon } from '../../probe/daemon/server';
+import { describe, expect, it } from 'vitest';
 import { planByType } from '../../server/contracts/plans';
-import { signUpVerified, startTestServer, type Browserless, type TestServer } from '../helpers/test-server';
-import { buildScenarios, startMailWorld, type MailWorld } from '../mailworld/index';
-import { fastProbeOptions, freePort } from '../probe/mailworld-helpers';
+import { probeStack } from '../helpers/probe-stack';
+import { signUpVerified, type Browserless } from '../helpers/test-server';
+import { buildScenarios } from '../mailworld/index';
 
-const TOKEN = 'fair-charging-token';
-let world: MailWorld;
-let daemon: { url: string; close(): Promise<void> };
-let ts: TestServer;
-
-beforeAll(async () => {
-  world = await startMailWorld({ domains: buildScenarios().filter((d) => /^(normal|servfail|nxdomain|refused|policy-block)\./.test(d.domain)) });
-  daemon = await startProbeDaemon({ port: await freePort(), host: '127.0.0.1', token: TOKEN, probe: fastProbeOptions(world) });
-  ts = await startTestServer({ role: 'all', probeUrls: [daemon.url], probeToken: TOKEN });
-});
-afterAll(async () => {
-  await ts?.stop();
-  await daemon?.close();
-  await world?.stop();
+const stack = probeStack({
+  token: 'fair-charging-token',
+  domains: buildScenarios().filter((d) => /^(normal|servfail|nxdomain|refused|policy-block)\./.test(d.domain)),
+  role: 'all',
 });
 
 let n = 0;
 async function customer(): Promise<{ c: Browserless; accountId: string; key: string }> {
   n += 1;
-  const c = await signUpVerified(ts, { email: `fair-${n}@example.com` });
+  const c = await signUpVerified(stack.ts, { email: `fair-${n}@example.com` });
   const accountId = (await c.trpcQuery('account.me')).body.result.data.accountId as string;
   const p = planByType('pro');
-  await ts.testDb.db.updateTable('account').set({ plan: 'pro', credits_balance: 100, monthly_validations_used: 0, monthly_validations_quota: p.monthlyValidations }).where('id', '=', accountId).execute();
+  await stack.ts.testDb.db.updateTable('account').set({ plan: 'pro', credits_balance: 100, monthly_validations_used: 0, monthly_validations_quota: p.monthlyValidations }).where('id', '=', accountId).execute();
   const key = (await c.trpcMutation('apiKeys.create', { name: 'fair' })).body.result.data.api_key as string;
   return { c, accountId, key };
 }
 
 async function balance(accountId: string) {
-  return ts.testDb.db.selectFrom('account').select(['credits_balance', 'monthly_validations_used']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  return stack.ts.testDb.db.selectFrom('account').select(['credits_balance', 'monthly_validations_used']).where('id', '=', accountId).executeTakeFirstOrThrow();
 }
 
 describe('fair charging', () => {
@@ -60,14 +49,14 @@ describe('fair charging', () => {
       expect((await balance(accountId)).credits_balance, email).toBe(expected);
     }
     expect(await balance(accountId)).toEqual({ credits_balance: 98, monthly_validations_used: 2 });
-    const stored = await ts.testDb.db.selectFrom('validation_result').select(['email', 'charged']).where('account_id', '=', accountId).orderBy('id').execute();
+    const stored = await stack.ts.testDb.db.selectFrom('validation_result').select(['email', 'charged']).where('account_id', '=', accountId).orderBy('id').execute();
     expect(stored.map((r) => r.charged)).toEqual([true, true, false, false]);
   });
 
   it('says so on /v1/validate and keeps the balance exact', async () => {
     const { accountId, key } = await customer();
     const ask = async (email: string) => {
-      const res = await fetch(`${ts.url}/v1/validate`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+      const res = await fetch(`${stack.ts.url}/v1/validate`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
       return { status: res.status, body: (await res.json()) as { charged: boolean; reason: string } };
     };
     const free = await ask('alice@servfail.mailworld.test');
@@ -80,13 +69,13 @@ describe('fair charging', () => {
   it('charges a bulk job only for its decided results', { timeout: 60_000 }, async () => {
     const { accountId, key } = await customer();
     const emails = ['alice@normal.mailworld.test', 'bob@normal.mailworld.test', 'alice@nxdomain.mailworld.test', 'alice@servfail.mailworld.test', 'alice@refused.mailworld.test'];
-    const res = await fetch(`${ts.url}/v1/bulk`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ emails }) });
+    const res = await fetch(`${stack.ts.url}/v1/bulk`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ emails }) });
     expect(res.status).toBe(200);
     const { job_id } = (await res.json()) as { job_id: string };
     await expect
-      .poll(async () => (await ts.testDb.db.selectFrom('validation_job').select('status').where('id', '=', job_id).executeTakeFirstOrThrow()).status, { timeout: 50_000, interval: 250 })
+      .poll(async () => (await stack.ts.testDb.db.selectFrom('validation_job').select('status').where('id', '=', job_id).executeTakeFirstOrThrow()).status, { timeout: 50_000, interval: 250 })
       .toBe('completed');
-    const rows = await ts.testDb.db.selectFrom('validation_result').select(['email', 'reason', 'charged']).where('job_id', '=', job_id).execute();
+    const rows = await stack.ts.testDb.db.selectFrom('validation_result').select(['email', 'reason', 'charged']).where('job_id', '=', job_id).execute();
     const uncharged = rows.filter((r) => !r.charged).map((r) => r.email).sort();
     expect(uncharged).toEqual(['alice@refused.mailworld.test', 'alice@servfail.mailworld.test']);
     expect(await balance(accountId)).toEqual({ credits_balance: 97, monthly_validations_used: 3 });

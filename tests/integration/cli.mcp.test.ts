@@ -4,19 +4,12 @@
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ownerOn } from '../helpers/accounts';
-import { startTestServer, type TestServer } from '../helpers/test-server';
+import { testServer } from '../helpers/test-server';
 
 const root = path.resolve(import.meta.dirname, '../..');
-let ts: TestServer;
-
-beforeAll(async () => {
-  ts = await startTestServer({ role: 'all' });
-});
-afterAll(async () => {
-  await ts?.stop();
-});
+const ts = testServer({ role: 'all' });
 
 async function connect(env: Record<string, string>): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({

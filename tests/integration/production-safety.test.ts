@@ -2,11 +2,11 @@
 // only when switched on, the outbox answers loopback clients only, and settings that open holes
 // are refused at start in production.
 import os from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readEnv } from '../../server/env';
 import { isLoopbackSocket } from '../../server/http/dev-outbox';
 import { uniqueEmail } from '../helpers/accounts';
-import { Browserless, signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+import { Browserless, signUpVerified, testServer } from '../helpers/test-server';
 
 const PROD = { NODE_ENV: 'production', BETTER_AUTH_SECRET: 'x'.repeat(40) } as const;
 
@@ -35,13 +35,7 @@ describe('environment', () => {
 });
 
 describe('a server without developer tools', () => {
-  let ts: TestServer;
-  beforeAll(async () => {
-    ts = await startTestServer({ env: { DEV_TOOLS: 'false' } });
-  });
-  afterAll(async () => {
-    await ts?.stop();
-  });
+  const ts = testServer({ env: { DEV_TOOLS: 'false' } });
 
   it('has no dev outbox and no test checkout', async () => {
     expect((await fetch(`${ts.url}/api/dev/outbox`)).status).toBe(404);
@@ -61,13 +55,7 @@ describe('a server without developer tools', () => {
 });
 
 describe('a server with developer tools', () => {
-  let ts: TestServer;
-  beforeAll(async () => {
-    ts = await startTestServer({ env: { DEV_TOOLS: 'true', HOST: '0.0.0.0' } });
-  });
-  afterAll(async () => {
-    await ts?.stop();
-  });
+  const ts = testServer({ env: { DEV_TOOLS: 'true', HOST: '0.0.0.0' } });
 
   it('shows the dev outbox to this machine and 404 to a client on another address', async () => {
     const loop = new Browserless(ts.url);

@@ -1,16 +1,10 @@
 // Reporting: Pro's analytics and Business's filtered reporting with CSV export, each account's own data only.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
 import { signUpOnPlan } from './jobs.world';
-import { Browserless, startTestServer, type TestServer } from '../helpers/test-server';
+import { Browserless, testServer } from '../helpers/test-server';
 
-let ts: TestServer;
-beforeAll(async () => {
-  ts = await startTestServer();
-});
-afterAll(async () => {
-  await ts?.stop();
-});
+const ts = testServer();
 
 const today = new Date();
 const daysAgo = (n: number) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - n, 12));

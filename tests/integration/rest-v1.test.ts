@@ -1,39 +1,23 @@
 // The public REST API (/v1) end to end: real web server + worker, a probe daemon on the simulated
 // mail internet, API keys created through the dashboard API.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../db/types';
-import { startProbeDaemon } from '../../probe/daemon/server';
-import { signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
-import { buildScenarios, startMailWorld, type MailWorld } from '../mailworld/index';
-import { fastProbeOptions, freePort } from '../probe/mailworld-helpers';
+import { probeStack } from '../helpers/probe-stack';
+import { signUpVerified } from '../helpers/test-server';
+import { buildScenarios } from '../mailworld/index';
 
-const TOKEN = 'rest-v1-probe-token';
 const picked = new Set(['normal', 'catch-all', 'nxdomain']);
-
-let world: MailWorld;
-let daemon: { url: string; close(): Promise<void> };
-let ts: TestServer;
-
-beforeAll(async () => {
-  world = await startMailWorld({ domains: buildScenarios().filter((d) => picked.has(d.domain.split('.')[0] ?? '')) });
-  daemon = await startProbeDaemon({ port: await freePort(), host: '127.0.0.1', token: TOKEN, probe: fastProbeOptions(world) });
-  ts = await startTestServer({ role: 'all', probeUrls: [daemon.url], probeToken: TOKEN });
-});
-afterAll(async () => {
-  await ts?.stop();
-  await daemon?.close();
-  await world?.stop();
-});
+const stack = probeStack({ token: 'rest-v1-probe-token', domains: buildScenarios().filter((d) => picked.has(d.domain.split('.')[0] ?? '')), role: 'all' });
 
 let n = 0;
 /** A verified owner on `plan` with one API key. */
 async function customer(plan: Plan = 'enterprise', credits?: number) {
   n += 1;
   const email = `rest-${n}-${Date.now().toString(36)}@example.com`;
-  const c = await signUpVerified(ts, { email });
+  const c = await signUpVerified(stack.ts, { email });
   const me = (await c.trpcQuery('account.me')).body.result.data;
-  await ts.testDb.db
+  await stack.ts.testDb.db
     .updateTable('account')
     .set({ plan, ...(credits !== undefined ? { credits_balance: credits } : {}) })
     .where('id', '=', me.accountId)
@@ -44,7 +28,7 @@ async function customer(plan: Plan = 'enterprise', credits?: number) {
 }
 
 async function api(key: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${ts.url}${path}`, {
+  const res = await fetch(`${stack.ts.url}${path}`, {
     method,
     headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
@@ -84,9 +68,9 @@ describe('POST /v1/validate', () => {
     expect(syntax.status).toBe(200);
     expect(syntax.body).toMatchObject({ result: 'invalid', reason: 'syntax', syntax_valid: false });
 
-    const account = await ts.testDb.db.selectFrom('account').select('credits_balance').where('id', '=', accountId).executeTakeFirstOrThrow();
+    const account = await stack.ts.testDb.db.selectFrom('account').select('credits_balance').where('id', '=', accountId).executeTakeFirstOrThrow();
     expect(account.credits_balance).toBe(497);
-    await expect.poll(async () => (await ts.testDb.db.selectFrom('api_key').select('last_used_at').where('id', '=', keyId).executeTakeFirstOrThrow()).last_used_at).not.toBeNull();
+    await expect.poll(async () => (await stack.ts.testDb.db.selectFrom('api_key').select('last_used_at').where('id', '=', keyId).executeTakeFirstOrThrow()).last_used_at).not.toBeNull();
   });
 
   it('answers 401 with a clear message for a missing, malformed, unknown or revoked key', async () => {
@@ -115,14 +99,14 @@ describe('POST /v1/validate', () => {
 
   it('records key use at most once a minute', async () => {
     const { key, keyId } = await customer();
-    const lastUsed = async () => (await ts.testDb.db.selectFrom('api_key').select('last_used_at').where('id', '=', keyId).executeTakeFirstOrThrow()).last_used_at;
+    const lastUsed = async () => (await stack.ts.testDb.db.selectFrom('api_key').select('last_used_at').where('id', '=', keyId).executeTakeFirstOrThrow()).last_used_at;
     await api(key, 'GET', `/v1/jobs/${randomUUID()}`);
     await expect.poll(lastUsed).not.toBeNull();
     const first = (await lastUsed())!.getTime();
     await api(key, 'GET', `/v1/jobs/${randomUUID()}`);
     await new Promise((r) => setTimeout(r, 300));
     expect((await lastUsed())!.getTime()).toBe(first);
-    await ts.testDb.db.updateTable('api_key').set({ last_used_at: new Date(Date.now() - 120_000) }).where('id', '=', keyId).execute();
+    await stack.ts.testDb.db.updateTable('api_key').set({ last_used_at: new Date(Date.now() - 120_000) }).where('id', '=', keyId).execute();
     await api(key, 'GET', `/v1/jobs/${randomUUID()}`);
     await expect.poll(async () => (await lastUsed())!.getTime()).toBeGreaterThan(Date.now() - 10_000);
   });
@@ -146,9 +130,9 @@ describe('POST /v1/validate', () => {
       expect(res.body.code).toBe('BAD_INPUT');
       expect(res.body.message).toMatch(message);
     }
-    const noType = await fetch(`${ts.url}/v1/validate`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: 'email=x' });
+    const noType = await fetch(`${stack.ts.url}/v1/validate`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: 'email=x' });
     expect(noType.status).toBe(415);
-    const account = await ts.testDb.db.selectFrom('account').select('credits_balance').where('id', '=', accountId).executeTakeFirstOrThrow();
+    const account = await stack.ts.testDb.db.selectFrom('account').select('credits_balance').where('id', '=', accountId).executeTakeFirstOrThrow();
     expect(account.credits_balance).toBe(500);
   });
 
@@ -161,7 +145,7 @@ describe('POST /v1/validate', () => {
 
   it('answers 403 when the account is back on the free plan', async () => {
     const { key, accountId } = await customer('starter');
-    await ts.testDb.db.updateTable('account').set({ plan: 'free' }).where('id', '=', accountId).execute();
+    await stack.ts.testDb.db.updateTable('account').set({ plan: 'free' }).where('id', '=', accountId).execute();
     const res = await api(key, 'POST', '/v1/validate', { email: 'alice@normal.mailworld.test' });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('PLAN_REQUIRED');
@@ -195,7 +179,7 @@ describe('POST /v1/bulk and the jobs endpoints', () => {
     const res = await api(key, 'POST', '/v1/bulk', { emails: ['alice@normal.mailworld.test', 'ghost@normal.mailworld.test', 'alice@NORMAL.mailworld.test', ' bob@normal.mailworld.test '] });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ job_id: expect.any(String), total_emails: 3, status: 'pending' });
-    const job = await ts.testDb.db.selectFrom('validation_job').selectAll().where('id', '=', res.body.job_id).executeTakeFirstOrThrow();
+    const job = await stack.ts.testDb.db.selectFrom('validation_job').selectAll().where('id', '=', res.body.job_id).executeTakeFirstOrThrow();
     expect(job).toMatchObject({ account_id: accountId, source: 'api', total_emails: 3, webhook_url: null });
 
     const alias = await api(key, 'POST', '/v1/bulk-validate', { emails: ['alice@catch-all.mailworld.test'] }, { 'content-type': 'application/json; charset=utf-8' });
@@ -242,11 +226,11 @@ describe('POST /v1/bulk and the jobs endpoints', () => {
 
   it('serves what is done while a job is still running (#12: partial results) and refuses bad paging (400)', async () => {
     const { key, accountId } = await customer();
-    const job = await ts.testDb.db.insertInto('validation_job').values({ account_id: accountId, filename: 'x', source: 'api', status: 'processing', total_emails: 2 }).returning('id').executeTakeFirstOrThrow();
+    const job = await stack.ts.testDb.db.insertInto('validation_job').values({ account_id: accountId, filename: 'x', source: 'api', status: 'processing', total_emails: 2 }).returning('id').executeTakeFirstOrThrow();
     const running = await api(key, 'GET', `/v1/jobs/${job.id}/results`);
     expect(running.status).toBe(200);
     expect(running.body).toMatchObject({ status: 'processing', results: [], next_cursor: null });
-    await ts.testDb.db.updateTable('validation_job').set({ status: 'completed' }).where('id', '=', job.id).execute();
+    await stack.ts.testDb.db.updateTable('validation_job').set({ status: 'completed' }).where('id', '=', job.id).execute();
     for (const q of ['limit=0', 'limit=abc', 'limit=10001', 'cursor=abc']) {
       const res = await api(key, 'GET', `/v1/jobs/${job.id}/results?${q}`);
       expect(res.status, q).toBe(400);
@@ -270,7 +254,7 @@ describe('POST /v1/bulk and the jobs endpoints', () => {
 
   it('answers 400 for bad lists and 402 when the credits cannot cover the list', async () => {
     const { key, accountId } = await customer('pro', 2);
-    const before = await ts.testDb.db.selectFrom('validation_job').select('id').where('account_id', '=', accountId).execute();
+    const before = await stack.ts.testDb.db.selectFrom('validation_job').select('id').where('account_id', '=', accountId).execute();
     const cases: unknown[] = [{}, { emails: [] }, { emails: 'a@b.c' }, { emails: [1, 2] }, { emails: ['', '  '] }, { emails: Array.from({ length: 10_001 }, (_, i) => `u${i}@example.com`) }];
     for (const body of cases) {
       const res = await api(key, 'POST', '/v1/bulk', body);
@@ -280,7 +264,7 @@ describe('POST /v1/bulk and the jobs endpoints', () => {
     const tooMany = await api(key, 'POST', '/v1/bulk', { emails: ['a@normal.mailworld.test', 'b@normal.mailworld.test', 'c@normal.mailworld.test'] });
     expect(tooMany.status).toBe(402);
     expect(tooMany.body.code).toBe('INSUFFICIENT_CREDITS');
-    expect(await ts.testDb.db.selectFrom('validation_job').select('id').where('account_id', '=', accountId).execute()).toEqual(before);
+    expect(await stack.ts.testDb.db.selectFrom('validation_job').select('id').where('account_id', '=', accountId).execute()).toEqual(before);
   });
 
   it('accepts 10,000 addresses in one request', { timeout: 30_000 }, async () => {
@@ -290,7 +274,7 @@ describe('POST /v1/bulk and the jobs endpoints', () => {
     expect(res.status).toBe(200);
     expect(res.body.total_emails).toBe(10_000);
     // Stop the worker spending time on it.
-    await ts.testDb.db.updateTable('validation_job').set({ status: 'failed' }).where('account_id', '=', accountId).execute();
+    await stack.ts.testDb.db.updateTable('validation_job').set({ status: 'failed' }).where('account_id', '=', accountId).execute();
   });
 
   it('refuses webhook URLs that are not https or point at private, loopback, link-local or metadata addresses', async () => {
@@ -315,10 +299,10 @@ describe('POST /v1/bulk and the jobs endpoints', () => {
       expect(res.body.code).toBe('BAD_INPUT');
       expect(res.body.message).toMatch(/webhook_url/);
     }
-    expect(await ts.testDb.db.selectFrom('validation_job').select('id').where('account_id', '=', accountId).execute()).toEqual([]);
+    expect(await stack.ts.testDb.db.selectFrom('validation_job').select('id').where('account_id', '=', accountId).execute()).toEqual([]);
     const ok = await api(key, 'POST', '/v1/bulk', { emails: ['alice@normal.mailworld.test'], webhook_url: 'https://93.184.215.14/hooks/mailvet' });
     expect(ok.status).toBe(200);
-    const job = await ts.testDb.db.selectFrom('validation_job').select('webhook_url').where('id', '=', ok.body.job_id).executeTakeFirstOrThrow();
+    const job = await stack.ts.testDb.db.selectFrom('validation_job').select('webhook_url').where('id', '=', ok.body.job_id).executeTakeFirstOrThrow();
     expect(job.webhook_url).toBe('https://93.184.215.14/hooks/mailvet');
   });
 });
@@ -331,7 +315,7 @@ describe('GET /v1/openapi.json', () => {
     expect(Object.keys(res.body.paths).sort()).toEqual(['/account', '/bulk', '/bulk-validate', '/estimate', '/jobs', '/jobs/{id}', '/jobs/{id}/cancel', '/jobs/{id}/results', '/validate']);
     expect(res.body.paths['/validate'].post).toBeDefined();
     expect(res.body.paths['/jobs/{id}/results'].get).toBeDefined();
-    expect(res.body.servers[0].url).toBe(`${ts.url}/v1`);
+    expect(res.body.servers[0].url).toBe(`${stack.ts.url}/v1`);
     expect(res.body.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(res.body.components.schemas['error.TOO_MANY_REQUESTS'].example.code).toBe('RATE_LIMITED');
     expect(res.body.paths['/validate'].post.security).toEqual([{ bearerAuth: [] }]);

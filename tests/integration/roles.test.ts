@@ -1,20 +1,14 @@
 // Roles and plan gates are server rules stated once (server/contracts/permissions.ts, plans.ts):
 // schedules and webhook settings are for owners and admins; webhook_url on /v1/bulk follows the
 // plan table; the dashboard's checks and job mutations are rate-limited per account like /v1.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { can, PERMISSIONS } from '../../server/contracts/permissions';
 import { bucketBudget } from '../../server/rest/rate-limit';
 import { joinAs, ownerOn, setPlan } from '../helpers/accounts';
-import { startTestServer, type TestServer } from '../helpers/test-server';
+import { testServer } from '../helpers/test-server';
 import { uploadCsv } from './jobs.world';
 
-let ts: TestServer;
-beforeAll(async () => {
-  ts = await startTestServer({ env: { STORAGE_DIR: `.data/test/storage-roles-${Date.now()}` } });
-});
-afterAll(async () => {
-  await ts?.stop();
-});
+const ts = testServer({ env: { STORAGE_DIR: `.data/test/storage-roles-${Date.now()}` } });
 
 const db = () => ts.testDb.db;
 const schedule = { name: 'Weekly list', emails: ['a@example.com', 'b@example.com'] };

@@ -1,55 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../db/types';
-import { planByType } from '../../server/contracts/plans';
-import { Browserless, signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+import { invitationIdFromMail, ownerOn, whoAmI } from '../helpers/accounts';
+import { Browserless, signUpVerified, testServer } from '../helpers/test-server';
 
-let ts: TestServer;
-beforeAll(async () => {
-  ts = await startTestServer();
-});
-afterAll(async () => {
-  await ts?.stop();
-});
+const ts = testServer();
 
 let n = 0;
 const email = (tag: string) => `${tag}-${++n}@example.com`;
 
-async function accountOf(client: Browserless): Promise<string> {
-  const me = await client.trpcQuery('account.me');
-  expect(me.status).toBe(200);
-  return me.body.result.data.accountId;
-}
-
-async function setPlan(accountId: string, plan: Plan) {
-  const def = planByType(plan);
-  await ts.testDb.db.updateTable('account').set({ plan, team_member_limit: def.teamMemberLimit, monthly_validations_quota: def.monthlyValidations }).where('id', '=', accountId).execute();
-}
-
+const accountOf = async (client: Browserless) => (await whoAmI(client)).accountId;
 /** An owner on the given plan. */
-async function owner(plan: Plan, tag = 'owner') {
-  const addr = email(tag);
-  const client = await signUpVerified(ts, { email: addr, name: `Owner ${tag}` });
-  const accountId = await accountOf(client);
-  await setPlan(accountId, plan);
-  return { client, email: addr, accountId };
-}
-
-async function invitationIdFromMail(to: string): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const mail = await ts.testDb.db.selectFrom('dev_outbox').select('text').where('to', '=', to).where('subject', 'like', "You're invited%").orderBy('id', 'desc').executeTakeFirst();
-    const id = mail?.text.match(/\/auth\?invitation=([A-Za-z0-9_%-]+)/)?.[1];
-    if (id) return decodeURIComponent(id);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no invitation mail for ${to}`);
-}
+const owner = (plan: Plan, tag = 'owner') => ownerOn(ts, plan, tag);
 
 /** Owner on `plan` invites a new address as `role`; the invitee signs up and accepts. */
 async function joinedMember(plan: Plan, role: 'member' | 'admin' = 'member') {
   const o = await owner(plan);
   const inviteeEmail = email(role);
   expect((await o.client.trpcMutation('team.invite', { email: inviteeEmail, role })).status).toBe(200);
-  const invitationId = await invitationIdFromMail(inviteeEmail);
+  const invitationId = await invitationIdFromMail(ts, inviteeEmail);
   const invitee = await signUpVerified(ts, { email: inviteeEmail, name: `Invitee ${role}` });
   const accepted = await invitee.trpcMutation('team.acceptInvitation', { invitationId });
   expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
@@ -84,7 +52,7 @@ describe('team: members and invitations', () => {
     const res = await o.client.trpcMutation('team.invite', { email: first.toUpperCase() });
     expect(res.status).toBe(200);
     expect(res.body.result.data).toMatchObject({ email: first, role: 'member', account_id: o.accountId, accepted_at: null, rejected_at: null });
-    const invitationId = await invitationIdFromMail(first);
+    const invitationId = await invitationIdFromMail(ts, first);
     expect(invitationId).toBe(res.body.result.data.id);
 
     const over = await o.client.trpcMutation('team.invite', { email: email('second'), role: 'admin' });
@@ -180,7 +148,7 @@ describe('team: accepting an invitation', () => {
     const ownAccount = await accountOf(existing);
     const o = await owner('business');
     await o.client.trpcMutation('team.invite', { email: existingEmail.toUpperCase() });
-    const invitationId = await invitationIdFromMail(existingEmail);
+    const invitationId = await invitationIdFromMail(ts, existingEmail);
     expect(await accountOf(existing)).toBe(ownAccount); // not before accepting
     const res = await existing.trpcMutation('team.acceptInvitation', { invitationId });
     expect(res.status).toBe(200);
@@ -195,7 +163,7 @@ describe('team: accepting an invitation', () => {
     const o = await owner('pro');
     const target = email('target');
     await o.client.trpcMutation('team.invite', { email: target });
-    const invitationId = await invitationIdFromMail(target);
+    const invitationId = await invitationIdFromMail(ts, target);
     const stranger = await signUpVerified(ts, { email: email('stranger') });
     const res = await stranger.trpcMutation('team.acceptInvitation', { invitationId });
     expect(res.status).toBe(403);
@@ -213,7 +181,7 @@ describe('team: accepting an invitation', () => {
     const o = await owner('pro');
     const target = email('preview');
     await o.client.trpcMutation('team.invite', { email: target, role: 'admin' });
-    const invitationId = await invitationIdFromMail(target);
+    const invitationId = await invitationIdFromMail(ts, target);
     const anon = new Browserless(ts.url);
     const res = await anon.trpcQuery('team.invitationPreview', { invitationId });
     expect(res.body.result.data).toEqual({ status: 'pending', accountName: "Owner owner's account", email: target, role: 'admin' });
@@ -248,7 +216,7 @@ describe('team: roles and tenancy', () => {
     expect((await admin.trpcMutation('team.invite', { email: memberEmail })).status).toBe(200);
     const member = await signUpVerified(ts, { email: memberEmail });
     const ownAccount = await accountOf(member);
-    expect((await member.trpcMutation('team.acceptInvitation', { invitationId: await invitationIdFromMail(memberEmail) })).status).toBe(200);
+    expect((await member.trpcMutation('team.acceptInvitation', { invitationId: await invitationIdFromMail(ts, memberEmail) })).status).toBe(200);
     expect(await accountOf(member)).toBe(o.accountId);
     const row = (await admin.trpcQuery('team.members')).body.result.data.find((m: { email: string }) => m.email === memberEmail);
     const removed = await admin.trpcMutation('team.removeMember', { memberId: row.id });
@@ -263,7 +231,7 @@ describe('team: roles and tenancy', () => {
     const { owner: a, inviteeEmail } = await joinedMember('business');
     const pending = email('pending');
     await a.client.trpcMutation('team.invite', { email: pending });
-    const invitationId = await invitationIdFromMail(pending);
+    const invitationId = await invitationIdFromMail(ts, pending);
     const members = (await a.client.trpcQuery('team.members')).body.result.data as Array<{ id: string; email: string }>;
     const memberRow = members.find((m) => m.email === inviteeEmail)!;
 

@@ -10,17 +10,17 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProbeDaemon } from '../../probe/daemon/server';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { scheduleRunPayload as documentedSchedulePayload, webhookPayload as documentedJobPayload } from '../../src/features/docs/examples';
 import { verifyWebhookSignature } from '../../server/features/webhooks/webhook-signing';
 import { purgeExpired } from '../../server/features/retention/retention.service';
 import { enqueueWebhook, postWithDeadline } from '../../server/features/webhooks/webhooks.service';
 import { joinAs, ownerOn, type Person } from '../helpers/accounts';
-import { startTestServer, type TestServer } from '../helpers/test-server';
+import { fileFixture } from '../helpers/file-fixture';
+import { insertFinishedJob, type FinishedJobOptions } from '../helpers/jobs';
+import { probeStack } from '../helpers/probe-stack';
 import { startWebhookReceiver } from '../helpers/webhook-receiver';
-import { buildScenarios, startMailWorld, type MailWorld } from '../mailworld/index';
-import { fastProbeOptions, freePort } from '../probe/mailworld-helpers';
+import { buildScenarios } from '../mailworld/index';
 
 const DEADLINE_MS = 3000;
 const TOKEN = 'webhooks-delivery-token';
@@ -87,51 +87,19 @@ async function startFloodReceiver() {
   };
 }
 
-let world: MailWorld;
-let daemon: { url: string; close(): Promise<void> };
-let ts: TestServer;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-
-beforeAll(async () => {
-  world = await startMailWorld({ domains: buildScenarios().filter((d) => d.domain.startsWith('normal.')) });
-  daemon = await startProbeDaemon({ port: await freePort(), host: '127.0.0.1', token: TOKEN, probe: fastProbeOptions(world) });
-  ts = await startTestServer({
-    role: 'all',
-    probeUrls: [daemon.url],
-    probeToken: TOKEN,
-    env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: String(DEADLINE_MS), WORKER_CONCURRENCY: '2', WEBHOOK_CONCURRENCY: '2' },
-  });
-  receiver = await startWebhookReceiver();
-}, 60_000);
-afterAll(async () => {
-  await ts?.stop();
-  await receiver?.close();
-  await daemon?.close();
-  await world?.stop();
+const stack = probeStack({
+  token: TOKEN,
+  domains: buildScenarios().filter((d) => d.domain.startsWith('normal.')),
+  role: 'all',
+  env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: String(DEADLINE_MS), WORKER_CONCURRENCY: '2', WEBHOOK_CONCURRENCY: '2' },
+  timeoutMs: 60_000,
 });
+const receiver = fileFixture(startWebhookReceiver, (r) => r.close());
 
-const db = () => ts.testDb.db;
+const db = () => stack.ts.testDb.db;
 const data = (r: { body: any }) => r.body.result.data;
 
-async function finishedJob(accountId: string, o: { webhookUrl?: string | null; status?: 'completed' | 'failed'; scheduleId?: string; createdAt?: Date } = {}): Promise<string> {
-  const job = await db()
-    .insertInto('validation_job')
-    .values({
-      account_id: accountId,
-      filename: 'api-request',
-      source: o.scheduleId ? 'schedule' : 'api',
-      status: o.status ?? 'completed',
-      total_emails: 3,
-      processed_emails: 3,
-      webhook_url: o.webhookUrl ?? null,
-      schedule_id: o.scheduleId ?? null,
-      completed_at: new Date(),
-      ...(o.createdAt ? { created_at: o.createdAt } : {}),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return job.id;
-}
+const finishedJob = (accountId: string, o?: FinishedJobOptions) => insertFinishedJob(db(), accountId, o);
 
 const forPath = (path: string) => receiver.received.filter((r) => r.path === path);
 
@@ -140,7 +108,7 @@ describe('a slow receiver', () => {
     const drip = await startDripReceiver();
     try {
       // Four accounts whose receivers drip: more stuck deliveries than the worker has bulk slots (2).
-      const dripping = await Promise.all([0, 1, 2, 3].map((i) => ownerOn(ts, 'pro', `drip-${i}`)));
+      const dripping = await Promise.all([0, 1, 2, 3].map((i) => ownerOn(stack.ts, 'pro', `drip-${i}`)));
       const dripJobs: string[] = [];
       for (const p of dripping) {
         const jobId = await finishedJob(p.accountId, { webhookUrl: `${drip.url}/hook` });
@@ -150,9 +118,9 @@ describe('a slow receiver', () => {
       await expect.poll(() => drip.open(), { timeout: 10_000, interval: 50 }).toBe(2); // the webhook runner's two slots, no more
 
       // Another account's bulk job over the real pipeline (probe daemon, SMTP world).
-      const other = await ownerOn(ts, 'pro', 'bulk-other');
+      const other = await ownerOn(stack.ts, 'pro', 'bulk-other');
       const key = data(await other.client.trpcMutation('apiKeys.create', { name: 'bulk' })).api_key as string;
-      const res = await fetch(`${ts.url}/v1/bulk`, {
+      const res = await fetch(`${stack.ts.url}/v1/bulk`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ emails: ['alice@normal.mailworld.test', 'bob@normal.mailworld.test', 'ghost@normal.mailworld.test'] }),
@@ -181,7 +149,7 @@ describe('a slow receiver', () => {
         expect(d.status).toBe('pending');
         expect(d.last_error).toMatch(/no complete answer/);
       }
-      const { rows } = await ts.testDb.pool.query(`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'webhook-deliver' and key = any($1::text[]) and attempts >= 1`, [
+      const { rows } = await stack.ts.testDb.pool.query(`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'webhook-deliver' and key = any($1::text[]) and attempts >= 1`, [
         dripJobs.map((id) => `webhook-deliver:${id}`),
       ]);
       expect(rows[0].n).toBeGreaterThan(0); // waiting for their retry
@@ -225,9 +193,9 @@ describe('a slow receiver', () => {
 
 describe('signing secrets', () => {
   it('rotates for owners and admins only: shown once, stored encrypted, the old secret stops signing', { timeout: 30_000 }, async () => {
-    const owner = await ownerOn(ts, 'pro', 'secret-owner');
-    const admin = await joinAs(ts, owner, 'admin', 'secret-admin');
-    const member = await joinAs(ts, owner, 'member', 'secret-member');
+    const owner = await ownerOn(stack.ts, 'pro', 'secret-owner');
+    const admin = await joinAs(stack.ts, owner, 'admin', 'secret-admin');
+    const member = await joinAs(stack.ts, owner, 'member', 'secret-member');
     // The first view creates the account's secret and is the only answer that shows it.
     const legacy = data(await owner.client.trpcQuery('apiKeys.webhookSecret')).secret as string;
     expect(legacy).toMatch(/^whsec_/);
@@ -271,7 +239,7 @@ describe('signing secrets', () => {
   });
 
   it('refuses rotation to the signed-out and to plans without API access', async () => {
-    const free = await ownerOn(ts, 'free', 'secret-free');
+    const free = await ownerOn(stack.ts, 'free', 'secret-free');
     const r = await free.client.trpcMutation('webhooks.rotateSecret');
     expect(r.status).toBe(403);
     expect(r.body.error.data.appCode).toBe('PLAN_REQUIRED');
@@ -284,8 +252,8 @@ describe('account webhooks per event, the delivery log and replay', () => {
   let ent: Person;
   let member: Person;
   beforeAll(async () => {
-    ent = await ownerOn(ts, 'enterprise', 'events-ent');
-    member = await joinAs(ts, ent, 'member', 'events-member');
+    ent = await ownerOn(stack.ts, 'enterprise', 'events-ent');
+    member = await joinAs(stack.ts, ent, 'member', 'events-member');
   }, 30_000);
 
   it('refuses bad endpoints with a 400 and changes nothing', async () => {
@@ -308,7 +276,7 @@ describe('account webhooks per event, the delivery log and replay', () => {
 
     const byMember = await member.client.trpcMutation('webhooks.createEndpoint', { url: `${receiver.url}/e`, events: ['job.completed'] });
     expect(byMember.status).toBe(403);
-    const pro = await ownerOn(ts, 'pro', 'events-pro');
+    const pro = await ownerOn(stack.ts, 'pro', 'events-pro');
     const onPro = await pro.client.trpcMutation('webhooks.createEndpoint', { url: `${receiver.url}/e`, events: ['job.completed'] });
     expect(onPro.status).toBe(403);
     expect(onPro.body.error.data.appCode).toBe('PLAN_REQUIRED');
@@ -385,7 +353,7 @@ describe('account webhooks per event, the delivery log and replay', () => {
     expect(audit).toEqual([{ action: 'webhook.replayed', actor_user_id: ent.userId }]);
 
     // Another account, a member, bad ids: 404, 403, 400, and nothing is sent.
-    const other = await ownerOn(ts, 'enterprise', 'events-other');
+    const other = await ownerOn(stack.ts, 'enterprise', 'events-other');
     expect((await other.client.trpcMutation('webhooks.replay', { id: completed.id })).status).toBe(404);
     expect((await other.client.trpcQuery('webhooks.delivery', { id: completed.id })).status).toBe(404);
     expect(data(await other.client.trpcQuery('webhooks.deliveries', {})).items).toEqual([]);
@@ -410,7 +378,7 @@ describe('account webhooks per event, the delivery log and replay', () => {
   });
 
   it('sends schedule.run_completed with the addresses whose status changed since the previous run', { timeout: 30_000 }, async () => {
-    const owner = await ownerOn(ts, 'enterprise', 'events-schedule');
+    const owner = await ownerOn(stack.ts, 'enterprise', 'events-schedule');
     expect((await owner.client.trpcMutation('webhooks.createEndpoint', { url: `${receiver.url}/sched`, events: ['schedule.run_completed'] })).status).toBe(200);
     const schedule = await db()
       .insertInto('schedule')
@@ -461,7 +429,7 @@ describe('account webhooks per event, the delivery log and replay', () => {
   });
 
   it('sends nothing to account endpoints once the plan no longer includes them', async () => {
-    const owner = await ownerOn(ts, 'enterprise', 'events-downgraded');
+    const owner = await ownerOn(stack.ts, 'enterprise', 'events-downgraded');
     expect((await owner.client.trpcMutation('webhooks.createEndpoint', { url: `${receiver.url}/downgraded`, events: ['job.completed'] })).status).toBe(200);
     await db().updateTable('account').set({ plan: 'pro' }).where('id', '=', owner.accountId).execute();
     await enqueueWebhook(db(), { jobId: await finishedJob(owner.accountId) });
@@ -471,7 +439,7 @@ describe('account webhooks per event, the delivery log and replay', () => {
 
 describe('retention', () => {
   it('deletes finished deliveries older than 90 days with their attempts, keeps younger and pending ones', async () => {
-    const owner = await ownerOn(ts, 'pro', 'hooks-retention');
+    const owner = await ownerOn(stack.ts, 'pro', 'hooks-retention');
     const DAY = 86_400_000;
     const add = async (ageDays: number, status: 'delivered' | 'failed' | 'pending') => {
       const d = await db()
@@ -484,7 +452,7 @@ describe('retention', () => {
     };
     const old = [await add(100, 'delivered'), await add(95, 'failed')];
     const kept = [await add(100, 'pending'), await add(10, 'delivered')];
-    await purgeExpired({ db: db(), storageDir: ts.server.deps.storageDir }, new Date());
+    await purgeExpired({ db: db(), storageDir: stack.ts.server.deps.storageDir }, new Date());
     const left = (await db().selectFrom('webhook_delivery').select('id').where('account_id', '=', owner.accountId).execute()).map((r) => r.id);
     expect(left.sort()).toEqual([...kept].sort());
     expect(await db().selectFrom('webhook_attempt').select('id').where('delivery_id', 'in', old).execute()).toEqual([]);

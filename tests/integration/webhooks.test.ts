@@ -2,54 +2,32 @@
 // receiver takes them, never sent twice, and never to private addresses unless allowed.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProbeDaemon } from '../../probe/daemon/server';
+import { describe, expect, it } from 'vitest';
 import { guardedLookup } from '../../server/features/webhooks/webhook-url';
 import { verifyWebhookSignature } from '../../server/features/webhooks/webhook-signing';
 import { deliverJobWebhook, enqueueWebhook } from '../../server/features/webhooks/webhooks.service';
-import { signUpVerified, startTestServer, type Browserless, type TestServer } from '../helpers/test-server';
+import { fileFixture } from '../helpers/file-fixture';
+import { insertFinishedJob } from '../helpers/jobs';
+import { probeStack } from '../helpers/probe-stack';
+import { signUpVerified, type Browserless } from '../helpers/test-server';
 import { startWebhookReceiver } from '../helpers/webhook-receiver';
-import { buildScenarios, startMailWorld, type MailWorld } from '../mailworld/index';
-import { fastProbeOptions, freePort } from '../probe/mailworld-helpers';
+import { buildScenarios } from '../mailworld/index';
 
-const TOKEN = 'webhooks-probe-token';
-let world: MailWorld;
-let daemon: { url: string; close(): Promise<void> };
-let ts: TestServer;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-
-beforeAll(async () => {
-  world = await startMailWorld({ domains: buildScenarios().filter((d) => d.domain.startsWith('normal.')) });
-  daemon = await startProbeDaemon({ port: await freePort(), host: '127.0.0.1', token: TOKEN, probe: fastProbeOptions(world) });
-  ts = await startTestServer({ role: 'all', probeUrls: [daemon.url], probeToken: TOKEN, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
-  receiver = await startWebhookReceiver();
-});
-afterAll(async () => {
-  await ts?.stop();
-  await receiver?.close();
-  await daemon?.close();
-  await world?.stop();
-});
+const stack = probeStack({ token: 'webhooks-probe-token', domains: buildScenarios().filter((d) => d.domain.startsWith('normal.')), role: 'all', env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+const receiver = fileFixture(startWebhookReceiver, (r) => r.close());
 
 let n = 0;
 async function customer(): Promise<{ c: Browserless; accountId: string; key: string; secret: string }> {
   n += 1;
-  const c = await signUpVerified(ts, { email: `hooks-${n}@example.com` });
+  const c = await signUpVerified(stack.ts, { email: `hooks-${n}@example.com` });
   const accountId = (await c.trpcQuery('account.me')).body.result.data.accountId as string;
-  await ts.testDb.db.updateTable('account').set({ plan: 'pro' }).where('id', '=', accountId).execute();
+  await stack.ts.testDb.db.updateTable('account').set({ plan: 'pro' }).where('id', '=', accountId).execute();
   const key = (await c.trpcMutation('apiKeys.create', { name: 'hooks' })).body.result.data.api_key as string;
   const secret = (await c.trpcQuery('apiKeys.webhookSecret')).body.result.data.secret as string;
   return { c, accountId, key, secret };
 }
 
-async function finishedJob(accountId: string, webhookUrl: string | null, status: 'completed' | 'failed' = 'completed'): Promise<string> {
-  const job = await ts.testDb.db
-    .insertInto('validation_job')
-    .values({ account_id: accountId, filename: 'api-request', source: 'api', status, total_emails: 3, processed_emails: 3, webhook_url: webhookUrl, completed_at: new Date() })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return job.id;
-}
+const finishedJob = (accountId: string, webhookUrl: string | null, status: 'completed' | 'failed' = 'completed') => insertFinishedJob(stack.ts.testDb.db, accountId, { webhookUrl, status });
 
 const forPath = (path: string) => receiver.received.filter((r) => r.path === path);
 
@@ -59,7 +37,7 @@ describe('job-completion webhooks', () => {
     const path = '/hooks/retry';
     const jobId = await finishedJob(accountId, `${receiver.url}${path}`);
     receiver.script.push(500, 503);
-    await enqueueWebhook(ts.testDb.db, { jobId });
+    await enqueueWebhook(stack.ts.testDb.db, { jobId });
 
     await expect.poll(() => forPath(path).length, { timeout: 35_000, interval: 250 }).toBe(3);
     const [first, second, third] = forPath(path);
@@ -84,11 +62,11 @@ describe('job-completion webhooks', () => {
     expect([first, second, third].map((r) => r!.headers['x-mailvet-attempt'])).toEqual(['1', '2', '3']);
 
     await expect
-      .poll(async () => (await ts.testDb.db.selectFrom('audit_log').select('action').where('target_id', '=', jobId).where('action', '=', 'webhook.delivered').execute()).length)
+      .poll(async () => (await stack.ts.testDb.db.selectFrom('audit_log').select('action').where('target_id', '=', jobId).where('action', '=', 'webhook.delivered').execute()).length)
       .toBe(1);
 
     // Queued again (a retried finalize): the delivered webhook is not sent twice.
-    await enqueueWebhook(ts.testDb.db, { jobId });
+    await enqueueWebhook(stack.ts.testDb.db, { jobId });
     await new Promise((r) => setTimeout(r, 2500));
     expect(forPath(path)).toHaveLength(3);
   });
@@ -97,7 +75,7 @@ describe('job-completion webhooks', () => {
     const { accountId } = await customer();
     const path = '/hooks/failed';
     const jobId = await finishedJob(accountId, `${receiver.url}${path}`, 'failed');
-    await enqueueWebhook(ts.testDb.db, { jobId });
+    await enqueueWebhook(stack.ts.testDb.db, { jobId });
     await expect.poll(() => forPath(path).length, { timeout: 15_000 }).toBe(1);
     expect(JSON.parse(forPath(path)[0]!.body)).toMatchObject({ event: 'job.failed', status: 'failed', job_id: jobId });
     expect(forPath(path)[0]!.headers['x-mailvet-event']).toBe('job.failed');
@@ -106,15 +84,15 @@ describe('job-completion webhooks', () => {
   it('queues nothing for a job without a webhook_url', async () => {
     const { accountId } = await customer();
     const jobId = await finishedJob(accountId, null);
-    await enqueueWebhook(ts.testDb.db, { jobId });
-    const { rows } = await ts.testDb.pool.query(`select count(*)::int as n from graphile_worker.jobs where key = $1`, [`webhook-deliver:${jobId}`]);
+    await enqueueWebhook(stack.ts.testDb.db, { jobId });
+    const { rows } = await stack.ts.testDb.pool.query(`select count(*)::int as n from graphile_worker.jobs where key = $1`, [`webhook-deliver:${jobId}`]);
     expect(rows[0].n).toBe(0);
   });
 
   it('calls the webhook_url given to POST /v1/bulk when the job completes', { timeout: 45_000 }, async () => {
     const { key, secret } = await customer();
     const path = '/hooks/bulk';
-    const res = await fetch(`${ts.url}/v1/bulk`, {
+    const res = await fetch(`${stack.ts.url}/v1/bulk`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ emails: ['alice@normal.mailworld.test', 'ghost@normal.mailworld.test'], webhook_url: `${receiver.url}${path}` }),
@@ -129,12 +107,12 @@ describe('job-completion webhooks', () => {
 
   it('refuses to deliver to loopback or private addresses when they are not allowed', async () => {
     const { accountId } = await customer();
-    const deps = { ...ts.server.deps, env: { ...ts.server.deps.env, WEBHOOK_ALLOW_PRIVATE: false } };
+    const deps = { ...stack.ts.server.deps, env: { ...stack.ts.server.deps.env, WEBHOOK_ALLOW_PRIVATE: false } };
     for (const url of [`${receiver.url}/hooks/private`, `https://127.0.0.1:${new URL(receiver.url).port}/hooks/private`, 'https://localhost/hooks/private', 'https://169.254.169.254/latest']) {
       const jobId = await finishedJob(accountId, url);
       const outcome = await deliverJobWebhook(deps, jobId, { number: 1, max: 10 });
       expect(outcome.kind, url).toBe('refused');
-      const audit = await ts.testDb.db.selectFrom('audit_log').select(['action', 'data']).where('target_id', '=', jobId).executeTakeFirstOrThrow();
+      const audit = await stack.ts.testDb.db.selectFrom('audit_log').select(['action', 'data']).where('target_id', '=', jobId).executeTakeFirstOrThrow();
       expect(audit.action).toBe('webhook.failed');
     }
     expect(forPath('/hooks/private')).toHaveLength(0);
@@ -155,7 +133,7 @@ describe('job-completion webhooks', () => {
     await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
     try {
       const jobId = await finishedJob(accountId, `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/hooks/redirect`);
-      await expect(deliverJobWebhook(ts.server.deps, jobId, { number: 1, max: 10 })).rejects.toThrow(/HTTP 307/);
+      await expect(deliverJobWebhook(stack.ts.server.deps, jobId, { number: 1, max: 10 })).rejects.toThrow(/HTTP 307/);
       expect(forPath(target)).toHaveLength(0);
     } finally {
       await new Promise<void>((r) => redirector.close(() => r()));
