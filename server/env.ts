@@ -43,6 +43,13 @@ const envSchema = z.object({
    * `npm start` turns it on with the embedded database, NODE_ENV=test has it on; production refuses it.
    */
   DEV_TOOLS: z.preprocess(emptyAsUndefined, z.stringbool().optional()),
+  /**
+   * Where the public API's per-second buckets live: `memory` (default) in each web process, which
+   * allows ⌈rate ÷ WEB_PROCESSES⌉ per second; `postgres` in a table every process shares.
+   */
+  API_RATE_LIMIT_STORE: z.preprocess(emptyAsUndefined, z.enum(['memory', 'postgres']).default('memory')),
+  /** How many web processes serve /v1 behind the balancer (divides the in-memory API rate). */
+  WEB_PROCESSES: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(256).default(1)),
   /** better-auth's per-IP rate limit (database-backed). On unless NODE_ENV=test; production refuses false. */
   AUTH_RATE_LIMIT: z.preprocess(emptyAsUndefined, z.stringbool().optional()),
 });

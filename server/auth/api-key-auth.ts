@@ -1,12 +1,15 @@
 // Public API authentication: `Authorization: Bearer mv_live_…` → the key's account, or a typed
 // refusal. Only the key's SHA-256 is stored; the lookup goes through its unique index (a hash
 // reveals nothing about timing of the key itself) and the digest found is compared again in constant
-// time. Use is recorded at most once a minute per key.
+// time. Use is recorded at most once a minute per key. Concurrent requests with the same key share
+// one lookup per round trip (lib/next-round.ts): never an answer older than the request, so a
+// revoked key is refused from the first request that arrives after the revocation committed.
 import type { Db } from '../../db/client';
 import type { ApiScope } from '../contracts/api-keys';
 import type { PlanType } from '../contracts/plans';
 import { hashApiKey, looksLikeApiKey, sameDigest } from '../features/api-keys/api-key-format';
-import { findApiKeyByHash, knownScopes, touchApiKey } from '../features/api-keys/api-keys.queries';
+import { findApiKeyByHash, knownScopes, touchApiKey, type KeyLookup } from '../features/api-keys/api-keys.queries';
+import { NextRoundLoader } from '../lib/next-round';
 
 export const LAST_USED_RESOLUTION_SECONDS = 60;
 
@@ -54,16 +57,30 @@ export function bearerToken(header: string | null | undefined): string | null {
   return m ? m[1]! : null;
 }
 
+const lookups = new WeakMap<Db, NextRoundLoader<string, KeyLookup | null>>();
+/** Rows whose last_used_at update was already sent (requests sharing one lookup send one). */
+const touched = new WeakSet<KeyLookup>();
+
+function lookupByHash(db: Db, hash: string): Promise<KeyLookup | null> {
+  let loader = lookups.get(db);
+  if (!loader) {
+    loader = new NextRoundLoader((h) => findApiKeyByHash(db, h));
+    lookups.set(db, loader);
+  }
+  return loader.get(hash);
+}
+
 export async function authenticateApiKey(db: Db, authorizationHeader: string | null | undefined): Promise<ApiKeyAuthResult> {
   const token = bearerToken(authorizationHeader);
   if (!token) return missing;
   if (!looksLikeApiKey(token)) return invalid;
   const hash = hashApiKey(token);
-  const row = await findApiKeyByHash(db, hash);
+  const row = await lookupByHash(db, hash);
   if (!row || !sameDigest(row.keyHash, hash)) return invalid;
   if (row.revokedAt) return revoked;
   const stale = !row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_SECONDS * 1000;
-  if (stale) {
+  if (stale && !touched.has(row)) {
+    touched.add(row);
     // Not on the request's critical path; the conditional update keeps it to one write a minute.
     void touchApiKey(db, row.keyId, LAST_USED_RESOLUTION_SECONDS).catch((err) => console.error('[api-key] last_used_at:', err instanceof Error ? err.message : err));
   }

@@ -1,6 +1,10 @@
 // Per-account request rate for the public API (spec section 9: 1, 3, 10, 25 req/s; Enterprise is
-// custom). Buckets live in Postgres (rate-limiter-flexible's RateLimiterPostgres on the app's pool),
-// so every web process shares them. A memory limiter stands in if Postgres cannot answer.
+// custom), and the dashboard's budget. The dashboard's buckets live in Postgres
+// (rate-limiter-flexible's RateLimiterPostgres on the app's pool), so every web process shares them;
+// a memory limiter stands in if Postgres cannot answer. The /v1 buckets (per account, per key) live
+// where API_RATE_LIMIT_STORE says: `memory` (default: no database write per API request; one
+// process is exact, and with WEB_PROCESSES = n each process allows ⌈rate ÷ n⌉ per second, which a
+// balancer spreading requests evenly adds up to the rate) or `postgres` (shared by every process).
 import type pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { planByType, type PlanType } from '../contracts/plans';
@@ -71,7 +75,48 @@ function limiterWith(pool: pg.Pool, id: string, points: number, duration: number
   return limiter;
 }
 
-async function consumeFrom(limiter: () => Promise<RateLimiterPostgres>, key: string, limit: number): Promise<RateDecision> {
+/** Where the /v1 buckets live (env API_RATE_LIMIT_STORE, WEB_PROCESSES). */
+export interface ApiRateStore {
+  pool: pg.Pool;
+  store: 'memory' | 'postgres';
+  processes: number;
+}
+
+const memoryLimiters = new WeakMap<pg.Pool, Map<string, RateLimiterMemory>>();
+
+/** One in-process limiter per (server, budget id): this process's share of the budget. */
+function memoryLimiterWith(pool: pg.Pool, id: string, points: number, duration: number, processes: number): RateLimiterMemory {
+  let perPool = memoryLimiters.get(pool);
+  if (!perPool) {
+    perPool = new Map();
+    memoryLimiters.set(pool, perPool);
+  }
+  const share = Math.max(1, Math.ceil(points / processes));
+  const mapKey = `${id}:${share}`;
+  let limiter = perPool.get(mapKey);
+  if (!limiter) {
+    limiter = new RateLimiterMemory({ keyPrefix: mapKey, points: share, duration });
+    perPool.set(mapKey, limiter);
+  }
+  return limiter;
+}
+
+/** Takes one /v1 request from an API key's own bucket (a per-key limit below the plan's). */
+export function consumeV1KeyRequest(s: ApiRateStore, keyId: string, perSecond: number): Promise<RateDecision> {
+  if (s.store === 'postgres') return consumeKeyRequest(s.pool, keyId, perSecond);
+  return consumeFrom(() => Promise.resolve(memoryLimiterWith(s.pool, `v1key:${perSecond}`, perSecond, 1, s.processes)), keyId, perSecond);
+}
+
+/** Takes one /v1 request from the account's bucket for this second. */
+export function consumeV1Request(s: ApiRateStore, plan: PlanType, accountId: string, customRate?: number | null): Promise<RateDecision> {
+  if (s.store === 'postgres') return consumeApiRequest(s.pool, plan, accountId, 'v1', customRate);
+  const custom = plan === 'enterprise' && customRate ? customRate : null;
+  const { points, duration } = bucketBudget(plan, 'v1', custom);
+  const id = custom ? `v1:${plan}:${custom}` : `v1:${plan}`;
+  return consumeFrom(() => Promise.resolve(memoryLimiterWith(s.pool, id, points, duration, s.processes)), accountId, points);
+}
+
+async function consumeFrom(limiter: () => Promise<RateLimiterPostgres | RateLimiterMemory>, key: string, limit: number): Promise<RateDecision> {
   try {
     const res = await (await limiter()).consume(key, 1);
     return { allowed: true, limit, remaining: res.remainingPoints };

@@ -10,7 +10,7 @@ import { AppError } from '../lib/app-error';
 import { timed } from '../lib/server-timing';
 import { publicProcedure } from '../trpc/init';
 import { requirePlan } from '../trpc/procedures';
-import { consumeApiRequest, consumeKeyRequest, type RateDecision } from './rate-limit';
+import { consumeV1KeyRequest, consumeV1Request, type ApiRateStore, type RateDecision } from './rate-limit';
 import { restStateOf } from './rest-context';
 
 export function scopeRequiredMessage(scope: ApiScope): string {
@@ -37,16 +37,17 @@ export function apiKeyProcedure(scope: ApiScope) {
     .use(async function withinRate({ ctx, next }) {
       await timed('rate', async () => {
         const headers = restStateOf(ctx)?.responseHeaders;
+        const store: ApiRateStore = { pool: ctx.deps.pool, store: ctx.deps.env.API_RATE_LIMIT_STORE, processes: ctx.deps.env.WEB_PROCESSES };
         // The key's own limit first, so a request it refuses takes nothing from the account's budget.
         let keyDecision: RateDecision | null = null;
         if (ctx.keyRatePerSecond !== null) {
-          keyDecision = await consumeKeyRequest(ctx.deps.pool, ctx.keyId, ctx.keyRatePerSecond);
+          keyDecision = await consumeV1KeyRequest(store, ctx.keyId, ctx.keyRatePerSecond);
           if (!keyDecision.allowed) refuse(keyDecision, headers, 'on this API key');
         }
         // Enterprise: the rate the operator set for this account (mailvet accounts set-api-rate), if any,
         // read with the key (no second query per request).
         const custom = ctx.plan === 'enterprise' ? ctx.accountRatePerSecond : null;
-        const decision = await consumeApiRequest(ctx.deps.pool, ctx.plan, ctx.accountId, 'v1', custom);
+        const decision = await consumeV1Request(store, ctx.plan, ctx.accountId, custom);
         if (!decision.allowed) refuse(decision, headers, 'on your plan');
         if (headers) {
           const tighter = keyDecision?.allowed && keyDecision.limit < decision.limit ? keyDecision : decision;

@@ -100,6 +100,16 @@ describe('verdicts the syntax check decides', () => {
     expect([...seen].sort()).toEqual([false, true]);
   });
 
+  it('stores an address with a lone surrogate as a text parameter would (U+FFFD), never a 500', async () => {
+    const email = 'lone\ud800surrogate@example.com';
+    expect(decideBySyntax(email, 'smtp').decided).toBe(true);
+    const res = await fetch(`${ts.url}/v1/validate`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ result: 'invalid', reason: 'syntax', syntax_valid: false });
+    const row = await ts.testDb.db.selectFrom('validation_result').select('email').where('account_id', '=', owner.accountId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(row.email).toBe('lone\ufffdsurrogate@example.com');
+  });
+
   it('on the dashboard too (the Free plan at MX depth), with the balance in the answer', async () => {
     const free = await ownerOn(ts, 'free', 'syntax-free');
     const res = await free.client.trpcMutation('validation.check', { email: 'not-an-email@@example.com' });

@@ -60,7 +60,15 @@ export async function validationsPerDay(db: Kysely<Database>, accountId: string,
   return result.rows.map((r) => ({ date: r.date, count: Number(r.count) }));
 }
 
-/** One decided single check waiting to be charged and stored (validation-store-batch.ts). */
+/**
+ * A lone surrogate (possible in a JS string, e.g. in a typed address) becomes U+FFFD, as it does in
+ * a text parameter (pg encodes strings as UTF-8); JSON would carry it as an escape jsonb refuses.
+ */
+function wellFormed(_key: string, value: unknown): unknown {
+  return typeof value === 'string' ? value.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD') : value;
+}
+
+/** One decided single check waiting to be charged and stored (store-batch.ts). */
 export interface DecidedCheck {
   row: NewValidationResult;
   /** Whether it costs a credit (fair charging: an undecided result does not). */
@@ -114,7 +122,7 @@ export async function chargeAndStoreDecided(db: Kysely<Database>, accountId: str
       select credits_balance, subscription_status from account where id = ${accountId} for update
     ), req as (
       select r.*, sum(r.charge) over (order by r.ord) as spent
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(
+      from jsonb_to_recordset(${JSON.stringify(rows, wellFormed)}::jsonb) as r(
         ord int, charge int, created_by text, email text, result text, verdict text, reason text,
         is_syntax_valid boolean, is_dns_valid boolean, is_mx_valid boolean, is_smtp_valid boolean,
         deliverability_score int, mx_hosts jsonb, role_detected boolean, disposable_provider boolean,
