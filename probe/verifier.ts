@@ -166,6 +166,15 @@ export class Engine implements Verifier {
     const listingsOf = (ip: string | null): Promise<string[]> =>
       this.o.dnsblZones.length > 0 ? dnsblListings(this.dns, ip ?? primary.ip, this.o.dnsblZones) : Promise.resolve([]);
     const primaryListings = listingsOf(primary.ip);
+    // Per MX address, asked once for the domain's whole batch.
+    const listingHints = new Map<string, Hint<string[]>>([[primary.ip, new Hint(primaryListings, [])]]);
+    const listingHint = (ip: string | null): Hint<string[]> => {
+      const key = ip ?? primary.ip;
+      let hint = listingHints.get(key);
+      if (!hint) listingHints.set(key, (hint = new Hint(listingsOf(key), [])));
+      return hint;
+    };
+    const ageHint = new Hint(agePromise, null);
 
     if (depth === 'mx') {
       const [age, zones] = await Promise.all([agePromise, primaryListings]);
@@ -206,33 +215,32 @@ export class Engine implements Verifier {
       const provider = providerOf(outcome);
       const gateway = isSecurityGateway(provider);
       const note = providerNote(provider, outcome, catchAll);
-      pending.push(
-        Promise.all([
-          within(agePromise, HINT_GRACE_MS, null),
-          within(outcome.mxIp === primary.ip ? primaryListings : listingsOf(outcome.mxIp), HINT_GRACE_MS, []),
-        ]).then(([age, zones]) => {
-          for (const e of byAddress.get(address) ?? []) {
-            finish(e, {
-              ...common,
-              smtp: outcome.finding,
-              catchAll,
-              provider,
-              gateway,
-              domainAgeDays: age,
-              dnsblZones: zones,
-              mxHost: outcome.mxHost,
-              mxIp: outcome.mxIp,
-              replies: outcome.replies,
-              retries: outcome.retries,
-              detail:
-                [note, outcome.detail ?? (knownCatchAll !== null && outcome.finding === 'accepted' ? `catch-all ${knownCatchAll ? 'confirmed' : 'ruled out'} by an earlier random-mailbox check` : null)]
-                  .filter(Boolean)
-                  .join('; ') || null,
-              suggestion: suggestAddress(e.parsed.local, domain, true),
-            });
-          }
-        }),
-      );
+      const listings = listingHint(outcome.mxIp);
+      const report = (age: number | null, zones: string[]): void => {
+        for (const e of byAddress.get(address) ?? []) {
+          finish(e, {
+            ...common,
+            smtp: outcome.finding,
+            catchAll,
+            provider,
+            gateway,
+            domainAgeDays: age,
+            dnsblZones: zones,
+            mxHost: outcome.mxHost,
+            mxIp: outcome.mxIp,
+            replies: outcome.replies,
+            retries: outcome.retries,
+            detail:
+              [note, outcome.detail ?? (knownCatchAll !== null && outcome.finding === 'accepted' ? `catch-all ${knownCatchAll ? 'confirmed' : 'ruled out'} by an earlier random-mailbox check` : null)]
+                .filter(Boolean)
+                .join('; ') || null,
+            suggestion: suggestAddress(e.parsed.local, domain, true),
+          });
+        }
+      };
+      // Both hints in (the usual case after the first answers): no timer, no promise per address.
+      if (ageHint.settled && listings.settled) report(ageHint.value, listings.value);
+      else pending.push(Promise.all([ageHint.within(HINT_GRACE_MS), listings.within(HINT_GRACE_MS)]).then(([age, zones]) => report(age, zones)));
     };
     const { catchAll, catchAllByIp } = await probeDomain({
       targets,
@@ -299,6 +307,33 @@ function providerNote(provider: Provider | null, outcome: MailboxOutcome, catchA
     if (outcome.finding === 'mailbox_not_found' && outcome.replies.some((r) => r.enhanced === '5.4.1')) return 'Microsoft 365 tenant that refuses recipients it does not know (directory-based edge blocking)';
   }
   return null;
+}
+
+/** A hint's promise whose value can be read at once after it has settled (`fallback` if it failed). */
+class Hint<T> {
+  settled = false;
+  value: T;
+
+  constructor(
+    private readonly promise: Promise<T>,
+    private readonly fallback: T,
+  ) {
+    this.value = fallback;
+    promise.then(
+      (v) => {
+        this.settled = true;
+        this.value = v;
+      },
+      () => {
+        this.settled = true;
+      },
+    );
+  }
+
+  /** The value if it settles within `ms`, else the fallback. */
+  within(ms: number): Promise<T> {
+    return this.settled ? Promise.resolve(this.value) : within(this.promise, ms, this.fallback);
+  }
 }
 
 /** `p`'s value if it settles within `ms`, else `fallback` (the work goes on and fills the caches). */

@@ -371,12 +371,15 @@ export async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGener
   let buffer = '';
   for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
     buffer += decoder.decode(chunk, { stream: true });
+    // Lines are cut at offsets; the unfinished rest is copied once per chunk, not once per line.
+    let start = 0;
     let nl: number;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, nl).trim();
-      buffer = buffer.slice(nl + 1);
+    while ((nl = buffer.indexOf('\n', start)) >= 0) {
+      const line = buffer.slice(start, nl).trim();
+      start = nl + 1;
       if (line) yield line;
     }
+    if (start > 0) buffer = buffer.slice(start);
   }
   buffer += decoder.decode();
   if (buffer.trim()) yield buffer.trim();

@@ -92,6 +92,8 @@ export interface DomainProbeParams {
 interface Ask {
   address: string;
   random: boolean;
+  /** Position in DomainProbe.asks (the order recipients are taken in). */
+  seq: number;
   /** Preference tier (index into the sorted distinct priorities) whose addresses may serve this ask. */
   tier: number;
   /** Greylisted and 421'd asks go back to the address that answered them. */
@@ -163,6 +165,14 @@ export function preferenceTiers(targets: Target[]): Target[][] {
 class DomainProbe {
   private readonly asks: Ask[];
   private readonly tiers: Target[][];
+  /** The addresses of each tier (what an ask may use while nothing is dead, avoided or slow). */
+  private readonly tierIps: string[][];
+  /** asks[0 .. head) are all settled: scans start at head. */
+  private head = 0;
+  /** Unsettled asks with a pin, which `take` serves first. */
+  private readonly pinned = new Set<Ask>();
+  /** Mailboxes (not random-mailbox asks) not settled yet. */
+  private openMailboxes: number;
   private readonly byIp = new Map<string, Target>();
   private readonly start = Date.now();
   private readonly dead = new Set<string>();
@@ -190,9 +200,11 @@ class DomainProbe {
 
   constructor(private readonly p: DomainProbeParams) {
     this.tiers = preferenceTiers(p.targets);
+    this.tierIps = this.tiers.map((tier) => tier.map((t) => t.ip));
     for (const t of p.targets) if (!this.byIp.has(t.ip)) this.byIp.set(t.ip, t);
-    this.asks = p.addresses.map((a) => newAsk(a, false));
+    this.asks = p.addresses.map((a, i) => newAsk(a, false, i));
     this.unsettled = this.asks.length;
+    this.openMailboxes = this.asks.length;
     const first = p.addresses[0];
     this.spareRandom = p.randomAddress ?? (first !== undefined ? `${randomLocalPart()}@${domainOf(first)}` : null);
   }
@@ -246,18 +258,35 @@ class DomainProbe {
    * Addresses an ask may use now: its pin, or the live, not-avoided addresses of its tier; of those,
    * the ones that greeted in time, else those of the next preference that did, else the slow ones.
    */
-  private candidates(a: Ask): string[] {
+  private candidates(a: Ask): readonly string[] {
     if (a.pin !== null) return [a.pin];
-    const usable = (tier: number): string[] => (this.tiers[tier] ?? []).map((t) => t.ip).filter((ip) => !this.dead.has(ip) && !a.avoid.has(ip));
-    const here = usable(a.tier);
+    const here = this.usable(a, a.tier);
     if (this.slow.size === 0) return here;
     const fast = here.filter((ip) => !this.slow.has(ip));
     if (fast.length > 0) return fast;
     for (let t = a.tier + 1; t < this.tiers.length; t++) {
-      const next = usable(t).filter((ip) => !this.slow.has(ip));
+      const next = this.usable(a, t).filter((ip) => !this.slow.has(ip));
       if (next.length > 0) return next;
     }
     return here;
+  }
+
+  /** The live addresses of a tier the ask has not been told to avoid (the shared tier list when that is all of them). */
+  private usable(a: Ask, tier: number): readonly string[] {
+    const ips = this.tierIps[tier] ?? [];
+    if (this.dead.size === 0 && a.avoid.size === 0) return ips;
+    return ips.filter((ip) => !this.dead.has(ip) && !a.avoid.has(ip));
+  }
+
+  /** Moves `head` past the settled asks at the front. */
+  private skipSettled(): void {
+    while (this.head < this.asks.length && this.asks[this.head]?.settled) this.head++;
+  }
+
+  private setPin(a: Ask, ip: string | null): void {
+    a.pin = ip;
+    if (ip === null) this.pinned.delete(a);
+    else this.pinned.add(a);
   }
 
   /** The ask is waiting for a session (not settled, not delayed, not in one unless released from a slow one). */
@@ -265,26 +294,56 @@ class DomainProbe {
     return !a.settled && a.notBefore <= now && (a.flights === 0 || a.released);
   }
 
-  /** Starts workers for addresses with ready recipients; arms a timer for the next delayed retry. */
+  /**
+   * Starts workers for addresses with ready recipients; arms a timer for the next delayed retry.
+   * The scan stops early once every live address has enough ready recipients for all the
+   * connections it may open (a big domain is not walked whole after every session); a later pump
+   * that gets to the end arms the timer.
+   */
   private pump(): void {
     if (this.done) return;
     const now = Date.now();
     let nextAt = Infinity;
     const demand = new Map<string, number>(); // ip → recipients it could take now (shared ones split evenly)
-    for (const a of this.asks) {
+    const limits = new Map<string, number>();
+    const limitOf = (ip: string): number => {
+      let limit = limits.get(ip);
+      if (limit === undefined) limits.set(ip, (limit = this.p.ctx.politeness.rcptLimit(ip)));
+      return limit;
+    };
+    const maxConn = this.p.ctx.maxConnectionsPerIp;
+    let live = 0;
+    for (const ip of this.byIp.keys()) if (!this.dead.has(ip)) live++;
+    let saturated = 0;
+    let complete = true;
+    this.skipSettled();
+    for (let i = this.head; i < this.asks.length; i++) {
+      const a = this.asks[i] as Ask;
       if (a.settled || (a.flights > 0 && !a.released)) continue;
       if (a.notBefore > now) {
         nextAt = Math.min(nextAt, a.notBefore);
         continue;
       }
-      const ips = this.candidates(a).filter((ip) => !a.at.has(ip));
-      for (const ip of ips) demand.set(ip, (demand.get(ip) ?? 0) + 1 / ips.length);
+      const all = this.candidates(a);
+      const ips = a.at.size === 0 ? all : all.filter((ip) => !a.at.has(ip));
+      for (const ip of ips) {
+        const before = demand.get(ip) ?? 0;
+        const after = before + 1 / ips.length;
+        demand.set(ip, after);
+        const full = maxConn * limitOf(ip);
+        if (before < full && after >= full) saturated++;
+      }
+      if (live > 0 && saturated >= live) {
+        complete = false;
+        break;
+      }
     }
     for (const [ip, n] of demand) {
-      const limit = this.p.ctx.politeness.rcptLimit(ip);
-      const want = Math.min(this.p.ctx.maxConnectionsPerIp, Math.ceil(n / limit - 1e-9));
+      const limit = limitOf(ip);
+      const want = Math.min(maxConn, Math.ceil(n / limit - 1e-9));
       for (let w = this.workers.get(ip) ?? 0; w < want; w++) void this.worker(ip);
     }
+    if (!complete) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (nextAt < Infinity) this.timer = setTimeout(() => this.pump(), Math.max(0, nextAt - now));
@@ -434,16 +493,26 @@ class DomainProbe {
   private take(ip: string, limit: number): Ask[] {
     const now = Date.now();
     const batch: Ask[] = [];
-    for (const pass of [true, false]) {
-      for (const a of this.asks) {
-        if (batch.length >= limit) return batch;
-        if (!this.ready(a, now) || a.at.has(ip)) continue;
-        if (pass ? a.pin !== ip : a.pin !== null || !this.candidates(a).includes(ip)) continue;
-        a.flights++;
-        a.at.add(ip);
-        a.released = false;
-        batch.push(a);
+    const add = (a: Ask): void => {
+      a.flights++;
+      a.at.add(ip);
+      a.released = false;
+      batch.push(a);
+    };
+    if (this.pinned.size > 0) {
+      const here: Ask[] = [];
+      for (const a of this.pinned) {
+        if (a.settled) this.pinned.delete(a);
+        else if (a.pin === ip && this.ready(a, now) && !a.at.has(ip)) here.push(a);
       }
+      here.sort((x, y) => x.seq - y.seq);
+      for (const a of here.slice(0, limit)) add(a);
+    }
+    this.skipSettled();
+    for (let i = this.head; i < this.asks.length && batch.length < limit; i++) {
+      const a = this.asks[i] as Ask;
+      if (a.pin !== null || !this.ready(a, now) || a.at.has(ip) || !this.candidates(a).includes(ip)) continue;
+      add(a);
     }
     return batch;
   }
@@ -546,7 +615,7 @@ class DomainProbe {
    */
   private avoid(a: Ask, ip: string): boolean {
     a.avoid.add(ip);
-    a.pin = null;
+    this.setPin(a, null);
     a.silentCount = 0;
     while (a.tier < this.tiers.length) {
       if (this.candidates(a).length > 0) return true;
@@ -567,7 +636,7 @@ class DomainProbe {
       return this.settle(a, 'smtp_unreachable', replies, target, `every attempt refused at the greeting (421)${reply ? `: ${reply.text}` : ''}`);
     }
     if (pastDeadline) return this.settle(a, 'greylisted', replies, target, `server busy (421) until the deadline${reply ? `: ${reply.text}` : ''}`);
-    a.pin = target.ip;
+    this.setPin(a, target.ip);
     this.requeue(a, delay, true);
   }
 
@@ -589,7 +658,7 @@ class DomainProbe {
       delay = lastTry;
     }
     a.greylistRetries++;
-    a.pin = target.ip;
+    this.setPin(a, target.ip);
     this.requeue(a, delay, true);
   }
 
@@ -610,6 +679,8 @@ class DomainProbe {
     if (a.settled) return;
     a.settled = true;
     this.unsettled--;
+    if (!a.random) this.openMailboxes--;
+    this.pinned.delete(a);
     const outcome: MailboxOutcome = {
       finding,
       mxHost: target?.host ?? null,
@@ -640,7 +711,7 @@ class DomainProbe {
 
   /** The first random-mailbox asks: one pinned to each address the recipients will start on. */
   private askRandomEverywhere(): void {
-    const probe = newAsk('', false);
+    const probe = newAsk('', false, -1);
     probe.tier = this.asks.find((a) => !a.random)?.tier ?? 0;
     for (const ip of this.candidates(probe)) this.askRandomAt(ip);
   }
@@ -648,8 +719,8 @@ class DomainProbe {
   /** Asks the random mailbox at `ip` (once per address). */
   private askRandomAt(ip: string): void {
     if (this.randomAsks.has(ip) || this.spareRandom === null || this.dead.has(ip)) return;
-    const a = newAsk(this.spareRandom, true);
-    a.pin = ip;
+    const a = newAsk(this.spareRandom, true, this.asks.length);
+    this.setPin(a, ip);
     a.tier = Math.max(0, this.tiers.findIndex((tier) => tier.some((t) => t.ip === ip)));
     this.asks.push(a);
     this.randomAsks.set(ip, a);
@@ -714,12 +785,13 @@ class DomainProbe {
     if (this.done) return;
     if (this.unsettled > 0) {
       // Every mailbox is answered: a random-mailbox ask still out (at a slow or dead address) is moot.
-      if (this.waitingAccepted.length > 0 || this.asks.some((a) => !a.random && !a.settled)) return;
+      if (this.waitingAccepted.length > 0 || this.openMailboxes > 0) return;
       for (const a of this.asks) {
         if (a.settled) continue;
         a.settled = true;
         this.unsettled--;
       }
+      this.pinned.clear();
     }
     for (const w of this.waitingAccepted.splice(0)) this.emit(w.address, w.outcome, this.domainCatchAll() === true ? true : null);
     this.done = true;
@@ -734,10 +806,11 @@ class DomainProbe {
   }
 }
 
-function newAsk(address: string, random: boolean): Ask {
+function newAsk(address: string, random: boolean, seq: number): Ask {
   return {
     address,
     random,
+    seq,
     tier: 0,
     pin: null,
     avoid: new Set(),

@@ -136,26 +136,46 @@ class Session {
     this.pump();
   }
 
+  /**
+   * Sends every reply that is due, in one write (replies to pipelined commands that are due
+   * together leave together, as from a real server's output buffer); a reply with an `after`
+   * (close, TLS upgrade) is flushed before its action runs. Arms one timer for the next reply.
+   */
   private pump(): void {
     if (this.timer) return;
-    for (;;) {
-      const head = this.queue[0];
-      if (!head) return;
-      const wait = head.at - Date.now();
+    const now = Date.now();
+    let out = '';
+    let due = 0;
+    while (due < this.queue.length) {
+      const head = this.queue[due] as Pending;
+      const wait = head.at - now;
       if (wait > 0) {
-        this.timer = setTimeout(() => {
-          this.timer = null;
-          this.pump();
-        }, wait);
-        return;
+        this.timer = setTimeout(this.onTimer, wait);
+        break;
       }
-      this.queue.shift();
-      if (!this.socket.destroyed && this.socket.writable) {
-        this.socket.write(`${head.text}\r\n`);
-        this.bannerSent = true;
+      due++;
+      out += `${head.text}\r\n`;
+      if (head.after) {
+        this.queue.splice(0, due);
+        due = 0;
+        this.send(out);
+        out = '';
+        head.after();
       }
-      head.after?.();
     }
+    if (due > 0) this.queue.splice(0, due);
+    if (out) this.send(out);
+  }
+
+  private readonly onTimer = (): void => {
+    this.timer = null;
+    this.pump();
+  };
+
+  private send(text: string): void {
+    if (this.socket.destroyed || !this.socket.writable) return;
+    this.socket.write(text);
+    this.bannerSent = true;
   }
 
   private violation(what: string): void {
@@ -165,24 +185,27 @@ class Session {
 
   private receive(chunk: Buffer): void {
     if (this.upgrading || this.ended) return;
-    this.buf += chunk.toString('utf8');
+    const buf = this.buf + chunk.toString('utf8');
+    const now = Date.now(); // every command in the chunk arrived together
+    let start = 0;
     for (;;) {
-      const nl = this.buf.indexOf('\n');
+      const nl = buf.indexOf('\n', start);
       if (nl < 0) break;
-      const line = this.buf.slice(0, nl).replace(/\r$/, '');
-      this.buf = this.buf.slice(nl + 1);
-      const pipelined = this.queue.length > 0 || this.buf.length > 0;
+      const line = buf.slice(start, nl > start && buf.charCodeAt(nl - 1) === 13 ? nl - 1 : nl);
+      start = nl + 1;
+      const pipelined = this.queue.length > 0 || start < buf.length;
       if (pipelined && this.greeted) this.host.ctx.counters.pipelinedCommands++;
       if (pipelined && this.ehloSeen && this.host.spec.pipelining === false) {
         this.violation(`pipelining without PIPELINING: ${line.slice(0, 40)}`);
       }
-      this.command(line, Date.now());
+      this.command(line, now);
       if (this.upgrading || this.ended) {
-        if (this.upgrading && this.buf.length > 0) this.violation('data pipelined after STARTTLS (discarded)');
+        if (this.upgrading && start < buf.length) this.violation('data pipelined after STARTTLS (discarded)');
         this.buf = '';
         return;
       }
     }
+    this.buf = start === 0 ? buf : buf.slice(start);
     if (this.buf.length > 4096) {
       this.reply(Date.now(), '500 5.5.2 Line too long', () => this.end());
     }
@@ -190,9 +213,9 @@ class Session {
 
   private command(line: string, now: number): void {
     const spec = this.host.spec;
-    const [verbRaw = '', ...rest] = line.split(' ');
-    const verb = verbRaw.toUpperCase();
-    const arg = rest.join(' ');
+    const sp = line.indexOf(' ');
+    const verb = (sp < 0 ? line : line.slice(0, sp)).toUpperCase();
+    const arg = sp < 0 ? '' : line.slice(sp + 1);
     if (this.rejected) {
       if (verb === 'QUIT') {
         this.host.counters.quits++;
