@@ -77,6 +77,18 @@ function writeOut(line: string): Promise<void> {
 
 /** Reads stdin in batches (up to 10,000 lines, or what arrived within 25 ms) and verifies each batch. */
 export async function runVerify(flags: VerifyFlags): Promise<number> {
+  return (await verifyStdin(flags)).code;
+}
+
+/** What a stdin run did: its exit code, the addresses read and the results written. */
+export interface StdinRun {
+  code: number;
+  expected: number;
+  written: number;
+}
+
+/** runVerify, also telling `onResult` of each result as it is written, and how many addresses it read. */
+export async function verifyStdin(flags: VerifyFlags, onResult?: (r: VerificationResult) => void): Promise<StdinRun> {
   const depth = depthSchema.parse(flags.depth);
   const mode = flags.mode === 'bulk' ? 'bulk' : 'realtime';
   const verifier = createVerifier(optionsFromFlags(flags, process.env));
@@ -100,6 +112,7 @@ export async function runVerify(flags: VerifyFlags): Promise<number> {
         try {
           for await (const r of verifier.verifyBatch(emails, { depth, mode })) {
             written++;
+            onResult?.(r);
             output = output.then(() => writeOut(cliLine(r)));
           }
         } catch (err) {
@@ -122,7 +135,7 @@ export async function runVerify(flags: VerifyFlags): Promise<number> {
   await Promise.all(running);
   await output;
   await verifier.close();
-  return !failed && written === expected ? 0 : 1;
+  return { code: !failed && written === expected ? 0 : 1, expected, written };
 }
 
 async function runDaemon(): Promise<number> {

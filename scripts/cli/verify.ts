@@ -1,5 +1,5 @@
 // `mailvet verify`: a self-hoster's whole list.
-//   mailvet verify [engine flags]                      addresses on stdin → JSON lines (probe/cli.ts)
+//   mailvet verify [engine flags]                      addresses on stdin → JSON lines on stdout (probe/cli.ts)
 //   mailvet verify --csv in.csv [--out out.csv]        the upload's CSV rules (header or a bare list,
 //                                                      delimiter, normalising, de-duplication) → the
 //                                                      result download's columns plus Reason
@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { Command } from 'commander';
-import { addEngineOptions, cliLine, optionsFromFlags, parseCli, runVerify, type VerifyFlags } from '../../probe/cli';
+import { addEngineOptions, cliLine, optionsFromFlags, parseCli, verifyStdin, type VerifyFlags } from '../../probe/cli';
 import { ProbeClient } from '../../probe/client/probe-client';
 import { depthSchema, trimAddress, type VerificationResult } from '../../probe/contract';
 import { createVerifier } from '../../probe/index';
@@ -68,21 +68,28 @@ export function progressLine(done: number, total: number, elapsedMs: number, wid
   return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.floor(ratio * 100)).padStart(3)}% ${fmt(done)}/${fmt(total)} · ${fmt(Math.round(rate))}/s · ETA ${clock(eta)}`;
 }
 
-/** The end-of-run summary: counts by result, then by reason (most frequent first). */
-export function summary(results: VerificationResult[], elapsedMs: number, expected: number): string {
-  const byResult = new Map<string, number>();
-  const byReason = new Map<string, number>();
-  for (const r of results) {
-    byResult.set(r.result, (byResult.get(r.result) ?? 0) + 1);
-    byReason.set(r.reason, (byReason.get(r.reason) ?? 0) + 1);
+/** Counts of results by result and by reason, kept as they come (a whole list is never held for them). */
+export class ResultTally {
+  count = 0;
+  private readonly byResult = new Map<string, number>();
+  private readonly byReason = new Map<string, number>();
+
+  add(r: Pick<VerificationResult, 'result' | 'reason'>): void {
+    this.count++;
+    this.byResult.set(r.result, (this.byResult.get(r.result) ?? 0) + 1);
+    this.byReason.set(r.reason, (this.byReason.get(r.reason) ?? 0) + 1);
   }
-  const pct = (n: number): string => (results.length > 0 ? `${((n * 100) / results.length).toFixed(1)}%` : '0%');
-  const rate = elapsedMs > 0 ? (results.length * 1000) / elapsedMs : 0;
-  const lines = [`Verified ${fmt(results.length)} of ${fmt(expected)} addresses in ${(elapsedMs / 1000).toFixed(1)} s (${fmt(Math.round(rate))}/s)`, 'By result:'];
-  for (const k of ['valid', 'invalid', 'risky']) lines.push(`  ${k.padEnd(20)} ${fmt(byResult.get(k) ?? 0).padStart(9)}  ${pct(byResult.get(k) ?? 0)}`);
-  lines.push('By reason:');
-  for (const [k, n] of [...byReason].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) lines.push(`  ${k.padEnd(20)} ${fmt(n).padStart(9)}  ${pct(n)}`);
-  return `${lines.join('\n')}\n`;
+
+  /** The end-of-run summary: counts by result, then by reason (most frequent first). */
+  summary(elapsedMs: number, expected: number): string {
+    const pct = (n: number): string => (this.count > 0 ? `${((n * 100) / this.count).toFixed(1)}%` : '0%');
+    const rate = elapsedMs > 0 ? (this.count * 1000) / elapsedMs : 0;
+    const lines = [`Verified ${fmt(this.count)} of ${fmt(expected)} addresses in ${(elapsedMs / 1000).toFixed(1)} s (${fmt(Math.round(rate))}/s)`, 'By result:'];
+    for (const k of ['valid', 'invalid', 'risky']) lines.push(`  ${k.padEnd(20)} ${fmt(this.byResult.get(k) ?? 0).padStart(9)}  ${pct(this.byResult.get(k) ?? 0)}`);
+    lines.push('By reason:');
+    for (const [k, n] of [...this.byReason].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) lines.push(`  ${k.padEnd(20)} ${fmt(n).padStart(9)}  ${pct(n)}`);
+    return `${lines.join('\n')}\n`;
+  }
 }
 
 class Progress {
@@ -150,12 +157,12 @@ async function verifyList(emails: string[], flags: CliFlags, output: 'csv' | 'js
   const started = Date.now();
   const progress = new Progress(emails.length, process.stderr.isTTY === true);
   const got = new Map<string, { r: VerificationResult; at: Date }>();
-  const all: VerificationResult[] = [];
+  const tally = new ResultTally();
   let failure: Error | null = null;
   const stream = results(emails, flags);
   try {
     for await (const r of stream) {
-      all.push(r);
+      tally.add(r);
       if (output === 'csv') got.set(r.email, { r, at: new Date() });
       else await writeStdout(`${cliLine(r)}\n`);
       progress.tick();
@@ -186,9 +193,21 @@ async function verifyList(emails: string[], flags: CliFlags, output: 'csv' | 'js
       }
     } else await writeStdout(text);
   }
-  process.stderr.write(summary(all, Date.now() - started, emails.length));
+  process.stderr.write(tally.summary(Date.now() - started, emails.length));
   if (failure) process.stderr.write(`mailvet verify: ${failure.message}\n`);
-  return failure || all.length !== emails.length ? 1 : 0;
+  return failure || tally.count !== emails.length ? 1 : 0;
+}
+
+/**
+ * Addresses on stdin verified in this process, streamed (JSON lines on stdout as results finish);
+ * the same summary as the CSV mode goes to stderr at the end, so stdout stays pure JSON lines.
+ */
+async function runStdin(flags: CliFlags): Promise<number> {
+  const started = Date.now();
+  const tally = new ResultTally();
+  const run = await verifyStdin(flags, (r) => tally.add(r));
+  process.stderr.write(tally.summary(Date.now() - started, run.expected));
+  return run.code;
 }
 
 function writeStdout(text: string): Promise<void> {
@@ -220,7 +239,7 @@ export async function runVerifyCli(argv: string[]): Promise<number> {
       try {
         if (flags.csv) code = await runCsv({ ...flags, csv: flags.csv });
         else if (flags.probeUrls) code = await verifyList(await readStdinLines(), flags, 'jsonl');
-        else code = await runVerify(flags);
+        else code = await runStdin(flags);
       } catch (err) {
         process.stderr.write(`mailvet verify: ${(err as Error).message}\n`);
         code = 2;

@@ -120,6 +120,36 @@ describe('mailvet verify --csv', () => {
   });
 });
 
+describe('mailvet verify (addresses on stdin)', () => {
+  it('writes only JSON lines on stdout and the same summary by result and reason as the CSV mode on stderr', { timeout: 60_000 }, async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/mailvet.ts'), 'verify', ...worldFlags()], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    child.stdin.end('alice@normal.mailworld.test\nghost@normal.mailworld.test\n\nwhoever@catch-all.mailworld.test\nalice@nxdomain.mailworld.test\n');
+    const { code, stdout, stderr } = await collectOutput(child);
+    expect(code, stderr).toBe(0);
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(4);
+    const byEmail = Object.fromEntries(lines.map((l) => JSON.parse(l) as { email: string; result: string; reason: string }).map((r) => [r.email, `${r.result} ${r.reason}`]));
+    expect(byEmail).toEqual({
+      'alice@normal.mailworld.test': 'valid accepted',
+      'ghost@normal.mailworld.test': 'invalid mailbox_not_found',
+      'whoever@catch-all.mailworld.test': 'risky catch_all',
+      'alice@nxdomain.mailworld.test': 'invalid no_domain',
+    });
+    expect(stderr).toMatch(/^Verified 4 of 4 addresses in [\d.]+ s/m);
+    expect(stderr).toMatch(/^By result:$/m);
+    expect(stderr).toMatch(/^ {2}valid +1 +25\.0%$/m);
+    expect(stderr).toMatch(/^ {2}invalid +2 +50\.0%$/m);
+    expect(stderr).toMatch(/^ {2}risky +1 +25\.0%$/m);
+    expect(stderr).toMatch(/^By reason:$/m);
+    expect(stderr).toMatch(/^ {2}no_domain +1 +25\.0%$/m);
+    expect(stderr).not.toContain('ETA');
+  });
+});
+
 describe('the progress line', () => {
   it('shows the bar, the count, the rate and the ETA', () => {
     expect(progressLine(500, 2000, 2000, 8)).toBe('[##------]  25% 500/2,000 · 250/s · ETA 0:06');
