@@ -3,8 +3,9 @@
 // It is only a /v1 client: MAILVET_URL says where, MAILVET_API_KEY authenticates (a test key
 // mv_test_… answers from the sandbox), and the key's scopes and rate limit apply as to any caller.
 // Stdout carries the protocol only; diagnostics go to stderr.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { ShapeOutput, ZodRawShapeCompat } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MAX_EMAILS_PER_FILE } from '../../server/contracts/jobs';
@@ -53,61 +54,43 @@ async function run(fn: () => Promise<object>): Promise<CallToolResult> {
   }
 }
 
+/** What an assistant reads about each tool: title, whether it only reads, and the description. */
+const TOOLS = {
+  validate_email: { title: 'Validate an email address', readOnly: false, description: 'Checks one address in real time (syntax, DNS, MX, SMTP mailbox, disposable and role detection) and returns result (valid, invalid or risky), reason, deliverability_score (0-100) and flags. Uses one credit unless the result is undecided or the key is a test key.' },
+  start_bulk_job: { title: 'Start a bulk validation job', readOnly: false, description: `Queues up to ${MAX_EMAILS_PER_FILE.toLocaleString('en-US')} addresses and returns a job_id at once. Poll get_job_status until status is completed, then read get_job_results. One credit per unique address.` },
+  get_job_status: { title: 'Get a bulk job status', readOnly: true, description: 'Status (pending, processing, completed, failed) and progress (processed_emails of total_emails) of a bulk job.' },
+  get_job_results: { title: 'Get bulk job results', readOnly: true, description: `One page of a finished job's results (default ${MCP_RESULTS_DEFAULT}, at most ${MCP_RESULTS_MAX} per page). Pass next_cursor as cursor for the next page; it is null on the last page.` },
+} as const;
+
 export function createMailvetMcpServer(client: V1Client, version = '1.0.0'): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version });
+  /** Every tool is one /v1 call on the open network; its answer is the call's JSON or a tool error. */
+  const tool = <Args extends ZodRawShapeCompat>(name: keyof typeof TOOLS, inputSchema: Args, call: (args: ShapeOutput<Args>) => Promise<object>) => {
+    const { title, description, readOnly } = TOOLS[name];
+    // The SDK's callback type is conditional on the shape; TypeScript cannot resolve it for a generic one.
+    const callback = ((args: ShapeOutput<Args>) => run(() => call(args))) as unknown as ToolCallback<Args>;
+    server.registerTool(name, { title, description, inputSchema, annotations: { readOnlyHint: readOnly, openWorldHint: true } }, callback);
+  };
 
-  server.registerTool(
-    'validate_email',
-    {
-      title: 'Validate an email address',
-      description:
-        'Checks one address in real time (syntax, DNS, MX, SMTP mailbox, disposable and role detection) and returns result (valid, invalid or risky), reason, deliverability_score (0-100) and flags. Uses one credit unless the result is undecided or the key is a test key.',
-      inputSchema: { email: z.string().min(1).max(1024).describe('The address to check') },
-      annotations: { readOnlyHint: false, openWorldHint: true },
-    },
-    ({ email }) => run(() => client.validate(email)),
-  );
-
-  server.registerTool(
+  tool('validate_email', { email: z.string().min(1).max(1024).describe('The address to check') }, ({ email }) => client.validate(email));
+  tool(
     'start_bulk_job',
     {
-      title: 'Start a bulk validation job',
-      description: `Queues up to ${MAX_EMAILS_PER_FILE.toLocaleString('en-US')} addresses and returns a job_id at once. Poll get_job_status until status is completed, then read get_job_results. One credit per unique address.`,
-      inputSchema: {
-        emails: z.array(z.string().max(1024)).min(1).max(MAX_EMAILS_PER_FILE).describe('The addresses to validate'),
-        webhook_url: z.string().url().optional().describe('Optional HTTPS URL to notify when the job ends'),
-      },
-      annotations: { readOnlyHint: false, openWorldHint: true },
+      emails: z.array(z.string().max(1024)).min(1).max(MAX_EMAILS_PER_FILE).describe('The addresses to validate'),
+      webhook_url: z.string().url().optional().describe('Optional HTTPS URL to notify when the job ends'),
     },
-    ({ emails, webhook_url }) => run(() => client.startBulk(webhook_url ? { emails, webhook_url } : { emails })),
+    ({ emails, webhook_url }) => client.startBulk(webhook_url ? { emails, webhook_url } : { emails }),
   );
-
-  server.registerTool(
-    'get_job_status',
-    {
-      title: 'Get a bulk job status',
-      description: 'Status (pending, processing, completed, failed) and progress (processed_emails of total_emails) of a bulk job.',
-      inputSchema: { job_id: z.string().min(1).max(100).describe('The job_id start_bulk_job returned') },
-      annotations: { readOnlyHint: true, openWorldHint: true },
-    },
-    ({ job_id }) => run(() => client.job(job_id)),
-  );
-
-  server.registerTool(
+  tool('get_job_status', { job_id: z.string().min(1).max(100).describe('The job_id start_bulk_job returned') }, ({ job_id }) => client.job(job_id));
+  tool(
     'get_job_results',
     {
-      title: 'Get bulk job results',
-      description: `One page of a finished job's results (default ${MCP_RESULTS_DEFAULT}, at most ${MCP_RESULTS_MAX} per page). Pass next_cursor as cursor for the next page; it is null on the last page.`,
-      inputSchema: {
-        job_id: z.string().min(1).max(100),
-        limit: z.number().int().min(1).max(MCP_RESULTS_MAX).optional().describe(`Results per page (default ${MCP_RESULTS_DEFAULT})`),
-        cursor: z.string().max(200).optional().describe('next_cursor from the previous page'),
-      },
-      annotations: { readOnlyHint: true, openWorldHint: true },
+      job_id: z.string().min(1).max(100),
+      limit: z.number().int().min(1).max(MCP_RESULTS_MAX).optional().describe(`Results per page (default ${MCP_RESULTS_DEFAULT})`),
+      cursor: z.string().max(200).optional().describe('next_cursor from the previous page'),
     },
-    ({ job_id, limit, cursor }) => run(() => client.results(job_id, { limit: limit ?? MCP_RESULTS_DEFAULT, cursor })),
+    ({ job_id, limit, cursor }) => client.results(job_id, { limit: limit ?? MCP_RESULTS_DEFAULT, cursor }),
   );
-
   return server;
 }
 

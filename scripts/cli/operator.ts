@@ -61,10 +61,16 @@ function dateArg(v: string): Date {
   return d;
 }
 
+type Field = [label: string, value: string | false];
+
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
 export async function runOperatorCli(argv: string[], io: CliIo = defaultIo): Promise<number> {
   const print = (s = '') => io.out(`${s}\n`);
+  /** The show commands' layout: `  label   value`, labels padded to `width`; a false value is left out. */
+  const printFields = (width: number, fields: Field[]) => {
+    for (const [label, value] of fields) if (value !== false) print(`  ${pad(label, width)}${value}`);
+  };
   const program = new Command('mailvet')
     .description('Mailvet command line: verify addresses, run a probe daemon, operate accounts and jobs.\nWith no DATABASE_URL, operator commands use the embedded database of `npm start` (also while it runs).')
     .exitOverride()
@@ -73,50 +79,42 @@ export async function runOperatorCli(argv: string[], io: CliIo = defaultIo): Pro
   program.command('probe').description('Run a probe daemon (PROBE_PORT, PROBE_TOKEN).');
 
   const accounts = program.command('accounts').description('Operate on customer accounts (each change is written to the audit log as the operator).');
-  accounts
-    .command('set-plan')
-    .description("Put an account on a plan at once: its gates, monthly quota and team limit apply immediately; an upgrade also grants the plan's monthly credits (sales-led deals, or a paid plan before billing).")
-    .argument('<account>', "account id or the owner's email")
+  /** An `accounts` sub-command whose first argument names the account (id or owner's email). */
+  const accountCommand = (name: string, description: string) => accounts.command(name).description(description).argument('<account>', "account id or the owner's email");
+  accountCommand('set-plan', "Put an account on a plan at once: its gates, monthly quota and team limit apply immediately; an upgrade also grants the plan's monthly credits (sales-led deals, or a paid plan before billing).")
     .argument('<plan>', `one of ${planTypeSchema.options.join(', ')}`, planArg)
     .option('--no-credits', "do not grant the plan's monthly credits on an upgrade")
     .action(async (ref: string, plan: PlanType, opts: { credits: boolean }) => {
       const r = await withDb(io, (db) => setPlan(db, ref, plan, { grantCredits: opts.credits }));
       print(`Account ${r.accountId}: plan ${r.from} → ${r.plan}; credits ${r.creditsBefore} → ${r.creditsAfter}; monthly quota ${r.quota}; team limit ${r.teamMemberLimit}.`);
     });
-  accounts
-    .command('grant-credits')
-    .description('Add credits to an account balance.')
-    .argument('<account>', "account id or the owner's email")
+  accountCommand('grant-credits', 'Add credits to an account balance.')
     .argument('<n>', 'credits to add', positiveInt)
     .action(async (ref: string, n: number) => {
       const r = await withDb(io, (db) => grantAccountCredits(db, ref, n));
       print(`Account ${r.accountId}: credits ${r.creditsBefore} → ${r.creditsAfter}.`);
     });
 
-  accounts
-    .command('billing')
-    .description('Show the billing state: plan, subscription status (active, past_due, suspended), period end, grace end, cancellation, API rate and the latest payments.')
-    .argument('<account>', "account id or the owner's email")
+  accountCommand('billing', 'Show the billing state: plan, subscription status (active, past_due, suspended), period end, grace end, cancellation, API rate and the latest payments.')
     .action(async (ref: string) => {
       await withDb(io, async (db) => {
         const b = await billingState(db, (await resolveAccount(db, ref)).id);
         const iso = (d: Date | null) => (d ? d.toISOString() : '—');
         print(`Account ${b.id}`);
-        print(`  plan          ${b.plan}${b.billing_interval ? ` (${b.billing_interval})` : ''}`);
-        print(`  status        ${b.subscription_status}${b.cancel_at_period_end ? ' (cancelled: ends at period end)' : ''}`);
-        print(`  period end    ${iso(b.current_period_end)}`);
-        print(`  grace end     ${iso(b.grace_ends_at)}`);
-        print(`  subscription  ${b.subscription_id ?? '—'}`);
-        print(`  country       ${b.billing_country ?? '—'}`);
-        print(`  api rate      ${b.api_rate_per_second === null ? 'plan table' : `${b.api_rate_per_second} req/s (custom)`}`);
-        print(`  credits       ${b.credits_balance}`);
-        for (const p of b.payments) print(`  payment       ${p.id}  ${p.status}  ${p.amount} ${p.currency}  ${p.created_at.toISOString()}`);
+        printFields(14, [
+          ['plan', `${b.plan}${b.billing_interval ? ` (${b.billing_interval})` : ''}`],
+          ['status', `${b.subscription_status}${b.cancel_at_period_end ? ' (cancelled: ends at period end)' : ''}`],
+          ['period end', iso(b.current_period_end)],
+          ['grace end', iso(b.grace_ends_at)],
+          ['subscription', b.subscription_id ?? '—'],
+          ['country', b.billing_country ?? '—'],
+          ['api rate', b.api_rate_per_second === null ? 'plan table' : `${b.api_rate_per_second} req/s (custom)`],
+          ['credits', String(b.credits_balance)],
+          ...b.payments.map((p): Field => ['payment', `${p.id}  ${p.status}  ${p.amount} ${p.currency}  ${p.created_at.toISOString()}`]),
+        ]);
       });
     });
-  accounts
-    .command('set-billing')
-    .description('Set the billing state by hand: --status active | past_due (starts the 7-day grace) | suspended (402 on new work) | none; --period-end moves the paid period end.')
-    .argument('<account>', "account id or the owner's email")
+  accountCommand('set-billing', 'Set the billing state by hand: --status active | past_due (starts the 7-day grace) | suspended (402 on new work) | none; --period-end moves the paid period end.')
     .option('--status <status>', 'active | past_due | suspended | none', (v: string) => {
       const p = subscriptionStateSchema.safeParse(v);
       if (!p.success) throw new InvalidArgumentError('must be one of active, past_due, suspended, none');
@@ -132,10 +130,7 @@ export async function runOperatorCli(argv: string[], io: CliIo = defaultIo): Pro
       });
       print(`Account ${r.id}: billing ${r.from} → ${r.status}; period end ${r.periodEnd ? r.periodEnd.toISOString() : '—'}; grace end ${r.graceEndsAt ? r.graceEndsAt.toISOString() : '—'}.`);
     });
-  accounts
-    .command('set-api-rate')
-    .description("Enterprise: the account's own API rate in requests per second, or 'default' for the plan table's.")
-    .argument('<account>', "account id or the owner's email")
+  accountCommand('set-api-rate', "Enterprise: the account's own API rate in requests per second, or 'default' for the plan table's.")
     .argument('<rate>', "requests per second (1–100000) or 'default'", (v: string) => {
       if (v === 'default') return null;
       const n = Number(v);
@@ -173,16 +168,17 @@ export async function runOperatorCli(argv: string[], io: CliIo = defaultIo): Pro
     .action(async (id: string) => {
       await withDb(io, async (db) => {
         const { accountId, job: j, chunks, reasons } = await showJob(db, id);
-        const owner = { account_id: accountId };
-        print(`Job ${j.id}  (${j.filename}, source ${j.source}${j.replay_of ? `, replay of ${j.replay_of}` : ''})`);
-        print(`  account    ${owner.account_id}`);
-        print(`  status     ${j.status}${j.error ? ` — ${j.error}` : ''}`);
-        print(`  progress   ${j.processed_emails}/${j.total_emails} (${j.progress}%)`);
-        print(`  results    valid ${j.valid_count}, invalid ${j.invalid_count}, risky ${j.risky_count}`);
-        print(`  created    ${j.created_at}${j.started_at ? `  started ${j.started_at}` : ''}${j.completed_at ? `  finished ${j.completed_at}` : ''}`);
-        if (reasons.length > 0) print(`  reasons    ${reasons.map((r) => `${r.reason} ${r.count}`).join(', ')}`);
         const open = chunks.filter((c) => !c.completed_at);
-        print(`  chunks     ${chunks.length - open.length}/${chunks.length} done`);
+        print(`Job ${j.id}  (${j.filename}, source ${j.source}${j.replay_of ? `, replay of ${j.replay_of}` : ''})`);
+        printFields(11, [
+          ['account', accountId],
+          ['status', `${j.status}${j.error ? ` — ${j.error}` : ''}`],
+          ['progress', `${j.processed_emails}/${j.total_emails} (${j.progress}%)`],
+          ['results', `valid ${j.valid_count}, invalid ${j.invalid_count}, risky ${j.risky_count}`],
+          ['created', `${j.created_at}${j.started_at ? `  started ${j.started_at}` : ''}${j.completed_at ? `  finished ${j.completed_at}` : ''}`],
+          ['reasons', reasons.length > 0 && reasons.map((r) => `${r.reason} ${r.count}`).join(', ')],
+          ['chunks', `${chunks.length - open.length}/${chunks.length} done`],
+        ]);
         for (const c of open) print(`    #${c.chunk_no}: ${c.size} addresses, ${c.attempts} attempt(s)${c.last_error ? `, last error: ${c.last_error}` : ''}`);
       });
     });
