@@ -66,6 +66,9 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
+  // The public REST API + /v1/openapi.json first: no other router below serves /v1, and the API's
+  // requests (the busiest) then walk no other router's route table.
+  app.use('/v1', restApiRouter(deps));
   // better-auth reads its own bodies, so it gets them through the body guard first (size,
   // charset, UTF-8, depth: nothing unbounded reaches it), then the allowlist: only the routes in
   // server/auth/auth-routes.ts reach it, with Express's client IP.
@@ -88,7 +91,6 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
     res.json({ currency, ...(deps.env.DEV_TOOLS ? { geoUrl: deps.env.GEO_URL } : {}) });
   });
   if (deps.env.DEV_TOOLS) app.use(devOutboxRouter(deps.db)); // never in production (env.ts refuses DEV_TOOLS there)
-  app.use('/v1', restApiRouter(deps)); // public REST API + /v1/openapi.json
   o.extra?.(app);
   app.use('/api', (_req, res) => {
     res.status(404).json({ error: 'Not found' });

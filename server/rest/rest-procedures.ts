@@ -9,7 +9,9 @@ import type { ApiScope } from '../contracts/api-keys';
 import { AppError } from '../lib/app-error';
 import { timed } from '../lib/server-timing';
 import { publicProcedure } from '../trpc/init';
-import { requirePlan } from '../trpc/procedures';
+import { GATE_MESSAGES, requirePlan } from '../trpc/procedures';
+import { planAllows, type PlanType } from '../contracts/plans';
+import type { AppDeps } from '../deps';
 import { consumeV1KeyRequest, consumeV1Request, type ApiRateStore, type RateDecision } from './rate-limit';
 import { restStateOf } from './rest-context';
 
@@ -17,12 +19,65 @@ export function scopeRequiredMessage(scope: ApiScope): string {
   return `This API key does not have the "${scope}" scope. Create a key with that scope on the API Keys page.`;
 }
 
-const keyAuthedProcedure = publicProcedure
-  .use(async function isApiKeyAuthed({ ctx, next }) {
+/** Who calls /v1: the key's account, plan, scopes and rates (set on ctx by the gates below). */
+export interface V1Caller {
+  accountId: string;
+  keyId: string;
+  plan: PlanType;
+  sandbox: boolean;
+  keyScopes: ApiScope[];
+  keyRatePerSecond: number | null;
+  accountRatePerSecond: number | null;
+}
+
+/**
+ * The gates of every /v1 call, in order, as plain functions: the tRPC middlewares below run them,
+ * and so does rest/mount.ts's direct route for POST /v1/validate, so both answer alike.
+ */
+export const v1Gates = {
+  /** Bearer key → its account (401 otherwise). */
+  async authenticate(ctx: { deps: AppDeps; headers: Headers }): Promise<V1Caller> {
     const auth = await timed('auth', () => authenticateApiKey(ctx.deps.db, ctx.headers.get('authorization')));
     if (!auth.ok) throw new AppError(auth.code, auth.message);
     const { accountId, keyId, plan, isTest, scopes, ratePerSecond, accountRatePerSecond } = auth.principal;
-    return next({ ctx: { ...ctx, accountId, keyId, plan, sandbox: isTest, keyScopes: scopes, keyRatePerSecond: ratePerSecond, accountRatePerSecond } });
+    return { accountId, keyId, plan, sandbox: isTest, keyScopes: scopes, keyRatePerSecond: ratePerSecond, accountRatePerSecond };
+  },
+  /** The plan includes API access (403 PLAN_REQUIRED). */
+  plan(plan: PlanType): void {
+    if (!planAllows(plan, 'apiKeys')) throw new AppError('PLAN_REQUIRED', GATE_MESSAGES.apiKeys);
+  },
+  /** The key has the scope (403 SCOPE_REQUIRED naming it). */
+  scope(keyScopes: ApiScope[], scope: ApiScope): void {
+    if (!keyScopes.includes(scope)) throw new AppError('SCOPE_REQUIRED', scopeRequiredMessage(scope), { details: { scope } });
+  },
+  /** The key's own rate (when set), then the plan's (429 with Retry-After); fills the rate headers. */
+  async rate(ctx: { deps: AppDeps; rest?: { responseHeaders: Record<string, string> } }, caller: V1Caller): Promise<void> {
+    await timed('rate', async () => {
+      const headers = restStateOf(ctx)?.responseHeaders;
+      const store: ApiRateStore = { pool: ctx.deps.pool, store: ctx.deps.env.API_RATE_LIMIT_STORE, processes: ctx.deps.env.WEB_PROCESSES };
+      // The key's own limit first, so a request it refuses takes nothing from the account's budget.
+      let keyDecision: RateDecision | null = null;
+      if (caller.keyRatePerSecond !== null) {
+        keyDecision = await consumeV1KeyRequest(store, caller.keyId, caller.keyRatePerSecond);
+        if (!keyDecision.allowed) refuse(keyDecision, headers, 'on this API key');
+      }
+      // Enterprise: the rate the operator set for this account (mailvet accounts set-api-rate), if any,
+      // read with the key (no second query per request).
+      const custom = caller.plan === 'enterprise' ? caller.accountRatePerSecond : null;
+      const decision = await consumeV1Request(store, caller.plan, caller.accountId, custom);
+      if (!decision.allowed) refuse(decision, headers, 'on your plan');
+      if (headers) {
+        const tighter = keyDecision?.allowed && keyDecision.limit < decision.limit ? keyDecision : decision;
+        headers['X-RateLimit-Limit'] = String(tighter.limit);
+        headers['X-RateLimit-Remaining'] = String(Math.min(decision.remaining, keyDecision?.allowed ? keyDecision.remaining : decision.remaining));
+      }
+    });
+  },
+};
+
+const keyAuthedProcedure = publicProcedure
+  .use(async function isApiKeyAuthed({ ctx, next }) {
+    return next({ ctx: { ...ctx, ...(await v1Gates.authenticate(ctx)) } });
   })
   .use(requirePlan('apiKeys'));
 
@@ -31,30 +86,11 @@ export function apiKeyProcedure(scope: ApiScope) {
   return keyAuthedProcedure
     .meta({ apiScope: scope })
     .use(async function hasScope({ ctx, next }) {
-      if (!ctx.keyScopes.includes(scope)) throw new AppError('SCOPE_REQUIRED', scopeRequiredMessage(scope), { details: { scope } });
+      v1Gates.scope(ctx.keyScopes, scope);
       return next();
     })
     .use(async function withinRate({ ctx, next }) {
-      await timed('rate', async () => {
-        const headers = restStateOf(ctx)?.responseHeaders;
-        const store: ApiRateStore = { pool: ctx.deps.pool, store: ctx.deps.env.API_RATE_LIMIT_STORE, processes: ctx.deps.env.WEB_PROCESSES };
-        // The key's own limit first, so a request it refuses takes nothing from the account's budget.
-        let keyDecision: RateDecision | null = null;
-        if (ctx.keyRatePerSecond !== null) {
-          keyDecision = await consumeV1KeyRequest(store, ctx.keyId, ctx.keyRatePerSecond);
-          if (!keyDecision.allowed) refuse(keyDecision, headers, 'on this API key');
-        }
-        // Enterprise: the rate the operator set for this account (mailvet accounts set-api-rate), if any,
-        // read with the key (no second query per request).
-        const custom = ctx.plan === 'enterprise' ? ctx.accountRatePerSecond : null;
-        const decision = await consumeV1Request(store, ctx.plan, ctx.accountId, custom);
-        if (!decision.allowed) refuse(decision, headers, 'on your plan');
-        if (headers) {
-          const tighter = keyDecision?.allowed && keyDecision.limit < decision.limit ? keyDecision : decision;
-          headers['X-RateLimit-Limit'] = String(tighter.limit);
-          headers['X-RateLimit-Remaining'] = String(Math.min(decision.remaining, keyDecision?.allowed ? keyDecision.remaining : decision.remaining));
-        }
-      });
+      await v1Gates.rate(ctx, ctx);
       return next();
     });
 }

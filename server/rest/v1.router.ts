@@ -33,7 +33,7 @@ const COMMON_ERRORS = {
   429: 'Rate limit exceeded (see Retry-After)',
 };
 
-const validateInput = z.object({
+export const validateInput = z.object({
   email: z
     .string({ error: 'email is required and must be a string.' })
     .max(SINGLE_CHECK_MAX_LENGTH, `email must be at most ${SINGLE_CHECK_MAX_LENGTH} characters.`)
@@ -193,6 +193,13 @@ const accountOutput = z
   })
   .meta({ id: 'Account' });
 
+/** POST /v1/validate's work once the gates passed (also run by rest/mount.ts's direct route). */
+export async function validateOne(ctx: { deps: AppDeps; accountId: string; plan: PlanType; sandbox: boolean }, input: z.infer<typeof validateInput>) {
+  if (ctx.sandbox) return toPublicResult(checkSandboxEmail(input.email));
+  const r = await checkSingleEmail({ db: ctx.deps.db, probe: ctx.deps.probe }, { accountId: ctx.accountId, userId: null, plan: ctx.plan, email: input.email });
+  return toPublicResult(r);
+}
+
 export const v1Router = router({
   account: apiKeyProcedure('account')
     .meta({
@@ -222,11 +229,7 @@ export const v1Router = router({
     })
     .input(validateInput)
     .output(publicResultSchema)
-    .mutation(async ({ ctx, input }) => {
-      if (ctx.sandbox) return toPublicResult(checkSandboxEmail(input.email));
-      const r = await checkSingleEmail({ db: ctx.deps.db, probe: ctx.deps.probe }, { accountId: ctx.accountId, userId: null, plan: ctx.plan, email: input.email });
-      return toPublicResult(r);
-    }),
+    .mutation(({ ctx, input }) => validateOne(ctx, input)),
 
   estimate: apiKeyProcedure('validate')
     .meta({
