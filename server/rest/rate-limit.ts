@@ -7,6 +7,7 @@
 // balancer spreading requests evenly adds up to the rate) or `postgres` (shared by every process).
 import type pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { getOrCreate } from '../lib/get-or-create';
 import { planByType, type PlanType } from '../contracts/plans';
 
 /** Enterprise's "custom" rate until a contract sets another. */
@@ -49,14 +50,9 @@ function limiterFor(pool: pg.Pool, plan: PlanType, bucket: RateBucket = 'v1', cu
 
 /** One limiter per (pool, budget id): its buckets live in the shared table under keyPrefix `id`. */
 function limiterWith(pool: pg.Pool, id: string, points: number, duration: number): Promise<RateLimiterPostgres> {
-  let perPool = limiters.get(pool);
-  if (!perPool) {
-    perPool = new Map();
-    limiters.set(pool, perPool);
-  }
-  let limiter = perPool.get(id);
-  if (!limiter) {
-    limiter = new Promise<RateLimiterPostgres>((resolve, reject) => {
+  const perPool = getOrCreate(limiters, pool, () => new Map<string, Promise<RateLimiterPostgres>>());
+  return getOrCreate(perPool, id, () => {
+    const limiter = new Promise<RateLimiterPostgres>((resolve, reject) => {
       const l: RateLimiterPostgres = new RateLimiterPostgres(
         {
           storeClient: pool,
@@ -70,9 +66,8 @@ function limiterWith(pool: pg.Pool, id: string, points: number, duration: number
       );
     });
     limiter.catch(() => perPool.delete(id)); // try to create the table again next time
-    perPool.set(id, limiter);
-  }
-  return limiter;
+    return limiter;
+  });
 }
 
 /** Where the /v1 buckets live (env API_RATE_LIMIT_STORE, WEB_PROCESSES). */

@@ -2,6 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, JobSource, JobStatus } from '../../../db/types';
 import { TASKS, type TaskName, type TaskPayloads } from '../../lib/tasks';
+import { RESULT_FIELDS } from '../validation/results.queries';
 
 type Db = Kysely<Database>;
 
@@ -107,26 +108,7 @@ export async function findJob(db: Db, accountId: string, jobId: string, o: { san
 }
 
 /** The dashboard's result row (spec section 3, Validation result) plus the engine's reason. */
-export const resultColumns = [
-  'id',
-  'email',
-  'result',
-  'reason',
-  'is_syntax_valid',
-  'is_dns_valid',
-  'is_mx_valid',
-  'is_smtp_valid',
-  'deliverability_score',
-  'mx_hosts',
-  'role_detected',
-  'disposable_provider',
-  'free_provider',
-  'catch_all',
-  'suggestion',
-  'domain_age_days',
-  'checked_at',
-  'job_id',
-] as const;
+export const resultColumns = ['id', 'email', ...RESULT_FIELDS, 'checked_at', 'job_id'] as const;
 
 export async function jobResultsPage(db: Db, accountId: string, jobId: string, page: number, pageSize: number) {
   const [rows, total] = await Promise.all([

@@ -3,6 +3,34 @@ import type { Kysely } from 'kysely';
 import type { VerificationResult } from '../../../probe/contract';
 import type { Database, NewValidationResult } from '../../../db/types';
 
+/**
+ * The dashboard's result fields (spec section 3, Validation result) plus the engine's reason: the
+ * same names in the engine's result and in a stored row.
+ */
+export const RESULT_FIELDS = [
+  'result',
+  'reason',
+  'is_syntax_valid',
+  'is_dns_valid',
+  'is_mx_valid',
+  'is_smtp_valid',
+  'deliverability_score',
+  'mx_hosts',
+  'role_detected',
+  'disposable_provider',
+  'free_provider',
+  'catch_all',
+  'suggestion',
+  'domain_age_days',
+] as const;
+const VERDICT_FIELDS = [...RESULT_FIELDS, 'verdict'] as const;
+type VerdictField = (typeof VERDICT_FIELDS)[number];
+
+/** The result fields and the verdict of an engine result or a stored row, copied as they are. */
+export function pickVerdictFields<T extends Partial<Record<VerdictField, unknown>>>(r: T): Pick<T, VerdictField> {
+  return Object.fromEntries(VERDICT_FIELDS.map((k) => [k, r[k]])) as Pick<T, VerdictField>;
+}
+
 /** The stored row for one verification (dashboard shape + the engine's reason and evidence). */
 export function resultRow(o: { accountId: string; jobId: string | null; userId: string | null; email?: string; result: VerificationResult }): NewValidationResult {
   const r = o.result;
@@ -11,21 +39,7 @@ export function resultRow(o: { accountId: string; jobId: string | null; userId: 
     job_id: o.jobId,
     created_by: o.userId,
     email: o.email ?? r.email,
-    result: r.result,
-    verdict: r.verdict,
-    reason: r.reason,
-    is_syntax_valid: r.is_syntax_valid,
-    is_dns_valid: r.is_dns_valid,
-    is_mx_valid: r.is_mx_valid,
-    is_smtp_valid: r.is_smtp_valid,
-    deliverability_score: r.deliverability_score,
-    mx_hosts: r.mx_hosts,
-    role_detected: r.role_detected,
-    disposable_provider: r.disposable_provider,
-    free_provider: r.free_provider,
-    catch_all: r.catch_all,
-    suggestion: r.suggestion,
-    domain_age_days: r.domain_age_days,
+    ...pickVerdictFields(r),
     evidence: JSON.stringify(r.evidence),
     charged: isCharged(r),
   };

@@ -7,6 +7,7 @@
 // after the statement that wrote its check committed; a failed statement fails every check in it,
 // and it wrote nothing (one statement is atomic), so no credit is ever taken without its result.
 import type { Db } from '../../../db/client';
+import { getOrCreate } from '../../lib/get-or-create';
 import { chargeAndStoreDecided, type DecidedCheck, type DecidedCheckOutcome } from './validation.queries';
 
 /** Most checks one statement carries (the rest wait for the next one). */
@@ -27,17 +28,8 @@ const queues = new WeakMap<Db, Map<string, AccountQueue>>();
 
 /** Charges and stores one decided check, batched with the account's other checks in flight. */
 export function storeDecidedCheck(db: Db, accountId: string, check: DecidedCheck): Promise<DecidedCheckOutcome> {
-  let perDb = queues.get(db);
-  if (!perDb) {
-    perDb = new Map();
-    queues.set(db, perDb);
-  }
-  let q = perDb.get(accountId);
-  if (!q) {
-    q = { waiting: [], busy: false };
-    perDb.set(accountId, q);
-  }
-  const queue = q;
+  const perDb = getOrCreate(queues, db, () => new Map<string, AccountQueue>());
+  const queue = getOrCreate(perDb, accountId, (): AccountQueue => ({ waiting: [], busy: false }));
   const done = new Promise<DecidedCheckOutcome>((resolve, reject) => queue.waiting.push({ check, resolve, reject }));
   if (!queue.busy) void flush(db, perDb, accountId, queue);
   return done;

@@ -1,6 +1,7 @@
 // Reads and writes of single-check results. Every read takes the account id: tenancy lives here.
 import { sql, type Kysely } from 'kysely';
 import type { Database, NewValidationResult } from '../../../db/types';
+import { pickVerdictFields } from './results.queries';
 
 export async function insertSingleResult(trx: Kysely<Database>, row: NewValidationResult): Promise<{ id: number; checked_at: Date; charged: boolean }> {
   const inserted = await trx.insertInto('validation_result').values({ ...row, job_id: null }).returning(['id', 'checked_at', 'charged']).executeTakeFirstOrThrow();
@@ -99,21 +100,9 @@ export async function chargeAndStoreDecided(db: Kysely<Database>, accountId: str
       charge: c.charged ? 1 : 0,
       created_by: r.created_by,
       email: r.email,
-      result: r.result,
-      verdict: r.verdict,
-      reason: r.reason,
-      is_syntax_valid: r.is_syntax_valid,
-      is_dns_valid: r.is_dns_valid,
-      is_mx_valid: r.is_mx_valid,
-      is_smtp_valid: r.is_smtp_valid,
-      deliverability_score: r.deliverability_score,
+      ...pickVerdictFields(r),
       mx_hosts: r.mx_hosts ?? [],
-      role_detected: r.role_detected,
-      disposable_provider: r.disposable_provider,
       free_provider: r.free_provider ?? false,
-      catch_all: r.catch_all,
-      suggestion: r.suggestion,
-      domain_age_days: r.domain_age_days,
       evidence: typeof r.evidence === 'string' ? (JSON.parse(r.evidence) as unknown) : (r.evidence ?? null),
     };
   });
