@@ -18,7 +18,16 @@ export interface RunningServer {
 
 export const SPA_DIR = path.resolve(import.meta.dirname, '..', 'dist');
 
-export async function startServer(o: { env: Env; role: Role; databaseUrl: string; probe: { urls: string[]; token: string }; baseURL?: string; spaDir?: string }): Promise<RunningServer> {
+export async function startServer(o: {
+  env: Env;
+  role: Role;
+  databaseUrl: string;
+  probe: { urls: string[]; token: string };
+  baseURL?: string;
+  spaDir?: string;
+  /** Share PORT with other web processes on this host (SO_REUSEPORT: the kernel spreads connections; `npm run bench:api -- --web-processes n`). */
+  reusePort?: boolean;
+}): Promise<RunningServer> {
   const deps = await createDeps({ env: o.env, databaseUrl: o.databaseUrl, probe: o.probe, baseURL: o.baseURL });
   const stops: Array<() => Promise<void>> = [];
   let url: string | null = null;
@@ -27,7 +36,7 @@ export async function startServer(o: { env: Env; role: Role; databaseUrl: string
     const server = http.createServer(app);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(o.env.PORT, o.env.HOST, resolve);
+      server.listen({ port: o.env.PORT, host: o.env.HOST, ...(o.reusePort ? { reusePort: true } : {}) }, resolve);
     });
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : o.env.PORT;

@@ -5,11 +5,13 @@
 // the operator service, a live key and a test key, and a finished 1,000-address job (the test key's
 // sandbox answers it through the real worker, no mail server needed). Prints one JSON line with
 // what the bench needs, then serves until SIGTERM.
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startEmbeddedPostgres } from '../../db/embedded';
+import readline from 'node:readline';
+import { freePort, startEmbeddedPostgres } from '../../db/embedded';
 import { startProbeDaemon } from '../../probe/daemon/server';
 import { readEnv } from '../../server/env';
 import { grantAccountCredits, resolveAccountRef, setPlan } from '../../server/features/account/account.operator';
@@ -36,9 +38,12 @@ try {
   // Syntax-depth answers need no DNS; a closed loopback port keeps anything else off the internet.
   const probe = await startProbeDaemon({ port: 0, host: '127.0.0.1', token, probe: { dnsServers: ['127.0.0.1:9'], dnsTimeoutMs: 200 } });
   stops.unshift(() => probe.close());
-  const env = readEnv({
+  // BENCH_WEB_PROCESSES = n: n − 1 more web processes (scripts/bench/api-web.ts) share the port
+  // (SO_REUSEPORT), each enforcing its share of the API rate (WEB_PROCESSES).
+  const webProcesses = Math.max(1, Number(process.env.BENCH_WEB_PROCESSES ?? 1));
+  const envSource = {
     NODE_ENV: 'production',
-    PORT: '0',
+    PORT: webProcesses > 1 ? String(await freePort()) : '0',
     HOST: '127.0.0.1',
     BETTER_AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
     WEBHOOK_SECRET_KEY: crypto.randomBytes(32).toString('hex'),
@@ -46,9 +51,29 @@ try {
     STORAGE_DIR: path.join(dir, 'storage'),
     PROBE_URLS: probe.url,
     PROBE_TOKEN: token,
-  });
-  const running = await startServer({ env, role: 'all', databaseUrl: pg.url, probe: { urls: [probe.url], token } });
+    WEB_PROCESSES: String(webProcesses),
+  };
+  const env = readEnv(envSource);
+  const running = await startServer({ env, role: 'all', databaseUrl: pg.url, probe: { urls: [probe.url], token }, reusePort: webProcesses > 1 });
   stops.unshift(() => running.stop());
+  for (let i = 1; i < webProcesses; i++) {
+    const web = spawn(process.execPath, [...process.execArgv, path.join(import.meta.dirname, 'api-web.ts')], {
+      env: { ...process.env, ...envSource, DATABASE_URL: pg.url },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    stops.unshift(
+      () =>
+        new Promise<void>((resolve) => {
+          if (web.exitCode !== null) return resolve();
+          web.once('exit', () => resolve());
+          web.kill('SIGTERM');
+        }),
+    );
+    await new Promise<void>((resolve, reject) => {
+      web.once('exit', (code) => reject(new Error(`web process ${i} exited (${code})`)));
+      readline.createInterface({ input: web.stdout! }).on('line', (l) => (l === 'ready' ? resolve() : undefined));
+    });
+  }
   const server = { url: running.url!.replace('localhost', '127.0.0.1') };
 
   // One Enterprise account through the product's doors: sign-up provisions it, the operator

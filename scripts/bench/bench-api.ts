@@ -12,7 +12,8 @@
 // time per request (its node process and its postgres backends, from /proc: what a busy machine does
 // not change). Target for (1): ≥ 2,000 requests/s on this 2-core machine.
 //
-//   tsx scripts/bench/bench-api.ts [--duration 10] [--connections 32] [--only validate,account,results] [--cpu-prof DIR]
+//   tsx scripts/bench/bench-api.ts [--duration 10] [--connections 32] [--only validate,account,results]
+//                                 [--web-processes 1] [--cpu-prof DIR]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -28,6 +29,8 @@ const { values: argv } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
     only: { type: 'string', default: 'validate,account,results' },
+    /** Web processes sharing the port (SO_REUSEPORT), the first one also running the worker. */
+    'web-processes': { type: 'string', default: '1' },
     /** Write a V8 CPU profile of the server process into this directory (node --cpu-prof). */
     'cpu-prof': { type: 'string' },
   },
@@ -89,7 +92,10 @@ let serverPid = 0;
 
 function startServer(): Promise<{ seed: Seed; stop(): Promise<void> }> {
   const prof = argv['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(argv['cpu-prof'])] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(import.meta.dirname, 'api-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(import.meta.dirname, 'api-server.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_WEB_PROCESSES: argv['web-processes'] },
+  });
   serverPid = child.pid ?? 0;
   const stop = () =>
     new Promise<void>((resolve) => {
@@ -199,7 +205,7 @@ try {
   }
 
   const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
-  console.log(`\nautocannon: ${CONNECTIONS} connections, ${DURATION} s each (after a 2 s warm-up), Node ${process.version}, ${os.cpus().length} CPUs, load average ${load()}\n`);
+  console.log(`\nautocannon: ${CONNECTIONS} connections, ${DURATION} s each (after a 2 s warm-up), ${argv['web-processes']} web process(es), Node ${process.version}, ${os.cpus().length} CPUs, load average ${load()}\n`);
   const rows = [];
   for (const s of scenarios) {
     const r = await runScenario(url, s);
