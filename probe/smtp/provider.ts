@@ -28,12 +28,19 @@ const SIGNS: readonly { provider: Provider; mx: RegExp; greeting: RegExp }[] = [
   { provider: 'barracuda', mx: /\.barracudanetworks\.com$/i, greeting: /barracuda/i },
 ];
 
+/** What each greeting reply names: a session's banner and EHLO replies are shared by all its recipients' evidence. */
+const named = new WeakMap<SmtpReply, Provider | null>();
+
 /** The provider a greeting (banner or EHLO reply) names, if any. */
 export function providerFromGreeting(replies: readonly SmtpReply[]): Provider | null {
   for (const r of replies) {
     if (r.stage !== 'banner' && r.stage !== 'ehlo') continue;
-    const sign = SIGNS.find((s) => s.greeting.test(r.text));
-    if (sign) return sign.provider;
+    let provider = named.get(r);
+    if (provider === undefined) {
+      provider = SIGNS.find((s) => s.greeting.test(r.text))?.provider ?? null;
+      named.set(r, provider);
+    }
+    if (provider) return provider;
   }
   return null;
 }

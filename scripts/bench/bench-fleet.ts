@@ -14,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { armHardStop, mailWorldBenchOptions } from './bench-common';
 import { ProbeClient } from '../../probe/client/probe-client';
 import type { VerificationResult } from '../../probe/contract';
 import { spawnProbeNode, type ProbeNode } from '../../tests/helpers/probe-fleet';
@@ -21,14 +22,12 @@ import { startMailWorld, type DomainSpec, type MailWorld } from '../../tests/mai
 
 const { values: argv } = parseArgs({
   options: {
+    ...mailWorldBenchOptions,
     addresses: { type: 'string', default: '20000' },
     share: { type: 'string', default: '0.6' },
     'small-domains': { type: 'string', default: '400' },
-    'reply-delay-ms': { type: 'string', default: '20' },
     'kill-at': { type: 'string', default: '0.3' },
     runs: { type: 'string', default: '1,3,kill' },
-    'time-limit-s': { type: 'string', default: '600' },
-    json: { type: 'boolean', default: false },
   },
 });
 const ADDRESSES = Number(argv.addresses);
@@ -42,12 +41,9 @@ const SOURCES = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
 const PROVIDER_IPS = ['127.98.0.1', '127.98.0.2'];
 
 const nodes: ProbeNode[] = [];
-const hardStop = setTimeout(() => {
-  console.log(`\nHARD STOP: time limit of ${TIME_LIMIT_MS / 1000} s reached; partial output above.`);
+const disarmHardStop = armHardStop(TIME_LIMIT_MS, TIME_LIMIT_MS, () => {
   for (const n of nodes) void n.kill();
-  process.exit(2);
-}, TIME_LIMIT_MS);
-hardStop.unref();
+});
 
 /** The list: one provider with SHARE of the addresses (every 5th unknown), the rest on small domains. */
 function buildDomains(): DomainSpec[] {
@@ -100,6 +96,8 @@ interface Run {
   maxConnPerMxIp: number;
   maxRcptsPerSession: number;
   connectionsPerAddress: number;
+  dnsQueries: number;
+  rdapQueries: number;
   providerConnectionsBySource: Record<string, number>;
   replanned: number;
   killedAtMs: number | null;
@@ -210,6 +208,8 @@ async function run(world: MailWorld, name: string, n: number, kill: boolean): Pr
     maxConnPerMxIp: maxPerMx,
     maxRcptsPerSession: world.counters.maxRcptsPerSession,
     connectionsPerAddress: world.counters.connections / list.length,
+    dnsQueries: world.counters.dnsQueries,
+    rdapQueries: world.counters.rdapQueries,
     providerConnectionsBySource: providerBySource,
     replanned: client.stats.replanned,
     killedAtMs,
@@ -264,10 +264,11 @@ row('max conns per (source IP, MX IP)', (r) => String(r.maxConnPerPair));
 row('max conns per MX IP (all sources)', (r) => String(r.maxConnPerMxIp));
 row('max RCPTs per session', (r) => String(r.maxRcptsPerSession));
 row('connections per address', (r) => r.connectionsPerAddress.toFixed(3));
+row('DNS / RDAP queries', (r) => `${r.dnsQueries} / ${r.rdapQueries}`);
 row('provider connections by source', (r) => Object.entries(r.providerConnectionsBySource).sort().map(([s, c]) => `${s.split('.').pop()}:${c}`).join(' '));
 row('addresses replanned after a failure', (r) => String(r.replanned));
 row('killed at (s)', (r) => (r.killedAtMs === null ? '-' : (r.killedAtMs / 1000).toFixed(1)));
 if (one && three) console.log(`\nspeed-up, 3 nodes vs 1: ${(one.wallMs / three.wallMs).toFixed(2)}× (target ≥ 2.5×); caps held: ${runs.every((r) => r.maxConnPerPair <= 5 && r.maxRcptsPerSession <= 20) ? 'yes' : 'NO'}`);
 if (killed) console.log(`kill -9 of one node of three at ${((killed.killedAtMs ?? 0) / 1000).toFixed(1)} s: completed in ${(killed.wallMs / 1000).toFixed(1)} s, ${killed.lost} lost, ${killed.duplicates} duplicates`);
 if (argv.json) console.log(JSON.stringify(runs));
-clearTimeout(hardStop);
+disarmHardStop();

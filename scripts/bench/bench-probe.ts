@@ -11,16 +11,16 @@
 import dns from 'node:dns';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { armHardStop, mailWorldBenchOptions } from './bench-common';
 import { createVerifier } from '../../probe/index';
 import type { VerificationResult, Verdict } from '../../probe/contract';
 import { buildScenarios, generateBulkDomains, startMailWorld, type DomainSpec, type MailWorld } from '../../tests/mailworld/index';
 
 const { values: argv } = parseArgs({
   options: {
+    ...mailWorldBenchOptions,
     addresses: { type: 'string', default: '10000' },
     domains: { type: 'string', default: '220' },
-    'reply-delay-ms': { type: 'string', default: '20' },
-    'time-limit-s': { type: 'string', default: '600' },
     peers: { type: 'string', default: 'devmehq,deep' },
     'peer-concurrency': { type: 'string', default: '50' },
     samples: { type: 'string', default: '40' },
@@ -28,7 +28,6 @@ const { values: argv } = parseArgs({
     'greylist-ms': { type: 'string', default: '3000' },
     'tarpit-ms': { type: 'string', default: '1500' },
     'slow-banner-ms': { type: 'string', default: '3000' },
-    json: { type: 'boolean', default: false },
   },
 });
 
@@ -110,11 +109,7 @@ function domainFloor(d: DomainSpec): { ms: number; why: string } {
   return { ms: wait, why: why.join(' + ') };
 }
 
-const hardStop = setTimeout(() => {
-  console.log(`\nHARD STOP: time limit of ${TIME_LIMIT_MS / 1000} s reached; partial output above.`);
-  process.exit(2);
-}, TIME_LIMIT_MS + 30_000);
-hardStop.unref();
+armHardStop(TIME_LIMIT_MS + 30_000, TIME_LIMIT_MS);
 
 // ---------------------------------------------------------------------------------------------
 // helpers

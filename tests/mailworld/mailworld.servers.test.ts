@@ -26,6 +26,19 @@ async function session(host: string): Promise<SmtpTestClient> {
   return c;
 }
 
+/** A session past EHLO and MAIL FROM:<from>, ready for RCPTs. */
+async function mailSession(host: string, from = 'a@probe.test'): Promise<SmtpTestClient> {
+  const c = await session(host);
+  await c.cmd('EHLO probe.test');
+  await c.cmd(`MAIL FROM:<${from}>`);
+  return c;
+}
+
+/** The first line of the reply to RCPT TO:<address>. */
+async function rcptLine(c: SmtpTestClient, address: string): Promise<string | undefined> {
+  return (await c.cmd(`RCPT TO:<${address}>`))?.lines[0];
+}
+
 beforeAll(async () => {
   world = await startMailWorld({ domains: scenarios });
   resolver = new Resolver({ timeout: 300, tries: 1 });
@@ -96,20 +109,15 @@ describe('mail world SMTP hosts', () => {
   });
 
   it('answers full, over-quota and disabled mailboxes with their enhanced codes', async () => {
-    const c = await session('127.77.7.1');
-    await c.cmd('EHLO probe.test');
-    await c.cmd('MAIL FROM:<>');
-    expect((await c.cmd('RCPT TO:<full@mailbox-states.mailworld.test>'))?.lines[0]).toMatch(/^552 5\.2\.2/);
-    expect((await c.cmd('RCPT TO:<fulltemp@mailbox-states.mailworld.test>'))?.lines[0]).toMatch(/^452 4\.2\.2/);
-    expect((await c.cmd('RCPT TO:<gone@mailbox-states.mailworld.test>'))?.lines[0]).toMatch(/^550 5\.2\.1/);
+    const c = await mailSession('127.77.7.1', '');
+    const expected = { full: /^552 5\.2\.2/, fulltemp: /^452 4\.2\.2/, gone: /^550 5\.2\.1/ };
+    for (const [local, reply] of Object.entries(expected)) expect(await rcptLine(c, `${local}@mailbox-states.mailworld.test`)).toMatch(reply);
     c.close();
   });
 
   it('greylists each triplet until the window has passed', async () => {
-    const c = await session('127.77.3.1');
-    await c.cmd('EHLO probe.test');
-    await c.cmd('MAIL FROM:<a@probe.test>');
-    expect((await c.cmd('RCPT TO:<alice@greylist.mailworld.test>'))?.lines[0]).toMatch(/^451 4\.7\.1/);
+    const c = await mailSession('127.77.3.1');
+    expect(await rcptLine(c, 'alice@greylist.mailworld.test')).toMatch(/^451 4\.7\.1/);
     expect((await c.cmd('RCPT TO:<alice@greylist.mailworld.test>'))?.code).toBe(451);
     await new Promise((r) => setTimeout(r, 300));
     expect((await c.cmd('RCPT TO:<alice@greylist.mailworld.test>'))?.code).toBe(250);
@@ -121,10 +129,8 @@ describe('mail world SMTP hosts', () => {
   });
 
   it('blocks by policy at RCPT and at connect', async () => {
-    const c = await session('127.77.5.1');
-    await c.cmd('EHLO probe.test');
-    await c.cmd('MAIL FROM:<a@probe.test>');
-    expect((await c.cmd('RCPT TO:<alice@policy-block.mailworld.test>'))?.lines[0]).toMatch(/^550 5\.7\.1/);
+    const c = await mailSession('127.77.5.1');
+    expect(await rcptLine(c, 'alice@policy-block.mailworld.test')).toMatch(/^550 5\.7\.1/);
     c.close();
     const b = await SmtpTestClient.connect('127.77.6.1', world.smtpPort);
     expect((await b.read())?.lines[0]).toMatch(/^554 5\.7\.1/);
@@ -150,13 +156,9 @@ describe('mail world SMTP hosts', () => {
 
   it('answers 452 4.5.3 beyond the per-session recipient limit and counts RCPTs per session', async () => {
     world.resetCounters();
-    const c = await session('127.77.20.1');
-    await c.cmd('EHLO probe.test');
-    await c.cmd('MAIL FROM:<a@probe.test>');
-    for (const u of ['user01', 'user02', 'user03']) {
-      expect((await c.cmd(`RCPT TO:<${u}@rcpt-limit.mailworld.test>`))?.code).toBe(250);
-    }
-    expect((await c.cmd('RCPT TO:<user04@rcpt-limit.mailworld.test>'))?.lines[0]).toMatch(/^452 4\.5\.3/);
+    const c = await mailSession('127.77.20.1');
+    for (const u of ['user01', 'user02', 'user03']) expect(await rcptLine(c, `${u}@rcpt-limit.mailworld.test`)).toMatch(/^250 /);
+    expect(await rcptLine(c, 'user04@rcpt-limit.mailworld.test')).toMatch(/^452 4\.5\.3/);
     c.close();
     expect(world.counters.maxRcptsPerSession).toBe(4);
     expect(world.counters.perIp.get('127.77.20.1')?.rcpts).toBe(4);

@@ -394,6 +394,22 @@ class Session {
   }
 }
 
+/** A host's counts from zero (the connections open now are the starting concurrency). */
+function zeroHostCounts(open: number): Omit<HostCounters, 'ip' | 'current'> {
+  return {
+    connections: 0,
+    maxConcurrent: open,
+    sessions: 0,
+    rcpts: 0,
+    rcptTimes: [],
+    maxRcptsPerSession: 0,
+    tlsUpgrades: 0,
+    quits: 0,
+    closedBeforeBanner: 0,
+    byClient: new Map(),
+  };
+}
+
 export class SmtpHost {
   readonly counters: HostCounters;
   private server: net.Server | null = null;
@@ -407,20 +423,7 @@ export class SmtpHost {
     readonly spec: ServerSpec,
     readonly ctx: HostContext,
   ) {
-    this.counters = {
-      ip,
-      connections: 0,
-      current: 0,
-      maxConcurrent: 0,
-      sessions: 0,
-      rcpts: 0,
-      rcptTimes: [],
-      maxRcptsPerSession: 0,
-      tlsUpgrades: 0,
-      quits: 0,
-      closedBeforeBanner: 0,
-      byClient: new Map(),
-    };
+    this.counters = { ip, current: 0, ...zeroHostCounts(0) };
     ctx.counters.perIp.set(ip, this.counters);
   }
 
@@ -429,18 +432,7 @@ export class SmtpHost {
   }
 
   resetCounters(): void {
-    Object.assign(this.counters, {
-      connections: 0,
-      maxConcurrent: this.counters.current,
-      sessions: 0,
-      rcpts: 0,
-      rcptTimes: [],
-      maxRcptsPerSession: 0,
-      tlsUpgrades: 0,
-      quits: 0,
-      closedBeforeBanner: 0,
-      byClient: new Map(),
-    });
+    Object.assign(this.counters, zeroHostCounts(this.counters.current));
     this.ctx.counters.perIp.set(this.ip, this.counters);
   }
 
