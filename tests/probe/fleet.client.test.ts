@@ -8,7 +8,7 @@ import { planShares } from '../../probe/client/pick-probe';
 import type { VerificationResult } from '../../probe/contract';
 import { startProbeDaemon } from '../../probe/daemon/server';
 import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
-import { expectedOutcome, fastProbeOptions, freePort, outcome } from './mailworld-helpers';
+import { expectedOutcome, fleetProbeOptions, freePort, outcome } from './mailworld-helpers';
 
 const TOKEN = 'fleet-token';
 const SOURCES = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
@@ -35,7 +35,7 @@ const daemons: { url: string; close(): Promise<void> }[] = [];
 beforeAll(async () => {
   world = await startMailWorld({ domains, replyDelayMs: 3 });
   for (const ip of SOURCES) {
-    daemons.push(await startProbeDaemon({ port: 0, host: '127.0.0.1', token: TOKEN, probe: { ...fastProbeOptions(world), sourceIps: [ip], maxConnectionsPerIp: 2, maxRcptsPerSession: 10 } }));
+    daemons.push(await startProbeDaemon({ port: 0, host: '127.0.0.1', token: TOKEN, probe: { ...fleetProbeOptions(world), sourceIps: [ip], maxConnectionsPerIp: 2, maxRcptsPerSession: 10 } }));
   }
 });
 afterAll(async () => {
@@ -98,7 +98,7 @@ describe('ProbeClient over a fleet of three nodes', () => {
     expect(first).toHaveLength(emails.length);
     expect(client.stats.requests[lateUrl]).toBeUndefined();
 
-    const late = await startProbeDaemon({ port, host: '127.0.0.1', token: TOKEN, probe: { ...fastProbeOptions(world), sourceIps: ['127.0.0.5'] } });
+    const late = await startProbeDaemon({ port, host: '127.0.0.1', token: TOKEN, probe: { ...fleetProbeOptions(world), sourceIps: ['127.0.0.5'] } });
     try {
       await new Promise((r) => setTimeout(r, 350));
       const second = await collect(client.verify(emails, { depth: 'smtp', mode: 'bulk' }));
@@ -111,7 +111,7 @@ describe('ProbeClient over a fleet of three nodes', () => {
 
   it('redoes the owed work of a node that dies mid-stream on the others: every address once', { timeout: 30_000 }, async () => {
     const slowWorld = await startMailWorld({ domains: [bigDomain('slowbig.test', '127.96.0.1', 240), ...small.map((d) => ({ ...d, domain: d.domain.replace('fleet', 'slow'), mx: [{ host: `mx.${d.domain}`, priority: 10, ip: (d.mx?.[0]?.ip ?? '').replace('127.95', '127.96') }] }))], replyDelayMs: 15 });
-    const nodes = await Promise.all(SOURCES.map((ip) => startProbeDaemon({ port: 0, host: '127.0.0.1', token: TOKEN, probe: { ...fastProbeOptions(slowWorld), sourceIps: [ip], maxConnectionsPerIp: 1, maxRcptsPerSession: 5 } })));
+    const nodes = await Promise.all(SOURCES.map((ip) => startProbeDaemon({ port: 0, host: '127.0.0.1', token: TOKEN, probe: { ...fleetProbeOptions(slowWorld), sourceIps: [ip], maxConnectionsPerIp: 1, maxRcptsPerSession: 5 } })));
     let killed: string | null = null;
     try {
       const client = new ProbeClient({ urls: nodes.map((n) => n.url), token: TOKEN, retry: { backoffMs: 50 } });

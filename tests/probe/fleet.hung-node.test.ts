@@ -9,7 +9,7 @@ import { ProbeClient } from '../../probe/client/probe-client';
 import type { VerificationResult } from '../../probe/contract';
 import { startProbeDaemon } from '../../probe/daemon/server';
 import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
-import { expectedOutcome, fastProbeOptions, outcome } from './mailworld-helpers';
+import { expectedOutcome, fleetProbeOptions, outcome } from './mailworld-helpers';
 
 const TOKEN = 'hung-token';
 const RELAYED_BEFORE_HANG = 3;
@@ -79,7 +79,7 @@ const daemons: { url: string; close(): Promise<void> }[] = [];
 beforeAll(async () => {
   world = await startMailWorld({ domains: [big, ...small], replyDelayMs: 3 });
   for (const ip of ['127.0.0.2', '127.0.0.3', '127.0.0.4']) {
-    daemons.push(await startProbeDaemon({ port: 0, host: '127.0.0.1', token: TOKEN, probe: { ...fastProbeOptions(world), sourceIps: [ip], maxConnectionsPerIp: 2, maxRcptsPerSession: 10 } }));
+    daemons.push(await startProbeDaemon({ port: 0, host: '127.0.0.1', token: TOKEN, probe: { ...fleetProbeOptions(world), sourceIps: [ip], maxConnectionsPerIp: 2, maxRcptsPerSession: 10 } }));
   }
 });
 afterAll(async () => {
