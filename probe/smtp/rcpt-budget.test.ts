@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RcptBudget } from './rcpt-budget';
+import { maxInAnyWindow } from '../testing/rate-window';
 
 beforeEach(() => {
   vi.useFakeTimers({ now: 0 });
@@ -7,17 +8,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
 });
-
-/** The most grants (counted per RCPT) whose times fall in any interval [t, t + windowMs). */
-function maxInAnyWindow(times: number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let max = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while ((sorted[i] ?? 0) - (sorted[j] ?? 0) >= windowMs) j++;
-    max = Math.max(max, i - j + 1);
-  }
-  return max;
-}
 
 describe('RcptBudget (the fleet RCPT budget of one node, per MX IP)', () => {
   it('never lets more than its share through in any window, keeps up the rate, and serves every taker', async () => {

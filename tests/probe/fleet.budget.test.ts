@@ -10,6 +10,7 @@ import { startProbeDaemon } from '../../probe/daemon/server';
 import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
 import { spawnProbeNode, type ProbeNode } from '../helpers/probe-fleet';
 import { expectedOutcome, fastProbeOptions, outcome } from './mailworld-helpers';
+import { maxInAnyWindow } from '../../probe/testing/rate-window';
 
 const TOKEN = 'fleet-budget-token';
 const SOURCES = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
@@ -30,17 +31,6 @@ const small: DomainSpec[] = Array.from({ length: 6 }, (_, i) => ({
   mailboxes: { a: 'ok' },
   addresses: ['a', 'b'],
 }));
-
-/** The most RCPTs received in any window [t, t + windowMs). */
-function maxInAnyWindow(times: readonly number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let max = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while ((sorted[i] ?? 0) - (sorted[j] ?? 0) >= windowMs) j++;
-    max = Math.max(max, i - j + 1);
-  }
-  return max;
-}
 
 async function collect(it: AsyncIterable<VerificationResult>): Promise<VerificationResult[]> {
   const out: VerificationResult[] = [];
