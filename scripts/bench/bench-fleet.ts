@@ -1,7 +1,9 @@
 // npm run bench:fleet — the probe fleet on a simulated mail internet (tests/mailworld), every SMTP
 // reply delayed 20 ms: 20,000 addresses where one provider (one domain, two MX addresses) holds 60%
 // and the rest is spread over small domains. The probe daemons are real processes (`mailvet probe`),
-// each bound to its own 127.x source address; the client is the server's ProbeClient.
+// each bound to its own 127.x source address; the client is the server's ProbeClient; the mail world
+// runs in its own process (tests/mailworld/world-process.ts), so the CPU time of the nodes, the world
+// and the client (this process) is measured apart.
 //   1 node vs 3 nodes: wall time, addresses/s, max concurrent connections per (source IP, MX IP) and
 //   max RCPTs per session as the servers saw them, connections per address, accuracy;
 //   then 3 nodes with one SIGKILLed mid-run: completion time, addresses lost, duplicates.
@@ -9,7 +11,8 @@
 //
 //   tsx scripts/bench/bench-fleet.ts [--addresses 20000] [--share 0.6] [--small-domains 400]
 //     [--reply-delay-ms 20] [--kill-at 0.3] [--runs 1,3,kill] [--time-limit-s 600] [--json]
-// Profiling: FLEET_NODE_OPTIONS is passed to the probe nodes as NODE_OPTIONS, e.g.
+// Profiling: FLEET_NODE_OPTIONS is passed to the probe nodes as NODE_OPTIONS (the world process
+// inherits this process's NODE_OPTIONS), e.g.
 //   FLEET_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' node --cpu-prof --import tsx scripts/bench/bench-fleet.ts
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -18,7 +21,8 @@ import { armHardStop, mailWorldBenchOptions } from './bench-common';
 import { ProbeClient } from '../../probe/client/probe-client';
 import type { VerificationResult } from '../../probe/contract';
 import { spawnProbeNode, type ProbeNode } from '../../tests/helpers/probe-fleet';
-import { startMailWorld, type DomainSpec, type MailWorld } from '../../tests/mailworld/index';
+import type { DomainSpec } from '../../tests/mailworld/index';
+import { startMailWorldProcess, type MailWorldProcess } from '../../tests/mailworld/world-process';
 
 const { values: argv } = parseArgs({
   options: {
@@ -105,12 +109,13 @@ interface Run {
   providerFirstMs: number;
   providerLastMs: number;
   restLastMs: number;
-  /** CPU seconds: the probe nodes together, and this process (mail world + client). */
+  /** CPU seconds: the probe nodes together, the mail world's process, and this process (the client). */
   nodeCpuS: number;
-  benchCpuS: number;
+  worldCpuS: number;
+  clientCpuS: number;
 }
 
-async function startNodes(world: MailWorld, n: number): Promise<ProbeNode[]> {
+async function startNodes(world: MailWorldProcess, n: number): Promise<ProbeNode[]> {
   const env = { ...world.probeEnv(), PROBE_DNS_TIMEOUT_MS: '10000', PROBE_CONNECT_TIMEOUT_MS: '2000', PROBE_BANNER_TIMEOUT_MS: '5000', PROBE_REPLY_TIMEOUT_MS: '5000', ...(process.env.FLEET_NODE_OPTIONS ? { NODE_OPTIONS: process.env.FLEET_NODE_OPTIONS } : {}) };
   const started = await Promise.all(SOURCES.slice(0, n).map((sourceIp) => spawnProbeNode({ sourceIp, token: TOKEN, env, startTimeoutMs: 60_000 })));
   nodes.push(...started);
@@ -135,13 +140,12 @@ async function stopNodes(list: ProbeNode[]): Promise<void> {
 let runWallMs = 0;
 const mismatches = new Map<string, number>();
 
-async function run(world: MailWorld, name: string, n: number, kill: boolean): Promise<Run> {
+async function run(world: MailWorldProcess, name: string, n: number, kill: boolean): Promise<Run> {
   const fleet = await startNodes(world, n);
   for (const node of fleet) {
     for await (const r of new ProbeClient({ urls: [node.url], token: TOKEN }).verify(['a@warmup.test', 'b@warmup.test', 'x@d0.small.test'], { depth: 'smtp', mode: 'bulk' })) void r;
   }
-  world.resetCounters();
-  world.resetGreylist();
+  await world.reset();
   const client = new ProbeClient({ urls: fleet.map((x) => x.url), token: TOKEN, retry: { backoffMs: 200 } });
   const seen = new Map<string, number>();
   let correct = 0;
@@ -152,7 +156,9 @@ async function run(world: MailWorld, name: string, n: number, kill: boolean): Pr
   let restLastMs = 0;
   const cpu0 = process.cpuUsage();
   const nodeCpu0 = fleet.reduce((a, x) => a + cpuSeconds(x.child.pid), 0);
+  const worldCpu0 = cpuSeconds(world.pid);
   let nodeCpuS = 0;
+  let worldCpuS = 0;
   const t0 = performance.now();
   const killAfter = Math.floor(list.length * KILL_AT);
   try {
@@ -179,15 +185,17 @@ async function run(world: MailWorld, name: string, n: number, kill: boolean): Pr
   } finally {
     const wallMs = performance.now() - t0;
     nodeCpuS += fleet.filter((_x, i) => !(kill && i === 1)).reduce((a, x) => a + cpuSeconds(x.child.pid), 0) - nodeCpu0;
+    worldCpuS = cpuSeconds(world.pid) - worldCpu0;
     await stopNodes(fleet);
     runWallMs = wallMs;
   }
   const wallMs = runWallMs;
   const cpu = process.cpuUsage(cpu0);
+  const counters = await world.counters();
   let maxPair = 0;
   let maxPerMx = 0;
   const providerBySource: Record<string, number> = {};
-  for (const [ip, h] of world.counters.perIp) {
+  for (const [ip, h] of counters.perIp) {
     maxPerMx = Math.max(maxPerMx, h.maxConcurrent);
     for (const [src, c] of h.byClient) {
       maxPair = Math.max(maxPair, c.maxConcurrent);
@@ -206,10 +214,10 @@ async function run(world: MailWorld, name: string, n: number, kill: boolean): Pr
     perSec: (results * 1000) / wallMs,
     maxConnPerPair: maxPair,
     maxConnPerMxIp: maxPerMx,
-    maxRcptsPerSession: world.counters.maxRcptsPerSession,
-    connectionsPerAddress: world.counters.connections / list.length,
-    dnsQueries: world.counters.dnsQueries,
-    rdapQueries: world.counters.rdapQueries,
+    maxRcptsPerSession: counters.maxRcptsPerSession,
+    connectionsPerAddress: counters.connections / list.length,
+    dnsQueries: counters.dnsQueries,
+    rdapQueries: counters.rdapQueries,
     providerConnectionsBySource: providerBySource,
     replanned: client.stats.replanned,
     killedAtMs,
@@ -217,12 +225,13 @@ async function run(world: MailWorld, name: string, n: number, kill: boolean): Pr
     providerLastMs,
     restLastMs,
     nodeCpuS,
-    benchCpuS: (cpu.user + cpu.system) / 1e6,
+    worldCpuS,
+    clientCpuS: (cpu.user + cpu.system) / 1e6,
   };
 }
 
 const domains = buildDomains();
-const world = await startMailWorld({ domains, replyDelayMs: RTT });
+const world = await startMailWorldProcess({ domains, replyDelayMs: RTT });
 const list = world.emails.filter((e) => !e.endsWith('@warmup.test'));
 const total = list.length;
 console.log(`bench:fleet — ${total.toLocaleString('en-US')} addresses, ${Math.round(SHARE * 100)}% on one provider (${PROVIDER_IPS.length} MX IPs), the rest on ${SMALL_DOMAINS} domains; ${RTT} ms per SMTP reply`);
@@ -255,7 +264,8 @@ row('wall time (s)', (r) => (r.wallMs / 1000).toFixed(1));
 row('addresses/s', (r) => r.perSec.toFixed(0));
 row('provider: first / last result (s)', (r) => `${(r.providerFirstMs / 1000).toFixed(1)} / ${(r.providerLastMs / 1000).toFixed(1)}`);
 row('other domains: last result (s)', (r) => (r.restLastMs / 1000).toFixed(1));
-row('CPU s: nodes / world+client', (r) => `${r.nodeCpuS.toFixed(1)} / ${r.benchCpuS.toFixed(1)}`);
+row('CPU s: nodes / mail world / client', (r) => `${r.nodeCpuS.toFixed(1)} / ${r.worldCpuS.toFixed(1)} / ${r.clientCpuS.toFixed(1)}`);
+row('CPU ms per 1,000 addresses, all', (r) => (((r.nodeCpuS + r.worldCpuS + r.clientCpuS) * 1e6) / list.length).toFixed(0));
 row('results / unique / expected', (r) => `${r.results}/${r.unique}/${total}`);
 row('addresses lost', (r) => String(r.lost));
 row('duplicates', (r) => String(r.duplicates));

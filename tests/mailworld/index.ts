@@ -106,12 +106,19 @@ function collectHosts(domains: DomainSpec[]): Map<string, { ip: string; name: st
   return hosts;
 }
 
-export async function startMailWorld(o: MailWorldOptions = {}): Promise<MailWorld> {
-  const domains = o.domains ?? defaultScenarios;
-  const counters = emptyCounters();
+/** What a world's domain list says before anything listens: the lookups its servers use, every listed address and its ground truth. */
+export function indexDomains(domains: DomainSpec[]): {
+  byName: Map<string, DomainSpec>;
+  /** domain → host IPs */
+  servedBy: Map<string, Set<string>>;
+  /** domain → its mailboxes by lower-case local part */
+  mailboxesOf: Map<string, MailboxIndex>;
+  truth: Map<string, Truth>;
+  emails: string[];
+} {
   const byName = new Map<string, DomainSpec>();
-  const servedBy = new Map<string, Set<string>>(); // domain → host IPs
-  const mailboxesOf = new Map<string, MailboxIndex>(); // domain → its mailboxes by lower-case local part
+  const servedBy = new Map<string, Set<string>>();
+  const mailboxesOf = new Map<string, MailboxIndex>();
   const truth = new Map<string, Truth>();
   const emails: string[] = [];
   for (const d of domains) {
@@ -127,6 +134,13 @@ export async function startMailWorld(o: MailWorldOptions = {}): Promise<MailWorl
       emails.push(email);
     }
   }
+  return { byName, servedBy, mailboxesOf, truth, emails };
+}
+
+export async function startMailWorld(o: MailWorldOptions = {}): Promise<MailWorld> {
+  const domains = o.domains ?? defaultScenarios;
+  const counters = emptyCounters();
+  const { byName, servedBy, mailboxesOf, truth, emails } = indexDomains(domains);
   const hosts = collectHosts(domains);
 
   const tlsPems = await testCertificate();
