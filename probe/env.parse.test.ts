@@ -60,9 +60,9 @@ describe('probe env', () => {
 
   it('reads the fleet RCPT budget per MX as this node\'s share (budget ÷ fleet size, rounded down), per minute unless the window is set', () => {
     expect(probeOptionsFromEnv({}).mxRcptBudget).toBeUndefined();
-    expect(probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: '600', PROBE_FLEET_SIZE: '3' }).mxRcptBudget).toEqual({ rcpts: 200, windowMs: 60_000 });
-    expect(probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: '100', PROBE_FLEET_SIZE: '3' }).mxRcptBudget).toEqual({ rcpts: 33, windowMs: 60_000 });
-    expect(probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: '18', PROBE_FLEET_SIZE: '3', PROBE_FLEET_MX_RCPT_WINDOW_MS: '2000' }).mxRcptBudget).toEqual({ rcpts: 6, windowMs: 2000 });
+    expect(probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: '600', PROBE_FLEET_SIZE: '3' }).mxRcptBudget).toEqual({ rcpts: 200, windowMs: 60_000, fleet: { budget: 600, size: 3 } });
+    expect(probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: '100', PROBE_FLEET_SIZE: '3' }).mxRcptBudget).toEqual({ rcpts: 33, windowMs: 60_000, fleet: { budget: 100, size: 3 } });
+    expect(probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: '18', PROBE_FLEET_SIZE: '3', PROBE_FLEET_MX_RCPT_WINDOW_MS: '2000' }).mxRcptBudget).toEqual({ rcpts: 6, windowMs: 2000, fleet: { budget: 18, size: 3 } });
   });
 
   it('refuses a fleet RCPT budget that is negative, not a number, not whole, smaller than the fleet, or incomplete', () => {

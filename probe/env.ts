@@ -93,7 +93,7 @@ export function probeOptionsFromEnv(env: NodeJS.ProcessEnv | Record<string, stri
  * This node's share of the fleet-wide RCPT budget per MX IP: PROBE_FLEET_MX_RCPT_PER_MINUTE ÷
  * PROBE_FLEET_SIZE, rounded down, so that the shares of all nodes never add up to more than the budget.
  */
-export function fleetRcptBudget(e: ProbeEnv): { rcpts: number; windowMs: number } | undefined {
+export function fleetRcptBudget(e: ProbeEnv): { rcpts: number; windowMs: number; fleet: { budget: number; size: number } } | undefined {
   const budget = e.PROBE_FLEET_MX_RCPT_PER_MINUTE;
   const size = e.PROBE_FLEET_SIZE;
   if (budget === undefined) {
@@ -108,7 +108,7 @@ export function fleetRcptBudget(e: ProbeEnv): { rcpts: number; windowMs: number 
   if (rcpts < 1) {
     throw new Error(`invalid probe environment: PROBE_FLEET_MX_RCPT_PER_MINUTE=${budget} over PROBE_FLEET_SIZE=${size} nodes leaves less than one RCPT per node; raise the budget to at least ${size}`);
   }
-  return { rcpts, windowMs: e.PROBE_FLEET_MX_RCPT_WINDOW_MS ?? 60_000 };
+  return { rcpts, windowMs: e.PROBE_FLEET_MX_RCPT_WINDOW_MS ?? 60_000, fleet: { budget, size } };
 }
 
 /** The daemon's settings: port, host and the (required) bearer token. */

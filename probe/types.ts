@@ -54,7 +54,12 @@ export interface ProbeOptions {
    * sends them; RCPTs wait for room, nothing is refused. Unset: no budget. The daemon fills it from
    * PROBE_FLEET_MX_RCPT_PER_MINUTE ÷ PROBE_FLEET_SIZE.
    */
-  mxRcptBudget?: { rcpts: number; windowMs?: number };
+  mxRcptBudget?: {
+    rcpts: number;
+    windowMs?: number;
+    /** The fleet's budget and size this share was cut from (the daemon reports them to clients, which check PROBE_URLS against the size). */
+    fleet?: { budget: number; size: number };
+  };
 }
 
 export interface VerifyCallOptions {

@@ -10,6 +10,10 @@
 // nodes still live: every address is answered once. A daemon whose stream stays silent longer than
 // the idle timeout (hung without closing) is treated the same way. Every NDJSON line is parsed with the
 // contract's zod schema: the server only ever sees validated VerificationResults.
+// The fleet RCPT budget per MX is held by the nodes themselves (each keeps budget ÷ PROBE_FLEET_SIZE);
+// the client only checks, from /healthz, that its PROBE_URLS has no more nodes than that size and
+// that the nodes agree, and warns when not (the shares would then add up to more than the budget).
+import { z } from 'zod';
 import { MAX_BATCH, verificationResultSchema, type Depth, type VerificationResult } from '../contract';
 import { produced } from '../channel';
 import { domainKey, planShares, type PlannedShare } from './pick-probe';
@@ -78,7 +82,14 @@ export interface FleetStats {
   hinted: number;
   /** Requests cut because their node's stream stayed silent longer than idleTimeoutMs. */
   idleTimeouts: number;
+  /** Fleet configuration problems seen on /healthz (each also logged once), e.g. more nodes than PROBE_FLEET_SIZE. */
+  warnings: string[];
 }
+
+const healthSchema = z.object({
+  mx_rcpt_budget: z.object({ budget: z.number(), fleet_size: z.number(), window_ms: z.number(), node_share: z.number() }).optional(),
+});
+type HealthBudget = NonNullable<z.infer<typeof healthSchema>['mx_rcpt_budget']>;
 
 const MAX_REMEMBERED_DOMAINS = 10_000;
 
@@ -107,7 +118,9 @@ export class ProbeClient {
   private readonly health = new Map<string, { ok: boolean; until: number }>();
   private readonly checking = new Map<string, Promise<boolean>>();
   private readonly catchAll = new Map<string, { value: boolean; domain: string; expires: number }>();
-  readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0, idleTimeouts: 0 };
+  /** The fleet RCPT budget each node said it holds a share of (null: none). */
+  private readonly budgets = new Map<string, HealthBudget | null>();
+  readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0, idleTimeouts: 0, warnings: [] };
 
   constructor(o: ProbeClientOptions) {
     this.urls = [...new Set(o.urls.map((u) => u.trim().replace(/\/+$/, '')).filter(Boolean))];
@@ -150,18 +163,52 @@ export class ProbeClient {
         this.health.set(url, { ok, until: Date.now() + (ok ? this.healthTtlMs : this.cooldownMs) });
       }),
     );
+    this.checkBudgets();
     return this.urls.filter((u) => this.health.get(u)?.ok === true);
   }
 
   private async checkHealth(url: string, signal?: AbortSignal): Promise<boolean> {
     try {
       const timeout = AbortSignal.timeout(this.healthTimeoutMs);
-      const res = await this.fetchImpl(`${url}/healthz`, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-      await res.body?.cancel().catch(() => undefined);
-      return res.ok;
+      const res = await this.fetchImpl(`${url}/healthz`, { headers: { authorization: `Bearer ${this.token}` }, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      if (!res.ok) {
+        await res.body?.cancel().catch(() => undefined);
+        return false;
+      }
+      const body = healthSchema.safeParse(await res.json().catch(() => null));
+      if (body.success) this.budgets.set(url, body.data.mx_rcpt_budget ?? null);
+      return true;
     } catch {
       return false;
     }
+  }
+
+  /**
+   * The nodes hold the budget alone (each its share, budget ÷ fleet size): the sum holds only while
+   * PROBE_URLS lists no more nodes than the size the nodes were given, and they agree. Says so when not.
+   */
+  private checkBudgets(): void {
+    const seen = [...this.budgets].filter((e): e is [string, HealthBudget] => e[1] !== null);
+    const first = seen[0];
+    if (!first) return;
+    const [, b] = first;
+    if (this.urls.length > b.fleet_size) {
+      this.warn(`PROBE_URLS lists ${this.urls.length} probe nodes but their fleet RCPT budget (${b.budget} per MX per ${b.window_ms} ms) is shared among PROBE_FLEET_SIZE=${b.fleet_size}: together they may send an MX more than the budget; set PROBE_FLEET_SIZE=${this.urls.length} or more on every node`);
+    }
+    for (const [url, other] of seen) {
+      if (other.budget !== b.budget || other.fleet_size !== b.fleet_size || other.window_ms !== b.window_ms) {
+        this.warn(`probe nodes disagree about the fleet RCPT budget: ${first[0]} has ${b.budget} per ${b.window_ms} ms over ${b.fleet_size} nodes, ${url} has ${other.budget} per ${other.window_ms} ms over ${other.fleet_size}; give every node the same PROBE_FLEET_* values`);
+      }
+    }
+    for (const [url, other] of this.budgets) {
+      if (other === null) this.warn(`probe node ${url} holds no share of the fleet RCPT budget that ${first[0]} holds (PROBE_FLEET_MX_RCPT_PER_MINUTE unset there): it is not limited`);
+    }
+  }
+
+  private warn(message: string): void {
+    if (this.stats.warnings.includes(message)) return;
+    this.stats.warnings.push(message);
+    console.warn(`[probe fleet] ${message}`);
   }
 
   private markDown(url: string): void {

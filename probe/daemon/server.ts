@@ -1,7 +1,9 @@
 // The probe daemon: a thin HTTP shell around the library.
 //   POST /v1/verify  bearer token; body {emails, depth?, mode?}; streams one NDJSON result per
 //                    address as it finishes; a client that disconnects cancels its work.
-//   GET  /healthz    liveness
+//   GET  /healthz    liveness; with the bearer token it also names the fleet RCPT budget this node
+//                    holds a share of ({budget, fleet_size, window_ms, node_share}), so clients can
+//                    check their PROBE_URLS against the fleet size
 //   GET  /metrics    Prometheus (prom-client); the same bearer token as /v1/verify
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -76,7 +78,15 @@ function write(res: http.ServerResponse, line: string): Promise<void> {
   });
 }
 
-export function createProbeServer(o: { token: string; verifier: Verifier }): http.Server {
+/** The fleet RCPT budget as /healthz reports it to a client with the token. */
+export interface HealthBudget {
+  budget: number;
+  fleet_size: number;
+  window_ms: number;
+  node_share: number;
+}
+
+export function createProbeServer(o: { token: string; verifier: Verifier; budget?: HealthBudget }): http.Server {
   const metrics = createProbeMetrics();
 
   async function verify(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -114,7 +124,7 @@ export function createProbeServer(o: { token: string; verifier: Verifier }): htt
     const handle = async (): Promise<void> => {
       switch (route) {
         case 'GET /healthz':
-          return sendJson(res, 200, { ok: true });
+          return sendJson(res, 200, o.budget && isAuthorized(req.headers.authorization, o.token) ? { ok: true, mx_rcpt_budget: o.budget } : { ok: true });
         case 'GET /metrics': {
           if (!isAuthorized(req.headers.authorization, o.token)) {
             res.setHeader('www-authenticate', 'Bearer');
@@ -160,7 +170,9 @@ export async function startProbeDaemon(o: { port: number; host?: string; token: 
   if (!o.token) throw new Error('a probe daemon needs a token');
   await assertLocalAddresses(o.probe?.sourceIps ?? []);
   const verifier = createVerifier(o.probe);
-  const server = createProbeServer({ token: o.token, verifier });
+  const share = o.probe?.mxRcptBudget;
+  const budget = share?.fleet ? { budget: share.fleet.budget, fleet_size: share.fleet.size, window_ms: share.windowMs ?? 60_000, node_share: share.rcpts } : undefined;
+  const server = createProbeServer({ token: o.token, verifier, budget });
   const host = o.host ?? '0.0.0.0';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
