@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeClient } from '../../probe/client/probe-client';
 import type { VerificationResult } from '../../probe/contract';
 import { startProbeDaemon } from '../../probe/daemon/server';
+import { createVerifier } from '../../probe/index';
 import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
 import { spawnProbeNode, type ProbeNode } from '../helpers/probe-fleet';
 import { expectedOutcome, fastProbeOptions, outcome } from './mailworld-helpers';
@@ -28,6 +29,12 @@ for (let i = 0; i < 60; i++) {
   big.addresses.push(`member${i}`);
   if (i % 3 !== 2 && big.mailboxes) big.mailboxes[`member${i}`] = 'ok';
 }
+/** A server without PIPELINING: the budget is waited for before each single RCPT. */
+const plain: DomainSpec = { domain: 'plainmail.test', scenario: 'no pipelining', mx: [{ host: 'mx.plainmail.test', priority: 10, ip: '127.86.2.1', server: { pipelining: false } }], mailboxes: {}, addresses: [] };
+for (let i = 0; i < 12; i++) {
+  plain.addresses.push(`p${i}`);
+  if (i % 2 === 0 && plain.mailboxes) plain.mailboxes[`p${i}`] = 'ok';
+}
 const small: DomainSpec[] = Array.from({ length: 6 }, (_, i) => ({
   domain: `small${i}.budget.test`,
   scenario: 'small',
@@ -45,7 +52,7 @@ async function collect(it: AsyncIterable<VerificationResult>): Promise<Verificat
 let world: MailWorld;
 let nodes: ProbeNode[] = [];
 beforeAll(async () => {
-  world = await startMailWorld({ domains: [big, ...small], replyDelayMs: 5 });
+  world = await startMailWorld({ domains: [big, plain, ...small], replyDelayMs: 5 });
   const env = {
     ...world.probeEnv(),
     PROBE_CONNECT_TIMEOUT_MS: '1000',
@@ -81,7 +88,7 @@ describe('a fleet-wide RCPT budget per MX', () => {
   it('three nodes never send one MX more than the budget in any window, use every node, and every verdict is right', { timeout: 90_000 }, async () => {
     world.resetCounters();
     world.resetGreylist();
-    const emails = world.emails;
+    const emails = world.emails.filter((e) => !e.endsWith('@plainmail.test'));
     expect(emails.filter((e) => e.endsWith('@budgetmail.test'))).toHaveLength(60);
     const client = new ProbeClient({ urls: nodes.map((n) => n.url), token: TOKEN, fleet: { splitMin: 20 } });
     const started = Date.now();
@@ -92,6 +99,8 @@ describe('a fleet-wide RCPT budget per MX', () => {
     expect(results).toHaveLength(emails.length);
     expect(new Set(results.map((r) => r.email)).size).toBe(emails.length);
     expect(outcome(results)).toEqual(expectedOutcome(world, emails));
+    // Recipients a session held back for the budget were asked later at no cost: no retry counted.
+    expect(results.filter((r) => r.evidence.retries > 0).map((r) => r.email)).toEqual([]);
 
     const host = world.counters.perIp.get(BIG_IP);
     const times = host?.rcptTimes ?? [];
@@ -127,6 +136,23 @@ describe('a fleet-wide RCPT budget per MX', () => {
       ]);
     } finally {
       await extra.close();
+    }
+  });
+
+  it('a server without PIPELINING gets each RCPT only when the budget has room, with every verdict right', { timeout: 30_000 }, async () => {
+    world.resetCounters();
+    const verifier = createVerifier({ ...fastProbeOptions(world), dnsTimeoutMs: 3000, sourceIps: ['127.0.0.7'], mxRcptBudget: { rcpts: 3, windowMs: 600 } });
+    try {
+      const emails = world.emails.filter((e) => e.endsWith('@plainmail.test'));
+      const results = await collect(verifier.verifyBatch(emails, { depth: 'smtp', mode: 'bulk', signal: AbortSignal.timeout(25_000) }));
+      expect(outcome(results)).toEqual(expectedOutcome(world, emails));
+      const times = world.counters.perIp.get('127.86.2.1')?.rcptTimes ?? [];
+      expect(times.length).toBeGreaterThanOrEqual(13);
+      expect(world.counters.violations).toEqual([]);
+      expect(maxInAnyWindow(times, 600)).toBeLessThanOrEqual(3);
+      expect(maxInAnyWindow(times, 600)).toBe(3);
+    } finally {
+      await verifier.close();
     }
   });
 });
