@@ -65,8 +65,9 @@ export function parseVerifyBody(text: string): { emails: string[]; depth: 'synta
   return parsed.data;
 }
 
-function write(res: http.ServerResponse, line: string): Promise<void> {
-  if (res.write(line)) return Promise.resolve();
+/** Resolves once the response can take more (or is gone). */
+function drained(res: http.ServerResponse): Promise<void> {
+  if (res.destroyed || res.writableEnded) return Promise.resolve();
   return new Promise((resolve) => {
     const done = (): void => {
       res.off('drain', done);
@@ -104,14 +105,28 @@ export function createProbeServer(o: { token: string; verifier: Verifier; budget
     metrics.requests.inc({ status: '200' });
     res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
     res.flushHeaders();
+    // Results that finish together (a session's recipients) leave in one chunk: lines are gathered
+    // until the event loop moves on (or 64 KB), then written at once.
+    let pending = '';
+    let flushAt: NodeJS.Immediate | null = null;
+    const flush = (): void => {
+      flushAt = null;
+      if (pending !== '' && !res.destroyed) res.write(pending);
+      pending = '';
+    };
     try {
       for await (const r of o.verifier.verifyBatch(body.emails, { depth: body.depth, mode: body.mode, signal: abort.signal, catchAllHints: body.catch_all })) {
         metrics.observe(r);
-        await write(res, `${JSON.stringify(r)}\n`);
+        pending += `${JSON.stringify(r)}\n`;
+        if (pending.length >= 65_536) flush();
+        else flushAt ??= setImmediate(flush);
+        if (res.writableNeedDrain) await drained(res);
       }
     } catch (err) {
       if ((err as Error).name !== 'AbortError') console.error('probe: verify stream failed:', err);
     } finally {
+      if (flushAt) clearImmediate(flushAt);
+      flush();
       metrics.inFlight.dec();
       res.off('close', onClose);
       res.end();

@@ -55,6 +55,8 @@ export class Politeness {
   /** The fleet RCPT budget per MX IP (null: none). */
   readonly budget: RcptBudget | null;
 
+  private readonly keys = new Map<string, string>();
+
   constructor(private readonly o: PolitenessOptions) {
     this.sourceIps = o.sourceIps ?? [];
     this.budget = o.rcptBudget ? new RcptBudget(o.rcptBudget) : null;
@@ -102,9 +104,15 @@ export class Politeness {
     return sourceFor(this.sourceIps, mxIp);
   }
 
-  /** The key caps are held under: the (source IP, MX IP) pair. */
+  /** The key caps are held under: the (source IP, MX IP) pair (remembered: it is asked several times per session). */
   private key(mxIp: string): string {
-    return `${this.sourceFor(mxIp) ?? '*'}>${mxIp}`;
+    let key = this.keys.get(mxIp);
+    if (key === undefined) {
+      if (this.keys.size >= MAX_TRACKED_IPS) this.keys.clear();
+      key = `${this.sourceFor(mxIp) ?? '*'}>${mxIp}`;
+      this.keys.set(mxIp, key);
+    }
+    return key;
   }
 
   rcptLimit(ip: string): number {
