@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
+import { expectSignedOut, followMailLink, pressAndSee, SCREENSHOT_DIR, signOut, signUpAndVerify, submitSignIn, submitSignUp, uniqueEmail } from './helpers';
 
 test('a visitor signs up, verifies by mail, stays signed in across a reload and signs out', async ({ page }) => {
   const email = uniqueEmail('e2e-auth');
@@ -9,21 +9,14 @@ test('a visitor signs up, verifies by mail, stays signed in across a reload and 
   await page.screenshot({ path: `${SCREENSHOT_DIR}/auth.png`, fullPage: true });
 
   // Signing in before verifying is refused with the server's reason.
-  await page.getByRole('tab', { name: 'Sign Up' }).click();
-  await page.getByLabel('Full Name').fill('Ada Lovelace');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('engine42');
-  await page.getByRole('button', { name: 'Create Account' }).click();
+  await submitSignUp(page, { name: 'Ada Lovelace', email, password: 'engine42' });
   await expect(page.getByText('Check Your Email!')).toBeVisible();
   await expect(page.getByText("We've sent you a verification link. Please check your email to activate your account.")).toBeVisible();
   await page.getByRole('tab', { name: 'Sign In' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('engine42');
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await submitSignIn(page, email, 'engine42');
   await expect(page.getByText('Login Failed')).toBeVisible();
 
-  await page.goto('/dev/outbox');
-  await page.locator('article', { hasText: email }).filter({ hasText: 'Verify your email' }).first().getByRole('link').click();
+  await followMailLink(page, email, 'Verify your email');
   await page.waitForURL('**/dashboard');
   await expect(page.getByTestId('user-email')).toHaveText(email);
   await expect(page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link')).toHaveText([
@@ -40,21 +33,15 @@ test('a visitor signs up, verifies by mail, stays signed in across a reload and 
 
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await expect(page.getByText('You have been successfully signed out.')).toBeVisible();
-  await page.waitForURL((u) => u.pathname === '/');
-
-  await page.goto('/dashboard/history');
-  await page.waitForURL('**/auth');
+  await expectSignedOut(page, '/dashboard/history');
 });
 
 test('a wrong password shows Login Failed', async ({ page }) => {
   const email = uniqueEmail('e2e-wrongpw');
   await signUpAndVerify(page, { email, password: 'right-password' });
-  await page.getByRole('button', { name: 'Sign Out' }).click();
-  await page.waitForURL((u) => u.pathname === '/');
+  await signOut(page);
   await page.goto('/auth');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('wrong-password');
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await submitSignIn(page, email, 'wrong-password');
   await expect(page.getByText('Login Failed')).toBeVisible();
   await expect(page.getByText(/invalid email or password/i)).toBeVisible();
 });
@@ -96,8 +83,7 @@ test('unknown paths show the 404 page with a link home', async ({ page }) => {
 test('a user who forgot the password gets a link by mail, chooses a new one and signs in with it', async ({ page }) => {
   const email = uniqueEmail('e2e-forgot');
   await signUpAndVerify(page, { email, password: 'first-password' });
-  await page.getByRole('button', { name: 'Sign Out' }).click();
-  await page.waitForURL((u) => u.pathname === '/');
+  await signOut(page);
 
   await page.goto('/auth');
   await page.getByRole('button', { name: 'Forgot password?' }).click();
@@ -107,22 +93,17 @@ test('a user who forgot the password gets a link by mail, chooses a new one and 
   await forgot.getByRole('button', { name: 'Send Reset Link' }).click();
   await expect(page.getByText("If an account exists for that address, we've sent a link to reset your password.")).toBeVisible();
 
-  await page.goto('/dev/outbox');
-  await page.locator('article', { hasText: email }).filter({ hasText: 'Reset your Mailvet password' }).first().getByRole('link').click();
+  await followMailLink(page, email, 'Reset your Mailvet password');
   await page.waitForURL(/\/auth\?.*step=reset/);
   await expect(page.getByRole('form', { name: 'Choose a new password' })).toBeVisible();
   await page.getByRole('textbox', { name: 'New password', exact: true }).fill('second-password');
   await page.getByLabel('Confirm new password').fill('something-else');
-  await page.getByRole('button', { name: 'Set New Password' }).click();
-  await expect(page.getByText('The two passwords do not match.')).toBeVisible();
+  await pressAndSee(page, 'Set New Password', 'The two passwords do not match.');
   await page.getByLabel('Confirm new password').fill('second-password');
-  await page.getByRole('button', { name: 'Set New Password' }).click();
-  await expect(page.getByText('You can now sign in with your new password.')).toBeVisible();
+  await pressAndSee(page, 'Set New Password', 'You can now sign in with your new password.');
   await page.screenshot({ path: `${SCREENSHOT_DIR}/auth-reset-done.png` });
   await expect(page.getByRole('form', { name: 'Sign in' })).toBeVisible();
 
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('second-password');
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await submitSignIn(page, email, 'second-password');
   await page.waitForURL('**/dashboard');
 });

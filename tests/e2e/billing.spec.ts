@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
 
 const card = (page: Page, plan: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: plan, exact: true }) });
@@ -7,6 +7,18 @@ const card = (page: Page, plan: string) => page.getByRole('listitem').filter({ h
 async function setCountry(page: Page, country: string) {
   const config = (await (await page.request.get('/api/public-config')).json()) as { geoUrl: string };
   await page.request.post(new URL(`/country/${country}`, config.geoUrl).toString());
+}
+
+/** Opens the test checkout with the plan card's Upgrade button. */
+async function openCheckout(page: Page, plan: string) {
+  await card(page, plan).getByRole('button', { name: `Upgrade to ${plan}` }).click();
+  return page.getByRole('dialog', { name: 'Mailvet checkout' });
+}
+
+/** Pays `amount` in the open test checkout and sees the upgrade to `plan` announced. */
+async function pay(page: Page, checkout: Locator, amount: string, plan: string) {
+  await checkout.getByRole('button', { name: `Pay ${amount} (test)` }).click();
+  await expect(page.getByText(`You've been upgraded to the ${plan} plan.`)).toBeVisible();
 }
 
 test.afterEach(async ({ page }) => {
@@ -32,8 +44,7 @@ test('billing shows five plans and upgrades through the labelled test checkout',
   await expect(page.getByText('Already Subscribed')).toBeVisible();
 
   // Upgrade to Starter: test checkout, then the normal verification.
-  await card(page, 'Starter').getByRole('button', { name: 'Upgrade to Starter' }).click();
-  const checkout = page.getByRole('dialog', { name: 'Mailvet checkout' });
+  const checkout = await openCheckout(page, 'Starter');
   await expect(checkout.getByText('Test mode — no real payment')).toBeVisible();
   await expect(checkout).toContainText('Starter plan (monthly)');
   await expect(checkout).toContainText('$19.00');
@@ -68,8 +79,7 @@ test('billing shows five plans and upgrades through the labelled test checkout',
 test('closing the test checkout takes no payment', async ({ page }) => {
   await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-close') });
   await page.goto('/dashboard/billing');
-  await card(page, 'Pro').getByRole('button', { name: 'Upgrade to Pro' }).click();
-  await page.getByRole('dialog', { name: 'Mailvet checkout' }).getByRole('button', { name: 'Cancel' }).click();
+  await (await openCheckout(page, 'Pro')).getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByText('Payment Cancelled')).toBeVisible();
   await expect(page.getByTestId('current-plan')).toHaveText('Free');
 });
@@ -80,11 +90,9 @@ test('upgrading annually in the test checkout charges 20% less and shows the ren
   await page.getByRole('radio', { name: /Annual/ }).click();
   await expect(page.getByTestId('price-pro')).toHaveText('$63.20');
   await expect(page.getByTestId('billed-pro')).toHaveText('$758.40 billed yearly');
-  await card(page, 'Pro').getByRole('button', { name: 'Upgrade to Pro' }).click();
-  const checkout = page.getByRole('dialog', { name: 'Mailvet checkout' });
+  const checkout = await openCheckout(page, 'Pro');
   await expect(checkout).toContainText('Pro plan (annual)');
-  await checkout.getByRole('button', { name: 'Pay $758.40 (test)' }).click();
-  await expect(page.getByText("You've been upgraded to the Pro plan.")).toBeVisible();
+  await pay(page, checkout, '$758.40', 'Pro');
   await expect(page.getByTestId('current-plan')).toHaveText('Pro (annual)');
   const nextYear = new Date();
   nextYear.setUTCFullYear(nextYear.getUTCFullYear() + 1);
@@ -101,11 +109,9 @@ test('visitors from India pay in rupees', async ({ page }) => {
   await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-inr') });
   await page.goto('/dashboard/billing');
   await expect(card(page, 'Pro')).toContainText('₹2,999');
-  await card(page, 'Pro').getByRole('button', { name: 'Upgrade to Pro' }).click();
-  const checkout = page.getByRole('dialog', { name: 'Mailvet checkout' });
+  const checkout = await openCheckout(page, 'Pro');
   await expect(checkout).toContainText('₹2,999.00');
-  await checkout.getByRole('button', { name: 'Pay ₹2,999.00 (test)' }).click();
-  await expect(page.getByText("You've been upgraded to the Pro plan.")).toBeVisible();
+  await pay(page, checkout, '₹2,999.00', 'Pro');
   await expect(page.getByTestId('current-plan')).toHaveText('Pro (monthly)');
 });
 

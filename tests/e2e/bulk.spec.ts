@@ -1,12 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { fixture, upgradeTo } from '../fixtures/e2e/paid-plan';
-import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
+import { fixture } from '../fixtures/e2e/paid-plan';
+import { newUserOn, SCREENSHOT_DIR } from './helpers';
 
 const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]', { hasText: text }).first(); // newest first
 
 test('on the free plan Bulk Upload says CSV Upload Not Available and leads to the plans', async ({ page }) => {
-  await signUpAndVerify(page, { email: uniqueEmail('e2e-bulk-free') });
-  await page.goto('/dashboard/bulk');
+  await newUserOn(page, '/dashboard/bulk', { tag: 'e2e-bulk-free' });
   await expect(page.getByRole('heading', { name: 'CSV Upload Not Available' })).toBeVisible();
   await expect(page.getByLabel('CSV file')).toHaveCount(0);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/bulk-free.png`, fullPage: true });
@@ -15,9 +14,7 @@ test('on the free plan Bulk Upload says CSV Upload Not Available and leads to th
 });
 
 test('a paid account picks a CSV: wrong type and size are refused, a good file becomes a job in History', async ({ page }) => {
-  await signUpAndVerify(page, { email: uniqueEmail('e2e-bulk-paid') });
-  await upgradeTo(page, 'starter');
-  await page.goto('/dashboard/bulk');
+  await newUserOn(page, '/dashboard/bulk', { tag: 'e2e-bulk-paid', plan: 'starter' });
 
   // Format notes and the 3-step explanation.
   await expect(page.getByText('CSV Upload Not Available')).toHaveCount(0);

@@ -1,4 +1,5 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { upgradeTo, type PaidPlan } from '../fixtures/e2e/paid-plan';
 
 export const SCREENSHOT_DIR = 'tests/e2e/__screenshots__';
 
@@ -9,26 +10,74 @@ export function uniqueEmail(tag: string): string {
   return `${tag}-${Date.now().toString(36)}${counter}@example.com`;
 }
 
-/** Signs up through the UI and follows the verification link from /dev/outbox; ends on /dashboard. */
-export async function signUpAndVerify(page: Page, o: { name?: string; email: string; password?: string }): Promise<void> {
-  await page.goto('/auth');
+/** Fills the Sign Up tab of the open /auth page and sends it; the caller checks the answer. */
+export async function submitSignUp(page: Page, o: { name?: string; email: string; password?: string }): Promise<void> {
   await page.getByRole('tab', { name: 'Sign Up' }).click();
   await page.getByLabel('Full Name').fill(o.name ?? 'Test User');
   await page.getByLabel('Email').fill(o.email);
   await page.getByLabel('Password').fill(o.password ?? 'secret123');
   await page.getByRole('button', { name: 'Create Account' }).click();
-  await expect(page.getByText('Check Your Email!')).toBeVisible();
+}
 
+/** Fills the Sign In form of the open /auth page and sends it; the caller checks the answer. */
+export async function submitSignIn(page: Page, email: string, password = 'secret123'): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+/** Follows the link (the one named `link`, else its only one) of the newest /dev/outbox mail to `to` mentioning `subject`. */
+export async function followMailLink(page: Page, to: string, subject: string, link?: RegExp): Promise<void> {
   await page.goto('/dev/outbox');
-  const mail = page.locator('article', { hasText: o.email }).filter({ hasText: 'Verify your email' }).first();
-  await mail.getByRole('link', { name: /verify-email/ }).click();
+  const mail = page.locator('article', { hasText: to }).filter({ hasText: subject }).first();
+  await mail.getByRole('link', link ? { name: link } : {}).click();
+}
+
+/** Signs up through the UI and follows the verification link from /dev/outbox; ends on /dashboard. */
+export async function signUpAndVerify(page: Page, o: { name?: string; email: string; password?: string }): Promise<void> {
+  await page.goto('/auth');
+  await submitSignUp(page, o);
+  await expect(page.getByText('Check Your Email!')).toBeVisible();
+  await followMailLink(page, o.email, 'Verify your email', /verify-email/);
   await page.waitForURL('**/dashboard');
+}
+
+/** A new verified user (address tagged `tag`), put on `plan` when given, on the dashboard page `path`. Returns the address. */
+export async function newUserOn(page: Page, path: string, o: { tag: string; plan?: PaidPlan; password?: string; name?: string }): Promise<string> {
+  const email = uniqueEmail(o.tag);
+  await signUpAndVerify(page, { email, password: o.password, name: o.name });
+  if (o.plan) await upgradeTo(page, o.plan);
+  await page.goto(path);
+  return email;
 }
 
 export async function signIn(page: Page, email: string, password = 'secret123'): Promise<void> {
   await page.goto('/auth');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await submitSignIn(page, email, password);
   await page.waitForURL('**/dashboard');
+}
+
+/** Signs out with the dashboard header's button and waits for the home page. */
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.waitForURL((u) => u.pathname === '/');
+}
+
+/** After a sign-out: on the home page, and the dashboard page `path` now sends the browser to /auth. */
+export async function expectSignedOut(page: Page, path: string): Promise<void> {
+  await page.waitForURL((u) => u.pathname === '/');
+  await page.goto(path);
+  await page.waitForURL('**/auth');
+}
+
+/** Clicks the button named `button` and waits for `message` (a toast, an inline answer) to show. */
+export async function pressAndSee(page: Page, button: string, message: string | RegExp): Promise<void> {
+  await page.getByRole('button', { name: button }).click();
+  await expect(page.getByText(message)).toBeVisible();
+}
+
+/** Clicks the button named `button` and returns the dialog it opens (named `dialog`, else like the button). */
+export async function openDialog(page: Page, button: string, dialog = button): Promise<Locator> {
+  await page.getByRole('button', { name: button }).click();
+  return page.getByRole('dialog', { name: dialog });
 }

@@ -13,6 +13,20 @@ async function uploadFile(page: Page, file: string | { name: string; mimeType: s
   await page.waitForURL('**/dashboard/history');
 }
 
+/**
+ * A Starter user's upload of 2,000 addresses on slow domains (greylisted first attempts and tarpitted
+ * banners keep the job busy for a while); returns the job's History row once it is Processing.
+ */
+async function startSlowJob(page: Page, o: { tag: string; file: string; prefix: string; domains: string[] }) {
+  await signUpAndVerify(page, { email: uniqueEmail(o.tag) });
+  await upgradeTo(page, 'starter');
+  const lines = ['email', ...Array.from({ length: 2000 }, (_, i) => `${o.prefix}${i}@${o.domains[i % o.domains.length]}`)];
+  await uploadFile(page, { name: o.file, mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+  const row = page.getByTestId('job-row').filter({ hasText: o.file });
+  await expect(row.getByTestId('job-status')).toHaveText('Processing', { timeout: 30_000 });
+  return row;
+}
+
 test('History shows an empty state, then a job that completes live, its results, breakdown and download', async ({ page, context }) => {
   test.setTimeout(120_000);
   await signUpAndVerify(page, { email: uniqueEmail('e2e-history') });
@@ -117,14 +131,8 @@ test('the results table pages through a larger job', async ({ page }) => {
 
 test('while a job runs, History shows it processing with a live progress bar and View Results disabled', async ({ page }) => {
   test.setTimeout(150_000);
-  await signUpAndVerify(page, { email: uniqueEmail('e2e-history-progress') });
-  await upgradeTo(page, 'starter');
-  // Slow answers: greylisted first attempts and tarpitted banners keep the job busy for a while.
   const domains = ['greylist.mailworld.test', 'tarpit.mailworld.test', 'normal.mailworld.test', 'catch-all.mailworld.test'];
-  const lines = ['email', ...Array.from({ length: 2000 }, (_, i) => `p${i}@${domains[i % domains.length]}`)];
-  await uploadFile(page, { name: 'slow.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
-  const row = page.getByTestId('job-row').filter({ hasText: 'slow.csv' });
-  await expect(row.getByTestId('job-status')).toHaveText('Processing', { timeout: 30_000 });
+  const row = await startSlowJob(page, { tag: 'e2e-history-progress', file: 'slow.csv', prefix: 'p', domains });
   await expect(row.getByRole('progressbar')).toBeVisible();
   await expect(row.getByRole('button', { name: 'View Results' })).toBeDisabled();
   await expect(row.getByRole('button', { name: 'Download' })).toHaveCount(0);
@@ -194,13 +202,8 @@ test('History reports load failures, a failed job with its reason, and an empty 
 
 test('History cancels a running job (with a confirmation) and downloads one verdict at a time', async ({ page }) => {
   test.setTimeout(150_000);
-  await signUpAndVerify(page, { email: uniqueEmail('e2e-history-cancel') });
-  await upgradeTo(page, 'starter');
   const domains = ['greylist.mailworld.test', 'tarpit.mailworld.test', 'normal.mailworld.test', 'nxdomain.mailworld.test'];
-  const lines = ['email', ...Array.from({ length: 2000 }, (_, i) => `c${i}@${domains[i % domains.length]}`)];
-  await uploadFile(page, { name: 'to-cancel.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
-  const row = page.getByTestId('job-row').filter({ hasText: 'to-cancel.csv' });
-  await expect(row.getByTestId('job-status')).toHaveText('Processing', { timeout: 30_000 });
+  const row = await startSlowJob(page, { tag: 'e2e-history-cancel', file: 'to-cancel.csv', prefix: 'c', domains });
   await expect.poll(async () => Number(((await row.getByTestId('job-processed').textContent()) ?? '0').replace(/,/g, '')), { timeout: 60_000 }).toBeGreaterThan(0);
 
   // Cancel asks first; "Keep Running" leaves the job alone.

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
+import { pressAndSee, SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
 
 /**
  * Enterprise is sold by the sales team, so no e2e account can buy it: for the unlocked view the
@@ -43,15 +43,12 @@ test('on Enterprise, Save and Connect confirm locally and say that nothing is st
   await expect(page.getByTestId('integration-webhooks')).toContainText('stores nothing');
   await expect(page.getByTestId('integration-webhooks')).toContainText('webhook_url');
 
-  await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('Please enter a webhook URL')).toBeVisible();
+  await pressAndSee(page, 'Save', 'Please enter a webhook URL');
   await page.getByLabel('Webhook URL').fill('https://hooks.example.com/mailvet');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('Webhook Saved')).toBeVisible();
+  await pressAndSee(page, 'Save', 'Webhook Saved');
 
   await page.getByLabel('Zapier API key').fill('zap-123');
-  await page.getByRole('button', { name: 'Connect' }).click();
-  await expect(page.getByText('Zapier Connected')).toBeVisible();
+  await pressAndSee(page, 'Connect', 'Zapier Connected');
   await page.screenshot({ path: `${SCREENSHOT_DIR}/integrations-enterprise.png`, fullPage: true });
 
   // Nothing was stored: a reload shows empty fields.

@@ -1,13 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { fixture, upgradeTo } from '../fixtures/e2e/paid-plan';
-import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
+import { newUserOn, openDialog, SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
 
 const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]', { hasText: text }).first(); // newest first
 
 test('below Pro, New Schedule opens the upgrade dialog', async ({ page }) => {
-  await signUpAndVerify(page, { email: uniqueEmail('e2e-sched-free') });
-  await upgradeTo(page, 'starter');
-  await page.goto('/dashboard/auto-revalidation');
+  await newUserOn(page, '/dashboard/auto-revalidation', { tag: 'e2e-sched-free', plan: 'starter' });
   await expect(page.getByTestId('upgrade-banner')).toContainText('Pro, Business and Enterprise');
   await expect(page.getByTestId('schedules-empty')).toBeVisible();
   await page.screenshot({ path: `${SCREENSHOT_DIR}/schedules-locked.png`, fullPage: true });
@@ -22,12 +20,9 @@ test('below Pro, New Schedule opens the upgrade dialog', async ({ page }) => {
 });
 
 test('on Pro a schedule is created (typed or from CSV), toggled and deleted', async ({ page }) => {
-  await signUpAndVerify(page, { email: uniqueEmail('e2e-sched-pro') });
-  await upgradeTo(page, 'pro');
-  await page.goto('/dashboard/auto-revalidation');
+  await newUserOn(page, '/dashboard/auto-revalidation', { tag: 'e2e-sched-pro', plan: 'pro' });
   await expect(page.getByTestId('upgrade-banner')).toHaveCount(0);
-  await page.getByRole('button', { name: 'New Schedule' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New Schedule' });
+  const dialog = await openDialog(page, 'New Schedule');
   await expect(dialog.getByLabel('Name')).toBeVisible();
   await expect(dialog.getByRole('radio', { name: 'Weekly' })).toBeChecked();
 
@@ -120,8 +115,7 @@ test('an active schedule runs on the worker cron: the run shows on the card and 
   await signUpAndVerify(page, { email: uniqueEmail('e2e-sched-run') });
   await upgradeTo(page, 'pro');
   await page.goto('/dashboard/auto-revalidation');
-  await page.getByRole('button', { name: 'New Schedule' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New Schedule' });
+  const dialog = await openDialog(page, 'New Schedule');
   await dialog.getByLabel('Name').fill('Runs soon');
   await dialog.getByLabel('Email addresses').fill('alice@normal.mailworld.test\nghost@normal.mailworld.test');
   await dialog.getByRole('button', { name: 'Create Schedule' }).click();
@@ -155,8 +149,7 @@ test('a refused schedule call shows Error with the server message', async ({ pag
       body: JSON.stringify([{ error: { message: 'User account not found', code: -32003, data: { code: 'FORBIDDEN', httpStatus: 403, appCode: 'NOT_A_MEMBER' } } }]),
     }),
   );
-  await page.getByRole('button', { name: 'New Schedule' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New Schedule' });
+  const dialog = await openDialog(page, 'New Schedule');
   await dialog.getByLabel('Name').fill('Will fail');
   await dialog.getByLabel('Email addresses').fill('alice@normal.mailworld.test');
   await dialog.getByRole('button', { name: 'Create Schedule' }).click();

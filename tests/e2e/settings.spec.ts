@@ -3,7 +3,7 @@
 import { base32 } from '@better-auth/utils/base32';
 import { createOTP } from '@better-auth/utils/otp';
 import { expect, test, type Page } from '@playwright/test';
-import { SCREENSHOT_DIR, signIn, signUpAndVerify, uniqueEmail } from './helpers';
+import { expectSignedOut, openDialog, SCREENSHOT_DIR, signIn, signUpAndVerify, submitSignIn, uniqueEmail } from './helpers';
 
 /** Screenshots show the page, not the toasts floating over it. */
 const HIDE_TOASTS = '[data-sonner-toaster] { display: none !important; }';
@@ -56,8 +56,7 @@ test('Change Password needs the current one; afterwards only the new one signs i
   const email = uniqueEmail('e2e-password');
   await signUpAndVerify(page, { email, password: 'first-secret' });
   await page.goto('/dashboard/settings');
-  await page.getByRole('button', { name: 'Change Password' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Change Password' });
+  const dialog = await openDialog(page, 'Change Password');
   await dialog.getByLabel('Current password').fill('wrong-secret');
   await dialog.getByLabel(/^New password/).fill('second-secret');
   await dialog.getByLabel('Confirm new password').fill('second-secret');
@@ -72,9 +71,7 @@ test('Change Password needs the current one; afterwards only the new one signs i
 
   await signOut(page);
   await page.goto('/auth');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('first-secret');
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await submitSignIn(page, email, 'first-secret');
   await expect(toast(page, 'Login Failed')).toBeVisible();
   await signIn(page, email, 'second-secret');
 });
@@ -110,9 +107,7 @@ test('2FA: enable with a QR code and a code, then sign-in asks for the code; it 
   // Signing in now takes the password and then a code from the app.
   await signOut(page);
   await page.goto('/auth');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('twofa-secret');
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await submitSignIn(page, email, 'twofa-secret');
   await expect(page.getByLabel('Verification code')).toBeVisible();
   await page.screenshot({ path: `${SCREENSHOT_DIR}/auth-2fa.png`, style: HIDE_TOASTS });
   await page.getByLabel('Verification code').fill(await totp(secret, 1));
@@ -121,8 +116,7 @@ test('2FA: enable with a QR code and a code, then sign-in asks for the code; it 
 
   // And off again, with the password.
   await page.goto('/dashboard/settings');
-  await page.getByRole('button', { name: 'Disable 2FA' }).click();
-  dialog = page.getByRole('dialog', { name: 'Disable 2FA' });
+  dialog = await openDialog(page, 'Disable 2FA');
   await dialog.getByLabel('Password').fill('twofa-secret');
   await dialog.getByRole('button', { name: 'Disable 2FA' }).click();
   await expect(toast(page, 'Two-Factor Disabled')).toBeVisible();
@@ -136,17 +130,14 @@ test('Sign Out in Settings ends the session', async ({ page }) => {
   await page.goto('/dashboard/settings');
   await page.getByRole('main').getByRole('button', { name: 'Sign Out' }).click();
   await expect(toast(page, 'Signed Out')).toContainText('You have been successfully signed out.');
-  await page.waitForURL((u) => u.pathname === '/');
-  await page.goto('/dashboard/settings');
-  await page.waitForURL('**/auth');
+  await expectSignedOut(page, '/dashboard/settings');
 });
 
 test('Delete Account needs DELETE typed and the password, then signs out and the account is gone', async ({ page }) => {
   const email = uniqueEmail('e2e-delete');
   await signUpAndVerify(page, { email, password: 'delete-secret' });
   await page.goto('/dashboard/settings');
-  await page.getByRole('button', { name: 'Delete Account' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Delete Account' });
+  const dialog = await openDialog(page, 'Delete Account');
   await expect(dialog).toContainText('the whole account is deleted');
   const confirm = dialog.getByRole('button', { name: 'Delete Account' });
   await expect(confirm).toBeDisabled();
@@ -162,12 +153,7 @@ test('Delete Account needs DELETE typed and the password, then signs out and the
   await dialog.getByLabel('Password').fill('delete-secret');
   await confirm.click();
   await expect(toast(page, 'Account Deleted')).toBeVisible();
-  await page.waitForURL((u) => u.pathname === '/');
-
-  await page.goto('/dashboard');
-  await page.waitForURL('**/auth');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('delete-secret');
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expectSignedOut(page, '/dashboard');
+  await submitSignIn(page, email, 'delete-secret');
   await expect(toast(page, 'Login Failed')).toBeVisible();
 });

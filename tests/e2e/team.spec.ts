@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { SCREENSHOT_DIR, signIn, signUpAndVerify, uniqueEmail } from './helpers';
+import { followMailLink, SCREENSHOT_DIR, signIn, signUpAndVerify, submitSignIn, submitSignUp, uniqueEmail } from './helpers';
 
 /** Upgrades the signed-in owner through Billing's test checkout (no Razorpay keys in e2e). */
 async function upgradeTo(page: Page, plan: 'Starter' | 'Pro' | 'Business') {
@@ -83,19 +83,13 @@ test('owner invites within the plan limit, the invitee signs up from the link an
   await signOut(page);
 
   // The invitee follows the mailed link, signs up, verifies and lands in the shared account.
-  await page.goto('/dev/outbox');
-  await page.locator('article', { hasText: inviteeEmail }).filter({ hasText: "You're invited" }).first().getByRole('link', { name: /invitation=/ }).click();
+  await followMailLink(page, inviteeEmail, "You're invited", /invitation=/);
   await page.waitForURL(/\/auth\?invitation=/);
   await expect(page.getByTestId('invitation-notice')).toContainText(`Sign in or create an account with ${inviteeEmail} to accept.`);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/team-auth-invitation.png`, fullPage: true });
-  await page.getByRole('tab', { name: 'Sign Up' }).click();
-  await page.getByLabel('Full Name').fill('Ivan Invitee');
-  await page.getByLabel('Email').fill(inviteeEmail);
-  await page.getByLabel('Password').fill('secret123');
-  await page.getByRole('button', { name: 'Create Account' }).click();
+  await submitSignUp(page, { name: 'Ivan Invitee', email: inviteeEmail });
   await expect(page.getByText('Check Your Email!')).toBeVisible();
-  await page.goto('/dev/outbox');
-  await page.locator('article', { hasText: inviteeEmail }).filter({ hasText: 'Verify your email' }).first().getByRole('link', { name: /verify-email/ }).click();
+  await followMailLink(page, inviteeEmail, 'Verify your email', /verify-email/);
   await page.waitForURL('**/dashboard/team**');
   await expect(page.getByText('Invitation Accepted')).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Team Members (2)' })).toBeVisible();
@@ -144,13 +138,10 @@ test('an existing user signs in from the invitation link and lands in the shared
   await expect(page.getByTestId('invitation-row')).toContainText('Admin');
   await signOut(page);
 
-  await page.goto('/dev/outbox');
-  await page.locator('article', { hasText: existingEmail }).filter({ hasText: "You're invited" }).first().getByRole('link', { name: /invitation=/ }).click();
+  await followMailLink(page, existingEmail, "You're invited", /invitation=/);
   await expect(page.getByTestId('invitation-notice')).toContainText("Oscar Owner's account");
   await expect(page.getByTestId('invitation-notice')).toContainText('an Admin');
-  await page.getByLabel('Email').fill(existingEmail);
-  await page.getByLabel('Password').fill('secret123');
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await submitSignIn(page, existingEmail);
   await page.waitForURL('**/dashboard/team**');
   await expect(page.getByText("You've joined Oscar Owner's account.")).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Team Members (2)' })).toBeVisible();
