@@ -2,34 +2,22 @@
 // HTAB are trimmed; invisible and garbling characters make the syntax invalid with a reason that
 // names them; the answer echoes exactly what was checked; and nothing the syntax refuses (nor an
 // address literal) ever causes a DNS query or an SMTP connection.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProbeDaemon } from '../../probe/daemon/server';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { planByType } from '../../server/contracts/plans';
-import { signUpVerified, startTestServer, type Browserless, type TestServer } from '../helpers/test-server';
-import { buildScenarios, startMailWorld, type MailWorld } from '../mailworld/index';
-import { fastProbeOptions, freePort } from '../probe/mailworld-helpers';
+import { probeStack } from '../helpers/probe-stack';
+import { signUpVerified, type Browserless } from '../helpers/test-server';
+import { buildScenarios } from '../mailworld/index';
 
-const TOKEN = 'as-typed-token';
-let world: MailWorld;
-let daemon: { url: string; close(): Promise<void> };
-let ts: TestServer;
+const stack = probeStack({ token: 'as-typed-token', domains: buildScenarios().filter((d) => d.domain.startsWith('normal.')) });
 let owner: Browserless;
 let apiKey: string;
 
 beforeAll(async () => {
-  world = await startMailWorld({ domains: buildScenarios().filter((d) => d.domain.startsWith('normal.')) });
-  daemon = await startProbeDaemon({ port: await freePort(), host: '127.0.0.1', token: TOKEN, probe: fastProbeOptions(world) });
-  ts = await startTestServer({ probeUrls: [daemon.url], probeToken: TOKEN });
-  owner = await signUpVerified(ts, { email: 'as-typed@example.com' });
+  owner = await signUpVerified(stack.ts, { email: 'as-typed@example.com' });
   const accountId = (await owner.trpcQuery('account.me')).body.result.data.accountId as string;
   const p = planByType('business');
-  await ts.testDb.db.updateTable('account').set({ plan: 'business', credits_balance: 5000, monthly_validations_quota: p.monthlyValidations }).where('id', '=', accountId).execute();
+  await stack.ts.testDb.db.updateTable('account').set({ plan: 'business', credits_balance: 5000, monthly_validations_quota: p.monthlyValidations }).where('id', '=', accountId).execute();
   apiKey = (await owner.trpcMutation('apiKeys.create', { name: 'as-typed' })).body.result.data.api_key as string;
-});
-afterAll(async () => {
-  await ts?.stop();
-  await daemon?.close();
-  await world?.stop();
 });
 
 type Answer = { status: number; email?: string; result?: string; is_syntax_valid?: boolean; reason?: string; detail?: string | null; message?: string };
@@ -41,7 +29,7 @@ const channels: Record<string, (email: string) => Promise<Answer>> = {
     return d ? { status: r.status, email: d.email, result: d.result, is_syntax_valid: d.is_syntax_valid, reason: d.reason, detail: d.evidence?.detail ?? null } : { status: r.status, message: r.body.error?.message };
   },
   '/v1': async (email) => {
-    const res = await fetch(`${ts.url}/v1/validate`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+    const res = await fetch(`${stack.ts.url}/v1/validate`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
     const b = (await res.json()) as Record<string, unknown>;
     return { status: res.status, email: b.email as string, result: b.result as string, is_syntax_valid: b.syntax_valid as boolean, reason: b.reason as string, message: b.message as string };
   },
@@ -67,7 +55,7 @@ const invisible: [string, string, RegExp][] = [
 describe('addresses judged as typed', () => {
   for (const [channel, ask] of Object.entries(channels)) {
     it.each(invisible)(`${channel}: %s is invalid syntax with a reason naming it, echoed as typed, with no DNS or SMTP`, async (_name, input, why) => {
-      world.resetCounters();
+      stack.world.resetCounters();
       const a = await ask(input);
       expect(a.status).toBe(200);
       expect(a.result).toBe('invalid');
@@ -77,12 +65,12 @@ describe('addresses judged as typed', () => {
         expect(a.reason).toBe('syntax');
         expect(a.detail).toMatch(why);
       }
-      expect(world.counters.dnsQueries).toBe(0);
-      expect(world.counters.connections).toBe(0);
+      expect(stack.world.counters.dnsQueries).toBe(0);
+      expect(stack.world.counters.connections).toBe(0);
     });
 
     it(`${channel}: CR and LF are refused, never trimmed into another address`, async () => {
-      world.resetCounters();
+      stack.world.resetCounters();
       // C0 controls (CR, LF…) are refused as input (400 naming the character, no credit); the C1
       // NEXT LINE reaches the syntax check and is an invalid address whose reason names it.
       const cases: [string, number, RegExp][] = [
@@ -103,8 +91,8 @@ describe('addresses judged as typed', () => {
           expect(a.message, JSON.stringify(input)).toMatch(names);
         }
       }
-      expect(world.counters.dnsQueries).toBe(0);
-      expect(world.counters.connections).toBe(0);
+      expect(stack.world.counters.dnsQueries).toBe(0);
+      expect(stack.world.counters.connections).toBe(0);
     });
 
     it(`${channel}: surrounding SP and HTAB are trimmed, and what was checked is echoed`, async () => {
@@ -116,15 +104,15 @@ describe('addresses judged as typed', () => {
 
     it(`${channel}: address literals are valid syntax, never looked up or connected to`, async () => {
       for (const input of ['alice@[127.0.0.1]', 'alice@[IPv6:::1]', 'alice@[ipv6:2001:db8::1]']) {
-        world.resetCounters();
+        stack.world.resetCounters();
         const a = await ask(input);
         expect(a.status, input).toBe(200);
         expect(a.is_syntax_valid, input).toBe(true);
         expect(a.result, input).toBe('risky');
         // /v1/validate answers the spec's fields (no reason); the dashboard says why.
         if (channel === 'tRPC') expect(a.reason, input).toBe('address_literal');
-        expect(world.counters.dnsQueries, input).toBe(0);
-        expect(world.counters.connections, input).toBe(0);
+        expect(stack.world.counters.dnsQueries, input).toBe(0);
+        expect(stack.world.counters.connections, input).toBe(0);
       }
     });
   }

@@ -2,33 +2,20 @@
 // internet: what each plan may ask, what a check costs, and that money never goes wrong.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../db/types';
-import { startProbeDaemon } from '../../probe/daemon/server';
 import { planByType } from '../../server/contracts/plans';
-import { buildScenarios, startMailWorld, type MailWorld } from '../mailworld/index';
+import { buildScenarios } from '../mailworld/index';
+import { probeStack } from '../helpers/probe-stack';
 import { signUpVerified, startTestServer, type Browserless, type TestServer } from '../helpers/test-server';
-import { fastProbeOptions, freePort } from '../probe/mailworld-helpers';
+import { freePort } from '../probe/mailworld-helpers';
 
 const TOKEN = 'validation-check-test-token';
-let world: MailWorld;
-let daemon: { url: string; close(): Promise<void> };
-let ts: TestServer;
-
-beforeAll(async () => {
-  world = await startMailWorld({ domains: buildScenarios({ tarpitMs: 200, greylistMs: 300 }) });
-  daemon = await startProbeDaemon({ port: await freePort(), host: '127.0.0.1', token: TOKEN, probe: fastProbeOptions(world) });
-  ts = await startTestServer({ probeUrls: [daemon.url], probeToken: TOKEN });
-});
-afterAll(async () => {
-  await ts?.stop();
-  await daemon?.close();
-  await world?.stop();
-});
+const stack = probeStack({ token: TOKEN, domains: buildScenarios({ tarpitMs: 200, greylistMs: 300 }) });
 
 let seq = 0;
 async function newUser(plan: Plan = 'free'): Promise<{ client: Browserless; accountId: string }> {
   seq += 1;
   const email = `check-${seq}-${Date.now().toString(36)}@example.com`;
-  const client = await signUpVerified(ts, { email });
+  const client = await signUpVerified(stack.ts, { email });
   const me = await client.trpcQuery('account.me');
   const accountId = me.body.result.data.accountId as string;
   if (plan !== 'free') await setPlan(accountId, plan);
@@ -37,7 +24,7 @@ async function newUser(plan: Plan = 'free'): Promise<{ client: Browserless; acco
 
 async function setPlan(accountId: string, plan: Plan): Promise<void> {
   const p = planByType(plan);
-  await ts.testDb.db
+  await stack.ts.testDb.db
     .updateTable('account')
     .set({ plan, credits_balance: p.monthlyValidations, monthly_validations_quota: p.monthlyValidations, team_member_limit: p.teamMemberLimit })
     .where('id', '=', accountId)
@@ -45,11 +32,11 @@ async function setPlan(accountId: string, plan: Plan): Promise<void> {
 }
 
 async function account(accountId: string) {
-  return ts.testDb.db.selectFrom('account').select(['credits_balance', 'monthly_validations_used']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  return stack.ts.testDb.db.selectFrom('account').select(['credits_balance', 'monthly_validations_used']).where('id', '=', accountId).executeTakeFirstOrThrow();
 }
 
 async function resultCount(accountId: string): Promise<number> {
-  const row = await ts.testDb.db.selectFrom('validation_result').select((eb) => eb.fn.countAll().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  const row = await stack.ts.testDb.db.selectFrom('validation_result').select((eb) => eb.fn.countAll().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -58,7 +45,7 @@ const check = (client: Browserless, email: unknown) => client.trpcMutation('vali
 describe('validation.check', () => {
   it('on the Free plan checks syntax and MX only, never opens an SMTP connection, and says the mailbox was not checked', async () => {
     const { client, accountId } = await newUser('free');
-    world.resetCounters();
+    stack.world.resetCounters();
     for (const email of ['alice@normal.mailworld.test', 'ghost@normal.mailworld.test', 'alice@catch-all.mailworld.test', 'alice@starttls.mailworld.test']) {
       const res = await check(client, email);
       expect(res.status).toBe(200);
@@ -66,15 +53,15 @@ describe('validation.check', () => {
       expect(r).toMatchObject({ email, depth: 'mx', is_syntax_valid: true, is_dns_valid: true, is_mx_valid: true, is_smtp_valid: false, reason: 'smtp_not_checked', result: 'risky' });
       expect(r.mx_hosts.length).toBeGreaterThan(0);
     }
-    expect(world.counters.connections).toBe(0);
-    expect(world.counters.rcpts).toBe(0);
-    expect(world.counters.dnsQueries).toBeGreaterThan(0);
+    expect(stack.world.counters.connections).toBe(0);
+    expect(stack.world.counters.rcpts).toBe(0);
+    expect(stack.world.counters.dnsQueries).toBeGreaterThan(0);
     expect(await account(accountId)).toEqual({ credits_balance: 496, monthly_validations_used: 4 });
   });
 
   it('on a paid plan asks the mailbox and answers valid, invalid and risky with the evidence behind each', async () => {
     const { client, accountId } = await newUser('starter');
-    world.resetCounters();
+    stack.world.resetCounters();
 
     const valid = (await check(client, '  alice@normal.mailworld.test ')).body.result.data;
     expect(valid).toMatchObject({
@@ -98,12 +85,12 @@ describe('validation.check', () => {
     const disposable = (await check(client, 'alice@mailinator.com')).body.result.data;
     expect(disposable).toMatchObject({ result: 'risky', disposable_provider: true });
 
-    expect(world.counters.connections).toBeGreaterThan(0);
+    expect(stack.world.counters.connections).toBeGreaterThan(0);
     const before = planByType('starter').monthlyValidations;
     expect(await account(accountId)).toEqual({ credits_balance: before - 5, monthly_validations_used: 5 });
 
     // Stored as single checks (no job), with the engine's reason, counted in this month's usage.
-    const rows = await ts.testDb.db.selectFrom('validation_result').select(['email', 'result', 'reason', 'job_id']).where('account_id', '=', accountId).orderBy('id').execute();
+    const rows = await stack.ts.testDb.db.selectFrom('validation_result').select(['email', 'result', 'reason', 'job_id']).where('account_id', '=', accountId).orderBy('id').execute();
     expect(rows).toEqual([
       { email: 'alice@normal.mailworld.test', result: 'valid', reason: 'accepted', job_id: null },
       { email: 'ghost@normal.mailworld.test', result: 'invalid', reason: 'mailbox_not_found', job_id: null },
@@ -128,7 +115,7 @@ describe('validation.check', () => {
 
   it('never lets credits go negative: 20 checks racing for 5 credits give exactly 5 results', async () => {
     const { client, accountId } = await newUser('starter');
-    await ts.testDb.db.updateTable('account').set({ credits_balance: 5, monthly_validations_used: 0 }).where('id', '=', accountId).execute();
+    await stack.ts.testDb.db.updateTable('account').set({ credits_balance: 5, monthly_validations_used: 0 }).where('id', '=', accountId).execute();
     const emails = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 'alice@normal.mailworld.test' : `ghost${i}@normal.mailworld.test`));
     const answers = await Promise.all(emails.map((e) => check(client, e)));
     const ok = answers.filter((a) => a.status === 200);
@@ -146,13 +133,13 @@ describe('validation.check', () => {
 
   it('with no credits left refuses clearly and never asks the probe', async () => {
     const { client, accountId } = await newUser('starter');
-    await ts.testDb.db.updateTable('account').set({ credits_balance: 0 }).where('id', '=', accountId).execute();
-    world.resetCounters();
+    await stack.ts.testDb.db.updateTable('account').set({ credits_balance: 0 }).where('id', '=', accountId).execute();
+    stack.world.resetCounters();
     const res = await check(client, 'alice@implicit-mx.mailworld.test');
     expect(res.status).toBe(402);
     expect(res.body.error.data.appCode).toBe('INSUFFICIENT_CREDITS');
-    expect(world.counters.dnsQueries).toBe(0);
-    expect(world.counters.connections).toBe(0);
+    expect(stack.world.counters.dnsQueries).toBe(0);
+    expect(stack.world.counters.connections).toBe(0);
     expect(await resultCount(accountId)).toBe(0);
     expect((await account(accountId)).credits_balance).toBe(0);
   });
@@ -175,7 +162,7 @@ describe('validation.check', () => {
   });
 
   it('needs a signed-in user', async () => {
-    const res = await fetch(`${ts.url}/api/trpc/validation.check`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'alice@normal.mailworld.test' }) });
+    const res = await fetch(`${stack.ts.url}/api/trpc/validation.check`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'alice@normal.mailworld.test' }) });
     expect(res.status).toBe(401);
   });
 
