@@ -5,10 +5,9 @@
 // TCP connection to anything outside 127.0.0.0/8.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProbeDaemon } from '../../probe/daemon/server';
-import { signUpVerified, startTestServer, type Browserless, type TestServer } from '../helpers/test-server';
-import { buildScenarios, startMailWorld, type MailWorld } from '../mailworld/index';
-import { fastProbeOptions, freePort } from '../probe/mailworld-helpers';
+import { probeStack } from '../helpers/probe-stack';
+import { signUpVerified, type Browserless } from '../helpers/test-server';
+import { buildScenarios } from '../mailworld/index';
 
 const INPUTS_PER_KIND = 800; // × 3 kinds (bodies, addresses, addresses)
 const LANES = 6; // accounts fuzzed side by side, each sequentially (so a 4xx's side effects are attributable)
@@ -19,9 +18,6 @@ const TOKEN = 'fuzz-probe-token';
 const dialled = new Set<string>();
 const originalConnect = net.Socket.prototype.connect;
 
-let world: MailWorld;
-let daemon: { url: string; close(): Promise<void> };
-let ts: TestServer;
 interface Lane {
   owner: Browserless;
   accountId: string;
@@ -41,23 +37,22 @@ beforeAll(async () => {
     }
     return (originalConnect as (...a: unknown[]) => net.Socket).apply(this, args);
   } as typeof net.Socket.prototype.connect;
+});
+afterAll(() => {
+  net.Socket.prototype.connect = originalConnect;
+});
 
-  world = await startMailWorld({ domains: buildScenarios().filter((d) => /^(normal|catch-all|null-mx|no-mx)\./.test(d.domain)) });
-  daemon = await startProbeDaemon({ port: await freePort(), host: '127.0.0.1', token: TOKEN, probe: fastProbeOptions(world) });
-  ts = await startTestServer({ role: 'web', probeUrls: [daemon.url], probeToken: TOKEN });
+// Started after the patch above, so every connection they make is counted.
+const stack = probeStack({ token: TOKEN, domains: buildScenarios().filter((d) => /^(normal|catch-all|null-mx|no-mx)\./.test(d.domain)), role: 'web' });
+
+beforeAll(async () => {
   for (let i = 0; i < LANES; i++) {
-    const owner = await signUpVerified(ts, { email: `fuzz-owner-${i}@example.com` });
+    const owner = await signUpVerified(stack.ts, { email: `fuzz-owner-${i}@example.com` });
     const accountId = (await owner.trpcQuery('account.me')).body.result.data.accountId as string;
-    await ts.testDb.db.updateTable('account').set({ plan: 'enterprise', credits_balance: 100_000 }).where('id', '=', accountId).execute();
+    await stack.ts.testDb.db.updateTable('account').set({ plan: 'enterprise', credits_balance: 100_000 }).where('id', '=', accountId).execute();
     const apiKey = (await owner.trpcMutation('apiKeys.create', { name: 'fuzz' })).body.result.data.api_key as string;
     lanes.push({ owner, accountId, apiKey });
   }
-});
-afterAll(async () => {
-  net.Socket.prototype.connect = originalConnect;
-  await ts?.stop();
-  await daemon?.close();
-  await world?.stop();
 });
 
 /** mulberry32: small, seeded, good enough to pick cases. */
@@ -153,15 +148,15 @@ const PATHS: Record<Target, string> = {
 };
 
 async function send(lane: Lane, a: Attempt): Promise<number> {
-  const auth: Record<string, string> = a.target.startsWith('v1-') ? { authorization: `Bearer ${lane.apiKey}` } : { cookie: [...lane.owner.cookies].map(([k, v]) => `${k}=${v}`).join('; '), origin: ts.url };
-  const res = await fetch(`${ts.url}${PATHS[a.target]}`, { method: 'POST', headers: { ...auth, ...(a.contentType ? { 'content-type': a.contentType } : {}) }, body: a.body });
+  const auth: Record<string, string> = a.target.startsWith('v1-') ? { authorization: `Bearer ${lane.apiKey}` } : { cookie: [...lane.owner.cookies].map(([k, v]) => `${k}=${v}`).join('; '), origin: stack.ts.url };
+  const res = await fetch(`${stack.ts.url}${PATHS[a.target]}`, { method: 'POST', headers: { ...auth, ...(a.contentType ? { 'content-type': a.contentType } : {}) }, body: a.body });
   await res.arrayBuffer();
   return res.status;
 }
 
 async function ledger(accountId: string): Promise<string> {
-  const acc = await ts.testDb.db.selectFrom('account').select(['credits_balance', 'monthly_validations_used']).where('id', '=', accountId).executeTakeFirstOrThrow();
-  const jobs = await ts.testDb.pool.query(`select count(*)::int as n from validation_job where account_id = $1`, [accountId]);
+  const acc = await stack.ts.testDb.db.selectFrom('account').select(['credits_balance', 'monthly_validations_used']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  const jobs = await stack.ts.testDb.pool.query(`select count(*)::int as n from validation_job where account_id = $1`, [accountId]);
   return `${acc.credits_balance}/${acc.monthly_validations_used}/${jobs.rows[0].n}`;
 }
 
