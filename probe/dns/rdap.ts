@@ -68,18 +68,31 @@ export class Rdap {
     return labels.length > 2 ? ((await this.ask(labels.slice(-2).join('.'))) ?? null) : null;
   }
 
-  /** Age, null on failure, undefined on 404. */
+  /**
+   * Age, null on failure, undefined on 404. The timeout is disarmed once the answer is read: a
+   * timeout signal left to fire after a finished request still runs the HTTP client's abort path.
+   */
   private async ask(domain: string): Promise<number | null | undefined> {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new Error(`RDAP ${domain}: no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
     try {
       const res = await this.fetchImpl(`${this.base}/domain/${encodeURIComponent(domain)}`, {
         headers: { accept: 'application/rdap+json, application/json' },
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: timeout.signal,
       });
-      if (res.status === 404) return undefined;
-      if (!res.ok) return null;
+      if (res.status === 404) {
+        await res.body?.cancel().catch(() => undefined);
+        return undefined;
+      }
+      if (!res.ok) {
+        await res.body?.cancel().catch(() => undefined);
+        return null;
+      }
       return registrationAgeDays(await res.json(), this.now());
     } catch {
       return null;
+    } finally {
+      clearTimeout(timer);
     }
   }
 }
