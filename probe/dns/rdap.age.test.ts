@@ -14,6 +14,13 @@ beforeAll(async () => {
     if (name === 'old.test' || name === 'parent.test') {
       res.writeHead(200, { 'content-type': 'application/rdap+json' });
       res.end(JSON.stringify({ objectClassName: 'domain', events: [{ eventAction: 'last changed', eventDate: '2024-01-01T00:00:00Z' }, { eventAction: 'registration', eventDate: '2020-01-01T00:00:00Z' }] }));
+    } else if (name === 'moved.test') {
+      // rdap.org answers with a redirect to the registry's own RDAP server.
+      res.writeHead(302, { location: '/domain/old.test' });
+      res.end();
+    } else if (name === 'loop.test') {
+      res.writeHead(301, { location: '/domain/loop.test' });
+      res.end();
     } else if (name === 'slow.test') {
       setTimeout(() => res.end('{}'), 2000);
     } else if (name === 'broken.test') {
@@ -48,6 +55,14 @@ describe('RDAP domain age', () => {
     const before = hits.length;
     expect(await rdap.ageDays('OLD.test')).toBe(1827);
     expect(hits.length).toBe(before);
+  });
+
+  it('follows redirects, but not forever', async () => {
+    const rdap = new Rdap({ baseUrl: base, now: () => now });
+    expect(await rdap.ageDays('moved.test')).toBe(1827);
+    const before = hits.filter((h) => h.includes('loop.test')).length;
+    expect(await rdap.ageDays('loop.test')).toBeNull();
+    expect(hits.filter((h) => h.includes('loop.test')).length - before).toBe(4);
   });
 
   it('falls back to the registrable domain for a sub-domain', async () => {
