@@ -1,7 +1,8 @@
 import { Dialog as HuiDialog, DialogBackdrop, DialogPanel, DialogTitle, Description } from '@headlessui/react';
-import { X } from 'lucide-react';
+import { X, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn';
+import { IconTile } from './icon-tile';
 
 const widths = { sm: 'max-w-sm', md: 'max-w-md', lg: 'max-w-lg', xl: 'max-w-2xl' } as const;
 
@@ -9,6 +10,8 @@ export interface DialogProps {
   open: boolean;
   onClose: () => void;
   title: ReactNode;
+  /** An icon in a brand tile before the title. */
+  icon?: LucideIcon;
   description?: ReactNode;
   /** Body content between the description and the actions. */
   children?: ReactNode;
@@ -21,7 +24,7 @@ export interface DialogProps {
 }
 
 /** Modal dialog (Headless UI): focus trapped, Escape closes, title/description wired to aria. */
-export function Dialog({ open, onClose, title, description, children, actions, size = 'md', hideClose, className }: DialogProps) {
+export function Dialog({ open, onClose, title, icon, description, children, actions, size = 'md', hideClose, className }: DialogProps) {
   return (
     <HuiDialog open={open} onClose={onClose} className="relative z-50">
       <DialogBackdrop
@@ -48,7 +51,16 @@ export function Dialog({ open, onClose, title, description, children, actions, s
               <X className="size-4" aria-hidden="true" />
             </button>
           )}
-          <DialogTitle className="pr-8 text-lg font-semibold text-slate-900">{title}</DialogTitle>
+          <DialogTitle className="pr-8 text-lg font-semibold text-slate-900">
+            {icon ? (
+              <span className="flex items-center gap-2">
+                <IconTile icon={icon} className="size-8 rounded-lg bg-brand-50 text-brand-600" />
+                {title}
+              </span>
+            ) : (
+              title
+            )}
+          </DialogTitle>
           {description && <Description className="mt-1.5 text-sm text-slate-600">{description}</Description>}
           {children && <div className="mt-5">{children}</div>}
           {actions && <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{actions}</div>}

@@ -10,14 +10,18 @@ export interface FieldProps {
   required?: boolean;
   /** A line under the control (give the control `aria-describedby={`${id}-hint`}` to tie it). */
   hint?: ReactNode;
+  /** Shown in red under the control in place of the hint, at `${id}-error` (see `useFieldState`). */
+  error?: ReactNode;
+  /** Announce the error as an alert when it appears. */
+  errorAlert?: boolean;
   /** Something at the right end of the label row (e.g. "Forgot password?"). */
   aside?: ReactNode;
   className?: string;
   children: ReactNode;
 }
 
-/** One form field: label (with an optional aside), the control, an optional hint. */
-export function Field({ id, label, required, hint, aside, className, children }: FieldProps) {
+/** One form field: label (with an optional aside), the control, an optional hint or error. */
+export function Field({ id, label, required, hint, error, errorAlert, aside, className, children }: FieldProps) {
   const labelEl = (
     <Label htmlFor={id} required={required}>
       {label}
@@ -34,10 +38,16 @@ export function Field({ id, label, required, hint, aside, className, children }:
         labelEl
       )}
       {children}
-      {hint && (
-        <p id={`${id}-hint`} className="text-xs text-slate-500">
-          {hint}
+      {error ? (
+        <p id={`${id}-error`} role={errorAlert ? 'alert' : undefined} className="text-sm text-red-600">
+          {error}
         </p>
+      ) : (
+        hint && (
+          <p id={`${id}-hint`} className="text-xs text-slate-500">
+            {hint}
+          </p>
+        )
       )}
     </div>
   );

@@ -9,11 +9,12 @@ import { PageHeader } from '../../components/layouts/page-header';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
+import { UpgradeDialog } from '../../components/ui/upgrade-dialog';
 import { Table, TableCard, TableMessageRow, cellClass, tableColumns } from '../../components/ui/table';
 import { paths } from '../../config/paths';
 import { useTRPC } from '../../lib/trpc';
 import { CreateKeyDialog } from './create-key-dialog';
-import { ApiKeysUpgradeDialog, RevokeKeyDialog } from './key-dialogs';
+import { API_KEYS_UPGRADE, RevokeKeyDialog } from './key-dialogs';
 import { API_KEYS_TEXT, formatDate, formatLastUsed, maskedKey, scopesSummary } from './messages';
 import { WebhooksSection } from './webhooks-section';
 
@@ -169,7 +170,7 @@ export function ApiKeysScreen() {
         planRate={plan ? planByType(plan).apiRatePerSecond : null}
       />
       <RevokeKeyDialog target={revoking} pending={revoke.isPending} onCancel={() => setRevoking(null)} onConfirm={() => void confirmRevoke()} />
-      <ApiKeysUpgradeDialog open={upgradeOpen} onClose={() => setUpgradeOpen(false)} planName={planName} />
+      <UpgradeDialog open={upgradeOpen} onClose={() => setUpgradeOpen(false)} offer={API_KEYS_UPGRADE} planName={planName} />
     </div>
   );
 }

@@ -6,8 +6,10 @@ import { toast } from 'sonner';
 import { API_KEY_NAME_MAX, API_KEY_NAME_REQUIRED, API_SCOPE_LABELS, API_SCOPES, type ApiScope } from '../../../server/contracts/api-keys';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
+import { Field } from '../../components/ui/field';
+import { DialogForm } from '../../components/ui/form';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
+import { useFieldState } from '../../hooks/use-field-state';
 import { useTRPC } from '../../lib/trpc';
 import { appCodeOf as appCode } from '../../../server/contracts/error-codes';
 import { API_KEYS_TEXT } from './messages';
@@ -33,8 +35,7 @@ export function CreateKeyDialog({
 }) {
   const trpc = useTRPC();
   const create = useMutation(trpc.apiKeys.create.mutationOptions());
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const name = useFieldState('api-key-name');
   const [test, setTest] = useState(false);
   const [scopes, setScopes] = useState<ApiScope[]>([...API_SCOPES]);
   const [rate, setRate] = useState('');
@@ -42,8 +43,8 @@ export function CreateKeyDialog({
   const [created, setCreated] = useState<{ name: string; key: string; test: boolean } | null>(null);
 
   function close() {
-    setName('');
-    setError(null);
+    name.setValue('');
+    name.setError(null);
     setTest(false);
     setScopes([...API_SCOPES]);
     setRate('');
@@ -56,13 +57,13 @@ export function CreateKeyDialog({
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (create.isPending) return;
-    const trimmed = name.trim();
+    const trimmed = name.value.trim();
     if (!trimmed) {
-      setError(API_KEY_NAME_REQUIRED);
+      name.setError(API_KEY_NAME_REQUIRED);
       toast.error(API_KEYS_TEXT.errorTitle, { description: API_KEY_NAME_REQUIRED });
       return;
     }
-    setError(null);
+    name.setError(null);
     if (scopes.length === 0) {
       setOptionsError('Choose at least one scope.');
       return;
@@ -116,43 +117,24 @@ export function CreateKeyDialog({
     <Dialog
       open={open}
       onClose={close}
-      title={
-        <span className="flex items-center gap-2">
-          <span className="grid size-8 place-items-center rounded-lg bg-brand-50 text-brand-600">
-            <KeyRound className="size-4" aria-hidden />
-          </span>
-          Create API Key
-        </span>
-      }
+      icon={KeyRound}
+      title="Create API Key"
       description="Give the key a name that says where it is used, so you can tell your keys apart later."
       size="lg"
     >
-      <form onSubmit={(e) => void submit(e)} noValidate className="space-y-5">
-        <div className="space-y-1.5">
-          <Label htmlFor="api-key-name" required>
-            Key Name
-          </Label>
-          <Input
-            id="api-key-name"
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              if (error) setError(null);
-            }}
-            placeholder="e.g. Production server"
-            maxLength={API_KEY_NAME_MAX}
-            autoComplete="off"
-            autoFocus
-            required
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'api-key-name-error' : undefined}
-          />
-          {error && (
-            <p id="api-key-name-error" className="text-sm text-red-600">
-              {error}
-            </p>
-          )}
-        </div>
+      <DialogForm
+        onSubmit={(e) => void submit(e)}
+        noValidate
+        className="space-y-5"
+        onCancel={close}
+        submitLabel="Create Key"
+        busy={create.isPending}
+        problem={optionsError}
+        problemTestId="api-key-options-error"
+      >
+        <Field id="api-key-name" label="Key Name" required error={name.error}>
+          <Input {...name.bind} placeholder="e.g. Production server" maxLength={API_KEY_NAME_MAX} autoComplete="off" autoFocus required />
+        </Field>
 
         <div className="flex items-start justify-between gap-4 rounded-lg border border-slate-200 px-3.5 py-3">
           <div>
@@ -198,8 +180,11 @@ export function CreateKeyDialog({
           </div>
         </fieldset>
 
-        <div className="space-y-1.5">
-          <Label htmlFor="api-key-rate">Rate limit (optional)</Label>
+        <Field
+          id="api-key-rate"
+          label="Rate limit (optional)"
+          hint={planRate !== null ? `Leave empty for your plan's ${planRate} per second; a key's limit can only be lower.` : "Leave empty for your plan's rate; a key's limit can only be lower."}
+        >
           <div className="flex items-center gap-2">
             <div className="w-32 shrink-0">
               <Input
@@ -220,24 +205,8 @@ export function CreateKeyDialog({
             </div>
             <span className="text-sm text-slate-500">requests per second</span>
           </div>
-          <p id="api-key-rate-hint" className="text-xs text-slate-500">
-            {planRate !== null ? `Leave empty for your plan's ${planRate} per second; a key's limit can only be lower.` : "Leave empty for your plan's rate; a key's limit can only be lower."}
-          </p>
-        </div>
-        {optionsError && (
-          <p role="alert" className="text-sm text-red-600" data-testid="api-key-options-error">
-            {optionsError}
-          </p>
-        )}
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <Button variant="outline" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            Create Key
-          </Button>
-        </div>
-      </form>
+        </Field>
+      </DialogForm>
     </Dialog>
   );
 }

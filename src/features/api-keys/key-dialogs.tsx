@@ -1,6 +1,6 @@
 import { KeyRound } from 'lucide-react';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { UpgradeDialog } from '../../components/ui/upgrade-dialog';
+import type { UpgradeOffer } from '../../components/ui/upgrade-dialog';
 import { maskedKey } from './messages';
 
 /** Spec "API Keys": the revoke confirmation. Revocation is irreversible. */
@@ -26,19 +26,10 @@ export function RevokeKeyDialog({ target, pending, onCancel, onConfirm }: { targ
   );
 }
 
-const PERKS = ['Validate addresses from your own code with POST /v1/validate', 'Send up to 10,000 addresses per bulk request, with webhooks', 'Share keys with your team; revoke any key instantly'];
-
 /** Spec "API Keys": the upgrade dialog (API key creation needs Starter or above). */
-export function ApiKeysUpgradeDialog({ open, onClose, planName }: { open: boolean; onClose: () => void; planName?: string }) {
-  return (
-    <UpgradeDialog
-      open={open}
-      onClose={onClose}
-      icon={KeyRound}
-      title="Upgrade to use the API"
-      availability="API keys are available on the Starter, Pro, Business and Enterprise plans."
-      planName={planName}
-      perks={PERKS}
-    />
-  );
-}
+export const API_KEYS_UPGRADE: UpgradeOffer = {
+  icon: KeyRound,
+  title: 'Upgrade to use the API',
+  availability: 'API keys are available on the Starter, Pro, Business and Enterprise plans.',
+  perks: ['Validate addresses from your own code with POST /v1/validate', 'Send up to 10,000 addresses per bulk request, with webhooks', 'Share keys with your team; revoke any key instantly'],
+};

@@ -20,14 +20,5 @@ export function formatMinor(amount: number, currency: string): string {
   return new Intl.NumberFormat(currency === 'INR' ? 'en-IN' : 'en-US', { style: 'currency', currency }).format(amount / 100);
 }
 
-/** The message of a failed tRPC call, or the fallback when it carries none. */
-export function errorMessage(error: unknown, fallback: string): string {
-  if (error && typeof error === 'object' && 'message' in error) {
-    const message = (error as { message?: unknown }).message;
-    if (typeof message === 'string' && message.trim() !== '') return message;
-  }
-  return fallback;
-}
-
 /** The brand indigo (styles.css --color-brand-600), for Razorpay's checkout theme. */
 export const BRAND_COLOR = '#4f46e5';

@@ -6,8 +6,15 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { UpgradeDialog } from '../../components/ui/upgrade-dialog';
+import { UpgradeDialog, type UpgradeOffer } from '../../components/ui/upgrade-dialog';
 import { useTRPC } from '../../lib/trpc';
+
+const WHITE_LABEL_UPGRADE: UpgradeOffer = {
+  icon: Palette,
+  title: 'Upgrade for white-label',
+  availability: 'White-label is available on the Business and Enterprise plans.',
+  perks: ['Custom logo and brand colour', 'Sign-in page on your own domain', 'Branded result files and invitation mails', 'Enterprise: your product and sender names'],
+};
 
 /** Settings → White-label (Business: logo, colour, custom domain; Enterprise: product and sender names). */
 export function WhiteLabelCard() {
@@ -45,7 +52,7 @@ export function WhiteLabelCard() {
           </div>
           <Button variant="outline" size="sm" onClick={() => setUpgradeOpen(true)}>Unlock</Button>
         </div>
-        <UpgradeDialog open={upgradeOpen} onClose={() => setUpgradeOpen(false)} icon={Palette} title="Upgrade for white-label" availability="White-label is available on the Business and Enterprise plans." perks={['Custom logo and brand colour', 'Sign-in page on your own domain', 'Branded result files and invitation mails', 'Enterprise: your product and sender names']} />
+        <UpgradeDialog open={upgradeOpen} onClose={() => setUpgradeOpen(false)} offer={WHITE_LABEL_UPGRADE} />
       </Card>
     );
   }

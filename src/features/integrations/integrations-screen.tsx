@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Code2, Info, Lock, Sparkles, Webhook, Zap } from 'lucide-react';
+import { Code2, Info, Lock, Sparkles, Webhook, Zap, type LucideIcon } from 'lucide-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { SALES_EMAIL, SUPPORT_EMAIL, planAllows, planByType } from '../../../server/contracts/plans';
@@ -7,9 +7,11 @@ import { PageHeader } from '../../components/layouts/page-header';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { IconTile } from '../../components/ui/icon-tile';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { paths } from '../../config/paths';
+import { useFieldState } from '../../hooks/use-field-state';
 import { cn } from '../../lib/cn';
 import { useTRPC } from '../../lib/trpc';
 
@@ -28,33 +30,36 @@ export const INTEGRATIONS_TEXT = {
 
 const salesHref = `mailto:${SALES_EMAIL}?subject=${encodeURIComponent('Mailvet Enterprise: integrations')}`;
 
-function IntegrationCard({
-  icon,
-  title,
-  description,
-  disabled,
-  badge,
-  children,
-  testId,
-}: {
-  icon: ReactNode;
+interface CardInfo {
+  testId: string;
+  icon: LucideIcon;
   title: string;
   description: string;
-  disabled: boolean;
-  badge?: ReactNode;
-  children: ReactNode;
-  testId: string;
-}) {
+}
+
+const CARDS = {
+  webhooks: { testId: 'integration-webhooks', icon: Webhook, title: 'Webhooks', description: 'Get an HTTP POST when a validation job completes, signed with HMAC-SHA256.' },
+  zapier: { testId: 'integration-zapier', icon: Zap, title: 'Zapier', description: 'Validate new contacts from your forms, CRM or spreadsheets in your Zaps.' },
+  customApi: {
+    testId: 'integration-custom-api',
+    icon: Code2,
+    title: 'Custom API',
+    description: 'Build your own integration on the REST API: real-time checks, bulk jobs and signed job webhooks.',
+  },
+  comingSoon: { testId: 'integration-coming-soon', icon: Sparkles, title: 'More Coming Soon', description: 'HubSpot, Mailchimp, Salesforce, Make and more are on the way.' },
+} satisfies Record<string, CardInfo>;
+
+function IntegrationCard({ info, disabled, badge, children }: { info: CardInfo; disabled: boolean; badge?: ReactNode; children: ReactNode }) {
   return (
-    <Card className={cn('flex flex-col', disabled && 'bg-slate-50/60')} data-testid={testId} aria-disabled={disabled || undefined}>
+    <Card className={cn('flex flex-col', disabled && 'bg-slate-50/60')} data-testid={info.testId} aria-disabled={disabled || undefined}>
       <div className="flex items-start gap-4 p-6 pb-4">
-        <span className={cn('grid size-11 shrink-0 place-items-center rounded-xl', disabled ? 'bg-slate-100 text-slate-400' : 'bg-brand-50 text-brand-600')}>{icon}</span>
+        <IconTile icon={info.icon} iconClassName="size-5" className={cn('size-11 shrink-0 rounded-xl', disabled ? 'bg-slate-100 text-slate-400' : 'bg-brand-50 text-brand-600')} />
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-2">
-            <h3 className={cn('text-base font-semibold', disabled ? 'text-slate-500' : 'text-slate-900')}>{title}</h3>
+            <h3 className={cn('text-base font-semibold', disabled ? 'text-slate-500' : 'text-slate-900')}>{info.title}</h3>
             {badge}
           </div>
-          <p className={cn('mt-1 text-sm', disabled ? 'text-slate-400' : 'text-slate-600')}>{description}</p>
+          <p className={cn('mt-1 text-sm', disabled ? 'text-slate-400' : 'text-slate-600')}>{info.description}</p>
         </div>
       </div>
       <div className="flex flex-1 flex-col px-6 pb-6">{children}</div>
@@ -62,31 +67,67 @@ function IntegrationCard({
   );
 }
 
-function LocalOnlyNote() {
+/**
+ * A card whose one-field form is a local preview (spec section 8): a labelled input with its submit
+ * button, then the note that nothing is stored.
+ */
+function PreviewFormCard({
+  info,
+  disabled,
+  formLabel,
+  onSubmit,
+  fieldId,
+  fieldLabel,
+  submitLabel,
+  input,
+  children,
+}: {
+  info: CardInfo;
+  disabled: boolean;
+  formLabel: string;
+  onSubmit: (e: FormEvent<HTMLFormElement>) => void;
+  fieldId: string;
+  fieldLabel: string;
+  submitLabel: string;
+  input: ReactNode;
+  children?: ReactNode;
+}) {
   return (
-    <p className="mt-3 flex gap-1.5 text-xs text-slate-500">
-      <Info className="mt-px size-3.5 shrink-0" aria-hidden />
-      {INTEGRATIONS_TEXT.localOnly}
-    </p>
+    <IntegrationCard info={info} disabled={disabled}>
+      <form onSubmit={onSubmit} noValidate className="flex flex-1 flex-col" aria-label={formLabel}>
+        <Label htmlFor={fieldId}>{fieldLabel}</Label>
+        <div className="mt-1.5 flex gap-2">
+          {input}
+          <Button type="submit" disabled={disabled}>
+            {submitLabel}
+          </Button>
+        </div>
+        <p className="mt-3 flex gap-1.5 text-xs text-slate-500">
+          <Info className="mt-px size-3.5 shrink-0" aria-hidden />
+          {INTEGRATIONS_TEXT.localOnly}
+        </p>
+        {children}
+      </form>
+    </IntegrationCard>
   );
 }
 
+/** The webhook URL must be https:// (the message of the first rule it breaks, or null). */
+function webhookUrlProblem(value: string): string | null {
+  if (!value) return INTEGRATIONS_TEXT.enterUrl;
+  try {
+    return new URL(value).protocol === 'https:' ? null : INTEGRATIONS_TEXT.badUrl;
+  } catch {
+    return INTEGRATIONS_TEXT.badUrl;
+  }
+}
+
 function WebhookCard({ disabled }: { disabled: boolean }) {
-  const [url, setUrl] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const url = useFieldState();
   function save(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    const value = url.trim();
-    let message: string | null = null;
-    if (!value) message = INTEGRATIONS_TEXT.enterUrl;
-    else {
-      try {
-        if (new URL(value).protocol !== 'https:') message = INTEGRATIONS_TEXT.badUrl;
-      } catch {
-        message = INTEGRATIONS_TEXT.badUrl;
-      }
-    }
-    setError(message);
+    const message = webhookUrlProblem(url.value.trim());
+    url.setError(message);
     if (message) {
       toast.error(INTEGRATIONS_TEXT.errorTitle, { description: message });
       return;
@@ -94,41 +135,25 @@ function WebhookCard({ disabled }: { disabled: boolean }) {
     toast.success(INTEGRATIONS_TEXT.webhookSavedTitle, { description: INTEGRATIONS_TEXT.webhookSavedBody });
   }
   return (
-    <IntegrationCard
-      testId="integration-webhooks"
-      icon={<Webhook className="size-5" aria-hidden />}
-      title="Webhooks"
-      description="Get an HTTP POST when a validation job completes, signed with HMAC-SHA256."
+    <PreviewFormCard
+      info={CARDS.webhooks}
       disabled={disabled}
+      formLabel="Webhook"
+      onSubmit={save}
+      fieldId="webhook-url"
+      fieldLabel="Webhook URL"
+      submitLabel="Save"
+      input={<Input {...url.bind} id="webhook-url" type="url" placeholder="https://example.com/webhooks/mailvet" disabled={disabled} />}
     >
-      <form onSubmit={save} noValidate className="flex flex-1 flex-col" aria-label="Webhook">
-        <Label htmlFor="webhook-url">Webhook URL</Label>
-        <div className="mt-1.5 flex gap-2">
-          <Input
-            id="webhook-url"
-            type="url"
-            placeholder="https://example.com/webhooks/mailvet"
-            value={url}
-            onChange={(e) => {
-              setUrl(e.target.value);
-              if (error) setError(null);
-            }}
-            disabled={disabled}
-            aria-invalid={error ? true : undefined}
-          />
-          <Button type="submit" disabled={disabled}>Save</Button>
-        </div>
-        <LocalOnlyNote />
-        <p className="mt-2 text-xs text-slate-500">
-          Works today: send <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[11px] text-slate-700">webhook_url</code> with each{' '}
-          <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[11px] text-slate-700">POST /v1/bulk</code> job.{' '}
-          <a href={paths.dashboard.documentation} className="font-medium text-brand-700 hover:underline">
-            See the API docs
-          </a>
-          .
-        </p>
-      </form>
-    </IntegrationCard>
+      <p className="mt-2 text-xs text-slate-500">
+        Works today: send <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[11px] text-slate-700">webhook_url</code> with each{' '}
+        <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[11px] text-slate-700">POST /v1/bulk</code> job.{' '}
+        <a href={paths.dashboard.documentation} className="font-medium text-brand-700 hover:underline">
+          See the API docs
+        </a>
+        .
+      </p>
+    </PreviewFormCard>
   );
 }
 
@@ -144,34 +169,22 @@ function ZapierCard({ disabled }: { disabled: boolean }) {
     setKey('');
   }
   return (
-    <IntegrationCard
-      testId="integration-zapier"
-      icon={<Zap className="size-5" aria-hidden />}
-      title="Zapier"
-      description="Validate new contacts from your forms, CRM or spreadsheets in your Zaps."
+    <PreviewFormCard
+      info={CARDS.zapier}
       disabled={disabled}
-    >
-      <form onSubmit={connect} noValidate className="flex flex-1 flex-col" aria-label="Zapier">
-        <Label htmlFor="zapier-key">Zapier API key</Label>
-        <div className="mt-1.5 flex gap-2">
-          <Input id="zapier-key" type="password" autoComplete="off" placeholder="Paste your Zapier key" value={key} onChange={(e) => setKey(e.target.value)} disabled={disabled} />
-          <Button type="submit" disabled={disabled}>Connect</Button>
-        </div>
-        <LocalOnlyNote />
-      </form>
-    </IntegrationCard>
+      formLabel="Zapier"
+      onSubmit={connect}
+      fieldId="zapier-key"
+      fieldLabel="Zapier API key"
+      submitLabel="Connect"
+      input={<Input id="zapier-key" type="password" autoComplete="off" placeholder="Paste your Zapier key" value={key} onChange={(e) => setKey(e.target.value)} disabled={disabled} />}
+    />
   );
 }
 
 function CustomApiCard({ disabled }: { disabled: boolean }) {
   return (
-    <IntegrationCard
-      testId="integration-custom-api"
-      icon={<Code2 className="size-5" aria-hidden />}
-      title="Custom API"
-      description="Build your own integration on the REST API: real-time checks, bulk jobs and signed job webhooks."
-      disabled={disabled}
-    >
+    <IntegrationCard info={CARDS.customApi} disabled={disabled}>
       <div className="mt-auto flex flex-wrap gap-2">
         <Button variant="outline" to={paths.dashboard.documentation} disabled={disabled}>
           View API Docs
@@ -186,14 +199,7 @@ function CustomApiCard({ disabled }: { disabled: boolean }) {
 
 function ComingSoonCard() {
   return (
-    <IntegrationCard
-      testId="integration-coming-soon"
-      icon={<Sparkles className="size-5" aria-hidden />}
-      title="More Coming Soon"
-      description="HubSpot, Mailchimp, Salesforce, Make and more are on the way."
-      disabled={false}
-      badge={<Badge variant="brand">Soon</Badge>}
-    >
+    <IntegrationCard info={CARDS.comingSoon} disabled={false} badge={<Badge variant="brand">Soon</Badge>}>
       <div className="mt-auto">
         <a href={`mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent('Integration request')}`} className="text-sm font-medium text-brand-700 hover:underline">
           Tell us which integration you need →

@@ -12,31 +12,19 @@ export const canDownload = (status: JobStatus) => status === 'completed' || stat
 /** A job still running can be cancelled. */
 export const canCancel = (status: JobStatus) => status === 'pending' || status === 'processing';
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
-
-const shortDateTime = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+/** A formatter of dates given as ISO strings or Dates; an unreadable date formats as ''. */
+function dateFormatter(options: Intl.DateTimeFormatOptions): (value: string | Date) => string {
+  const format = new Intl.DateTimeFormat(undefined, options);
+  return (value) => {
+    const d = typeof value === 'string' ? new Date(value) : value;
+    return Number.isNaN(d.getTime()) ? '' : format.format(d);
+  };
+}
 
 /** "Nov 22, 10:33 PM": for dense tables (the full ISO time is in the cell's title). */
-export function formatShortDateTime(value: string | Date): string {
-  const d = typeof value === 'string' ? new Date(value) : value;
-  return Number.isNaN(d.getTime()) ? '' : shortDateTime.format(d);
-}
-
-export function formatTime(value: string | Date): string {
-  const d = typeof value === 'string' ? new Date(value) : value;
-  return Number.isNaN(d.getTime()) ? '' : timeOnly.format(d);
-}
-
-export function formatDateTime(value: string | Date): string {
-  const d = typeof value === 'string' ? new Date(value) : value;
-  return Number.isNaN(d.getTime()) ? '' : dateTime.format(d);
-}
-
-export function formatDate(value: string | Date): string {
-  const d = typeof value === 'string' ? new Date(value) : value;
-  return Number.isNaN(d.getTime()) ? '' : dateOnly.format(d);
-}
+export const formatShortDateTime = dateFormatter({ month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+export const formatTime = dateFormatter({ timeStyle: 'short' });
+export const formatDateTime = dateFormatter({ dateStyle: 'medium', timeStyle: 'short' });
+export const formatDate = dateFormatter({ dateStyle: 'medium' });
 
 export const formatCount = (n: number) => n.toLocaleString('en-US');

@@ -32,13 +32,3 @@ export const HISTORY_TEXT = {
   cancelledBody: (processed: number, unprocessed: number) =>
     `${processed.toLocaleString('en-US')} results kept; ${unprocessed.toLocaleString('en-US')} address${unprocessed === 1 ? '' : 'es'} not checked and not charged.`,
 } as const;
-
-
-/** The message of a failed tRPC/fetch call, or the fallback when it carries none. */
-export function errorMessage(error: unknown, fallback: string): string {
-  if (error && typeof error === 'object' && 'message' in error) {
-    const message = (error as { message?: unknown }).message;
-    if (typeof message === 'string' && message.trim() !== '') return message;
-  }
-  return fallback;
-}

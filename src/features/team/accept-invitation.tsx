@@ -4,7 +4,8 @@ import { useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Spinner } from '../../components/ui/spinner';
 import { useTRPC } from '../../lib/trpc';
-import { TEAM_TEXT, errorMessage } from './messages';
+import { errorMessage } from '../../lib/error-message';
+import { TEAM_TEXT } from './messages';
 import { forgetInvitation } from './use-invitation-landing';
 
 /**

@@ -18,13 +18,4 @@ export const TEAM_TEXT = {
   invitationAcceptedBody: (account: string) => `You've joined ${account}.`,
 } as const;
 
-/** The message of a failed tRPC call, or the fallback when it carries none. */
-export function errorMessage(error: unknown, fallback: string): string {
-  if (error && typeof error === 'object' && 'message' in error) {
-    const message = (error as { message?: unknown }).message;
-    if (typeof message === 'string' && message.trim() !== '') return message;
-  }
-  return fallback;
-}
-
 export const ROLE_LABELS = { owner: 'Owner', admin: 'Admin', member: 'Member' } as const;

@@ -3,8 +3,10 @@ import { useState, type FormEvent } from 'react';
 import { PLANS, isUnlimited } from '../../../server/contracts/plans';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
+import { Field } from '../../components/ui/field';
+import { DialogForm } from '../../components/ui/form';
 import { Input, fieldClassName } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
+import { useFieldState } from '../../hooks/use-field-state';
 import { paths } from '../../config/paths';
 import { cn } from '../../lib/cn';
 import { TEAM_TEXT } from './messages';
@@ -25,25 +27,24 @@ export function InviteDialog({
   onInvite: (v: { email: string; role: InviteRole }) => Promise<boolean>;
   busy: boolean;
 }) {
-  const [email, setEmail] = useState('');
+  const email = useFieldState('invite-email');
   const [role, setRole] = useState<InviteRole>('member');
-  const [error, setError] = useState<string | null>(null);
 
   function close() {
-    setEmail('');
+    email.setValue('');
     setRole('member');
-    setError(null);
+    email.setError(null);
     onClose();
   }
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    const trimmed = email.trim();
+    const trimmed = email.value.trim();
     if (!trimmed) {
-      setError(TEAM_TEXT.enterEmail);
+      email.setError(TEAM_TEXT.enterEmail);
       return;
     }
-    setError(null);
+    email.setError(null);
     if (await onInvite({ email: trimmed, role })) close();
   }
 
@@ -54,44 +55,28 @@ export function InviteDialog({
       title="Invite Team Member"
       description="We'll email them a link to join this account. They sign in or sign up with this address to accept."
     >
-      <form onSubmit={submit} noValidate className="space-y-4" aria-label="Invite team member">
-        <div className="space-y-1.5">
-          <Label htmlFor="invite-email" required>Email</Label>
-          <Input
-            id="invite-email"
-            type="email"
-            autoComplete="off"
-            placeholder="colleague@company.com"
-            value={email}
-            onChange={(e) => {
-              setEmail(e.target.value);
-              if (error) setError(null);
-            }}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'invite-email-error' : undefined}
-            autoFocus
-          />
-          {error && (
-            <p id="invite-email-error" role="alert" className="text-sm text-red-600">
-              {error}
-            </p>
-          )}
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor="invite-role">Role</Label>
+      <DialogForm
+        onSubmit={submit}
+        noValidate
+        aria-label="Invite team member"
+        onCancel={close}
+        submitLabel={
+          <>
+            <UserPlus className="size-4" aria-hidden /> Send Invitation
+          </>
+        }
+        busy={busy}
+      >
+        <Field id="invite-email" label="Email" required error={email.error} errorAlert>
+          <Input {...email.bind} type="email" autoComplete="off" placeholder="colleague@company.com" autoFocus />
+        </Field>
+        <Field id="invite-role" label="Role" hint="Admins can also invite and remove members. Members can use the account.">
           <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as InviteRole)} className={cn(fieldClassName, 'h-10 pr-8')}>
             <option value="member">Member</option>
             <option value="admin">Admin</option>
           </select>
-          <p className="text-xs text-slate-500">Admins can also invite and remove members. Members can use the account.</p>
-        </div>
-        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-          <Button variant="outline" onClick={close}>Cancel</Button>
-          <Button type="submit" loading={busy}>
-            <UserPlus className="size-4" aria-hidden /> Send Invitation
-          </Button>
-        </div>
-      </form>
+        </Field>
+      </DialogForm>
     </Dialog>
   );
 }

@@ -13,7 +13,8 @@ import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../compon
 import { useTRPC } from '../../lib/trpc';
 import { AcceptInvitationBanner } from './accept-invitation';
 import { appCodeOf as appCode } from '../../../server/contracts/error-codes';
-import { ROLE_LABELS, TEAM_TEXT, errorMessage } from './messages';
+import { errorMessage } from '../../lib/error-message';
+import { ROLE_LABELS, TEAM_TEXT } from './messages';
 import { InviteDialog, UpgradeDialog, type InviteRole } from './team-dialogs';
 
 type Role = keyof typeof ROLE_LABELS;

@@ -7,14 +7,15 @@ import { PageHeader } from '../../../components/layouts/page-header';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../features/jobs/messages';
+import { UpgradeDialog } from '../../../components/ui/upgrade-dialog';
+import { errorMessage } from '../../../lib/error-message';
 import { usePlanGate } from '../../../features/jobs/use-plan';
 import { useScheduleMutations, useSchedules } from '../../../features/schedules/api';
 import { SCHEDULE_TEXT } from '../../../features/schedules/messages';
 import { NewScheduleDialog, type NewScheduleInput } from '../../../features/schedules/new-schedule-dialog';
 import { ScheduleCard } from '../../../features/schedules/schedule-card';
 import type { ScheduleItem } from '../../../features/schedules/types';
-import { SchedulesUpgradeDialog } from '../../../features/schedules/upgrade-dialog';
+import { SCHEDULES_UPGRADE } from '../../../features/schedules/upgrade-offer';
 import { useTRPC } from '../../../lib/trpc';
 import { can } from '../../../../server/contracts/permissions';
 
@@ -167,7 +168,7 @@ export default function AutoRevalidationRoute() {
       )}
 
       <NewScheduleDialog open={dialogOpen} onClose={() => setDialogOpen(false)} busy={create.isPending} onCreate={onCreate} />
-      <SchedulesUpgradeDialog open={upgradeOpen} onClose={() => setUpgradeOpen(false)} planName={gate.planName} />
+      <UpgradeDialog open={upgradeOpen} onClose={() => setUpgradeOpen(false)} offer={SCHEDULES_UPGRADE} planName={gate.planName} />
     </>
   );
 }

@@ -10,7 +10,8 @@ import { toJobItem, useCancelJob, useDownloadJob, useFetchFirstPage, useJobBreak
 import { JobsTable } from '../../../features/jobs/jobs-table';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import type { ResultKind } from '../../../features/jobs/status-badge';
-import { HISTORY_TEXT, errorMessage } from '../../../features/jobs/messages';
+import { HISTORY_TEXT } from '../../../features/jobs/messages';
+import { errorMessage } from '../../../lib/error-message';
 import { ResultsDialog } from '../../../features/jobs/results-dialog';
 import type { JobItem } from '../../../features/jobs/types';
 import { cn } from '../../../lib/cn';

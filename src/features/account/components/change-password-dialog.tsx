@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
+import { DialogForm } from '../../../components/ui/form';
 import { PasswordField } from '../../../components/ui/password-input';
 import { authClient } from '../../../lib/auth-client';
 
@@ -40,24 +40,11 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
 
   return (
     <Dialog open={open} onClose={close} title="Change Password" description="Enter your current password, then choose a new one. Other devices will be signed out.">
-      <form onSubmit={submit} className="space-y-4">
+      <DialogForm onSubmit={submit} onCancel={close} submitLabel="Update Password" busy={busy} problem={problem}>
         <PasswordField id="current-password" label="Current password" name="currentPassword" autoComplete="current-password" required autoFocus />
         <PasswordField id="new-password" label="New password" hint={`At least ${MIN} characters.`} name="newPassword" autoComplete="new-password" required minLength={MIN} maxLength={128} />
         <PasswordField id="confirm-password" label="Confirm new password" name="confirmPassword" autoComplete="new-password" required minLength={MIN} maxLength={128} />
-        {problem && (
-          <p role="alert" className="text-sm text-red-600">
-            {problem}
-          </p>
-        )}
-        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-          <Button variant="outline" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={busy}>
-            Update Password
-          </Button>
-        </div>
-      </form>
+      </DialogForm>
     </Dialog>
   );
 }

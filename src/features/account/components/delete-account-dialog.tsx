@@ -3,10 +3,10 @@ import { AlertTriangle } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
-import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
+import { Field } from '../../../components/ui/field';
+import { DialogForm } from '../../../components/ui/form';
 import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
 import { PasswordField } from '../../../components/ui/password-input';
 import { paths } from '../../../config/paths';
 import { authClient } from '../../../lib/auth-client';
@@ -56,7 +56,15 @@ export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose:
 
   return (
     <Dialog open={open} onClose={close} title="Delete Account" description="This cannot be undone.">
-      <form onSubmit={submit} className="space-y-4">
+      <DialogForm
+        onSubmit={submit}
+        onCancel={close}
+        submitLabel="Delete Account"
+        submitVariant="destructive"
+        busy={remove.isPending}
+        submitDisabled={typed.trim() !== DELETE_WORD || password === ''}
+        problem={problem}
+      >
         <div className="flex gap-3 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
           <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
           {owner ? (
@@ -68,27 +76,19 @@ export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose:
             <p>Your user, profile and sign-in are deleted and you leave the team. The account you belong to and its data stay with its owner.</p>
           )}
         </div>
-        <div className="space-y-1.5">
-          <Label htmlFor="delete-confirm" required>
-            Type <span className="font-mono font-semibold">{DELETE_WORD}</span> to confirm
-          </Label>
+        <Field
+          id="delete-confirm"
+          label={
+            <>
+              Type <span className="font-mono font-semibold">{DELETE_WORD}</span> to confirm
+            </>
+          }
+          required
+        >
           <Input id="delete-confirm" name="confirmation" autoComplete="off" autoCapitalize="characters" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} required />
-        </div>
+        </Field>
         <PasswordField id="delete-password" label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
-        {problem && (
-          <p role="alert" className="text-sm text-red-600">
-            {problem}
-          </p>
-        )}
-        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-          <Button variant="outline" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="destructive" loading={remove.isPending} disabled={typed.trim() !== DELETE_WORD || password === ''}>
-            Delete Account
-          </Button>
-        </div>
-      </form>
+      </DialogForm>
     </Dialog>
   );
 }

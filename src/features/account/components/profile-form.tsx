@@ -3,8 +3,9 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Field } from '../../../components/ui/field';
+import { FormProblem } from '../../../components/ui/form';
 import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
 import { authClient } from '../../../lib/auth-client';
 import { useTRPC } from '../../../lib/trpc';
 import { SETTINGS_TEXT } from '../messages';
@@ -56,17 +57,10 @@ export function ProfileForm() {
           <CardDescription>Your name and company as your team sees them.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-5 sm:grid-cols-2">
-          <div className="space-y-1.5 sm:col-span-2">
-            <Label htmlFor="profile-email">Email</Label>
+          <Field id="profile-email" label="Email" hint="Your sign-in email cannot be changed here." className="sm:col-span-2">
             <Input id="profile-email" type="email" value={profile.data?.email ?? ''} readOnly aria-readonly="true" aria-describedby="profile-email-hint" />
-            <p id="profile-email-hint" className="text-xs text-slate-500">
-              Your sign-in email cannot be changed here.
-            </p>
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor="profile-full-name" required>
-              Full Name
-            </Label>
+          </Field>
+          <Field id="profile-full-name" label="Full Name" required>
             <Input
               id="profile-full-name"
               name="full_name"
@@ -77,9 +71,8 @@ export function ProfileForm() {
               onChange={(e) => setFullName(e.target.value)}
               disabled={profile.isPending}
             />
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor="profile-company">Company Name</Label>
+          </Field>
+          <Field id="profile-company" label="Company Name">
             <Input
               id="profile-company"
               name="company_name"
@@ -90,12 +83,8 @@ export function ProfileForm() {
               onChange={(e) => setCompany(e.target.value)}
               disabled={profile.isPending}
             />
-          </div>
-          {problem && (
-            <p role="alert" className="text-sm text-red-600 sm:col-span-2">
-              {problem}
-            </p>
-          )}
+          </Field>
+          <FormProblem className="sm:col-span-2">{problem}</FormProblem>
         </CardContent>
         <CardFooter className="justify-end">
           <Button type="submit" loading={save.isPending} disabled={!dirty && !save.isPending}>

@@ -5,8 +5,9 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
+import { Field } from '../../../components/ui/field';
+import { DialogForm } from '../../../components/ui/form';
 import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
 import { PasswordField } from '../../../components/ui/password-input';
 import { Spinner } from '../../../components/ui/spinner';
 import { authClient } from '../../../lib/auth-client';
@@ -36,28 +37,18 @@ function useRefreshSecurity() {
 
 function PasswordStep({ label, busy, problem, onSubmit, onCancel }: { label: string; busy: boolean; problem: string | null; onSubmit: (password: string) => void; onCancel: () => void }) {
   return (
-    <form
+    <DialogForm
       onSubmit={(e: FormEvent<HTMLFormElement>) => {
         e.preventDefault();
         onSubmit(String(new FormData(e.currentTarget).get('password')));
       }}
-      className="space-y-4"
+      onCancel={onCancel}
+      submitLabel={label}
+      busy={busy}
+      problem={problem}
     >
       <PasswordField id="twofa-password" label="Password" name="password" autoComplete="current-password" required autoFocus />
-      {problem && (
-        <p role="alert" className="text-sm text-red-600">
-          {problem}
-        </p>
-      )}
-      <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-        <Button variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={busy}>
-          {label}
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
@@ -159,7 +150,7 @@ export function EnableTwoFactorDialog({ open, onClose }: { open: boolean; onClos
     <Dialog open={open} onClose={close} title={titles[step.name]} description={descriptions[step.name]}>
       {step.name === 'password' && <PasswordStep label="Continue" busy={busy} problem={problem} onSubmit={start} onCancel={close} />}
       {step.name === 'scan' && (
-        <form onSubmit={verify} className="space-y-4">
+        <DialogForm onSubmit={verify} onCancel={close} submitLabel="Verify and Enable" busy={busy} problem={problem}>
           <div className="flex flex-col items-center gap-3 rounded-lg border border-slate-200 bg-slate-50 p-4">
             {qr ? <img src={qr} width={200} height={200} alt="QR code to add Mailvet to your authenticator app" className="rounded-md bg-white" /> : <Spinner />}
             <div className="text-center">
@@ -169,26 +160,10 @@ export function EnableTwoFactorDialog({ open, onClose }: { open: boolean; onClos
               </p>
             </div>
           </div>
-          <div className="space-y-1.5">
-            <Label htmlFor="twofa-code" required>
-              Verification code
-            </Label>
+          <Field id="twofa-code" label="Verification code" required>
             <Input id="twofa-code" name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]{6,7}" maxLength={7} required autoFocus placeholder="123456" />
-          </div>
-          {problem && (
-            <p role="alert" className="text-sm text-red-600">
-              {problem}
-            </p>
-          )}
-          <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-            <Button variant="outline" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={busy}>
-              Verify and Enable
-            </Button>
-          </div>
-        </form>
+          </Field>
+        </DialogForm>
       )}
       {step.name === 'backup' && (
         <div className="space-y-5">

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { MailCheck } from 'lucide-react';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
+import { useFieldState } from '../../../hooks/use-field-state';
 import { useTRPC } from '../../../lib/trpc';
 import { VALIDATE_TEXT } from '../messages';
 import type { SingleCheckResult } from '../types';
@@ -15,9 +16,7 @@ export function SingleCheckForm() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const inputRef = useRef<HTMLInputElement>(null);
-  const errorId = useId();
-  const [email, setEmail] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
+  const email = useFieldState('validate-email');
   const [result, setResult] = useState<SingleCheckResult | null>(null);
 
   const check = useMutation(
@@ -37,20 +36,20 @@ export function SingleCheckForm() {
 
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    const value = email.trim();
+    const value = email.value.trim();
     if (!value) {
-      setFieldError(VALIDATE_TEXT.empty);
+      email.setError(VALIDATE_TEXT.empty);
       toast.error(VALIDATE_TEXT.errorTitle, { description: VALIDATE_TEXT.empty });
       inputRef.current?.focus();
       return;
     }
-    setFieldError(null);
+    email.setError(null);
     check.mutate({ email: value });
   }
 
   function applySuggestion(suggested: string) {
-    setEmail(suggested);
-    setFieldError(null);
+    email.setValue(suggested);
+    email.setError(null);
     inputRef.current?.focus();
   }
 
@@ -62,8 +61,8 @@ export function SingleCheckForm() {
           <div className="relative flex-1">
             <MailCheck className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" aria-hidden />
             <Input
+              {...email.bind}
               ref={inputRef}
-              id="validate-email"
               name="email"
               type="text"
               inputMode="email"
@@ -73,22 +72,15 @@ export function SingleCheckForm() {
               maxLength={1024}
               placeholder="name@company.com"
               className="h-11 pl-9 text-base"
-              value={email}
-              onChange={(e) => {
-                setEmail(e.target.value);
-                if (fieldError) setFieldError(null);
-              }}
-              aria-invalid={fieldError ? true : undefined}
-              aria-describedby={fieldError ? errorId : undefined}
             />
           </div>
           <Button type="submit" size="lg" className="h-11 sm:w-auto" loading={check.isPending}>
             {check.isPending ? VALIDATE_TEXT.busy : VALIDATE_TEXT.button}
           </Button>
         </div>
-        {fieldError ? (
-          <p id={errorId} role="alert" className="mt-2 text-sm text-red-600">
-            {fieldError}
+        {email.error ? (
+          <p id="validate-email-error" role="alert" className="mt-2 text-sm text-red-600">
+            {email.error}
           </p>
         ) : (
           <p className="mt-2 text-xs text-slate-500">Each check uses one credit; a check we cannot decide (server unreachable, DNS failure) costs nothing. Results are kept for 90 days and appear in your recent activity.</p>
