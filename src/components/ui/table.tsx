@@ -1,6 +1,9 @@
+import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn';
+import { Button } from './button';
 import { Card } from './card';
+import { Spinner } from './spinner';
 
 export interface TableColumn {
   header: ReactNode;
@@ -84,5 +87,62 @@ export function TableMessageRow({ colSpan, children }: { colSpan: number; childr
         {children}
       </td>
     </tr>
+  );
+}
+
+/** What a table body needs of its query (TanStack Query's result has it). */
+export interface TableQuery {
+  isPending: boolean;
+  isError: boolean;
+}
+
+export interface TableRowsProps<T> {
+  colSpan: number;
+  /** A spinner row with `loadingText` while it is pending, `failedText` when it failed. */
+  query: TableQuery;
+  loadingText: string;
+  failedText: string;
+  rows: T[] | undefined;
+  /** The row shown when there are no rows (none: an empty body). */
+  empty?: ReactNode;
+  children: (row: T) => ReactNode;
+}
+
+/** The body of a table fed by a query: loading, failed, empty, or one row per item. */
+export function TableRows<T>({ colSpan, query, loadingText, failedText, rows = [], empty, children }: TableRowsProps<T>) {
+  if (query.isPending) {
+    return (
+      <TableMessageRow colSpan={colSpan}>
+        <Spinner size="sm" /> <span className="ml-2">{loadingText}</span>
+      </TableMessageRow>
+    );
+  }
+  if (query.isError) return <TableMessageRow colSpan={colSpan}>{failedText}</TableMessageRow>;
+  if (rows.length === 0 && empty) return <TableMessageRow colSpan={colSpan}>{empty}</TableMessageRow>;
+  return <>{rows.map(children)}</>;
+}
+
+/** A table in a card, its body fed by a query (see `TableRows`): the screens' lists (team, API keys). */
+export function DataTable<T>({
+  columns,
+  caption,
+  query,
+  ...body
+}: Omit<TableRowsProps<T>, 'colSpan' | 'rows' | 'query'> & { columns: TableColumn[]; caption?: string; query: TableQuery & { data?: T[] } }) {
+  return (
+    <TableCard>
+      <Table caption={caption} columns={columns}>
+        <TableRows colSpan={columns.length} query={query} rows={query.data} {...body} />
+      </Table>
+    </TableCard>
+  );
+}
+
+/** A row's destructive action (Remove, Revoke…): a small red ghost button whose aria-label names the row. */
+export function RowAction({ icon: Icon, iconClassName = 'size-4', children, ...props }: { icon: LucideIcon; iconClassName?: string; children: ReactNode; onClick: () => void; 'aria-label': string }) {
+  return (
+    <Button variant="destructive-ghost" size="sm" {...props}>
+      <Icon className={iconClassName} aria-hidden /> {children}
+    </Button>
   );
 }

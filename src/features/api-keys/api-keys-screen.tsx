@@ -8,10 +8,11 @@ import { planAllows, planByType } from '../../../server/contracts/plans';
 import { PageHeader } from '../../components/layouts/page-header';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Spinner } from '../../components/ui/spinner';
+import { IconTile } from '../../components/ui/icon-tile';
+import { DataTable, RowAction, cellClass, tableColumns } from '../../components/ui/table';
 import { UpgradeDialog } from '../../components/ui/upgrade-dialog';
-import { Table, TableCard, TableMessageRow, cellClass, tableColumns } from '../../components/ui/table';
 import { paths } from '../../config/paths';
+import { useConfirmAction } from '../../hooks/use-confirm-action';
 import { useTRPC } from '../../lib/trpc';
 import { CreateKeyDialog } from './create-key-dialog';
 import { API_KEYS_UPGRADE, RevokeKeyDialog } from './key-dialogs';
@@ -33,7 +34,6 @@ export function ApiKeysScreen() {
 
   const [createOpen, setCreateOpen] = useState(false);
   const [upgradeOpen, setUpgradeOpen] = useState(false);
-  const [revoking, setRevoking] = useState<ApiKey | null>(null);
 
   useEffect(() => {
     if (!keys.error) return;
@@ -48,20 +48,18 @@ export function ApiKeysScreen() {
     else setUpgradeOpen(true);
   }
 
-  async function confirmRevoke() {
-    if (!revoking) return;
-    try {
-      await revoke.mutateAsync({ id: revoking.id });
-      toast.success(API_KEYS_TEXT.revokedTitle, { description: API_KEYS_TEXT.revokedBody(revoking.name) });
-      setRevoking(null);
-      await refresh();
-    } catch (err) {
+  const revocation = useConfirmAction<ApiKey>({
+    async run(key) {
+      await revoke.mutateAsync({ id: key.id });
+      toast.success(API_KEYS_TEXT.revokedTitle, { description: API_KEYS_TEXT.revokedBody(key.name) });
+    },
+    onError(err) {
       console.error(API_KEYS_TEXT.revokeFailed, err);
       toast.error(API_KEYS_TEXT.errorTitle, { description: API_KEYS_TEXT.revokeFailed });
-    }
-  }
+    },
+    onDone: refresh,
+  });
 
-  const rows = keys.data ?? [];
   const columns = tableColumns(
     { header: 'Name' },
     { header: 'Key' },
@@ -110,55 +108,50 @@ export function ApiKeysScreen() {
         </div>
       )}
 
-      <TableCard>
-        <Table caption="API keys" columns={columns}>
-              {keys.isPending ? (
-                <TableMessageRow colSpan={columns.length}>
-                  <Spinner size="sm" /> <span className="ml-2">Loading API keys…</span>
-                </TableMessageRow>
-              ) : keys.isError ? (
-                <TableMessageRow colSpan={columns.length}>{API_KEYS_TEXT.loadFailed}</TableMessageRow>
-              ) : rows.length === 0 ? (
-                <TableMessageRow colSpan={columns.length}>
-                  <span className="mx-auto mb-3 grid size-10 place-items-center rounded-full bg-slate-100 text-slate-500">
-                    <KeyRound className="size-5" aria-hidden />
-                  </span>
-                  <span className="block font-medium text-slate-900">No API keys yet</span>
-                  <span className="mt-1 block">{canManage ? 'Create a key to start validating from your own code.' : 'An owner or admin of this account can create one.'}</span>
-                </TableMessageRow>
-              ) : (
-                rows.map((k) => (
-                  <tr key={k.id} data-testid="api-key-row" className={k.status === 'revoked' ? 'bg-slate-50/60' : undefined}>
-                    <td className={`${td} max-w-xs min-w-36 font-medium break-words text-slate-900`}>
-                      {k.name}
-                      {k.is_test && (
-                        <Badge variant="warning" className="ml-2 align-middle" title="Test key: answers from the sandbox, never uses credits">
-                          Test
-                        </Badge>
-                      )}
-                    </td>
-                    <td className={`${td} font-mono text-[13px] whitespace-nowrap text-slate-600`}>{maskedKey(k.key_prefix)}</td>
-                    <td className={`${td} text-slate-600`} data-testid="api-key-scopes">
-                      <span className="block">{scopesSummary(k.scopes)}</span>
-                      {k.rate_limit_per_second !== null && <span className="block text-xs text-slate-500">{k.rate_limit_per_second} req/s</span>}
-                    </td>
-                    <td className={`${td} whitespace-nowrap text-slate-500`}>{formatDate(k.created_at)}</td>
-                    <td className={`${td} whitespace-nowrap text-slate-500`}>{formatLastUsed(k.last_used_at)}</td>
-                    <td className={td}>{k.status === 'active' ? <Badge variant="success">Active</Badge> : <Badge variant="neutral">Revoked</Badge>}</td>
-                    {canManage && (
-                      <td className={`${td} text-right`}>
-                        {k.status === 'active' && (
-                          <Button variant="destructive-ghost" size="sm" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
-                            <Ban className="size-3.5" aria-hidden /> Revoke
-                          </Button>
-                        )}
-                      </td>
-                    )}
-                  </tr>
-                ))
+      <DataTable
+        caption="API keys"
+        columns={columns}
+        query={keys}
+        loadingText="Loading API keys…"
+        failedText={API_KEYS_TEXT.loadFailed}
+        empty={
+          <>
+            <IconTile icon={KeyRound} className="mx-auto mb-3 size-10 rounded-full bg-slate-100 text-slate-500" iconClassName="size-5" />
+            <span className="block font-medium text-slate-900">No API keys yet</span>
+            <span className="mt-1 block">{canManage ? 'Create a key to start validating from your own code.' : 'An owner or admin of this account can create one.'}</span>
+          </>
+        }
+      >
+        {(k) => (
+          <tr key={k.id} data-testid="api-key-row" className={k.status === 'revoked' ? 'bg-slate-50/60' : undefined}>
+            <td className={`${td} max-w-xs min-w-36 font-medium break-words text-slate-900`}>
+              {k.name}
+              {k.is_test && (
+                <Badge variant="warning" className="ml-2 align-middle" title="Test key: answers from the sandbox, never uses credits">
+                  Test
+                </Badge>
               )}
-        </Table>
-      </TableCard>
+            </td>
+            <td className={`${td} font-mono text-[13px] whitespace-nowrap text-slate-600`}>{maskedKey(k.key_prefix)}</td>
+            <td className={`${td} text-slate-600`} data-testid="api-key-scopes">
+              <span className="block">{scopesSummary(k.scopes)}</span>
+              {k.rate_limit_per_second !== null && <span className="block text-xs text-slate-500">{k.rate_limit_per_second} req/s</span>}
+            </td>
+            <td className={`${td} whitespace-nowrap text-slate-500`}>{formatDate(k.created_at)}</td>
+            <td className={`${td} whitespace-nowrap text-slate-500`}>{formatLastUsed(k.last_used_at)}</td>
+            <td className={td}>{k.status === 'active' ? <Badge variant="success">Active</Badge> : <Badge variant="neutral">Revoked</Badge>}</td>
+            {canManage && (
+              <td className={`${td} text-right`}>
+                {k.status === 'active' && (
+                  <RowAction icon={Ban} iconClassName="size-3.5" onClick={() => revocation.ask(k)} aria-label={`Revoke ${k.name}`}>
+                    Revoke
+                  </RowAction>
+                )}
+              </td>
+            )}
+          </tr>
+        )}
+      </DataTable>
 
       {canManage && planAllowsKeys && plan && <WebhooksSection plan={plan} />}
 
@@ -169,7 +162,7 @@ export function ApiKeysScreen() {
         onPlanRequired={() => setUpgradeOpen(true)}
         planRate={plan ? planByType(plan).apiRatePerSecond : null}
       />
-      <RevokeKeyDialog target={revoking} pending={revoke.isPending} onCancel={() => setRevoking(null)} onConfirm={() => void confirmRevoke()} />
+      <RevokeKeyDialog target={revocation.target} {...revocation.dialog} />
       <UpgradeDialog open={upgradeOpen} onClose={() => setUpgradeOpen(false)} offer={API_KEYS_UPGRADE} planName={planName} />
     </div>
   );

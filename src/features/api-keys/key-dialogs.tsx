@@ -1,14 +1,16 @@
 import { KeyRound } from 'lucide-react';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { ConfirmDialog, type ConfirmDialogProps } from '../../components/ui/confirm-dialog';
 import type { UpgradeOffer } from '../../components/ui/upgrade-dialog';
 import { maskedKey } from './messages';
 
 /** Spec "API Keys": the revoke confirmation. Revocation is irreversible. */
-export function RevokeKeyDialog({ target, pending, onCancel, onConfirm }: { target: { name: string; key_prefix: string } | null; pending: boolean; onCancel: () => void; onConfirm: () => void }) {
+export function RevokeKeyDialog({
+  target,
+  ...dialog
+}: Pick<ConfirmDialogProps, 'open' | 'busy' | 'onConfirm' | 'onClose'> & { target: { name: string; key_prefix: string } | null }) {
   return (
     <ConfirmDialog
-      open={target !== null}
-      onClose={onCancel}
+      {...dialog}
       size="md"
       title="Revoke API key?"
       description={
@@ -20,8 +22,6 @@ export function RevokeKeyDialog({ target, pending, onCancel, onConfirm }: { targ
         )
       }
       confirmLabel="Revoke Key"
-      busy={pending}
-      onConfirm={onConfirm}
     />
   );
 }

@@ -15,7 +15,8 @@ import { Dialog } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
-import { Table, TableMessageRow, cellClass } from '../../components/ui/table';
+import { Select, type SelectOption } from '../../components/ui/select';
+import { Table, TableRows, cellClass } from '../../components/ui/table';
 import { useTRPC } from '../../lib/trpc';
 import { API_KEYS_TEXT, formatLastUsed } from './messages';
 import { SecretField } from './secret-field';
@@ -38,6 +39,14 @@ function errorMessage(err: unknown, fallback: string): string {
 }
 
 const td = cellClass('compact', 'text-sm text-slate-700');
+
+const EVENT_FILTERS: ReadonlyArray<SelectOption<WebhookEventName | ''>> = [{ value: '', label: 'All events' }, ...WEBHOOK_EVENTS.map((e) => ({ value: e, label: e }))];
+const STATUS_FILTERS = [
+  { value: '', label: 'All statuses' },
+  { value: 'delivered', label: 'Delivered' },
+  { value: 'pending', label: 'Retrying' },
+  { value: 'failed', label: 'Failed' },
+] as const satisfies ReadonlyArray<SelectOption<string>>;
 
 function SigningSecretCard() {
   const trpc = useTRPC();
@@ -253,8 +262,8 @@ const STATUS_BADGE = { delivered: 'success', failed: 'danger', pending: 'warning
 function DeliveryLogCard({ plan }: { plan: Plan }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [event, setEvent] = useState<WebhookEventName | ''>('');
-  const [status, setStatus] = useState<'' | 'pending' | 'delivered' | 'failed'>('');
+  const [event, setEvent] = useState<(typeof EVENT_FILTERS)[number]['value']>('');
+  const [status, setStatus] = useState<(typeof STATUS_FILTERS)[number]['value']>('');
   const filter = { ...(event ? { event } : {}), ...(status ? { status } : {}) };
   const log = useInfiniteQuery(
     trpc.webhooks.deliveries.infiniteQueryOptions(filter, {
@@ -286,20 +295,8 @@ function DeliveryLogCard({ plan }: { plan: Plan }) {
             <CardDescription>Every call we made to your webhooks, newest first: answer, time taken and attempts. Failed calls are retried for about 2.5 hours.</CardDescription>
           </div>
           <div className="flex gap-2">
-            <select aria-label="Filter by event" className={select} value={event} onChange={(e) => setEvent(e.target.value as WebhookEventName | '')}>
-              <option value="">All events</option>
-              {WEBHOOK_EVENTS.map((e) => (
-                <option key={e} value={e}>
-                  {e}
-                </option>
-              ))}
-            </select>
-            <select aria-label="Filter by status" className={select} value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
-              <option value="">All statuses</option>
-              <option value="delivered">Delivered</option>
-              <option value="pending">Retrying</option>
-              <option value="failed">Failed</option>
-            </select>
+            <Select aria-label="Filter by event" className={select} value={event} onValueChange={setEvent} options={EVENT_FILTERS} />
+            <Select aria-label="Filter by status" className={select} value={status} onValueChange={setStatus} options={STATUS_FILTERS} />
           </div>
         </div>
       </CardHeader>
@@ -309,57 +306,45 @@ function DeliveryLogCard({ plan }: { plan: Plan }) {
           density="compact"
           columns={[{ header: 'Time' }, { header: 'Event' }, { header: 'URL' }, { header: 'Result' }, { header: 'Attempts', align: 'center' }, { header: 'Actions', srOnly: true, align: 'right' }]}
         >
-            {log.isPending ? (
-              <TableMessageRow colSpan={6}>
-                  <Spinner size="sm" /> <span className="ml-2">Loading deliveries…</span>
-              </TableMessageRow>
-            ) : log.isError ? (
-              <TableMessageRow colSpan={6}>
-                  The delivery log could not be loaded.
-              </TableMessageRow>
-            ) : rows.length === 0 ? (
-              <TableMessageRow colSpan={6}>
-                  No webhook deliveries yet.
-              </TableMessageRow>
-            ) : (
-              rows.map((d) => (
-                <tr key={d.id} data-testid="webhook-delivery-row">
-                  <td className={`${td} text-slate-500`}>{formatLastUsed(d.created_at)}</td>
-                  <td className={`${td} font-mono text-[13px] whitespace-nowrap`}>
-                    {d.event}
-                    {d.replay_of && (
-                      <Badge variant="neutral" className="ml-2 font-sans">
-                        Replay
-                      </Badge>
-                    )}
-                  </td>
-                  <td className={`${td} max-w-52 truncate font-mono text-[13px]`} title={d.url}>
-                    {d.url}
-                  </td>
-                  <td className={`${td} max-w-64`}>
-                    <div className="flex items-center gap-2 whitespace-nowrap">
-                      <Badge variant={STATUS_BADGE[d.status]}>{d.status === 'pending' ? (d.attempts > 0 ? 'Retrying' : 'Queued') : d.status === 'delivered' ? 'Delivered' : 'Failed'}</Badge>
-                      <span className="font-mono text-xs text-slate-500">
-                        {[d.status_code !== null ? `HTTP ${d.status_code}` : null, d.latency_ms !== null ? `${d.latency_ms.toLocaleString()} ms` : null].filter(Boolean).join(' · ')}
-                      </span>
-                    </div>
-                    {d.error && (
-                      <span className="mt-1 block truncate text-xs text-slate-500" title={d.error}>
-                        {d.error}
-                      </span>
-                    )}
-                  </td>
-                  <td className={`${td} text-center`}>{d.attempts}</td>
-                  <td className={`${td} text-right`}>
-                    {canReplay && (
-                      <Button variant="ghost" size="sm" onClick={() => void doReplay(d.id)} disabled={replay.isPending} aria-label={`Replay delivery ${d.id}`}>
-                        <RotateCcw className="size-3.5" aria-hidden /> Replay
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))
+          <TableRows colSpan={6} query={log} loadingText="Loading deliveries…" failedText="The delivery log could not be loaded." rows={rows} empty="No webhook deliveries yet.">
+            {(d) => (
+              <tr key={d.id} data-testid="webhook-delivery-row">
+                <td className={`${td} text-slate-500`}>{formatLastUsed(d.created_at)}</td>
+                <td className={`${td} font-mono text-[13px] whitespace-nowrap`}>
+                  {d.event}
+                  {d.replay_of && (
+                    <Badge variant="neutral" className="ml-2 font-sans">
+                      Replay
+                    </Badge>
+                  )}
+                </td>
+                <td className={`${td} max-w-52 truncate font-mono text-[13px]`} title={d.url}>
+                  {d.url}
+                </td>
+                <td className={`${td} max-w-64`}>
+                  <div className="flex items-center gap-2 whitespace-nowrap">
+                    <Badge variant={STATUS_BADGE[d.status]}>{d.status === 'pending' ? (d.attempts > 0 ? 'Retrying' : 'Queued') : d.status === 'delivered' ? 'Delivered' : 'Failed'}</Badge>
+                    <span className="font-mono text-xs text-slate-500">
+                      {[d.status_code !== null ? `HTTP ${d.status_code}` : null, d.latency_ms !== null ? `${d.latency_ms.toLocaleString()} ms` : null].filter(Boolean).join(' · ')}
+                    </span>
+                  </div>
+                  {d.error && (
+                    <span className="mt-1 block truncate text-xs text-slate-500" title={d.error}>
+                      {d.error}
+                    </span>
+                  )}
+                </td>
+                <td className={`${td} text-center`}>{d.attempts}</td>
+                <td className={`${td} text-right`}>
+                  {canReplay && (
+                    <Button variant="ghost" size="sm" onClick={() => void doReplay(d.id)} disabled={replay.isPending} aria-label={`Replay delivery ${d.id}`}>
+                      <RotateCcw className="size-3.5" aria-hidden /> Replay
+                    </Button>
+                  )}
+                </td>
+              </tr>
             )}
+          </TableRows>
         </Table>
       </div>
       {log.hasNextPage && (

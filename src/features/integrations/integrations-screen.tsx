@@ -37,9 +37,29 @@ interface CardInfo {
   description: string;
 }
 
+/** A preview form's names: the form's accessible name, its one field, its submit button. */
+interface PreviewForm {
+  name: string;
+  fieldId: string;
+  fieldLabel: string;
+  submitLabel: string;
+}
+
 const CARDS = {
-  webhooks: { testId: 'integration-webhooks', icon: Webhook, title: 'Webhooks', description: 'Get an HTTP POST when a validation job completes, signed with HMAC-SHA256.' },
-  zapier: { testId: 'integration-zapier', icon: Zap, title: 'Zapier', description: 'Validate new contacts from your forms, CRM or spreadsheets in your Zaps.' },
+  webhooks: {
+    testId: 'integration-webhooks',
+    icon: Webhook,
+    title: 'Webhooks',
+    description: 'Get an HTTP POST when a validation job completes, signed with HMAC-SHA256.',
+    form: { name: 'Webhook', fieldId: 'webhook-url', fieldLabel: 'Webhook URL', submitLabel: 'Save' },
+  },
+  zapier: {
+    testId: 'integration-zapier',
+    icon: Zap,
+    title: 'Zapier',
+    description: 'Validate new contacts from your forms, CRM or spreadsheets in your Zaps.',
+    form: { name: 'Zapier', fieldId: 'zapier-key', fieldLabel: 'Zapier API key', submitLabel: 'Connect' },
+  },
   customApi: {
     testId: 'integration-custom-api',
     icon: Code2,
@@ -47,7 +67,7 @@ const CARDS = {
     description: 'Build your own integration on the REST API: real-time checks, bulk jobs and signed job webhooks.',
   },
   comingSoon: { testId: 'integration-coming-soon', icon: Sparkles, title: 'More Coming Soon', description: 'HubSpot, Mailchimp, Salesforce, Make and more are on the way.' },
-} satisfies Record<string, CardInfo>;
+} satisfies Record<string, CardInfo & { form?: PreviewForm }>;
 
 function IntegrationCard({ info, disabled, badge, children }: { info: CardInfo; disabled: boolean; badge?: ReactNode; children: ReactNode }) {
   return (
@@ -74,32 +94,25 @@ function IntegrationCard({ info, disabled, badge, children }: { info: CardInfo; 
 function PreviewFormCard({
   info,
   disabled,
-  formLabel,
   onSubmit,
-  fieldId,
-  fieldLabel,
-  submitLabel,
   input,
   children,
 }: {
-  info: CardInfo;
+  info: CardInfo & { form: PreviewForm };
   disabled: boolean;
-  formLabel: string;
   onSubmit: (e: FormEvent<HTMLFormElement>) => void;
-  fieldId: string;
-  fieldLabel: string;
-  submitLabel: string;
   input: ReactNode;
   children?: ReactNode;
 }) {
+  const { form } = info;
   return (
     <IntegrationCard info={info} disabled={disabled}>
-      <form onSubmit={onSubmit} noValidate className="flex flex-1 flex-col" aria-label={formLabel}>
-        <Label htmlFor={fieldId}>{fieldLabel}</Label>
+      <form onSubmit={onSubmit} noValidate className="flex flex-1 flex-col" aria-label={form.name}>
+        <Label htmlFor={form.fieldId}>{form.fieldLabel}</Label>
         <div className="mt-1.5 flex gap-2">
           {input}
           <Button type="submit" disabled={disabled}>
-            {submitLabel}
+            {form.submitLabel}
           </Button>
         </div>
         <p className="mt-3 flex gap-1.5 text-xs text-slate-500">
@@ -138,12 +151,8 @@ function WebhookCard({ disabled }: { disabled: boolean }) {
     <PreviewFormCard
       info={CARDS.webhooks}
       disabled={disabled}
-      formLabel="Webhook"
       onSubmit={save}
-      fieldId="webhook-url"
-      fieldLabel="Webhook URL"
-      submitLabel="Save"
-      input={<Input {...url.bind} id="webhook-url" type="url" placeholder="https://example.com/webhooks/mailvet" disabled={disabled} />}
+      input={<Input {...url.bind} id={CARDS.webhooks.form.fieldId} type="url" placeholder="https://example.com/webhooks/mailvet" disabled={disabled} />}
     >
       <p className="mt-2 text-xs text-slate-500">
         Works today: send <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[11px] text-slate-700">webhook_url</code> with each{' '}
@@ -172,12 +181,8 @@ function ZapierCard({ disabled }: { disabled: boolean }) {
     <PreviewFormCard
       info={CARDS.zapier}
       disabled={disabled}
-      formLabel="Zapier"
       onSubmit={connect}
-      fieldId="zapier-key"
-      fieldLabel="Zapier API key"
-      submitLabel="Connect"
-      input={<Input id="zapier-key" type="password" autoComplete="off" placeholder="Paste your Zapier key" value={key} onChange={(e) => setKey(e.target.value)} disabled={disabled} />}
+      input={<Input id={CARDS.zapier.form.fieldId} type="password" autoComplete="off" placeholder="Paste your Zapier key" value={key} onChange={(e) => setKey(e.target.value)} disabled={disabled} />}
     />
   );
 }

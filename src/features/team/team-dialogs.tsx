@@ -5,15 +5,17 @@ import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { Field } from '../../components/ui/field';
 import { DialogForm } from '../../components/ui/form';
-import { Input, fieldClassName } from '../../components/ui/input';
+import { Input } from '../../components/ui/input';
+import { Select } from '../../components/ui/select';
 import { useFieldState } from '../../hooks/use-field-state';
 import { paths } from '../../config/paths';
-import { cn } from '../../lib/cn';
-import { TEAM_TEXT } from './messages';
+import { ROLE_LABELS, TEAM_TEXT } from './messages';
 
 const TEAM_PLANS = PLANS.filter((p) => p.teamMemberLimit > 1);
 
 export type InviteRole = 'member' | 'admin';
+
+const ROLE_OPTIONS = (['member', 'admin'] as const).map((value) => ({ value, label: ROLE_LABELS[value] }));
 
 /** Email + role (member or admin, default member). Empty email → 'Please enter an email address'. */
 export function InviteDialog({
@@ -71,10 +73,7 @@ export function InviteDialog({
           <Input {...email.bind} type="email" autoComplete="off" placeholder="colleague@company.com" autoFocus />
         </Field>
         <Field id="invite-role" label="Role" hint="Admins can also invite and remove members. Members can use the account.">
-          <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as InviteRole)} className={cn(fieldClassName, 'h-10 pr-8')}>
-            <option value="member">Member</option>
-            <option value="admin">Admin</option>
-          </select>
+          <Select id="invite-role" value={role} onValueChange={setRole} options={ROLE_OPTIONS} />
         </Field>
       </DialogForm>
     </Dialog>

@@ -7,9 +7,9 @@ import { PageHeader } from '../../components/layouts/page-header';
 import { Badge, type BadgeVariant } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { Spinner } from '../../components/ui/spinner';
-import { Table, TableCard, TableMessageRow, cellClass, tableColumns, type TableColumn } from '../../components/ui/table';
+import { DataTable, RowAction, cellClass, tableColumns, type TableColumn } from '../../components/ui/table';
 import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../components/ui/tabs';
+import { useConfirmAction, type ConfirmActionOptions } from '../../hooks/use-confirm-action';
 import { useTRPC } from '../../lib/trpc';
 import { AcceptInvitationBanner } from './accept-invitation';
 import { appCodeOf as appCode } from '../../../server/contracts/error-codes';
@@ -30,6 +30,33 @@ function RoleBadge({ role }: { role: string }) {
   return <Badge variant={ROLE_BADGE[r]}>{ROLE_LABELS[r]}</Badge>;
 }
 
+/** A member or an invitation, as its confirmation needs it. */
+type Person = { id: string; email: string };
+
+/**
+ * A change to a member or invitation behind a confirmation: make it, say so naming the address, then
+ * refresh; or log the failure and show it in an 'Error' toast (the server's message, else `failed`).
+ */
+function teamChange(
+  change: (person: Person) => Promise<unknown>,
+  doneTitle: string,
+  doneBody: (email: string) => string,
+  failed: string,
+  refresh: () => unknown,
+): ConfirmActionOptions<Person> {
+  return {
+    async run(person) {
+      await change(person);
+      toast.success(doneTitle, { description: doneBody(person.email) });
+    },
+    onError(err) {
+      console.error(failed, err);
+      toast.error(TEAM_TEXT.errorTitle, { description: errorMessage(err, failed) });
+    },
+    onDone: refresh,
+  };
+}
+
 const td = cellClass('comfortable');
 const INVITATION_COLUMNS: TableColumn[] = [{ header: 'Email' }, { header: 'Role' }, { header: 'Sent' }, { header: 'Expires' }, { header: 'Actions', align: 'right' }];
 
@@ -46,11 +73,6 @@ export function TeamScreen() {
 
   const [inviteOpen, setInviteOpen] = useState(false);
   const [upgradeOpen, setUpgradeOpen] = useState(false);
-  // Targets stay set while their dialog closes (so its text does not vanish mid-transition).
-  const [removing, setRemoving] = useState<{ id: string; email: string } | null>(null);
-  const [removeOpen, setRemoveOpen] = useState(false);
-  const [cancelling, setCancelling] = useState<{ id: string; email: string } | null>(null);
-  const [cancelOpen, setCancelOpen] = useState(false);
   const [tab, setTab] = useState(0);
 
   const loadError = members.error ?? invitations.error ?? seats.error;
@@ -71,6 +93,11 @@ export function TeamScreen() {
   const invite = useMutation(trpc.team.invite.mutationOptions());
   const remove = useMutation(trpc.team.removeMember.mutationOptions());
   const cancel = useMutation(trpc.team.cancelInvitation.mutationOptions());
+
+  const removal = useConfirmAction(teamChange((m) => remove.mutateAsync({ memberId: m.id }), TEAM_TEXT.memberRemovedTitle, TEAM_TEXT.memberRemovedBody, TEAM_TEXT.removeFailed, refresh));
+  const cancellation = useConfirmAction(
+    teamChange((inv) => cancel.mutateAsync({ invitationId: inv.id }), TEAM_TEXT.invitationCancelledTitle, TEAM_TEXT.invitationCancelledBody, TEAM_TEXT.cancelFailed, refresh),
+  );
 
   const limit = seats.data?.limit ?? me.data?.team_member_limit ?? 1;
   const used = (seats.data?.members ?? 0) + (seats.data?.invitations ?? 0);
@@ -98,32 +125,6 @@ export function TeamScreen() {
       }
       toast.error(TEAM_TEXT.errorTitle, { description: errorMessage(err, TEAM_TEXT.inviteFailed) });
       return false;
-    }
-  }
-
-  async function confirmRemove() {
-    if (!removing) return;
-    try {
-      await remove.mutateAsync({ memberId: removing.id });
-      toast.success(TEAM_TEXT.memberRemovedTitle, { description: TEAM_TEXT.memberRemovedBody(removing.email) });
-      setRemoveOpen(false);
-      await refresh();
-    } catch (err) {
-      console.error(TEAM_TEXT.removeFailed, err);
-      toast.error(TEAM_TEXT.errorTitle, { description: errorMessage(err, TEAM_TEXT.removeFailed) });
-    }
-  }
-
-  async function confirmCancel() {
-    if (!cancelling) return;
-    try {
-      await cancel.mutateAsync({ invitationId: cancelling.id });
-      toast.success(TEAM_TEXT.invitationCancelledTitle, { description: TEAM_TEXT.invitationCancelledBody(cancelling.email) });
-      setCancelOpen(false);
-      await refresh();
-    } catch (err) {
-      console.error(TEAM_TEXT.cancelFailed, err);
-      toast.error(TEAM_TEXT.errorTitle, { description: errorMessage(err, TEAM_TEXT.cancelFailed) });
     }
   }
 
@@ -162,101 +163,71 @@ export function TeamScreen() {
         </TabsList>
         <TabsPanels className="mt-4">
           <TabsPanel>
-            <TableCard>
-              <Table columns={memberColumns}>
-                    {members.isPending ? (
-                      <TableMessageRow colSpan={memberColumns.length}>
-                        <Spinner size="sm" /> <span className="ml-2">Loading team…</span>
-                      </TableMessageRow>
-                    ) : members.isError ? (
-                      <TableMessageRow colSpan={memberColumns.length}>{TEAM_TEXT.loadFailed}</TableMessageRow>
-                    ) : (
-                      memberRows.map((m) => (
-                        <tr key={m.id} data-testid="member-row">
-                          <td className={`${td} font-medium text-slate-900`}>
-                            {m.full_name || '—'}
-                            {m.user_id === me.data?.user.id && <span className="ml-2 text-xs font-normal text-slate-500">(you)</span>}
-                          </td>
-                          <td className={td}>{m.email}</td>
-                          <td className={td}>
-                            <RoleBadge role={m.role} />
-                          </td>
-                          <td className={`${td} whitespace-nowrap text-slate-500`}>{formatDate(m.created_at)}</td>
-                          {canManage && (
-                            <td className={`${td} text-right`}>
-                              {m.role === 'owner' ? (
-                                <span className="text-xs text-slate-400">—</span>
-                              ) : (
-                                <Button
-                                  variant="destructive-ghost"
-                                  size="sm"
-                                  onClick={() => {
-                                    setRemoving({ id: m.id, email: m.email });
-                                    setRemoveOpen(true);
-                                  }}
-                                  aria-label={`Remove ${m.email}`}
-                                >
-                                  <Trash2 className="size-4" aria-hidden /> Remove
-                                </Button>
-                              )}
-                            </td>
-                          )}
-                        </tr>
-                      ))
-                    )}
-              </Table>
-            </TableCard>
+            <DataTable columns={memberColumns} query={members} loadingText="Loading team…" failedText={TEAM_TEXT.loadFailed}>
+              {(m) => (
+                <tr key={m.id} data-testid="member-row">
+                  <td className={`${td} font-medium text-slate-900`}>
+                    {m.full_name || '—'}
+                    {m.user_id === me.data?.user.id && <span className="ml-2 text-xs font-normal text-slate-500">(you)</span>}
+                  </td>
+                  <td className={td}>{m.email}</td>
+                  <td className={td}>
+                    <RoleBadge role={m.role} />
+                  </td>
+                  <td className={`${td} whitespace-nowrap text-slate-500`}>{formatDate(m.created_at)}</td>
+                  {canManage && (
+                    <td className={`${td} text-right`}>
+                      {m.role === 'owner' ? (
+                        <span className="text-xs text-slate-400">—</span>
+                      ) : (
+                        <RowAction icon={Trash2} onClick={() => removal.ask({ id: m.id, email: m.email })} aria-label={`Remove ${m.email}`}>
+                          Remove
+                        </RowAction>
+                      )}
+                    </td>
+                  )}
+                </tr>
+              )}
+            </DataTable>
           </TabsPanel>
           {canManage && (
             <TabsPanel>
-              <TableCard>
-                <Table columns={INVITATION_COLUMNS}>
-                      {invitations.isPending ? (
-                        <TableMessageRow colSpan={INVITATION_COLUMNS.length}>
-                          <Spinner size="sm" /> <span className="ml-2">Loading invitations…</span>
-                        </TableMessageRow>
-                      ) : invitations.isError ? (
-                        <TableMessageRow colSpan={INVITATION_COLUMNS.length}>{TEAM_TEXT.loadFailed}</TableMessageRow>
-                      ) : invitationRows.length === 0 ? (
-                        <TableMessageRow colSpan={INVITATION_COLUMNS.length}>
-                          <Mail className="mx-auto mb-2 size-6 text-slate-300" aria-hidden />
-                          No pending invitations.
-                        </TableMessageRow>
+              <DataTable
+                columns={INVITATION_COLUMNS}
+                query={invitations}
+                loadingText="Loading invitations…"
+                failedText={TEAM_TEXT.loadFailed}
+                empty={
+                  <>
+                    <Mail className="mx-auto mb-2 size-6 text-slate-300" aria-hidden />
+                    No pending invitations.
+                  </>
+                }
+              >
+                {(inv) => (
+                  <tr key={inv.id} data-testid="invitation-row">
+                    <td className={`${td} font-medium text-slate-900`}>{inv.email}</td>
+                    <td className={td}>
+                      <RoleBadge role={inv.role} />
+                    </td>
+                    <td className={`${td} whitespace-nowrap text-slate-500`}>{formatDate(inv.created_at)}</td>
+                    <td className={`${td} whitespace-nowrap`}>
+                      {inv.expired ? (
+                        <Badge variant="danger">Expired</Badge>
                       ) : (
-                        invitationRows.map((inv) => (
-                          <tr key={inv.id} data-testid="invitation-row">
-                            <td className={`${td} font-medium text-slate-900`}>{inv.email}</td>
-                            <td className={td}>
-                              <RoleBadge role={inv.role} />
-                            </td>
-                            <td className={`${td} whitespace-nowrap text-slate-500`}>{formatDate(inv.created_at)}</td>
-                            <td className={`${td} whitespace-nowrap`}>
-                              {inv.expired ? (
-                                <Badge variant="danger">Expired</Badge>
-                              ) : (
-                                <span className="inline-flex items-center gap-1 text-slate-500">
-                                  <Clock className="size-3.5" aria-hidden /> {formatDate(inv.expires_at)}
-                                </span>
-                              )}
-                            </td>
-                            <td className={`${td} text-right`}>
-                              <Button
-                                variant="destructive-ghost"
-                                size="sm"
-                                onClick={() => {
-                                  setCancelling({ id: inv.id, email: inv.email });
-                                  setCancelOpen(true);
-                                }}
-                                aria-label={`Cancel invitation to ${inv.email}`}
-                              >
-                                <X className="size-4" aria-hidden /> Cancel
-                              </Button>
-                            </td>
-                          </tr>
-                        ))
+                        <span className="inline-flex items-center gap-1 text-slate-500">
+                          <Clock className="size-3.5" aria-hidden /> {formatDate(inv.expires_at)}
+                        </span>
                       )}
-                </Table>
-              </TableCard>
+                    </td>
+                    <td className={`${td} text-right`}>
+                      <RowAction icon={X} onClick={() => cancellation.ask({ id: inv.id, email: inv.email })} aria-label={`Cancel invitation to ${inv.email}`}>
+                        Cancel
+                      </RowAction>
+                    </td>
+                  </tr>
+                )}
+              </DataTable>
             </TabsPanel>
           )}
         </TabsPanels>
@@ -267,23 +238,17 @@ export function TeamScreen() {
           <InviteDialog open={inviteOpen} onClose={() => setInviteOpen(false)} onInvite={sendInvite} busy={invite.isPending} />
           <UpgradeDialog open={upgradeOpen} limit={limit} planName={planName} onClose={() => setUpgradeOpen(false)} />
           <ConfirmDialog
-            open={removeOpen}
+            {...removal.dialog}
             title="Remove team member?"
-            description={removing ? `${removing.email} will lose access to this account straight away. You can invite them again later.` : ''}
+            description={removal.target ? `${removal.target.email} will lose access to this account straight away. You can invite them again later.` : ''}
             confirmLabel="Remove Member"
-            busy={remove.isPending}
-            onConfirm={() => void confirmRemove()}
-            onClose={() => setRemoveOpen(false)}
           />
           <ConfirmDialog
-            open={cancelOpen}
+            {...cancellation.dialog}
             title="Cancel invitation?"
-            description={cancelling ? `The invitation to ${cancelling.email} will be deleted and its link will stop working.` : ''}
+            description={cancellation.target ? `The invitation to ${cancellation.target.email} will be deleted and its link will stop working.` : ''}
             confirmLabel="Cancel Invitation"
             cancelLabel="Keep Invitation"
-            busy={cancel.isPending}
-            onConfirm={() => void confirmCancel()}
-            onClose={() => setCancelOpen(false)}
           />
         </>
       )}

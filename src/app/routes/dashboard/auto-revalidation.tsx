@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { PageHeader } from '../../../components/layouts/page-header';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Spinner } from '../../../components/ui/spinner';
+import { ListEmpty, ListFailed, ListLoading } from '../../../components/ui/list-states';
 import { UpgradeDialog } from '../../../components/ui/upgrade-dialog';
 import { errorMessage } from '../../../lib/error-message';
 import { usePlanGate } from '../../../features/jobs/use-plan';
@@ -136,28 +136,28 @@ export default function AutoRevalidationRoute() {
       )}
 
       {schedules.isPending ? (
-        <Card className="grid h-64 place-items-center">
-          <Spinner />
+        <Card>
+          <ListLoading />
         </Card>
       ) : schedules.isError && !schedules.data ? (
-        <Card className="flex flex-col items-center gap-3 px-6 py-16 text-center" role="alert">
-          <p className="text-sm font-medium text-slate-900">{errorMessage(schedules.error, 'Could not load your schedules.')}</p>
-          <Button variant="outline" size="sm" onClick={() => void schedules.refetch()}>
-            <RefreshCw className="size-4" aria-hidden /> Try again
-          </Button>
+        <Card>
+          <ListFailed message={errorMessage(schedules.error, 'Could not load your schedules.')} onRetry={() => void schedules.refetch()} />
         </Card>
       ) : list.length === 0 ? (
-        <Card className="flex flex-col items-center gap-4 px-6 py-16 text-center" data-testid="schedules-empty">
-          <span className="grid size-12 place-items-center rounded-full bg-brand-50 text-brand-600">
-            <RefreshCw className="size-6" aria-hidden />
-          </span>
-          <div className="max-w-sm space-y-1">
-            <p className="font-medium text-slate-900">No schedules yet</p>
-            <p className="text-sm text-slate-600">Save a list of addresses and Mailvet revalidates it daily, weekly or monthly, telling you which ones turned invalid.</p>
-          </div>
-          <Button variant="outline" onClick={newSchedule}>
-            <Plus className="size-4" aria-hidden /> Create your first schedule
-          </Button>
+        <Card>
+          <ListEmpty
+            data-testid="schedules-empty"
+            icon={RefreshCw}
+            tone="bg-brand-50 text-brand-600"
+            title="No schedules yet"
+            action={
+              <Button variant="outline" onClick={newSchedule}>
+                <Plus className="size-4" aria-hidden /> Create your first schedule
+              </Button>
+            }
+          >
+            Save a list of addresses and Mailvet revalidates it daily, weekly or monthly, telling you which ones turned invalid.
+          </ListEmpty>
         </Card>
       ) : (
         <div className="grid gap-4 xl:grid-cols-2" aria-label="Schedules">

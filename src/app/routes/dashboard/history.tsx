@@ -1,10 +1,10 @@
-import { FileUp, History as HistoryIcon, RefreshCw } from 'lucide-react';
+import { FileUp, History as HistoryIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { PageHeader } from '../../../components/layouts/page-header';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Spinner } from '../../../components/ui/spinner';
+import { ListEmpty, ListFailed, ListLoading } from '../../../components/ui/list-states';
 import { paths } from '../../../config/paths';
 import { toJobItem, useCancelJob, useDownloadJob, useFetchFirstPage, useJobBreakdown, useJobResults, useJobs, useLiveJobs } from '../../../features/jobs/api';
 import { JobsTable } from '../../../features/jobs/jobs-table';
@@ -14,6 +14,7 @@ import { HISTORY_TEXT } from '../../../features/jobs/messages';
 import { errorMessage } from '../../../lib/error-message';
 import { ResultsDialog } from '../../../features/jobs/results-dialog';
 import type { JobItem } from '../../../features/jobs/types';
+import { useConfirmAction } from '../../../hooks/use-confirm-action';
 import { cn } from '../../../lib/cn';
 
 const PAGE_SIZE = 25;
@@ -42,7 +43,6 @@ export default function HistoryRoute() {
   const fetchFirstPage = useFetchFirstPage();
   const download = useDownloadJob();
   const cancel = useCancelJob();
-  const [cancelling, setCancelling] = useState<JobItem | null>(null);
   const [openJobId, setOpenJobId] = useState<string | null>(null);
   const [page, setPage] = useState(1);
   const [viewing, setViewing] = useState<string | null>(null);
@@ -89,17 +89,16 @@ export default function HistoryRoute() {
     }
   }
 
-  async function confirmCancel() {
-    if (!cancelling) return;
-    try {
-      const out = await cancel.mutateAsync({ jobId: cancelling.id });
+  const cancellation = useConfirmAction<JobItem>({
+    async run(job) {
+      const out = await cancel.mutateAsync({ jobId: job.id });
       toast.success(HISTORY_TEXT.cancelledTitle, { description: HISTORY_TEXT.cancelledBody(out.processed, out.unprocessed) });
-    } catch (e) {
+    },
+    onError(e) {
       toast.error(HISTORY_TEXT.errorTitle, { description: errorMessage(e, 'The job could not be cancelled.') });
-    } finally {
-      setCancelling(null);
-    }
-  }
+    },
+    closeOnError: true,
+  });
 
   async function save(job: JobItem, only?: ResultKind) {
     setDownloading(job.id);
@@ -130,43 +129,34 @@ export default function HistoryRoute() {
       />
       <Card>
         {jobs.isPending ? (
-          <div className="grid h-64 place-items-center">
-            <Spinner />
-          </div>
+          <ListLoading />
         ) : jobs.isError && !jobs.data ? (
-          <div className="flex flex-col items-center gap-3 px-6 py-16 text-center" role="alert">
-            <p className="text-sm font-medium text-slate-900">{HISTORY_TEXT.loadHistoryFailed}</p>
-            <Button variant="outline" size="sm" onClick={() => void jobs.refetch()}>
-              <RefreshCw className="size-4" aria-hidden /> Try again
-            </Button>
-          </div>
+          <ListFailed message={HISTORY_TEXT.loadHistoryFailed} onRetry={() => void jobs.refetch()} />
         ) : items.length === 0 ? (
-          <div className="flex flex-col items-center gap-4 px-6 py-16 text-center" data-testid="history-empty">
-            <span className="grid size-12 place-items-center rounded-full bg-slate-100 text-slate-500">
-              <HistoryIcon className="size-6" aria-hidden />
-            </span>
-            <div className="space-y-1">
-              <p className="font-medium text-slate-900">No validation jobs yet</p>
-              <p className="text-sm text-slate-600">Upload a CSV file and its progress will show here.</p>
-            </div>
-            <Button to={paths.dashboard.bulk} variant="outline">
-              <FileUp className="size-4" aria-hidden /> Upload a CSV
-            </Button>
-          </div>
+          <ListEmpty
+            data-testid="history-empty"
+            icon={HistoryIcon}
+            tone="bg-slate-100 text-slate-500"
+            title="No validation jobs yet"
+            action={
+              <Button to={paths.dashboard.bulk} variant="outline">
+                <FileUp className="size-4" aria-hidden /> Upload a CSV
+              </Button>
+            }
+          >
+            Upload a CSV file and its progress will show here.
+          </ListEmpty>
         ) : (
-          <JobsTable jobs={items} onView={(j) => void view(j)} onDownload={(j, only) => void save(j, only)} onCancel={setCancelling} viewing={viewing} downloading={downloading} />
+          <JobsTable jobs={items} onView={(j) => void view(j)} onDownload={(j, only) => void save(j, only)} onCancel={cancellation.ask} viewing={viewing} downloading={downloading} />
         )}
       </Card>
 
       <ConfirmDialog
-        open={cancelling !== null}
+        {...cancellation.dialog}
         title={HISTORY_TEXT.cancelTitle}
-        description={cancelling ? HISTORY_TEXT.cancelBody(cancelling.filename) : ''}
+        description={cancellation.target ? HISTORY_TEXT.cancelBody(cancellation.target.filename) : ''}
         confirmLabel="Cancel Job"
         cancelLabel="Keep Running"
-        busy={cancel.isPending}
-        onConfirm={() => void confirmCancel()}
-        onClose={() => setCancelling(null)}
       />
 
       <ResultsDialog

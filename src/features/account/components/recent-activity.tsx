@@ -1,6 +1,8 @@
 import { FileSpreadsheet, Mail } from 'lucide-react';
 import { Badge, type BadgeVariant } from '../../../components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { IconTile } from '../../../components/ui/icon-tile';
+import { cn } from '../../../lib/cn';
 import { OVERVIEW_TEXT } from '../messages';
 import type { ActivityItem } from '../types';
 
@@ -20,41 +22,42 @@ export function relativeTime(iso: string, now = Date.now()): string {
   return new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 }
 
-function Row({ item }: { item: ActivityItem }) {
-  const when = (
-    <time dateTime={item.at} title={new Date(item.at).toLocaleString()} className="shrink-0 text-xs text-slate-500">
-      {relativeTime(item.at)}
-    </time>
-  );
+/** What one line of the list shows for a single check or a bulk job. */
+function describe(item: ActivityItem) {
   if (item.kind === 'check') {
-    return (
-      <li className="flex items-center gap-3 py-3">
-        <span className="grid size-8 shrink-0 place-items-center rounded-full bg-slate-100 text-slate-500">
-          <Mail className="size-4" aria-hidden />
-        </span>
-        <div className="min-w-0 flex-1">
-          <p className="truncate font-mono text-sm text-slate-900">{item.email}</p>
-          <p className="text-xs text-slate-500">Single check · score {item.deliverability_score}%</p>
-        </div>
-        <Badge variant={RESULT_BADGE[item.result]}>{cap(item.result)}</Badge>
-        {when}
-      </li>
-    );
+    return {
+      icon: Mail,
+      tone: 'bg-slate-100 text-slate-500',
+      title: item.email,
+      titleClass: 'font-mono',
+      detail: `Single check · score ${item.deliverability_score}%`,
+      badge: <Badge variant={RESULT_BADGE[item.result]}>{cap(item.result)}</Badge>,
+    };
   }
   const pct = item.total_emails > 0 ? Math.round((item.processed_emails / item.total_emails) * 100) : 0;
+  return {
+    icon: FileSpreadsheet,
+    tone: 'bg-brand-50 text-brand-600',
+    title: item.filename,
+    titleClass: 'font-medium',
+    detail: `Bulk job · ${item.processed_emails.toLocaleString('en-US')} of ${item.total_emails.toLocaleString('en-US')} (${pct}%)`,
+    badge: <Badge variant={STATUS_BADGE[item.status]}>{cap(item.status)}</Badge>,
+  };
+}
+
+function Row({ item }: { item: ActivityItem }) {
+  const row = describe(item);
   return (
     <li className="flex items-center gap-3 py-3">
-      <span className="grid size-8 shrink-0 place-items-center rounded-full bg-brand-50 text-brand-600">
-        <FileSpreadsheet className="size-4" aria-hidden />
-      </span>
+      <IconTile icon={row.icon} className={cn('size-8 shrink-0 rounded-full', row.tone)} />
       <div className="min-w-0 flex-1">
-        <p className="truncate text-sm font-medium text-slate-900">{item.filename}</p>
-        <p className="text-xs text-slate-500">
-          Bulk job · {item.processed_emails.toLocaleString('en-US')} of {item.total_emails.toLocaleString('en-US')} ({pct}%)
-        </p>
+        <p className={cn('truncate text-sm text-slate-900', row.titleClass)}>{row.title}</p>
+        <p className="text-xs text-slate-500">{row.detail}</p>
       </div>
-      <Badge variant={STATUS_BADGE[item.status]}>{cap(item.status)}</Badge>
-      {when}
+      {row.badge}
+      <time dateTime={item.at} title={new Date(item.at).toLocaleString()} className="shrink-0 text-xs text-slate-500">
+        {relativeTime(item.at)}
+      </time>
     </li>
   );
 }

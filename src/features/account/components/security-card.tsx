@@ -1,19 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
-import { KeyRound, ShieldCheck } from 'lucide-react';
+import { KeyRound, ShieldCheck, type LucideIcon } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { IconTile } from '../../../components/ui/icon-tile';
 import { useTRPC } from '../../../lib/trpc';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { DisableTwoFactorDialog, EnableTwoFactorDialog } from './two-factor-dialogs';
 
-function Row({ icon: Icon, title, description, children }: { icon: typeof KeyRound; title: ReactNode; description: string; children: ReactNode }) {
+function Row({ icon, title, description, children }: { icon: LucideIcon; title: ReactNode; description: string; children: ReactNode }) {
   return (
     <div className="flex flex-wrap items-center gap-4 py-4 first:pt-0 last:pb-0">
-      <span className="grid size-10 shrink-0 place-items-center rounded-lg bg-slate-100 text-slate-600">
-        <Icon className="size-5" aria-hidden />
-      </span>
+      <IconTile icon={icon} className="size-10 shrink-0 rounded-lg bg-slate-100 text-slate-600" iconClassName="size-5" />
       <div className="min-w-0 flex-1">
         <div className="flex items-center gap-2 text-sm font-medium text-slate-900">{title}</div>
         <p className="text-sm text-slate-600">{description}</p>
