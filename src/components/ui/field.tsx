@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn';
+import { Input, type InputProps } from './input';
 import { Label } from './label';
 
 export interface FieldProps {
@@ -50,5 +51,21 @@ export function Field({ id, label, required, hint, error, errorAlert, aside, cla
         )
       )}
     </div>
+  );
+}
+
+export interface TextFieldProps extends Omit<FieldProps, 'children' | 'className'>, Omit<InputProps, 'id'> {
+  /** Classes of the field's wrapper (the input's own go in `inputClassName`). */
+  className?: string;
+  inputClassName?: string;
+}
+
+/** A labelled text input: the id given once, its hint or error tied to it with aria-describedby. */
+export function TextField({ id, label, required, hint, error, errorAlert, aside, className, inputClassName, ...input }: TextFieldProps) {
+  const describedBy = input['aria-describedby'] ?? (error ? `${id}-error` : hint ? `${id}-hint` : undefined);
+  return (
+    <Field id={id} label={label} required={required} hint={hint} error={error} errorAlert={errorAlert} aside={aside} className={className}>
+      <Input {...input} id={id} required={required} className={inputClassName} aria-describedby={describedBy} />
+    </Field>
   );
 }

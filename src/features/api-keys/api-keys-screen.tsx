@@ -84,13 +84,7 @@ export function ApiKeysScreen() {
             .
           </>
         }
-        actions={
-          canManage ? (
-            <Button onClick={openCreate} disabled={me.isPending}>
-              <Plus className="size-4" aria-hidden /> Create API Key
-            </Button>
-          ) : undefined
-        }
+        action={canManage ? { label: 'Create API Key', icon: Plus, onClick: openCreate, disabled: me.isPending } : undefined}
       />
 
       {me.data && !planAllowsKeys && (

@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { API_KEY_NAME_MAX, API_KEY_NAME_REQUIRED, API_SCOPE_LABELS, API_SCOPES, type ApiScope } from '../../../server/contracts/api-keys';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
-import { Field } from '../../components/ui/field';
+import { Field, TextField } from '../../components/ui/field';
 import { DialogForm } from '../../components/ui/form';
 import { Input } from '../../components/ui/input';
 import { useFieldState } from '../../hooks/use-field-state';
@@ -132,9 +132,7 @@ export function CreateKeyDialog({
         problem={optionsError}
         problemTestId="api-key-options-error"
       >
-        <Field id="api-key-name" label="Key Name" required error={name.error}>
-          <Input {...name.bind} placeholder="e.g. Production server" maxLength={API_KEY_NAME_MAX} autoComplete="off" autoFocus required />
-        </Field>
+        <TextField {...name.bind} id="api-key-name" label="Key Name" required error={name.error} placeholder="e.g. Production server" maxLength={API_KEY_NAME_MAX} autoComplete="off" autoFocus />
 
         <div className="flex items-start justify-between gap-4 rounded-lg border border-slate-200 px-3.5 py-3">
           <div>

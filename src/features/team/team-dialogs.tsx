@@ -3,9 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { PLANS, isUnlimited } from '../../../server/contracts/plans';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
-import { Field } from '../../components/ui/field';
+import { Field, TextField } from '../../components/ui/field';
 import { DialogForm } from '../../components/ui/form';
-import { Input } from '../../components/ui/input';
 import { Select } from '../../components/ui/select';
 import { useFieldState } from '../../hooks/use-field-state';
 import { paths } from '../../config/paths';
@@ -69,9 +68,7 @@ export function InviteDialog({
         }
         busy={busy}
       >
-        <Field id="invite-email" label="Email" required error={email.error} errorAlert>
-          <Input {...email.bind} type="email" autoComplete="off" placeholder="colleague@company.com" autoFocus />
-        </Field>
+        <TextField {...email.bind} id="invite-email" label="Email" required error={email.error} errorAlert type="email" autoComplete="off" placeholder="colleague@company.com" autoFocus />
         <Field id="invite-role" label="Role" hint="Admins can also invite and remove members. Members can use the account.">
           <Select id="invite-role" value={role} onValueChange={setRole} options={ROLE_OPTIONS} />
         </Field>

@@ -5,7 +5,6 @@ import { toast } from 'sonner';
 import { isUnlimited, planByType } from '../../../server/contracts/plans';
 import { PageHeader } from '../../components/layouts/page-header';
 import { Badge, type BadgeVariant } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { DataTable, RowAction, cellClass, tableColumns, type TableColumn } from '../../components/ui/table';
 import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../components/ui/tabs';
@@ -138,13 +137,7 @@ export function TeamScreen() {
       <PageHeader
         title="Team"
         description="Everyone who can use this account, and the invitations you've sent."
-        actions={
-          canManage ? (
-            <Button onClick={openInvite} disabled={seats.isPending}>
-              <UserPlus className="size-4" aria-hidden /> Invite Member
-            </Button>
-          ) : undefined
-        }
+        action={canManage ? { label: 'Invite Member', icon: UserPlus, onClick: openInvite, disabled: seats.isPending } : undefined}
       />
 
       {canManage && seats.data && (

@@ -112,13 +112,12 @@ export default function AutoRevalidationRoute() {
       <PageHeader
         title="Auto Revalidation"
         description="Revalidate saved lists on a schedule and catch addresses that go bad."
+        action={canManage ? { label: 'New Schedule', icon: gate.allowed || gate.isLoading ? Plus : Lock, onClick: newSchedule, disabled: gate.isLoading } : undefined}
         actions={
-          canManage ? (
-            <Button onClick={newSchedule} disabled={gate.isLoading}>
-              {gate.allowed || gate.isLoading ? <Plus className="size-4" aria-hidden /> : <Lock className="size-4" aria-hidden />} New Schedule
-            </Button>
-          ) : (
-            <span className="text-sm text-slate-500" data-testid="schedules-read-only">Only the account owner or an admin can change schedules.</span>
+          !canManage && (
+            <span className="text-sm text-slate-500" data-testid="schedules-read-only">
+              Only the account owner or an admin can change schedules.
+            </span>
           )
         }
       />

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { SettingRow } from '../../../components/ui/setting-row';
 import { paths } from '../../../config/paths';
 import { authClient } from '../../../lib/auth-client';
 import { DeleteAccountDialog } from './delete-account-dialog';
@@ -37,24 +38,16 @@ export function DangerZone() {
         <CardDescription>Sign out of this device, or delete your account for good.</CardDescription>
       </CardHeader>
       <CardContent className="divide-y divide-red-100">
-        <div className="flex flex-wrap items-center justify-between gap-4 pb-4">
-          <div>
-            <p className="text-sm font-medium text-slate-900">Sign out</p>
-            <p className="text-sm text-slate-600">End your session on this device.</p>
-          </div>
+        <SettingRow title="Sign out" description="End your session on this device.">
           <Button variant="outline" onClick={signOut} loading={signingOut}>
             <LogOut className="size-4" aria-hidden /> Sign Out
           </Button>
-        </div>
-        <div className="flex flex-wrap items-center justify-between gap-4 pt-4">
-          <div>
-            <p className="text-sm font-medium text-slate-900">Delete account</p>
-            <p className="text-sm text-slate-600">Permanently delete your account and its data. This cannot be undone.</p>
-          </div>
+        </SettingRow>
+        <SettingRow title="Delete account" description="Permanently delete your account and its data. This cannot be undone.">
           <Button variant="destructive" onClick={() => setDeleting(true)}>
             <Trash2 className="size-4" aria-hidden /> Delete Account
           </Button>
-        </div>
+        </SettingRow>
       </CardContent>
       <DeleteAccountDialog open={deleting} onClose={() => setDeleting(false)} />
     </Card>

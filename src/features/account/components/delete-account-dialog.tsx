@@ -4,9 +4,8 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Dialog } from '../../../components/ui/dialog';
-import { Field } from '../../../components/ui/field';
+import { TextField } from '../../../components/ui/field';
 import { DialogForm } from '../../../components/ui/form';
-import { Input } from '../../../components/ui/input';
 import { PasswordField } from '../../../components/ui/password-input';
 import { paths } from '../../../config/paths';
 import { authClient } from '../../../lib/auth-client';
@@ -76,7 +75,7 @@ export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose:
             <p>Your user, profile and sign-in are deleted and you leave the team. The account you belong to and its data stay with its owner.</p>
           )}
         </div>
-        <Field
+        <TextField
           id="delete-confirm"
           label={
             <>
@@ -84,9 +83,13 @@ export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose:
             </>
           }
           required
-        >
-          <Input id="delete-confirm" name="confirmation" autoComplete="off" autoCapitalize="characters" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} required />
-        </Field>
+          name="confirmation"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+        />
         <PasswordField id="delete-password" label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
       </DialogForm>
     </Dialog>

@@ -3,9 +3,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Field } from '../../../components/ui/field';
+import { TextField } from '../../../components/ui/field';
 import { FormProblem } from '../../../components/ui/form';
-import { Input } from '../../../components/ui/input';
 import { authClient } from '../../../lib/auth-client';
 import { useTRPC } from '../../../lib/trpc';
 import { SETTINGS_TEXT } from '../messages';
@@ -57,33 +56,38 @@ export function ProfileForm() {
           <CardDescription>Your name and company as your team sees them.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-5 sm:grid-cols-2">
-          <Field id="profile-email" label="Email" hint="Your sign-in email cannot be changed here." className="sm:col-span-2">
-            <Input id="profile-email" type="email" value={profile.data?.email ?? ''} readOnly aria-readonly="true" aria-describedby="profile-email-hint" />
-          </Field>
-          <Field id="profile-full-name" label="Full Name" required>
-            <Input
-              id="profile-full-name"
-              name="full_name"
-              autoComplete="name"
-              required
-              maxLength={200}
-              value={fullName}
-              onChange={(e) => setFullName(e.target.value)}
-              disabled={profile.isPending}
-            />
-          </Field>
-          <Field id="profile-company" label="Company Name">
-            <Input
-              id="profile-company"
-              name="company_name"
-              autoComplete="organization"
-              maxLength={200}
-              placeholder="Acme Inc."
-              value={company}
-              onChange={(e) => setCompany(e.target.value)}
-              disabled={profile.isPending}
-            />
-          </Field>
+          <TextField
+            id="profile-email"
+            label="Email"
+            hint="Your sign-in email cannot be changed here."
+            className="sm:col-span-2"
+            type="email"
+            value={profile.data?.email ?? ''}
+            readOnly
+            aria-readonly="true"
+          />
+          <TextField
+            id="profile-full-name"
+            label="Full Name"
+            required
+            name="full_name"
+            autoComplete="name"
+            maxLength={200}
+            value={fullName}
+            onChange={(e) => setFullName(e.target.value)}
+            disabled={profile.isPending}
+          />
+          <TextField
+            id="profile-company"
+            label="Company Name"
+            name="company_name"
+            autoComplete="organization"
+            maxLength={200}
+            placeholder="Acme Inc."
+            value={company}
+            onChange={(e) => setCompany(e.target.value)}
+            disabled={profile.isPending}
+          />
           <FormProblem className="sm:col-span-2">{problem}</FormProblem>
         </CardContent>
         <CardFooter className="justify-end">

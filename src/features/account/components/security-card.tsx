@@ -1,26 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { KeyRound, ShieldCheck, type LucideIcon } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { KeyRound, ShieldCheck } from 'lucide-react';
+import { useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { IconTile } from '../../../components/ui/icon-tile';
+import { SettingRow } from '../../../components/ui/setting-row';
 import { useTRPC } from '../../../lib/trpc';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { DisableTwoFactorDialog, EnableTwoFactorDialog } from './two-factor-dialogs';
-
-function Row({ icon, title, description, children }: { icon: LucideIcon; title: ReactNode; description: string; children: ReactNode }) {
-  return (
-    <div className="flex flex-wrap items-center gap-4 py-4 first:pt-0 last:pb-0">
-      <IconTile icon={icon} className="size-10 shrink-0 rounded-lg bg-slate-100 text-slate-600" iconClassName="size-5" />
-      <div className="min-w-0 flex-1">
-        <div className="flex items-center gap-2 text-sm font-medium text-slate-900">{title}</div>
-        <p className="text-sm text-slate-600">{description}</p>
-      </div>
-      <div className="flex gap-2">{children}</div>
-    </div>
-  );
-}
 
 export function SecurityCard() {
   const trpc = useTRPC();
@@ -34,12 +21,12 @@ export function SecurityCard() {
         <CardDescription>Your password and two-factor authentication.</CardDescription>
       </CardHeader>
       <CardContent className="divide-y divide-slate-100">
-        <Row icon={KeyRound} title="Password" description="Change it regularly; changing it signs out your other devices.">
+        <SettingRow icon={KeyRound} title="Password" description="Change it regularly; changing it signs out your other devices.">
           <Button variant="outline" onClick={() => setDialog('password')}>
             Change Password
           </Button>
-        </Row>
-        <Row
+        </SettingRow>
+        <SettingRow
           icon={ShieldCheck}
           title={
             <>
@@ -60,7 +47,7 @@ export function SecurityCard() {
               Enable 2FA
             </Button>
           )}
-        </Row>
+        </SettingRow>
       </CardContent>
       <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
       <EnableTwoFactorDialog open={dialog === 'enable2fa'} onClose={() => setDialog(null)} />

@@ -5,9 +5,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
-import { Field } from '../../../components/ui/field';
+import { TextField } from '../../../components/ui/field';
 import { DialogForm } from '../../../components/ui/form';
-import { Input } from '../../../components/ui/input';
 import { PasswordField } from '../../../components/ui/password-input';
 import { Spinner } from '../../../components/ui/spinner';
 import { authClient } from '../../../lib/auth-client';
@@ -160,9 +159,7 @@ export function EnableTwoFactorDialog({ open, onClose }: { open: boolean; onClos
               </p>
             </div>
           </div>
-          <Field id="twofa-code" label="Verification code" required>
-            <Input id="twofa-code" name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]{6,7}" maxLength={7} required autoFocus placeholder="123456" />
-          </Field>
+          <TextField id="twofa-code" label="Verification code" required name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]{6,7}" maxLength={7} autoFocus placeholder="123456" />
         </DialogForm>
       )}
       {step.name === 'backup' && (
