@@ -11,7 +11,7 @@ import type { Depth, VerificationResult } from '../../probe/contract';
 import { isCharged } from '../../server/contracts/charging';
 import { toPublicResult } from '../../server/contracts/public-api';
 import { resultRow } from '../../server/features/validation/results.queries';
-import { chargeAndStoreDecided } from '../../server/features/validation/validation.queries';
+import { chargeAndStoreDecided } from '../../server/features/credits/decided-checks';
 import { probeOne } from '../../server/features/validation/validation.service';
 import { ownerOn, type Person } from '../helpers/accounts';
 import { startTestServer, type TestServer } from '../helpers/test-server';

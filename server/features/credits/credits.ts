@@ -1,4 +1,5 @@
-// Credits are money, and this folder is their one door: take, return, grant, refill for a paid
+// Credits are money, and this folder is their one door: take (here, and for syntax-decided single
+// checks with their result in decided-checks.ts), return, grant, refill for a paid
 // period, the monthly reset (monthly-reset.ts), rollover and the balance cap. Taken atomically,
 // never below zero (the check constraint is the last line of defence; the conditional update is the
 // first). Each taken credit also counts toward this month's usage. Always call inside the

@@ -1,6 +1,6 @@
 // Group commit for single checks whose verdict is known before anything is written (the syntax
 // check decided it): checks of one account that arrive while that account's previous write is in
-// flight wait for it and then go together in ONE statement (validation.queries.ts
+// flight wait for it and then go together in ONE statement (../credits/decided-checks.ts
 // chargeAndStoreDecided: one round trip, one commit, per-check outcomes in arrival order). At low load
 // a batch is one check and nothing waits; under load a batch is every check that queued meanwhile, so
 // Postgres commits once per batch instead of once per check. Each caller's promise settles only
@@ -8,7 +8,7 @@
 // and it wrote nothing (one statement is atomic), so no credit is ever taken without its result.
 import type { Db } from '../../../db/client';
 import { getOrCreate } from '../../lib/get-or-create';
-import { chargeAndStoreDecided, type DecidedCheck, type DecidedCheckOutcome } from './validation.queries';
+import { chargeAndStoreDecided, type DecidedCheck, type DecidedCheckOutcome } from '../credits/decided-checks';
 
 /** Most checks one statement carries (the rest wait for the next one). */
 export const MAX_STORE_BATCH = 256;
