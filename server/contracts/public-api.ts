@@ -6,6 +6,7 @@ import { reasonSchema, resultSchema, type Reason } from '../../probe/contract';
 import { FAIR_CHARGING_RULE } from './charging';
 import { jobStatusSchema, type JobStatusValue } from './jobs';
 import { REASON_TEXT } from './reasons';
+import { MAX_CHANGES_PER_PAYLOAD } from './webhooks';
 
 /** One line per reason code, for the OpenAPI document (the docs page renders it from there). */
 const reasonList = reasonSchema.options.map((r) => `\`${r}\`: ${REASON_TEXT[r].description}`).join('\n');
@@ -57,12 +58,12 @@ export function toPublicResult(r: {
 
 export const publicJobSchema = z
   .object({
-    job_id: z.string(),
-    status: jobStatusSchema,
-    total_emails: z.number().int(),
-    processed_emails: z.number().int(),
-    created_at: z.string(),
-    completed_at: z.string().nullable(),
+    job_id: z.string().meta({ description: 'The job id.' }),
+    status: jobStatusSchema.meta({ description: 'pending, then processing, then completed; failed when it could not finish, cancelled when stopped.' }),
+    total_emails: z.number().int().min(0).meta({ description: 'Addresses in the job.' }),
+    processed_emails: z.number().int().min(0).meta({ description: 'Addresses checked so far.' }),
+    created_at: z.string().meta({ description: 'When the job was created (ISO 8601).' }),
+    completed_at: z.string().nullable().meta({ description: 'When it finished (ISO 8601); null while it runs.' }),
   })
   .meta({ id: 'Job' });
 export type PublicJob = z.infer<typeof publicJobSchema>;
@@ -86,3 +87,40 @@ export function toPublicJob(j: {
     completed_at: j.completed_at === null ? null : iso(j.completed_at),
   };
 }
+
+// ── Webhook payloads (the JSON bodies we POST; the OpenAPI document's `webhooks` section) ────────
+
+export const jobWebhookPayloadSchema = z
+  .object({
+    event: z.enum(['job.completed', 'job.failed']).meta({ description: 'job.completed when the job finished, job.failed when it could not.' }),
+    ...publicJobSchema.shape,
+  })
+  .meta({ id: 'JobWebhookPayload', description: 'The body of job.completed and job.failed: the event name, then the job as GET /v1/jobs/{id} returns it.' });
+export type JobWebhookPayload = z.infer<typeof jobWebhookPayloadSchema>;
+
+export const scheduleRunWebhookPayloadSchema = z
+  .object({
+    event: z.literal('schedule.run_completed').meta({ description: 'The event name.' }),
+    schedule_id: z.string().meta({ description: 'The schedule that ran.' }),
+    schedule_name: z.string().meta({ description: 'Its name, as shown on the Schedules page.' }),
+    job_id: z.string().meta({ description: "The run's bulk job (its results: GET /v1/jobs/{id}/results)." }),
+    previous_job_id: z.string().nullable().meta({ description: "The schedule's previous completed run, compared with this one (null on a first run)." }),
+    total_emails: z.number().int().min(0).meta({ description: 'Addresses in this run.' }),
+    processed_emails: z.number().int().min(0).meta({ description: 'Addresses checked in this run.' }),
+    completed_at: z.string().nullable().meta({ description: 'When the run finished (ISO 8601).' }),
+    changed: z
+      .array(
+        z.object({
+          email: z.string().meta({ description: 'The address.' }),
+          previous: resultSchema.meta({ description: 'The result in the previous run.' }),
+          current: resultSchema.meta({ description: 'The result in this run.' }),
+          reason: reasonSchema.meta({ description: "This run's reason code." }),
+        }),
+      )
+      
+      .meta({ description: `The addresses whose result differs from the previous run, by address (empty on a first run; at most ${MAX_CHANGES_PER_PAYLOAD.toLocaleString('en-US')}).` }),
+    changed_count: z.number().int().min(0).meta({ description: 'How many addresses changed in all.' }),
+    truncated: z.boolean().meta({ description: 'True when more addresses changed than changed lists.' }),
+  })
+  .meta({ id: 'ScheduleRunWebhookPayload', description: 'The body of schedule.run_completed: what changed since the schedule\'s previous run.' });
+export type ScheduleRunWebhookPayload = z.infer<typeof scheduleRunWebhookPayloadSchema>;

@@ -1,6 +1,11 @@
 // The OpenAPI 3.1 document of /v1, generated from the v1 router (served at /v1/openapi.json).
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import { z } from 'zod';
 import type { ApiScope } from '../contracts/api-keys';
+import { jobWebhookPayloadSchema, scheduleRunWebhookPayloadSchema } from '../contracts/public-api';
+import { MAX_WEBHOOK_ATTEMPTS, WEBHOOK_TIMEOUT_MS } from '../features/webhooks/webhooks.service';
+import { SIGNATURE_HEADER } from '../features/webhooks/webhook-signing';
+import { WEBHOOK_EVENT_LABELS, WEBHOOK_RESPONSE_CAP_BYTES, type WebhookEventName } from '../contracts/webhooks';
 import type { ProcedureMeta } from '../trpc/init';
 import { v1Router } from './v1.router';
 
@@ -62,12 +67,59 @@ function describeScopes(doc: OpenAPIObject): OpenAPIObject {
   return doc;
 }
 
+/** The JSON Schema of a payload (named by its meta id) as components.schemas entries. */
+function componentSchemas(schema: z.ZodType): Record<string, unknown> {
+  const out = z.toJSONSchema(schema, { io: 'output' }) as { $defs?: Record<string, unknown> };
+  return out.$defs ?? {};
+}
+
+const WEBHOOK_PAYLOADS: Record<WebhookEventName, { schema: z.ZodType; id: string }> = {
+  'job.completed': { schema: jobWebhookPayloadSchema, id: 'JobWebhookPayload' },
+  'job.failed': { schema: jobWebhookPayloadSchema, id: 'JobWebhookPayload' },
+  'schedule.run_completed': { schema: scheduleRunWebhookPayloadSchema, id: 'ScheduleRunWebhookPayload' },
+};
+
+/**
+ * The `webhooks` of OpenAPI 3.1: the POSTs we send to a job's webhook_url and the account's
+ * endpoints — one per event, with the headers we set and the body's schema (the same zod schemas
+ * the server builds the bodies with).
+ */
+function describeWebhooks(doc: OpenAPIObject): OpenAPIObject {
+  const header = (name: string, description: string) => ({ name, in: 'header' as const, required: true, description, schema: { type: 'string' as const } });
+  const headers = [
+    header(SIGNATURE_HEADER, 'sha256=<hex>: HMAC-SHA256 of the raw body with your webhook signing secret (whsec_…, API Keys page). Recompute over the exact bytes received and compare in constant time.'),
+    header('X-Mailvet-Event', 'The event name.'),
+    header('X-Mailvet-Delivery', "The delivery id, the same on every attempt (for a job's webhook_url, the job id): ignore a duplicate."),
+    header('X-Mailvet-Attempt', 'The attempt number, from 1.'),
+  ];
+  const webhooks: NonNullable<OpenAPIObject['webhooks']> = {};
+  const schemas = (doc.components ??= {}).schemas ??= {};
+  for (const [event, { schema, id }] of Object.entries(WEBHOOK_PAYLOADS)) {
+    Object.assign(schemas, componentSchemas(schema));
+    webhooks[event] = {
+      post: {
+        operationId: `webhook-${event.replace(/\./g, '-')}`,
+        summary: WEBHOOK_EVENT_LABELS[event as WebhookEventName],
+        description:
+          `Sent with Content-Type application/json. Answer with any 2xx within ${WEBHOOK_TIMEOUT_MS / 1000} seconds for the whole exchange ` +
+          `(we read at most ${WEBHOOK_RESPONSE_CAP_BYTES / 1024} KB of your answer and never follow redirects); anything else is retried with ` +
+          `exponential backoff, ${MAX_WEBHOOK_ATTEMPTS} attempts in all, each with the same body.`,
+        tags: ['Webhooks'],
+        parameters: headers,
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${id}` } } } },
+        responses: { '2XX': { description: 'Received.' } },
+      },
+    };
+  }
+  return { ...doc, webhooks };
+}
+
 const cache = new Map<string, OpenAPIObject>();
 
 export function openApiDocument(baseURL: string): OpenAPIObject {
   let doc = cache.get(baseURL);
   if (!doc) {
-    doc = describeScopes(describeOurErrors(
+    doc = describeWebhooks(describeScopes(describeOurErrors(
       generateOpenApiDocument(v1Router, {
         title: 'Mailvet API',
         version: '1.0.0',
@@ -78,7 +130,7 @@ export function openApiDocument(baseURL: string): OpenAPIObject {
         baseUrl: `${baseURL.replace(/\/$/, '')}/v1`,
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your API key (mv_live_…, or a test key mv_test_… that answers from the sandbox)' } },
       }),
-    ));
+    )));
     cache.set(baseURL, doc);
   }
   return doc;

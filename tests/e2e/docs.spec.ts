@@ -8,7 +8,7 @@ import { reasonSchema } from '../../probe/contract';
 import { ERROR_CODES } from '../../server/contracts/error-codes';
 import { SANDBOX_ENTRIES } from '../../server/contracts/sandbox';
 import { REASON_TEXT } from '../../server/contracts/reasons';
-import { endpointsOf, objectsOf, type OpenApiDocument } from '../../src/features/docs/openapi-model';
+import { endpointsOf, objectsOf, webhooksOf, type OpenApiDocument } from '../../src/features/docs/openapi-model';
 import { EXAMPLES, exampleCode } from '../../src/features/docs/examples';
 import { SCREENSHOT_DIR } from './helpers';
 
@@ -35,12 +35,24 @@ test('the API Reference renders the OpenAPI document and the contracts', async (
     for (const e of ep.errors) await expect(card.locator('li', { hasText: e.description }).first()).toContainText(e.status);
   }
 
+  const hooks = webhooksOf(doc);
+  expect(hooks.map((h) => h.event)).toEqual(['job.completed', 'job.failed', 'schedule.run_completed']);
+  for (const h of hooks) {
+    const card = page.locator(`section#${h.id}`);
+    await expect(card, h.event).toContainText(h.event);
+    await expect(card).toContainText(h.summary);
+    for (const f of [...h.headers, ...h.body]) {
+      await expect(card.locator('td', { hasText: new RegExp(`^${escape(f.name)}$`) }).first(), `${h.event} field ${f.name}`).toBeVisible();
+    }
+  }
+  await page.locator(`section#${hooks[2]!.id}`).screenshot({ path: `${SCREENSHOT_DIR}/documentation-webhook-event.png` });
+
   for (const o of objectsOf(doc)) {
     const section = page.locator(`section#object-${o.name}`);
     for (const f of o.fields) {
       const row = section.locator('tr', { has: page.locator('td', { hasText: new RegExp(`^${escape(f.name)}$`) }) });
       await expect(row, `${o.name}.${f.name}`).toBeVisible();
-      if (f.name !== 'reason') for (const v of f.enumValues) await expect(row).toContainText(v);
+      if (f.name !== 'reason' && !f.name.endsWith('.reason')) for (const v of f.enumValues) await expect(row).toContainText(v);
     }
   }
 

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { reasonSchema, resultSchema } from '../../probe/contract';
 import { openApiDocument, v1RouteScopes } from '../../server/rest/openapi';
-import { endpointsOf, objectsOf, type OpenApiDocument } from '../../src/features/docs/openapi-model';
+import { WEBHOOK_EVENTS } from '../../server/contracts/webhooks';
+import { endpointsOf, objectsOf, webhooksOf, type OpenApiDocument } from '../../src/features/docs/openapi-model';
 
 const doc = JSON.parse(JSON.stringify(openApiDocument('http://127.0.0.1:1'))) as OpenApiDocument;
 
@@ -36,5 +37,22 @@ describe('API reference model', () => {
     const results = endpointsOf(doc).find((e) => e.path === '/v1/jobs/{id}/results')!;
     expect(results.response.find((f) => f.name === 'results')).toMatchObject({ type: 'ValidationResult[]', ref: 'ValidationResult' });
     expect(results.parameters.map((p) => p.name)).toEqual(['id', 'limit', 'cursor', 'result', 'reason', 'format']);
+  });
+
+  it('lists every webhook event with the headers we send and the body fields', () => {
+    const hooks = webhooksOf(doc);
+    expect(hooks.map((h) => h.event)).toEqual([...WEBHOOK_EVENTS]);
+    for (const h of hooks) {
+      expect(h.summary, h.event).not.toBe('');
+      expect(h.headers.map((x) => x.name)).toContain('X-Mailvet-Signature');
+      expect(h.body.find((f) => f.name === 'event')?.type, h.event).toBeDefined();
+    }
+    const job = hooks.find((h) => h.event === 'job.completed')!;
+    expect(job.bodyRef).toBe('JobWebhookPayload');
+    expect(job.body.map((f) => f.name)).toEqual(['event', 'job_id', 'status', 'total_emails', 'processed_emails', 'created_at', 'completed_at']);
+    const run = hooks.find((h) => h.event === 'schedule.run_completed')!;
+    expect(run.body.find((f) => f.name === 'changed')?.type).toBe('object[]');
+    expect(run.body.filter((f) => f.name.startsWith('changed[].')).map((f) => f.name)).toEqual(['changed[].email', 'changed[].previous', 'changed[].current', 'changed[].reason']);
+    expect(objectsOf(doc).map((o) => o.name)).toEqual(expect.arrayContaining(['JobWebhookPayload', 'ScheduleRunWebhookPayload']));
   });
 });

@@ -319,5 +319,11 @@ describe('GET /v1/openapi.json', () => {
     expect(res.body.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(res.body.components.schemas['error.TOO_MANY_REQUESTS'].example.code).toBe('RATE_LIMITED');
     expect(res.body.paths['/validate'].post.security).toEqual([{ bearerAuth: [] }]);
+    // The requests we send are described too (OpenAPI 3.1 webhooks), one per event.
+    expect(Object.keys(res.body.webhooks).sort()).toEqual(['job.completed', 'job.failed', 'schedule.run_completed']);
+    const hook = res.body.webhooks['schedule.run_completed'].post;
+    expect(hook.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ScheduleRunWebhookPayload' });
+    expect(hook.parameters.map((p: { name: string }) => p.name)).toEqual(['X-Mailvet-Signature', 'X-Mailvet-Event', 'X-Mailvet-Delivery', 'X-Mailvet-Attempt']);
+    expect(res.body.components.schemas.ScheduleRunWebhookPayload.properties.changed.items.required).toEqual(['email', 'previous', 'current', 'reason']);
   });
 });

@@ -18,6 +18,7 @@ import { enqueueWebhook, postWithDeadline } from '../../server/features/webhooks
 import { joinAs, ownerOn, type Person } from '../helpers/accounts';
 import { fileFixture } from '../helpers/file-fixture';
 import { insertFinishedJob, type FinishedJobOptions } from '../helpers/jobs';
+import { webhookBodyProblems } from '../helpers/openapi-webhooks';
 import { probeStack } from '../helpers/probe-stack';
 import { startWebhookReceiver } from '../helpers/webhook-receiver';
 import { buildScenarios } from '../mailworld/index';
@@ -311,6 +312,10 @@ describe('account webhooks per event, the delivery log and replay', () => {
     expect(secondTry!.headers['x-mailvet-event']).toBe('job.completed');
     expect(verifyWebhookSignature(secret, secondTry!.body, secondTry!.headers['x-mailvet-signature'] as string)).toBe(true);
     expect(JSON.parse(forPath('/ent/failed')[0]!.body)).toMatchObject({ event: 'job.failed', job_id: badJob, status: 'failed' });
+    // Each body matches the schema the OpenAPI document publishes for its event.
+    expect(webhookBodyProblems('job.completed', secondTry!.body)).toEqual([]);
+    expect(webhookBodyProblems('job.failed', forPath('/ent/failed')[0]!.body)).toEqual([]);
+    expect(webhookBodyProblems('job.failed', secondTry!.body.replace('"job.completed"', '"job.done"'))).not.toEqual([]);
     // The Documentation page's example has exactly these fields and headers.
     const docBody = JSON.parse(documentedJobPayload.slice(documentedJobPayload.indexOf('\n\n') + 2)) as Record<string, unknown>;
     expect(Object.keys(docBody).sort()).toEqual(Object.keys(JSON.parse(secondTry!.body)).sort());
@@ -417,6 +422,8 @@ describe('account webhooks per event, the delivery log and replay', () => {
       changed_count: 2,
       truncated: false,
     });
+    expect(webhookBodyProblems('schedule.run_completed', hook.body)).toEqual([]);
+    expect(webhookBodyProblems('schedule.run_completed', forPath('/sched')[0]!.body)).toEqual([]);
     // The Documentation page shows these very fields and headers.
     const documented = (http: string) => JSON.parse(http.slice(http.indexOf('\n\n') + 2)) as Record<string, unknown>;
     expect(Object.keys(documented(documentedSchedulePayload)).sort()).toEqual(Object.keys(JSON.parse(hook.body)).sort());

@@ -17,13 +17,13 @@ import net from 'node:net';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Db } from '../../../db/client';
 import type { Database, WebhookDeliveryTable, WebhookEvent } from '../../../db/types';
-import { checkAddress } from '../../../probe/index';
+import { checkAddress, type Reason } from '../../../probe/index';
 import { MAX_CHANGES_PER_PAYLOAD, MAX_WEBHOOK_ENDPOINTS, WEBHOOK_RESPONSE_CAP_BYTES, type WebhookDelivery, type WebhookEndpoint } from '../../contracts/webhooks';
 import { planAllows } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { TASKS } from '../../lib/tasks';
-import { toPublicJob, type PublicJob } from '../../contracts/public-api';
+import { toPublicJob, type JobWebhookPayload, type ScheduleRunWebhookPayload } from '../../contracts/public-api';
 import { accountById } from '../account/account.queries';
 import { writeAudit } from '../audit/audit';
 import { currentSigningSecret } from './webhook-secret';
@@ -37,24 +37,9 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 type Q = Kysely<Database>;
 
-/** The event name, then the public job shape (server/contracts/public-api.ts, as GET /v1/jobs/{id}). */
-export type WebhookPayload = { event: 'job.completed' | 'job.failed' } & PublicJob;
-
-export interface ScheduleRunPayload {
-  event: 'schedule.run_completed';
-  schedule_id: string;
-  schedule_name: string;
-  job_id: string;
-  previous_job_id: string | null;
-  total_emails: number;
-  processed_emails: number;
-  completed_at: string | null;
-  /** Addresses whose result differs from the previous run (empty on a first run). */
-  changed: Array<{ email: string; previous: string; current: string; reason: string }>;
-  changed_count: number;
-  /** True when more than MAX_CHANGES_PER_PAYLOAD addresses changed (the list holds the first, by address). */
-  truncated: boolean;
-}
+/** The bodies we POST, as documented (server/contracts/public-api.ts → the OpenAPI `webhooks`). */
+export type WebhookPayload = JobWebhookPayload;
+export type ScheduleRunPayload = ScheduleRunWebhookPayload;
 
 export function webhookBody(p: WebhookPayload | ScheduleRunPayload): string {
   return JSON.stringify(p);
@@ -140,7 +125,7 @@ export async function scheduleRunPayload(db: Q, job: FinishedJob): Promise<Sched
       .where('cur.account_id', '=', job.account_id)
       .whereRef('cur.result', '<>', 'old.result');
     changedCount = Number((await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
-    changed = await base.select(['cur.email', 'old.result as previous', 'cur.result as current', 'cur.reason']).orderBy('cur.email').limit(MAX_CHANGES_PER_PAYLOAD).execute();
+    changed = await base.select(['cur.email', 'old.result as previous', 'cur.result as current', 'cur.reason']).$narrowType<{ reason: Reason }>().orderBy('cur.email').limit(MAX_CHANGES_PER_PAYLOAD).execute();
   }
   return {
     event: 'schedule.run_completed',

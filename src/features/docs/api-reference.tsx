@@ -10,7 +10,7 @@ import { cn } from '../../lib/cn';
 import { CodeBlock } from './code-block';
 import { DocTable, H2 } from './doc-parts';
 import { EXAMPLES, exampleCode, type ApiExample } from './examples';
-import { endpointsOf, objectsOf, type EndpointModel, type FieldRow, type OpenApiDocument } from './openapi-model';
+import { endpointsOf, objectsOf, webhooksOf, type EndpointModel, type FieldRow, type OpenApiDocument, type WebhookModel } from './openapi-model';
 import { REASON_TEXT } from '../../../server/contracts/reasons';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
@@ -87,7 +87,7 @@ export function FieldTable({ rows, caption, showRequired = true }: { rows: reado
           </td>
           <td className="px-4 py-3 leading-6 text-slate-600">
             {r.description}
-            <EnumValues values={r.enumValues} link={r.name === 'reason' ? '#reasons' : undefined} />
+            <EnumValues values={r.enumValues} link={r.name === 'reason' || r.name.endsWith('.reason') ? '#reasons' : undefined} />
           </td>
         </tr>
       ))}
@@ -139,7 +139,25 @@ function EndpointCard({ ep, origin }: { ep: EndpointModel; origin: string }) {
   );
 }
 
-/** Endpoints and objects from the OpenAPI document. */
+function WebhookCard({ hook }: { hook: WebhookModel }) {
+  return (
+    <section id={hook.id} aria-labelledby={`${hook.id}-title`} className="scroll-mt-24 space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+      <div className="flex flex-wrap items-center gap-3">
+        <MethodBadge method="POST" />
+        <code className="font-mono text-sm font-semibold text-slate-900">{hook.event}</code>
+        <Badge>to your webhook URL</Badge>
+      </div>
+      <h3 id={`${hook.id}-title`} className="text-base font-semibold text-slate-900">
+        {hook.summary}
+      </h3>
+      {hook.description ? <p className="text-sm leading-7 text-slate-600">{hook.description}</p> : null}
+      <FieldTable caption="Headers" rows={hook.headers} showRequired={false} />
+      <FieldTable caption={hook.bodyRef ? `Body (JSON) · ${hook.bodyRef}` : 'Body (JSON)'} rows={hook.body} showRequired={false} />
+    </section>
+  );
+}
+
+/** Endpoints, webhook events and objects from the OpenAPI document. */
 export function OpenApiEndpoints({ origin }: { origin: string }) {
   const doc = useOpenApiDocument();
   if (doc.isPending) {
@@ -186,6 +204,12 @@ export function OpenApiEndpoints({ origin }: { origin: string }) {
             ))}
         </div>
       ))}
+      <div className="space-y-6">
+        <H2 id="webhook-events">Webhook events</H2>
+        {webhooksOf(doc.data).map((hook) => (
+          <WebhookCard key={hook.id} hook={hook} />
+        ))}
+      </div>
       <div className="space-y-6">
         <H2 id="objects">Objects</H2>
         {objectsOf(doc.data).map((o) => (

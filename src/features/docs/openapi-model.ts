@@ -49,6 +49,8 @@ export interface OpenApiDocument {
   info: { title: string; version: string; description?: string };
   servers?: Array<{ url: string }>;
   paths: Record<string, Record<string, OpenApiOperation>>;
+  /** The requests we send (OpenAPI 3.1 `webhooks`), by event name. */
+  webhooks?: Record<string, Record<string, OpenApiOperation>>;
   components?: { schemas?: Record<string, JsonSchema> };
 }
 
@@ -82,6 +84,18 @@ export interface EndpointModel {
   /** The answer's named object when the whole 200 body is one (e.g. ValidationResult). */
   responseRef: string | null;
   errors: Array<{ status: string; description: string }>;
+}
+
+/** One webhook event: the POST we send to the receiver. */
+export interface WebhookModel {
+  event: string;
+  id: string;
+  summary: string;
+  description: string;
+  headers: FieldRow[];
+  body: FieldRow[];
+  /** The body's named object (e.g. JobWebhookPayload). */
+  bodyRef: string | null;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -144,7 +158,8 @@ function refOf(schema: JsonSchema | undefined): string | null {
 
 /**
  * One row per property of an object schema (following a $ref), in declaration order; the fields of
- * an inline nested object follow it as `parent.child`.
+ * an inline nested object follow it as `parent.child`, those of a list of inline objects as
+ * `parent[].child`.
  */
 export function fieldsOf(doc: OpenApiDocument, schema: JsonSchema | undefined, prefix = ''): FieldRow[] {
   const s = resolve(doc, schema);
@@ -159,7 +174,8 @@ export function fieldsOf(doc: OpenApiDocument, schema: JsonSchema | undefined, p
       enumValues: (raw.enum ?? target.enum ?? []).map(String),
       ref: refOf(raw),
     };
-    const nested = !raw.$ref && raw.properties ? fieldsOf(doc, raw, `${row.name}.`) : [];
+    const items = raw.type === 'array' && raw.items && !raw.items.$ref && raw.items.properties ? raw.items : null;
+    const nested = !raw.$ref && raw.properties ? fieldsOf(doc, raw, `${row.name}.`) : items ? fieldsOf(doc, items, `${row.name}[].`) : [];
     return [row, ...nested];
   });
 }
@@ -167,6 +183,17 @@ export function fieldsOf(doc: OpenApiDocument, schema: JsonSchema | undefined, p
 function jsonSchemaOf(content: Record<string, { schema?: JsonSchema }> | undefined): JsonSchema | undefined {
   if (!content) return undefined;
   return (content['application/json'] ?? Object.values(content)[0])?.schema;
+}
+
+function parameterRow(doc: OpenApiDocument, p: OpenApiParameter): FieldRow {
+  return {
+    name: p.name,
+    type: `${typeLabel(doc, p.schema)} · ${p.in}`,
+    required: p.required ?? false,
+    description: p.description ?? p.schema?.description ?? '',
+    enumValues: (resolve(doc, p.schema).enum ?? []).map(String),
+    ref: null,
+  };
 }
 
 /** Every operation of the document, in the document's order. */
@@ -188,14 +215,7 @@ export function endpointsOf(doc: OpenApiDocument): EndpointModel[] {
         description: op.description ?? '',
         tag: op.tags?.[0] ?? '',
         scope: op['x-mailvet-scope'] ?? null,
-        parameters: params.map((p) => ({
-          name: p.name,
-          type: `${typeLabel(doc, p.schema)} · ${p.in}`,
-          required: p.required ?? false,
-          description: p.description ?? p.schema?.description ?? '',
-          enumValues: (resolve(doc, p.schema).enum ?? []).map(String),
-          ref: null,
-        })),
+        parameters: params.map((p) => parameterRow(doc, p)),
         body: fieldsOf(doc, jsonSchemaOf(op.requestBody?.content)),
         response: fieldsOf(doc, okSchema),
         responseRef: okSchema?.$ref ? refName(okSchema.$ref) : null,
@@ -206,6 +226,26 @@ export function endpointsOf(doc: OpenApiDocument): EndpointModel[] {
     }
   }
   return out;
+}
+
+/** Every webhook event of the document: the headers and body of the POST we send. */
+export function webhooksOf(doc: OpenApiDocument): WebhookModel[] {
+  return Object.entries(doc.webhooks ?? {}).flatMap(([event, item]) => {
+    const op = item.post;
+    if (!op) return [];
+    const schema = jsonSchemaOf(op.requestBody?.content);
+    return [
+      {
+        event,
+        id: op.operationId ?? `webhook-${event}`.replace(/[^A-Za-z0-9]+/g, '-'),
+        summary: op.summary ?? '',
+        description: op.description ?? '',
+        headers: (op.parameters ?? []).filter((p) => p.in === 'header').map((p) => parameterRow(doc, p)),
+        body: fieldsOf(doc, schema),
+        bodyRef: schema?.$ref ? refName(schema.$ref) : null,
+      },
+    ];
+  });
 }
 
 /** The named objects (not the error envelopes), each with its fields. */
