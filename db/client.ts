@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { rememberPool } from './prepared';
 import type { Database } from './types';
 
 // Postgres returns int8 (bigint) and numeric as strings by default; our counters fit in a JS number.
@@ -24,7 +25,9 @@ export function logPoolError(what: string, err: Error & { code?: string }): void
 }
 
 export function createDb(pool: pg.Pool): Kysely<Database> {
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  rememberPool(db, pool); // for the named statements of the hot path (db/prepared.ts)
+  return db;
 }
 
 export type Db = Kysely<Database>;

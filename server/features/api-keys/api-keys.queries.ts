@@ -1,6 +1,7 @@
 // SQL for api_key. The hash goes in and is matched here; it is never selected out to callers.
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
+import { preparedStatement, runPrepared } from '../../../db/prepared';
 import { API_SCOPES, type ApiKey, type ApiScope } from '../../contracts/api-keys';
 
 const publicColumns = ['id', 'name', 'key_prefix', 'created_at', 'last_used_at', 'revoked_at', 'is_test', 'scopes', 'rate_limit_per_second'] as const;
@@ -112,14 +113,20 @@ export interface KeyLookup {
   accountRatePerSecond: number | null;
 }
 
+/** $1 the key's SHA-256 (hex). A named statement: every /v1 request runs it (db/prepared.ts). */
+const keyByHashStatement = preparedStatement(
+  'api_key_by_hash',
+  `select api_key.id as "keyId", api_key.account_id as "accountId", api_key.key_hash as "keyHash",
+      api_key.revoked_at as "revokedAt", api_key.last_used_at as "lastUsedAt", account.plan,
+      api_key.is_test as "isTest", api_key.scopes, api_key.rate_limit_per_second as "ratePerSecond",
+      account.api_rate_per_second as "accountRatePerSecond"
+    from api_key inner join account on account.id = api_key.account_id
+    where api_key.key_hash = $1`,
+);
+
 /** The key with this hash (unique index) and its account's plan and API rate, in one read. */
 export async function findApiKeyByHash(db: Db, hash: string): Promise<KeyLookup | null> {
-  const row = await db
-    .selectFrom('api_key')
-    .innerJoin('account', 'account.id', 'api_key.account_id')
-    .select(['api_key.id as keyId', 'api_key.account_id as accountId', 'api_key.key_hash as keyHash', 'api_key.revoked_at as revokedAt', 'api_key.last_used_at as lastUsedAt', 'account.plan', 'api_key.is_test as isTest', 'api_key.scopes', 'api_key.rate_limit_per_second as ratePerSecond', 'account.api_rate_per_second as accountRatePerSecond'])
-    .where('api_key.key_hash', '=', hash)
-    .executeTakeFirst();
+  const [row] = await runPrepared<KeyLookup>(db, keyByHashStatement, [hash]);
   return row ?? null;
 }
 
