@@ -152,6 +152,20 @@ test('API keys: a scoped test key with its own rate limit (sandbox, Test badge, 
   expect(refused.status()).toBe(403);
   expect(await refused.json()).toMatchObject({ code: 'SCOPE_REQUIRED', scope: 'bulk' });
 
+  // A test key with the bulk scope runs a sandbox job; History marks it "Test".
+  const created2 = await page.request.post('/api/trpc/apiKeys.create', { data: { name: 'CI bulk sandbox', test: true }, headers: { 'content-type': 'application/json' } });
+  expect(created2.ok(), await created2.text()).toBeTruthy();
+  const bulkKey = ((await created2.json()) as { result: { data: { api_key: string } } }).result.data.api_key;
+  const job = await page.request.post('/v1/bulk', { headers: { authorization: `Bearer ${bulkKey}` }, data: { emails: ['valid@sandbox.mailvet.dev', 'invalid@sandbox.mailvet.dev'] } });
+  expect(job.status(), await job.text()).toBe(200);
+  const jobId = ((await job.json()) as { job_id: string }).job_id;
+  await page.goto('/dashboard/history');
+  const jobRow = page.locator(`[data-testid="job-row"][data-job-id="${jobId}"]`);
+  await expect(jobRow.getByTestId('job-sandbox')).toHaveText('Test');
+  await expect(jobRow.getByText('API', { exact: true })).toBeVisible();
+  await jobRow.screenshot({ path: `${SCREENSHOT_DIR}/history-sandbox-job.png` });
+  await page.goto('/dashboard/api-keys');
+
   await expect(page.getByText('API Key Created')).toBeHidden({ timeout: 15_000 });
   await page.screenshot({ path: `${SCREENSHOT_DIR}/api-keys-test-badge.png`, fullPage: true });
 });

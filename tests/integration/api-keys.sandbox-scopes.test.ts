@@ -263,6 +263,11 @@ describe('test keys answer from the sandbox', () => {
 
     // Live and test worlds do not see each other's jobs.
     expect((await api(live, 'GET', `/v1/jobs/${jobId}`)).status).toBe(404);
+    // History marks it as a test key's job.
+    const history = await p.client.trpcQuery('jobs.list', {});
+    expect(history.status, JSON.stringify(history.body)).toBe(200);
+    const jobs = history.body.result.data as Array<{ id: string; is_sandbox: boolean; source: string }>;
+    expect(jobs.find((j) => j.id === jobId)).toMatchObject({ is_sandbox: true, source: 'api' });
 
     // Analytics (Pro) count no sandbox results.
     const report = await p.client.trpcQuery('reporting.analytics', {});

@@ -21,6 +21,7 @@ export const jobColumns = [
   'validation_job.error',
   'validation_job.schedule_id',
   'validation_job.replay_of',
+  'validation_job.is_sandbox',
   'validation_job.created_at',
   'validation_job.started_at',
   'validation_job.completed_at',
@@ -41,6 +42,8 @@ export interface JobView {
   error: string | null;
   schedule_id: string | null;
   replay_of: string | null;
+  /** Started with a test key: sandbox results, no credits. */
+  is_sandbox: boolean;
   created_at: string;
   started_at: string | null;
   completed_at: string | null;

@@ -22,6 +22,7 @@ export function toJobItem(j: JobView): JobItem {
     processed_emails: j.processed_emails,
     created_at: j.created_at,
     source: j.source,
+    sandbox: j.is_sandbox,
     error: j.error,
     breakdown: { valid: j.valid_count, invalid: j.invalid_count, risky: j.risky_count },
   };

@@ -81,6 +81,11 @@ export function JobsTable({ jobs, onView, onDownload, onCancel, viewing, downloa
                       <p className="flex items-center gap-1.5 text-[11px] text-slate-400">
                         <span className="font-mono">{job.id.slice(0, 8)}</span>
                         {job.source && job.source !== 'upload' && <span className="rounded bg-slate-100 px-1.5 py-px font-medium text-slate-600">{SOURCE_LABEL[job.source]}</span>}
+                        {job.sandbox && (
+                          <span className="rounded bg-amber-100 px-1.5 py-px font-medium text-amber-800" title="Started with a test key: sandbox results, no credits used" data-testid="job-sandbox">
+                            Test
+                          </span>
+                        )}
                       </p>
                     </div>
                   </div>

@@ -12,6 +12,8 @@ export interface JobItem {
   created_at: string;
   /** Where the job came from: a CSV upload, the API, a schedule run or an operator replay. */
   source?: 'upload' | 'api' | 'schedule' | 'replay';
+  /** Started with a test key (mv_test_…): sandbox results, no credits. */
+  sandbox?: boolean;
   /** The stored reason of a failed job. */
   error?: string | null;
   breakdown?: Breakdown | null;
