@@ -5,7 +5,7 @@ import path from 'node:path';
 import { closeDeps, createDeps } from './boot';
 import type { AppDeps } from './deps';
 import { readEnv, type Env } from './env';
-import { createHttpApp } from './http/app';
+import { createRequestListener } from './http/app';
 import { startWorker } from './worker/runner';
 
 export type Role = 'web' | 'worker' | 'all';
@@ -32,8 +32,7 @@ export async function startServer(o: {
   const stops: Array<() => Promise<void>> = [];
   let url: string | null = null;
   if (o.role !== 'worker') {
-    const app = createHttpApp(deps, { spaDir: o.spaDir ?? SPA_DIR });
-    const server = http.createServer(app);
+    const server = http.createServer(createRequestListener(deps, { spaDir: o.spaDir ?? SPA_DIR }));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen({ port: o.env.PORT, host: o.env.HOST, ...(o.reusePort ? { reusePort: true } : {}) }, resolve);

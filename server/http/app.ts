@@ -2,10 +2,11 @@
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { toNodeHandler } from 'better-auth/node';
 import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
+import type { RequestListener } from 'node:http';
 import type { AppError } from '../lib/app-error';
 import { BULK_BODY_BYTES, SMALL_BODY_BYTES, jsonBodyGuard, jsonQueryGuard } from './body-guard';
 import { httpError } from './send-error';
-import { randomUUID } from 'node:crypto';
+import { setCommonHeaders } from './common-headers';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../deps';
@@ -17,11 +18,9 @@ import { decideCurrency } from '../features/billing/currency';
 import { reportingHttpRouter } from '../features/reporting/reporting.http';
 import { brandingHttpRouter } from '../features/branding/branding.http';
 import { jobsHttpRouter } from '../features/jobs/jobs.http';
-import { restApiRouter } from '../rest/mount';
+import { directValidateListener, restApiRouter } from '../rest/mount';
 import { authAllowlistGuard } from './auth-guard';
 import { devOutboxRouter } from './dev-outbox';
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Dashboard calls that carry a whole address list or CSV; every other tRPC body is small. */
 const LARGE_TRPC_PROCEDURES = new Set(['schedules.create', 'schedules.parseCsv']);
@@ -54,12 +53,7 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
   app.disable('x-powered-by');
   if (deps.env.TRUST_PROXY) app.set('trust proxy', deps.env.TRUST_PROXY);
   app.use((req, res, next) => {
-    // Every answer carries a request id: the client's own (when it is a sane token) or a new one.
-    const sent = req.headers['x-request-id'];
-    res.setHeader('X-Request-Id', typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID());
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-    res.setHeader('X-Frame-Options', 'DENY');
+    setCommonHeaders(req, res);
     next();
   });
 
@@ -112,4 +106,17 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
   };
   app.use(onError);
   return app;
+}
+
+/**
+ * The server's request listener: POST /v1/validate's ordinary requests go straight to the direct
+ * listener (rest/mount.ts directValidateListener: the same steps without Express's router and body
+ * parser), everything else to the Express app.
+ */
+export function createRequestListener(deps: AppDeps, o: HttpOptions = {}): RequestListener {
+  const app = createHttpApp(deps, o);
+  const direct = directValidateListener(deps, app);
+  return (req, res) => {
+    if (!direct(req, res)) app(req, res);
+  };
 }

@@ -105,6 +105,30 @@ export interface JsonBodyOptions {
   streamed?: (req: Request, mediaType: string) => number | null;
 }
 
+/** The refusal (415) of a JSON body's Content-Type: not JSON, or JSON in a charset other than UTF-8; null when it is UTF-8 JSON. */
+export function jsonContentTypeRefusal(header: string | undefined): AppError | null {
+  const media = mediaTypeOf(header);
+  if (!media || !isJsonType(media.type)) return new AppError('UNSUPPORTED_MEDIA_TYPE', BODY_MESSAGES.mediaType);
+  if (media.charset !== null && media.charset !== 'utf-8' && media.charset !== 'utf8') return new AppError('UNSUPPORTED_MEDIA_TYPE', BODY_MESSAGES.charset(media.charset));
+  return null;
+}
+
+/** The bytes of a JSON body read in full: well-formed UTF-8 (a leading BOM dropped), not too deep, valid JSON. */
+export function decodeJsonBody(bytes: Uint8Array): { text: string; value: unknown } | AppError {
+  let text: string;
+  try {
+    text = utf8.decode(bytes); // a leading BOM is dropped
+  } catch {
+    return new AppError('BAD_INPUT', BODY_MESSAGES.utf8);
+  }
+  if (jsonDeeperThan(text, MAX_JSON_DEPTH)) return new AppError('BAD_INPUT', BODY_MESSAGES.depth);
+  try {
+    return { text, value: JSON.parse(text) as unknown };
+  } catch {
+    return new AppError('BAD_INPUT', BODY_MESSAGES.json);
+  }
+}
+
 export function jsonBodyGuard(o: JsonBodyOptions): RequestHandler {
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' || !hasBody(req) || o.skip?.(req)) return next();
@@ -115,10 +139,8 @@ export function jsonBodyGuard(o: JsonBodyOptions): RequestHandler {
       res.locals.bodyLimit = streamedLimit;
       return next();
     }
-    if (!media || !isJsonType(media.type)) return o.reply(res, new AppError('UNSUPPORTED_MEDIA_TYPE', BODY_MESSAGES.mediaType));
-    if (media.charset !== null && media.charset !== 'utf-8' && media.charset !== 'utf8') {
-      return o.reply(res, new AppError('UNSUPPORTED_MEDIA_TYPE', BODY_MESSAGES.charset(media.charset)));
-    }
+    const refused = jsonContentTypeRefusal(req.headers['content-type']);
+    if (refused) return o.reply(res, refused);
     const limit = o.limit(req);
     rawReader(limit)(req, res, (err?: unknown) => {
       if (err) {
@@ -128,20 +150,9 @@ export function jsonBodyGuard(o: JsonBodyOptions): RequestHandler {
         return o.reply(res, new AppError('BAD_INPUT', BODY_MESSAGES.unreadable));
       }
       const bytes: unknown = req.body;
-      let text: string;
-      try {
-        text = utf8.decode(Buffer.isBuffer(bytes) ? bytes : new Uint8Array()); // a leading BOM is dropped
-      } catch {
-        return o.reply(res, new AppError('BAD_INPUT', BODY_MESSAGES.utf8));
-      }
-      if (jsonDeeperThan(text, MAX_JSON_DEPTH)) return o.reply(res, new AppError('BAD_INPUT', BODY_MESSAGES.depth));
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        return o.reply(res, new AppError('BAD_INPUT', BODY_MESSAGES.json));
-      }
-      req.body = o.deliver === 'text' ? text : value;
+      const body = decodeJsonBody(Buffer.isBuffer(bytes) ? bytes : new Uint8Array());
+      if (body instanceof AppError) return o.reply(res, body);
+      req.body = o.deliver === 'text' ? body.text : body.value;
       next();
     });
   };
