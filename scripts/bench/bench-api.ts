@@ -7,8 +7,10 @@
 //   2. GET /v1/account, the cheapest authenticated route (key, scope, rate limit, one read);
 //   3. GET /v1/jobs/{id}/results?limit=1000, a results page of 1,000 rows.
 // For each: requests/s, p50/p99 latency, non-2xx count, and the server's own Server-Timing figures
-// (auth = API key check, rate = rate limit, credit = service state + credit reservation), p50/p99
-// per request, with their sum for the validate path (target ≤ 2 ms at p50), and the server's CPU
+// (auth = API key check, rate = rate limit, credit = on the syntax path the one statement that takes
+// the credit and stores the result, with its wait in the account's batch queue), p50/p99 per
+// request, with their sum for the validate path (target ≤ 2 ms at p50, judged by an extra validate
+// run at one connection: at 32 the steps also hold the other requests' turns), and the server's CPU
 // time per request (its node process and its postgres backends, from /proc: what a busy machine does
 // not change). Target for (1): ≥ 2,000 requests/s on this 2-core machine.
 //
@@ -130,15 +132,15 @@ interface Scenario {
   fixed: string[];
 }
 
-async function runScenario(url: string, s: Scenario) {
+async function runScenario(url: string, s: Scenario, o: { connections: number; duration: number } = { connections: CONNECTIONS, duration: DURATION }) {
   const timings: Record<string, number[]> = {};
   const fixedSums: number[] = [];
   let sampled = 0;
   const opts: autocannon.Options = {
     url: `${url}${s.path}`,
-    connections: CONNECTIONS,
+    connections: o.connections,
     pipelining: 1,
-    duration: DURATION,
+    duration: o.duration,
     method: s.method,
     headers: { authorization: `Bearer ${s.key}`, ...(s.body ? { 'content-type': 'application/json' } : {}) },
     body: s.body,
@@ -234,8 +236,18 @@ try {
   console.log(`\nload average at the end: ${load()} (figures from a busy machine are not the server's)`);
   const v = rows.find((r) => r.name === 'validate');
   if (v) {
-    console.log(`\ntarget ≥ 2,000 req/s on the syntax path: ${v.rps >= 2000 ? 'met' : 'MISSED'} (${v.rps.toFixed(0)})`);
-    console.log(`target auth + rate limit + credit ≤ 2 ms at p50: ${v.fixed && v.fixed.p50 <= 2 ? 'met' : 'MISSED'} (${ms(v.fixed?.p50 ?? NaN)})`);
+    // The fixed cost of auth + rate limit + credit is judged at one connection: with 32 in flight
+    // on one event loop, each step's time also holds the other requests' turns (queueing, not cost).
+    const validate = scenarios.find((s) => s.name === 'validate')!;
+    const alone = CONNECTIONS === 1 ? v : await runScenario(url, validate, { connections: 1, duration: Math.min(DURATION, 5) });
+    if (alone !== v) {
+      const server = Object.entries(alone.server)
+        .map(([k, t]) => `${k} ${ms(t.p50)}/${ms(t.p99)}`)
+        .join(', ');
+      console.log(`\nvalidate at one connection: ${alone.rps.toFixed(0)} req/s, p50 ${ms(alone.p50)}; server p50/p99: ${server}; auth + rate + credit p50 ${ms(alone.fixed?.p50 ?? NaN)}, p99 ${ms(alone.fixed?.p99 ?? NaN)}`);
+    }
+    console.log(`\ntarget ≥ 2,000 req/s on the syntax path: ${v.rps >= 2000 ? 'met' : 'MISSED'} (${v.rps.toFixed(0)} at ${CONNECTIONS} connection(s))`);
+    console.log(`target auth + rate limit + credit ≤ 2 ms at p50 (one connection): ${alone.fixed && alone.fixed.p50 <= 2 ? 'met' : 'MISSED'} (${ms(alone.fixed?.p50 ?? NaN)}${alone !== v ? `; at ${CONNECTIONS} connections, queueing included: ${ms(v.fixed?.p50 ?? NaN)}` : ''})`);
   }
 } finally {
   await stop();
