@@ -2,10 +2,11 @@
 // live (GET /healthz, remembered for a few seconds; a failed daemon is skipped for a cooldown and
 // checked again after it). Small domains go whole to their rendezvous-hashed daemon; a domain big
 // enough to matter (a list dominated by one provider) is split into one share per live daemon, so
-// every node works on it within its own politeness caps. One of its addresses goes first, alone, to
-// the domain's home node (a short session with the random mailbox); the shares wait for that
-// catch-all answer and carry it to their nodes as a hint, so the random-mailbox check is made once
-// per domain, and remembered for later calls. When a daemon
+// every node works on it within its own politeness caps. The domain's home share goes at once (its
+// node asks the random mailbox in its first session at each MX address); the other shares wait for
+// that catch-all answer — the first result that carries it, or the home share's first address (its
+// "scout") — and carry it to their nodes as a hint, so the random-mailbox check is made once per
+// domain, and remembered for later calls. When a daemon
 // dies mid-stream (SIGKILL, reset, 5xx) only the addresses it still owed are planned again over the
 // nodes still live: every address is answered once. A daemon whose stream stays silent longer than
 // the idle timeout (hung without closing) is treated the same way. Every NDJSON line is parsed with the
@@ -95,8 +96,8 @@ const MAX_REMEMBERED_DOMAINS = 10_000;
 
 interface Gate {
   home: string;
-  /** Addresses of the home share not answered yet. */
-  remaining: number;
+  /** The home share's first address: its answer opens the gate whatever it says about catch-all. */
+  scout: string;
   waiting: PlannedShare[];
   timer: NodeJS.Timeout | null;
   open(): void;
@@ -277,7 +278,7 @@ export class ProbeClient {
         this.learnCatchAll(r);
         emit(r);
         const gate = gates.get(domainKey(r.email));
-        if (gate && (r.catch_all !== null || --gate.remaining <= 0)) gate.open();
+        if (gate && (r.catch_all !== null || r.email === gate.scout)) gate.open();
       };
 
       const request = async (url: string, list: string[]): Promise<void> => {
@@ -302,28 +303,34 @@ export class ProbeClient {
           live = await this.liveNodes(signal, true);
         }
         const now = new Map<string, string[]>();
+        const sendNow = (url: string, emails: string[]): void => {
+          const list = now.get(url);
+          if (list) for (const e of emails) list.push(e);
+          else now.set(url, [...emails]);
+        };
         const byDomain = new Map<string, PlannedShare[]>();
         for (const s of planShares(list, live, this.splitMin)) byDomain.set(s.domain, [...(byDomain.get(s.domain) ?? []), s]);
         for (const [domain, shares] of byDomain) {
           const [home, ...rest] = shares;
           if (!home) continue;
           if (rest.length === 0 || this.knownCatchAll(domain) || o.depth === 'syntax' || o.depth === 'mx') {
-            for (const s of shares) now.set(s.url, [...(now.get(s.url) ?? []), ...s.emails]);
+            for (const s of shares) sendNow(s.url, s.emails);
             continue;
           }
-          // A domain split over nodes: first one address goes alone to the home node (one short
-          // session: the address and the random mailbox); every share waits for that catch-all answer
-          // (or the scout's end, its node's failure, a timeout) and carries it to its node.
-          const [scout, ...homeRest] = home.emails;
+          // A domain split over nodes: the home share goes now, with the rest of its node's work (its
+          // node asks the random mailbox in its first sessions, next to the first addresses); every
+          // other share waits for that catch-all answer (or the answer to the home share's first
+          // address, the home node's failure, a timeout) and carries it to its node.
+          const scout = home.emails[0];
           if (scout === undefined) continue;
-          track(() => request(home.url, [scout]));
+          sendNow(home.url, home.emails);
           track(
             () =>
               new Promise<void>((done) => {
                 const gate: Gate = {
                   home: home.url,
-                  remaining: 1,
-                  waiting: [{ ...home, emails: homeRest }, ...rest].filter((x) => x.emails.length > 0),
+                  scout,
+                  waiting: rest.filter((x) => x.emails.length > 0),
                   timer: setTimeout(() => gate.open(), this.catchAllWaitMs),
                   open: () => {
                     if (gates.get(domain) === gate) gates.delete(domain);
