@@ -83,6 +83,8 @@ export interface FleetStats {
   hinted: number;
   /** Requests cut because their node's stream stayed silent longer than idleTimeoutMs. */
   idleTimeouts: number;
+  /** Mail-route look-ups asked of the nodes that wait for a split domain's catch-all answer (depth mx, no SMTP). */
+  routePrefetches: number;
   /** Fleet configuration problems seen on /healthz (each also logged once), e.g. more nodes than PROBE_FLEET_SIZE. */
   warnings: string[];
 }
@@ -121,7 +123,7 @@ export class ProbeClient {
   private readonly catchAll = new Map<string, { value: boolean; domain: string; expires: number }>();
   /** The fleet RCPT budget each node said it holds a share of (null: none). */
   private readonly budgets = new Map<string, HealthBudget | null>();
-  readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0, idleTimeouts: 0, warnings: [] };
+  readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0, idleTimeouts: 0, routePrefetches: 0, warnings: [] };
 
   constructor(o: ProbeClientOptions) {
     this.urls = [...new Set(o.urls.map((u) => u.trim().replace(/\/+$/, '')).filter(Boolean))];
@@ -229,6 +231,13 @@ export class ProbeClient {
   private learnCatchAll(r: VerificationResult): void {
     if (r.catch_all === null || r.normalized === null) return;
     const key = domainKey(r.email);
+    const known = this.catchAll.get(key);
+    const now = Date.now();
+    if (known && known.value === r.catch_all && known.expires > now) {
+      // The same answer again (every result of a domain carries it): only the memory is renewed.
+      known.expires = now + this.catchAllMemoryMs;
+      return;
+    }
     this.catchAll.delete(key);
     this.catchAll.set(key, { value: r.catch_all, domain: r.normalized.slice(r.normalized.lastIndexOf('@') + 1), expires: Date.now() + this.catchAllMemoryMs });
     if (this.catchAll.size > MAX_REMEMBERED_DOMAINS) {
@@ -323,6 +332,9 @@ export class ProbeClient {
           // address, the home node's failure, a timeout) and carries it to its node.
           const scout = home.emails[0];
           if (scout === undefined) continue;
+          // Meanwhile those nodes look the domain's mail route up (DNS, domain age, DNSBL; no SMTP),
+          // so that their share starts on warm caches the moment it arrives.
+          for (const s of rest) this.prefetchRoute(s.url, scout, o, signal);
           sendNow(home.url, home.emails);
           track(
             () =>
@@ -357,6 +369,25 @@ export class ProbeClient {
 
       track(() => dispatch(emails));
     });
+  }
+
+  /**
+   * Has a node look up the mail route of `email`'s domain (depth 'mx': DNS, domain age, DNSBL, no
+   * mailbox asked) into its caches. The answer is not used, failures do not matter (the share that
+   * follows is sent and watched as usual), and it never holds the job: it is cut after the
+   * catch-all wait at the latest.
+   */
+  private prefetchRoute(url: string, email: string, o: ProbeVerifyOptions, signal: AbortSignal): void {
+    this.stats.routePrefetches++;
+    const cut = AbortSignal.any([signal, AbortSignal.timeout(this.catchAllWaitMs)]);
+    void this.fetchImpl(`${url}/v1/verify`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json', accept: 'application/x-ndjson' },
+      body: JSON.stringify({ emails: [email], depth: 'mx', mode: o.mode ?? 'realtime' }),
+      signal: cut,
+    })
+      .then((res) => res.text()) // read to the end: a cancelled response would cancel the look-up on the node
+      .catch(() => undefined);
   }
 
   /** One request to one daemon; returns the addresses it did not answer. */

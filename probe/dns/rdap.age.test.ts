@@ -6,12 +6,13 @@ import { Rdap, registrationAgeDays } from './rdap';
 let server: http.Server;
 let base = '';
 const hits: string[] = [];
+let connections = 0;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     hits.push(req.url ?? '');
     const name = decodeURIComponent((req.url ?? '').replace('/domain/', ''));
-    if (name === 'old.test' || name === 'parent.test') {
+    if (name === 'old.test' || name === 'parent.test' || name.endsWith('-many.test')) {
       res.writeHead(200, { 'content-type': 'application/rdap+json' });
       res.end(JSON.stringify({ objectClassName: 'domain', events: [{ eventAction: 'last changed', eventDate: '2024-01-01T00:00:00Z' }, { eventAction: 'registration', eventDate: '2020-01-01T00:00:00Z' }] }));
     } else if (name === 'moved.test') {
@@ -31,6 +32,7 @@ beforeAll(async () => {
       res.end();
     }
   });
+  server.on('connection', () => connections++);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 });
@@ -63,6 +65,15 @@ describe('RDAP domain age', () => {
     const before = hits.filter((h) => h.includes('loop.test')).length;
     expect(await rdap.ageDays('loop.test')).toBeNull();
     expect(hits.filter((h) => h.includes('loop.test')).length - before).toBe(4);
+  });
+
+  it('asks a burst of domains over a few kept-open connections, every answer right', async () => {
+    const rdap = new Rdap({ baseUrl: base, now: () => now });
+    const before = connections;
+    const ages = await Promise.all(Array.from({ length: 120 }, (_, i) => rdap.ageDays(`d${i}-many.test`)));
+    expect(ages.every((a) => a === 1827)).toBe(true);
+    // One connection per domain would be 120; the RDAP server sees at most 16 at once, reused.
+    expect(connections - before).toBeLessThanOrEqual(16);
   });
 
   it('falls back to the registrable domain for a sub-domain', async () => {

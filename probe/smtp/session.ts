@@ -94,6 +94,38 @@ function earlyOutcome(r: RawReply): SessionOutcome {
 }
 
 export async function runSession(p: SessionParams): Promise<SessionResult> {
+  // Every wait listens to the check's abort and to this session's own cancel, through one signal
+  // joined by hand: with AbortSignal.any, each of the session's waits (one per reply) paid, on
+  // removing its listener, a walk over every signal ever derived from the check's long-lived one.
+  const outer = p.signal;
+  const joined = joinSignals(outer, p.cancel);
+  try {
+    return await converse({ ...p, signal: joined.signal }, outer);
+  } finally {
+    joined.dispose();
+  }
+}
+
+/** One signal that aborts when either does; dispose() removes its listeners. */
+function joinSignals(a: AbortSignal | undefined, b: AbortSignal | undefined): { signal: AbortSignal | undefined; dispose(): void } {
+  if (!a || !b) return { signal: a ?? b, dispose: () => undefined };
+  const both = new AbortController();
+  const onAbort = (): void => both.abort();
+  if (a.aborted || b.aborted) both.abort();
+  else {
+    a.addEventListener('abort', onAbort, { once: true });
+    b.addEventListener('abort', onAbort, { once: true });
+  }
+  return {
+    signal: both.signal,
+    dispose: () => {
+      a.removeEventListener('abort', onAbort);
+      b.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+async function converse(p: SessionParams, outer: AbortSignal | undefined): Promise<SessionResult> {
   const transcript: SmtpReply[] = [];
   const rcptReplies: (SmtpReply | null)[] = p.rcpts.map(() => null);
   let heldBack = 0;
@@ -118,10 +150,6 @@ export async function runSession(p: SessionParams): Promise<SessionResult> {
     }
   };
 
-  // Every wait listens to the check's abort and to this session's own cancel.
-  const outer = p.signal;
-  const signal = p.cancel ? (outer ? AbortSignal.any([outer, p.cancel]) : p.cancel) : outer;
-  p = { ...p, signal };
   let conn: SmtpConnection;
   try {
     conn = await SmtpConnection.connect(p.ip, p.port, p.connectTimeoutMs, p.signal, p.localAddress);

@@ -42,6 +42,7 @@ const utf8Length = (s: string): number => Buffer.byteLength(s, 'utf8');
 const hex = (cp: number) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 const named = describeCharacter;
 
+const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
 const CONTROL = /^\p{Cc}$/u;
 const SPACE = /^\p{White_Space}$/u;
 const FORMAT = /^\p{Cf}$/u;
@@ -52,6 +53,8 @@ const NONCHARACTER = /^\p{Noncharacter_Code_Point}$/u;
  * ZWNJ/ZWJ are left to the domain's IDNA2008 context rules when `allowJoiners`.
  */
 export function hiddenCharacterProblem(text: string, allowJoiners: boolean): string | null {
+  // Printable ASCII and SP (nearly every address): none of the classes below has a member there.
+  if (PRINTABLE_ASCII.test(text)) return null;
   if (/\p{Cs}/u.test(text)) return 'address contains a lone surrogate (it is not valid Unicode text)';
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;

@@ -86,6 +86,9 @@ describe('ProbeClient over a fleet of three nodes', () => {
     expect(world.counters.perIp.get('127.95.0.2')?.rcpts).toBe(150 + 1);
     expect(results.filter((r) => r.email.endsWith('@allmail.test')).every((r) => r.catch_all === true && r.reason === 'catch_all')).toBe(true);
     expect(client.stats.hinted).toBeGreaterThanOrEqual(2);
+    // While the catch-all answer was awaited, the two other nodes of each split domain looked its mail
+    // route up (depth mx): no mailbox was asked for it (the RCPT counts above hold).
+    expect(client.stats.routePrefetches).toBe(4);
     expect(Object.keys(client.stats.answered).sort()).toEqual(daemons.map((d) => d.url).sort());
   });
 
