@@ -247,7 +247,8 @@ export class Engine implements Verifier {
       addresses: [...byAddress.keys()],
       randomAddress: knownCatchAll === null ? `${randomLocalPart()}@${domain}` : null,
       knownCatchAll,
-      knownCatchAllIps: fresh && !fresh.value ? fresh.ips : undefined,
+      // No address listed: the answer came as a fleet peer's hint, which holds for every address.
+      knownCatchAllIps: fresh && !fresh.value && fresh.ips.length > 0 ? fresh.ips : undefined,
       ctx: this.ctx,
       deadlineMs,
       retryDelaysMs: retrySchedule(deadlineMs, this.o.greylistRetryDelaysMs),

@@ -6,9 +6,11 @@
 // node asks the random mailbox in its first session at each MX address); the other shares wait for
 // that catch-all answer — the first result that carries it, or the home share's first address (its
 // "scout") — and carry it to their nodes as a hint, so the random-mailbox check is made once per
-// domain, and remembered for later calls. When a daemon
-// dies mid-stream (SIGKILL, reset, 5xx) only the addresses it still owed are planned again over the
-// nodes still live: every address is answered once. A daemon whose stream stays silent longer than
+// domain, and remembered for later calls. A quarter of each share is held back as the domain's
+// reserve and handed out in parts to whichever node runs low first (a node that started later or runs
+// slower — fewer caps, a throttled source address — does less), so the nodes finish it together.
+// When a daemon dies mid-stream (SIGKILL, reset, 5xx) only the addresses it still owed are planned
+// again over the nodes still live: every address is answered once. A daemon whose stream stays silent longer than
 // the idle timeout (hung without closing) is treated the same way. Every NDJSON line is parsed with the
 // contract's zod schema: the server only ever sees validated VerificationResults.
 // The fleet RCPT budget per MX is held by the nodes themselves (each keeps budget ÷ PROBE_FLEET_SIZE);
@@ -85,6 +87,8 @@ export interface FleetStats {
   idleTimeouts: number;
   /** Mail-route look-ups asked of the nodes that wait for a split domain's catch-all answer (depth mx, no SMTP). */
   routePrefetches: number;
+  /** Parts of a split domain's reserve handed to a node that was running out of its share. */
+  reserveParts: number;
   /** Fleet configuration problems seen on /healthz (each also logged once), e.g. more nodes than PROBE_FLEET_SIZE. */
   warnings: string[];
 }
@@ -95,6 +99,19 @@ const healthSchema = z.object({
 type HealthBudget = NonNullable<z.infer<typeof healthSchema>['mx_rcpt_budget']>;
 
 const MAX_REMEMBERED_DOMAINS = 10_000;
+/** Of each share of a split domain, this part is held back and handed to whichever node runs low first. */
+const RESERVE_SHARE = 0.25;
+
+/** The held-back addresses of one split domain, and what each node still owes of it. */
+interface Reserve {
+  left: string[];
+  /** Addresses handed out per part. A node gets the next part once it owes no more than one part. */
+  part: number;
+  /** url → addresses of the domain sent to that node and not answered yet. */
+  owed: Map<string, number>;
+  /** Requests of the domain in flight: when none is left, what is still held back is planned again. */
+  inFlight: number;
+}
 
 interface Gate {
   home: string;
@@ -123,7 +140,7 @@ export class ProbeClient {
   private readonly catchAll = new Map<string, { value: boolean; domain: string; expires: number }>();
   /** The fleet RCPT budget each node said it holds a share of (null: none). */
   private readonly budgets = new Map<string, HealthBudget | null>();
-  readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0, idleTimeouts: 0, routePrefetches: 0, warnings: [] };
+  readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0, idleTimeouts: 0, routePrefetches: 0, reserveParts: 0, warnings: [] };
 
   constructor(o: ProbeClientOptions) {
     this.urls = [...new Set(o.urls.map((u) => u.trim().replace(/\/+$/, '')).filter(Boolean))];
@@ -265,6 +282,7 @@ export class ProbeClient {
       let active = 0;
       let finished = false;
       const gates = new Map<string, Gate>();
+      const reserves = new Map<string, Reserve>();
       const end = (err?: unknown): void => {
         if (finished) return;
         finished = true;
@@ -286,8 +304,35 @@ export class ProbeClient {
         this.stats.answered[url] = (this.stats.answered[url] ?? 0) + 1;
         this.learnCatchAll(r);
         emit(r);
-        const gate = gates.get(domainKey(r.email));
+        const key = domainKey(r.email);
+        const gate = gates.get(key);
         if (gate && (r.catch_all !== null || r.email === gate.scout)) gate.open();
+        const reserve = reserves.get(key);
+        if (reserve) {
+          const owes = (reserve.owed.get(url) ?? 1) - 1;
+          reserve.owed.set(url, owes);
+          // This node is running out of the domain: it takes the next held-back part, so that nodes
+          // which started later or run slower do not leave it idle at the end.
+          if (owes <= reserve.part && reserve.left.length > 0 && this.health.get(url)?.ok !== false && !finished) {
+            this.stats.reserveParts++;
+            const part = reserve.left.splice(0, reserve.part);
+            track(() => requestPart(reserve, url, part));
+          }
+        }
+      };
+
+      /** A request with part of a split domain (counted in its reserve), or any other request. */
+      const requestPart = (reserve: Reserve | undefined, url: string, list: string[]): Promise<void> => {
+        if (!reserve) return request(url, list);
+        reserve.inFlight++;
+        reserve.owed.set(url, (reserve.owed.get(url) ?? 0) + list.length);
+        return request(url, list).finally(() => {
+          reserve.inFlight--;
+          if (reserve.inFlight === 0 && reserve.left.length > 0 && !finished) {
+            const rest = reserve.left.splice(0);
+            track(() => dispatch(rest));
+          }
+        });
       };
 
       const request = async (url: string, list: string[]): Promise<void> => {
@@ -322,7 +367,26 @@ export class ProbeClient {
         for (const [domain, shares] of byDomain) {
           const [home, ...rest] = shares;
           if (!home) continue;
-          if (rest.length === 0 || this.knownCatchAll(domain) || o.depth === 'syntax' || o.depth === 'mx') {
+          const probing = o.depth !== 'syntax' && o.depth !== 'mx';
+          let reserve = reserves.get(domain);
+          if (!reserve && rest.length > 0 && probing) {
+            // Each share gives up its tail to the domain's reserve (see onResult).
+            const cuts = shares.map((s) => Math.floor(s.emails.length * RESERVE_SHARE));
+            const total = cuts.reduce((a, b) => a + b, 0);
+            if (total >= this.splitMin) {
+              const left = shares.flatMap((s, i) => s.emails.splice(s.emails.length - (cuts[i] ?? 0)));
+              reserve = { left, part: Math.max(this.splitMin, Math.ceil(left.length / (shares.length * 4))), owed: new Map(), inFlight: 0 };
+              reserves.set(domain, reserve);
+            }
+          }
+          if (reserve) {
+            const r = reserve;
+            const send = (s: PlannedShare): void => track(() => requestPart(r, s.url, s.emails));
+            if (rest.length === 0 || this.knownCatchAll(domain) || !probing) {
+              for (const s of shares) send(s);
+              continue;
+            }
+          } else if (rest.length === 0 || this.knownCatchAll(domain) || !probing) {
             for (const s of shares) sendNow(s.url, s.emails);
             continue;
           }
@@ -335,7 +399,8 @@ export class ProbeClient {
           // Meanwhile those nodes look the domain's mail route up (DNS, domain age, DNSBL; no SMTP),
           // so that their share starts on warm caches the moment it arrives.
           for (const s of rest) this.prefetchRoute(s.url, scout, o, signal);
-          sendNow(home.url, home.emails);
+          if (reserve) track(() => requestPart(reserve, home.url, home.emails));
+          else sendNow(home.url, home.emails);
           track(
             () =>
               new Promise<void>((done) => {
@@ -349,7 +414,7 @@ export class ProbeClient {
                     if (gate.timer) clearTimeout(gate.timer);
                     gate.timer = null;
                     for (const s of gate.waiting.splice(0)) {
-                      track(() => (this.health.get(s.url)?.ok === false ? dispatch(s.emails) : request(s.url, s.emails)));
+                      track(() => (this.health.get(s.url)?.ok === false ? dispatch(s.emails) : requestPart(reserve, s.url, s.emails)));
                     }
                     done();
                   },

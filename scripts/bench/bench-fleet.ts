@@ -43,6 +43,8 @@ const RTT = Number(argv['reply-delay-ms']);
 const KILL_AT = Number(argv['kill-at']);
 const TIME_LIMIT_MS = Number(argv['time-limit-s']) * 1000;
 const TOKEN = 'bench-fleet-token';
+/** What the Dockerfile gives every process (a larger young generation: fewer scavenges). */
+const NODE_RUNTIME_OPTIONS = '--max-semi-space-size=32';
 const SOURCES = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
 const PROVIDER_IPS = ['127.98.0.1', '127.98.0.2'];
 
@@ -118,7 +120,9 @@ interface Run {
 }
 
 async function startNodes(world: MailWorldProcess, n: number): Promise<ProbeNode[]> {
-  const env = { ...world.probeEnv(), PROBE_DNS_TIMEOUT_MS: '10000', PROBE_CONNECT_TIMEOUT_MS: '2000', PROBE_BANNER_TIMEOUT_MS: '5000', PROBE_REPLY_TIMEOUT_MS: '5000', ...(process.env.FLEET_NODE_OPTIONS ? { NODE_OPTIONS: process.env.FLEET_NODE_OPTIONS } : {}) };
+  // The nodes run as the Dockerfile runs them (NODE_OPTIONS=--max-semi-space-size=32), plus FLEET_NODE_OPTIONS.
+  const nodeOptions = [NODE_RUNTIME_OPTIONS, process.env.FLEET_NODE_OPTIONS ?? ''].join(' ').trim();
+  const env = { ...world.probeEnv(), PROBE_DNS_TIMEOUT_MS: '10000', PROBE_CONNECT_TIMEOUT_MS: '2000', PROBE_BANNER_TIMEOUT_MS: '5000', PROBE_REPLY_TIMEOUT_MS: '5000', NODE_OPTIONS: nodeOptions };
   const started = await Promise.all(SOURCES.slice(0, n).map((sourceIp) => spawnProbeNode({ sourceIp, token: TOKEN, env, startTimeoutMs: 60_000 })));
   nodes.push(...started);
   return started;
@@ -233,7 +237,7 @@ async function run(world: MailWorldProcess, name: string, n: number, kill: boole
 }
 
 const domains = buildDomains();
-const world = await startMailWorldProcess({ domains, replyDelayMs: RTT });
+const world = await startMailWorldProcess({ domains, replyDelayMs: RTT, nodeArgs: [NODE_RUNTIME_OPTIONS] });
 const list = world.emails.filter((e) => !e.endsWith('@warmup.test'));
 const total = list.length;
 console.log(`bench:fleet — ${total.toLocaleString('en-US')} addresses, ${Math.round(SHARE * 100)}% on one provider (${PROVIDER_IPS.length} MX IPs), the rest on ${SMALL_DOMAINS} domains; ${RTT} ms per SMTP reply`);

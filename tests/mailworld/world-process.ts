@@ -35,9 +35,10 @@ export interface MailWorldProcess {
   stop(): Promise<void>;
 }
 
-/** Starts a mail world in a child process (`node --import tsx`); resolves once it serves. */
-export async function startMailWorldProcess(o: MailWorldOptions & { domains: DomainSpec[] }): Promise<MailWorldProcess> {
-  const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** Starts a mail world in a child process (`node [nodeArgs] --import tsx`); resolves once it serves. */
+export async function startMailWorldProcess(o: MailWorldOptions & { domains: DomainSpec[]; nodeArgs?: string[] }): Promise<MailWorldProcess> {
+  const { nodeArgs = [], ...options } = o;
+  const child = fork(fileURLToPath(import.meta.url), [], { execArgv: [...nodeArgs, '--import', 'tsx'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let next = 1;
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   child.on('message', (m: Reply) => {
@@ -59,7 +60,7 @@ export async function startMailWorldProcess(o: MailWorldOptions & { domains: Dom
   const { truth, emails } = indexDomains(o.domains);
   let started: Started;
   try {
-    started = await ask<Started>({ op: 'start', options: o });
+    started = await ask<Started>({ op: 'start', options });
   } catch (err) {
     child.kill('SIGKILL');
     throw err;

@@ -92,6 +92,32 @@ describe('ProbeClient over a fleet of three nodes', () => {
     expect(Object.keys(client.stats.answered).sort()).toEqual(daemons.map((d) => d.url).sort());
   });
 
+  it('hands the held-back part of a split domain to the nodes that run out first: a slow node does less of it, every address once, catch-all once', { timeout: 30_000 }, async () => {
+    // Two of the nodes as they are, one slow (one connection, two RCPTs per session) on its own address.
+    const slow = await startProbeDaemon({ port: 0, host: '127.0.0.1', token: TOKEN, probe: { ...fleetProbeOptions(world), sourceIps: ['127.0.0.5'], maxConnectionsPerIp: 1, maxRcptsPerSession: 2 } });
+    try {
+      world.resetCounters();
+      const fast = [daemons[0]!.url, daemons[1]!.url];
+      const client = new ProbeClient({ urls: [...fast, slow.url], token: TOKEN });
+      const emails = world.emails.filter((e) => e.endsWith('@bigmail.test'));
+      const results = await collect(client.verify(emails, { depth: 'smtp', mode: 'bulk' }));
+      expect(results).toHaveLength(emails.length);
+      expect(new Set(results.map((r) => r.email)).size).toBe(emails.length);
+      expect(outcome(results)).toEqual(expectedOutcome(world, emails));
+      // Each address once, and the random mailbox at most once: none at all when a node still
+      // remembers the domain's answer from the test above (several requests per node, one check).
+      expect(world.counters.perIp.get('127.95.0.1')?.rcpts).toBeGreaterThanOrEqual(300);
+      expect(world.counters.perIp.get('127.95.0.1')?.rcpts).toBeLessThanOrEqual(300 + 1);
+      // 300 addresses over three nodes: 75 each up front, 75 held back and handed out as they run low.
+      expect(client.stats.reserveParts).toBeGreaterThan(0);
+      const answered = client.stats.answered;
+      for (const url of fast) expect(answered[url] ?? 0).toBeGreaterThan(answered[slow.url] ?? 0);
+      expect((answered[fast[0]!] ?? 0) + (answered[fast[1]!] ?? 0) + (answered[slow.url] ?? 0)).toBe(300);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('skips a node that fails /healthz, and uses it again once it is back after the cooldown', { timeout: 30_000 }, async () => {
     const port = await freePort();
     const lateUrl = `http://127.0.0.1:${port}`;
