@@ -25,6 +25,7 @@ import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { parseServerTiming } from '../../server/lib/server-timing';
+import { PRODUCTION_NODE_FLAG } from './bench-common';
 
 const { values: argv } = parseArgs({
   options: {
@@ -94,8 +95,7 @@ let serverPid = 0;
 
 function startServer(): Promise<{ seed: Seed; stop(): Promise<void> }> {
   const prof = argv['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(argv['cpu-prof'])] : [];
-  // The young-generation size the Dockerfile gives every process (NODE_OPTIONS there).
-  const child = spawn(process.execPath, ['--max-semi-space-size=32', ...prof, '--import', 'tsx', path.join(import.meta.dirname, 'api-server.ts')], {
+  const child = spawn(process.execPath, [PRODUCTION_NODE_FLAG, ...prof, '--import', 'tsx', path.join(import.meta.dirname, 'api-server.ts')], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, BENCH_WEB_PROCESSES: argv['web-processes'] },
   });

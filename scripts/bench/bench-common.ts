@@ -1,5 +1,8 @@
-// What the mail-world benches share: the options every one of them takes (the simulated round trip,
-// a time limit, machine-readable output) and the hard stop that bounds a run.
+// What the benches share: the options every mail-world bench takes (the simulated round trip, a time
+// limit, machine-readable output), the hard stop that bounds a run, and the production runtime flag.
+
+/** The young-generation size the Dockerfile gives every process (its NODE_OPTIONS): benches run processes the same way. */
+export const PRODUCTION_NODE_FLAG = '--max-semi-space-size=32';
 
 /** parseArgs options common to bench:probe and bench:fleet (spread into each bench's own). */
 export const mailWorldBenchOptions = {

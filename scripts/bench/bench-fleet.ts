@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { armHardStop, mailWorldBenchOptions } from './bench-common';
+import { PRODUCTION_NODE_FLAG, armHardStop, mailWorldBenchOptions } from './bench-common';
 import { ProbeClient } from '../../probe/client/probe-client';
 import type { VerificationResult } from '../../probe/contract';
 import { spawnProbeNode, type ProbeNode } from '../../tests/helpers/probe-fleet';
@@ -43,8 +43,6 @@ const RTT = Number(argv['reply-delay-ms']);
 const KILL_AT = Number(argv['kill-at']);
 const TIME_LIMIT_MS = Number(argv['time-limit-s']) * 1000;
 const TOKEN = 'bench-fleet-token';
-/** What the Dockerfile gives every process (a larger young generation: fewer scavenges). */
-const NODE_RUNTIME_OPTIONS = '--max-semi-space-size=32';
 const SOURCES = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
 const PROVIDER_IPS = ['127.98.0.1', '127.98.0.2'];
 
@@ -121,7 +119,7 @@ interface Run {
 
 async function startNodes(world: MailWorldProcess, n: number): Promise<ProbeNode[]> {
   // The nodes run as the Dockerfile runs them (NODE_OPTIONS=--max-semi-space-size=32), plus FLEET_NODE_OPTIONS.
-  const nodeOptions = [NODE_RUNTIME_OPTIONS, process.env.FLEET_NODE_OPTIONS ?? ''].join(' ').trim();
+  const nodeOptions = [PRODUCTION_NODE_FLAG, process.env.FLEET_NODE_OPTIONS ?? ''].join(' ').trim();
   const env = { ...world.probeEnv(), PROBE_DNS_TIMEOUT_MS: '10000', PROBE_CONNECT_TIMEOUT_MS: '2000', PROBE_BANNER_TIMEOUT_MS: '5000', PROBE_REPLY_TIMEOUT_MS: '5000', NODE_OPTIONS: nodeOptions };
   const started = await Promise.all(SOURCES.slice(0, n).map((sourceIp) => spawnProbeNode({ sourceIp, token: TOKEN, env, startTimeoutMs: 60_000 })));
   nodes.push(...started);
@@ -237,7 +235,7 @@ async function run(world: MailWorldProcess, name: string, n: number, kill: boole
 }
 
 const domains = buildDomains();
-const world = await startMailWorldProcess({ domains, replyDelayMs: RTT, nodeArgs: [NODE_RUNTIME_OPTIONS] });
+const world = await startMailWorldProcess({ domains, replyDelayMs: RTT, nodeArgs: [PRODUCTION_NODE_FLAG] });
 const list = world.emails.filter((e) => !e.endsWith('@warmup.test'));
 const total = list.length;
 console.log(`bench:fleet — ${total.toLocaleString('en-US')} addresses, ${Math.round(SHARE * 100)}% on one provider (${PROVIDER_IPS.length} MX IPs), the rest on ${SMALL_DOMAINS} domains; ${RTT} ms per SMTP reply`);

@@ -67,16 +67,10 @@ function describeScopes(doc: OpenAPIObject): OpenAPIObject {
   return doc;
 }
 
-/** The JSON Schema of a payload (named by its meta id) as components.schemas entries. */
-function componentSchemas(schema: z.ZodType): Record<string, unknown> {
-  const out = z.toJSONSchema(schema, { io: 'output' }) as { $defs?: Record<string, unknown> };
-  return out.$defs ?? {};
-}
-
-const WEBHOOK_PAYLOADS: Record<WebhookEventName, { schema: z.ZodType; id: string }> = {
-  'job.completed': { schema: jobWebhookPayloadSchema, id: 'JobWebhookPayload' },
-  'job.failed': { schema: jobWebhookPayloadSchema, id: 'JobWebhookPayload' },
-  'schedule.run_completed': { schema: scheduleRunWebhookPayloadSchema, id: 'ScheduleRunWebhookPayload' },
+const WEBHOOK_PAYLOADS: Record<WebhookEventName, z.ZodType> = {
+  'job.completed': jobWebhookPayloadSchema,
+  'job.failed': jobWebhookPayloadSchema,
+  'schedule.run_completed': scheduleRunWebhookPayloadSchema,
 };
 
 /**
@@ -94,8 +88,11 @@ function describeWebhooks(doc: OpenAPIObject): OpenAPIObject {
   ];
   const webhooks: NonNullable<OpenAPIObject['webhooks']> = {};
   const schemas = (doc.components ??= {}).schemas ??= {};
-  for (const [event, { schema, id }] of Object.entries(WEBHOOK_PAYLOADS)) {
-    Object.assign(schemas, componentSchemas(schema));
+  for (const [event, schema] of Object.entries(WEBHOOK_PAYLOADS)) {
+    // The payload's meta id names it: toJSONSchema puts it (and any named part) under $defs.
+    const id = z.globalRegistry.get(schema)?.id;
+    if (!id) throw new Error(`the ${event} payload schema has no meta id`);
+    Object.assign(schemas, (z.toJSONSchema(schema, { io: 'output' }) as { $defs?: Record<string, unknown> }).$defs);
     webhooks[event] = {
       post: {
         operationId: `webhook-${event.replace(/\./g, '-')}`,

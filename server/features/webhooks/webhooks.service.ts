@@ -38,10 +38,7 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 type Q = Kysely<Database>;
 
 /** The bodies we POST, as documented (server/contracts/public-api.ts → the OpenAPI `webhooks`). */
-export type WebhookPayload = JobWebhookPayload;
-export type ScheduleRunPayload = ScheduleRunWebhookPayload;
-
-export function webhookBody(p: WebhookPayload | ScheduleRunPayload): string {
+export function webhookBody(p: JobWebhookPayload | ScheduleRunWebhookPayload): string {
   return JSON.stringify(p);
 }
 
@@ -82,7 +79,7 @@ async function finishedJob(db: Q, jobId: string): Promise<FinishedJob | 'no_job'
   return { ...job, status: job.status };
 }
 
-function jobPayload(job: FinishedJob): WebhookPayload {
+function jobPayload(job: FinishedJob): JobWebhookPayload {
   return { event: job.status === 'completed' ? 'job.completed' : 'job.failed', ...toPublicJob(job) };
 }
 
@@ -100,7 +97,7 @@ async function insertJobUrlDelivery(db: Q, job: FinishedJob): Promise<{ id: stri
 }
 
 /** What changed between a schedule's run (this job) and its previous completed run. */
-export async function scheduleRunPayload(db: Q, job: FinishedJob): Promise<ScheduleRunPayload | null> {
+export async function scheduleRunPayload(db: Q, job: FinishedJob): Promise<ScheduleRunWebhookPayload | null> {
   if (!job.schedule_id) return null;
   const schedule = await db.selectFrom('schedule').select(['id', 'name']).where('id', '=', job.schedule_id).where('account_id', '=', job.account_id).executeTakeFirst();
   if (!schedule) return null;
@@ -115,7 +112,7 @@ export async function scheduleRunPayload(db: Q, job: FinishedJob): Promise<Sched
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst();
-  let changed: ScheduleRunPayload['changed'] = [];
+  let changed: ScheduleRunWebhookPayload['changed'] = [];
   let changedCount = 0;
   if (previous) {
     const base = db
