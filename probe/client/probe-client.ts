@@ -19,6 +19,7 @@
 import { z } from 'zod';
 import { MAX_BATCH, verificationResultSchema, type Depth, type VerificationResult } from '../contract';
 import { produced } from '../channel';
+import { bodyLines, call, discard, readText } from './http';
 import { domainKey, planShares, type PlannedShare } from './pick-probe';
 
 export interface ProbeClientRetry {
@@ -51,7 +52,6 @@ export interface ProbeFleetOptions {
 export interface ProbeClientOptions {
   urls: string[];
   token: string;
-  fetch?: typeof fetch;
   retry?: ProbeClientRetry;
   fleet?: ProbeFleetOptions;
 }
@@ -125,7 +125,6 @@ interface Gate {
 export class ProbeClient {
   private readonly urls: string[];
   private readonly token: string;
-  private readonly fetchImpl: typeof fetch;
   private readonly rounds: number;
   private readonly backoffMs: number;
   private readonly cooldownMs: number;
@@ -146,7 +145,6 @@ export class ProbeClient {
     this.urls = [...new Set(o.urls.map((u) => u.trim().replace(/\/+$/, '')).filter(Boolean))];
     if (this.urls.length === 0) throw new Error('ProbeClient needs at least one url');
     this.token = o.token;
-    this.fetchImpl = o.fetch ?? fetch;
     this.rounds = Math.max(1, o.retry?.rounds ?? 2);
     this.backoffMs = o.retry?.backoffMs ?? 500;
     this.cooldownMs = o.retry?.cooldownMs ?? 10_000;
@@ -190,12 +188,12 @@ export class ProbeClient {
   private async checkHealth(url: string, signal?: AbortSignal): Promise<boolean> {
     try {
       const timeout = AbortSignal.timeout(this.healthTimeoutMs);
-      const res = await this.fetchImpl(`${url}/healthz`, { headers: { authorization: `Bearer ${this.token}` }, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-      if (!res.ok) {
-        await res.body?.cancel().catch(() => undefined);
+      const res = await call(`${url}/healthz`, { method: 'GET', headers: { authorization: `Bearer ${this.token}` }, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      if (res.statusCode !== 200) {
+        discard(res);
         return false;
       }
-      const body = healthSchema.safeParse(await res.json().catch(() => null));
+      const body = healthSchema.safeParse(parseJson(await readText(res)));
       if (body.success) this.budgets.set(url, body.data.mx_rcpt_budget ?? null);
       return true;
     } catch {
@@ -445,13 +443,13 @@ export class ProbeClient {
   private prefetchRoute(url: string, email: string, o: ProbeVerifyOptions, signal: AbortSignal): void {
     this.stats.routePrefetches++;
     const cut = AbortSignal.any([signal, AbortSignal.timeout(this.catchAllWaitMs)]);
-    void this.fetchImpl(`${url}/v1/verify`, {
+    void call(`${url}/v1/verify`, {
       method: 'POST',
       headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json', accept: 'application/x-ndjson' },
       body: JSON.stringify({ emails: [email], depth: 'mx', mode: o.mode ?? 'realtime' }),
       signal: cut,
     })
-      .then((res) => res.text()) // read to the end: a cancelled response would cancel the look-up on the node
+      .then(readText) // read to the end: a cancelled response would cancel the look-up on the node
       .catch(() => undefined);
   }
 
@@ -463,40 +461,31 @@ export class ProbeClient {
     // A node that accepts the request and then goes silent without closing (hung process, stalled
     // network) must not stall the job: each response and each result line re-arms the idle timer.
     const idle = new AbortController();
-    let idleTimer: NodeJS.Timeout | null = null;
-    const arm = (): void => {
-      if (idleTimer) clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => {
-        this.stats.idleTimeouts++;
-        idle.abort(new Error(`probe ${url} sent nothing for ${this.idleTimeoutMs} ms`));
-      }, this.idleTimeoutMs);
-    };
-    arm();
+    const idleTimer = setTimeout(() => {
+      this.stats.idleTimeouts++;
+      idle.abort(new Error(`probe ${url} sent nothing for ${this.idleTimeoutMs} ms`));
+    }, this.idleTimeoutMs);
     try {
-      const res = await this.fetchImpl(`${url}/v1/verify`, {
+      const res = await call(`${url}/v1/verify`, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json', accept: 'application/x-ndjson' },
         body: JSON.stringify({ emails, depth: o.depth ?? 'smtp', mode: o.mode ?? 'realtime', ...(hints ? { catch_all: hints } : {}) }),
         signal: AbortSignal.any([signal, idle.signal]),
       });
-      arm();
-      if (res.status >= 500) {
-        await res.body?.cancel().catch(() => undefined);
+      idleTimer.refresh();
+      const status = res.statusCode ?? 0;
+      if (status >= 500) {
+        discard(res);
         return owed();
       }
-      if (!res.ok) {
-        const text = await res.text().catch(() => '');
-        let reason = text;
-        try {
-          reason = (JSON.parse(text) as { error?: string }).error ?? text;
-        } catch {
-          // not JSON: keep the text
-        }
-        throw new ProbeRequestError(res.status, `probe ${url} refused the request (${res.status}): ${reason}`);
+      if (status < 200 || status >= 300) {
+        const text = await readText(res).catch(() => '');
+        const error = (parseJson(text) as { error?: unknown } | null)?.error;
+        const reason = typeof error === 'string' ? error : text;
+        throw new ProbeRequestError(status, `probe ${url} refused the request (${status}): ${reason}`);
       }
-      if (!res.body) return owed();
-      for await (const line of ndjsonLines(res.body)) {
-        arm();
+      for await (const line of bodyLines(res)) {
+        idleTimer.refresh();
         const result = verificationResultSchema.parse(JSON.parse(line));
         const n = due.get(result.email);
         if (n === undefined) continue;
@@ -510,29 +499,17 @@ export class ProbeClient {
       if (err instanceof ProbeRequestError || (err as Error).name === 'ZodError') throw err;
       return owed(); // connection refused, reset, cut short, silent too long: the caller plans it again elsewhere
     } finally {
-      if (idleTimer) clearTimeout(idleTimer);
+      clearTimeout(idleTimer);
     }
   }
 }
 
-/** Splits a byte stream into non-empty text lines. */
-export async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true });
-    // Lines are cut at offsets; the unfinished rest is copied once per chunk, not once per line.
-    let start = 0;
-    let nl: number;
-    while ((nl = buffer.indexOf('\n', start)) >= 0) {
-      const line = buffer.slice(start, nl).trim();
-      start = nl + 1;
-      if (line) yield line;
-    }
-    if (start > 0) buffer = buffer.slice(start);
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
   }
-  buffer += decoder.decode();
-  if (buffer.trim()) yield buffer.trim();
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

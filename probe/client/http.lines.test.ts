@@ -1,0 +1,77 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bodyLines, call, readText } from './http';
+
+let server: http.Server | null = null;
+
+async function serve(handler: http.RequestListener): Promise<string> {
+  server = http.createServer(handler);
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  server = null;
+});
+
+const collect = async (lines: AsyncIterable<string>): Promise<string[]> => {
+  const out: string[] = [];
+  for await (const l of lines) out.push(l);
+  return out;
+};
+
+describe("the probe client's HTTP", () => {
+  it('cuts a stream into lines however it is chunked, a character split over two chunks included', async () => {
+    const text = '{"email":"zoë@example.com"}\n\n{"email":"b@example.com"}\r\n{"email":"c@example.com"}';
+    const bytes = Buffer.from(text, 'utf8');
+    const split = bytes.indexOf(Buffer.from('ë')) + 1; // inside the two bytes of ë
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.write(bytes.subarray(0, split));
+      setTimeout(() => {
+        res.write(bytes.subarray(split, split + 7));
+        setTimeout(() => res.end(bytes.subarray(split + 7)), 5);
+      }, 5);
+    });
+    const res = await call(`${url}/v1/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"emails":["é"]}', signal: AbortSignal.timeout(5000) });
+    expect(res.statusCode).toBe(200);
+    expect(await collect(bodyLines(res))).toEqual(['{"email":"zoë@example.com"}', '{"email":"b@example.com"}', '{"email":"c@example.com"}']);
+  });
+
+  it('sends the body with its length in bytes', async () => {
+    let received = '';
+    const url = await serve((req, res) => {
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (received += c));
+      req.on('end', () => res.end(`${req.headers['content-length']}`));
+    });
+    const res = await call(url, { method: 'POST', headers: {}, body: '{"emails":["zoë@example.com"]}', signal: AbortSignal.timeout(5000) });
+    expect(await readText(res)).toBe(String(Buffer.byteLength('{"emails":["zoë@example.com"]}')));
+    expect(received).toBe('{"emails":["zoë@example.com"]}');
+  });
+
+  it('fails the line stream when the daemon dies mid-answer, so what it owed is planned again', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.write('{"email":"a@example.com"}\n');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const res = await call(url, { method: 'POST', headers: {}, body: '{}', signal: AbortSignal.timeout(5000) });
+    const seen: string[] = [];
+    await expect(
+      (async () => {
+        for await (const l of bodyLines(res)) seen.push(l);
+      })(),
+    ).rejects.toThrow();
+    expect(seen).toEqual(['{"email":"a@example.com"}']);
+  });
+
+  it('refuses a text answer over 1 MB', async () => {
+    const url = await serve((_req, res) => res.end('x'.repeat(1024 * 1024 + 10)));
+    const res = await call(url, { method: 'GET', headers: {}, signal: AbortSignal.timeout(5000) });
+    await expect(readText(res)).rejects.toThrow('too large');
+  });
+});

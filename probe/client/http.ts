@@ -1,0 +1,73 @@
+// The client's HTTP to the probe daemons, spoken with node:http(s) over keep-alive agents. A result
+// stream is read as text chunks and cut into lines: fetch's web streams (a promise, a reader step and
+// a TextDecoder call per chunk) cost the client more CPU than parsing the results themselves.
+import http from 'node:http';
+import https from 'node:https';
+
+const httpAgent = new http.Agent({ keepAlive: true });
+const httpsAgent = new https.Agent({ keepAlive: true });
+
+/** A body bigger than this is not a daemon's error message or health answer. */
+const MAX_TEXT_BYTES = 1024 * 1024;
+
+export interface CallOptions {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+/** Sends the request; resolves with the response once its head is in (its body not read yet). */
+export function call(url: string, o: CallOptions): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const secure = target.protocol === 'https:';
+    const headers = o.body === undefined ? o.headers : { ...o.headers, 'content-length': String(Buffer.byteLength(o.body)) };
+    const req = (secure ? https : http).request(target, { method: o.method, headers, agent: secure ? httpsAgent : httpAgent, signal: o.signal }, resolve);
+    req.on('error', reject);
+    req.end(o.body);
+  });
+}
+
+/** The whole body as text (at most 1 MB). */
+export async function readText(res: http.IncomingMessage): Promise<string> {
+  res.setEncoding('utf8');
+  let text = '';
+  for await (const chunk of res as AsyncIterable<string>) {
+    text += chunk;
+    if (text.length > MAX_TEXT_BYTES) {
+      res.destroy();
+      throw new Error('probe answer too large');
+    }
+  }
+  return text;
+}
+
+/** Reads the body to its end without keeping it, so the connection can be reused. */
+export function discard(res: http.IncomingMessage): void {
+  res.resume();
+}
+
+/** The body's non-empty lines (NDJSON), as they arrive. */
+export async function* bodyLines(res: http.IncomingMessage): AsyncGenerator<string> {
+  res.setEncoding('utf8');
+  yield* textLines(res as AsyncIterable<string>);
+}
+
+/** Cuts a stream of text chunks into non-empty, trimmed lines. */
+export async function* textLines(chunks: AsyncIterable<string>): AsyncGenerator<string> {
+  let buffer = '';
+  for await (const chunk of chunks) {
+    buffer += chunk;
+    // Lines are cut at offsets; the unfinished rest is copied once per chunk, not once per line.
+    let start = 0;
+    let nl: number;
+    while ((nl = buffer.indexOf('\n', start)) >= 0) {
+      const line = buffer.slice(start, nl).trim();
+      start = nl + 1;
+      if (line) yield line;
+    }
+    if (start > 0) buffer = buffer.slice(start);
+  }
+  if (buffer.trim()) yield buffer.trim();
+}
