@@ -107,8 +107,22 @@ export const verifyRequestSchema = z.object({
    * that domain, so a domain split over several nodes is checked once. Sent by ProbeClient only.
    */
   catch_all: z.record(z.string().min(1).max(253), z.boolean()).optional(),
+  /**
+   * Domains (each address's domain part, lower case) whose random mailbox another node of the fleet
+   * is asking right now: this node asks none there and holds those domains' "accepted" answers until
+   * that answer comes (POST /v1/catch-all), or asks itself when it says nothing was learnt or does not
+   * come. Lets a split domain's shares start at once and still be checked once. Sent by ProbeClient only.
+   */
+  catch_all_pending: z.array(z.string().min(1).max(253)).max(MAX_BATCH).optional(),
 });
 export type VerifyRequest = z.input<typeof verifyRequestSchema>;
+
+/** POST /v1/catch-all: the answer for a domain sent as catch_all_pending (null: none was learnt; ask it yourself). */
+export const catchAllAnswerSchema = z.object({
+  domain: z.string().min(1).max(253),
+  catch_all: z.boolean().nullable(),
+});
+export type CatchAllAnswer = z.infer<typeof catchAllAnswerSchema>;
 
 /**
  * The one trimming rule for addresses, wherever they come in (dashboard, /v1, CSV, schedules, CLI):

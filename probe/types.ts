@@ -68,12 +68,20 @@ export interface VerifyCallOptions {
   signal?: AbortSignal;
   /** Catch-all answers already known elsewhere in the fleet (A-label domain → accepted a random mailbox). */
   catchAllHints?: Readonly<Record<string, boolean>>;
+  /**
+   * Domains (the address's domain part, lower case, as ProbeClient keys them) whose random mailbox a
+   * fleet peer is asking now: no random mailbox is asked for them here, and their "accepted" answers
+   * wait for the peer's answer (`answerCatchAll`).
+   */
+  catchAllPending?: readonly string[];
 }
 
 export interface Verifier {
   verify(email: string, o?: VerifyCallOptions): Promise<VerificationResult>;
   /** Results in completion order (not input order). Groups by domain internally so ONE SMTP session serves many RCPTs of a domain (+ one random-mailbox RCPT per domain for catch-all). */
   verifyBatch(emails: string[], o?: VerifyCallOptions): AsyncIterable<VerificationResult>;
+  /** A fleet peer's catch-all answer for a domain sent as catchAllPending (null: it learnt nothing: ask here). */
+  answerCatchAll(domainKey: string, catchAll: boolean | null): void;
   stats(): { maxConcurrentPerIp: number; sessions: number; rcpts: number };
   close(): Promise<void>;
 }

@@ -14,6 +14,7 @@ import { isRoleAccount } from './misc/role-account';
 import { isBlockedAddress } from './net-guard';
 import { resolveOptions, type ResolvedOptions } from './options';
 import { randomLocalPart } from './smtp/catch-all';
+import { PeerCatchAll } from './smtp/peer-catch-all';
 import { PROVIDER_NAMES, isSecurityGateway, providerFromGreeting, providerFromMxNames, type Provider } from './smtp/provider';
 import { Politeness } from './smtp/politeness';
 import { SessionPool } from './smtp/session-pool';
@@ -30,6 +31,8 @@ import type { ProbeOptions, Verifier, VerifyCallOptions } from './types';
  * longer (from then on) before the result goes out without them. Depth 'mx' waits for them fully.
  */
 const HINT_GRACE_MS = 300;
+/** Longest a share marked "catch-all pending" waits for its peer's answer before asking the random mailbox itself. */
+const PEER_CATCH_ALL_WAIT_MS = 15_000;
 
 interface Entry {
   email: string;
@@ -50,6 +53,7 @@ export class Engine implements Verifier {
   private readonly providerCache = new Map<string, { provider: Provider; expires: number }>();
   private readonly domainSlots: Semaphore;
   private readonly closing = new AbortController();
+  private readonly peers = new PeerCatchAll(PEER_CATCH_ALL_WAIT_MS);
 
   constructor(opts: ProbeOptions = {}) {
     this.o = resolveOptions(opts);
@@ -88,7 +92,11 @@ export class Engine implements Verifier {
     const stop = new AbortController();
     const signal = AbortSignal.any([stop.signal, this.closing.signal, ...(o.signal ? [o.signal] : [])]);
     setMaxListeners(0, signal); // every domain, session and wait of the batch listens to it
-    yield* produced<VerificationResult>(stop, (push) => this.runBatch(emails, o.depth ?? 'smtp', o.mode ?? 'realtime', signal, push, o.catchAllHints ?? {}), { awaitProducer: true });
+    yield* produced<VerificationResult>(stop, (push) => this.runBatch(emails, o.depth ?? 'smtp', o.mode ?? 'realtime', signal, push, o.catchAllHints ?? {}, new Set(o.catchAllPending)), { awaitProducer: true });
+  }
+
+  answerCatchAll(domainKey: string, catchAll: boolean | null): void {
+    this.peers.answer(domainKey.trim().toLowerCase(), catchAll);
   }
 
   stats(): { maxConcurrentPerIp: number; sessions: number; rcpts: number } {
@@ -100,7 +108,7 @@ export class Engine implements Verifier {
     this.dns.close();
   }
 
-  private async runBatch(emails: string[], depth: Depth, mode: 'realtime' | 'bulk', signal: AbortSignal, emit: Emit, hints: Readonly<Record<string, boolean>>): Promise<void> {
+  private async runBatch(emails: string[], depth: Depth, mode: 'realtime' | 'bulk', signal: AbortSignal, emit: Emit, hints: Readonly<Record<string, boolean>>, pending: ReadonlySet<string>): Promise<void> {
     if (signal.aborted) throw abortError();
     const start = Date.now();
     const groups = new Map<string, Entry[]>();
@@ -118,12 +126,14 @@ export class Engine implements Verifier {
     // Biggest domains first: they are the longest chains of sessions.
     const ordered = [...groups].sort((a, b) => b[1].length - a[1].length);
     const all = Promise.all(
-      ordered.map(([domain, entries]) => this.domainSlots.run(() => this.verifyDomain(domain, entries, depth, mode, signal, start, emit, Object.hasOwn(hints, domain) ? hints[domain] : undefined), signal)),
+      ordered.map(([domain, entries]) =>
+        this.domainSlots.run(() => this.verifyDomain(domain, entries, depth, mode, signal, start, emit, Object.hasOwn(hints, domain) ? hints[domain] : undefined, pending.size > 0 ? peerKeyOf(entries, pending) : null), signal),
+      ),
     );
     await raceAbort(all, signal);
   }
 
-  private async verifyDomain(domain: string, entries: Entry[], depth: Depth, mode: 'realtime' | 'bulk', signal: AbortSignal, start: number, emit: Emit, catchAllHint?: boolean): Promise<void> {
+  private async verifyDomain(domain: string, entries: Entry[], depth: Depth, mode: 'realtime' | 'bulk', signal: AbortSignal, start: number, emit: Emit, catchAllHint: boolean | undefined, peerKey: string | null): Promise<void> {
     const disposable = isDisposableDomain(domain);
     const freeProvider = isFreeProvider(domain);
     const base = (e: Entry): Findings => ({
@@ -200,8 +210,12 @@ export class Engine implements Verifier {
     }
     const cached = this.catchAllCache.get(domain);
     const fresh = cached && cached.expires > Date.now() ? cached : null;
-    // A fleet peer's answer (ProbeClient's hint) counts as an earlier random-mailbox check.
+    // A fleet peer's answer (ProbeClient's hint) counts as an earlier random-mailbox check; so does
+    // one that is still to come from the peer asking it now (a share sent "catch-all pending").
     const knownCatchAll = catchAllHint ?? (fresh ? fresh.value : null);
+    const peerCatchAll = knownCatchAll === null && peerKey !== null ? this.peers.wait(peerKey) : undefined;
+    let earlierCatchAll = knownCatchAll;
+    void peerCatchAll?.then((v) => (earlierCatchAll = v));
     const deadlineMs = this.o.greylistDeadlineMs[mode];
     const pending: Promise<void>[] = [];
     // The provider, classified once per domain from its servers' greeting (cached); MX names are a hint.
@@ -231,7 +245,7 @@ export class Engine implements Verifier {
             replies: outcome.replies,
             retries: outcome.retries,
             detail:
-              [note, outcome.detail ?? (knownCatchAll !== null && outcome.finding === 'accepted' ? `catch-all ${knownCatchAll ? 'confirmed' : 'ruled out'} by an earlier random-mailbox check` : null)]
+              [note, outcome.detail ?? (earlierCatchAll !== null && outcome.finding === 'accepted' ? `catch-all ${earlierCatchAll ? 'confirmed' : 'ruled out'} by an earlier random-mailbox check` : null)]
                 .filter(Boolean)
                 .join('; ') || null,
             suggestion: suggestAddress(e.parsed.local, domain, true),
@@ -245,8 +259,9 @@ export class Engine implements Verifier {
     const { catchAll, catchAllByIp } = await probeDomain({
       targets,
       addresses: [...byAddress.keys()],
-      randomAddress: knownCatchAll === null ? `${randomLocalPart()}@${domain}` : null,
+      randomAddress: knownCatchAll === null && !peerCatchAll ? `${randomLocalPart()}@${domain}` : null,
       knownCatchAll,
+      peerCatchAll,
       // No address listed: the answer came as a fleet peer's hint, which holds for every address.
       knownCatchAllIps: fresh && !fresh.value && fresh.ips.length > 0 ? fresh.ips : undefined,
       ctx: this.ctx,
@@ -291,6 +306,15 @@ export class Engine implements Verifier {
   private targetsOf(route: Extract<MailRoute, { kind: 'mx' }>): Target[] {
     return route.hosts.flatMap((h) => h.ips.filter((ip) => !isBlockedAddress(ip, this.o.allowPrivateNetworks)).map((ip) => ({ host: h.host, ip, priority: h.priority })));
   }
+}
+
+/** The client's key of a domain group (its addresses' domain part, lower case) when it is marked pending. */
+function peerKeyOf(entries: Entry[], pending: ReadonlySet<string>): string | null {
+  for (const e of entries) {
+    const key = e.email.slice(e.email.lastIndexOf('@') + 1).trim().toLowerCase();
+    if (pending.has(key)) return key;
+  }
+  return null;
 }
 
 /** What the provider means for this answer, in words (null when it changes nothing). */

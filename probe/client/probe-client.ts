@@ -2,11 +2,13 @@
 // live (GET /healthz, remembered for a few seconds; a failed daemon is skipped for a cooldown and
 // checked again after it). Small domains go whole to their rendezvous-hashed daemon; a domain big
 // enough to matter (a list dominated by one provider) is split into one share per live daemon, so
-// every node works on it within its own politeness caps. The domain's home share goes at once (its
-// node asks the random mailbox in its first session at each MX address); the other shares wait for
-// that catch-all answer — the first result that carries it, or the home share's first address (its
-// "scout") — and carry it to their nodes as a hint, so the random-mailbox check is made once per
-// domain, and remembered for later calls. A quarter of each share is held back as the domain's
+// every node works on it within its own politeness caps. Every share goes at once: the home share's
+// node asks the random mailbox in its first session at each MX address; the others are sent "catch-all
+// pending" (they ask none and hold their "accepted" answers) and get that answer (POST /v1/catch-all)
+// as soon as the client has it — the first result that carries it, or the home share's first address
+// (its "scout") answered without it (then they ask themselves). So the random-mailbox check is made
+// once per domain, no node sits idle waiting for it, and the answer is remembered for later calls
+// (sent as a hint). A quarter of each share is held back as the domain's
 // reserve and handed out in parts to whichever node runs low first (a node that started later or runs
 // slower — fewer caps, a throttled source address — does less), so the nodes finish it together.
 // When a daemon dies mid-stream (SIGKILL, reset, 5xx) only the addresses it still owed are planned
@@ -85,8 +87,10 @@ export interface FleetStats {
   hinted: number;
   /** Requests cut because their node's stream stayed silent longer than idleTimeoutMs. */
   idleTimeouts: number;
-  /** Mail-route look-ups asked of the nodes that wait for a split domain's catch-all answer (depth mx, no SMTP). */
-  routePrefetches: number;
+  /** Requests sent "catch-all pending" for a split domain whose random mailbox another node was asking. */
+  pendingShares: number;
+  /** Catch-all answers passed on to the nodes of those requests (POST /v1/catch-all). */
+  catchAllAnswers: number;
   /** Parts of a split domain's reserve handed to a node that was running out of its share. */
   reserveParts: number;
   /** Fleet configuration problems seen on /healthz (each also logged once), e.g. more nodes than PROBE_FLEET_SIZE. */
@@ -113,11 +117,13 @@ interface Reserve {
   inFlight: number;
 }
 
+/** A split domain whose random mailbox its home node is asking: what the other nodes wait for. */
 interface Gate {
   home: string;
   /** The home share's first address: its answer opens the gate whatever it says about catch-all. */
   scout: string;
-  waiting: PlannedShare[];
+  /** Nodes sent part of the domain "catch-all pending": each is told the answer when it comes. */
+  told: Set<string>;
   timer: NodeJS.Timeout | null;
   open(): void;
 }
@@ -139,7 +145,7 @@ export class ProbeClient {
   private readonly catchAll = new Map<string, { value: boolean; domain: string; expires: number }>();
   /** The fleet RCPT budget each node said it holds a share of (null: none). */
   private readonly budgets = new Map<string, HealthBudget | null>();
-  readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0, idleTimeouts: 0, routePrefetches: 0, reserveParts: 0, warnings: [] };
+  readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0, idleTimeouts: 0, pendingShares: 0, catchAllAnswers: 0, reserveParts: 0, warnings: [] };
 
   constructor(o: ProbeClientOptions) {
     this.urls = [...new Set(o.urls.map((u) => u.trim().replace(/\/+$/, '')).filter(Boolean))];
@@ -333,12 +339,27 @@ export class ProbeClient {
         });
       };
 
+      /** The split domains of `list` whose catch-all answer is still awaited (their nodes are to be told it). */
+      const pendingFor = (url: string, list: string[]): string[] | undefined => {
+        if (gates.size === 0) return undefined;
+        const keys = new Set(list.map(domainKey));
+        let pending: string[] | undefined;
+        for (const [domain, gate] of gates) {
+          if (!keys.has(domain) || (url === gate.home && list.includes(gate.scout))) continue; // the request that asks it
+          gate.told.add(url);
+          (pending ??= []).push(domain);
+        }
+        return pending;
+      };
+
       const request = async (url: string, list: string[]): Promise<void> => {
         if (finished) return;
         const hints = this.hintsFor(list);
         if (hints) this.stats.hinted++;
+        const pending = pendingFor(url, list);
+        if (pending) this.stats.pendingShares++;
         this.stats.requests[url] = (this.stats.requests[url] ?? 0) + 1;
-        const owed = await this.send(url, list, o, signal, (r) => onResult(url, r), hints);
+        const owed = await this.send(url, list, o, signal, (r) => onResult(url, r), hints, pending);
         if (owed.length === 0) return;
         this.markDown(url);
         this.stats.replanned += owed.length;
@@ -377,50 +398,46 @@ export class ProbeClient {
               reserves.set(domain, reserve);
             }
           }
-          if (reserve) {
-            const r = reserve;
-            const send = (s: PlannedShare): void => track(() => requestPart(r, s.url, s.emails));
-            if (rest.length === 0 || this.knownCatchAll(domain) || !probing) {
-              for (const s of shares) send(s);
-              continue;
-            }
-          } else if (rest.length === 0 || this.knownCatchAll(domain) || !probing) {
-            for (const s of shares) sendNow(s.url, s.emails);
+          const send = (s: PlannedShare): void => {
+            if (reserve) {
+              const r = reserve;
+              track(() => requestPart(r, s.url, s.emails));
+            } else sendNow(s.url, s.emails);
+          };
+          const scout = home.emails[0];
+          if (rest.length === 0 || this.knownCatchAll(domain) || !probing || gates.has(domain) || scout === undefined) {
+            // Nothing to wait for — or the domain's random mailbox is being asked already (owed work
+            // planned again): these requests are sent pending on that answer (pendingFor).
+            for (const s of shares) send(s);
             continue;
           }
-          // A domain split over nodes: the home share goes now, with the rest of its node's work (its
-          // node asks the random mailbox in its first sessions, next to the first addresses); every
-          // other share waits for that catch-all answer (or the answer to the home share's first
-          // address, the home node's failure, a timeout) and carries it to its node.
-          const scout = home.emails[0];
-          if (scout === undefined) continue;
-          // Meanwhile those nodes look the domain's mail route up (DNS, domain age, DNSBL; no SMTP),
-          // so that their share starts on warm caches the moment it arrives.
-          for (const s of rest) this.prefetchRoute(s.url, scout, o, signal);
-          if (reserve) track(() => requestPart(reserve, home.url, home.emails));
-          else sendNow(home.url, home.emails);
+          // A domain split over nodes: its home share's node asks the random mailbox (in its first
+          // sessions, next to the first addresses); every share goes now, the others "catch-all
+          // pending", and their nodes are told the answer when it comes — the first result that
+          // carries it, or the home share's first address answered without it, the home node's
+          // failure or a timeout (then they ask themselves).
           track(
             () =>
               new Promise<void>((done) => {
                 const gate: Gate = {
                   home: home.url,
                   scout,
-                  waiting: rest.filter((x) => x.emails.length > 0),
+                  told: new Set(),
                   timer: setTimeout(() => gate.open(), this.catchAllWaitMs),
                   open: () => {
                     if (gates.get(domain) === gate) gates.delete(domain);
                     if (gate.timer) clearTimeout(gate.timer);
                     gate.timer = null;
-                    for (const s of gate.waiting.splice(0)) {
-                      track(() => (this.health.get(s.url)?.ok === false ? dispatch(s.emails) : requestPart(reserve, s.url, s.emails)));
-                    }
+                    const value = this.knownCatchAll(domain)?.value ?? null;
+                    for (const url of gate.told) this.tellCatchAll(url, domain, value, signal);
+                    gate.told.clear();
                     done();
                   },
                 };
-                gates.get(domain)?.open();
                 gates.set(domain, gate);
               }),
           );
+          for (const s of shares) send(s);
         }
         for (const [url, all] of now) {
           for (let i = 0; i < all.length; i += MAX_BATCH) {
@@ -434,27 +451,22 @@ export class ProbeClient {
     });
   }
 
-  /**
-   * Has a node look up the mail route of `email`'s domain (depth 'mx': DNS, domain age, DNSBL, no
-   * mailbox asked) into its caches. The answer is not used, failures do not matter (the share that
-   * follows is sent and watched as usual), and it never holds the job: it is cut after the
-   * catch-all wait at the latest.
-   */
-  private prefetchRoute(url: string, email: string, o: ProbeVerifyOptions, signal: AbortSignal): void {
-    this.stats.routePrefetches++;
-    const cut = AbortSignal.any([signal, AbortSignal.timeout(this.catchAllWaitMs)]);
-    void call(`${url}/v1/verify`, {
+  /** Passes a split domain's catch-all answer (null: none learnt) to a node sent part of it "catch-all pending". */
+  private tellCatchAll(url: string, domain: string, value: boolean | null, signal: AbortSignal): void {
+    this.stats.catchAllAnswers++;
+    // A node that does not hear it asks the random mailbox itself after a while: failures only cost that.
+    void call(`${url}/v1/catch-all`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json', accept: 'application/x-ndjson' },
-      body: JSON.stringify({ emails: [email], depth: 'mx', mode: o.mode ?? 'realtime' }),
-      signal: cut,
+      headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ domain, catch_all: value }),
+      signal: AbortSignal.any([signal, AbortSignal.timeout(this.healthTimeoutMs)]),
     })
-      .then(readText) // read to the end: a cancelled response would cancel the look-up on the node
+      .then(discard)
       .catch(() => undefined);
   }
 
   /** One request to one daemon; returns the addresses it did not answer. */
-  private async send(url: string, emails: string[], o: ProbeVerifyOptions, signal: AbortSignal, emit: (r: VerificationResult) => void, hints?: Record<string, boolean>): Promise<string[]> {
+  private async send(url: string, emails: string[], o: ProbeVerifyOptions, signal: AbortSignal, emit: (r: VerificationResult) => void, hints?: Record<string, boolean>, pending?: string[]): Promise<string[]> {
     const due = new Map<string, number>();
     for (const e of emails) due.set(e, (due.get(e) ?? 0) + 1);
     const owed = (): string[] => [...due].flatMap(([e, n]) => Array<string>(n).fill(e));
@@ -469,7 +481,7 @@ export class ProbeClient {
       const res = await call(`${url}/v1/verify`, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json', accept: 'application/x-ndjson' },
-        body: JSON.stringify({ emails, depth: o.depth ?? 'smtp', mode: o.mode ?? 'realtime', ...(hints ? { catch_all: hints } : {}) }),
+        body: JSON.stringify({ emails, depth: o.depth ?? 'smtp', mode: o.mode ?? 'realtime', ...(hints ? { catch_all: hints } : {}), ...(pending ? { catch_all_pending: pending } : {}) }),
         signal: AbortSignal.any([signal, idle.signal]),
       });
       idleTimer.refresh();

@@ -96,6 +96,7 @@ describe('probe daemon', () => {
         await new Promise<void>((resolve) => o?.signal?.addEventListener('abort', () => resolve()));
         aborted = true;
       },
+      answerCatchAll: () => undefined,
       stats: () => ({ maxConcurrentPerIp: 0, sessions: 0, rcpts: 0 }),
       close: async () => undefined,
     };

@@ -1,13 +1,17 @@
 // The probe daemon: a thin HTTP shell around the library.
-//   POST /v1/verify  bearer token; body {emails, depth?, mode?}; streams one NDJSON result per
-//                    address as it finishes; a client that disconnects cancels its work.
+//   POST /v1/verify  bearer token; body {emails, depth?, mode?, catch_all?, catch_all_pending?};
+//                    streams one NDJSON result per address as it finishes; a client that
+//                    disconnects cancels its work.
+//   POST /v1/catch-all  bearer token; body {domain, catch_all}: a fleet peer's random-mailbox answer
+//                    for a domain sent as catch_all_pending (204).
 //   GET  /healthz    liveness; with the bearer token it also names the fleet RCPT budget this node
 //                    holds a share of ({budget, fleet_size, window_ms, node_share}), so clients can
 //                    check their PROBE_URLS against the fleet size
 //   GET  /metrics    Prometheus (prom-client); the same bearer token as /v1/verify
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { verifyRequestSchema } from '../contract';
+import type { z } from 'zod';
+import { catchAllAnswerSchema, verifyRequestSchema } from '../contract';
 import { createVerifier, type ProbeOptions, type Verifier } from '../index';
 import { isAuthorized } from './bearer-auth';
 import { createProbeMetrics } from './metrics';
@@ -48,21 +52,26 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
-/** Parses and validates the request body; throws HttpError(400) with the reason. */
-export function parseVerifyBody(text: string): { emails: string[]; depth: 'syntax' | 'mx' | 'smtp'; mode: 'realtime' | 'bulk'; catch_all?: Record<string, boolean> } {
+/** Parses and validates a JSON body against `schema`; throws HttpError(400) with the reason. */
+function parseBody<T>(text: string, schema: z.ZodType<T>): T {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     throw new HttpError(400, 'body is not valid JSON');
   }
-  const parsed = verifyRequestSchema.safeParse(json);
+  const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
     throw new HttpError(400, `${where}${issue?.message ?? 'invalid request'}`);
   }
   return parsed.data;
+}
+
+/** Parses and validates a /v1/verify body; throws HttpError(400) with the reason. */
+export function parseVerifyBody(text: string): z.output<typeof verifyRequestSchema> {
+  return parseBody(text, verifyRequestSchema);
 }
 
 /** Resolves once the response can take more (or is gone). */
@@ -90,11 +99,15 @@ export interface HealthBudget {
 export function createProbeServer(o: { token: string; verifier: Verifier; budget?: HealthBudget }): http.Server {
   const metrics = createProbeMetrics();
 
-  async function verify(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  function authorize(req: http.IncomingMessage, res: http.ServerResponse): void {
     if (!isAuthorized(req.headers.authorization, o.token)) {
       res.setHeader('www-authenticate', 'Bearer');
       throw new HttpError(401, 'missing or wrong bearer token');
     }
+  }
+
+  async function verify(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    authorize(req, res);
     const body = parseVerifyBody(await readBody(req));
     const abort = new AbortController();
     const onClose = (): void => {
@@ -115,7 +128,7 @@ export function createProbeServer(o: { token: string; verifier: Verifier; budget
       pending = '';
     };
     try {
-      for await (const r of o.verifier.verifyBatch(body.emails, { depth: body.depth, mode: body.mode, signal: abort.signal, catchAllHints: body.catch_all })) {
+      for await (const r of o.verifier.verifyBatch(body.emails, { depth: body.depth, mode: body.mode, signal: abort.signal, catchAllHints: body.catch_all, catchAllPending: body.catch_all_pending })) {
         metrics.observe(r);
         pending += `${JSON.stringify(r)}\n`;
         if (pending.length >= 65_536) flush();
@@ -141,10 +154,7 @@ export function createProbeServer(o: { token: string; verifier: Verifier; budget
         case 'GET /healthz':
           return sendJson(res, 200, o.budget && isAuthorized(req.headers.authorization, o.token) ? { ok: true, mx_rcpt_budget: o.budget } : { ok: true });
         case 'GET /metrics': {
-          if (!isAuthorized(req.headers.authorization, o.token)) {
-            res.setHeader('www-authenticate', 'Bearer');
-            throw new HttpError(401, 'missing or wrong bearer token');
-          }
+          authorize(req, res);
           const text = await metrics.registry.metrics();
           res.writeHead(200, { 'content-type': metrics.registry.contentType });
           res.end(text);
@@ -152,8 +162,16 @@ export function createProbeServer(o: { token: string; verifier: Verifier; budget
         }
         case 'POST /v1/verify':
           return verify(req, res);
+        case 'POST /v1/catch-all': {
+          authorize(req, res);
+          const answer = parseBody(await readBody(req), catchAllAnswerSchema);
+          o.verifier.answerCatchAll(answer.domain, answer.catch_all);
+          res.writeHead(204);
+          res.end();
+          return;
+        }
         default:
-          if (['/healthz', '/metrics', '/v1/verify'].includes(url.pathname)) throw new HttpError(405, `method ${req.method} not allowed`);
+          if (['/healthz', '/metrics', '/v1/verify', '/v1/catch-all'].includes(url.pathname)) throw new HttpError(405, `method ${req.method} not allowed`);
           throw new HttpError(404, 'not found');
       }
     };

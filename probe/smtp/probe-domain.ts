@@ -80,6 +80,12 @@ export interface DomainProbeParams {
    */
   knownCatchAll: boolean | null;
   knownCatchAllIps?: string[];
+  /**
+   * A fleet peer is asking the domain's random mailbox right now: its answer, when it comes (null:
+   * it learnt nothing). Meanwhile no random mailbox is asked here and "accepted" answers wait; after a
+   * null the random mailbox is asked here as usual. Resolves, never rejects.
+   */
+  peerCatchAll?: Promise<boolean | null>;
   ctx: SmtpContext;
   deadlineMs: number;
   retryDelaysMs: number[];
@@ -192,6 +198,10 @@ class DomainProbe {
   private readonly waitingAccepted: { address: string; outcome: MailboxOutcome; ip: string | null }[] = [];
   /** The random mailbox asked where an answer needs one (the given one, or a new one when catch-all was known). */
   private readonly spareRandom: string | null;
+  /** While a peer's catch-all answer is awaited (peerCatchAll), nothing that needs it is decided. */
+  private peerWaiting = false;
+  /** The peer's answer once in: a domain-wide catch-all like knownCatchAll (null: it learnt nothing). */
+  private peerValue: boolean | null = null;
   private timer: NodeJS.Timeout | null = null;
   private unsettled: number;
   private finish!: (v: DomainProbeResult) => void;
@@ -217,6 +227,10 @@ class DomainProbe {
       this.p.signal?.addEventListener('abort', this.abort, { once: true });
       this.pool?.join(this.byIp.keys(), this);
       this.skipRecentlyUnreachable();
+      if (this.p.peerCatchAll) {
+        this.peerWaiting = true;
+        void this.p.peerCatchAll.then(this.onPeerAnswer);
+      }
       if (this.p.randomAddress !== null && this.asks.length > 0) this.askRandomEverywhere();
       if (this.tiers.length === 0) {
         for (const a of this.asks) this.settle(a, 'smtp_unreachable', [], null, 'no mail server address to try');
@@ -225,6 +239,15 @@ class DomainProbe {
       this.pump();
     });
   }
+
+  /** The peer's catch-all answer: the "accepted" answers held for it are decided (or their random mailbox asked here). */
+  private readonly onPeerAnswer = (value: boolean | null): void => {
+    if (this.done) return;
+    this.peerWaiting = false;
+    this.peerValue = value;
+    this.flushWaiting();
+    this.checkDone();
+  };
 
   private readonly abort = (): void => {
     if (this.done) return;
@@ -732,23 +755,26 @@ class DomainProbe {
    * address refused it. undefined: not known yet (ask it there).
    */
   private catchAllAt(ip: string | null): boolean | null | undefined {
-    if (this.p.knownCatchAll === true) return true;
+    if (this.p.knownCatchAll === true || this.peerValue === true) return true;
     if (ip !== null && this.randomAt.has(ip)) return this.randomAt.get(ip) ?? null;
     const knownIps = this.p.knownCatchAllIps;
     if (this.p.knownCatchAll === false && (knownIps === undefined || (ip !== null && knownIps.includes(ip)))) return false;
+    // A peer's answer, like a hint, holds for every address of the domain.
+    if (this.peerValue === false) return false;
     return undefined;
   }
 
   /** The domain's catch-all as far as known: any address accepting the random mailbox makes it true. */
   private domainCatchAll(): boolean | null {
     const values = [...this.randomAt.values()];
-    if (values.includes(true) || this.p.knownCatchAll === true) return true;
-    if (values.includes(false) || this.p.knownCatchAll === false) return false;
+    if (values.includes(true) || this.p.knownCatchAll === true || this.peerValue === true) return true;
+    if (values.includes(false) || this.p.knownCatchAll === false || this.peerValue === false) return false;
     return null;
   }
 
   /** Emits waiting "accepted" answers whose address's random-mailbox answer is in; asks it where missing. */
   private flushWaiting(): void {
+    if (this.peerWaiting) return; // the peer's answer decides them, or says to ask here
     const keep: typeof this.waitingAccepted = [];
     let asked = false;
     for (const w of this.waitingAccepted.splice(0)) {
@@ -783,6 +809,7 @@ class DomainProbe {
 
   private checkDone(): void {
     if (this.done) return;
+    if (this.peerWaiting && this.waitingAccepted.length > 0) return;
     if (this.unsettled > 0) {
       // Every mailbox is answered: a random-mailbox ask still out (at a slow or dead address) is moot.
       if (this.waitingAccepted.length > 0 || this.openMailboxes > 0) return;
