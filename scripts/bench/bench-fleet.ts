@@ -10,9 +10,13 @@
 // Bounded: a hard stop after --time-limit-s (default 600).
 //
 //   tsx scripts/bench/bench-fleet.ts [--addresses 20000] [--share 0.6] [--small-domains 400]
-//     [--reply-delay-ms 20] [--kill-at 0.3] [--runs 1,3,kill] [--time-limit-s 600] [--json]
+//     [--reply-delay-ms 20] [--kill-at 0.3] [--runs 1,3,kill] [--warmup 2000] [--time-limit-s 600] [--json]
 // --runs lists the runs in the order they are made; a kind may repeat (1,3,1,3: the mail world and
 // this process are warm for the second pair).
+// --warmup: before each measured run, every freshly started node verifies a list of this many
+// addresses of the same shape (half on one provider, half on small domains of 20), on domains of its
+// own, so no cache is shared with the measured list: a probe node is a daemon that runs for days, and
+// what is measured is the fleet, not V8 compiling a fresh process. --warmup 0 measures cold nodes.
 // Profiling: FLEET_NODE_OPTIONS is passed to the probe nodes as NODE_OPTIONS (the world process
 // inherits this process's NODE_OPTIONS), e.g.
 //   FLEET_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' node --cpu-prof --import tsx scripts/bench/bench-fleet.ts
@@ -33,6 +37,7 @@ const { values: argv } = parseArgs({
     share: { type: 'string', default: '0.6' },
     'small-domains': { type: 'string', default: '400' },
     'kill-at': { type: 'string', default: '0.3' },
+    warmup: { type: 'string', default: '2000' },
     runs: { type: 'string', default: '1,3,kill' },
   },
 });
@@ -41,6 +46,7 @@ const SHARE = Number(argv.share);
 const SMALL_DOMAINS = Number(argv['small-domains']);
 const RTT = Number(argv['reply-delay-ms']);
 const KILL_AT = Number(argv['kill-at']);
+const WARMUP = Math.max(0, Math.floor(Number(argv.warmup)));
 const TIME_LIMIT_MS = Number(argv['time-limit-s']) * 1000;
 const TOKEN = 'bench-fleet-token';
 const SOURCES = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
@@ -83,9 +89,27 @@ function buildDomains(): DomainSpec[] {
     }
     small.push(spec);
   }
-  // Not measured: each freshly started node verifies these first, so lazy loading (lists, code) is done.
-  const warmup: DomainSpec = { domain: 'warmup.test', scenario: 'warm-up', mx: [{ host: 'mx.warmup.test', priority: 10, ip: '127.98.9.1' }], mailboxes: { a: 'ok' }, addresses: ['a', 'b'] };
-  return [big, ...small, warmup];
+  return [big, ...small, ...warmupDomains()];
+}
+
+/** Not measured: the list each freshly started node verifies first (see --warmup), on domains of its own. */
+function warmupDomains(): DomainSpec[] {
+  const provider: DomainSpec = { domain: 'warmup.test', scenario: 'warm-up', mx: [{ host: 'mx.warmup.test', priority: 10, ip: '127.98.9.1', server: { maxRcptsPerSession: 100 } }], mailboxes: {}, addresses: [] };
+  const addresses = Math.max(2, WARMUP);
+  for (let i = 0; i < Math.ceil(addresses / 2); i++) {
+    provider.addresses.push(`w${i}`);
+    if (i % 5 !== 4 && provider.mailboxes) provider.mailboxes[`w${i}`] = 'ok';
+  }
+  const small: DomainSpec[] = [];
+  for (let d = 0; d < Math.floor(addresses / 2 / 20); d++) {
+    const spec: DomainSpec = { domain: `w${d}.warmup.test`, scenario: 'warm-up', mx: [{ host: `mx.w${d}.warmup.test`, priority: 10, ip: `127.97.${Math.floor(d / 250)}.${(d % 250) + 1}`, server: { maxRcptsPerSession: 100 } }], mailboxes: {}, addresses: [], catchAll: d % 10 === 9 };
+    for (let i = 0; i < 20; i++) {
+      spec.addresses.push(`p${i}`);
+      if (i % 4 !== 3 && spec.mailboxes) spec.mailboxes[`p${i}`] = 'ok';
+    }
+    small.push(spec);
+  }
+  return [provider, ...small];
 }
 
 interface Run {
@@ -147,7 +171,7 @@ const mismatches = new Map<string, number>();
 async function run(world: MailWorldProcess, name: string, n: number, kill: boolean): Promise<Run> {
   const fleet = await startNodes(world, n);
   for (const node of fleet) {
-    for await (const r of new ProbeClient({ urls: [node.url], token: TOKEN }).verify(['a@warmup.test', 'b@warmup.test', 'x@d0.small.test'], { depth: 'smtp', mode: 'bulk' })) void r;
+    for await (const r of new ProbeClient({ urls: [node.url], token: TOKEN }).verify(warmupList, { depth: 'smtp', mode: 'bulk' })) void r;
   }
   await world.reset();
   const client = new ProbeClient({ urls: fleet.map((x) => x.url), token: TOKEN, retry: { backoffMs: 200 } });
@@ -236,10 +260,13 @@ async function run(world: MailWorldProcess, name: string, n: number, kill: boole
 
 const domains = buildDomains();
 const world = await startMailWorldProcess({ domains, replyDelayMs: RTT, nodeArgs: [PRODUCTION_NODE_FLAG] });
-const list = world.emails.filter((e) => !e.endsWith('@warmup.test'));
+const isWarmup = (e: string): boolean => e.endsWith('warmup.test');
+const list = world.emails.filter((e) => !isWarmup(e));
+const warmupList = world.emails.filter(isWarmup).slice(0, Math.max(2, WARMUP));
 const total = list.length;
 console.log(`bench:fleet — ${total.toLocaleString('en-US')} addresses, ${Math.round(SHARE * 100)}% on one provider (${PROVIDER_IPS.length} MX IPs), the rest on ${SMALL_DOMAINS} domains; ${RTT} ms per SMTP reply`);
 console.log('probe nodes: `mailvet probe` processes, default caps (5 connections per (source IP, MX IP), 20 RCPTs per session), sources ' + SOURCES.join(', '));
+console.log(`each node warmed first with ${warmupList.length.toLocaleString('en-US')} addresses on domains of its own (--warmup; 0: cold)`);
 const runs: Run[] = [];
 try {
   const kinds = { '1': ['1 node', 1, false], '3': ['3 nodes', 3, false], kill: ['3 nodes, one kill -9', 3, true] } as const;
