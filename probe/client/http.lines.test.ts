@@ -69,6 +69,58 @@ describe("the probe client's HTTP", () => {
     expect(seen).toEqual(['{"email":"a@example.com"}']);
   });
 
+  it('an abort cuts a request waiting for its answer, and a stream being read, and nothing once it is over', async () => {
+    let requests = 0;
+    const url = await serve((req, res) => {
+      requests++;
+      if (req.url === '/silent') return; // never answers
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.write('{"n":1}\n');
+      if (req.url === '/short') res.end();
+    });
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown): void => void uncaught.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const waiting = new AbortController();
+      const pending = call(`${url}/silent`, { method: 'GET', headers: {}, signal: waiting.signal });
+      setTimeout(() => waiting.abort(new Error('gave up')), 20);
+      await expect(pending).rejects.toThrow('gave up');
+
+      const reading = new AbortController();
+      const res = await call(`${url}/endless`, { method: 'GET', headers: {}, signal: reading.signal });
+      const seen: string[] = [];
+      await expect(
+        (async () => {
+          for await (const l of bodyLines(res)) {
+            seen.push(l);
+            reading.abort();
+          }
+        })(),
+      ).rejects.toThrow();
+      expect(seen).toEqual(['{"n":1}']);
+
+      // Aborted on its last line (a consumer that leaves with its answer), or once read to the end:
+      // the kept-alive socket goes on serving the next request, and nothing is thrown.
+      const onLast = new AbortController();
+      const answered = await call(`${url}/short`, { method: 'GET', headers: {}, signal: onLast.signal });
+      await (async () => {
+        for await (const l of bodyLines(answered)) if (l) onLast.abort();
+      })().catch(() => undefined);
+      const late = new AbortController();
+      const done = await call(`${url}/short`, { method: 'GET', headers: {}, signal: late.signal });
+      for await (const l of bodyLines(done)) void l;
+      late.abort();
+      const again = await call(`${url}/short`, { method: 'GET', headers: {}, signal: AbortSignal.timeout(5000) });
+      expect(await readText(again)).toBe('{"n":1}\n');
+      await new Promise((r) => setTimeout(r, 20));
+      expect(uncaught).toEqual([]);
+      expect(requests).toBe(5);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+  });
+
   it('refuses a text answer over 1 MB', async () => {
     const url = await serve((_req, res) => res.end('x'.repeat(1024 * 1024 + 10)));
     const res = await call(url, { method: 'GET', headers: {}, signal: AbortSignal.timeout(5000) });

@@ -17,16 +17,47 @@ export interface CallOptions {
   signal: AbortSignal;
 }
 
-/** Sends the request; resolves with the response once its head is in (its body not read yet). */
+/**
+ * Sends the request; resolves with the response once its head is in (its body not read yet). The
+ * signal cuts the request and its response until the response is over, and nothing after: a
+ * keep-alive socket handed back to the agent is never destroyed by a late abort.
+ */
 export function call(url: string, o: CallOptions): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
+    if (o.signal.aborted) return reject(abortReason(o.signal));
     const target = new URL(url);
     const secure = target.protocol === 'https:';
     const headers = o.body === undefined ? o.headers : { ...o.headers, 'content-length': String(Buffer.byteLength(o.body)) };
-    const req = (secure ? https : http).request(target, { method: o.method, headers, agent: secure ? httpsAgent : httpAgent, signal: o.signal }, resolve);
-    req.on('error', reject);
+    const req = (secure ? https : http).request(target, { method: o.method, headers, agent: secure ? httpsAgent : httpAgent }, (res) => {
+      // Readers (bodyLines, readText) see a cut response as an error of their own; a response only
+      // drained (discard) must not throw one nobody listens to.
+      res.on('error', () => undefined);
+      // At 'end' the agent has the socket back (it listened first): from then on an abort must not
+      // reach it through this request, or it would destroy a pooled socket that no request owns.
+      res.once('end', stopListening);
+      res.once('close', stopListening);
+      resolve(res);
+    });
+    // Destroyed without an error: an error would be emitted on the socket too, and a socket the
+    // client has already detached from the request has nobody listening for it.
+    const onAbort = (): void => {
+      reject(abortReason(o.signal)); // no-op once the response is in: its readers see it cut
+      req.destroy();
+    };
+    function stopListening(): void {
+      o.signal.removeEventListener('abort', onAbort);
+    }
+    o.signal.addEventListener('abort', onAbort, { once: true });
+    req.on('error', (err) => {
+      stopListening();
+      reject(err);
+    });
     req.end(o.body);
   });
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('request aborted');
 }
 
 /** The whole body as text (at most 1 MB). */
