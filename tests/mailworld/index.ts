@@ -69,6 +69,8 @@ function testCertificate(): Promise<{ private: string; cert: string }> {
   return certificate;
 }
 
+const RDAP_NOT_FOUND = JSON.stringify({ errorCode: 404, title: 'Not Found' });
+
 function emptyCounters(): WorldCounters {
   return {
     connections: 0,
@@ -180,24 +182,30 @@ export async function startMailWorld(o: MailWorldOptions = {}): Promise<MailWorl
     }
   }
 
+  // RDAP: each domain's body is made once around its date (which moves with the clock, to the ms,
+  // exactly as before); the path → domain lookup is remembered per path.
+  const rdapDomains = new Map<string, { spec: DomainSpec; head: string } | null>();
+  const rdapDomain = (segment: string): { spec: DomainSpec; head: string } | null => {
+    let hit = rdapDomains.get(segment);
+    if (hit === undefined) {
+      const d = byName.get(decodeURIComponent(segment).toLowerCase());
+      hit = !d || (d.dns ?? 'ok') === 'nxdomain' ? null : { spec: d, head: `{"objectClassName":"domain","ldhName":${JSON.stringify(d.domain)},"events":[{"eventAction":"registration","eventDate":` };
+      if (rdapDomains.size < 100_000) rdapDomains.set(segment, hit);
+    }
+    return hit;
+  };
   const rdap = http.createServer((req, res) => {
     counters.rdapQueries++;
     const m = /^\/domain\/([^/?]+)/.exec(req.url ?? '');
-    const d = m?.[1] ? byName.get(decodeURIComponent(m[1]).toLowerCase()) : undefined;
-    if (!d || (d.dns ?? 'ok') === 'nxdomain') {
+    const d = m?.[1] ? rdapDomain(m[1]) : null;
+    if (!d) {
       res.writeHead(404, { 'content-type': 'application/rdap+json' });
-      res.end(JSON.stringify({ errorCode: 404, title: 'Not Found' }));
+      res.end(RDAP_NOT_FOUND);
       return;
     }
-    const registered = new Date(Date.now() - (d.registeredDaysAgo ?? 3650) * 86_400_000).toISOString();
+    const registered = new Date(Date.now() - (d.spec.registeredDaysAgo ?? 3650) * 86_400_000).toISOString();
     res.writeHead(200, { 'content-type': 'application/rdap+json' });
-    res.end(
-      JSON.stringify({
-        objectClassName: 'domain',
-        ldhName: d.domain,
-        events: [{ eventAction: 'registration', eventDate: registered }],
-      }),
-    );
+    res.end(`${d.head}${JSON.stringify(registered)}}]}`);
   });
   await new Promise<void>((resolve) => rdap.listen(0, '127.0.0.1', () => resolve()));
   const rdapPort = (rdap.address() as { port: number }).port;

@@ -90,6 +90,38 @@ describe('mail world DNS', () => {
     expect(body.events[0]?.eventAction).toBe('registration');
     expect((await fetch(`${world.rdapUrl}/domain/nope.example`)).status).toBe(404);
   });
+
+  it('answers RDAP with the exact body, the date ten years (or registeredDaysAgo) before now, asked again and in any case', async () => {
+    const young = await startMailWorld({ domains: [{ domain: 'Young.test', scenario: 'young', registeredDaysAgo: 3, mx: [], addresses: [] }] });
+    try {
+      for (const [url, name, days] of [
+        [`${world.rdapUrl}/domain/normal.mailworld.test`, 'normal.mailworld.test', 3650],
+        [`${world.rdapUrl}/domain/NORMAL.mailworld.test`, 'normal.mailworld.test', 3650],
+        [`${world.rdapUrl}/domain/normal%2Emailworld.test?x=1`, 'normal.mailworld.test', 3650],
+        [`${young.rdapUrl}/domain/young.test`, 'Young.test', 3],
+        [`${young.rdapUrl}/domain/young.test`, 'Young.test', 3],
+      ] as const) {
+        const before = Date.now();
+        const res = await fetch(url);
+        const text = await res.text();
+        const after = Date.now();
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('application/rdap+json');
+        const date = (JSON.parse(text) as { events: { eventDate: string }[] }).events[0]?.eventDate ?? '';
+        const t = Date.parse(date) + days * 86_400_000;
+        expect(t).toBeGreaterThanOrEqual(before);
+        expect(t).toBeLessThanOrEqual(after);
+        expect(text).toBe(JSON.stringify({ objectClassName: 'domain', ldhName: name, events: [{ eventAction: 'registration', eventDate: date }] }));
+      }
+      for (const url of [`${world.rdapUrl}/domain/nxdomain.mailworld.test`, `${world.rdapUrl}/domain/nope.example`, `${world.rdapUrl}/domain/nope.example`, `${world.rdapUrl}/other`]) {
+        const res = await fetch(url);
+        expect(res.status).toBe(404);
+        expect(await res.text()).toBe('{"errorCode":404,"title":"Not Found"}');
+      }
+    } finally {
+      await young.stop();
+    }
+  });
 });
 
 describe('mail world SMTP hosts', () => {

@@ -48,6 +48,21 @@ interface Pending {
   after?: () => void;
 }
 
+/** One function for every session's reply timer (no closure per session). */
+function onReplyTimer(session: Session): void {
+  session.timerFired();
+}
+
+/** The EHLO reply of a host, before (`secure` false) or after STARTTLS. */
+function ehloReply(name: string, spec: ServerSpec, secure: boolean): string {
+  const ext = ['SIZE 35882577', '8BITMIME', 'SMTPUTF8'];
+  if (spec.enhancedCodes !== false) ext.splice(2, 0, 'ENHANCEDSTATUSCODES');
+  if (spec.pipelining !== false) ext.unshift('PIPELINING');
+  if ((spec.starttls || spec.requireTls) && !secure) ext.push('STARTTLS');
+  const lines = [name, ...ext];
+  return lines.map((l, i) => `250${i === lines.length - 1 ? ' ' : '-'}${l}`).join('\r\n');
+}
+
 class Session {
   private socket: net.Socket;
   private buf = '';
@@ -68,7 +83,8 @@ class Session {
   private queue: Pending[] = [];
   private timer: NodeJS.Timeout | null = null;
   private readonly clientIp: string;
-  private readonly onData = (chunk: Buffer): void => this.receive(chunk);
+  /** The 'data' listener (kept to move it to the TLS socket). Assigned, not a class field: no per-session naming work. */
+  private readonly onData: (chunk: Buffer) => void;
 
   constructor(
     private readonly host: SmtpHost,
@@ -76,6 +92,7 @@ class Session {
   ) {
     this.socket = socket;
     this.clientIp = normalizeIp(socket.remoteAddress);
+    this.onData = (chunk) => this.receive(chunk);
   }
 
   get client(): string {
@@ -103,10 +120,7 @@ class Session {
       this.reply(now, `554 5.7.1 ${this.host.name} Service unavailable; Client host [${this.clientIp}] blocked using bl.mailworld.test`);
       return;
     }
-    const banner = spec.multiline
-      ? `220-${this.host.name} ESMTP Mailworld\r\n220-No UCE, no unsolicited bulk mail\r\n220 ${this.host.name} ready`
-      : `220 ${this.host.name} ${PERSONA_BANNER[spec.persona ?? 'none']}`;
-    this.reply(now + (spec.bannerDelayMs ?? 0), banner);
+    this.reply(now + (spec.bannerDelayMs ?? 0), this.host.banner);
   }
 
   close(): void {
@@ -125,7 +139,7 @@ class Session {
   private reply(receivedAt: number, raw: string, after?: () => void): void {
     const ctx = this.host.ctx;
     // A server without ENHANCEDSTATUSCODES sends bare codes.
-    const text = this.host.spec.enhancedCodes === false ? raw.replace(/^(\d{3})([ -])[245]\.\d{1,3}\.\d{1,3} /gm, '$1$2') : raw;
+    const text = this.host.bareCodes ? raw.replace(/^(\d{3})([ -])[245]\.\d{1,3}\.\d{1,3} /gm, '$1$2') : raw;
     const code = text.slice(0, 3);
     ctx.counters.repliesByCode.set(code, (ctx.counters.repliesByCode.get(code) ?? 0) + 1);
     const slow = this.bannerQueued ? (this.host.spec.slowRepliesMs ?? 0) : 0;
@@ -150,7 +164,7 @@ class Session {
       const head = this.queue[due] as Pending;
       const wait = head.at - now;
       if (wait > 0) {
-        this.timer = setTimeout(this.onTimer, wait);
+        this.timer = setTimeout(onReplyTimer, wait, this);
         break;
       }
       due++;
@@ -167,10 +181,11 @@ class Session {
     if (out) this.send(out);
   }
 
-  private readonly onTimer = (): void => {
+  /** The reply timer fired (see onReplyTimer). */
+  timerFired(): void {
     this.timer = null;
     this.pump();
-  };
+  }
 
   private send(text: string): void {
     if (this.socket.destroyed || !this.socket.writable) return;
@@ -234,12 +249,7 @@ class Session {
         this.greeted = true;
         this.ehloSeen = true;
         this.mailFrom = null;
-        const ext = ['SIZE 35882577', '8BITMIME', 'SMTPUTF8'];
-        if (spec.enhancedCodes !== false) ext.splice(2, 0, 'ENHANCEDSTATUSCODES');
-        if (spec.pipelining !== false) ext.unshift('PIPELINING');
-        if ((spec.starttls || spec.requireTls) && !this.secure) ext.push('STARTTLS');
-        const lines = [this.host.name, ...ext];
-        this.reply(now, lines.map((l, i) => `250${i === lines.length - 1 ? ' ' : '-'}${l}`).join('\r\n'));
+        this.reply(now, this.secure ? this.host.ehloSecure : this.host.ehloPlain);
         return;
       }
       case 'HELO':
@@ -416,6 +426,12 @@ export class SmtpHost {
   private readonly sessions = new Set<Session>();
   private readonly byClient = new Map<string, number>();
   private readonly releasedSessions = new WeakSet<Session>();
+  /** The texts that depend only on the host, made once: the greeting, the EHLO replies, whether codes are bare. */
+  readonly banner: string;
+  readonly ehloPlain: string;
+  readonly ehloSecure: string;
+  /** No ENHANCEDSTATUSCODES: every reply loses its enhanced code. */
+  readonly bareCodes: boolean;
 
   constructor(
     readonly ip: string,
@@ -425,6 +441,12 @@ export class SmtpHost {
   ) {
     this.counters = { ip, current: 0, ...zeroHostCounts(0) };
     ctx.counters.perIp.set(ip, this.counters);
+    this.banner = spec.multiline
+      ? `220-${name} ESMTP Mailworld\r\n220-No UCE, no unsolicited bulk mail\r\n220 ${name} ready`
+      : `220 ${name} ${PERSONA_BANNER[spec.persona ?? 'none']}`;
+    this.ehloPlain = ehloReply(name, spec, false);
+    this.ehloSecure = ehloReply(name, spec, true);
+    this.bareCodes = spec.enhancedCodes === false;
   }
 
   activeFrom(clientIp: string): number {
@@ -473,8 +495,8 @@ export class SmtpHost {
     socket.setNoDelay(true);
     socket.setTimeout(300_000, () => socket.destroy());
     socket.on('error', () => undefined);
-    socket.once('end', () => this.released(session));
-    socket.once('close', () => {
+    socket.on('end', () => this.released(session));
+    socket.on('close', () => {
       if (!session.bannerSent) this.counters.closedBeforeBanner++;
       this.sessions.delete(session);
       session.close();
