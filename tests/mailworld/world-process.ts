@@ -7,8 +7,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { indexDomains, startMailWorld, type MailWorld, type MailWorldOptions } from './index';
 import type { DomainSpec, Truth, WorldCounters } from './types';
+import { warmUpWorld } from './warm-up';
 
-type Request = { id: number; op: 'start'; options: MailWorldOptions } | { id: number; op: 'counters' | 'reset' | 'stop' };
+type Request = { id: number; op: 'start'; options: MailWorldOptions; warmUp: boolean } | { id: number; op: 'counters' | 'reset' | 'stop' };
 type Reply = { id: number; ok: true; value?: unknown } | { id: number; ok: false; error: string };
 
 interface Started {
@@ -35,9 +36,13 @@ export interface MailWorldProcess {
   stop(): Promise<void>;
 }
 
-/** Starts a mail world in a child process (`node [nodeArgs] --import tsx`); resolves once it serves. */
-export async function startMailWorldProcess(o: MailWorldOptions & { domains: DomainSpec[]; nodeArgs?: string[] }): Promise<MailWorldProcess> {
-  const { nodeArgs = [], ...options } = o;
+/**
+ * Starts a mail world in a child process (`node [nodeArgs] --import tsx`); resolves once it serves.
+ * `warmUp` (default true): before that, the child runs a bounded warm-up against itself (warm-up.ts)
+ * so the first measured run does not pay for compiling the world's code, then zeroes its counters.
+ */
+export async function startMailWorldProcess(o: MailWorldOptions & { domains: DomainSpec[]; nodeArgs?: string[]; warmUp?: boolean }): Promise<MailWorldProcess> {
+  const { nodeArgs = [], warmUp = true, ...options } = o;
   const child = fork(fileURLToPath(import.meta.url), [], { execArgv: [...nodeArgs, '--import', 'tsx'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let next = 1;
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
@@ -51,7 +56,7 @@ export async function startMailWorldProcess(o: MailWorldOptions & { domains: Dom
     for (const w of waiting.values()) w.reject(new Error(`mail world process exited (${code ?? signal})`));
     waiting.clear();
   });
-  const ask = <T>(req: Omit<Request, 'id'> & { options?: MailWorldOptions }): Promise<T> =>
+  const ask = <T>(req: Omit<Request, 'id'> & { options?: MailWorldOptions; warmUp?: boolean }): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const id = next++;
       waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
@@ -60,7 +65,7 @@ export async function startMailWorldProcess(o: MailWorldOptions & { domains: Dom
   const { truth, emails } = indexDomains(o.domains);
   let started: Started;
   try {
-    started = await ask<Started>({ op: 'start', options });
+    started = await ask<Started>({ op: 'start', options, warmUp });
   } catch (err) {
     child.kill('SIGKILL');
     throw err;
@@ -95,6 +100,7 @@ function serveChild(): void {
       switch (req.op) {
         case 'start': {
           world = await startMailWorld(req.options);
+          if (req.warmUp) await warmUpWorld(world);
           return { dnsServer: world.dnsServer, smtpPort: world.smtpPort, rdapUrl: world.rdapUrl, env: world.probeEnv() } satisfies Started;
         }
         case 'counters':
