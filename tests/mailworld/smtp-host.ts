@@ -276,7 +276,7 @@ class Session {
         if (this.mailFrom !== null) return this.reply(now, '503 5.5.1 Error: nested MAIL command');
         if (spec.requireTls && !this.secure) return this.reply(now, '530 5.7.0 Must issue a STARTTLS command first');
         if (!/^FROM\s*:/i.test(arg)) return this.reply(now, '501 5.5.4 Syntax: MAIL FROM:<address>');
-        const from = extractPath(arg.replace(/^FROM/i, ''));
+        const from = extractPath(arg.slice(4)); // arg starts with FROM (tested above)
         if (from === null) return this.reply(now, '501 5.1.7 Bad sender address syntax');
         if (spec.rejectMailFrom) return this.reply(now, `550 5.7.1 <${from}>: Sender address rejected: Access denied`);
         this.mailFrom = from;
@@ -296,7 +296,7 @@ class Session {
           return this.reply(now, '452 4.5.3 Error: too many recipients');
         }
         if (!/^TO\s*:/i.test(arg)) return this.reply(now, '501 5.5.4 Syntax: RCPT TO:<address>');
-        const rcpt = extractPath(arg.replace(/^TO/i, '')) ?? '';
+        const rcpt = extractPath(arg.slice(2)) ?? ''; // arg starts with TO (tested above)
         this.reply(now, this.rcptReply(rcpt, now));
         return;
       }
