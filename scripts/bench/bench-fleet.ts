@@ -10,13 +10,15 @@
 // Bounded: a hard stop after --time-limit-s (default 600).
 //
 //   tsx scripts/bench/bench-fleet.ts [--addresses 20000] [--share 0.6] [--small-domains 400]
-//     [--reply-delay-ms 20] [--kill-at 0.3] [--runs 1,3,kill] [--warmup 2000] [--time-limit-s 600] [--json]
+//     [--reply-delay-ms 20] [--kill-at 0.3] [--runs 1,3,kill] [--warmup 20000] [--time-limit-s 600] [--json]
 // --runs lists the runs in the order they are made; a kind may repeat (1,3,1,3: the mail world and
 // this process are warm for the second pair).
-// --warmup: before each measured run, every freshly started node verifies a list of this many
-// addresses of the same shape (half on one provider, half on small domains of 20), on domains of its
-// own, so no cache is shared with the measured list: a probe node is a daemon that runs for days, and
-// what is measured is the fleet, not V8 compiling a fresh process. --warmup 0 measures cold nodes.
+// --warmup (default: as many as --addresses): before each measured run, every freshly started node
+// verifies a list of this many addresses of the measured list's shape, on domains of its own (no
+// cache is shared with the measured list). A probe node is a daemon that runs for days: what is
+// measured is the fleet, not V8 compiling a fresh process — a cold node spends up to a third more CPU
+// on the same work, and on this 2-core machine CPU is what three nodes, the mail world and the client
+// share. --warmup 0 measures cold nodes.
 // Profiling: FLEET_NODE_OPTIONS is passed to the probe nodes as NODE_OPTIONS (the world process
 // inherits this process's NODE_OPTIONS), e.g.
 //   FLEET_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' node --cpu-prof --import tsx scripts/bench/bench-fleet.ts
@@ -37,7 +39,7 @@ const { values: argv } = parseArgs({
     share: { type: 'string', default: '0.6' },
     'small-domains': { type: 'string', default: '400' },
     'kill-at': { type: 'string', default: '0.3' },
-    warmup: { type: 'string', default: '2000' },
+    warmup: { type: 'string', default: '' },
     runs: { type: 'string', default: '1,3,kill' },
   },
 });
@@ -46,24 +48,32 @@ const SHARE = Number(argv.share);
 const SMALL_DOMAINS = Number(argv['small-domains']);
 const RTT = Number(argv['reply-delay-ms']);
 const KILL_AT = Number(argv['kill-at']);
-const WARMUP = Math.max(0, Math.floor(Number(argv.warmup)));
+const WARMUP = argv.warmup === '' ? ADDRESSES : Math.max(0, Math.floor(Number(argv.warmup)));
 const TIME_LIMIT_MS = Number(argv['time-limit-s']) * 1000;
 const TOKEN = 'bench-fleet-token';
 const SOURCES = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
 const PROVIDER_IPS = ['127.98.0.1', '127.98.0.2'];
+const WARMUP_PROVIDER_IPS = ['127.98.9.1', '127.98.9.2'];
 
 const nodes: ProbeNode[] = [];
 const disarmHardStop = armHardStop(TIME_LIMIT_MS, TIME_LIMIT_MS, () => {
   for (const n of nodes) void n.kill();
 });
 
-/** The list: one provider with SHARE of the addresses (every 5th unknown), the rest on small domains. */
-function buildDomains(): DomainSpec[] {
-  const bigN = Math.round(ADDRESSES * SHARE);
+/**
+ * A list of `total` addresses: one provider (two MX addresses) with SHARE of them, every 5th
+ * unknown; the rest spread over SMALL_DOMAINS small domains (one MX each, every 4th address unknown,
+ * every 10th domain catch-all). `kind` names the domains and picks their addresses, so the measured
+ * list and the warm-up list share nothing.
+ */
+function listDomains(kind: 'measured' | 'warm-up', total: number): DomainSpec[] {
+  const measured = kind === 'measured';
+  const provider = measured ? 'bigmail.test' : 'warmup.test';
+  const bigN = Math.round(total * SHARE);
   const big: DomainSpec = {
-    domain: 'bigmail.test',
-    scenario: 'big provider',
-    mx: PROVIDER_IPS.map((ip, i) => ({ host: `mx${i + 1}.bigmail.test`, priority: 10, ip, server: { maxRcptsPerSession: 100 } })),
+    domain: provider,
+    scenario: measured ? 'big provider' : 'warm-up',
+    mx: (measured ? PROVIDER_IPS : WARMUP_PROVIDER_IPS).map((ip, i) => ({ host: `mx${i + 1}.${provider}`, priority: 10, ip, server: { maxRcptsPerSession: 100 } })),
     mailboxes: {},
     addresses: [],
   };
@@ -71,14 +81,15 @@ function buildDomains(): DomainSpec[] {
     big.addresses.push(`user${i}`);
     if (i % 5 !== 4 && big.mailboxes) big.mailboxes[`user${i}`] = 'ok';
   }
-  const rest = ADDRESSES - bigN;
+  const rest = total - bigN;
   const small: DomainSpec[] = [];
-  for (let d = 0; d < SMALL_DOMAINS; d++) {
+  for (let d = 0; d < SMALL_DOMAINS && rest > 0; d++) {
     const n = Math.floor(rest / SMALL_DOMAINS) + (d < rest % SMALL_DOMAINS ? 1 : 0);
+    const domain = measured ? `d${d}.small.test` : `w${d}.warmup.test`;
     const spec: DomainSpec = {
-      domain: `d${d}.small.test`,
-      scenario: 'small domain',
-      mx: [{ host: `mx.d${d}.small.test`, priority: 10, ip: `127.99.${Math.floor(d / 250)}.${(d % 250) + 1}`, server: { maxRcptsPerSession: 100 } }],
+      domain,
+      scenario: measured ? 'small domain' : 'warm-up',
+      mx: [{ host: `mx.${domain}`, priority: 10, ip: `127.${measured ? 99 : 97}.${Math.floor(d / 250)}.${(d % 250) + 1}`, server: { maxRcptsPerSession: 100 } }],
       mailboxes: {},
       addresses: [],
       catchAll: d % 10 === 9,
@@ -89,27 +100,7 @@ function buildDomains(): DomainSpec[] {
     }
     small.push(spec);
   }
-  return [big, ...small, ...warmupDomains()];
-}
-
-/** Not measured: the list each freshly started node verifies first (see --warmup), on domains of its own. */
-function warmupDomains(): DomainSpec[] {
-  const provider: DomainSpec = { domain: 'warmup.test', scenario: 'warm-up', mx: [{ host: 'mx.warmup.test', priority: 10, ip: '127.98.9.1', server: { maxRcptsPerSession: 100 } }], mailboxes: {}, addresses: [] };
-  const addresses = Math.max(2, WARMUP);
-  for (let i = 0; i < Math.ceil(addresses / 2); i++) {
-    provider.addresses.push(`w${i}`);
-    if (i % 5 !== 4 && provider.mailboxes) provider.mailboxes[`w${i}`] = 'ok';
-  }
-  const small: DomainSpec[] = [];
-  for (let d = 0; d < Math.floor(addresses / 2 / 20); d++) {
-    const spec: DomainSpec = { domain: `w${d}.warmup.test`, scenario: 'warm-up', mx: [{ host: `mx.w${d}.warmup.test`, priority: 10, ip: `127.97.${Math.floor(d / 250)}.${(d % 250) + 1}`, server: { maxRcptsPerSession: 100 } }], mailboxes: {}, addresses: [], catchAll: d % 10 === 9 };
-    for (let i = 0; i < 20; i++) {
-      spec.addresses.push(`p${i}`);
-      if (i % 4 !== 3 && spec.mailboxes) spec.mailboxes[`p${i}`] = 'ok';
-    }
-    small.push(spec);
-  }
-  return [provider, ...small];
+  return [big, ...small];
 }
 
 interface Run {
@@ -170,9 +161,12 @@ const mismatches = new Map<string, number>();
 
 async function run(world: MailWorldProcess, name: string, n: number, kill: boolean): Promise<Run> {
   const fleet = await startNodes(world, n);
-  for (const node of fleet) {
-    for await (const r of new ProbeClient({ urls: [node.url], token: TOKEN }).verify(warmupList, { depth: 'smtp', mode: 'bulk' })) void r;
-  }
+  // Warm-up, not measured: every node verifies the warm-up list alone (together, each from its own source).
+  await Promise.all(
+    fleet.map(async (node) => {
+      for await (const r of new ProbeClient({ urls: [node.url], token: TOKEN }).verify(warmupList, { depth: 'smtp', mode: 'bulk' })) void r;
+    }),
+  );
   await world.reset();
   const client = new ProbeClient({ urls: fleet.map((x) => x.url), token: TOKEN, retry: { backoffMs: 200 } });
   const seen = new Map<string, number>();
@@ -258,11 +252,11 @@ async function run(world: MailWorldProcess, name: string, n: number, kill: boole
   };
 }
 
-const domains = buildDomains();
+const domains = [...listDomains('measured', ADDRESSES), ...(WARMUP > 0 ? listDomains('warm-up', WARMUP) : [])];
 const world = await startMailWorldProcess({ domains, replyDelayMs: RTT, nodeArgs: [PRODUCTION_NODE_FLAG] });
 const isWarmup = (e: string): boolean => e.endsWith('warmup.test');
 const list = world.emails.filter((e) => !isWarmup(e));
-const warmupList = world.emails.filter(isWarmup).slice(0, Math.max(2, WARMUP));
+const warmupList = WARMUP > 0 ? world.emails.filter(isWarmup) : [];
 const total = list.length;
 console.log(`bench:fleet — ${total.toLocaleString('en-US')} addresses, ${Math.round(SHARE * 100)}% on one provider (${PROVIDER_IPS.length} MX IPs), the rest on ${SMALL_DOMAINS} domains; ${RTT} ms per SMTP reply`);
 console.log('probe nodes: `mailvet probe` processes, default caps (5 connections per (source IP, MX IP), 20 RCPTs per session), sources ' + SOURCES.join(', '));
