@@ -5,7 +5,7 @@ import http from 'node:http';
 import tls from 'node:tls';
 import selfsigned from 'selfsigned';
 import { DNSBL_ZONE, buildZone, startDnsServer } from './dns-server';
-import { SmtpHost, type HostContext } from './smtp-host';
+import { SmtpHost, type HostContext, type RecipientDomain } from './smtp-host';
 import { mailboxIndex, truthFor, type MailboxIndex } from './truth';
 import type { DomainSpec, ServerSpec, Truth, WorldCounters } from './types';
 import { defaultScenarios } from './scenarios';
@@ -148,14 +148,16 @@ export async function startMailWorld(o: MailWorldOptions = {}): Promise<MailWorl
   const tlsPems = await testCertificate();
   const secureContext = tls.createSecureContext({ key: tlsPems.private, cert: tlsPems.cert });
   const greylist = new Map<string, number>();
+  const recipientDomains = new Map<string, RecipientDomain>();
+  for (const [name, spec] of byName) {
+    recipientDomains.set(name, { spec, servedBy: servedBy.get(name) ?? new Set(), mailboxes: mailboxesOf.get(name) ?? new Map() });
+  }
   const ctx: HostContext = {
     replyDelayMs: o.replyDelayMs ?? 0,
     counters,
     secureContext,
     greylist,
-    domainOf: (domain) => byName.get(domain),
-    mailboxOf: (domain, local) => mailboxesOf.get(domain)?.get(local),
-    serves: (ip, domain) => servedBy.get(domain)?.has(ip) ?? false,
+    recipientDomain: (domain) => recipientDomains.get(domain),
   };
 
   const listed = [...hosts.values()].filter((h) => h.spec.dnsblListed).map((h) => h.ip);

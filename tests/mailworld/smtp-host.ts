@@ -9,16 +9,22 @@ import net from 'node:net';
 import tls from 'node:tls';
 import type { DomainSpec, HostCounters, MailboxState, ServerSpec, WorldCounters } from './types';
 
+export interface RecipientDomain {
+  spec: DomainSpec;
+  servedBy: ReadonlySet<string>;
+  mailboxes: ReadonlyMap<string, MailboxState>;
+}
+
 export interface HostContext {
   replyDelayMs: number;
   counters: WorldCounters;
   secureContext: tls.SecureContext;
-  /** Domain spec for a recipient domain, if the world knows it. */
-  domainOf(domain: string): DomainSpec | undefined;
-  /** State of a mailbox (lower-case domain and local part), undefined when it does not exist. */
-  mailboxOf(domain: string, local: string): MailboxState | undefined;
-  /** Does the host at this IP accept mail for the domain (is it one of its MX/A addresses)? */
-  serves(ip: string, domain: string): boolean;
+  /**
+   * A recipient domain the world knows (lower-case name): its spec, the host IPs that serve it (its
+   * MX/A addresses) and its mailboxes by lower-case local part (absent: the mailbox does not exist).
+   * One lookup per RCPT.
+   */
+  recipientDomain(domain: string): RecipientDomain | undefined;
   /** (client ip | mail from | rcpt) → first seen (ms). Shared by all hosts, like a greylist DB. */
   greylist: Map<string, number>;
 }
@@ -343,10 +349,11 @@ class Session {
     if (at < 1) return `501 5.1.3 <${rcpt}>: Recipient address rejected: need fully-qualified address`;
     const local = rcpt.slice(0, at).toLowerCase();
     const domainName = rcpt.slice(at + 1).toLowerCase();
-    const domain = ctx.domainOf(domainName);
-    if (!domain || !ctx.serves(this.host.ip, domainName)) {
+    const known = ctx.recipientDomain(domainName);
+    if (!known || !known.servedBy.has(this.host.ip)) {
       return `554 5.7.1 <${rcpt}>: Relay access denied`;
     }
+    const domain = known.spec;
     if (domain.policyBlock) {
       return `550 5.7.1 Service unavailable; Client host [${this.clientIp}] blocked using bl.mailworld.test; see https://mailworld.test/lookup?ip=${this.clientIp}`;
     }
@@ -359,7 +366,7 @@ class Session {
       }
     }
     if (this.host.spec.acceptAll) return '250 2.1.5 Ok';
-    const state = ctx.mailboxOf(domainName, local);
+    const state = known.mailboxes.get(local);
     switch (state) {
       case 'ok':
         return '250 2.1.5 Ok';
