@@ -2,6 +2,7 @@
 // exactly the bytes dns2 would: compared here query by query against dns2's own handler, and end to
 // end over UDP (fast path) against TCP (dns2) on a running server.
 import dgram from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import dns2 from 'dns2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -214,6 +215,13 @@ describe('DNS server over UDP and TCP', () => {
       }
     }
     expect(queries - before).toBe(sent);
+  });
+
+  it.skipIf(process.platform !== 'linux')('asks for a 4 MB UDP receive buffer (as far as the kernel allows), well above the default', () => {
+    const granted = Math.min(4 * 1024 * 1024, Number(readFileSync('/proc/sys/net/core/rmem_max', 'utf8')));
+    const fallback = Number(readFileSync('/proc/sys/net/core/rmem_default', 'utf8'));
+    expect(server.udpRecvBufferSize()).toBeGreaterThanOrEqual(granted);
+    if (granted > fallback) expect(server.udpRecvBufferSize()).toBeGreaterThan(2 * fallback);
   });
 
   it('still answers EDNS queries over UDP (through dns2)', async () => {

@@ -74,6 +74,8 @@ function behaviourOf(zone: Zone, name: string): Behaviour {
 
 export interface DnsServerHandle {
   port: number;
+  /** The UDP socket's receive buffer as the kernel reports it (Linux: twice what was granted). */
+  udpRecvBufferSize(): number;
   close(): Promise<void>;
 }
 
@@ -343,6 +345,7 @@ export async function startDnsServer(
     tcp.on('error', () => undefined);
     return {
       port,
+      udpRecvBufferSize: () => udp.getRecvBufferSize(),
       close: async () => {
         for (const s of sockets) s.destroy();
         await Promise.all([

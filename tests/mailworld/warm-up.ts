@@ -75,7 +75,7 @@ async function pool<T>(jobs: (() => Promise<T>)[], width: number): Promise<T[]> 
 }
 
 export async function warmUpWorld(world: MailWorld, o: WarmUpOptions = {}): Promise<WarmUpReport> {
-  const signal = AbortSignal.timeout(o.timeLimitMs ?? 5_000);
+  const signal = AbortSignal.timeout(o.timeLimitMs ?? 8_000);
   const report: WarmUpReport = { sessions: 0, dnsQueries: 0, rdapQueries: 0 };
   // Plain hosts only (no tarpit, silence, limits or TLS demands), with the addresses they serve.
   const plain = (ip: string): boolean => {
@@ -98,18 +98,18 @@ export async function warmUpWorld(world: MailWorld, o: WarmUpOptions = {}): Prom
     if (ip) targets.push({ ip, rcpts: d.addresses.slice(0, 20).map((a) => `${a}@${d.domain}`) });
   }
   try {
-    const sessions = o.sessions ?? 300;
+    const sessions = o.sessions ?? 1500;
     if (targets.length > 0 && sessions > 0) {
       const jobs = Array.from({ length: sessions }, (_, i) => {
         const t = targets[i % targets.length] as { ip: string; rcpts: string[] };
         return () => session(t.ip, world.smtpPort, t.rcpts, signal);
       });
-      report.sessions = (await pool(jobs, 25)).filter(Boolean).length;
+      report.sessions = (await pool(jobs, 50)).filter(Boolean).length;
     }
     const resolver = new Resolver({ timeout: 500, tries: 1 });
     resolver.setServers([world.dnsServer]);
     const names = world.domains.flatMap((d) => [d.domain, ...(d.mx ?? []).map((m) => m.host)]);
-    const dnsJobs = Array.from({ length: names.length > 0 ? (o.dnsQueries ?? 600) : 0 }, (_, i) => {
+    const dnsJobs = Array.from({ length: names.length > 0 ? (o.dnsQueries ?? 2000) : 0 }, (_, i) => {
       const name = names[Math.floor(i / 2) % names.length] as string;
       return (): Promise<unknown> => (signal.aborted ? Promise.resolve(null) : (i % 2 ? resolver.resolve4(name) : resolver.resolveMx(name)).catch(() => null));
     });
@@ -127,7 +127,7 @@ export async function warmUpWorld(world: MailWorld, o: WarmUpOptions = {}): Prom
         });
         req.on('error', () => resolve());
       });
-    const rdapJobs = Array.from({ length: o.rdapQueries ?? 200 }, (_, i) => () => get(world.domains[i % Math.max(1, world.domains.length)]?.domain ?? 'warm-up.invalid'));
+    const rdapJobs = Array.from({ length: o.rdapQueries ?? 400 }, (_, i) => () => get(world.domains[i % Math.max(1, world.domains.length)]?.domain ?? 'warm-up.invalid'));
     await pool(rdapJobs, 4);
     report.rdapQueries = rdapJobs.length;
     agent.destroy();
