@@ -70,6 +70,7 @@ function testCertificate(): Promise<{ private: string; cert: string }> {
 }
 
 const RDAP_NOT_FOUND = JSON.stringify({ errorCode: 404, title: 'Not Found' });
+const RDAP_BAD_REQUEST = JSON.stringify({ errorCode: 400, title: 'Bad Request' });
 
 function emptyCounters(): WorldCounters {
   return {
@@ -187,10 +188,17 @@ export async function startMailWorld(o: MailWorldOptions = {}): Promise<MailWorl
   // RDAP: each domain's body is made once around its date (which moves with the clock, to the ms,
   // exactly as before); the path → domain lookup is remembered per path.
   const rdapDomains = new Map<string, { spec: DomainSpec; head: string } | null>();
-  const rdapDomain = (segment: string): { spec: DomainSpec; head: string } | null => {
+  /** undefined: the path segment is not valid percent-encoding. */
+  const rdapDomain = (segment: string): { spec: DomainSpec; head: string } | null | undefined => {
     let hit = rdapDomains.get(segment);
     if (hit === undefined) {
-      const d = byName.get(decodeURIComponent(segment).toLowerCase());
+      let name: string;
+      try {
+        name = decodeURIComponent(segment);
+      } catch {
+        return undefined;
+      }
+      const d = byName.get(name.toLowerCase());
       hit = !d || (d.dns ?? 'ok') === 'nxdomain' ? null : { spec: d, head: `{"objectClassName":"domain","ldhName":${JSON.stringify(d.domain)},"events":[{"eventAction":"registration","eventDate":` };
       if (rdapDomains.size < 100_000) rdapDomains.set(segment, hit);
     }
@@ -200,6 +208,12 @@ export async function startMailWorld(o: MailWorldOptions = {}): Promise<MailWorl
     counters.rdapQueries++;
     const m = /^\/domain\/([^/?]+)/.exec(req.url ?? '');
     const d = m?.[1] ? rdapDomain(m[1]) : null;
+    if (d === undefined) {
+      // A malformed percent-encoding: 400, as RDAP servers answer (it used to throw in the handler).
+      res.writeHead(400, { 'content-type': 'application/rdap+json' });
+      res.end(RDAP_BAD_REQUEST);
+      return;
+    }
     if (!d) {
       res.writeHead(404, { 'content-type': 'application/rdap+json' });
       res.end(RDAP_NOT_FOUND);

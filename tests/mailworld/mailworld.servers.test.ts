@@ -118,6 +118,11 @@ describe('mail world DNS', () => {
         expect(res.status).toBe(404);
         expect(await res.text()).toBe('{"errorCode":404,"title":"Not Found"}');
       }
+      // A malformed percent-encoding is a 400 (it used to throw inside the server), and the server serves on.
+      const bad = await fetch(`${world.rdapUrl}/domain/%E0%A4%A`);
+      expect(bad.status).toBe(400);
+      expect(await bad.text()).toBe('{"errorCode":400,"title":"Bad Request"}');
+      expect((await fetch(`${world.rdapUrl}/domain/normal.mailworld.test`)).status).toBe(200);
     } finally {
       await young.stop();
     }
