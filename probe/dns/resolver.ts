@@ -1,7 +1,11 @@
 // One DNS cache shared by every check (MX, host addresses, DNSBL): answers are kept for their TTL
 // (MX answers, which Node reports without a TTL, for a fixed 5 minutes), failures briefly, and a
-// question already in flight is never asked twice.
+// question already in flight is never asked twice. At most 64 questions are out at once: a node
+// that starts on hundreds of domains together would otherwise send their questions in one burst,
+// and the answers overflow its UDP socket's receive buffer faster than it reads them (each lost
+// answer costs a c-ares retry, a third of the DNS budget later).
 import { promises as dnsPromises } from 'node:dns';
+import { Semaphore } from '../smtp/semaphore';
 
 export type DnsErrorKind = 'nxdomain' | 'nodata' | 'servfail' | 'timeout' | 'refused' | 'other';
 
@@ -25,6 +29,8 @@ const MAX_TTL_MS = 3_600_000;
 const MIN_TTL_MS = 1_000;
 const NEGATIVE_TTL_MS = 60_000; // NXDOMAIN / NODATA
 const ERROR_TTL_MS = 5_000; // SERVFAIL / timeout: ask again soon
+/** Questions out at once (the rest wait their turn, in the order asked). */
+export const MAX_QUERIES_IN_FLIGHT = 64;
 
 interface Entry {
   expires: number; // Infinity while in flight
@@ -56,6 +62,7 @@ export class DnsCache {
   private readonly timeoutMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
+  private readonly inFlight = new Semaphore(MAX_QUERIES_IN_FLIGHT);
   queries = 0;
 
   constructor(o: DnsOptions) {
@@ -127,6 +134,7 @@ export class DnsCache {
 
   private async ask<T>(type: string, name: string, ask: () => Promise<{ records: T[]; ttlMs: number }>): Promise<{ answer: DnsAnswer<T>; ttlMs: number }> {
     this.queries++;
+    await this.inFlight.acquire(); // the timeout counts from when the question goes out
     let timer: NodeJS.Timeout | undefined;
     const guard = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(Object.assign(new Error(`${type} ${name}: timed out`), { code: 'ETIMEOUT' })), this.timeoutMs + 100);
@@ -141,6 +149,7 @@ export class DnsCache {
       return { answer: { ok: false, kind, message: `${type} ${name}: ${code ?? (err as Error).message}` }, ttlMs };
     } finally {
       clearTimeout(timer);
+      this.inFlight.release();
     }
   }
 
