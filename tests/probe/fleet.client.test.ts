@@ -5,7 +5,7 @@
 // /healthz are skipped and come back, and a node that dies mid-stream has its owed work redone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeClient } from '../../probe/client/probe-client';
-import { planShares } from '../../probe/client/pick-probe';
+import { planShares, probeOrder } from '../../probe/client/pick-probe';
 import type { VerificationResult } from '../../probe/contract';
 import { startProbeDaemon } from '../../probe/daemon/server';
 import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
@@ -141,6 +141,38 @@ describe('ProbeClient over a fleet of three nodes', () => {
       expect(client.stats.answered[lateUrl]).toBeGreaterThan(0);
     } finally {
       await late.close();
+    }
+  });
+
+  it('when the home node of a split domain dies before its catch-all answer, the nodes sent their shares "pending" check it themselves: every verdict right, every address once', { timeout: 10_000 }, async () => {
+    const w = await startMailWorld({ domains: [bigDomain('openbig.test', '127.94.0.1', 200, true), bigDomain('shutbig.test', '127.94.0.2', 200)], replyDelayMs: 15 });
+    const nodes = await Promise.all(SOURCES.map((ip) => startProbeDaemon({ port: 0, host: '127.0.0.1', token: TOKEN, probe: { ...fleetProbeOptions(w), sourceIps: [ip], maxConnectionsPerIp: 2, maxRcptsPerSession: 10 } })));
+    const urls = nodes.map((n) => n.url);
+    const home = probeOrder('openbig.test', urls)[0]!;
+    let killed = false;
+    try {
+      // No timeout opens the domain's gate within this test's 10 s (nor does a node's own 15 s one
+      // end the wait): only the home node's failure can tell the other nodes to check for themselves.
+      const client = new ProbeClient({ urls, token: TOKEN, retry: { backoffMs: 50 }, fleet: { catchAllWaitMs: 20_000 } });
+      // The home node dies as soon as the other shares have gone out "catch-all pending", long
+      // before its first session (three replies of 15 ms) can have answered the random mailbox.
+      const killer = setInterval(() => {
+        if (killed || client.stats.pendingShares === 0) return;
+        killed = true;
+        void nodes.find((n) => n.url === home)!.close();
+      }, 1);
+      const results = await collect(client.verify(w.emails, { depth: 'smtp', mode: 'bulk' })).finally(() => clearInterval(killer));
+      expect(killed).toBe(true);
+      expect(results).toHaveLength(w.emails.length);
+      expect(new Set(results.map((r) => r.email)).size).toBe(w.emails.length);
+      expect(outcome(results)).toEqual(expectedOutcome(w, w.emails));
+      expect(results.filter((r) => r.email.endsWith('@openbig.test')).every((r) => r.catch_all === true)).toBe(true);
+      expect(client.stats.replanned).toBeGreaterThan(0);
+      expect(client.stats.catchAllAnswers).toBeGreaterThanOrEqual(1); // "nothing learnt" passed on, not waited out
+      expect(Object.keys(client.stats.answered)).not.toContain(home);
+    } finally {
+      await Promise.all(nodes.filter((n) => !(killed && n.url === home)).map((n) => n.close()));
+      await w.stop();
     }
   });
 
