@@ -76,7 +76,8 @@ export interface DomainProbeParams {
   randomAddress: string | null;
   /**
    * Catch-all already known for the domain: true trusts no "accepted"; false is trusted only from
-   * the addresses in `knownCatchAllIps` (all addresses when that is unset).
+   * the addresses in `knownCatchAllIps` (when that is unset, a fleet peer's answer: the domain's
+   * most-preferred addresses).
    */
   knownCatchAll: boolean | null;
   knownCatchAllIps?: string[];
@@ -757,10 +758,13 @@ class DomainProbe {
   private catchAllAt(ip: string | null): boolean | null | undefined {
     if (this.p.knownCatchAll === true || this.peerValue === true) return true;
     if (ip !== null && this.randomAt.has(ip)) return this.randomAt.get(ip) ?? null;
+    // A "not catch-all" from elsewhere (a fleet peer's hint or late answer, no address listed) holds at
+    // the domain's most-preferred addresses, where the peer asked; an "accepted" from a backup MX
+    // (one that may take everyone, store and forward) has the random mailbox asked there too.
+    const primary = ip === null || (this.tierIps[0]?.includes(ip) ?? false);
     const knownIps = this.p.knownCatchAllIps;
-    if (this.p.knownCatchAll === false && (knownIps === undefined || (ip !== null && knownIps.includes(ip)))) return false;
-    // A peer's answer, like a hint, holds for every address of the domain.
-    if (this.peerValue === false) return false;
+    if (this.p.knownCatchAll === false && (knownIps === undefined ? primary : ip !== null && knownIps.includes(ip))) return false;
+    if (this.peerValue === false && primary) return false;
     return undefined;
   }
 

@@ -14,7 +14,27 @@ const TOKEN = 'peer-token';
 function domain(name: string, ip: string, catchAll: boolean): DomainSpec {
   return { domain: name, scenario: 'split share', mx: [{ host: `mx.${name}`, priority: 10, ip }], mailboxes: { a: 'ok', b: 'ok' }, addresses: ['a', 'b', 'gone'], catchAll };
 }
-const domains = [domain('strict.peer.test', '127.96.0.1', false), domain('open.peer.test', '127.96.0.2', true), domain('unsure.peer.test', '127.96.0.3', false), domain('early.peer.test', '127.96.0.4', false)];
+/** A silent primary MX and a backup that accepts every recipient (store and forward). */
+function behindBackup(name: string, n: number): DomainSpec {
+  return {
+    domain: name,
+    scenario: 'silent primary, accept-all backup',
+    mx: [
+      { host: `mx1.${name}`, priority: 10, ip: `127.96.1.${n}`, server: { mode: 'silent' } },
+      { host: `mx2.${name}`, priority: 20, ip: `127.96.2.${n}`, server: { acceptAll: true } },
+    ],
+    mailboxes: { a: 'ok' },
+    addresses: ['a', 'b'],
+  };
+}
+const domains = [
+  domain('strict.peer.test', '127.96.0.1', false),
+  domain('open.peer.test', '127.96.0.2', true),
+  domain('unsure.peer.test', '127.96.0.3', false),
+  domain('early.peer.test', '127.96.0.4', false),
+  behindBackup('late.backup.test', 1),
+  behindBackup('hinted.backup.test', 2),
+];
 
 let world: MailWorld;
 let daemon: { url: string; close(): Promise<void> };
@@ -116,6 +136,24 @@ describe('a share sent "catch-all pending"', () => {
     await verify({ emails: emailsOf('early.peer.test'), depth: 'smtp', mode: 'bulk', catch_all_pending: ['early.peer.test'] }, (r) => results.push(r));
     expect(results.filter((r) => r.verdict === 'deliverable')).toHaveLength(2);
     expect(rcptsAt('127.96.0.4')).toBe(3);
+  });
+
+  it('never trusts an accept-all backup MX on a peer\'s "not catch-all": it asks the random mailbox there itself', { timeout: 10_000 }, async () => {
+    const late: VerificationResult[] = [];
+    const done = verify({ emails: ['a@late.backup.test', 'b@late.backup.test'], depth: 'smtp', mode: 'bulk', catch_all_pending: ['late.backup.test'] }, (r) => late.push(r));
+    await new Promise((r) => setTimeout(r, 100));
+    await answer({ domain: 'late.backup.test', catch_all: false });
+    await done;
+    const hinted: VerificationResult[] = [];
+    await verify({ emails: ['a@hinted.backup.test', 'b@hinted.backup.test'], depth: 'smtp', mode: 'bulk', catch_all: { 'hinted.backup.test': false } }, (r) => hinted.push(r));
+    for (const r of [...late, ...hinted]) {
+      expect(`${r.verdict}/${r.reason}`, r.email).toBe('risky/catch_all');
+      expect(r.catch_all).toBe(true);
+      expect(r.evidence.mx_ip).toMatch(/^127\.96\.2\./); // answered by the backup
+    }
+    // Two mailboxes and the random one, at each backup.
+    expect(rcptsAt('127.96.2.1')).toBe(3);
+    expect(rcptsAt('127.96.2.2')).toBe(3);
   });
 
   it('refuses a bad answer with a 400 and a wrong token with a 401, and keeps waiting for a good one', async () => {
