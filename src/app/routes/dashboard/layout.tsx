@@ -1,7 +1,7 @@
 import { Dialog, DialogPanel } from '@headlessui/react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LogOut, PanelLeft } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { DASHBOARD_NAV, titleForPath } from '../../../components/layouts/dashboard-nav';
@@ -10,6 +10,7 @@ import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { AccountGone } from '../../../features/account/components/account-gone';
+import { dashboardExit, leaveDashboardTo } from '../../../features/auth/dashboard-exit';
 import { AUTH_TOASTS } from '../../../features/auth/messages';
 import { BillingStateBanner } from '../../../features/billing/billing-banner';
 import { appCodeOf } from '../../../../server/contracts/error-codes';
@@ -69,9 +70,11 @@ export default function DashboardLayout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [signingOut, setSigningOut] = useState(false);
-  // Where the guard sends a visitor without a session: /auth, or home right after Sign Out.
-  const leaveTo = useRef<string>(paths.auth);
   const trpc = useTRPC();
+  // Signed in again: a later loss of the session sends the visitor to /auth, not home.
+  useEffect(() => {
+    if (session) leaveDashboardTo(null);
+  }, [session]);
   const me = useQuery({ ...trpc.account.me.queryOptions(), enabled: !!session, retry: (n, err) => appCodeOf(err) !== 'NOT_A_MEMBER' && n < 3 });
 
   if (isPending && !session) {
@@ -81,14 +84,14 @@ export default function DashboardLayout() {
       </div>
     );
   }
-  if (!session) return <Navigate to={leaveTo.current} replace />;
+  if (!session) return <Navigate to={dashboardExit()} replace />;
 
   async function signOut() {
     setSigningOut(true);
-    leaveTo.current = paths.home;
+    leaveDashboardTo(paths.home);
     const { error } = await authClient.signOut();
     if (error) {
-      leaveTo.current = paths.auth;
+      leaveDashboardTo(null);
       setSigningOut(false);
       toast.error(AUTH_TOASTS.errorTitle, { description: error.message ?? 'Could not sign out' });
       return;

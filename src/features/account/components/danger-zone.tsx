@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { SettingRow } from '../../../components/ui/setting-row';
 import { paths } from '../../../config/paths';
 import { authClient } from '../../../lib/auth-client';
+import { leaveDashboardTo } from '../../auth/dashboard-exit';
 import { DeleteAccountDialog } from './delete-account-dialog';
 
 export function DangerZone() {
@@ -18,12 +19,14 @@ export function DangerZone() {
 
   async function signOut() {
     setSigningOut(true);
-    // Leave the dashboard first: once the session ends, the dashboard shell redirects to /auth,
-    // which would race (and beat) a navigation home started afterwards.
+    // Leave the dashboard first, and tell its guard where we are going: once the session ends, it
+    // would otherwise send us to /auth, racing (and beating) the navigation home.
+    leaveDashboardTo(paths.home);
     await navigate(paths.home);
     const { error } = await authClient.signOut();
     setSigningOut(false);
     if (error) {
+      leaveDashboardTo(null);
       toast.error('Error', { description: error.message ?? 'Could not sign out' });
       return;
     }

@@ -9,6 +9,7 @@ import { DialogForm } from '../../../components/ui/form';
 import { PasswordField } from '../../../components/ui/password-input';
 import { paths } from '../../../config/paths';
 import { authClient } from '../../../lib/auth-client';
+import { leaveDashboardTo } from '../../auth/dashboard-exit';
 import { useTRPC } from '../../../lib/trpc';
 
 export const DELETE_WORD = 'DELETE';
@@ -33,6 +34,7 @@ export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose:
         toast.success('Account Deleted', { description: 'Your account and its data have been deleted.' });
       },
       onError(err) {
+        leaveDashboardTo(null);
         setProblem(err.message);
         toast.error('Error', { description: err.message || 'Failed to delete account' });
       },
@@ -50,6 +52,9 @@ export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose:
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     if (typed.trim() !== DELETE_WORD) return setProblem(`Type ${DELETE_WORD} to confirm.`);
+    // The server ends the session with the account, possibly before its answer gets here: from now
+    // on the dashboard's guard sends a visitor without a session home, not to /auth.
+    leaveDashboardTo(paths.home);
     remove.mutate({ confirmation: typed.trim(), password });
   }
 
