@@ -82,13 +82,8 @@ export function discard(res: http.IncomingMessage): void {
 /** The body's non-empty lines (NDJSON), as they arrive. */
 export async function* bodyLines(res: http.IncomingMessage): AsyncGenerator<string> {
   res.setEncoding('utf8');
-  yield* textLines(res as AsyncIterable<string>);
-}
-
-/** Cuts a stream of text chunks into non-empty, trimmed lines. */
-export async function* textLines(chunks: AsyncIterable<string>): AsyncGenerator<string> {
   let buffer = '';
-  for await (const chunk of chunks) {
+  for await (const chunk of res as AsyncIterable<string>) {
     buffer += chunk;
     // Lines are cut at offsets; the unfinished rest is copied once per chunk, not once per line.
     let start = 0;

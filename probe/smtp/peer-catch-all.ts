@@ -37,11 +37,6 @@ export class PeerCatchAll {
     if (!entry.settled) this.settle(key, entry, value, KEEP_MS);
   }
 
-  /** Answers and waits still kept (for tests and metrics). */
-  get size(): number {
-    return this.entries.size;
-  }
-
   private entry(key: string): Entry {
     let entry = this.entries.get(key);
     if (!entry) {

@@ -2,8 +2,8 @@
 // random mailbox): it asks none itself, answers rejected mailboxes at once, holds the accepted ones
 // until the answer comes (POST /v1/catch-all), and asks itself when told nothing was learnt. Bad
 // answers are refused with a 400 and change nothing.
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodyLines, call } from '../../probe/client/http';
 import type { VerificationResult } from '../../probe/contract';
 import { startProbeDaemon } from '../../probe/daemon/server';
 import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
@@ -48,27 +48,9 @@ afterAll(async () => {
 });
 
 /** Streams /v1/verify; `onLine` sees each result as it arrives. */
-function verify(body: object, onLine: (r: VerificationResult) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const text = JSON.stringify(body);
-    const req = http.request(`${daemon.url}/v1/verify`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } }, (res) => {
-      res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let nl: number;
-        while ((nl = buffer.indexOf('\n')) >= 0) {
-          const line = buffer.slice(0, nl);
-          buffer = buffer.slice(nl + 1);
-          if (line.trim()) onLine(JSON.parse(line) as VerificationResult);
-        }
-      });
-      res.on('end', resolve);
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(text);
-  });
+async function verify(body: object, onLine: (r: VerificationResult) => void): Promise<void> {
+  const res = await call(`${daemon.url}/v1/verify`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+  for await (const line of bodyLines(res)) onLine(JSON.parse(line) as VerificationResult);
 }
 
 async function answer(body: unknown, token = TOKEN): Promise<{ status: number; text: string }> {
