@@ -33,6 +33,12 @@ import type { ProbeOptions, Verifier, VerifyCallOptions } from './types';
 const HINT_GRACE_MS = 300;
 /** Longest a share marked "catch-all pending" waits for its peer's answer before asking the random mailbox itself. */
 const PEER_CATCH_ALL_WAIT_MS = 15_000;
+/**
+ * Longest a batch's own setup (syntax of every address, starting every domain) holds the event loop
+ * before it lets waiting I/O through: a batch of 10,000 addresses on hundreds of domains is tens of ms
+ * of that, during which the sessions already out (its first domains', other requests') would wait.
+ */
+const SETUP_SLICE_MS = 4;
 
 interface Entry {
   email: string;
@@ -111,8 +117,10 @@ export class Engine implements Verifier {
   private async runBatch(emails: string[], depth: Depth, mode: 'realtime' | 'bulk', signal: AbortSignal, emit: Emit, hints: Readonly<Record<string, boolean>>, pending: ReadonlySet<string>): Promise<void> {
     if (signal.aborted) throw abortError();
     const start = Date.now();
+    const slice = new SetupSlice(SETUP_SLICE_MS);
     const groups = new Map<string, Entry[]>();
     for (const email of emails) {
+      if (slice.due()) await slice.pause();
       // Bad syntax and address literals end here (syntax/decide.ts, also used without a daemon).
       const syntax = decideBySyntax(email, depth, Date.now() - start);
       if (syntax.decided) {
@@ -125,12 +133,15 @@ export class Engine implements Verifier {
     }
     // Biggest domains first: they are the longest chains of sessions.
     const ordered = [...groups].sort((a, b) => b[1].length - a[1].length);
-    const all = Promise.all(
-      ordered.map(([domain, entries]) =>
-        this.domainSlots.run(() => this.verifyDomain(domain, entries, depth, mode, signal, start, emit, Object.hasOwn(hints, domain) ? hints[domain] : undefined, pending.size > 0 ? peerKeyOf(entries, pending) : null), signal),
-      ),
-    );
-    await raceAbort(all, signal);
+    const domains: Promise<void>[] = [];
+    for (const [domain, entries] of ordered) {
+      if (signal.aborted) break;
+      const done = this.domainSlots.run(() => this.verifyDomain(domain, entries, depth, mode, signal, start, emit, Object.hasOwn(hints, domain) ? hints[domain] : undefined, pending.size > 0 ? peerKeyOf(entries, pending) : null), signal);
+      done.catch(() => undefined); // its failure is the batch's (below), not an unhandled rejection while the rest start
+      domains.push(done);
+      if (slice.due()) await slice.pause();
+    }
+    await raceAbort(Promise.all(domains), signal);
   }
 
   private async verifyDomain(domain: string, entries: Entry[], depth: Depth, mode: 'realtime' | 'bulk', signal: AbortSignal, start: number, emit: Emit, catchAllHint: boolean | undefined, peerKey: string | null): Promise<void> {
@@ -332,6 +343,22 @@ function providerNote(provider: Provider | null, outcome: MailboxOutcome, catchA
     if (outcome.finding === 'mailbox_not_found' && outcome.replies.some((r) => r.enhanced === '5.4.1')) return 'Microsoft 365 tenant that refuses recipients it does not know (directory-based edge blocking)';
   }
   return null;
+}
+
+/** Lets waiting I/O through once the synchronous work since the last pause is longer than `sliceMs`. */
+class SetupSlice {
+  private since = performance.now();
+
+  constructor(private readonly sliceMs: number) {}
+
+  due(): boolean {
+    return performance.now() - this.since >= this.sliceMs;
+  }
+
+  async pause(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.since = performance.now();
+  }
 }
 
 /** A hint's promise whose value can be read at once after it has settled (`fallback` if it failed). */

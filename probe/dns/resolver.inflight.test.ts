@@ -1,5 +1,6 @@
 // A node that starts on hundreds of domains at once must not send all their DNS questions in one
 // burst: at most MAX_QUERIES_IN_FLIGHT are out, the rest wait their turn, and every one is answered.
+// A domain halfway through its route (its MX hosts' addresses) goes before domains not started.
 import dns2 from 'dns2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DnsCache, MAX_QUERIES_IN_FLIGHT } from './resolver';
@@ -19,7 +20,8 @@ beforeAll(async () => {
     maxOutstanding = Math.max(maxOutstanding, outstanding);
     const q = request.questions[0];
     const response = Packet.createResponseFromRequest(request);
-    if (q) response.answers.push(Packet.createResourceFromQuestion(q, { type: Packet.TYPE.A, class: Packet.CLASS.IN, ttl: 60, address: '192.0.2.7' }));
+    if (q?.type === Packet.TYPE.MX) response.answers.push(Packet.createResourceFromQuestion(q, { type: Packet.TYPE.MX, class: Packet.CLASS.IN, ttl: 60, priority: 10, exchange: `mx.${q.name}` }));
+    else if (q) response.answers.push(Packet.createResourceFromQuestion(q, { type: Packet.TYPE.A, class: Packet.CLASS.IN, ttl: 60, address: '192.0.2.7' }));
     // Answered a little later, as a resolver that has to ask upstream.
     setTimeout(() => {
       outstanding--;
@@ -45,4 +47,23 @@ describe('DnsCache questions in flight', () => {
     }
   });
 
+  it("lets an MX host's address question go before the MX questions still waiting", async () => {
+    const dns = new DnsCache({ servers: [`127.0.0.1:${port}`], timeoutMs: 3000 });
+    try {
+      const order: string[] = [];
+      const mxs = Array.from({ length: 320 }, (_, i) => dns.mx(`domain${i}.queue.test`).then((a) => (order.push(`mx${i}`), a)));
+      // The first domain's MX is known: the address of its MX host is asked next, behind 256 waiting MX questions.
+      const first = await mxs[0];
+      expect(first?.ok && first.records[0]?.exchange).toBe('mx.domain0.queue.test');
+      const address = dns.a('mx.domain0.queue.test').then((a) => (order.push('a'), a));
+      const [a, ...rest] = await Promise.all([address, ...mxs]);
+      expect(a?.ok && a.records[0]).toBe('192.0.2.7');
+      expect(rest.every((r) => r.ok)).toBe(true);
+      // In the order asked it would have been answered last; now it goes out with the next free slot.
+      expect(order.indexOf('a')).toBeLessThan(2 * MAX_QUERIES_IN_FLIGHT + 1);
+      expect(maxOutstanding).toBeLessThanOrEqual(MAX_QUERIES_IN_FLIGHT);
+    } finally {
+      dns.close();
+    }
+  });
 });

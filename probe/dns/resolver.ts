@@ -29,8 +29,15 @@ const MAX_TTL_MS = 3_600_000;
 const MIN_TTL_MS = 1_000;
 const NEGATIVE_TTL_MS = 60_000; // NXDOMAIN / NODATA
 const ERROR_TTL_MS = 5_000; // SERVFAIL / timeout: ask again soon
-/** Questions out at once (the rest wait their turn, in the order asked). */
+/** Questions out at once (the rest wait their turn: see QUESTION_PRIORITY, then in the order asked). */
 export const MAX_QUERIES_IN_FLIGHT = 64;
+/**
+ * Which waiting questions go out first. A domain's route is an MX question and then the addresses
+ * of its MX hosts: an address question means a domain is halfway, and it goes before the MX
+ * questions of domains not started yet. Otherwise a batch of hundreds of domains would have every
+ * route wait until all their MX questions were answered, and no session could start before then.
+ */
+const QUESTION_PRIORITY: Readonly<Record<string, number>> = { A: 1, AAAA: 1 };
 
 interface Entry {
   expires: number; // Infinity while in flight
@@ -134,7 +141,7 @@ export class DnsCache {
 
   private async ask<T>(type: string, name: string, ask: () => Promise<{ records: T[]; ttlMs: number }>): Promise<{ answer: DnsAnswer<T>; ttlMs: number }> {
     this.queries++;
-    await this.inFlight.acquire(); // the timeout counts from when the question goes out
+    await this.inFlight.acquire(undefined, QUESTION_PRIORITY[type] ?? 0); // the timeout counts from when the question goes out
     let timer: NodeJS.Timeout | undefined;
     const guard = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(Object.assign(new Error(`${type} ${name}: timed out`), { code: 'ETIMEOUT' })), this.timeoutMs + 100);
