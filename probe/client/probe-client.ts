@@ -1,28 +1,20 @@
-// Server-side client of the probe fleet (PROBE_URLS). Before each call it knows which daemons are
-// live (GET /healthz, remembered for a few seconds; a failed daemon is skipped for a cooldown and
-// checked again after it). Small domains go whole to their rendezvous-hashed daemon; a domain big
-// enough to matter (a list dominated by one provider) is split into one share per live daemon, so
-// every node works on it within its own politeness caps. Every share goes at once: the home share's
-// node asks the random mailbox in its first session at each MX address; the others are sent "catch-all
-// pending" (they ask none and hold their "accepted" answers) and get that answer (POST /v1/catch-all)
-// as soon as the client has it — the first result that carries it, or the home share's first address
-// (its "scout") answered without it (then they ask themselves). So the random-mailbox check is made
-// once per domain, no node sits idle waiting for it, and the answer is remembered for later calls
-// (sent as a hint). A quarter of each share is held back as the domain's
-// reserve and handed out in parts to whichever node runs low first (a node that started later or runs
-// slower — fewer caps, a throttled source address — does less), so the nodes finish it together.
-// When a daemon dies mid-stream (SIGKILL, reset, 5xx) only the addresses it still owed are planned
-// again over the nodes still live: every address is answered once. A daemon whose stream stays silent longer than
-// the idle timeout (hung without closing) is treated the same way. Every NDJSON line is parsed with the
-// contract's zod schema: the server only ever sees validated VerificationResults.
-// The fleet RCPT budget per MX is held by the nodes themselves (each keeps budget ÷ PROBE_FLEET_SIZE);
-// the client only checks, from /healthz, that its PROBE_URLS has no more nodes than that size and
-// that the nodes agree, and warns when not (the shares would then add up to more than the budget).
-import { z } from 'zod';
-import { MAX_BATCH, verificationResultSchema, type Depth, type VerificationResult } from '../contract';
+// Server-side client of the probe fleet (PROBE_URLS): what the server, the CLI and the benches call.
+// - Which daemons are live: fleet-health.ts (GET /healthz, remembered; a failed daemon skipped for a
+//   cooldown; the fleet RCPT budget checked to add up).
+// - How a call's addresses are planned over them, split domains and their one random-mailbox check
+//   included, and planned again when a daemon dies mid-stream (SIGKILL, reset, 5xx) or stays silent
+//   longer than the idle timeout: fleet-call.ts. Every address is answered once.
+// - What it has learnt of domains' catch-all answers, passed on as hints: catch-all-memory.ts.
+// - The wire (here): one POST /v1/verify per request, its NDJSON stream read over node:http, every
+//   line parsed with the contract's zod schema (the server only ever sees validated
+//   VerificationResults), and POST /v1/catch-all to a node waiting for a split domain's answer.
+// The fleet RCPT budget per MX is held by the nodes themselves (each keeps budget ÷ PROBE_FLEET_SIZE).
+import { verificationResultSchema, type Depth, type VerificationResult } from '../contract';
 import { produced } from '../channel';
+import { CatchAllMemory } from './catch-all-memory';
+import { FleetCall, type FleetCallDeps } from './fleet-call';
+import { FleetHealth, parseJson } from './fleet-health';
 import { bodyLines, call, discard, readText } from './http';
-import { domainKey, planShares, type PlannedShare } from './pick-probe';
 
 export interface ProbeClientRetry {
   /** Attempts at finding a live daemon for owed work before giving up (default 2). */
@@ -97,69 +89,39 @@ export interface FleetStats {
   warnings: string[];
 }
 
-const healthSchema = z.object({
-  mx_rcpt_budget: z.object({ budget: z.number(), fleet_size: z.number(), window_ms: z.number(), node_share: z.number() }).optional(),
-});
-type HealthBudget = NonNullable<z.infer<typeof healthSchema>['mx_rcpt_budget']>;
-
-const MAX_REMEMBERED_DOMAINS = 10_000;
-/** Of each share of a split domain, this part is held back and handed to whichever node runs low first. */
-const RESERVE_SHARE = 0.25;
-
-/** The held-back addresses of one split domain, and what each node still owes of it. */
-interface Reserve {
-  left: string[];
-  /** Addresses handed out per part. A node gets the next part once it owes no more than one part. */
-  part: number;
-  /** url → addresses of the domain sent to that node and not answered yet. */
-  owed: Map<string, number>;
-  /** Requests of the domain in flight: when none is left, what is still held back is planned again. */
-  inFlight: number;
-}
-
-/** A split domain whose random mailbox its home node is asking: what the other nodes wait for. */
-interface Gate {
-  home: string;
-  /** The home share's first address: its answer opens the gate whatever it says about catch-all. */
-  scout: string;
-  /** Nodes sent part of the domain "catch-all pending": each is told the answer when it comes. */
-  told: Set<string>;
-  timer: NodeJS.Timeout | null;
-  open(): void;
-}
-
 export class ProbeClient {
-  private readonly urls: string[];
   private readonly token: string;
-  private readonly rounds: number;
-  private readonly backoffMs: number;
-  private readonly cooldownMs: number;
-  private readonly splitMin: number;
-  private readonly catchAllWaitMs: number;
-  private readonly catchAllMemoryMs: number;
   private readonly healthTimeoutMs: number;
-  private readonly healthTtlMs: number;
   private readonly idleTimeoutMs: number;
-  private readonly health = new Map<string, { ok: boolean; until: number }>();
-  private readonly checking = new Map<string, Promise<boolean>>();
-  private readonly catchAll = new Map<string, { value: boolean; domain: string; expires: number }>();
-  /** The fleet RCPT budget each node said it holds a share of (null: none). */
-  private readonly budgets = new Map<string, HealthBudget | null>();
+  private readonly health: FleetHealth;
+  private readonly deps: FleetCallDeps;
   readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0, idleTimeouts: 0, pendingShares: 0, catchAllAnswers: 0, reserveParts: 0, warnings: [] };
 
   constructor(o: ProbeClientOptions) {
-    this.urls = [...new Set(o.urls.map((u) => u.trim().replace(/\/+$/, '')).filter(Boolean))];
-    if (this.urls.length === 0) throw new Error('ProbeClient needs at least one url');
+    const urls = [...new Set(o.urls.map((u) => u.trim().replace(/\/+$/, '')).filter(Boolean))];
+    if (urls.length === 0) throw new Error('ProbeClient needs at least one url');
     this.token = o.token;
-    this.rounds = Math.max(1, o.retry?.rounds ?? 2);
-    this.backoffMs = o.retry?.backoffMs ?? 500;
-    this.cooldownMs = o.retry?.cooldownMs ?? 10_000;
-    this.splitMin = Math.max(1, o.fleet?.splitMin ?? 50);
-    this.catchAllWaitMs = o.fleet?.catchAllWaitMs ?? 3_000;
-    this.catchAllMemoryMs = o.fleet?.catchAllMemoryMs ?? 600_000;
     this.healthTimeoutMs = o.fleet?.healthTimeoutMs ?? 1_000;
-    this.healthTtlMs = o.fleet?.healthTtlMs ?? 5_000;
     this.idleTimeoutMs = Math.max(1, o.fleet?.idleTimeoutMs ?? 60_000);
+    this.health = new FleetHealth({
+      urls,
+      token: o.token,
+      rounds: Math.max(1, o.retry?.rounds ?? 2),
+      backoffMs: o.retry?.backoffMs ?? 500,
+      cooldownMs: o.retry?.cooldownMs ?? 10_000,
+      timeoutMs: this.healthTimeoutMs,
+      ttlMs: o.fleet?.healthTtlMs ?? 5_000,
+      warnings: this.stats.warnings,
+    });
+    this.deps = {
+      health: this.health,
+      memory: new CatchAllMemory(o.fleet?.catchAllMemoryMs ?? 600_000),
+      stats: this.stats,
+      splitMin: Math.max(1, o.fleet?.splitMin ?? 50),
+      catchAllWaitMs: o.fleet?.catchAllWaitMs ?? 3_000,
+      send: (...args) => this.send(...args),
+      tellCatchAll: (...args) => this.tellCatchAll(...args),
+    };
   }
 
   /** Results in completion order. Throws when some addresses could not be verified by any daemon. */
@@ -168,287 +130,12 @@ export class ProbeClient {
     const stop = new AbortController();
     const signal = o.signal ? AbortSignal.any([o.signal, stop.signal]) : stop.signal;
     // Don't make an early-leaving consumer wait for the cancelled requests to wind down.
-    yield* produced<VerificationResult>(stop, (push) => this.distribute(emails, o, signal, push), { awaitProducer: false });
+    yield* produced<VerificationResult>(stop, (push) => new FleetCall(this.deps, o, signal, push).run(emails), { awaitProducer: false });
   }
 
   /** The daemons that answer /healthz now (a fresh check for those not known; `fresh` re-checks all). */
-  async liveNodes(signal?: AbortSignal, fresh = false): Promise<string[]> {
-    const now = Date.now();
-    await Promise.all(
-      this.urls.map(async (url) => {
-        const known = this.health.get(url);
-        if (!fresh && known && known.until > now) return;
-        let check = this.checking.get(url);
-        if (!check) {
-          check = this.checkHealth(url, signal).finally(() => this.checking.delete(url));
-          this.checking.set(url, check);
-        }
-        const ok = await check;
-        this.health.set(url, { ok, until: Date.now() + (ok ? this.healthTtlMs : this.cooldownMs) });
-      }),
-    );
-    this.checkBudgets();
-    return this.urls.filter((u) => this.health.get(u)?.ok === true);
-  }
-
-  private async checkHealth(url: string, signal?: AbortSignal): Promise<boolean> {
-    try {
-      const timeout = AbortSignal.timeout(this.healthTimeoutMs);
-      const res = await call(`${url}/healthz`, { method: 'GET', headers: { authorization: `Bearer ${this.token}` }, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-      if (res.statusCode !== 200) {
-        discard(res);
-        return false;
-      }
-      const body = healthSchema.safeParse(parseJson(await readText(res)));
-      if (body.success) this.budgets.set(url, body.data.mx_rcpt_budget ?? null);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /**
-   * The nodes hold the budget alone (each its share, budget ÷ fleet size): the sum holds only while
-   * PROBE_URLS lists no more nodes than the size the nodes were given, and they agree. Says so when not.
-   */
-  private checkBudgets(): void {
-    const seen = [...this.budgets].filter((e): e is [string, HealthBudget] => e[1] !== null);
-    const first = seen[0];
-    if (!first) return;
-    const [, b] = first;
-    if (this.urls.length > b.fleet_size) {
-      this.warn(`PROBE_URLS lists ${this.urls.length} probe nodes but their fleet RCPT budget (${b.budget} per MX per ${b.window_ms} ms) is shared among PROBE_FLEET_SIZE=${b.fleet_size}: together they may send an MX more than the budget; set PROBE_FLEET_SIZE=${this.urls.length} or more on every node`);
-    }
-    for (const [url, other] of seen) {
-      if (other.budget !== b.budget || other.fleet_size !== b.fleet_size || other.window_ms !== b.window_ms) {
-        this.warn(`probe nodes disagree about the fleet RCPT budget: ${first[0]} has ${b.budget} per ${b.window_ms} ms over ${b.fleet_size} nodes, ${url} has ${other.budget} per ${other.window_ms} ms over ${other.fleet_size}; give every node the same PROBE_FLEET_* values`);
-      }
-    }
-    for (const [url, other] of this.budgets) {
-      if (other === null) this.warn(`probe node ${url} holds no share of the fleet RCPT budget that ${first[0]} holds (PROBE_FLEET_MX_RCPT_PER_MINUTE unset there): it is not limited`);
-    }
-  }
-
-  private warn(message: string): void {
-    if (this.stats.warnings.includes(message)) return;
-    this.stats.warnings.push(message);
-    console.warn(`[probe fleet] ${message}`);
-  }
-
-  private markDown(url: string): void {
-    this.health.set(url, { ok: false, until: Date.now() + this.cooldownMs });
-  }
-
-  private knownCatchAll(domain: string): { value: boolean; domain: string } | null {
-    const known = this.catchAll.get(domain);
-    if (!known) return null;
-    if (known.expires <= Date.now()) {
-      this.catchAll.delete(domain);
-      return null;
-    }
-    return known;
-  }
-
-  private learnCatchAll(r: VerificationResult): void {
-    if (r.catch_all === null || r.normalized === null) return;
-    const key = domainKey(r.email);
-    const known = this.catchAll.get(key);
-    const now = Date.now();
-    if (known && known.value === r.catch_all && known.expires > now) {
-      // The same answer again (every result of a domain carries it): only the memory is renewed.
-      known.expires = now + this.catchAllMemoryMs;
-      return;
-    }
-    this.catchAll.delete(key);
-    this.catchAll.set(key, { value: r.catch_all, domain: r.normalized.slice(r.normalized.lastIndexOf('@') + 1), expires: Date.now() + this.catchAllMemoryMs });
-    if (this.catchAll.size > MAX_REMEMBERED_DOMAINS) {
-      const oldest = this.catchAll.keys().next();
-      if (!oldest.done) this.catchAll.delete(oldest.value);
-    }
-  }
-
-  /** Catch-all hints for the domains of `emails` that the client already knows. */
-  private hintsFor(emails: string[]): Record<string, boolean> | undefined {
-    let hints: Record<string, boolean> | undefined;
-    for (const key of new Set(emails.map(domainKey))) {
-      const known = this.knownCatchAll(key);
-      if (known) (hints ??= {})[known.domain] = known.value;
-    }
-    return hints;
-  }
-
-  /**
-   * Plans the addresses over the live daemons and sends them; a daemon that fails hands what it
-   * still owed back to a new plan over the daemons still live. Resolves when every address is answered.
-   */
-  private distribute(emails: string[], o: ProbeVerifyOptions, signal: AbortSignal, emit: (r: VerificationResult) => void): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      let active = 0;
-      let finished = false;
-      const gates = new Map<string, Gate>();
-      const reserves = new Map<string, Reserve>();
-      const end = (err?: unknown): void => {
-        if (finished) return;
-        finished = true;
-        for (const g of gates.values()) if (g.timer) clearTimeout(g.timer);
-        if (err === undefined) resolve();
-        else reject(err instanceof Error ? err : new Error(String(err)));
-      };
-      const track = (work: () => Promise<void>): void => {
-        active++;
-        work().then(
-          () => {
-            if (--active === 0) end();
-          },
-          (err: unknown) => end(err),
-        );
-      };
-
-      const onResult = (url: string, r: VerificationResult): void => {
-        this.stats.answered[url] = (this.stats.answered[url] ?? 0) + 1;
-        this.learnCatchAll(r);
-        emit(r);
-        const key = domainKey(r.email);
-        const gate = gates.get(key);
-        if (gate && (r.catch_all !== null || r.email === gate.scout)) gate.open();
-        const reserve = reserves.get(key);
-        if (reserve) {
-          const owes = (reserve.owed.get(url) ?? 1) - 1;
-          reserve.owed.set(url, owes);
-          // This node is running out of the domain: it takes the next held-back part, so that nodes
-          // which started later or run slower do not leave it idle at the end.
-          if (owes <= reserve.part && reserve.left.length > 0 && this.health.get(url)?.ok !== false && !finished) {
-            this.stats.reserveParts++;
-            const part = reserve.left.splice(0, reserve.part);
-            track(() => requestPart(reserve, url, part));
-          }
-        }
-      };
-
-      /** A request with part of a split domain (counted in its reserve), or any other request. */
-      const requestPart = (reserve: Reserve | undefined, url: string, list: string[]): Promise<void> => {
-        if (!reserve) return request(url, list);
-        reserve.inFlight++;
-        reserve.owed.set(url, (reserve.owed.get(url) ?? 0) + list.length);
-        return request(url, list).finally(() => {
-          reserve.inFlight--;
-          if (reserve.inFlight === 0 && reserve.left.length > 0 && !finished) {
-            const rest = reserve.left.splice(0);
-            track(() => dispatch(rest));
-          }
-        });
-      };
-
-      /** The split domains of `list` whose catch-all answer is still awaited (their nodes are to be told it). */
-      const pendingFor = (url: string, list: string[]): string[] | undefined => {
-        if (gates.size === 0) return undefined;
-        const keys = new Set(list.map(domainKey));
-        let pending: string[] | undefined;
-        for (const [domain, gate] of gates) {
-          if (!keys.has(domain) || (url === gate.home && list.includes(gate.scout))) continue; // the request that asks it
-          gate.told.add(url);
-          (pending ??= []).push(domain);
-        }
-        return pending;
-      };
-
-      const request = async (url: string, list: string[]): Promise<void> => {
-        if (finished) return;
-        const hints = this.hintsFor(list);
-        if (hints) this.stats.hinted++;
-        const pending = pendingFor(url, list);
-        if (pending) this.stats.pendingShares++;
-        this.stats.requests[url] = (this.stats.requests[url] ?? 0) + 1;
-        const owed = await this.send(url, list, o, signal, (r) => onResult(url, r), hints, pending);
-        if (owed.length === 0) return;
-        this.markDown(url);
-        this.stats.replanned += owed.length;
-        for (const g of gates.values()) if (g.home === url) g.open();
-        await dispatch(owed);
-      };
-
-      const dispatch = async (list: string[]): Promise<void> => {
-        let live = await this.liveNodes(signal);
-        if (live.length === 0) live = await this.liveNodes(signal, true); // every daemon remembered down: ask again once now
-        for (let round = 1; live.length === 0; round++) {
-          if (round >= this.rounds) throw new Error(`no probe daemon could verify ${list.length} address(es) (tried ${this.urls.join(', ')})`);
-          await sleep(this.backoffMs, signal);
-          live = await this.liveNodes(signal, true);
-        }
-        const now = new Map<string, string[]>();
-        const sendNow = (url: string, emails: string[]): void => {
-          const list = now.get(url);
-          if (list) for (const e of emails) list.push(e);
-          else now.set(url, [...emails]);
-        };
-        const byDomain = new Map<string, PlannedShare[]>();
-        for (const s of planShares(list, live, this.splitMin)) byDomain.set(s.domain, [...(byDomain.get(s.domain) ?? []), s]);
-        for (const [domain, shares] of byDomain) {
-          const [home, ...rest] = shares;
-          if (!home) continue;
-          const probing = o.depth !== 'syntax' && o.depth !== 'mx';
-          let reserve = reserves.get(domain);
-          if (!reserve && rest.length > 0 && probing) {
-            // Each share gives up its tail to the domain's reserve (see onResult).
-            const cuts = shares.map((s) => Math.floor(s.emails.length * RESERVE_SHARE));
-            const total = cuts.reduce((a, b) => a + b, 0);
-            if (total >= this.splitMin) {
-              const left = shares.flatMap((s, i) => s.emails.splice(s.emails.length - (cuts[i] ?? 0)));
-              reserve = { left, part: Math.max(this.splitMin, Math.ceil(left.length / (shares.length * 4))), owed: new Map(), inFlight: 0 };
-              reserves.set(domain, reserve);
-            }
-          }
-          const send = (s: PlannedShare): void => {
-            if (reserve) {
-              const r = reserve;
-              track(() => requestPart(r, s.url, s.emails));
-            } else sendNow(s.url, s.emails);
-          };
-          const scout = home.emails[0];
-          if (rest.length === 0 || this.knownCatchAll(domain) || !probing || gates.has(domain) || scout === undefined) {
-            // Nothing to wait for — or the domain's random mailbox is being asked already (owed work
-            // planned again): these requests are sent pending on that answer (pendingFor).
-            for (const s of shares) send(s);
-            continue;
-          }
-          // A domain split over nodes: its home share's node asks the random mailbox (in its first
-          // sessions, next to the first addresses); every share goes now, the others "catch-all
-          // pending", and their nodes are told the answer when it comes — the first result that
-          // carries it, or the home share's first address answered without it, the home node's
-          // failure or a timeout (then they ask themselves).
-          track(
-            () =>
-              new Promise<void>((done) => {
-                const gate: Gate = {
-                  home: home.url,
-                  scout,
-                  told: new Set(),
-                  timer: setTimeout(() => gate.open(), this.catchAllWaitMs),
-                  open: () => {
-                    if (gates.get(domain) === gate) gates.delete(domain);
-                    if (gate.timer) clearTimeout(gate.timer);
-                    gate.timer = null;
-                    const value = this.knownCatchAll(domain)?.value ?? null;
-                    for (const url of gate.told) this.tellCatchAll(url, domain, value, signal);
-                    gate.told.clear();
-                    done();
-                  },
-                };
-                gates.set(domain, gate);
-              }),
-          );
-          for (const s of shares) send(s);
-        }
-        for (const [url, all] of now) {
-          for (let i = 0; i < all.length; i += MAX_BATCH) {
-            const chunk = all.slice(i, i + MAX_BATCH);
-            track(() => request(url, chunk));
-          }
-        }
-      };
-
-      track(() => dispatch(emails));
-    });
+  liveNodes(signal?: AbortSignal, fresh = false): Promise<string[]> {
+    return this.health.liveNodes(signal, fresh);
   }
 
   /** Passes a split domain's catch-all answer (null: none learnt) to a node sent part of it "catch-all pending". */
@@ -514,27 +201,4 @@ export class ProbeClient {
       clearTimeout(idleTimer);
     }
   }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

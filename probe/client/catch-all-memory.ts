@@ -1,0 +1,51 @@
+// What the client has learnt of domains' catch-all answers (from any node's results), reused for a
+// while as hints: a node given one skips its own random-mailbox check for that domain.
+import type { VerificationResult } from '../contract';
+import { domainKey } from './pick-probe';
+
+const MAX_REMEMBERED_DOMAINS = 10_000;
+
+export class CatchAllMemory {
+  /** Domain key → the answer, the domain as the probe writes it (A-label) and until when it holds. */
+  private readonly known = new Map<string, { value: boolean; domain: string; expires: number }>();
+
+  constructor(private readonly memoryMs: number) {}
+
+  get(key: string): { value: boolean; domain: string } | null {
+    const known = this.known.get(key);
+    if (!known) return null;
+    if (known.expires <= Date.now()) {
+      this.known.delete(key);
+      return null;
+    }
+    return known;
+  }
+
+  learn(r: VerificationResult): void {
+    if (r.catch_all === null || r.normalized === null) return;
+    const key = domainKey(r.email);
+    const known = this.known.get(key);
+    const now = Date.now();
+    if (known && known.value === r.catch_all && known.expires > now) {
+      // The same answer again (every result of a domain carries it): only the memory is renewed.
+      known.expires = now + this.memoryMs;
+      return;
+    }
+    this.known.delete(key);
+    this.known.set(key, { value: r.catch_all, domain: r.normalized.slice(r.normalized.lastIndexOf('@') + 1), expires: now + this.memoryMs });
+    if (this.known.size > MAX_REMEMBERED_DOMAINS) {
+      const oldest = this.known.keys().next();
+      if (!oldest.done) this.known.delete(oldest.value);
+    }
+  }
+
+  /** Hints for the domains of `emails` that are known (domain as the probe writes it → catch-all). */
+  hintsFor(emails: string[]): Record<string, boolean> | undefined {
+    let hints: Record<string, boolean> | undefined;
+    for (const key of new Set(emails.map(domainKey))) {
+      const known = this.get(key);
+      if (known) (hints ??= {})[known.domain] = known.value;
+    }
+    return hints;
+  }
+}

@@ -1,0 +1,148 @@
+// Which daemons of PROBE_URLS are live: GET /healthz, remembered for a few seconds; a failed daemon
+// is skipped for a cooldown and asked again after it. Also checks, from the same answers, that the
+// nodes' fleet RCPT budget adds up (PROBE_URLS no longer than PROBE_FLEET_SIZE, every node agreeing),
+// and warns when not: the nodes hold that budget alone, each its share (budget ÷ PROBE_FLEET_SIZE).
+import { z } from 'zod';
+import { call, discard, readText } from './http';
+
+export interface FleetHealthOptions {
+  urls: string[];
+  token: string;
+  /** Attempts at finding a live daemon before giving up. */
+  rounds: number;
+  /** Wait between those attempts. */
+  backoffMs: number;
+  /** How long a failed daemon is skipped before its /healthz is asked again. */
+  cooldownMs: number;
+  /** /healthz timeout, and how long a healthy answer is trusted. */
+  timeoutMs: number;
+  ttlMs: number;
+  /** Where configuration problems go (each once). */
+  warnings: string[];
+}
+
+const healthSchema = z.object({
+  mx_rcpt_budget: z.object({ budget: z.number(), fleet_size: z.number(), window_ms: z.number(), node_share: z.number() }).optional(),
+});
+type HealthBudget = NonNullable<z.infer<typeof healthSchema>['mx_rcpt_budget']>;
+
+export class FleetHealth {
+  private readonly health = new Map<string, { ok: boolean; until: number }>();
+  private readonly checking = new Map<string, Promise<boolean>>();
+  /** The fleet RCPT budget each node said it holds a share of (null: none). */
+  private readonly budgets = new Map<string, HealthBudget | null>();
+
+  constructor(private readonly o: FleetHealthOptions) {}
+
+  /** The daemons that answer /healthz now (a fresh check for those not known; `fresh` re-checks all). */
+  async liveNodes(signal?: AbortSignal, fresh = false): Promise<string[]> {
+    const now = Date.now();
+    await Promise.all(
+      this.o.urls.map(async (url) => {
+        const known = this.health.get(url);
+        if (!fresh && known && known.until > now) return;
+        let check = this.checking.get(url);
+        if (!check) {
+          check = this.checkHealth(url, signal).finally(() => this.checking.delete(url));
+          this.checking.set(url, check);
+        }
+        const ok = await check;
+        this.health.set(url, { ok, until: Date.now() + (ok ? this.o.ttlMs : this.o.cooldownMs) });
+      }),
+    );
+    this.checkBudgets();
+    return this.o.urls.filter((u) => this.health.get(u)?.ok === true);
+  }
+
+  /**
+   * At least one live daemon: when every one is remembered down they are all asked again at once,
+   * then again after a backoff, for `rounds` attempts in all. Throws when none answers.
+   */
+  async someLive(signal: AbortSignal, addresses: number): Promise<string[]> {
+    let live = await this.liveNodes(signal);
+    if (live.length === 0) live = await this.liveNodes(signal, true);
+    for (let round = 1; live.length === 0; round++) {
+      if (round >= this.o.rounds) throw new Error(`no probe daemon could verify ${addresses} address(es) (tried ${this.o.urls.join(', ')})`);
+      await sleep(this.o.backoffMs, signal);
+      live = await this.liveNodes(signal, true);
+    }
+    return live;
+  }
+
+  /** A daemon that failed a request: skipped for the cooldown. */
+  markDown(url: string): void {
+    this.health.set(url, { ok: false, until: Date.now() + this.o.cooldownMs });
+  }
+
+  /** Known to have failed (an unknown daemon is not). */
+  isDown(url: string): boolean {
+    return this.health.get(url)?.ok === false;
+  }
+
+  private async checkHealth(url: string, signal?: AbortSignal): Promise<boolean> {
+    try {
+      const timeout = AbortSignal.timeout(this.o.timeoutMs);
+      const res = await call(`${url}/healthz`, { method: 'GET', headers: { authorization: `Bearer ${this.o.token}` }, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      if (res.statusCode !== 200) {
+        discard(res);
+        return false;
+      }
+      const body = healthSchema.safeParse(parseJson(await readText(res)));
+      if (body.success) this.budgets.set(url, body.data.mx_rcpt_budget ?? null);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The nodes hold the budget alone (each its share, budget ÷ fleet size): the sum holds only while
+   * PROBE_URLS lists no more nodes than the size the nodes were given, and they agree. Says so when not.
+   */
+  private checkBudgets(): void {
+    const seen = [...this.budgets].filter((e): e is [string, HealthBudget] => e[1] !== null);
+    const first = seen[0];
+    if (!first) return;
+    const [, b] = first;
+    if (this.o.urls.length > b.fleet_size) {
+      this.warn(`PROBE_URLS lists ${this.o.urls.length} probe nodes but their fleet RCPT budget (${b.budget} per MX per ${b.window_ms} ms) is shared among PROBE_FLEET_SIZE=${b.fleet_size}: together they may send an MX more than the budget; set PROBE_FLEET_SIZE=${this.o.urls.length} or more on every node`);
+    }
+    for (const [url, other] of seen) {
+      if (other.budget !== b.budget || other.fleet_size !== b.fleet_size || other.window_ms !== b.window_ms) {
+        this.warn(`probe nodes disagree about the fleet RCPT budget: ${first[0]} has ${b.budget} per ${b.window_ms} ms over ${b.fleet_size} nodes, ${url} has ${other.budget} per ${other.window_ms} ms over ${other.fleet_size}; give every node the same PROBE_FLEET_* values`);
+      }
+    }
+    for (const [url, other] of this.budgets) {
+      if (other === null) this.warn(`probe node ${url} holds no share of the fleet RCPT budget that ${first[0]} holds (PROBE_FLEET_MX_RCPT_PER_MINUTE unset there): it is not limited`);
+    }
+  }
+
+  private warn(message: string): void {
+    if (this.o.warnings.includes(message)) return;
+    this.o.warnings.push(message);
+    console.warn(`[probe fleet] ${message}`);
+  }
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(t);
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
