@@ -19,12 +19,12 @@ export type MailRoute =
 
 const isTransient = (a: DnsAnswer<unknown>): boolean => !a.ok && a.kind !== 'nxdomain' && a.kind !== 'nodata';
 
-/** Addresses of one host: A first, AAAA only when there is no A. */
-export async function hostAddresses(dns: DnsCache, host: string): Promise<{ ips: string[]; error: string | null }> {
+/** Addresses of one host: A first, AAAA only when there is no A. `urgent`: for a real-time check. */
+export async function hostAddresses(dns: DnsCache, host: string, urgent = false): Promise<{ ips: string[]; error: string | null }> {
   if (isIP(host)) return { ips: [host], error: null };
-  const a = await dns.a(host);
+  const a = await dns.a(host, urgent);
   if (a.ok && a.records.length > 0) return { ips: a.records, error: null };
-  const aaaa = await dns.aaaa(host);
+  const aaaa = await dns.aaaa(host, urgent);
   if (aaaa.ok && aaaa.records.length > 0) return { ips: aaaa.records, error: null };
   const failed = [a, aaaa].find(isTransient);
   return { ips: [], error: failed && !failed.ok ? failed.message : null };
@@ -35,19 +35,20 @@ export function sortByPriority<T extends { priority: number }>(records: T[]): T[
   return records.map((r, i) => ({ r, i })).sort((x, y) => x.r.priority - y.r.priority || x.i - y.i).map((x) => x.r);
 }
 
-export async function lookupMailRoute(dns: DnsCache, domain: string): Promise<MailRoute> {
-  const mx = await dns.mx(domain);
+/** The domain's mail route. `urgent`: a real-time check waits for it (its questions go ahead of bulk ones). */
+export async function lookupMailRoute(dns: DnsCache, domain: string, urgent = false): Promise<MailRoute> {
+  const mx = await dns.mx(domain, urgent);
   if (!mx.ok) {
     if (mx.kind === 'nxdomain') return { kind: 'no_domain', detail: `${domain} does not exist (NXDOMAIN)` };
     if (mx.kind !== 'nodata') return { kind: 'dns_error', detail: mx.message };
-    return implicitRoute(dns, domain);
+    return implicitRoute(dns, domain, urgent);
   }
   const real = mx.records.filter((r) => r.exchange !== '' && r.exchange !== '.');
   if (real.length === 0) {
-    return mx.records.length > 0 ? { kind: 'null_mx', detail: `${domain} publishes a null MX (accepts no mail)` } : implicitRoute(dns, domain);
+    return mx.records.length > 0 ? { kind: 'null_mx', detail: `${domain} publishes a null MX (accepts no mail)` } : implicitRoute(dns, domain, urgent);
   }
   const sorted = sortByPriority(real);
-  const resolved = await Promise.all(sorted.map(async (r) => ({ r, addr: await hostAddresses(dns, r.exchange.replace(/\.$/, '')) })));
+  const resolved = await Promise.all(sorted.map(async (r) => ({ r, addr: await hostAddresses(dns, r.exchange.replace(/\.$/, ''), urgent) })));
   const hosts = resolved.filter((x) => x.addr.ips.length > 0).map((x) => ({ host: x.r.exchange.replace(/\.$/, '').toLowerCase(), priority: x.r.priority, ips: x.addr.ips }));
   if (hosts.length > 0) return { kind: 'mx', implicit: false, hosts };
   const error = resolved.find((x) => x.addr.error !== null);
@@ -55,8 +56,8 @@ export async function lookupMailRoute(dns: DnsCache, domain: string): Promise<Ma
   return { kind: 'no_mx', detail: `no MX host of ${domain} has an address` };
 }
 
-async function implicitRoute(dns: DnsCache, domain: string): Promise<MailRoute> {
-  const addr = await hostAddresses(dns, domain);
+async function implicitRoute(dns: DnsCache, domain: string, urgent: boolean): Promise<MailRoute> {
+  const addr = await hostAddresses(dns, domain, urgent);
   if (addr.ips.length > 0) return { kind: 'mx', implicit: true, hosts: [{ host: domain, priority: 0, ips: addr.ips }] };
   if (addr.error) return { kind: 'dns_error', detail: addr.error };
   return { kind: 'no_mx', detail: `${domain} has no MX and no A/AAAA record` };

@@ -1,6 +1,7 @@
 // A node that starts on hundreds of domains at once must not send all their DNS questions in one
 // burst: at most MAX_QUERIES_IN_FLIGHT are out, the rest wait their turn, and every one is answered.
-// A domain halfway through its route (its MX hosts' addresses) goes before domains not started.
+// A domain halfway through its route (its MX hosts' addresses) goes before domains not started, and a
+// real-time check's questions before a bulk batch's.
 import dns2 from 'dns2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DnsCache, MAX_QUERIES_IN_FLIGHT } from './resolver';
@@ -62,6 +63,22 @@ describe('DnsCache questions in flight', () => {
       // In the order asked it would have been answered last; now it goes out with the next free slot.
       expect(order.indexOf('a')).toBeLessThan(2 * MAX_QUERIES_IN_FLIGHT + 1);
       expect(maxOutstanding).toBeLessThanOrEqual(MAX_QUERIES_IN_FLIGHT);
+    } finally {
+      dns.close();
+    }
+  });
+
+  it("lets a real-time check's questions go before a bulk batch's that are still waiting", async () => {
+    const dns = new DnsCache({ servers: [`127.0.0.1:${port}`], timeoutMs: 3000 });
+    try {
+      const order: string[] = [];
+      const bulk = Array.from({ length: 320 }, (_, i) => dns.mx(`bulk${i}.queue.test`).then((a) => (order.push(`bulk${i}`), a)));
+      const realtime = dns.mx('single.queue.test', true).then((a) => (order.push('realtime'), a));
+      const [r, ...rest] = await Promise.all([realtime, ...bulk]);
+      expect(r?.ok && r.records[0]?.exchange).toBe('mx.single.queue.test');
+      expect(rest.every((a) => a.ok)).toBe(true);
+      // Asked after 320 bulk questions (256 of them waiting), answered with the second wave at the latest.
+      expect(order.indexOf('realtime')).toBeLessThan(2 * MAX_QUERIES_IN_FLIGHT + 1);
     } finally {
       dns.close();
     }

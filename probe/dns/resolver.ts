@@ -38,6 +38,8 @@ export const MAX_QUERIES_IN_FLIGHT = 64;
  * route wait until all their MX questions were answered, and no session could start before then.
  */
 const QUESTION_PRIORITY: Readonly<Record<string, number>> = { A: 1, AAAA: 1 };
+/** Added for a real-time check's questions: someone is waiting on it, so it overtakes any bulk work. */
+const URGENT_PRIORITY = 2;
 
 interface Entry {
   expires: number; // Infinity while in flight
@@ -81,22 +83,23 @@ export class DnsCache {
     if (o.servers && o.servers.length > 0) this.resolver.setServers(o.servers);
   }
 
-  mx(name: string): Promise<DnsAnswer<MxRecord>> {
-    return this.cached('MX', name, async () => {
+  /** `urgent`: a real-time check is waiting for it (it goes ahead of bulk questions still waiting). */
+  mx(name: string, urgent = false): Promise<DnsAnswer<MxRecord>> {
+    return this.cached('MX', name, urgent, async () => {
       const records = await this.resolver.resolveMx(name);
       return { records, ttlMs: MX_TTL_MS };
     });
   }
 
-  a(name: string): Promise<DnsAnswer<string>> {
-    return this.cached('A', name, async () => {
+  a(name: string, urgent = false): Promise<DnsAnswer<string>> {
+    return this.cached('A', name, urgent, async () => {
       const records = await this.resolver.resolve4(name, { ttl: true });
       return { records: records.map((r) => r.address), ttlMs: minTtlMs(records) };
     });
   }
 
-  aaaa(name: string): Promise<DnsAnswer<string>> {
-    return this.cached('AAAA', name, async () => {
+  aaaa(name: string, urgent = false): Promise<DnsAnswer<string>> {
+    return this.cached('AAAA', name, urgent, async () => {
       const records = await this.resolver.resolve6(name, { ttl: true });
       return { records: records.map((r) => r.address), ttlMs: minTtlMs(records) };
     });
@@ -104,7 +107,7 @@ export class DnsCache {
 
   /** TXT records, each joined from its character-strings (domain-ownership checks). */
   txt(name: string): Promise<DnsAnswer<string>> {
-    return this.cached('TXT', name, async () => {
+    return this.cached('TXT', name, false, async () => {
       const records = await this.resolver.resolveTxt(name);
       return { records: records.map((chunks) => chunks.join('')), ttlMs: MX_TTL_MS };
     });
@@ -112,7 +115,7 @@ export class DnsCache {
 
   /** CNAME targets of a name. */
   cname(name: string): Promise<DnsAnswer<string>> {
-    return this.cached('CNAME', name, async () => {
+    return this.cached('CNAME', name, false, async () => {
       const records = await this.resolver.resolveCname(name);
       return { records, ttlMs: MX_TTL_MS };
     });
@@ -123,13 +126,13 @@ export class DnsCache {
     this.entries.clear();
   }
 
-  private cached<T>(type: string, name: string, ask: () => Promise<{ records: T[]; ttlMs: number }>): Promise<DnsAnswer<T>> {
+  private cached<T>(type: string, name: string, urgent: boolean, ask: () => Promise<{ records: T[]; ttlMs: number }>): Promise<DnsAnswer<T>> {
     const key = `${type} ${name.toLowerCase()}`;
     const hit = this.entries.get(key);
     if (hit && hit.expires > this.now()) return hit.answer as Promise<DnsAnswer<T>>;
     if (hit) this.entries.delete(key);
     const entry: Entry = { expires: Infinity, answer: Promise.resolve({ ok: false, kind: 'other', message: '' }) };
-    const answer = this.ask(type, name, ask).then((result) => {
+    const answer = this.ask(type, name, urgent, ask).then((result) => {
       entry.expires = this.now() + result.ttlMs;
       return result.answer;
     });
@@ -139,9 +142,10 @@ export class DnsCache {
     return answer;
   }
 
-  private async ask<T>(type: string, name: string, ask: () => Promise<{ records: T[]; ttlMs: number }>): Promise<{ answer: DnsAnswer<T>; ttlMs: number }> {
+  private async ask<T>(type: string, name: string, urgent: boolean, ask: () => Promise<{ records: T[]; ttlMs: number }>): Promise<{ answer: DnsAnswer<T>; ttlMs: number }> {
     this.queries++;
-    await this.inFlight.acquire(undefined, QUESTION_PRIORITY[type] ?? 0); // the timeout counts from when the question goes out
+    const priority = (QUESTION_PRIORITY[type] ?? 0) + (urgent ? URGENT_PRIORITY : 0);
+    await this.inFlight.acquire(undefined, priority); // the timeout counts from when the question goes out
     let timer: NodeJS.Timeout | undefined;
     const guard = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(Object.assign(new Error(`${type} ${name}: timed out`), { code: 'ETIMEOUT' })), this.timeoutMs + 100);
