@@ -120,7 +120,7 @@ export class Engine implements Verifier {
     const slice = new SetupSlice(SETUP_SLICE_MS);
     const groups = new Map<string, Entry[]>();
     for (const email of emails) {
-      if (slice.due()) await slice.pause();
+      if (slice.due()) await slice.pause(signal);
       // Bad syntax and address literals end here (syntax/decide.ts, also used without a daemon).
       const syntax = decideBySyntax(email, depth, Date.now() - start);
       if (syntax.decided) {
@@ -135,11 +135,10 @@ export class Engine implements Verifier {
     const ordered = [...groups].sort((a, b) => b[1].length - a[1].length);
     const domains: Promise<void>[] = [];
     for (const [domain, entries] of ordered) {
-      if (signal.aborted) break;
       const done = this.domainSlots.run(() => this.verifyDomain(domain, entries, depth, mode, signal, start, emit, Object.hasOwn(hints, domain) ? hints[domain] : undefined, pending.size > 0 ? peerKeyOf(entries, pending) : null), signal);
       done.catch(() => undefined); // its failure is the batch's (below), not an unhandled rejection while the rest start
       domains.push(done);
-      if (slice.due()) await slice.pause();
+      if (slice.due()) await slice.pause(signal);
     }
     await raceAbort(Promise.all(domains), signal);
   }
@@ -355,8 +354,10 @@ class SetupSlice {
     return performance.now() - this.since >= this.sliceMs;
   }
 
-  async pause(): Promise<void> {
+  /** Throws when `signal` was aborted meanwhile (the batch's caller has gone). */
+  async pause(signal: AbortSignal): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
+    if (signal.aborted) throw abortError();
     this.since = performance.now();
   }
 }
