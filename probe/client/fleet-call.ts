@@ -177,7 +177,7 @@ export class FleetCall {
       };
       const scout = home.emails[0];
       if (rest.length > 0 && probing && scout !== undefined && !this.deps.memory.get(domain) && !this.gates.has(domain)) {
-        this.openGateLater(domain, home.url, scout);
+        this.setGate(domain, home.url, scout);
       }
       // With the gate set (or already there: owed work planned again), the other shares' requests
       // are sent pending on its answer (pendingFor).
@@ -210,7 +210,7 @@ export class FleetCall {
    * comes — the first result that carries it, or the home share's first address answered without it,
    * the home node's failure or a timeout (then they ask themselves). The call waits for the gate.
    */
-  private openGateLater(domain: string, home: string, scout: string): void {
+  private setGate(domain: string, home: string, scout: string): void {
     this.track(
       () =>
         new Promise<void>((done) => {
