@@ -3,7 +3,7 @@
 // nodes' fleet RCPT budget adds up (PROBE_URLS no longer than PROBE_FLEET_SIZE, every node agreeing),
 // and warns when not: the nodes hold that budget alone, each its share (budget ÷ PROBE_FLEET_SIZE).
 import { z } from 'zod';
-import { call, discard, readText } from './http';
+import { call, discard, parseJson, readText } from './http';
 
 export interface FleetHealthOptions {
   urls: string[];
@@ -121,14 +121,6 @@ export class FleetHealth {
     if (this.o.warnings.includes(message)) return;
     this.o.warnings.push(message);
     console.warn(`[probe fleet] ${message}`);
-  }
-}
-
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
   }
 }
 

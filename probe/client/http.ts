@@ -74,6 +74,15 @@ export async function readText(res: http.IncomingMessage): Promise<string> {
   return text;
 }
 
+/** A body read with readText as JSON; null when it is not JSON (a proxy's error page, a cut body). */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 /** Reads the body to its end without keeping it, so the connection can be reused. */
 export function discard(res: http.IncomingMessage): void {
   res.resume();

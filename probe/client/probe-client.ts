@@ -13,8 +13,8 @@ import { verificationResultSchema, type Depth, type VerificationResult } from '.
 import { produced } from '../channel';
 import { CatchAllMemory } from './catch-all-memory';
 import { FleetCall, type FleetCallDeps } from './fleet-call';
-import { FleetHealth, parseJson } from './fleet-health';
-import { bodyLines, call, discard, readText } from './http';
+import { FleetHealth } from './fleet-health';
+import { bodyLines, call, discard, parseJson, readText } from './http';
 
 export interface ProbeClientRetry {
   /** Attempts at finding a live daemon for owed work before giving up (default 2). */

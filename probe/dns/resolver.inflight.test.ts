@@ -33,54 +33,55 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
+/** A cache asking the test server, closed after `test`. */
+async function withCache(test: (dns: DnsCache) => Promise<void>): Promise<void> {
+  const dns = new DnsCache({ servers: [`127.0.0.1:${port}`], timeoutMs: 3000 });
+  try {
+    await test(dns);
+  } finally {
+    dns.close();
+  }
+}
+
+/** `answer`, with `label` noted in `order` when it comes. */
+function noted<T>(order: string[], label: string, answer: Promise<T>): Promise<T> {
+  return answer.then((a) => (order.push(label), a));
+}
+
 describe('DnsCache questions in flight', () => {
-  it(`keeps at most ${MAX_QUERIES_IN_FLIGHT} questions out, and answers all of a burst of 400`, async () => {
-    const dns = new DnsCache({ servers: [`127.0.0.1:${port}`], timeoutMs: 3000 });
-    try {
+  it(`keeps at most ${MAX_QUERIES_IN_FLIGHT} questions out, and answers all of a burst of 400`, () =>
+    withCache(async (dns) => {
       const answers = await Promise.all(Array.from({ length: 400 }, (_, i) => dns.a(`host${i}.burst.test`)));
       expect(answers.every((a) => a.ok && a.records[0] === '192.0.2.7')).toBe(true);
       expect(received).toBe(400); // none lost, none asked twice
       expect(maxOutstanding).toBeGreaterThan(1);
       expect(maxOutstanding).toBeLessThanOrEqual(MAX_QUERIES_IN_FLIGHT);
       expect(MAX_QUERIES_IN_FLIGHT).toBeLessThan(400); // the burst is bigger than the limit
-    } finally {
-      dns.close();
-    }
-  });
+    }));
 
-  it("lets an MX host's address question go before the MX questions still waiting", async () => {
-    const dns = new DnsCache({ servers: [`127.0.0.1:${port}`], timeoutMs: 3000 });
-    try {
+  it("lets an MX host's address question go before the MX questions still waiting", () =>
+    withCache(async (dns) => {
       const order: string[] = [];
-      const mxs = Array.from({ length: 320 }, (_, i) => dns.mx(`domain${i}.queue.test`).then((a) => (order.push(`mx${i}`), a)));
+      const mxs = Array.from({ length: 320 }, (_, i) => noted(order, `mx${i}`, dns.mx(`domain${i}.queue.test`)));
       // The first domain's MX is known: the address of its MX host is asked next, behind 256 waiting MX questions.
       const first = await mxs[0];
       expect(first?.ok && first.records[0]?.exchange).toBe('mx.domain0.queue.test');
-      const address = dns.a('mx.domain0.queue.test').then((a) => (order.push('a'), a));
-      const [a, ...rest] = await Promise.all([address, ...mxs]);
+      const [a, ...rest] = await Promise.all([noted(order, 'a', dns.a('mx.domain0.queue.test')), ...mxs]);
       expect(a?.ok && a.records[0]).toBe('192.0.2.7');
       expect(rest.every((r) => r.ok)).toBe(true);
       // In the order asked it would have been answered last; now it goes out with the next free slot.
       expect(order.indexOf('a')).toBeLessThan(2 * MAX_QUERIES_IN_FLIGHT + 1);
       expect(maxOutstanding).toBeLessThanOrEqual(MAX_QUERIES_IN_FLIGHT);
-    } finally {
-      dns.close();
-    }
-  });
+    }));
 
-  it("lets a real-time check's questions go before a bulk batch's that are still waiting", async () => {
-    const dns = new DnsCache({ servers: [`127.0.0.1:${port}`], timeoutMs: 3000 });
-    try {
+  it("lets a real-time check's questions go before a bulk batch's that are still waiting", () =>
+    withCache(async (dns) => {
       const order: string[] = [];
-      const bulk = Array.from({ length: 320 }, (_, i) => dns.mx(`bulk${i}.queue.test`).then((a) => (order.push(`bulk${i}`), a)));
-      const realtime = dns.mx('single.queue.test', true).then((a) => (order.push('realtime'), a));
-      const [r, ...rest] = await Promise.all([realtime, ...bulk]);
+      const bulk = Array.from({ length: 320 }, (_, i) => noted(order, `bulk${i}`, dns.mx(`bulk${i}.queue.test`)));
+      const [r, ...rest] = await Promise.all([noted(order, 'realtime', dns.mx('single.queue.test', true)), ...bulk]);
       expect(r?.ok && r.records[0]?.exchange).toBe('mx.single.queue.test');
       expect(rest.every((a) => a.ok)).toBe(true);
       // Asked after 320 bulk questions (256 of them waiting), answered with the second wave at the latest.
       expect(order.indexOf('realtime')).toBeLessThan(2 * MAX_QUERIES_IN_FLIGHT + 1);
-    } finally {
-      dns.close();
-    }
-  });
+    }));
 });
