@@ -1,7 +1,7 @@
 // A node that starts on hundreds of domains at once must not send all their DNS questions in one
 // burst: at most MAX_QUERIES_IN_FLIGHT are out, the rest wait their turn, and every one is answered.
 // A domain halfway through its route (its MX hosts' addresses) goes before domains not started, and a
-// real-time check's questions before a bulk batch's.
+// real-time check's questions before a bulk batch's, also when it shares a bulk question still waiting.
 import dns2 from 'dns2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DnsCache, MAX_QUERIES_IN_FLIGHT } from './resolver';
@@ -83,5 +83,20 @@ describe('DnsCache questions in flight', () => {
       expect(rest.every((a) => a.ok)).toBe(true);
       // Asked after 320 bulk questions (256 of them waiting), answered with the second wave at the latest.
       expect(order.indexOf('realtime')).toBeLessThan(2 * MAX_QUERIES_IN_FLIGHT + 1);
+    }));
+
+  it('raises a waiting bulk question that a real-time check now shares (one question, answered early)', () =>
+    withCache(async (dns) => {
+      const order: string[] = [];
+      const before = received;
+      const bulk = Array.from({ length: 320 }, (_, i) => noted(order, `bulk${i}`, dns.mx(`bulk${i}.share.test`)));
+      // The real-time check needs the MX of the 300th bulk domain, whose question waits behind 235 others.
+      const [r, ...rest] = await Promise.all([noted(order, 'realtime', dns.mx('BULK300.share.test', true)), ...bulk]);
+      expect(r?.ok && r.records[0]?.exchange).toBe('mx.bulk300.share.test');
+      expect(rest.every((a) => a.ok)).toBe(true);
+      expect(received - before).toBe(320); // shared, not asked twice
+      // Left at bulk priority it would have gone out in the fifth wave; raised, it goes with the second.
+      expect(order.indexOf('realtime')).toBeLessThan(2 * MAX_QUERIES_IN_FLIGHT + 1);
+      expect(Math.abs(order.indexOf('bulk300') - order.indexOf('realtime'))).toBe(1); // the bulk batch gets the same answer then
     }));
 });

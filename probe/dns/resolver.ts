@@ -41,9 +41,15 @@ const QUESTION_PRIORITY: Readonly<Record<string, number>> = { A: 1, AAAA: 1 };
 /** Added for a real-time check's questions: someone is waiting on it, so it overtakes any bulk work. */
 const URGENT_PRIORITY = 2;
 
+function questionPriority(type: string, urgent: boolean): number {
+  return (QUESTION_PRIORITY[type] ?? 0) + (urgent ? URGENT_PRIORITY : 0);
+}
+
 interface Entry {
   expires: number; // Infinity while in flight
   answer: Promise<DnsAnswer<unknown>>;
+  /** While the question waits for a slot: moves it up (a real-time check now waits for it too). */
+  raise?: (priority: number) => void;
 }
 
 /** Maps c-ares error codes to the kinds the verdict cares about. */
@@ -129,10 +135,14 @@ export class DnsCache {
   private cached<T>(type: string, name: string, urgent: boolean, ask: () => Promise<{ records: T[]; ttlMs: number }>): Promise<DnsAnswer<T>> {
     const key = `${type} ${name.toLowerCase()}`;
     const hit = this.entries.get(key);
-    if (hit && hit.expires > this.now()) return hit.answer as Promise<DnsAnswer<T>>;
+    if (hit && hit.expires > this.now()) {
+      // A bulk batch's question still waiting for a slot: a real-time check sharing it must not wait at bulk priority.
+      if (urgent) hit.raise?.(questionPriority(type, true));
+      return hit.answer as Promise<DnsAnswer<T>>;
+    }
     if (hit) this.entries.delete(key);
     const entry: Entry = { expires: Infinity, answer: Promise.resolve({ ok: false, kind: 'other', message: '' }) };
-    const answer = this.ask(type, name, urgent, ask).then((result) => {
+    const answer = this.ask(type, name, urgent, ask, entry).then((result) => {
       entry.expires = this.now() + result.ttlMs;
       return result.answer;
     });
@@ -142,10 +152,12 @@ export class DnsCache {
     return answer;
   }
 
-  private async ask<T>(type: string, name: string, urgent: boolean, ask: () => Promise<{ records: T[]; ttlMs: number }>): Promise<{ answer: DnsAnswer<T>; ttlMs: number }> {
+  private async ask<T>(type: string, name: string, urgent: boolean, ask: () => Promise<{ records: T[]; ttlMs: number }>, entry: Entry): Promise<{ answer: DnsAnswer<T>; ttlMs: number }> {
     this.queries++;
-    const priority = (QUESTION_PRIORITY[type] ?? 0) + (urgent ? URGENT_PRIORITY : 0);
-    await this.inFlight.acquire(undefined, priority); // the timeout counts from when the question goes out
+    const place = this.inFlight.queue(questionPriority(type, urgent));
+    entry.raise = place.raise;
+    await place.granted; // the timeout counts from when the question goes out
+    entry.raise = undefined;
     let timer: NodeJS.Timeout | undefined;
     const guard = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(Object.assign(new Error(`${type} ${name}: timed out`), { code: 'ETIMEOUT' })), this.timeoutMs + 100);

@@ -1,5 +1,13 @@
 // A counting semaphore with a changeable limit and abortable waits. Waiters are served by priority
-// (higher first), first come first served among equals.
+// (higher first), first come first served among equals; a waiter's priority can be raised while it
+// waits (someone more pressing now needs what it waits for).
+/** A place in a semaphore's queue: `granted` resolves with the slot; `raise` moves a waiting place up. */
+export interface QueuePlace {
+  granted: Promise<void>;
+  /** Serves this place as if it had asked with `priority` now (behind those already at that priority); no-op once granted. */
+  raise(priority: number): void;
+}
+
 export class Semaphore {
   private active = 0;
   private readonly waiters: Waiter[] = [];
@@ -45,16 +53,43 @@ export class Semaphore {
         };
         signal.addEventListener('abort', waiter.onAbort, { once: true });
       }
-      // Insert after every waiter of the same or a higher priority.
-      let i = this.waiters.length;
-      while (i > 0 && (this.waiters[i - 1]?.priority ?? 0) < priority) i--;
-      this.waiters.splice(i, 0, waiter);
+      this.insert(waiter);
     });
+  }
+
+  /** Queues `waiter` after every waiter of the same or a higher priority. */
+  private insert(waiter: Waiter): void {
+    let i = this.waiters.length;
+    while (i > 0 && (this.waiters[i - 1]?.priority ?? 0) < waiter.priority) i--;
+    this.waiters.splice(i, 0, waiter);
   }
 
   release(): void {
     this.active--;
     this.drain();
+  }
+
+  /** Like acquire (without a signal), but the place can be raised while it waits. */
+  queue(priority = 0): QueuePlace {
+    if (this.active < this.limit && this.waiters.length === 0) {
+      this.active++;
+      return { granted: Promise.resolve(), raise: () => undefined };
+    }
+    let waiter: Waiter | undefined;
+    const granted = new Promise<void>((resolve) => {
+      waiter = { grant: resolve, priority };
+      this.insert(waiter);
+    });
+    return {
+      granted,
+      raise: (to) => {
+        const i = waiter ? this.waiters.indexOf(waiter) : -1;
+        if (!waiter || i < 0 || to <= waiter.priority) return;
+        this.waiters.splice(i, 1);
+        waiter.priority = to;
+        this.insert(waiter);
+      },
+    };
   }
 
   async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
