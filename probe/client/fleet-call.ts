@@ -1,5 +1,7 @@
 // One ProbeClient.verify call over the fleet: plans its addresses over the live daemons, sends them,
-// and plans again what a failing daemon still owed, until every address is answered once.
+// and plans again what a failing daemon still owed, until every address is answered once. A daemon
+// that refuses our token (401/403) is left out of the rest of the call; when every daemon that
+// answers refuses it, the call fails with that refusal.
 // - Small domains go whole to their rendezvous-hashed daemon; a domain big enough to matter is split
 //   into one share per live daemon (pick-probe.ts).
 // - A split domain's random mailbox is asked once: its home share's node asks it; the other shares go
@@ -12,6 +14,7 @@ import type { VerificationResult } from '../contract';
 import { MAX_BATCH } from '../contract';
 import type { CatchAllMemory } from './catch-all-memory';
 import type { FleetHealth } from './fleet-health';
+import { ProbeRequestError } from './http';
 import { domainKey, planShares, type PlannedShare } from './pick-probe';
 import type { FleetStats, ProbeVerifyOptions } from './probe-client';
 
@@ -31,6 +34,8 @@ export interface FleetCallDeps {
   send(url: string, emails: string[], o: ProbeVerifyOptions, signal: AbortSignal, emit: (r: VerificationResult) => void, hints?: Record<string, boolean>, pending?: string[]): Promise<string[]>;
   /** Passes a split domain's catch-all answer (null: none learnt) to a node sent part of it "catch-all pending". */
   tellCatchAll(url: string, domain: string, value: boolean | null, signal: AbortSignal): void;
+  /** Tells the operator about a node set up wrong (each message once). */
+  warn(message: string): void;
 }
 
 /** The held-back addresses of one split domain, and what each node still owes of it. */
@@ -60,6 +65,8 @@ export class FleetCall {
   private finished = false;
   private readonly gates = new Map<string, Gate>();
   private readonly reserves = new Map<string, Reserve>();
+  /** Nodes that refused our token in this call (401/403): none of its work goes to them again. */
+  private readonly refused = new Map<string, ProbeRequestError>();
   private settle: (err?: unknown) => void = () => undefined;
 
   constructor(
@@ -152,7 +159,18 @@ export class FleetCall {
     const pending = this.pendingFor(url, list);
     if (pending) stats.pendingShares++;
     stats.requests[url] = (stats.requests[url] ?? 0) + 1;
-    const owed = await this.deps.send(url, list, this.o, this.signal, (r) => this.onResult(url, r), hints, pending);
+    let owed: string[];
+    try {
+      owed = await this.deps.send(url, list, this.o, this.signal, (r) => this.onResult(url, r), hints, pending);
+    } catch (err) {
+      // A node that does not take our token (a token rotation half done, a node of another fleet in
+      // PROBE_URLS) answers before any result: its whole request goes to the nodes that do.
+      if (!(err instanceof ProbeRequestError && err.refusedUs)) throw err;
+      this.refused.set(url, err);
+      this.deps.health.markDown(url);
+      this.deps.warn(`${err.message}: its work goes to the other probe nodes; give it the same PROBE_TOKEN as the rest`);
+      owed = list;
+    }
     if (owed.length === 0) return;
     this.deps.health.markDown(url);
     stats.replanned += owed.length;
@@ -162,7 +180,9 @@ export class FleetCall {
 
   /** Plans `list` over the daemons live now and sends it. */
   private async dispatch(list: string[]): Promise<void> {
-    const live = await this.deps.health.someLive(this.signal, list.length);
+    const live = (await this.deps.health.someLive(this.signal, list.length)).filter((url) => !this.refused.has(url));
+    // Every node that answers refuses our token: say so (the last refusal) rather than "none live".
+    if (live.length === 0) throw [...this.refused.values()].pop() ?? new Error('no probe daemon is live');
     const probing = this.o.depth !== 'syntax' && this.o.depth !== 'mx';
     const whole = new Map<string, string[]>();
     const byDomain = new Map<string, PlannedShare[]>();

@@ -118,9 +118,7 @@ export class FleetHealth {
   }
 
   private warn(message: string): void {
-    if (this.o.warnings.includes(message)) return;
-    this.o.warnings.push(message);
-    console.warn(`[probe fleet] ${message}`);
+    warnOnce(this.o.warnings, message);
   }
 }
 
@@ -137,4 +135,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     };
     signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** Logs a fleet configuration problem and keeps it in `warnings`, once per message. */
+export function warnOnce(warnings: string[], message: string): void {
+  if (warnings.includes(message)) return;
+  warnings.push(message);
+  console.warn(`[probe fleet] ${message}`);
 }

@@ -60,6 +60,26 @@ function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('request aborted');
 }
 
+/**
+ * A request a daemon refuses with a 4xx. 400 and 413 say the request itself is wrong (no other node
+ * would take it either); 401 and 403 say this node does not take our token (FleetCall gives its work
+ * to the nodes that do).
+ */
+export class ProbeRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ProbeRequestError';
+  }
+
+  /** The node refused who we are, not what we asked. */
+  get refusedUs(): boolean {
+    return this.status === 401 || this.status === 403;
+  }
+}
+
 /** The whole body as text (at most 1 MB). */
 export async function readText(res: http.IncomingMessage): Promise<string> {
   res.setEncoding('utf8');

@@ -2,8 +2,9 @@
 // - Which daemons are live: fleet-health.ts (GET /healthz, remembered; a failed daemon skipped for a
 //   cooldown; the fleet RCPT budget checked to add up).
 // - How a call's addresses are planned over them, split domains and their one random-mailbox check
-//   included, and planned again when a daemon dies mid-stream (SIGKILL, reset, 5xx) or stays silent
-//   longer than the idle timeout: fleet-call.ts. Every address is answered once.
+//   included, and planned again when a daemon dies mid-stream (SIGKILL, reset, 5xx), refuses our
+//   token (401/403) or stays silent longer than the idle timeout: fleet-call.ts. Every address is
+//   answered once.
 // - What it has learnt of domains' catch-all answers, passed on as hints: catch-all-memory.ts.
 // - The wire (here): one POST /v1/verify per request, its NDJSON stream read over node:http, every
 //   line parsed with the contract's zod schema (the server only ever sees validated
@@ -13,8 +14,10 @@ import { verificationResultSchema, type Depth, type VerificationResult } from '.
 import { produced } from '../channel';
 import { CatchAllMemory } from './catch-all-memory';
 import { FleetCall, type FleetCallDeps } from './fleet-call';
-import { FleetHealth } from './fleet-health';
-import { bodyLines, call, discard, parseJson, readText } from './http';
+import { FleetHealth, warnOnce } from './fleet-health';
+import { bodyLines, call, discard, parseJson, ProbeRequestError, readText } from './http';
+
+export { ProbeRequestError } from './http';
 
 export interface ProbeClientRetry {
   /** Attempts at finding a live daemon for owed work before giving up (default 2). */
@@ -54,17 +57,6 @@ export interface ProbeVerifyOptions {
   depth?: Depth;
   mode?: 'realtime' | 'bulk';
   signal?: AbortSignal;
-}
-
-/** A request the daemons refuse (400/401/413): retrying elsewhere would not help. */
-export class ProbeRequestError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ProbeRequestError';
-  }
 }
 
 /** What a client has seen of the fleet, for operators and tests. */
@@ -121,6 +113,7 @@ export class ProbeClient {
       catchAllWaitMs: o.fleet?.catchAllWaitMs ?? 3_000,
       send: (...args) => this.send(...args),
       tellCatchAll: (...args) => this.tellCatchAll(...args),
+      warn: (message) => warnOnce(this.stats.warnings, message),
     };
   }
 

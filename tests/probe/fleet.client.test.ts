@@ -201,4 +201,37 @@ describe('ProbeClient over a fleet of three nodes', () => {
       await slowWorld.stop();
     }
   });
+
+  it('gives the work of a node that refuses our token (a rotation half done) to the nodes that take it, and says so', { timeout: 30_000 }, async () => {
+    const stale = await startProbeDaemon({ port: 0, host: '127.0.0.1', token: 'the-old-token', probe: { ...fleetProbeOptions(world), sourceIps: [SOURCES[0]!], maxConnectionsPerIp: 2, maxRcptsPerSession: 10 } });
+    const warned: string[] = [];
+    const warn = console.warn;
+    console.warn = (m: string) => void warned.push(m);
+    try {
+      world.resetCounters();
+      const client = new ProbeClient({ urls: [stale.url, daemons[1]!.url, daemons[2]!.url], token: TOKEN });
+      const results = await collect(client.verify(world.emails, { depth: 'smtp', mode: 'bulk' }));
+      expect(results).toHaveLength(world.emails.length);
+      expect(new Set(results.map((r) => r.email)).size).toBe(world.emails.length);
+      expect(outcome(results)).toEqual(expectedOutcome(world, world.emails));
+      expect(client.stats.answered[stale.url] ?? 0).toBe(0);
+      expect(client.stats.requests[stale.url]).toBeGreaterThan(0); // it was asked, refused, and its share went elsewhere
+      expect(client.stats.warnings.some((w) => w.includes(stale.url) && w.includes('(401)') && w.includes('PROBE_TOKEN'))).toBe(true);
+      expect(warned.filter((w) => w.includes(stale.url))).toHaveLength(1); // once, not per request
+    } finally {
+      console.warn = warn;
+      await stale.close();
+    }
+  });
+
+  it('fails with the refusal when every node that answers refuses our token', { timeout: 10_000 }, async () => {
+    const client = new ProbeClient({ urls: daemons.map((d) => d.url), token: 'not-the-fleet-token' });
+    const warn = console.warn;
+    console.warn = () => undefined;
+    try {
+      await expect(collect(client.verify(world.emails.slice(0, 40), { depth: 'smtp', mode: 'bulk' }))).rejects.toMatchObject({ name: 'ProbeRequestError', status: 401, message: expect.stringContaining('missing or wrong bearer token') as unknown });
+    } finally {
+      console.warn = warn;
+    }
+  });
 });
