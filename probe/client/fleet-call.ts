@@ -6,14 +6,16 @@
 //   into one share per live daemon (pick-probe.ts).
 // - A split domain's random mailbox is asked once: its home share's node asks it; the other shares go
 //   at the same time "catch-all pending" and their nodes are told the answer when the client has it
-//   (a gate: the first result carrying it, or the home share's first address, its "scout", answered
-//   without it; the home node's failure or a timeout tell them "nothing learnt", then they ask).
+//   (a gate: the home node's first result carrying it, or its answer without it for the first address
+//   it looks up, its "scout"; the home node's failure or a timeout tell them "nothing learnt", then
+//   they ask). Shares and parts go in requests of at most MAX_BATCH addresses.
 // - A quarter of each share of a split domain is held back as its reserve and handed out in parts to
 //   whichever node runs low first, so nodes that started later or run slower do less.
 import type { VerificationResult } from '../contract';
 import { MAX_BATCH } from '../contract';
 import type { CatchAllMemory } from './catch-all-memory';
 import type { FleetHealth } from './fleet-health';
+import { parseAddress } from '../syntax/parse-address';
 import { ProbeRequestError } from './http';
 import { domainKey, planShares, type PlannedShare } from './pick-probe';
 import type { FleetStats, ProbeVerifyOptions } from './probe-client';
@@ -109,7 +111,9 @@ export class FleetCall {
     this.emit(r);
     const key = domainKey(r.email);
     const gate = this.gates.get(key);
-    if (gate && (r.catch_all !== null || r.email === gate.scout)) gate.open();
+    // Only the home node asks the random mailbox: another node's answer for the scout (listed twice)
+    // or without catch-all says nothing about it.
+    if (gate && url === gate.home && (r.catch_all !== null || r.email === gate.scout)) gate.open();
     const reserve = this.reserves.get(key);
     if (reserve) {
       const owes = (reserve.owed.get(url) ?? 1) - 1;
@@ -192,23 +196,21 @@ export class FleetCall {
       if (!home) continue;
       const reserve = this.reserveOf(domain, shares, probing && rest.length > 0);
       const send = (s: PlannedShare): void => {
-        if (reserve) this.track(() => this.requestPart(reserve, s.url, s.emails));
-        else appendTo(whole, s.url, s.emails);
+        if (!reserve) return appendTo(whole, s.url, s.emails);
+        for (const part of chunks(s.emails, MAX_BATCH)) this.track(() => this.requestPart(reserve, s.url, part));
       };
-      const scout = home.emails[0];
-      if (rest.length > 0 && probing && scout !== undefined && !this.deps.memory.get(domain) && !this.gates.has(domain)) {
+      // The scout is the first address the home node will look up (its syntax good, not an address
+      // literal): that one goes out in the session that asks the random mailbox. Without one there is
+      // no gate (and no domain the daemons would accept as "catch-all pending").
+      const scout = rest.length > 0 && probing ? home.emails.find(isLookedUp) : undefined;
+      if (scout !== undefined && !this.deps.memory.get(domain) && !this.gates.has(domain)) {
         this.setGate(domain, home.url, scout);
       }
       // With the gate set (or already there: owed work planned again), the other shares' requests
       // are sent pending on its answer (pendingFor).
       for (const s of shares) send(s);
     }
-    for (const [url, all] of whole) {
-      for (let i = 0; i < all.length; i += MAX_BATCH) {
-        const chunk = all.slice(i, i + MAX_BATCH);
-        this.track(() => this.request(url, chunk));
-      }
-    }
+    for (const [url, all] of whole) for (const part of chunks(all, MAX_BATCH)) this.track(() => this.request(url, part));
   }
 
   /** A split domain's reserve: each share gives up its tail to it (see onResult). Made once per domain. */
@@ -219,7 +221,7 @@ export class FleetCall {
     const total = cuts.reduce((a, b) => a + b, 0);
     if (total < this.deps.splitMin) return undefined;
     const left = shares.flatMap((s, i) => s.emails.splice(s.emails.length - (cuts[i] ?? 0)));
-    reserve = { left, part: Math.max(this.deps.splitMin, Math.ceil(left.length / (shares.length * 4))), owed: new Map(), inFlight: 0 };
+    reserve = { left, part: Math.min(MAX_BATCH, Math.max(this.deps.splitMin, Math.ceil(left.length / (shares.length * 4)))), owed: new Map(), inFlight: 0 };
     this.reserves.set(domain, reserve);
     return reserve;
   }
@@ -259,4 +261,15 @@ function appendTo(lists: Map<string, string[]>, key: string, items: string[]): v
   const list = lists.get(key);
   if (list) for (const e of items) list.push(e);
   else lists.set(key, [...items]);
+}
+
+/** `list` in consecutive slices of at most `size`. */
+function* chunks<T>(list: T[], size: number): Generator<T[]> {
+  for (let i = 0; i < list.length; i += size) yield list.slice(i, i + size);
+}
+
+/** The daemon will look this address up (DNS, SMTP): its syntax is good and it is not an address literal. */
+function isLookedUp(email: string): boolean {
+  const parsed = parseAddress(email);
+  return parsed.ok && !parsed.details.literal;
 }
