@@ -13,7 +13,10 @@ export type DomainCheck = { ok: true; ascii: string } | { ok: false; message: st
 
 const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 
-const TR46 = { useSTD3ASCIIRules: true, checkHyphens: true, checkBidi: true, checkJoiners: true, verifyDNSLength: true, transitionalProcessing: false } as const;
+// checkHyphens off: the hyphen rules of U-labels are uLabelProblem's (RFC 5891 4.2.3.1), and an ASCII
+// label is an RFC 1035 host-name label (checkHostName) whatever the other labels are — "ab--cd" is
+// judged the same in ab--cd.com and in bücher.ab--cd.com.
+const TR46 = { useSTD3ASCIIRules: true, checkHyphens: false, checkBidi: true, checkJoiners: true, verifyDNSLength: true, transitionalProcessing: false } as const;
 
 /**
  * Letter case is the one thing changed (RFC 5895 section 2, step 1: DNS names are case-insensitive),

@@ -5,7 +5,6 @@
 // (zero-width space/joiners outside their IDNA contexts, bidi controls, BOM, soft hyphen),
 // noncharacters, U+FFFD and lone surrogates. Only surrounding SP/HTAB are ignored. RFC 5321 address
 // literals (user@[192.0.2.1], user@[IPv6:2001:db8::1]) are valid; the verifier never probes them.
-import net from 'node:net';
 import { describeCharacter, trimAddress } from '../contract';
 import { toAsciiDomain } from './idna';
 
@@ -68,6 +67,46 @@ export function hiddenCharacterProblem(text: string, allowJoiners: boolean): str
 }
 
 const IPV4_LITERAL = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+const IPV6_HEX = /^[0-9A-Fa-f]{1,4}$/;
+
+/** RFC 5321 IPv4-address-literal: Snum 3("." Snum), each Snum 1–3 digits worth 0–255. */
+function isIpv4Literal(text: string): boolean {
+  const m = IPV4_LITERAL.exec(text);
+  return m !== null && m.slice(1).every((n) => Number(n) <= 255);
+}
+
+/** How many IPv6-hex groups `text` is ("" is none), or null when it is not colon-separated groups. */
+function hexGroups(text: string): number | null {
+  if (text === '') return 0;
+  const groups = text.split(':');
+  return groups.every((g) => IPV6_HEX.test(g)) ? groups.length : null;
+}
+
+/**
+ * RFC 5321 section 4.1.3 IPv6-addr, as its grammar writes it (stricter than RFC 4291, which
+ * net.isIPv6 follows): IPv6-full is 8 groups, IPv6v4-full 6 and an IPv4 tail; in the compressed
+ * forms "::" stands for at least two groups, so at most 6 groups (4 before an IPv4 tail) may appear
+ * besides it. An IPv4 tail is an IPv4-address-literal (leading zeros allowed).
+ */
+function isRfc5321Ipv6(ip: string): boolean {
+  const lastColon = ip.lastIndexOf(':');
+  if (lastColon < 0) return false;
+  let groups = ip;
+  let max = 8;
+  const tail = ip.slice(lastColon + 1);
+  if (tail.includes('.')) {
+    if (!isIpv4Literal(tail)) return false;
+    max = 6;
+    groups = ip.slice(0, lastColon + 1); // "1:2:3:4:5:6:", "::ffff:", "::"
+    if (!groups.endsWith('::')) groups = groups.slice(0, -1);
+  }
+  const halves = groups.split('::');
+  if (halves.length === 1) return hexGroups(groups) === max;
+  if (halves.length !== 2) return false;
+  const before = hexGroups(halves[0]!);
+  const after = hexGroups(halves[1]!);
+  return before !== null && after !== null && before + after <= max - 2;
+}
 
 type LiteralCheck = { ok: true; normalized: string } | { ok: false; message: string };
 
@@ -75,16 +114,15 @@ type LiteralCheck = { ok: true; normalized: string } | { ok: false; message: str
 export function parseAddressLiteral(raw: string): LiteralCheck {
   if (!raw.endsWith(']') || raw.length < 3) return { ok: false, message: 'malformed address literal (it must be enclosed in [ ])' };
   const inner = raw.slice(1, -1);
-  const v4 = IPV4_LITERAL.exec(inner);
-  if (v4) {
-    if (v4.slice(1).some((n) => Number(n) > 255)) return { ok: false, message: 'address literal has an IPv4 number above 255' };
+  if (IPV4_LITERAL.test(inner)) {
+    if (!isIpv4Literal(inner)) return { ok: false, message: 'address literal has an IPv4 number above 255' };
     return { ok: true, normalized: `[${inner}]` };
   }
   const tag = /^([A-Za-z0-9-]*[A-Za-z0-9]):/.exec(inner);
   if (tag && tag[1]!.toLowerCase() === 'ipv6') {
     const ip = inner.slice(tag[0].length);
     // RFC 5321 IPv6-addr: hex groups, "::" compression, an IPv4 tail; no zone identifiers.
-    if (!/^[0-9A-Fa-f:.]+$/.test(ip) || !net.isIPv6(ip)) return { ok: false, message: 'address literal is not a valid IPv6 address' };
+    if (!isRfc5321Ipv6(ip)) return { ok: false, message: 'address literal is not a valid IPv6 address (RFC 5321 IPv6-addr)' };
     return { ok: true, normalized: `[IPv6:${ip.toLowerCase()}]` };
   }
   if (tag) return { ok: false, message: `address literal tag "${tag[1]}" is not registered (only IPv6: is)` };
