@@ -174,26 +174,20 @@ export class SmtpConnection {
   /**
    * Sends QUIT, waits briefly for its reply, then closes gracefully (our FIN after the server's),
    * so that when `closed` resolves the server has let go of the connection too. Never throws.
+   * `signal`: the caller has gone — the goodbye is cut short and the connection closed at once.
    */
-  async quit(timeoutMs: number): Promise<void> {
-    if (!this.failure) {
-      try {
-        this.write(['QUIT']);
-        await this.read(timeoutMs);
-        this.socket.end();
-        const timer = setTimeout(() => this.destroy(), timeoutMs);
-        await this.closedPromise;
-        clearTimeout(timer);
-        return;
-      } catch {
-        // the reply to QUIT does not matter
-      }
+  async quit(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    if (!this.failure && !signal?.aborted) {
+      this.write(['QUIT']);
+      return this.finish(timeoutMs, signal);
     }
     this.destroy();
   }
 
   /** After a pipelined QUIT: waits briefly for its reply, then closes gracefully. Never throws. */
-  async finish(timeoutMs: number): Promise<void> {
+  async finish(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    const onAbort = (): void => this.destroy();
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
       await this.read(timeoutMs);
       this.socket.end();
@@ -202,6 +196,8 @@ export class SmtpConnection {
       clearTimeout(timer);
     } catch {
       this.destroy();
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 

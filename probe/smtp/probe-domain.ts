@@ -153,6 +153,8 @@ interface SessionFacts {
   answered: number;
   /** Recipients (session-wide index) from here on were held back by the fleet RCPT budget, never sent. */
   heldFrom: number;
+  /** Session-wide index of the first "too many recipients" (452) reply; -1: none. */
+  firstTooMany: number;
 }
 
 const isFinalClass = (cls: string): cls is SmtpFinding =>
@@ -183,6 +185,8 @@ class DomainProbe {
   private readonly byIp = new Map<string, Target>();
   private readonly start = Date.now();
   private readonly dead = new Set<string>();
+  /** Addresses that greeted one of this domain's sessions: a connection dropped there is turned away, not a dead server. */
+  private readonly greetedAt = new Set<string>();
   private readonly workers = new Map<string, number>();
   /** Addresses that did not greet within the head start: others go first while there are any. */
   private readonly slow = new Set<string>();
@@ -344,6 +348,14 @@ class DomainProbe {
     for (let i = this.head; i < this.asks.length; i++) {
       const a = this.asks[i] as Ask;
       if (a.settled || (a.flights > 0 && !a.released)) continue;
+      if (a.pin !== null && a.flights === 0 && this.dead.has(a.pin)) {
+        // Pinned to an address found dead since (no worker will serve it): elsewhere, or unreachable.
+        const pin = a.pin;
+        if (this.avoid(a, pin)) this.requeue(a, 0, true);
+        else this.settle(a, 'smtp_unreachable', [], this.byIp.get(pin) ?? null, 'the mail server stopped answering');
+        if (this.done) return;
+        continue;
+      }
       if (a.notBefore > now) {
         nextAt = Math.min(nextAt, a.notBefore);
         continue;
@@ -431,6 +443,7 @@ class DomainProbe {
           cancel: flight.cancel.signal,
           onGreeted: () => {
             flight.greeted = true;
+            for (const part of parts) part.probe.greetedAt.add(ip);
           },
           onRcptsSent: (n) => this.p.ctx.politeness.countRcpts(n),
           onClosed: release,
@@ -444,6 +457,7 @@ class DomainProbe {
         // A session that answered some recipients and then went quiet or hung up: its limit.
         const answered = res.rcptReplies.filter((r) => r !== null).length;
         const heldFrom = all.length - res.heldBack;
+        const firstTooMany = res.rcptReplies.findIndex((r) => r !== null && classifyReply(r) === 'too_many_recipients');
         if (!closing && res.outcome === 'ok' && answered > 0 && answered < heldFrom) this.p.ctx.politeness.lowerRcptLimit(ip, answered);
         let offset = 0;
         for (const part of parts) {
@@ -455,7 +469,7 @@ class DomainProbe {
           part.probe.races.delete(flight);
           part.probe.open.delete(flight);
           const share: SessionResult = { ...res, rcptReplies: res.rcptReplies.slice(offset, offset + part.asks.length) };
-          if (!part.probe.done) part.probe.handle(share, part.asks, part.target, offset, { closing, answered, heldFrom });
+          if (!part.probe.done) part.probe.handle(share, part.asks, part.target, offset, { closing, answered, heldFrom, firstTooMany });
           offset += part.asks.length;
         }
         for (const part of parts) part.probe.sweepRaces();
@@ -546,12 +560,22 @@ class DomainProbe {
     const evidence = (reply: SmtpReply | null): SmtpReply[] => [...res.transcript, ...(reply && !res.transcript.includes(reply) ? [reply] : [])];
     // Recipients still being asked in a racing session wait for that one unless this answer is final.
     const batch = all.filter((a) => !a.settled && a.flights === 0);
+    // It answered: an address marked dead after another connection failed is alive after all, so the
+    // recipients this session pins to it (4xx, 421) have somewhere to go.
+    if (res.outcome !== 'unreachable' && res.outcome !== 'aborted') this.dead.delete(target.ip);
     switch (res.outcome) {
       case 'aborted':
         // Aborted by the domain that owned the session (another batch): ask again.
         for (const a of batch) this.requeue(a, 0, false);
         break;
       case 'unreachable':
+        if (this.greetedAt.has(target.ip)) {
+          // The server answers our other sessions: this connection was turned away (its limit per
+          // client), so fewer connections, and these recipients go again.
+          this.p.ctx.politeness.lowerConnectionCap(target.ip);
+          for (const a of batch) this.turnedAway(a, res, target);
+          break;
+        }
         this.p.ctx.unreachableUntil?.set(target.ip, Date.now() + UNREACHABLE_MEMORY_MS);
         this.markDead(target.ip, res.detail ?? 'unreachable');
         break;
@@ -618,8 +642,11 @@ class DomainProbe {
       const cls = classifyReply(reply);
       if (isFinalClass(cls)) return this.settle(a, cls, evidence(reply), target, null);
       if (cls === 'too_many_recipients') {
+        // Refused from the session's first recipient on: not a per-session count we can stay under
+        // ("452 Too many recipients received this hour"), so back off like any 4xx, to the deadline.
+        if (session.firstTooMany === 0) return this.temporary(a, evidence(reply), target, null);
         if (!limitLowered) {
-          this.p.ctx.politeness.lowerRcptLimit(target.ip, Math.max(1, offset + i));
+          this.p.ctx.politeness.lowerRcptLimit(target.ip, Math.max(1, session.firstTooMany));
           limitLowered = true;
         }
         return this.requeue(a, 0, false);
@@ -646,6 +673,14 @@ class DomainProbe {
       a.tier++;
     }
     return false;
+  }
+
+  /** A connection turned away by a server that answers others: asked again, then elsewhere, then unreachable. */
+  private turnedAway(a: Ask, res: SessionResult, target: Target): void {
+    a.silentCount++;
+    if (a.silentCount < 2) return this.requeue(a, 0, true);
+    if (this.avoid(a, target.ip)) return this.requeue(a, 0, true);
+    this.settle(a, 'smtp_unreachable', res.transcript, target, res.detail ?? 'connection turned away');
   }
 
   /** A 421: back off and retry on a new connection; a server that never lets us past its greeting is unreachable. */

@@ -31,6 +31,11 @@ const cases: [string, ReplyClass][] = [
   ['554 Relay access denied', 'policy_block'],
   ['550 Your IP has a poor reputation', 'policy_block'],
   ['553 5.1.8 <verify@probe.example>: Sender address rejected: Domain not found', 'policy_block'],
+  // Our sender refused at RCPT time: never the recipient's fault (Postfix, Exim's sender callout, qmail's relay refusal).
+  ['550 5.1.0 <verify@probe.example>: Sender address rejected: User unknown in local recipient table', 'policy_block'],
+  ['553 5.1.7 <verify@probe.example>: Sender address rejected: not owned by user', 'policy_block'],
+  ["553 sorry, that domain isn't in my list of allowed rcpthosts (#5.7.1)", 'policy_block'],
+  ['550 sorry, no mailbox here by that name. (#5.1.1)', 'mailbox_not_found'],
   ['554 5.3.0 Transaction failed', 'policy_block'],
   ['501 5.5.4 Syntax error in parameters', 'policy_block'],
   ['530 5.7.0 Must issue a STARTTLS command first', 'policy_block'],
@@ -75,7 +80,24 @@ describe('Microsoft 365 (DBEB) unknown recipients', () => {
   });
 });
 
+describe('a refusal of our sender at RCPT time', () => {
+  it("reads Exim's failed sender callout (multi-line, \"Unrouteable address\") as a policy refusal", () => {
+    const r = parseReplyLines(['550-Verification failed for <verify@probe.example>', '550-Unrouteable address', '550 Sender verify failed']);
+    expect(classifyReply(r)).toBe('policy_block');
+  });
+
+  it('still reads a recipient the server does not know as a missing mailbox', () => {
+    expect(classifyReply(parseReplyLines(['550 5.1.1 <nobody@example.com>: Recipient address rejected: User unknown in local recipient table']))).toBe('mailbox_not_found');
+    expect(classifyReply(parseReplyLines(['550 Unrouteable address']))).toBe('mailbox_not_found');
+  });
+});
+
 describe('reply parsing', () => {
+  it("takes qmail's enhanced code from the end of its text", () => {
+    expect(parseReplyLines(["553 sorry, that domain isn't in my list of allowed rcpthosts (#5.7.1)"])).toMatchObject({ code: 553, enhanced: '5.7.1' });
+    expect(parseReplyLines(['550 odd (#4.1.1)'])).toMatchObject({ enhanced: null }); // class differs from the code
+  });
+
   it('reads multi-line replies with enhanced codes', () => {
     const r = parseReplyLines(['550-5.1.1 The email account that you tried to reach does', '550-5.1.1 not exist. Please try', '550 5.1.1 double-checking the recipient.']);
     expect(r).toEqual({ code: 550, enhanced: '5.1.1', text: 'The email account that you tried to reach does not exist. Please try double-checking the recipient.' });

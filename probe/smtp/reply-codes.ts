@@ -38,6 +38,8 @@ const DISABLED = /(?:account|mailbox|user|recipient)\b.{0,40}\b(?:disabled|deact
 const NOT_FOUND =
   /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|(?:does not|doesn'?t|did not) exist|mailbox (?:is )?unavailable|(?:mailbox|recipient|user|address|account) (?:not found|unknown)|unknown (?:recipient|mailbox|address|account)|invalid (?:recipient|mailbox|address|user)|not a valid (?:mailbox|recipient|user)|no mailbox|user not (?:found|local)|unrouteable address|undeliverable address|address not present|recipient address rejected: user/i;
 const POLICY = /policy|denied|not (?:allowed|permitted|authori[sz]ed)|relay|authenticat|blocked|refused|rate limit|too many (?:connections|messages)|try again later/i;
+/** A refusal of our MAIL FROM, given at RCPT time (sender verification callouts, Postfix's reject_unknown_sender…). */
+const SENDER = /\bsender\b.{0,30}\b(?:rejected|refused|denied|verif\w*|unknown|invalid|blocked|not (?:found|allowed|permitted))|\bverification failed for\b|\bmail from\b.{0,30}\b(?:rejected|refused|denied|invalid)/i;
 const TOO_MANY_RCPTS = /too many (?:recipients|rcpt)|recipient limit|rcpt limit/i;
 
 export const REPLY_TABLE: readonly Row[] = [
@@ -47,6 +49,8 @@ export const REPLY_TABLE: readonly Row[] = [
   { cls: 'service_closing', code: /^421$/, example: '421 4.7.0 Too many connections from your IP, closing' },
   // Reputation and blocklist refusals first: some servers wrap them in a 5.1.x code.
   { cls: 'policy_block', code: /^5/, text: REPUTATION, example: '550 5.7.1 Service unavailable; client [203.0.113.9] blocked using zen.spamhaus.org' },
+  // About our sender, whatever the code (Postfix puts 5.1.0 on it, Exim's callout says "Unrouteable address").
+  { cls: 'policy_block', code: /^5/, text: SENDER, example: '550 5.1.0 <verify@probe.example>: Sender address rejected: User unknown in local recipient table' },
   { cls: 'too_many_recipients', enhanced: /^[45]\.5\.3$/, example: '452 4.5.3 Error: too many recipients' },
   { cls: 'too_many_recipients', code: /^452$/, text: TOO_MANY_RCPTS, example: '452 Too many recipients received this hour' },
   { cls: 'mailbox_full', enhanced: /^[45]\.2\.2$/, example: '552 5.2.2 The email account that you tried to reach is over quota' },
@@ -106,6 +110,10 @@ export function parseReplyLines(lines: string[]): Reply {
   const m = /^([245])\.(\d{1,3})\.(\d{1,3})(?=\s|$)/.exec(texts[0] ?? '');
   if (m && m[1] === first[0]) {
     enhanced = `${m[1]}.${m[2]}.${m[3]}`;
+  } else {
+    // qmail writes its enhanced code at the end, in the text: "553 sorry, that domain isn't in my list of allowed rcpthosts (#5.7.1)".
+    const q = /\(#([245])\.(\d{1,3})\.(\d{1,3})\)/.exec(texts.join(' '));
+    if (q && q[1] === first[0]) enhanced = `${q[1]}.${q[2]}.${q[3]}`;
   }
   const text = texts
     .map((t) => (enhanced && t.startsWith(enhanced) ? t.slice(enhanced.length).trimStart() : t))

@@ -206,7 +206,7 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
         rcptReplies[i] = toSmtpReply('rcpt', r);
         if (r.code === 421) break; // the server is closing the connection
       }
-      void conn.finish(Math.min(p.replyTimeoutMs, 2000));
+      void conn.finish(Math.min(p.replyTimeoutMs, 2000), outer);
       return result('ok', null, null, pipelining, conn.isTls);
     } else {
       conn.write([mail]);
@@ -221,12 +221,12 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
         if (cls === 'too_many_recipients' || cls === 'service_closing') break;
       }
     }
-    void conn.quit(Math.min(p.replyTimeoutMs, 2000));
+    void conn.quit(Math.min(p.replyTimeoutMs, 2000), outer);
     return result('ok', null, null, pipelining, conn.isTls);
   } catch (err) {
     const tls = conn.isTls;
     if (err instanceof EarlyEnd) {
-      void conn.quit(Math.min(p.replyTimeoutMs, 1000));
+      void conn.quit(Math.min(p.replyTimeoutMs, 1000), outer);
       return result(err.outcome, err.reply, err.message, pipelining, tls);
     }
     const e = err as SmtpError;
