@@ -228,12 +228,14 @@ export class Engine implements Verifier {
     void peerCatchAll?.then((v) => (earlierCatchAll = v));
     const deadlineMs = this.o.greylistDeadlineMs[mode];
     const pending: Promise<void>[] = [];
-    // The provider, classified once per domain from its servers' greeting (cached); MX names are a hint.
+    // The provider of the server that answered, classified once per (domain, server) from its
+    // greeting (cached); that server's name is a hint; all the MX names only when none answered.
     const mxHint = providerFromMxNames(mxHosts);
     const providerOf = (outcome: MailboxOutcome): Provider | null => {
+      const key = `${domain} ${outcome.mxHost ?? ''}`;
       const greeted = providerFromGreeting(outcome.replies);
-      if (greeted) this.rememberProvider(domain, greeted);
-      return greeted ?? this.knownProvider(domain) ?? mxHint;
+      if (greeted) this.rememberProvider(key, greeted);
+      return greeted ?? this.knownProvider(key) ?? (outcome.mxHost ? providerFromMxNames([outcome.mxHost]) : mxHint);
     };
     const onSettled = (address: string, outcome: MailboxOutcome, catchAll: boolean | null): void => {
       const provider = providerOf(outcome);
@@ -288,15 +290,16 @@ export class Engine implements Verifier {
     await Promise.all(pending);
   }
 
-  private knownProvider(domain: string): Provider | null {
-    const c = this.providerCache.get(domain);
+  /** `key`: the domain and the server that answered ("domain host"). */
+  private knownProvider(key: string): Provider | null {
+    const c = this.providerCache.get(key);
     return c && c.expires > Date.now() ? c.provider : null;
   }
 
-  private rememberProvider(domain: string, provider: Provider): void {
-    if (this.knownProvider(domain) === provider) return;
-    this.providerCache.delete(domain);
-    this.providerCache.set(domain, { provider, expires: Date.now() + this.o.catchAllCacheMs });
+  private rememberProvider(key: string, provider: Provider): void {
+    if (this.knownProvider(key) === provider) return;
+    this.providerCache.delete(key);
+    this.providerCache.set(key, { provider, expires: Date.now() + this.o.catchAllCacheMs });
     if (this.providerCache.size > 100_000) {
       const oldest = this.providerCache.keys().next();
       if (!oldest.done) this.providerCache.delete(oldest.value);

@@ -8,7 +8,8 @@
 // RCPT toward an MX IP also waits for room in this node's share of it, whatever the source IP.
 import { sourceFor } from './connection';
 import { RcptBudget } from './rcpt-budget';
-import { Semaphore } from './semaphore';
+import { busyBackoffMs } from './retry-schedule';
+import { abortError, Semaphore } from './semaphore';
 
 export interface PolitenessOptions {
   maxConnectionsPerIp: number;
@@ -34,9 +35,31 @@ interface IpState {
   sessionMs: number | null;
   rcptLimit: number;
   loweredAt: number | null;
+  /** After a 421: no new connection before this time (epoch ms; 0: none). */
+  quietUntil: number;
+  /** 421s in a row without a session let through since: the pause doubles with each. */
+  busyStreak: number;
 }
 
 const MAX_TRACKED_IPS = 10_000;
+/** Longest pause before reconnecting to a server that keeps answering 421 (a real-time check waits for it too). */
+const MAX_QUIET_MS = 2_000;
+
+/** Waits `ms`, or rejects when `signal` aborts. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(abortError());
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
 
 export interface PolitenessStats {
   maxConcurrentPerIp: number;
@@ -72,7 +95,13 @@ export class Politeness {
    */
   async acquire(ip: string, signal?: AbortSignal, priority = 0): Promise<Slot> {
     const state = this.state(ip);
-    await state.slots.acquire(signal, priority);
+    for (;;) {
+      const wait = state.quietUntil - Date.now();
+      if (wait > 0) await pause(wait, signal);
+      await state.slots.acquire(signal, priority);
+      if (state.quietUntil <= Date.now()) break;
+      state.slots.release(); // told to back off while it waited for the slot
+    }
     try {
       await this.global.acquire(signal, priority);
     } catch (err) {
@@ -133,6 +162,30 @@ export class Politeness {
     state.loweredAt = this.now();
   }
 
+  /**
+   * A server said it is too busy (421 before any recipient) or turned a connection away: one
+   * connection fewer, and no new connection to it from this source for a pause (250 ms, doubling
+   * with each 421 in a row, at most MAX_QUIET_MS), whichever domain it is for.
+   */
+  backOff(ip: string): void {
+    this.lowerConnectionCap(ip);
+    const state = this.state(ip);
+    state.busyStreak++;
+    state.quietUntil = Math.max(state.quietUntil, Date.now() + Math.min(MAX_QUIET_MS, busyBackoffMs(state.busyStreak)));
+  }
+
+  /** How long this source must still wait before connecting to `ip` again after a 421 (ms; 0: none). */
+  quietFor(ip: string): number {
+    const state = this.ips.get(this.key(ip));
+    return state ? Math.max(0, state.quietUntil - Date.now()) : 0;
+  }
+
+  /** A session went through: the next 421 starts the pauses over. */
+  welcomed(ip: string): void {
+    const state = this.ips.get(this.key(ip));
+    if (state) state.busyStreak = 0;
+  }
+
   observeSession(ip: string, ms: number): void {
     const state = this.state(ip);
     state.sessionMs = state.sessionMs === null ? ms : 0.8 * state.sessionMs + 0.2 * ms;
@@ -163,7 +216,7 @@ export class Politeness {
   /** Drops the state of addresses with nothing open, waiting or remembered. */
   private forgetIdle(): void {
     for (const [ip, s] of this.ips) {
-      if (s.slots.inUse === 0 && s.slots.waiting === 0 && s.loweredAt === null) this.ips.delete(ip);
+      if (s.slots.inUse === 0 && s.slots.waiting === 0 && s.loweredAt === null && s.quietUntil <= Date.now()) this.ips.delete(ip);
     }
   }
 
@@ -177,7 +230,7 @@ export class Politeness {
     }
     if (!s) {
       if (this.ips.size >= MAX_TRACKED_IPS) this.forgetIdle();
-      s = { slots: new Semaphore(this.o.maxConnectionsPerIp), rcptLimit: this.o.maxRcptsPerSession, loweredAt: null, sessionMs: null, open: 0 };
+      s = { slots: new Semaphore(this.o.maxConnectionsPerIp), rcptLimit: this.o.maxRcptsPerSession, loweredAt: null, sessionMs: null, open: 0, quietUntil: 0, busyStreak: 0 };
       this.ips.set(ip, s);
     }
     return s;

@@ -391,6 +391,13 @@ class DomainProbe {
     this.workers.set(ip, (this.workers.get(ip) ?? 0) + 1);
     try {
       while (!this.done && !this.dead.has(ip)) {
+        // The server said it is too busy and the pause before the next connection ends past the
+        // deadline: what would wait for it gets its answer now (elsewhere, or busy until the deadline).
+        const quiet = this.p.ctx.politeness.quietFor(ip);
+        if (quiet > 0 && Date.now() + quiet - this.start > this.p.deadlineMs) {
+          this.busyToTheDeadline(ip, target);
+          break;
+        }
         // With a fleet RCPT budget, connect only once there is room to send (no idle sessions).
         await this.p.ctx.politeness.rcptRoom(ip, this.p.signal, this.priority(ip));
         const release = await this.p.ctx.politeness.acquire(ip, this.p.signal, this.priority(ip));
@@ -454,6 +461,12 @@ class DomainProbe {
         if (res.outcome !== 'aborted') this.p.ctx.politeness.observeSession(ip, Date.now() - startedAt);
         const closingAt = res.rcptReplies.findIndex((r) => r !== null && r.code === 421);
         const closing = closingAt >= 0 ? { reply: res.rcptReplies[closingAt] as SmtpReply, index: closingAt } : null;
+        // Told "too busy" before any recipient (421 at the greeting, MAIL or the first RCPT), or turned
+        // away while our other sessions there are answered: one connection fewer, and for every
+        // domain this node sends there, a pause before the next connection (once per session).
+        const turnedAway = res.outcome === 'unreachable' && parts.some((part) => part.probe.greetedAt.has(ip));
+        if (res.outcome === 'busy' || closingAt === 0 || turnedAway) this.p.ctx.politeness.backOff(ip);
+        else if (res.outcome === 'ok') this.p.ctx.politeness.welcomed(ip);
         // A session that answered some recipients and then went quiet or hung up: its limit.
         const answered = res.rcptReplies.filter((r) => r !== null).length;
         const heldFrom = all.length - res.heldBack;
@@ -571,8 +584,7 @@ class DomainProbe {
       case 'unreachable':
         if (this.greetedAt.has(target.ip)) {
           // The server answers our other sessions: this connection was turned away (its limit per
-          // client), so fewer connections, and these recipients go again.
-          this.p.ctx.politeness.lowerConnectionCap(target.ip);
+          // client; the worker lowered the cap), and these recipients go again.
           for (const a of batch) this.turnedAway(a, res, target);
           break;
         }
@@ -584,7 +596,6 @@ class DomainProbe {
         for (const a of batch) this.requeue(a, 0, true);
         break;
       case 'busy':
-        this.p.ctx.politeness.lowerConnectionCap(target.ip);
         for (const a of batch) this.busy(a, res.decisive, evidence(res.decisive), target);
         break;
       case 'temp_fail':
@@ -673,6 +684,21 @@ class DomainProbe {
       a.tier++;
     }
     return false;
+  }
+
+  /**
+   * `ip` will not take a connection before the deadline (it answered 421): every recipient waiting
+   * for it goes to another address, or is answered "busy until the deadline". None is left counting
+   * on `ip`, so no worker for it starts again.
+   */
+  private busyToTheDeadline(ip: string, target: Target): void {
+    for (const a of this.asks) {
+      if (a.settled || a.flights > 0) continue;
+      if (!this.candidates(a).includes(ip)) continue;
+      if (this.avoid(a, ip)) this.requeue(a, 0, false);
+      else this.settle(a, 'greylisted', [], target, 'server busy (421) until the deadline');
+      if (this.done) return;
+    }
   }
 
   /** A connection turned away by a server that answers others: asked again, then elsewhere, then unreachable. */

@@ -22,7 +22,9 @@ export const PROVIDER_NAMES: Record<Provider, string> = {
 };
 
 const SIGNS: readonly { provider: Provider; mx: RegExp; greeting: RegExp }[] = [
-  { provider: 'microsoft365', mx: /\.mail\.protection\.outlook\.(?:com|de|cn)$/i, greeting: /Microsoft ESMTP MAIL Service|\.outlook\.com\b/i },
+  // Exchange Online names itself by its host (…mail.protection.outlook.com, …prod.outlook.com); the
+  // "Microsoft ESMTP MAIL Service" banner alone is any Exchange server, on-premise ones included.
+  { provider: 'microsoft365', mx: /\.mail\.protection\.outlook\.(?:com|de|cn)$/i, greeting: /\.(?:mail\.protection\.outlook\.(?:com|de|cn)|prod\.outlook\.com)\b(?![.-])/i },
   { provider: 'proofpoint', mx: /\.(?:pphosted\.com|ppe-hosted\.com|ppops\.net)$/i, greeting: /pphosted\.com|ppe-hosted\.com|ppops\.net|proofpoint/i },
   { provider: 'mimecast', mx: /\.mimecast(?:-offshore)?\.(?:com|co\.za)$/i, greeting: /mimecast/i },
   { provider: 'barracuda', mx: /\.barracudanetworks\.com$/i, greeting: /barracuda/i },
