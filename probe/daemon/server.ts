@@ -16,8 +16,13 @@ import { createVerifier, type ProbeOptions, type Verifier } from '../index';
 import { isAuthorized } from './bearer-auth';
 import { createProbeMetrics } from './metrics';
 
-/** 10,000 addresses of up to 1 KB each, plus JSON overhead. */
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/**
+ * The largest body the contract allows: 10,000 addresses of up to 1,024 characters, each character up
+ * to 6 bytes of JSON (a \uXXXX escape), plus the options.
+ */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** Past the limit, this much more is read (and dropped) so the client can hear the 413 before we close. */
+const DRAIN_AFTER_LIMIT_BYTES = 1024 * 1024;
 
 class HttpError extends Error {
   constructor(
@@ -34,22 +39,43 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
   res.end(text);
 }
 
+/** The request went away before its body was read (the client hung up): nobody to answer. */
+class ClientGone extends Error {}
+
 function readBody(req: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let over = false;
+    const announced = Number(req.headers['content-length'] ?? 0);
+    if (announced > MAX_BODY_BYTES) {
+      over = true;
+      reject(new HttpError(413, `request body larger than ${MAX_BODY_BYTES} bytes`));
+    }
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
+      if (over) {
+        // Answered 413 already: drop the rest, and close once it keeps coming.
+        if (size > MAX_BODY_BYTES + DRAIN_AFTER_LIMIT_BYTES) req.destroy();
+        return;
+      }
       if (size > MAX_BODY_BYTES) {
+        over = true;
+        chunks.length = 0;
         reject(new HttpError(413, `request body larger than ${MAX_BODY_BYTES} bytes`));
-        req.destroy();
         return;
       }
       chunks.push(chunk);
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    req.on('error', (err) => reject(req.destroyed ? new ClientGone(err.message) : err));
   });
+}
+
+/** A JSON body must say so (415 otherwise: a form or a text body is not a request of ours). */
+function requireJson(req: http.IncomingMessage): void {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json') throw new HttpError(415, 'content-type must be application/json');
 }
 
 /** Parses and validates a JSON body against `schema`; throws HttpError(400) with the reason. */
@@ -108,6 +134,7 @@ export function createProbeServer(o: { token: string; verifier: Verifier; budget
 
   async function verify(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     authorize(req, res);
+    requireJson(req);
     const body = parseVerifyBody(await readBody(req));
     const abort = new AbortController();
     const onClose = (): void => {
@@ -147,8 +174,9 @@ export function createProbeServer(o: { token: string; verifier: Verifier; budget
   }
 
   return http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://probe');
-    const route = `${req.method} ${url.pathname}`;
+    // The path alone (a request target like "//[" is no URL, and must not take the process down).
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const route = `${req.method} ${path}`;
     const handle = async (): Promise<void> => {
       switch (route) {
         case 'GET /healthz':
@@ -164,6 +192,7 @@ export function createProbeServer(o: { token: string; verifier: Verifier; budget
           return verify(req, res);
         case 'POST /v1/catch-all': {
           authorize(req, res);
+          requireJson(req);
           const answer = parseBody(await readBody(req), catchAllAnswerSchema);
           o.verifier.answerCatchAll(answer.domain, answer.catch_all);
           res.writeHead(204);
@@ -171,11 +200,16 @@ export function createProbeServer(o: { token: string; verifier: Verifier; budget
           return;
         }
         default:
-          if (['/healthz', '/metrics', '/v1/verify', '/v1/catch-all'].includes(url.pathname)) throw new HttpError(405, `method ${req.method} not allowed`);
+          if (['/healthz', '/metrics', '/v1/verify', '/v1/catch-all'].includes(path)) throw new HttpError(405, `method ${req.method} not allowed`);
           throw new HttpError(404, 'not found');
       }
     };
     handle().catch((err: unknown) => {
+      if (err instanceof ClientGone) {
+        // The client hung up mid-body: no one to answer, nothing went wrong here (nginx's 499).
+        if (route === 'POST /v1/verify') metrics.requests.inc({ status: '499' });
+        return;
+      }
       const status = err instanceof HttpError ? err.status : 500;
       if (status === 500) console.error('probe: request failed:', err);
       if (route === 'POST /v1/verify') metrics.requests.inc({ status: String(status) });
@@ -183,6 +217,8 @@ export function createProbeServer(o: { token: string; verifier: Verifier; budget
         res.end();
         return;
       }
+      // A 413 is sent before the rest of the body is read: close after it rather than read it all.
+      if (status === 413) res.setHeader('connection', 'close');
       sendJson(res, status, { error: err instanceof HttpError ? err.message : 'internal error' });
     });
   });
