@@ -3,7 +3,7 @@
 //   probe:  runs the daemon from PROBE_* environment variables.
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { VerificationResult } from './contract';
 import { depthSchema, trimAddress } from './contract';
 import { daemonSettingsFromEnv, probeOptionsFromEnv } from './env';
@@ -75,6 +75,27 @@ function writeOut(line: string): Promise<void> {
   });
 }
 
+/**
+ * One line of stdin as an address: without its CR (CRLF input), and on the first line without a
+ * UTF-8 byte order mark (what Windows editors put first; a CSV upload drops it too).
+ */
+export function stdinLine(raw: string, first: boolean): string {
+  const line = raw.replace(/\r$/, '');
+  return first && line.startsWith('\uFEFF') ? line.slice(1) : line;
+}
+
+/**
+ * Ends the process quietly when whoever reads stdout has gone (`mailvet verify … | head`): there is
+ * no one left to tell, and an unhandled EPIPE would print a stack trace.
+ */
+export function exitWhenStdoutCloses(): void {
+  if (process.stdout.listenerCount('error') > 0) return;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
 /** Reads stdin in batches (up to 10,000 lines, or what arrived within 25 ms) and verifies each batch. */
 export async function runVerify(flags: VerifyFlags): Promise<number> {
   return (await verifyStdin(flags)).code;
@@ -88,7 +109,7 @@ export interface StdinRun {
 }
 
 /** runVerify, also telling `onResult` of each result as it is written, and how many addresses it read. */
-export async function verifyStdin(flags: VerifyFlags, onResult?: (r: VerificationResult) => void): Promise<StdinRun> {
+export async function verifyStdin(flags: VerifyFlags, onResult?: (r: VerificationResult) => void, onRead?: (addresses: number) => void): Promise<StdinRun> {
   const depth = depthSchema.parse(flags.depth);
   const mode = flags.mode === 'bulk' ? 'bulk' : 'realtime';
   const verifier = createVerifier(optionsFromFlags(flags, process.env));
@@ -124,9 +145,10 @@ export async function verifyStdin(flags: VerifyFlags, onResult?: (r: Verificatio
   };
 
   for await (const raw of rl) {
-    const line = raw.replace(/\r$/, '');
+    const line = stdinLine(raw, expected === 0);
     if (trimAddress(line) === '') continue; // blank is SP/HTAB only: a line of NBSP or ZWSP is an address to judge
     expected++;
+    onRead?.(expected);
     batch.push(line);
     if (batch.length >= 10_000) flush();
     else if (!timer) timer = setTimeout(flush, 25);
@@ -162,6 +184,7 @@ async function runDaemon(): Promise<number> {
  * runProbeCli(['verify', '--concurrency', '20']). Sets process.exitCode and returns it.
  */
 export async function runProbeCli(argv: string[]): Promise<number> {
+  exitWhenStdoutCloses();
   let code = 0;
   const program = new Command('mailvet').description('Mailvet verification engine').exitOverride();
   addEngineOptions(program.command('verify').description('verify addresses read from stdin (one per line); writes one JSON line per result'))
@@ -190,8 +213,8 @@ export function addEngineOptions(cmd: Command): Command {
     .option('--allow-private-networks', 'allow MX addresses in private/loopback ranges (tests only)')
     .option('--dns-server <host:port>', 'DNS server (repeatable or comma-separated)', collect, [])
     .option('--smtp-port <port>', 'SMTP port', positiveInt)
-    .option('--depth <depth>', 'syntax | mx | smtp', 'smtp')
-    .option('--mode <mode>', 'realtime | bulk (greylisting deadline)', 'realtime')
+    .addOption(new Option('--depth <depth>', 'how far to check').choices(['syntax', 'mx', 'smtp']).default('smtp'))
+    .addOption(new Option('--mode <mode>', 'greylisting deadline').choices(['realtime', 'bulk']).default('realtime'))
     .option('--rdap-url <url>', 'RDAP base URL for domain age')
     .option('--dnsbl-zone <zone>', 'DNSBL zone (repeatable)', collect, []);
 }

@@ -95,9 +95,11 @@ export const verificationResultSchema = z.object({
 export type VerificationResult = z.infer<typeof verificationResultSchema>;
 
 export const MAX_BATCH = 10_000;
+/** Longest address a daemon takes (characters); longer ones are refused by the syntax check anyway. */
+export const MAX_ADDRESS_CHARS = 1024;
 
 export const verifyRequestSchema = z.object({
-  emails: z.array(z.string().max(1024)).min(1).max(MAX_BATCH),
+  emails: z.array(z.string().max(MAX_ADDRESS_CHARS)).min(1).max(MAX_BATCH),
   depth: depthSchema.default('smtp'),
   /** 'realtime' keeps the greylisting deadline short; 'bulk' keeps it long. */
   mode: z.enum(['realtime', 'bulk']).default('realtime'),

@@ -20,6 +20,9 @@ import { ProbeRequestError } from './http';
 import { domainKey, planShares, type PlannedShare } from './pick-probe';
 import type { FleetStats, ProbeVerifyOptions } from './probe-client';
 
+/** Times an address may be planned again after a daemon failed on it before the call gives up. */
+const MAX_REPLANS = 3;
+
 /** Of each share of a split domain, this part is held back and handed to whichever node runs low first. */
 const RESERVE_SHARE = 0.25;
 
@@ -69,6 +72,8 @@ export class FleetCall {
   private readonly reserves = new Map<string, Reserve>();
   /** Nodes that refused our token in this call (401/403): none of its work goes to them again. */
   private readonly refused = new Map<string, ProbeRequestError>();
+  /** Addresses planned again after a failure, and how often. */
+  private readonly replans = new Map<string, number>();
   private settle: (err?: unknown) => void = () => undefined;
 
   constructor(
@@ -176,6 +181,13 @@ export class FleetCall {
       owed = list;
     }
     if (owed.length === 0) return;
+    // The same addresses failing again and again on daemons that say they are healthy (a request they
+    // all reset): stop rather than send it forever.
+    for (const e of owed) {
+      const n = (this.replans.get(e) ?? 0) + 1;
+      this.replans.set(e, n);
+      if (n > MAX_REPLANS) throw new Error(`probe daemons failed ${n} times on the same addresses (last: ${url}); giving up`);
+    }
     this.deps.health.markDown(url);
     stats.replanned += owed.length;
     for (const g of this.gates.values()) if (g.home === url) g.open();

@@ -10,7 +10,8 @@
 //   line parsed with the contract's zod schema (the server only ever sees validated
 //   VerificationResults), and POST /v1/catch-all to a node waiting for a split domain's answer.
 // The fleet RCPT budget per MX is held by the nodes themselves (each keeps budget ÷ PROBE_FLEET_SIZE).
-import { verificationResultSchema, type Depth, type VerificationResult } from '../contract';
+import { MAX_ADDRESS_CHARS, verificationResultSchema, type Depth, type VerificationResult } from '../contract';
+import { decideBySyntax } from '../syntax/decide';
 import { produced } from '../channel';
 import { CatchAllMemory } from './catch-all-memory';
 import { FleetCall, type FleetCallDeps } from './fleet-call';
@@ -120,6 +121,13 @@ export class ProbeClient {
   /** Results in completion order. Throws when some addresses could not be verified by any daemon. */
   async *verify(emails: string[], o: ProbeVerifyOptions = {}): AsyncGenerator<VerificationResult> {
     if (emails.length === 0) return;
+    // An address longer than a daemon takes is answered here, by the same syntax check (it fails it):
+    // sent along, it would have the whole request refused.
+    if (emails.some((e) => e.length > MAX_ADDRESS_CHARS)) {
+      for (const e of emails) if (e.length > MAX_ADDRESS_CHARS) yield syntaxOnlyResult(e, o.depth ?? 'smtp');
+      emails = emails.filter((e) => e.length <= MAX_ADDRESS_CHARS);
+      if (emails.length === 0) return;
+    }
     const stop = new AbortController();
     const signal = o.signal ? AbortSignal.any([o.signal, stop.signal]) : stop.signal;
     // Don't make an early-leaving consumer wait for the cancelled requests to wind down.
@@ -194,4 +202,11 @@ export class ProbeClient {
       clearTimeout(idleTimer);
     }
   }
+}
+
+/** The syntax check's result for an address it decides alone (one too long to send). */
+function syntaxOnlyResult(email: string, depth: Depth): VerificationResult {
+  const d = decideBySyntax(email, depth);
+  if (!d.decided) throw new Error('an address longer than a daemon takes passed the syntax check');
+  return d.result;
 }

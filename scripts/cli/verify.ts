@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { Command } from 'commander';
-import { addEngineOptions, cliLine, optionsFromFlags, parseCli, verifyStdin, type VerifyFlags } from '../../probe/cli';
+import { addEngineOptions, cliLine, exitWhenStdoutCloses, optionsFromFlags, parseCli, stdinLine, verifyStdin, type VerifyFlags } from '../../probe/cli';
 import { ProbeClient } from '../../probe/client/probe-client';
 import { depthSchema, trimAddress, type VerificationResult } from '../../probe/contract';
 import { createVerifier } from '../../probe/index';
@@ -97,7 +97,8 @@ class Progress {
   private last = 0;
   private done = 0;
   constructor(
-    private readonly total: number,
+    /** Addresses to verify; on stdin it grows as lines come in. */
+    public total: number,
     private readonly enabled: boolean,
   ) {}
   tick(): void {
@@ -129,7 +130,7 @@ function results(emails: string[], flags: CliFlags): AsyncIterable<VerificationR
 async function readStdinLines(): Promise<string[]> {
   const out: string[] = [];
   for await (const raw of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
-    const line = raw.replace(/\r$/, '');
+    const line = stdinLine(raw, out.length === 0);
     if (trimAddress(line) !== '') out.push(line);
   }
   return out;
@@ -155,6 +156,25 @@ async function runCsv(flags: CliFlags & { csv: string }): Promise<number> {
 
 async function verifyList(emails: string[], flags: CliFlags, output: 'csv' | 'jsonl'): Promise<number> {
   const started = Date.now();
+  // Where the result goes is checked before the work, not after hours of it: the file is made now
+  // (next to --out, renamed onto it at the end).
+  const tmp = flags.out ? `${flags.out}.${randomUUID()}.tmp` : null;
+  if (tmp) {
+    try {
+      await writeFile(tmp, '');
+    } catch (err) {
+      process.stderr.write(`mailvet verify: cannot write ${flags.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+      return 2;
+    }
+  }
+  try {
+    return await verifyInto(emails, flags, output, started, tmp);
+  } finally {
+    if (tmp) await rm(tmp, { force: true }); // gone already when renamed onto --out
+  }
+}
+
+async function verifyInto(emails: string[], flags: CliFlags, output: 'csv' | 'jsonl', started: number, tmp: string | null): Promise<number> {
   const progress = new Progress(emails.length, process.stderr.isTTY === true);
   const got = new Map<string, { r: VerificationResult; at: Date }>();
   const tally = new ResultTally();
@@ -181,8 +201,7 @@ async function verifyList(emails: string[], flags: CliFlags, output: 'csv' | 'js
       if (hit) lines.push(resultCsvLine(hit.r, hit.at));
     }
     const text = `${lines.join('\r\n')}\r\n`;
-    if (flags.out) {
-      const tmp = `${flags.out}.${randomUUID()}.tmp`;
+    if (flags.out && tmp) {
       try {
         await writeFile(tmp, text);
         await rename(tmp, flags.out);
@@ -205,7 +224,17 @@ async function verifyList(emails: string[], flags: CliFlags, output: 'csv' | 'js
 async function runStdin(flags: CliFlags): Promise<number> {
   const started = Date.now();
   const tally = new ResultTally();
-  const run = await verifyStdin(flags, (r) => tally.add(r));
+  // The bar's total is what stdin has given so far (the whole list once it has ended).
+  const progress = new Progress(0, process.stderr.isTTY === true);
+  const run = await verifyStdin(
+    flags,
+    (r) => {
+      tally.add(r);
+      progress.tick();
+    },
+    (read) => (progress.total = read),
+  );
+  progress.end();
   process.stderr.write(tally.summary(Date.now() - started, run.expected));
   return run.code;
 }
@@ -219,6 +248,7 @@ function writeStdout(text: string): Promise<void> {
 
 /** `mailvet verify …` with the arguments after the program name. Returns the exit code. */
 export async function runVerifyCli(argv: string[]): Promise<number> {
+  exitWhenStdoutCloses();
   let code = 0;
   const program = new Command('mailvet').exitOverride();
   addEngineOptions(

@@ -2,6 +2,8 @@
 // without an @ (one domain key, ""), a domain longer than DNS allows, and one domain so big that a
 // node's share outgrows a request (MAX_BATCH). Each is split over the nodes like any big domain and
 // answered once per address; none may turn into a request the daemons refuse (400).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeClient } from '../../probe/client/probe-client';
 import type { VerificationResult } from '../../probe/contract';
@@ -56,5 +58,23 @@ describe('the fleet client on odd lists', () => {
     expect(new Set(results.map((r) => r.email)).size).toBe(28_000);
     expect(results.every((r) => r.reason === 'no_domain')).toBe(true);
     expect(Object.values(client.stats.requests).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(4); // each node's 10,500 in two requests at least
+  });
+
+  it('gives up on addresses that every daemon keeps failing on (healthy by /healthz, every request reset)', { timeout: 20_000 }, async () => {
+    let verifies = 0;
+    const broken = http.createServer((req, res) => {
+      if (req.url === '/healthz') return void res.end('{"ok":true}');
+      verifies++;
+      req.socket.destroy();
+    });
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const client = new ProbeClient({ urls: [`http://127.0.0.1:${(broken.address() as AddressInfo).port}`], token: TOKEN, retry: { backoffMs: 10, cooldownMs: 10 } });
+      await expect(collect(client.verify(['a@nowhere.test', 'b@nowhere.test'], { depth: 'smtp', mode: 'bulk' }))).rejects.toThrow(/failed 4 times on the same addresses/);
+      expect(verifies).toBe(4); // sent once, planned again three times, then the call stops
+    } finally {
+      broken.closeAllConnections();
+      await new Promise<void>((resolve) => broken.close(() => resolve()));
+    }
   });
 });

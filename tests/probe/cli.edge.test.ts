@@ -1,0 +1,98 @@
+// `mailvet verify` on input a self-hoster's list and shell can give it: a line too long for a daemon
+// (answered by the syntax check, the rest still verified on the fleet), a UTF-8 BOM on stdin, an
+// unknown --mode, a TTY (the progress bar in stdin mode too), an --out that cannot be written (said
+// before any address is verified). No public network: depth syntax/mx, fake DNS on 127.0.0.1.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProbeDaemon } from '../../probe/daemon/server';
+import { startFakeDns, type FakeDns } from '../../probe/testing/fake-dns';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const MAILVET = path.join(ROOT, 'scripts/mailvet.ts');
+
+function mailvet(args: string[], stdin: string | null, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', MAILVET, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', ...env },
+    stdio: [stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d) => (stdout += d));
+  child.stderr?.on('data', (d) => (stderr += d));
+  if (stdin !== null) child.stdin!.end(stdin);
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })));
+}
+
+const emailsOf = (stdout: string): string[] => stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { email: string }).email);
+
+let dns: FakeDns;
+let dir: string;
+beforeAll(async () => {
+  dns = await startFakeDns({ 'slow.test': { behaviour: 'timeout' } });
+  dir = await mkdtemp(path.join(os.tmpdir(), 'mailvet-cli-edge-'));
+});
+afterAll(async () => {
+  await dns?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('mailvet verify --probe-urls (stdin)', () => {
+  let daemon: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    daemon = await startProbeDaemon({ port: 0, host: '127.0.0.1', token: 'tok', probe: { dnsServers: [dns.server] } });
+  });
+  afterAll(async () => daemon?.close());
+
+  it('one line over 1,024 characters does not cost every other address its result', { timeout: 60_000 }, async () => {
+    const long = `${'x'.repeat(1100)}@example.com`;
+    const input = ['a@example.com', long, 'b@example.com'].join('\n');
+    // Local mode judges the long line (syntax) and answers all three:
+    const local = await mailvet(['verify', '--depth', 'syntax', '--dns-server', dns.server], input);
+    // The same input on a fleet:
+    const fleet = await mailvet(['verify', '--depth', 'syntax', '--probe-urls', daemon.url, '--probe-token', 'tok'], input);
+    expect(emailsOf(local.stdout).sort()).toEqual(['a@example.com', 'b@example.com', long].sort());
+    expect(emailsOf(fleet.stdout)).toContain('a@example.com');
+    expect(emailsOf(fleet.stdout)).toContain('b@example.com');
+  });
+});
+
+describe('mailvet verify (stdin)', () => {
+  it('a UTF-8 BOM at the start of stdin is not part of the first address (the CSV reader strips it)', { timeout: 30_000 }, async () => {
+    const { code, stdout } = await mailvet(['verify', '--depth', 'syntax', '--dns-server', dns.server], '\uFEFFalice@example.com\r\nbob@example.com\r\n');
+    const lines = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { email: string; reason: string });
+    const alice = lines.find((l) => l.email.endsWith('alice@example.com'));
+    expect(alice?.email).toBe('alice@example.com');
+    expect(alice?.reason).toBe('smtp_not_checked'); // as bob@example.com
+    expect(code).toBe(0);
+  });
+
+  it('--mode with an unknown value is refused (not silently run as realtime)', { timeout: 30_000 }, async () => {
+    const { code, stderr } = await mailvet(['verify', '--depth', 'syntax', '--mode', 'bluk', '--dns-server', dns.server], 'a@example.com\n');
+    expect(code).not.toBe(0);
+    expect(stderr).toContain("argument 'bluk' is invalid. Allowed choices are realtime, bulk.");
+  });
+
+  // `script` (util-linux) gives the command a TTY; without it there is no TTY to test on.
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)('draws a progress bar on a TTY, as the CSV mode does', { timeout: 30_000 }, () => {
+    const cmd = `printf 'a@example.com\\nb@example.com\\n' | ${process.execPath} --import tsx ${MAILVET} verify --depth syntax --dns-server ${dns.server} 2>&1 >/dev/null`;
+    const tty = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, encoding: 'utf8' });
+    expect(tty.stdout).toMatch(/\[#+-*\] +\d+% /);
+  });
+});
+
+describe('mailvet verify --csv --out', () => {
+  it('an --out that cannot be written is refused before any address is verified', { timeout: 60_000 }, async () => {
+    const input = path.join(dir, 'in.csv');
+    await writeFile(input, 'email\nsomeone@slow.test\n');
+    const before = dns.queries.length;
+    const { code, stderr } = await mailvet(['verify', '--depth', 'mx', '--dns-server', dns.server, '--csv', input, '--out', path.join(dir, 'no-such-dir', 'out.csv')], null);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^mailvet verify: cannot write .*out\.csv: ENOENT/);
+    expect(dns.queries.length - before).toBe(0);
+  });
+});
