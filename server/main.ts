@@ -33,10 +33,15 @@ export async function startServer(o: {
   let url: string | null = null;
   if (o.role !== 'worker') {
     const server = http.createServer(createRequestListener(deps, { spaDir: o.spaDir ?? SPA_DIR }));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen({ port: o.env.PORT, host: o.env.HOST, ...(o.reusePort ? { reusePort: true } : {}) }, resolve);
-    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen({ port: o.env.PORT, host: o.env.HOST, ...(o.reusePort ? { reusePort: true } : {}) }, resolve);
+      });
+    } catch (err) {
+      await closeDeps(deps); // the port is taken (EADDRINUSE…): nothing of this server may stay open
+      throw err;
+    }
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : o.env.PORT;
     url = `http://localhost:${port}`;

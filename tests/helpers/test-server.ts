@@ -14,7 +14,20 @@ export interface TestServer {
 /** The real web server (and optionally the worker) on a free port with a database of its own. */
 export async function startTestServer(o: { role?: 'web' | 'all'; probeUrls?: string[]; probeToken?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
   const testDb = await createTestDb();
-  const port = await freePort();
+  // freePort's port can be taken by another test file before the server listens: try another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), testDb, o);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 5) {
+        await testDb.close();
+        throw err;
+      }
+    }
+  }
+}
+
+async function startOn(port: number, testDb: TestDb, o: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
   // GEO_URL: a closed loopback port unless a test brings its geolocation fake (never the internet).
   const env = readEnv({ NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: '.data/test', GEO_URL: 'http://127.0.0.1:9/{ip}/json', ...o.env });
   const baseURL = `http://127.0.0.1:${port}`;
