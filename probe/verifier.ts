@@ -54,7 +54,8 @@ export class Engine implements Verifier {
   private readonly politeness: Politeness;
   private readonly ctx: SmtpContext;
   /** Catch-all per domain; `ips`: the MX addresses that refused the random mailbox (value false). */
-  private readonly catchAllCache = new Map<string, { value: boolean; ips: string[]; expires: number }>();
+  /** domain → MX address → what the random mailbox said there, until when it is trusted. */
+  private readonly catchAllCache = new Map<string, Map<string, { value: boolean; expires: number }>>();
   /** Who runs each domain's mail servers, as their greeting showed (smtp/provider.ts). */
   private readonly providerCache = new Map<string, { provider: Provider; expires: number }>();
   private readonly domainSlots: Semaphore;
@@ -218,13 +219,13 @@ export class Engine implements Verifier {
       const rcpt = `${e.parsed.local}@${domain}`;
       byAddress.set(rcpt, [...(byAddress.get(rcpt) ?? []), e]);
     }
-    const cached = this.catchAllCache.get(domain);
-    const fresh = cached && cached.expires > Date.now() ? cached : null;
+    // What the random mailbox said at each MX address in an earlier check (each holds there only).
+    const knownAt = this.catchAllKnownAt(domain);
     // A fleet peer's answer (ProbeClient's hint) counts as an earlier random-mailbox check; so does
     // one that is still to come from the peer asking it now (a share sent "catch-all pending").
-    const knownCatchAll = catchAllHint ?? (fresh ? fresh.value : null);
+    const knownCatchAll = catchAllHint ?? null;
     const peerCatchAll = knownCatchAll === null && peerKey !== null ? this.peers.wait(peerKey) : undefined;
-    let earlierCatchAll = knownCatchAll;
+    let earlierCatchAll = knownCatchAll ?? (knownAt.size === 0 ? null : [...knownAt.values()].includes(true));
     void peerCatchAll?.then((v) => (earlierCatchAll = v));
     const deadlineMs = this.o.greylistDeadlineMs[mode];
     const pending: Promise<void>[] = [];
@@ -268,14 +269,13 @@ export class Engine implements Verifier {
       if (ageHint.settled && listings.settled) report(ageHint.value, listings.value);
       else pending.push(Promise.all([ageHint.within(HINT_GRACE_MS), listings.within(HINT_GRACE_MS)]).then(([age, zones]) => report(age, zones)));
     };
-    const { catchAll, catchAllByIp } = await probeDomain({
+    const { catchAllByIp } = await probeDomain({
       targets,
       addresses: [...byAddress.keys()],
       randomAddress: knownCatchAll === null && !peerCatchAll ? `${randomLocalPart()}@${domain}` : null,
       knownCatchAll,
       peerCatchAll,
-      // No address listed: the answer came as a fleet peer's hint, which holds for every address.
-      knownCatchAllIps: fresh && !fresh.value && fresh.ips.length > 0 ? fresh.ips : undefined,
+      knownCatchAllAt: knownAt.size > 0 ? knownAt : undefined,
       ctx: this.ctx,
       deadlineMs,
       retryDelaysMs: retrySchedule(deadlineMs, this.o.greylistRetryDelaysMs),
@@ -283,10 +283,8 @@ export class Engine implements Verifier {
       signal,
       onSettled,
     });
-    if (catchAll !== null) {
-      const refusedAt = [...catchAllByIp].filter(([, v]) => v === false).map(([ip]) => ip);
-      this.rememberCatchAll(domain, catchAll, [...new Set([...(fresh && !fresh.value ? fresh.ips : []), ...refusedAt])]);
-    }
+    // Only what was asked in this check: an answer taken from the cache keeps its first expiry.
+    for (const [ip, value] of catchAllByIp) if (value !== null) this.rememberCatchAll(domain, ip, value);
     await Promise.all(pending);
   }
 
@@ -306,9 +304,20 @@ export class Engine implements Verifier {
     }
   }
 
-  private rememberCatchAll(domain: string, value: boolean, ips: string[]): void {
-    this.catchAllCache.delete(domain);
-    this.catchAllCache.set(domain, { value, ips, expires: Date.now() + this.o.catchAllCacheMs });
+  /** The unexpired random-mailbox answers of `domain`, per MX address. */
+  private catchAllKnownAt(domain: string): Map<string, boolean> {
+    const known = new Map<string, boolean>();
+    const now = Date.now();
+    for (const [ip, a] of this.catchAllCache.get(domain) ?? []) if (a.expires > now) known.set(ip, a.value);
+    return known;
+  }
+
+  private rememberCatchAll(domain: string, ip: string, value: boolean): void {
+    let byIp = this.catchAllCache.get(domain);
+    if (byIp) this.catchAllCache.delete(domain); // most recently used last
+    else byIp = new Map();
+    byIp.set(ip, { value, expires: Date.now() + this.o.catchAllCacheMs });
+    this.catchAllCache.set(domain, byIp);
     if (this.catchAllCache.size > 100_000) {
       const oldest = this.catchAllCache.keys().next();
       if (!oldest.done) this.catchAllCache.delete(oldest.value);

@@ -75,12 +75,15 @@ export interface DomainProbeParams {
   /** The random mailbox to ask for catch-all, or null when catch-all is already known. */
   randomAddress: string | null;
   /**
-   * Catch-all already known for the domain: true trusts no "accepted"; false is trusted only from
-   * the addresses in `knownCatchAllIps` (when that is unset, a fleet peer's answer: the domain's
-   * most-preferred addresses).
+   * Catch-all already known for the domain (a fleet peer's answer): true trusts no "accepted"; false
+   * holds at the domain's most-preferred addresses, where the peer asked.
    */
   knownCatchAll: boolean | null;
-  knownCatchAllIps?: string[];
+  /**
+   * What the random mailbox said at these addresses in an earlier check (this node's cache): each
+   * answer holds at its own address only, and is not asked again there.
+   */
+  knownCatchAllAt?: ReadonlyMap<string, boolean>;
   /**
    * A fleet peer is asking the domain's random mailbox right now: its answer, when it comes (null:
    * it learnt nothing). Meanwhile no random mailbox is asked here and "accepted" answers wait; after a
@@ -803,7 +806,7 @@ class DomainProbe {
 
   /** Asks the random mailbox at `ip` (once per address). */
   private askRandomAt(ip: string): void {
-    if (this.randomAsks.has(ip) || this.spareRandom === null || this.dead.has(ip)) return;
+    if (this.randomAsks.has(ip) || this.spareRandom === null || this.dead.has(ip) || this.p.knownCatchAllAt?.has(ip)) return;
     const a = newAsk(this.spareRandom, true, this.asks.length);
     this.setPin(a, ip);
     a.tier = Math.max(0, this.tiers.findIndex((tier) => tier.some((t) => t.ip === ip)));
@@ -819,19 +822,19 @@ class DomainProbe {
   private catchAllAt(ip: string | null): boolean | null | undefined {
     if (this.p.knownCatchAll === true || this.peerValue === true) return true;
     if (ip !== null && this.randomAt.has(ip)) return this.randomAt.get(ip) ?? null;
+    const earlier = ip !== null ? this.p.knownCatchAllAt?.get(ip) : undefined;
+    if (earlier !== undefined) return earlier;
     // A "not catch-all" from elsewhere (a fleet peer's hint or late answer, no address listed) holds at
     // the domain's most-preferred addresses, where the peer asked; an "accepted" from a backup MX
     // (one that may take everyone, store and forward) has the random mailbox asked there too.
     const primary = ip === null || (this.tierIps[0]?.includes(ip) ?? false);
-    const knownIps = this.p.knownCatchAllIps;
-    if (this.p.knownCatchAll === false && (knownIps === undefined ? primary : ip !== null && knownIps.includes(ip))) return false;
-    if (this.peerValue === false && primary) return false;
+    if ((this.p.knownCatchAll === false || this.peerValue === false) && primary) return false;
     return undefined;
   }
 
   /** The domain's catch-all as far as known: any address accepting the random mailbox makes it true. */
   private domainCatchAll(): boolean | null {
-    const values = [...this.randomAt.values()];
+    const values = [...this.randomAt.values(), ...(this.p.knownCatchAllAt?.values() ?? [])];
     if (values.includes(true) || this.p.knownCatchAll === true || this.peerValue === true) return true;
     if (values.includes(false) || this.p.knownCatchAll === false || this.peerValue === false) return false;
     return null;

@@ -1,0 +1,61 @@
+// A tiny line-based SMTP server bound to a chosen 127.x address and port (several hosts share one
+// port, as MX addresses do on port 25), its RCPT answers and delays given per recipient.
+import net from 'node:net';
+
+export interface MiniHost {
+  ip: string;
+  port: number;
+  rcpts: string[];
+  close(): Promise<void>;
+}
+
+export async function startMiniHost(ip: string, port: number, rcpt: (addr: string) => string, rcptDelayMs: (addr: string) => number = () => 0): Promise<MiniHost> {
+  const rcpts: string[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+    socket.write(`220 ${ip} ESMTP\r\n`);
+    let buffer = '';
+    let chain: Promise<void> = Promise.resolve(); // replies go out in order, each after its own delay
+    const send = (answer: string, delayMs: number, end: boolean): void => {
+      chain = chain.then(() => new Promise<void>((r) => setTimeout(r, delayMs))).then(() => {
+        if (socket.writable) socket.write(`${answer}\r\n`);
+        if (end) socket.end();
+      });
+    };
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      let nl: number;
+      while ((nl = buffer.indexOf('\r\n')) >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 2);
+        let answer = '250 ok';
+        let delay = 0;
+        if (/^EHLO/i.test(line)) answer = '250-mini\r\n250-PIPELINING\r\n250 ENHANCEDSTATUSCODES';
+        else if (/^RCPT/i.test(line)) {
+          const addr = /<([^>]*)>/.exec(line)?.[1] ?? '';
+          rcpts.push(addr);
+          answer = rcpt(addr);
+          delay = rcptDelayMs(addr);
+        } else if (/^QUIT/i.test(line)) answer = '221 bye';
+        send(answer, delay, /^QUIT/i.test(line));
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, ip, () => resolve());
+  });
+  return {
+    ip,
+    port: (server.address() as net.AddressInfo).port,
+    rcpts,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
