@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedSmtp, type RunningServer } from '../testing/fake-smtp';
-import { Politeness } from './politeness';
-import { probeDomain, type DomainProbeParams, type MailboxOutcome, type SmtpContext } from './probe-domain';
+import { runProbe, smtpContext } from '../testing/domain-probe';
 
 const servers: RunningServer[] = [];
 afterEach(async () => {
@@ -10,26 +9,8 @@ afterEach(async () => {
 
 const EHLO = '250-fake.test\r\n250 PIPELINING';
 
-function ctx(port: number, over: Partial<SmtpContext> = {}, limits = { perIp: 5, rcpts: 20 }): SmtpContext {
-  return {
-    politeness: new Politeness({ maxConnectionsPerIp: limits.perIp, maxRcptsPerSession: limits.rcpts, globalConcurrency: 100 }),
-    port,
-    heloName: 'probe.test',
-    mailFrom: 'verify@probe.test',
-    connectTimeoutMs: 1500,
-    bannerTimeoutMs: 1500,
-    replyTimeoutMs: 1500,
-    maxConnectionsPerIp: limits.perIp,
-    noTlsIps: new Set(),
-    ...over,
-  };
-}
-
-async function run(p: Omit<DomainProbeParams, 'onSettled'>) {
-  const settled = new Map<string, { outcome: MailboxOutcome; catchAll: boolean | null }>();
-  const res = await probeDomain({ ...p, onSettled: (a, outcome, catchAll) => settled.set(a, { outcome, catchAll }) });
-  return { ...res, settled };
-}
+const ctx = smtpContext;
+const run = runProbe;
 
 /** A server whose RCPT replies come from `rcpt(address, attempt)`; it counts RCPTs per session. */
 async function server(rcpt: (address: string, attempt: number) => string, o: { banner?: (conn: number) => string } = {}) {
