@@ -1,5 +1,7 @@
 // What the client has learnt of domains' catch-all answers (from any node's results), reused for a
-// while as hints: a node given one skips its own random-mailbox check for that domain.
+// while as hints: a node given one skips its own random-mailbox check for that domain. An answer
+// holds for `memoryMs` from when it was first learnt: results that repeat it (those made with the
+// hint do) do not renew it, so a domain checked without pause is asked again every period.
 import type { VerificationResult } from '../contract';
 import { domainKey } from './pick-probe';
 
@@ -26,11 +28,7 @@ export class CatchAllMemory {
     const key = domainKey(r.email);
     const known = this.known.get(key);
     const now = Date.now();
-    if (known && known.value === r.catch_all && known.expires > now) {
-      // The same answer again (every result of a domain carries it): only the memory is renewed.
-      known.expires = now + this.memoryMs;
-      return;
-    }
+    if (known && known.value === r.catch_all && known.expires > now) return; // the same answer again
     this.known.delete(key);
     this.known.set(key, { value: r.catch_all, domain: r.normalized.slice(r.normalized.lastIndexOf('@') + 1), expires: now + this.memoryMs });
     if (this.known.size > MAX_REMEMBERED_DOMAINS) {
