@@ -19,7 +19,7 @@ const cases: [string, ReplyClass][] = [
   ['550 Account has been disabled', 'mailbox_disabled'],
   ['552 5.2.2 The email account that you tried to reach is over quota', 'mailbox_full'],
   ['452 4.2.2 Mailbox full', 'mailbox_full'],
-  ['452 Insufficient system storage', 'mailbox_full'],
+  ['452 Insufficient system storage', 'temporary'], // RFC 5321's text for 452: the server's disk, not the mailbox
   ['552 Requested mail action aborted: exceeded storage allocation', 'mailbox_full'],
   ['550 5.7.1 Service unavailable; client [203.0.113.9] blocked using zen.spamhaus.org', 'policy_block'],
   ['550 5.1.1 Blocked by Spamhaus: your IP is listed', 'policy_block'],

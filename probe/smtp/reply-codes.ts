@@ -33,10 +33,13 @@ interface Row {
 }
 
 const REPUTATION = /spamhaus|spamcop|barracuda|block ?list|black ?list|\brbl\b|dnsbl|listed (?:at|on|in|by)|reputation|\bbanned\b|\bspam\b|client host .* rejected/i;
-const FULL = /mailbox (?:is )?full|over ?quota|quota exceeded|exceeded (?:its|the|storage)|insufficient (?:system )?storage|out of storage/i;
+// "Insufficient system storage" is RFC 5321's text for 452 (the server's disk, not the mailbox): temporary.
+const FULL = /mailbox (?:is )?full|over ?quota|quota exceeded|exceeded (?:its|the|storage)|out of storage/i;
+/** About our connection, DNS or sending rate, whatever the code (Exim's ACL default, reverse-DNS checks, QQ's limits, SPF). */
+const ABOUT_US = /administrative prohibition|\bPTR\b|reverse (?:dns|lookup)|\brdns\b|invalid dns|resource record|frequency limited|\bspf\b|\bdkim\b|\bdmarc\b/i;
 const DISABLED = /(?:account|mailbox|user|recipient)\b.{0,40}\b(?:disabled|deactivated|inactive|suspended|closed|locked)/i;
 const NOT_FOUND =
-  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|(?:does not|doesn'?t|did not) exist|mailbox (?:is )?unavailable|(?:mailbox|recipient|user|address|account) (?:not found|unknown)|unknown (?:recipient|mailbox|address|account)|invalid (?:recipient|mailbox|address|user)|not a valid (?:mailbox|recipient|user)|no mailbox|user not (?:found|local)|unrouteable address|undeliverable address|address not present|recipient address rejected: user/i;
+  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|doesn'?t have an? [\w.-]+ account|(?:does not|doesn'?t|did not) exist|mailbox (?:is )?unavailable|(?:mailbox|recipient|user|address|account) (?:not found|unknown)|unknown (?:recipient|mailbox|address|account)|invalid (?:recipient|mailbox|address|user)|not a valid (?:mailbox|recipient|user)|no mailbox|user not (?:found|local)|unrouteable address|undeliverable address|address not present|recipient address rejected: user/i;
 const POLICY = /policy|denied|not (?:allowed|permitted|authori[sz]ed)|relay|authenticat|blocked|refused|rate limit|too many (?:connections|messages)|try again later/i;
 /** A refusal of our MAIL FROM, given at RCPT time (sender verification callouts, Postfix's reject_unknown_sender…). */
 const SENDER = /\bsender\b.{0,30}\b(?:rejected|refused|denied|verif\w*|unknown|invalid|blocked|not (?:found|allowed|permitted))|\bverification failed for\b|\bmail from\b.{0,30}\b(?:rejected|refused|denied|invalid)/i;
@@ -51,10 +54,11 @@ export const REPLY_TABLE: readonly Row[] = [
   { cls: 'policy_block', code: /^5/, text: REPUTATION, example: '550 5.7.1 Service unavailable; client [203.0.113.9] blocked using zen.spamhaus.org' },
   // About our sender, whatever the code (Postfix puts 5.1.0 on it, Exim's callout says "Unrouteable address").
   { cls: 'policy_block', code: /^5/, text: SENDER, example: '550 5.1.0 <verify@probe.example>: Sender address rejected: User unknown in local recipient table' },
+  { cls: 'policy_block', code: /^5/, text: ABOUT_US, example: '550 Administrative prohibition' },
   { cls: 'too_many_recipients', enhanced: /^[45]\.5\.3$/, example: '452 4.5.3 Error: too many recipients' },
   { cls: 'too_many_recipients', code: /^452$/, text: TOO_MANY_RCPTS, example: '452 Too many recipients received this hour' },
   { cls: 'mailbox_full', enhanced: /^[45]\.2\.2$/, example: '552 5.2.2 The email account that you tried to reach is over quota' },
-  { cls: 'mailbox_full', code: /^(?:452|552)$/, text: FULL, example: '452 Insufficient system storage' },
+  { cls: 'mailbox_full', code: /^(?:452|552)$/, text: FULL, example: '452 Mailbox is full, try again later' },
   // Microsoft 365 directory-based edge blocking: the tenant does not know the recipient (conclusive).
   { cls: 'mailbox_not_found', code: /^550$/, enhanced: /^5\.4\.1$/, text: /^Recipient address rejected: Access denied\b/i, example: '550 5.4.1 Recipient address rejected: Access denied. AS(201806281) [AM4PEPF00027A5F.eurprd04.prod.outlook.com]' },
   { cls: 'policy_block', enhanced: /^5\.1\.[78]$/, example: '553 5.1.8 <verify@probe.example>: Sender address rejected: Domain not found' },
@@ -107,7 +111,8 @@ export function parseReplyLines(lines: string[]): Reply {
   const code = Number.parseInt(first.slice(0, 3), 10);
   const texts = lines.map((l) => l.slice(4));
   let enhanced: string | null = null;
-  const m = /^([245])\.(\d{1,3})\.(\d{1,3})(?=\s|$)/.exec(texts[0] ?? '');
+  // "#5.7.1" (Cisco) is the same code with a hash.
+  const m = /^#?([245])\.(\d{1,3})\.(\d{1,3})(?=\s|$)/.exec(texts[0] ?? '');
   if (m && m[1] === first[0]) {
     enhanced = `${m[1]}.${m[2]}.${m[3]}`;
   } else {
@@ -116,6 +121,7 @@ export function parseReplyLines(lines: string[]): Reply {
     if (q && q[1] === first[0]) enhanced = `${q[1]}.${q[2]}.${q[3]}`;
   }
   const text = texts
+    .map((t) => t.replace(/^#(?=\d)/, ''))
     .map((t) => (enhanced && t.startsWith(enhanced) ? t.slice(enhanced.length).trimStart() : t))
     .join(' ')
     .trim();
