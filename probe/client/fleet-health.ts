@@ -3,6 +3,7 @@
 // nodes' fleet RCPT budget adds up (PROBE_URLS no longer than PROBE_FLEET_SIZE, every node agreeing),
 // and warns when not: the nodes hold that budget alone, each its share (budget ÷ PROBE_FLEET_SIZE).
 import { z } from 'zod';
+import { sleep } from '../misc/sleep';
 import { call, discard, parseJson, readText } from './http';
 
 export interface FleetHealthOptions {
@@ -120,21 +121,6 @@ export class FleetHealth {
   private warn(message: string): void {
     warnOnce(this.o.warnings, message);
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** Logs a fleet configuration problem and keeps it in `warnings`, once per message. */

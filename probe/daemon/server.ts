@@ -18,7 +18,7 @@ import { createProbeMetrics } from './metrics';
 
 /**
  * The largest body the contract allows: 10,000 addresses of up to 1,024 characters, each character up
- * to 6 bytes of JSON (a \uXXXX escape), plus the options.
+ * to 6 bytes of JSON (a six-character \u escape), plus the options.
  */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** Past the limit, this much more is read (and dropped) so the client can hear the 413 before we close. */

@@ -9,7 +9,8 @@
 import { sourceFor } from './connection';
 import { RcptBudget } from './rcpt-budget';
 import { busyBackoffMs } from './retry-schedule';
-import { abortError, Semaphore } from './semaphore';
+import { sleep } from '../misc/sleep';
+import { Semaphore } from './semaphore';
 
 export interface PolitenessOptions {
   maxConnectionsPerIp: number;
@@ -44,22 +45,6 @@ interface IpState {
 const MAX_TRACKED_IPS = 10_000;
 /** Longest pause before reconnecting to a server that keeps answering 421 (a real-time check waits for it too). */
 const MAX_QUIET_MS = 2_000;
-
-/** Waits `ms`, or rejects when `signal` aborts. */
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(abortError());
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(abortError());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 export interface PolitenessStats {
   maxConcurrentPerIp: number;
@@ -97,7 +82,7 @@ export class Politeness {
     const state = this.state(ip);
     for (;;) {
       const wait = state.quietUntil - Date.now();
-      if (wait > 0) await pause(wait, signal);
+      if (wait > 0) await sleep(wait, signal);
       await state.slots.acquire(signal, priority);
       if (state.quietUntil <= Date.now()) break;
       state.slots.release(); // told to back off while it waited for the slot

@@ -77,8 +77,17 @@ export const REPLY_TABLE: readonly Row[] = [
   { cls: 'temporary', code: /^4/, example: '450 4.7.1 <a@b.example>: Recipient address rejected: Greylisted, try again in 60s' },
 ];
 
-/** Classifies one reply with REPLY_TABLE. Codes outside 2xx–5xx count as a policy refusal. */
+/** What each reply was classified as: a session's replies are read by the session, then by the domain. */
+const classified = new WeakMap<Reply, ReplyClass>();
+
+/** Classifies one reply with REPLY_TABLE (once per reply object). Codes outside 2xx–5xx count as a policy refusal. */
 export function classifyReply(reply: Reply): ReplyClass {
+  let cls = classified.get(reply);
+  if (cls === undefined) classified.set(reply, (cls = classifyByTable(reply)));
+  return cls;
+}
+
+function classifyByTable(reply: Reply): ReplyClass {
   const code = String(reply.code);
   const enhanced = reply.enhanced ?? '';
   for (const row of REPLY_TABLE) {
