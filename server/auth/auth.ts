@@ -6,7 +6,7 @@ import { organization, twoFactor } from 'better-auth/plugins';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
 import { provisionAccount } from '../features/account/provision';
-import { invitationBrand, mailBrandForHost, type MailBrand } from '../features/branding/branding.service';
+import { brandForHost, invitationBrand, mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
 import { invitationAllowance, teamMemberLimit } from '../features/team/team.service';
 import { linkMail, type Mailer } from '../mail/mailer';
 import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER } from './auth-routes';
@@ -22,11 +22,21 @@ export interface AuthDeps {
   rateLimit: boolean;
 }
 
+/**
+ * Users: deleting one is the product's Delete Account flow (typed DELETE + password), never
+ * better-auth's route. `signupBrandAccountId`: the account whose verified custom domain the user
+ * signed up through (set on the server, never from the request body); its mails may be branded.
+ */
+const userOptions = {
+  deleteUser: { enabled: false },
+  additionalFields: { signupBrandAccountId: { type: 'string', required: false, input: false } },
+} satisfies BetterAuthOptions['user'];
+
 /** The options that shape better-auth's tables; also used by db/migrate.ts to create them. */
 export function authSchemaOptions(): Pick<BetterAuthOptions, 'account' | 'plugins' | 'user' | 'rateLimit'> {
   return {
     account: { modelName: 'auth_account' }, // `account` is ours: the spec's billing/quota entity
-    user: { deleteUser: { enabled: false } },
+    user: userOptions,
     rateLimit: { storage: 'database' }, // creates the rateLimit table
     plugins: [organization(), twoFactor()],
   };
@@ -75,8 +85,11 @@ export function createAuth(d: AuthDeps) {
   // auth guard passes from Express) carries that domain's brand and links to it; else Mailvet's.
   const base = new URL(d.baseURL);
   const secure = d.production || base.protocol === 'https:';
-  const mailBrand = (request: Request | undefined): Promise<MailBrand | null> =>
-    mailBrandForHost(d.db, request?.headers.get(CLIENT_HOST_HEADER), { secure, port: base.port });
+  const hostOf = (request: Request | undefined): string | null | undefined => request?.headers.get(CLIENT_HOST_HEADER);
+  const mailBrand = (request: Request | undefined): Promise<MailBrand | null> => mailBrandForHost(d.db, hostOf(request), { secure, port: base.port });
+  /** A mail to `user` carries the brand (and links on the domain) only if the user is one of its account's. */
+  const userMailBrand = (user: { id: string; signupBrandAccountId?: unknown }, request: Request | undefined): Promise<MailBrand | null> =>
+    mailBrandForUser(d.db, hostOf(request), user, { secure, port: base.port });
   const onBrandOrigin = (link: string, b: MailBrand | null): string => {
     if (!b?.origin) return link;
     const u = new URL(link);
@@ -105,8 +118,7 @@ export function createAuth(d: AuthDeps) {
       return b?.origin ? [...own, b.origin] : own;
     },
     account: { modelName: 'auth_account' },
-    // Deleting a user is the product's Delete Account flow (typed DELETE + password), never better-auth's route.
-    user: { deleteUser: { enabled: false } },
+    user: userOptions,
     session: {
       expiresIn: 60 * 60 * 24 * 7, // 7 days, refreshed while in use
       updateAge: 60 * 60 * 24,
@@ -119,7 +131,7 @@ export function createAuth(d: AuthDeps) {
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, url }, request) => {
-        const b = await mailBrand(request);
+        const b = await userMailBrand(user, request);
         await sendBrandedLink(user.email, b, (name) => ({
           subject: `Reset your ${name} password`,
           intro: `Somebody (we hope you) asked to reset the password of your ${name} account. The link works for one hour.`,
@@ -131,7 +143,7 @@ export function createAuth(d: AuthDeps) {
       // With verification required, a duplicate sign-up answers like a new one (no account
       // enumeration); the real owner gets a note instead of a second account.
       onExistingUserSignUp: async ({ user }, request) => {
-        const b = await mailBrand(request).catch(() => null);
+        const b = await userMailBrand(user, request).catch(() => null);
         await sendBrandedLink(user.email, b, (name) => ({
           subject: 'Someone tried to sign up with your email',
           intro: `Somebody (maybe you) tried to create a ${name} account with this address, which already has one. Sign in instead.`,
@@ -146,7 +158,7 @@ export function createAuth(d: AuthDeps) {
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
       sendVerificationEmail: async ({ user, url }, request) => {
-        const b = await mailBrand(request);
+        const b = await userMailBrand(user, request);
         await sendBrandedLink(user.email, b, (name) => ({
           subject: `Verify your email for ${name}`,
           intro: `Hi ${user.name || 'there'}, confirm your email address to activate your ${name} account and your 500 free validations.`,
@@ -159,6 +171,11 @@ export function createAuth(d: AuthDeps) {
     databaseHooks: {
       user: {
         create: {
+          // Signed up through a verified custom domain: that account's mails to this user may be branded.
+          before: async (user, ctx) => {
+            const b = await brandForHost(d.db, ctx?.request?.headers.get(CLIENT_HOST_HEADER) ?? ctx?.headers?.get(CLIENT_HOST_HEADER) ?? undefined);
+            return b ? { data: { ...user, signupBrandAccountId: b.accountId } } : undefined;
+          },
           after: async (user) => {
             // A failure here is healed on the first signed-in request (accountProcedure).
             await provisionAccount(d.db, user).catch(log('provision account'));

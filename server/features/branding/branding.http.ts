@@ -57,7 +57,7 @@ export function brandingHttpRouter(deps: AppDeps): express.Router {
   r.get('/api/public-branding', async (req: Request, res: Response) => {
     const brand = await brandForHost(deps.db, req.hostname || req.get('host'));
     res.setHeader('Cache-Control', 'no-store');
-    res.json(brand ?? {});
+    res.json(brand ? { productName: brand.productName, brandColor: brand.brandColor, logoUrl: brand.logoUrl, senderName: brand.senderName, domain: brand.domain } : {});
   });
   return r;
 }

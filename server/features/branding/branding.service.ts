@@ -90,7 +90,7 @@ function viewOf(row: { plan: PlanType; brand_color: string | null; product_name:
 }
 
 /** The brand of a verified custom domain (the sign-in page served on it), or null. */
-export async function brandForHost(db: Db, host: string | undefined): Promise<(BrandView & { domain: string }) | null> {
+export async function brandForHost(db: Db, host: string | undefined): Promise<(BrandView & { domain: string; accountId: string }) | null> {
   const name = (host ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
   if (!name || name.length > 253) return null;
   const row = await db
@@ -100,7 +100,7 @@ export async function brandForHost(db: Db, host: string | undefined): Promise<(B
     .where('b.domain_verified_at', 'is not', null)
     .executeTakeFirst();
   if (!row || !planAllows(row.plan, 'whiteLabel')) return null;
-  return { ...viewOf(row, row.id), domain: name };
+  return { ...viewOf(row, row.id), domain: name, accountId: row.id };
 }
 
 export async function brandingSettings(db: Db, o: { accountId: string; plan: PlanType }) {
@@ -247,6 +247,8 @@ export async function resultFileBrand(db: Db, accountId: string): Promise<string
 
 /** What a mail carries for a brand: product name, sender name, accent colour, absolute logo URL, links' origin. */
 export interface MailBrand {
+  /** The account whose verified domain the mail was asked through. */
+  accountId: string;
   productName: string;
   senderName: string | null;
   color: string | null;
@@ -263,7 +265,21 @@ export async function mailBrandForHost(db: Db, host: string | null | undefined, 
   const b = host ? await brandForHost(db, host) : null;
   if (!b) return null;
   const origin = o.secure ? `https://${b.domain}` : `http://${b.domain}${o.port ? `:${o.port}` : ''}`;
-  return { productName: b.productName, senderName: b.senderName, color: b.brandColor, logoUrl: b.logoUrl ? `${origin}${b.logoUrl}` : null, origin };
+  return { accountId: b.accountId, productName: b.productName, senderName: b.senderName, color: b.brandColor, logoUrl: b.logoUrl ? `${origin}${b.logoUrl}` : null, origin };
+}
+
+/**
+ * The brand of a mail to `user` asked through `host` (a verified custom domain): only when the user
+ * is one of that domain's account — a member of it, or someone who signed up through that domain.
+ * Anyone else gets Mailvet's own mail with its links on the app's origin: these mails carry sign-in
+ * tokens (verification, password reset), and a tenant must never receive another user's token on a
+ * domain it controls, nor mail Mailvet's users in its own name.
+ */
+export async function mailBrandForUser(db: Db, host: string | null | undefined, user: { id: string; signupBrandAccountId?: unknown }, o: { secure: boolean; port?: string }): Promise<MailBrand | null> {
+  const b = await mailBrandForHost(db, host, o);
+  if (!b || user.signupBrandAccountId === b.accountId) return b;
+  const member = await db.selectFrom('member').select('id').where('userId', '=', user.id).where('organizationId', '=', b.accountId).executeTakeFirst();
+  return member ? b : null;
 }
 
 /** What an invitation mail of this account carries: its brand (colour, logo path, product and sender names) and the verified domain's origin. */

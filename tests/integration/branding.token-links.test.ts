@@ -1,0 +1,100 @@
+// A tenant's verified custom domain brands the mails of its own users only. Mails that carry a
+// sign-in token (password reset, email verification) or invite a sign-in (the existing-account
+// notice), asked through that domain for anybody else, are Mailvet's, their links on the app's
+// origin: once verified, the tenant can point the domain's DNS at its own server, and a token link
+// on it would hand the tenant the account.
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDnsServer, type DnsServerHandle, type Zone } from '../mailworld/dns-server';
+import { signUpOnPlan } from './jobs.world';
+import { signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+
+let ts: TestServer;
+let dns: DnsServerHandle;
+const zone: Zone = { names: new Map(), behaviours: new Map() };
+let host = '';
+let tenant: Awaited<ReturnType<typeof signUpOnPlan>>;
+
+beforeAll(async () => {
+  dns = await startDnsServer(zone, { ttl: 1, onQuery: () => undefined });
+  ts = await startTestServer({ env: { BRANDING_DNS_SERVERS: `127.0.0.1:${dns.port}` } });
+  tenant = await signUpOnPlan(ts, `tenant-${Date.now()}@example.com`, 'business');
+  const set = (await tenant.client.trpcMutation('branding.setDomain', { domain: 'login.tenant.test' })).body.result.data;
+  zone.names.set('_mailvet-verify.login.tenant.test', { txt: [set.domain.txtValue] });
+  expect((await tenant.client.trpcMutation('branding.verifyDomain')).status).toBe(200);
+  host = `login.tenant.test:${new URL(ts.url).port}`;
+});
+afterAll(async () => {
+  await ts?.stop();
+  await dns?.close();
+});
+
+function postWithHost(path: string, body: unknown): Promise<number> {
+  const u = new URL(ts.url);
+  const data = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, path, method: 'POST', headers: { host, origin: `http://${host}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+async function lastMail(to: string, subject: RegExp): Promise<{ subject: string; text: string; link: URL }> {
+  const rows = await ts.testDb.db.selectFrom('dev_outbox').select(['subject', 'text']).where('to', '=', to).orderBy('id', 'desc').execute();
+  const mail = rows.find((r) => subject.test(r.subject));
+  if (!mail) throw new Error(`no mail "${subject}" to ${to}`);
+  return { ...mail, link: new URL(/(https?:\/\/\S+)/.exec(mail.text)?.[1] ?? '') };
+}
+
+describe("mails asked through a tenant's custom domain", () => {
+  it("a password reset of someone outside the tenant's account is Mailvet's, its link on the app's origin", async () => {
+    const victim = `reset-victim-${Date.now()}@example.com`;
+    await signUpVerified(ts, { email: victim });
+    expect(await postWithHost('/api/auth/request-password-reset', { email: victim, redirectTo: '/auth/reset' })).toBe(200);
+    const mail = await lastMail(victim, /password$/);
+    expect(mail.subject).toBe('Reset your Mailvet password');
+    expect(mail.link.pathname).toMatch(/^\/api\/auth\/reset-password\//);
+    expect(mail.link.origin).toBe(new URL(ts.url).origin);
+  });
+
+  it('a verification mail re-sent for an unverified outsider is Mailvet’s (verifying signs in: the token is a session)', async () => {
+    const victim = `verify-victim-${Date.now()}@example.com`;
+    const up = await fetch(`${ts.url}/api/auth/sign-up/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ts.url }, body: JSON.stringify({ email: victim, password: 'secret-pass-1', name: 'V' }) });
+    expect(up.status).toBe(200);
+    expect(await postWithHost('/api/auth/send-verification-email', { email: victim })).toBe(200);
+    const mail = await lastMail(victim, /^Verify your email/);
+    expect(mail.subject).toBe('Verify your email for Mailvet');
+    expect(mail.link.origin).toBe(new URL(ts.url).origin);
+  });
+
+  it("the existing-account notice to an outsider is Mailvet's and links to the app's sign-in", async () => {
+    const victim = `notice-victim-${Date.now()}@example.com`;
+    await signUpVerified(ts, { email: victim });
+    expect(await postWithHost('/api/auth/sign-up/email', { email: victim, password: 'secret-pass-2', name: 'Again' })).toBe(200);
+    const mail = await lastMail(victim, /^Someone tried/);
+    expect(mail.text).toContain('create a Mailvet account');
+    expect(mail.link.origin).toBe(new URL(ts.url).origin);
+  });
+
+  it("a member of the tenant's account gets the tenant's mail, its link on the custom domain", async () => {
+    const memberEmail = `tenant-member-${Date.now()}@example.com`;
+    await tenant.client.trpcMutation('team.invite', { email: memberEmail, role: 'member' });
+    const invitationId = (await ts.testDb.db.selectFrom('invitation').select('id').where('email', '=', memberEmail).executeTakeFirstOrThrow()).id;
+    const member = await signUpVerified(ts, { email: memberEmail });
+    expect((await member.trpcMutation('team.acceptInvitation', { invitationId })).status).toBe(200);
+    expect(await postWithHost('/api/auth/request-password-reset', { email: memberEmail, redirectTo: '/auth/reset' })).toBe(200);
+    const mail = await lastMail(memberEmail, /password$/);
+    expect(mail.link.host).toBe(host);
+  });
+
+  it('a sign-up body cannot claim a tenant for itself (the field is set on the server only)', async () => {
+    const who = `claims-${Date.now()}@example.com`;
+    const res = await fetch(`${ts.url}/api/auth/sign-up/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ts.url }, body: JSON.stringify({ email: who, password: 'secret-pass-1', name: 'C', signupBrandAccountId: tenant.accountId }) });
+    expect(res.status).toBeGreaterThanOrEqual(200);
+    const row = await ts.testDb.db.selectFrom('user').selectAll().where('email', '=', who).executeTakeFirst();
+    expect((row as Record<string, unknown> | undefined)?.signupBrandAccountId ?? null).toBeNull();
+  });
+});
