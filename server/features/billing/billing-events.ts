@@ -515,7 +515,7 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
     }
     case 'payment.failed': {
       if (!payEntity) return { outcome: 'ignored', accountId };
-      await trx
+      const recorded = await trx
         .insertInto('payment')
         .values({
           id: payEntity.id,
@@ -529,7 +529,13 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
           failure_reason: payEntity.error_description?.slice(0, 300) ?? null,
         })
         .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
+        .returning('id')
+        .executeTakeFirst();
+      // A failure older than the subscription's newest event (the charge of a later attempt that
+      // Razorpay delivered first) or one already recorded (the same payment under another event id)
+      // changes nothing: a paying customer is never put back into dunning.
+      if (!recorded) return { outcome: 'payment_failed_seen', accountId };
+      if (!newer) return { outcome: 'stale', accountId };
       // Only a failed renewal of a running subscription is past due; a failed first checkout is not.
       const mail = await markPastDue(trx, accountId, sub.id, now, 'payment.failed');
       if (mail) mails.push(mail);
