@@ -190,6 +190,10 @@ export function createAuth(d: AuthDeps) {
     // so an office behind one NAT is never signed out by its own polling.
     rateLimit: { enabled: d.production || d.rateLimit, storage: 'database', window: 60, max: 100, customRules: { '/get-session': false } },
     advanced: {
+      // Through a relay (SMTP_URL), mails go out after the answer: how long the relay takes must not
+      // tell an anonymous caller which addresses have an account (a reset or a verification mail is
+      // sent for those only). A failed send is logged. The dev outbox is a local insert, kept in line.
+      backgroundTasks: d.mailer.transport === 'smtp' ? { handler: (task) => void task.catch(log('mail')) } : undefined,
       useSecureCookies: d.baseURL.startsWith('https://'),
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
