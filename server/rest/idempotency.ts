@@ -11,14 +11,14 @@ export function idempotencyKeys(deps: AppDeps): RequestHandler {
     const header = req.headers['idempotency-key'];
     if (req.method !== 'POST' || header === undefined) return next();
     try {
-      // Keys are per account: without a valid API key there is nothing to scope them to, and the
+      // Keys are per API key: without a valid one there is nothing to scope them to, and the
       // procedure answers 401 anyway.
       const auth = await authenticateApiKey(deps.db, req.headers.authorization);
       if (!auth.ok) return next();
       const key = Array.isArray(header) ? (header[0] ?? '') : header;
       const accountId = auth.principal.accountId;
-      const sandbox = auth.principal.isTest;
-      const claim = await claimIdempotencyKey(deps.db, { accountId, key, sandbox, hash: requestHash(req.method, req.path, req.body) });
+      const apiKeyId = auth.principal.keyId;
+      const claim = await claimIdempotencyKey(deps.db, { accountId, apiKeyId, key, hash: requestHash(req.method, req.path, req.body) });
       if (claim.kind === 'replay') {
         res.status(claim.status).setHeader('Idempotent-Replayed', 'true');
         if (claim.contentType) res.setHeader('Content-Type', claim.contentType);
@@ -45,7 +45,7 @@ export function idempotencyKeys(deps: AppDeps): RequestHandler {
       res.on('close', () => {
         const contentType = res.getHeader('content-type');
         const status = res.writableFinished ? res.statusCode : 500; // a dropped connection releases the key
-        void settleIdempotencyKey(deps.db, { accountId, key, sandbox, status, body: Buffer.concat(chunks).toString('utf8'), contentType: typeof contentType === 'string' ? contentType : null }).catch((err) =>
+        void settleIdempotencyKey(deps.db, { accountId, apiKeyId, key, status, body: Buffer.concat(chunks).toString('utf8'), contentType: typeof contentType === 'string' ? contentType : null }).catch((err) =>
           console.error('[idempotency] could not store the answer:', err instanceof Error ? err.message : err),
         );
       });

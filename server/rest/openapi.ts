@@ -123,7 +123,7 @@ export function openApiDocument(baseURL: string): OpenAPIObject {
         description:
           'Email validation API. Authenticate with "Authorization: Bearer <API key>" (keys are created on the API Keys page). ' +
           'Errors are application/problem+json (RFC 9457: type, title, status, detail) and keep the app code and message ({code, message}); 429 carries Retry-After (seconds). ' +
-          'Every response carries X-Request-Id (yours echoed when you send one). Every POST takes an Idempotency-Key header: the same key and body within 24 hours return the original answer (no second job, no second charge); the same key with another body is a 422.',
+          'Every response carries X-Request-Id (yours echoed when you send one). Every POST takes an Idempotency-Key header, kept per API key: the same key and body from the same API key within 24 hours return the original answer (no second job, no second charge); the same key with another body is a 422.',
         baseUrl: `${baseURL.replace(/\/$/, '')}/v1`,
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your API key (mv_live_…, or a test key mv_test_… that answers from the sandbox)' } },
       }),

@@ -1,6 +1,6 @@
 // Idempotency-Key for the public API's POSTs: the same key and body within 24 hours answer with the
 // original response (so a retried request creates no second job and takes no second credit); the
-// same key with another body is refused. One row per (account, key); the first request claims it
+// same key with another body is refused. One row per (account, API key, key); the first request claims it
 // atomically, so two concurrent retries cannot both run.
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
@@ -21,17 +21,17 @@ export function requestHash(method: string, path: string, body: unknown): string
   return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
 }
 
-/** Claims the key for this request, or answers how an earlier request with it ended. */
 /**
- * The stored key: a test key's (sandbox) keys live apart from the live keys of the same account, so
- * one Idempotency-Key reused after switching from a test key to a live key never replays a sandbox
- * answer (a space cannot occur in a client's key, so the two never collide).
+ * The stored key: an Idempotency-Key belongs to the API key that sent it. Another key of the same
+ * account (one without the route's scope, a sandbox key) never replays its answers, nor claims a
+ * value first to block it (a space cannot occur in a client's key, so the two never collide).
  */
-function storedKey(o: { key: string; sandbox?: boolean }): string {
-  return o.sandbox ? `sandbox ${o.key}` : o.key;
+function storedKey(o: { key: string; apiKeyId: string }): string {
+  return `${o.apiKeyId} ${o.key}`;
 }
 
-export async function claimIdempotencyKey(db: Db, o: { accountId: string; key: string; hash: string; sandbox?: boolean }): Promise<Claim> {
+/** Claims the key for this request, or answers how an earlier request with it ended. */
+export async function claimIdempotencyKey(db: Db, o: { accountId: string; apiKeyId: string; key: string; hash: string }): Promise<Claim> {
   if (!KEY_FORMAT.test(o.key)) throw new AppError('BAD_INPUT', 'Idempotency-Key must be 1–255 visible ASCII characters.');
   o = { ...o, key: storedKey(o) };
   const claimed = await db
@@ -60,7 +60,7 @@ export async function claimIdempotencyKey(db: Db, o: { accountId: string; key: s
 }
 
 /** Stores the answer for replays; a server error releases the key so the client can retry. */
-export async function settleIdempotencyKey(db: Db, o: { accountId: string; key: string; status: number; body: string; contentType: string | null; sandbox?: boolean }): Promise<void> {
+export async function settleIdempotencyKey(db: Db, o: { accountId: string; apiKeyId: string; key: string; status: number; body: string; contentType: string | null }): Promise<void> {
   o = { ...o, key: storedKey(o) };
   if (o.status >= 500) {
     await db.deleteFrom('idempotency_key').where('account_id', '=', o.accountId).where('key', '=', o.key).where('status', 'is', null).execute();
