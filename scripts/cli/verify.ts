@@ -18,7 +18,7 @@ import { depthSchema, trimAddress, type VerificationResult } from '../../probe/c
 import { createVerifier } from '../../probe/index';
 import { RESULT_CSV_COLUMNS } from '../../server/contracts/jobs';
 import { parseEmailCsv } from '../../server/features/jobs/csv-import';
-import { csvCell } from '../../server/features/jobs/job-results';
+import { csvCell } from '../../server/lib/csv-cell';
 
 interface CliFlags extends VerifyFlags {
   csv?: string;

@@ -6,6 +6,7 @@ import type { Reason } from '../../../probe/contract';
 import { RESULT_CSV_COLUMNS } from '../../contracts/jobs';
 import { toPublicResult } from '../../contracts/public-api';
 import { AppError } from '../../lib/app-error';
+import { csvCell } from '../../lib/csv-cell';
 import { resultFileBrand } from '../branding/branding.service';
 import { decodeCursor, encodeCursor } from './cursor';
 import { findJob, jobResultRows, listJobsAfter, type JobResultRow, type JobView } from './jobs.queries';
@@ -57,13 +58,6 @@ export async function accountJobOr404(db: Db, accountId: string, jobId: string, 
   const job = UUID.test(jobId) ? await findJob(db, accountId, jobId, o) : null;
   if (!job) throw new AppError('NOT_FOUND', 'Job not found.');
   return job;
-}
-
-/** A CSV cell: quoted when needed, and a leading = + - @ (or tab/CR) neutralised so spreadsheets never run it. */
-export function csvCell(value: string | number | boolean | null): string {
-  let s = value === null ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n;]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 const yesNo = (b: boolean) => (b ? 'Yes' : 'No');

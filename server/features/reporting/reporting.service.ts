@@ -9,6 +9,7 @@ import type { Db } from '../../../db/client';
 import { planAllows, type PlanType } from '../../contracts/plans';
 import { AppError } from '../../lib/app-error';
 import { GATE_MESSAGES } from '../../trpc/procedures';
+import { csvCell } from '../../lib/csv-cell';
 
 export const REPORT_SOURCES = ['dashboard', 'api', 'schedule'] as const;
 export type ReportSource = (typeof REPORT_SOURCES)[number];
@@ -137,13 +138,6 @@ export async function analyticsReport(db: Db, o: { accountId: string; plan: Plan
     credits: { used: acct.monthly_validations_used, quota: acct.monthly_validations_quota, balance: acct.credits_balance, periodStart: String(acct.usage_period_start).slice(0, 10) },
     canFilter: planAllows(o.plan, 'advancedReporting'),
   };
-}
-
-/** Spreadsheet formula injection: cells starting with = + - @ tab or CR are prefixed with '. */
-export function csvCell(v: string | number): string {
-  let s = String(v);
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** Business: the report as CSV (daily results, then sources, then reasons). */
