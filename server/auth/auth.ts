@@ -193,6 +193,10 @@ export function createAuth(d: AuthDeps) {
       // Through a relay (SMTP_URL), mails go out after the answer: how long the relay takes must not
       // tell an anonymous caller which addresses have an account (a reset or a verification mail is
       // sent for those only). A failed send is logged. The dev outbox is a local insert, kept in line.
+      // better-auth skips its origin and callbackURL checks when NODE_ENV is "test": keep them on, so
+      // the tests exercise what production runs (an open redirect on a verification link, a form post
+      // from another site).
+      disableOriginCheck: false,
       backgroundTasks: d.mailer.transport === 'smtp' ? { handler: (task) => void task.catch(log('mail')) } : undefined,
       useSecureCookies: d.baseURL.startsWith('https://'),
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },

@@ -31,12 +31,12 @@ async function uploadLogo(c: { cookies: Map<string, string> }, body: Buffer | st
   return { status: res.status, body: (await res.json()) as any };
 }
 /** POST JSON with a chosen Host and Origin (fetch cannot set Host). */
-function postWithHost(path: string, host: string, body: unknown): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+function postWithHost(path: string, host: string, body: unknown, origin = `http://${host}`): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   const u = new URL(ts.url);
   const data = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: u.hostname, port: u.port, path, method: 'POST', headers: { host, origin: `http://${host}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } },
+      { host: u.hostname, port: u.port, path, method: 'POST', headers: { host, origin, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } },
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
@@ -247,7 +247,11 @@ describe('white-label', () => {
       expect(plainMail?.html).not.toContain('<img');
       expect(sent.find((m) => m.to === plain)?.fromName ?? null).toBeNull();
       const evil = `evil-user-${Date.now()}@example.com`;
-      await postWithHost('/api/auth/sign-up/email', `evil.test:${port}`, { email: evil, password: 'secret-pass-1', name: 'E' });
+      // A page on another origin cannot sign anyone up (better-auth's origin check, on in tests too)…
+      expect((await postWithHost('/api/auth/sign-up/email', `evil.test:${port}`, { email: evil, password: 'secret-pass-1', name: 'E' })).status).toBe(403);
+      expect(await mailTo(evil, /^Verify your email/)).toBeUndefined();
+      // …and a forged Host on a request from the app's own origin gets Mailvet's mail, links on the app.
+      await postWithHost('/api/auth/sign-up/email', `evil.test:${port}`, { email: evil, password: 'secret-pass-1', name: 'E' }, ts.url);
       const evilMail = await mailTo(evil, /^Verify your email/);
       expect(evilMail?.subject).toBe('Verify your email for Mailvet');
       expect(evilMail?.text).toContain(`${ts.url}/api/auth/verify-email?token=`);
