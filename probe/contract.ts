@@ -152,3 +152,10 @@ export function describeCharacter(cp: number): string {
 export const NUL_MESSAGE = 'Addresses cannot contain the NUL character (U+0000).';
 export const hasNul = (s: string): boolean => s.includes('\u0000');
 
+/**
+ * A lone surrogate (a JSON "\ud800" escape on its own) is possible in a JS string but is not Unicode
+ * text (what String.prototype.isWellFormed tests): stored, it becomes U+FFFD, so two different
+ * addresses of one list would become the same row. Lists refuse it; a single check judges it (syntax).
+ */
+export const LONE_SURROGATE_MESSAGE = 'Addresses must be valid Unicode text: a lone surrogate (e.g. a "\\ud800" escape on its own) cannot be stored as sent.';
+export const hasLoneSurrogate = (s: string): boolean => /\p{Cs}/u.test(s);

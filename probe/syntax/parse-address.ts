@@ -5,7 +5,7 @@
 // (zero-width space/joiners outside their IDNA contexts, bidi controls, BOM, soft hyphen),
 // noncharacters, U+FFFD and lone surrogates. Only surrounding SP/HTAB are ignored. RFC 5321 address
 // literals (user@[192.0.2.1], user@[IPv6:2001:db8::1]) are valid; the verifier never probes them.
-import { describeCharacter, trimAddress } from '../contract';
+import { describeCharacter, hasLoneSurrogate, trimAddress } from '../contract';
 import { toAsciiDomain } from './idna';
 
 export const MAX_LOCAL = 64;
@@ -54,7 +54,7 @@ const NONCHARACTER = /^\p{Noncharacter_Code_Point}$/u;
 export function hiddenCharacterProblem(text: string, allowJoiners: boolean): string | null {
   // Printable ASCII and SP (nearly every address): none of the classes below has a member there.
   if (PRINTABLE_ASCII.test(text)) return null;
-  if (/\p{Cs}/u.test(text)) return 'address contains a lone surrogate (it is not valid Unicode text)';
+  if (hasLoneSurrogate(text)) return 'address contains a lone surrogate (it is not valid Unicode text)';
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
     if (CONTROL.test(ch)) return `address contains a control character (${named(cp)})`;

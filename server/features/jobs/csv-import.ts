@@ -1,9 +1,9 @@
 // Reading a customer's CSV into a clean, de-duplicated list of addresses (pure: no I/O).
-// csv-parse does the CSV (BOM, quoted fields, CRLF); this module picks the delimiter, finds the
+// csv-parse does the CSV (BOM, quoted fields, line ends); this module picks the delimiter, finds the
 // email column (case-insensitive; or a header-less single column of addresses), normalises each
 // address (trimmed, domain lower-cased) and refuses what is not a usable list with a clear message.
 import { parse } from 'csv-parse/sync';
-import { trimAddress } from '../../../probe/contract';
+import { hasLoneSurrogate, hasNul, trimAddress } from '../../../probe/contract';
 import { lowerCaseDomain } from '../../../probe/syntax/idna';
 import { MAX_EMAILS_PER_FILE } from '../../contracts/jobs';
 import { SCHEDULE_MESSAGES } from '../../contracts/schedules';
@@ -50,6 +50,16 @@ export function normalizeEmail(raw: string): string {
   return `${v.slice(0, at)}@${lowerCaseDomain(v.slice(at + 1))}`;
 }
 
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * Every record delimiter a real file uses, longest first: Windows (CRLF), Unix (LF) and old Mac (CR)
+ * line ends, mixed in one file too (an Excel export with rows appended by a script). Left to itself,
+ * csv-parse takes the first line end it meets as the only one and glues the other lines together.
+ * A quoted field keeps its line breaks whichever they are.
+ */
+const RECORD_DELIMITERS = ['\r\n', '\n', '\r'];
+
 /** Text from bytes: UTF-8 (BOM allowed), else Windows-1252; null when it is not text at all. */
 export function decodeText(bytes: Uint8Array): string | null {
   // Excel's "Unicode Text" and some exports are UTF-16 with a byte-order mark.
@@ -59,11 +69,14 @@ export function decodeText(bytes: Uint8Array): string | null {
     return isMostlyText(text) ? text : null;
   }
   if (bytes.includes(0)) return null;
+  // The UTF-8 byte-order mark is not text in either decoding: Windows-1252 would read it as "ï»¿"
+  // (an Excel "CSV UTF-8" file with one line added by a Latin-1 tool), glued to the first header.
+  const unmarked = UTF8_BOM.every((b, i) => bytes[i] === b) ? bytes.subarray(UTF8_BOM.length) : bytes;
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(unmarked);
   } catch {
-    text = new TextDecoder('windows-1252').decode(bytes);
+    text = new TextDecoder('windows-1252').decode(unmarked);
   }
   return isMostlyText(text) ? text : null;
 }
@@ -78,25 +91,26 @@ function isMostlyText(text: string): boolean {
   return control <= Math.max(2, n * 0.01);
 }
 
-/** The delimiter of the first non-blank line: the most frequent of , ; tab outside quotes. */
+/** The delimiter of the first non-blank line: the most frequent of , ; tab | outside quotes (a tie: the earlier). */
 export function detectDelimiter(text: string): string {
   const line = text.split(/\r\n|\r|\n/).find((l) => l.trim().length > 0) ?? '';
-  const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0 };
+  const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0, '|': 0 };
   let quoted = false;
   for (const ch of line) {
     if (ch === '"') quoted = !quoted;
     else if (!quoted && ch in counts) counts[ch]! += 1;
   }
   let best = ',';
-  for (const d of [';', '\t']) if (counts[d]! > counts[best]!) best = d;
+  for (const d of [';', '\t', '|']) if (counts[d]! > counts[best]!) best = d;
   return best;
 }
 
 export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: number } = {}): CsvImportOutcome {
   const maxEmails = o.maxEmails ?? MAX_EMAILS_PER_FILE;
   const read = typeof input === 'string' ? (isMostlyText(input) ? input : null) : decodeText(input);
-  // U+0000 can be neither stored nor checked: a file holding one is treated as binary.
-  const decoded = read !== null && read.includes('\u0000') ? null : read;
+  // U+0000 can be neither stored nor checked: a file holding one is treated as binary. A lone
+  // surrogate (possible only in text handed in as a string: decoded bytes never hold one) is no text.
+  const decoded = read !== null && (hasNul(read) || hasLoneSurrogate(read)) ? null : read;
   if (decoded === null) return fail('NOT_TEXT', 'This file is not a readable CSV (it looks like binary data). Please upload a CSV file.');
   const text = decoded.replace(/^\uFEFF/, '');
   if (text.trim().length === 0) return fail('EMPTY_FILE', SCHEDULE_MESSAGES.csvEmpty);
@@ -107,6 +121,7 @@ export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: numbe
     records = parse(text, {
       bom: true,
       delimiter,
+      record_delimiter: RECORD_DELIMITERS,
       relax_column_count: true,
       relax_quotes: true,
       skip_empty_lines: true,

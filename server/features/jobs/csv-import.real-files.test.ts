@@ -1,0 +1,70 @@
+// CSV files as real tools write them: mixed line ends, pipe delimiters, a UTF-8 BOM in a file that
+// falls back to Windows-1252. parseEmailCsv is the one parser behind the dashboard upload, POST
+// /v1/bulk multipart, schedules and `mailvet verify --csv`, so each case holds for every door.
+import { describe, expect, it } from 'vitest';
+import { parseEmailCsv } from './csv-import';
+
+const ok = (input: Uint8Array | string) => {
+  const r = parseEmailCsv(input);
+  if (!r.ok) throw new Error(`expected ok, got ${r.error.code}: ${r.error.message}`);
+  return r.value;
+};
+
+describe('parseEmailCsv on files from real tools', () => {
+  it('keeps every address when a CRLF file has rows appended with LF line ends', () => {
+    // An Excel export (CRLF) with rows added by a script or a Unix editor (LF).
+    const v = ok('email\r\na@x.com\nb@x.com\nc@x.com\n');
+    expect(v.emails).toEqual(['a@x.com', 'b@x.com', 'c@x.com']);
+  });
+
+  it('keeps every address of a header-less list whose line ends are mixed (CRLF, then LF)', () => {
+    const v = ok('a@x.com\r\nb@x.com\nc@x.com\n');
+    expect(v.emails).toEqual(['a@x.com', 'b@x.com', 'c@x.com']);
+  });
+
+  it('keeps every address when an LF file holds a CR-only line end (old Mac export pasted in)', () => {
+    const v = ok('email\nbob@x.com\rann@x.com\n');
+    expect(v.emails).toEqual(['bob@x.com', 'ann@x.com']);
+  });
+
+  it('never turns two lines into one "address" holding a line break', () => {
+    const v = ok('Name,Email\r\nAnn,ann@x.com\r\nBob,bob@x.com\nCid,cid@x.com\r\n');
+    expect(v.emails.filter((e) => /[\r\n]/.test(e))).toEqual([]);
+    expect(v.emails).toEqual(['ann@x.com', 'bob@x.com', 'cid@x.com']);
+  });
+
+  it('reads a pipe-delimited file with an Email header', () => {
+    const v = ok('Name|Email|Company\nAnn|ann@x.com|A\nBob|bob@x.com|B\n');
+    expect(v.emails).toEqual(['ann@x.com', 'bob@x.com']);
+  });
+
+  it('does not accept "address|name" cells of a header-less pipe file as addresses', () => {
+    const r = parseEmailCsv('ann@x.com|Ann\nbob@x.com|Bob\n');
+    // Either read as pipe-delimited (the addresses) or refused; never a job over "ann@x.com|ann".
+    if (r.ok) expect(r.value.emails).toEqual(['ann@x.com', 'bob@x.com']);
+    else expect(r.error.code).toBe('NO_EMAIL_COLUMN');
+  });
+
+  it('keeps line breaks inside quoted fields, whichever line end they are', () => {
+    const v = ok('Name,Email\r\n"Ann\r\nSmith",ann@x.com\r\n"Bob\nB",bob@x.com\n"Cid\rC",cid@x.com\r');
+    expect(v.emails).toEqual(['ann@x.com', 'bob@x.com', 'cid@x.com']);
+  });
+
+  it('refuses text handed in as a string that holds a lone surrogate (it is not Unicode text)', () => {
+    const r = parseEmailCsv('email\nann@x.com\n\ud800ann@x.com\n');
+    expect(r.ok ? null : r.error.code).toBe('NOT_TEXT');
+  });
+
+  it('reads an Excel "CSV UTF-8" file (BOM, Email first) that also holds one Latin-1 line', () => {
+    // UTF-8 with a BOM, one row appended by a Latin-1 tool: not valid UTF-8, so read as Windows-1252.
+    const bytes = Buffer.concat([Buffer.from('\uFEFFEmail,Name\r\nzoe@x.com,Zoë\r\n', 'utf8'), Buffer.from('jose@x.com,José\r\n', 'latin1')]);
+    const v = ok(new Uint8Array(bytes));
+    expect(v.emails).toEqual(['zoe@x.com', 'jose@x.com']);
+  });
+
+  it('never glues the UTF-8 byte-order mark onto the first address of a header-less list', () => {
+    const bytes = Buffer.concat([Buffer.from('\uFEFFann@x.com\r\n', 'utf8'), Buffer.from('jos\xe9@x.com\r\n', 'latin1')]);
+    const v = ok(new Uint8Array(bytes));
+    expect(v.emails[0]).toBe('ann@x.com');
+  });
+});
