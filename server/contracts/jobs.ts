@@ -1,5 +1,6 @@
 // Bulk jobs: limits, messages and procedure inputs shared by the server and the dashboard.
 import { z } from 'zod';
+import { hasLoneSurrogate, hasNul, LONE_SURROGATE_MESSAGE, NUL_MESSAGE } from '../../probe/contract';
 
 /** Spec section 9: max upload 10 MB, max 10,000 emails per CSV. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -11,6 +12,15 @@ export const UPLOAD_MESSAGES = {
   tooLarge: { title: 'File Too Large', message: 'Maximum file size is 10MB' },
   failed: { title: 'Upload Failed', message: 'An error occurred during upload' },
 } as const;
+
+/**
+ * The rule for each address of a list sent as JSON (POST /v1/bulk, /v1/estimate, a schedule's
+ * list), on top of the door's own length limit: text that cannot be stored as sent (NUL, a lone
+ * surrogate) is refused with a 400, never counted into a job. A decoded CSV never holds either.
+ */
+export function listAddress(schema: z.ZodString) {
+  return schema.refine((e) => !hasNul(e), NUL_MESSAGE).refine((e) => !hasLoneSurrogate(e), LONE_SURROGATE_MESSAGE);
+}
 
 /** True for a name ending .csv or a text/csv type (spec section 5). */
 export function looksLikeCsv(name: string, type?: string | null): boolean {

@@ -1,7 +1,7 @@
 // Auto revalidation schedules: inputs and messages shared by the server and the dashboard (spec 5).
 import { z } from 'zod';
-import { hasNul, NUL_MESSAGE, trimAddress } from '../../probe/contract';
-import { MAX_EMAILS_PER_FILE } from './jobs';
+import { trimAddress } from '../../probe/contract';
+import { listAddress, MAX_EMAILS_PER_FILE } from './jobs';
 
 export const frequencySchema = z.enum(['daily', 'weekly', 'monthly']);
 export type FrequencyValue = z.infer<typeof frequencySchema>;
@@ -37,7 +37,7 @@ export const createScheduleInput = z.object({
     .transform((v) => (v ? v : null)),
   frequency: frequencySchema.default('weekly'),
   emails: z
-    .array(z.string().max(1024).refine((e) => !hasNul(e), NUL_MESSAGE), { error: SCHEDULE_MESSAGES.emailsRequired })
+    .array(listAddress(z.string().max(1024)), { error: SCHEDULE_MESSAGES.emailsRequired })
     .min(1, SCHEDULE_MESSAGES.emailsRequired)
     .max(MAX_EMAILS_PER_FILE, `At most ${MAX_EMAILS_PER_FILE.toLocaleString('en-US')} email addresses per schedule`)
     .transform((list) => list.map(trimAddress).filter((e) => e.length > 0))

@@ -98,11 +98,24 @@ export interface JsonBodyOptions {
   skip?: (req: Request) => boolean;
   /**
    * Media types a route parses itself from the stream (e.g. multipart/form-data on a bulk
-   * upload): return that route's byte limit, or null to refuse the type (415). A declared
-   * Content-Length past the limit is refused here (413); the stream is handed on unread, with the
-   * limit in `res.locals.bodyLimit`, and the route's parser must apply it to what it reads.
+   * upload): return that route's limits, or null to refuse the type (415). The stream is handed on
+   * unread, with the content limit in `res.locals.bodyLimit`, and the route's parser must apply it
+   * to what it reads.
    */
-  streamed?: (req: Request, mediaType: string) => number | null;
+  streamed?: (req: Request, mediaType: string) => StreamedLimit | null;
+}
+
+export interface StreamedLimit {
+  /** The most content bytes the route's parser takes (a multipart upload: the file itself). */
+  limit: number;
+  /**
+   * Room for what wraps that content (multipart boundaries, part headers, small fields): a declared
+   * Content-Length past limit + envelope is refused here (413) before anything is read, so content
+   * of exactly `limit` bytes still gets in and the parser's own limit decides.
+   */
+  envelope: number;
+  /** The refusal for a body past them (default: the generic message). */
+  tooLarge?: () => AppError;
 }
 
 /** The refusal (415) of a JSON body's Content-Type: not JSON, or JSON in a charset other than UTF-8; null when it is UTF-8 JSON. */
@@ -133,10 +146,12 @@ export function jsonBodyGuard(o: JsonBodyOptions): RequestHandler {
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' || !hasBody(req) || o.skip?.(req)) return next();
     const media = mediaTypeOf(req.headers['content-type']);
-    const streamedLimit = media && !isJsonType(media.type) ? (o.streamed?.(req, media.type) ?? null) : null;
-    if (streamedLimit !== null) {
-      if (Number(req.headers['content-length'] ?? 0) > streamedLimit) return o.reply(res, new AppError('PAYLOAD_TOO_LARGE', BODY_MESSAGES.tooLarge(streamedLimit)));
-      res.locals.bodyLimit = streamedLimit;
+    const streamed = media && !isJsonType(media.type) ? (o.streamed?.(req, media.type) ?? null) : null;
+    if (streamed !== null) {
+      if (Number(req.headers['content-length'] ?? 0) > streamed.limit + streamed.envelope) {
+        return o.reply(res, streamed.tooLarge?.() ?? new AppError('PAYLOAD_TOO_LARGE', BODY_MESSAGES.tooLarge(streamed.limit)));
+      }
+      res.locals.bodyLimit = streamed.limit;
       return next();
     }
     const refused = jsonContentTypeRefusal(req.headers['content-type']);

@@ -1,24 +1,34 @@
-// POST /v1/bulk with a CSV file (multipart/form-data): the part named `file` is read under the body
-// limit the guard set (res.locals.bodyLimit: the dashboard's 10 MB) and parsed by the dashboard's
+// POST /v1/bulk with a CSV file (multipart/form-data): the part named `file` is read under the file
+// limit the guard hands on (res.locals.bodyLimit: the dashboard's 10 MB) and parsed by the dashboard's
 // CSV parser (features/jobs: same rules, same 10,000-address limit); an optional `webhook_url`
 // field rides along. The request then continues as the JSON body { emails, webhook_url }, so the
 // bulk procedure, its gates and Idempotency-Key treat both forms alike.
 import busboy from 'busboy';
 import type { RequestHandler } from 'express';
-import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from '../contracts/jobs';
+import { MAX_UPLOAD_BYTES } from '../contracts/jobs';
 import { authenticateApiKey } from '../auth/api-key-auth';
 import type { AppDeps } from '../deps';
-import { checkUploadFile, parseOrRefuse } from '../features/jobs/jobs.service';
+import { checkUploadFile, parseOrRefuse, uploadTooLarge } from '../features/jobs/jobs.service';
+import type { StreamedLimit } from '../http/body-guard';
 import { sendProblem } from '../http/send-error';
 import { AppError } from '../lib/app-error';
 
 export const MULTIPART = 'multipart/form-data';
 
+/**
+ * The body guard's limits for a CSV upload as multipart: the file may be 10 MB, as on the
+ * dashboard, with room around it for the framing and the few small fields busboy takes (5 of at
+ * most 4 KB); past the file limit the refusal is the dashboard's ('File Too Large').
+ */
+export const CSV_MULTIPART_LIMIT: StreamedLimit = { limit: MAX_UPLOAD_BYTES, envelope: 64 * 1024, tooLarge: uploadTooLarge };
+
 function readCsvPart(req: Parameters<RequestHandler>[0], limit: number): Promise<{ filename: string; type: string; bytes: Buffer; fields: Record<string, string> }> {
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: limit, fields: 5, fieldSize: 4096, parts: 6 } });
+      // busboy reports 'limit' as soon as a file reaches fileSize: one byte more tells a file of
+      // exactly `limit` bytes (accepted, as on the dashboard) from a longer one.
+      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: limit + 1, fields: 5, fieldSize: 4096, parts: 6 } });
     } catch {
       reject(new AppError('BAD_INPUT', 'The multipart body could not be read (boundary missing).'));
       return;
@@ -34,7 +44,7 @@ function readCsvPart(req: Parameters<RequestHandler>[0], limit: number): Promise
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('limit', () => {
-        failure = new AppError('PAYLOAD_TOO_LARGE', UPLOAD_MESSAGES.tooLarge.message, { details: { title: UPLOAD_MESSAGES.tooLarge.title } });
+        failure = uploadTooLarge();
       });
       stream.on('end', () => {
         file = { filename: info.filename ?? '', type: info.mimeType ?? '', bytes: Buffer.concat(chunks) };

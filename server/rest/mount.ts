@@ -21,8 +21,7 @@ import { idempotencyKeys } from './idempotency';
 import { openApiDocument } from './openapi';
 import { restContextFactory, restStateOf } from './rest-context';
 import { v1Router, validateInput, validateOne } from './v1.router';
-import { MAX_UPLOAD_BYTES } from '../contracts/jobs';
-import { MULTIPART, csvMultipart } from './csv-multipart';
+import { CSV_MULTIPART_LIMIT, MULTIPART, csvMultipart } from './csv-multipart';
 import type { RestContext, RestState } from './rest-context';
 
 /** The routes that take up to 10,000 addresses; every other /v1 body is small. */
@@ -212,7 +211,7 @@ export function restApiRouter(deps: AppDeps): express.Router {
       limit: (req) => (BULK_PATHS.has(req.path) ? BULK_BODY_BYTES : SMALL_BODY_BYTES),
       // A CSV on /bulk as multipart/form-data is read by its own parser (csv-multipart.ts) under the
       // dashboard's upload limit; every other non-JSON body is a 415.
-      streamed: (req, type) => (BULK_PATHS.has(req.path) && req.method === 'POST' && type === MULTIPART ? MAX_UPLOAD_BYTES : null),
+      streamed: (req, type) => (BULK_PATHS.has(req.path) && req.method === 'POST' && type === MULTIPART ? CSV_MULTIPART_LIMIT : null),
       deliver: 'json',
       reply: (res, err) => sendProblem(res, err, deps.baseURL),
     }),

@@ -3,9 +3,9 @@
 // apiKeyProcedure(scope), which declares the key scope it needs: Bearer key, plan with API access,
 // scope, per-key and per-plan rate. A test key's ctx.sandbox routes its work to the sandbox. Services do the work; this file only maps shapes.
 import { z } from 'zod';
-import { hasNul, NUL_MESSAGE, reasonSchema } from '../../probe/contract';
+import { reasonSchema } from '../../probe/contract';
 import { API_SCOPES } from '../contracts/api-keys';
-import { MAX_EMAILS_PER_FILE } from '../contracts/jobs';
+import { listAddress, MAX_EMAILS_PER_FILE } from '../contracts/jobs';
 import type { PlanType } from '../contracts/plans';
 import type { AppDeps } from '../deps';
 import { checkSingleEmail, SINGLE_CHECK_MAX_LENGTH } from '../features/validation/validation.service';
@@ -42,10 +42,7 @@ export const validateInput = z.object({
 
 const bulkInput = z.object({
   emails: z
-    .array(z
-        .string({ error: 'emails must contain only strings.' })
-        .max(SINGLE_CHECK_MAX_LENGTH, `Each address must be at most ${SINGLE_CHECK_MAX_LENGTH} characters.`)
-        .refine((e) => !hasNul(e), NUL_MESSAGE), {
+    .array(listAddress(z.string({ error: 'emails must contain only strings.' }).max(SINGLE_CHECK_MAX_LENGTH, `Each address must be at most ${SINGLE_CHECK_MAX_LENGTH} characters.`)), {
       error: 'emails is required and must be an array of strings.',
     })
     .min(1, 'emails must contain at least one address.')
@@ -96,7 +93,7 @@ const cancelOutput = z
 
 const estimateInput = z.object({
   emails: z
-    .array(z.string({ error: 'emails must contain only strings.' }).max(SINGLE_CHECK_MAX_LENGTH, `Each address must be at most ${SINGLE_CHECK_MAX_LENGTH} characters.`).refine((e) => !hasNul(e), NUL_MESSAGE), {
+    .array(listAddress(z.string({ error: 'emails must contain only strings.' }).max(SINGLE_CHECK_MAX_LENGTH, `Each address must be at most ${SINGLE_CHECK_MAX_LENGTH} characters.`)), {
       error: 'emails is required and must be an array of strings.',
     })
     .min(1, 'emails must contain at least one address.')

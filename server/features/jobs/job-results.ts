@@ -113,11 +113,12 @@ export async function resultsAfterCursor(db: Db, accountId: string, jobId: strin
 }
 
 async function pageOf(db: Db, accountId: string, job: JobView, q: ResultQuery): Promise<ResultPage> {
-  const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor, (v) => (v.k === 'r' && Number.isSafeInteger(v.id) && (v.id as number) >= 0 ? (v.id as number) : null));
+  // A cursor names its job: one from another job (or another account's) is a 400, never a short or empty page.
+  const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor, (v) => (v.k === 'r' && v.job === job.id && Number.isSafeInteger(v.id) && (v.id as number) >= 0 ? (v.id as number) : null));
   const rows = await jobResultRows(db, accountId, job.id, { results: q.results, reasons: q.reasons, after, limit: q.limit === undefined ? undefined : q.limit + 1 });
   const page = q.limit === undefined ? rows : rows.slice(0, q.limit);
   const more = q.limit !== undefined && rows.length > q.limit;
-  return { job, rows: page, nextCursor: more ? encodeCursor({ k: 'r', id: Number(page.at(-1)!.id) }) : null };
+  return { job, rows: page, nextCursor: more ? encodeCursor({ k: 'r', job: job.id, id: Number(page.at(-1)!.id) }) : null };
 }
 
 export interface ExportOptions extends ResultQuery {

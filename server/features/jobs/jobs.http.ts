@@ -10,7 +10,7 @@ import { planAllows } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
 import { consumeApiRequest } from '../../rest/rate-limit';
 import { rateLimitMessage } from '../../trpc/procedures';
-import { uploadBulkFile } from './jobs.service';
+import { uploadBulkFile, uploadTooLarge } from './jobs.service';
 import { exportJobCsv, parseResultKinds } from './job-results';
 import { rawBodyGuard } from '../../http/body-guard';
 import { sendError } from '../../http/send-error';
@@ -40,7 +40,7 @@ export function jobsHttpRouter(deps: AppDeps): express.Router {
     rawBodyGuard({
       limit: MAX_UPLOAD_BYTES,
       reply: (res, err) => sendError(res, err),
-      tooLarge: () => new AppError('PAYLOAD_TOO_LARGE', UPLOAD_MESSAGES.tooLarge.message, { details: { title: UPLOAD_MESSAGES.tooLarge.title } }),
+      tooLarge: uploadTooLarge,
     }),
     async (req: Request, res: Response) => {
       try {

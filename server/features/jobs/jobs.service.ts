@@ -5,7 +5,7 @@ import type { Db } from '../../../db/client';
 import type { JobSource, Plan } from '../../../db/types';
 import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES, looksLikeCsv } from '../../contracts/jobs';
 import { writeAudit } from '../audit/audit';
-import { saveValidationFile } from '../storage/storage';
+import { deleteValidationFile, saveValidationFile } from '../storage/storage';
 import { parseEmailCsv, planChunks, type CsvImport } from './csv-import';
 import { enqueueChunkTasks } from './jobs.queries';
 import { assertServiceActive } from '../billing/service-state';
@@ -118,17 +118,30 @@ export async function createJobInTransaction(trx: Db, o: NewJobOptions): Promise
   return { jobId: job.id, totalEmails: o.emails.length };
 }
 
-/** Checks a file the way the Bulk Upload screen does (type and size), before anything is stored. */
+/** The refusal of a file over 10 MB, at every upload door (spec section 5: 'File Too Large'). */
+export function uploadTooLarge(): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', UPLOAD_MESSAGES.tooLarge.message, { details: { title: UPLOAD_MESSAGES.tooLarge.title } });
+}
+
+const BAD_FILENAME_MESSAGE = 'The file name cannot contain control characters (such as NUL or a line break). Please rename the file and upload it again.';
+
+/**
+ * Checks a file the way the Bulk Upload screen does (type and size), before anything is stored. Its
+ * name is shown in History and stored with the job: a name holding a control character (U+0000
+ * cannot even be stored) is refused.
+ */
 export function checkUploadFile(filename: string, size: number, type?: string | null): void {
+  if (/\p{Cc}/u.test(filename)) throw new AppError('BAD_INPUT', BAD_FILENAME_MESSAGE);
   if (!looksLikeCsv(filename, type)) throw new AppError('BAD_INPUT', UPLOAD_MESSAGES.invalidType.message, { details: { title: UPLOAD_MESSAGES.invalidType.title } });
-  if (size > MAX_UPLOAD_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', UPLOAD_MESSAGES.tooLarge.message, { details: { title: UPLOAD_MESSAGES.tooLarge.title } });
+  if (size > MAX_UPLOAD_BYTES) throw uploadTooLarge();
   if (size === 0) throw new AppError('BAD_INPUT', 'CSV file is empty');
 }
 
 /**
  * The spec's two steps in one call: store the upload at validation-files/{userId}/{timestamp}-{filename},
- * then process-bulk-validation. Everything that can refuse (type, size, parse, limit, credits)
- * refuses before a credit is taken; a refused file is not kept.
+ * then process-bulk-validation. Everything that can refuse (name, type, size, parse, limit, a
+ * suspended account, credits) refuses before the file is stored or a credit is taken; should the job
+ * still not be made, its file is deleted: a refused file is never kept.
  */
 export async function uploadBulkFile(
   deps: { db: Db; storageDir: string },
@@ -138,18 +151,26 @@ export async function uploadBulkFile(
 ): Promise<CreatedJob & { fileName: string; duplicates: number }> {
   checkUploadFile(file.filename, file.bytes.byteLength, file.type);
   const parsed = parseOrRefuse(file.bytes);
+  await assertServiceActive(deps.db, caller.accountId);
   await assertCredits(deps.db, caller.accountId, parsed.emails.length);
   const fileName = await saveValidationFile(deps.storageDir, caller.userId, file.filename, file.bytes, now);
-  const job = await createJob(deps.db, {
-    accountId: caller.accountId,
-    userId: caller.userId,
-    filename: file.filename.trim().slice(0, 255),
-    emails: parsed.emails,
-    source: 'upload',
-    depth: depthForPlan(caller.plan),
-    filePath: fileName,
-  });
-  return { ...job, fileName, duplicates: parsed.duplicates };
+  try {
+    const job = await createJob(deps.db, {
+      accountId: caller.accountId,
+      userId: caller.userId,
+      filename: file.filename.trim().slice(0, 255),
+      emails: parsed.emails,
+      source: 'upload',
+      depth: depthForPlan(caller.plan),
+      filePath: fileName,
+    });
+    return { ...job, fileName, duplicates: parsed.duplicates };
+  } catch (err) {
+    // No job (refused in its transaction, or the database failed): the caller must see that
+    // error, not one from cleaning up.
+    await deleteValidationFile(deps.storageDir, fileName).catch(() => undefined);
+    throw err;
+  }
 }
 
 async function assertCredits(db: Db, accountId: string, needed: number): Promise<void> {
