@@ -252,6 +252,8 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
     },
     async pay(id) {
       const sub = mustSub(id);
+      // Razorpay's checkout takes no payment for a subscription that was cancelled before it was paid.
+      if (sub.status === 'cancelled') throw new Error(`fake razorpay: subscription ${id} is cancelled and cannot be paid`);
       const pay = charge(sub);
       sub.current_start = now();
       sub.current_end = addPeriod(now(), plans.get(sub.plan_id)!.period);

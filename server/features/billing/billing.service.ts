@@ -41,6 +41,7 @@ export const BILLING_MESSAGES = {
   refundWindow: `Refunds are available within ${REFUND_WINDOW_DAYS} days of a payment.`,
   refundUsed: 'Refunds are available only while the period’s credits are unused, and this period’s credits have been used.',
   refundFailed: `The refund could not be made right now. Please try again or write to ${SUPPORT_EMAIL}.`,
+  paymentInProgress: 'A payment for this account is being processed. Please wait a minute, then reload this page.',
 } as const;
 
 /** The gateway for this server (Razorpay with keys, the local test checkout without). */
@@ -164,6 +165,7 @@ export async function startCheckout(
     };
   }
 
+  await closeOpenCheckouts(deps, gateway, { accountId: o.accountId, current: account.subscription_id });
   const { currency, country } = await decideCurrency(deps, { accountId: o.accountId, ip: o.ip });
   const bp = await ensureBillingPlan(deps, gateway, planType, o.interval, currency);
   let created;
@@ -193,6 +195,28 @@ export async function startCheckout(
     description: `${def.name} plan (${o.interval === 'annual' ? 'annual' : 'monthly'})`,
     message: null,
   };
+}
+
+/**
+ * One live subscription per account. A checkout opened earlier and never paid (another tab, an
+ * abandoned Starter checkout before a Pro one) is cancelled at Razorpay before a new subscription is
+ * made, so it can no longer be paid and bill the customer twice; one being paid right now (paid or
+ * authenticated at Razorpay, its webhook not applied yet) makes this checkout wait. `current`: the
+ * account's own subscription, ending at its period's end (a new checkout after a cancellation).
+ */
+async function closeOpenCheckouts(deps: AppDeps, gateway: PaymentGateway, o: { accountId: string; current: string | null }): Promise<void> {
+  let open = deps.db.selectFrom('subscription').select(['id', 'status', 'mode']).where('account_id', '=', o.accountId).where('status', 'in', ['created', 'authenticated', 'active', 'pending', 'halted']);
+  if (o.current) open = open.where('id', '!=', o.current);
+  const subs = await open.execute();
+  if (subs.some((s) => s.status !== 'created')) throw new AppError('CONFLICT', BILLING_MESSAGES.paymentInProgress);
+  for (const s of subs.filter((x) => x.mode === gateway.mode)) {
+    try {
+      await gateway.cancelSubscription(s.id, false);
+    } catch (err) {
+      throw providerError(err, 'cancellation');
+    }
+    await deps.db.updateTable('subscription').set({ status: 'cancelled', updated_at: new Date() }).where('id', '=', s.id).where('status', '=', 'created').execute();
+  }
 }
 
 export interface PaymentProof {
