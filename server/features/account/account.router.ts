@@ -60,6 +60,6 @@ export const accountRouter = router({
       if (err instanceof APIError) throw new AppError('BAD_INPUT', 'That password is not correct.');
       throw err;
     }
-    return deleteUserAndOwnedAccounts(ctx.deps.db, { userId: ctx.user.id, email: ctx.user.email, storageDir: ctx.deps.storageDir });
+    return deleteUserAndOwnedAccounts(ctx.deps, { userId: ctx.user.id, email: ctx.user.email });
   }),
 });

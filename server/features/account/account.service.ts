@@ -5,7 +5,9 @@ import path from 'node:path';
 import type { Db } from '../../../db/client';
 import { isUnlimited, planByType } from '../../contracts/plans';
 import { AppError } from '../../lib/app-error';
+import type { AppDeps } from '../../deps';
 import { writeAudit } from '../audit/audit';
+import { stopSubscriptionsOf } from '../billing/billing.service';
 import { hasAnyValidation, recentSingleChecks, validationsPerDay } from '../validation/validation.queries';
 import { accountById, hasApiKey, ownedAccounts, passOwnership, profileByUserId, recentJobs, saveProfile } from './account.queries';
 
@@ -130,7 +132,11 @@ export interface DeleteOutcome {
  * only their membership goes. Sessions, credentials, 2FA and the profile cascade from the user
  * row; the free_grant record stays (free credits once per person). The caller checked the password.
  */
-export async function deleteUserAndOwnedAccounts(db: Db, o: { userId: string; email: string; storageDir: string }): Promise<DeleteOutcome> {
+export async function deleteUserAndOwnedAccounts(deps: AppDeps, o: { userId: string; email: string }): Promise<DeleteOutcome> {
+  const { db } = deps;
+  // First their subscriptions stop at Razorpay (or nothing is deleted): no renewal for a gone account.
+  const soleOwnedIds = (await ownedAccounts(db, o.userId)).filter((a) => a.otherOwners === 0).map((a) => a.accountId);
+  const stoppedSubscriptions = await stopSubscriptionsOf(deps, soleOwnedIds);
   const deleted = await db.transaction().execute(async (trx) => {
     // Serialise with a concurrent provisioning or second delete of the same user.
     await trx.selectFrom('user').select('id').where('id', '=', o.userId).forUpdate().executeTakeFirst();
@@ -149,7 +155,7 @@ export async function deleteUserAndOwnedAccounts(db: Db, o: { userId: string; em
       action: 'user.deleted',
       targetType: 'user',
       targetId: o.userId,
-      data: { deleted_accounts: soleOwned.map((a) => ({ id: a.accountId, members_removed: a.otherMembers })), ownership_passed: passed },
+      data: { deleted_accounts: soleOwned.map((a) => ({ id: a.accountId, members_removed: a.otherMembers })), ownership_passed: passed, subscriptions_stopped: stoppedSubscriptions },
     });
     for (const p of passed) {
       await writeAudit(trx, { accountId: p.accountId, actorUserId: null, actor: 'system', action: 'account.owner_changed', targetType: 'account', targetId: p.accountId, data: { from: o.userId, to: p.to } });
@@ -158,7 +164,7 @@ export async function deleteUserAndOwnedAccounts(db: Db, o: { userId: string; em
   });
   // Uploaded files live under validation-files/{userId}/ (bucket folder inside the storage root,
   // or the storage root itself): remove them once the rows are gone.
-  for (const root of [path.resolve(o.storageDir, 'validation-files'), path.resolve(o.storageDir)]) {
+  for (const root of [path.resolve(deps.storageDir, 'validation-files'), path.resolve(deps.storageDir)]) {
     const dir = path.resolve(root, o.userId);
     if (path.dirname(dir) === root) await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }

@@ -42,6 +42,7 @@ export const BILLING_MESSAGES = {
   refundUsed: 'Refunds are available only while the period’s credits are unused, and this period’s credits have been used.',
   refundFailed: `The refund could not be made right now. Please try again or write to ${SUPPORT_EMAIL}.`,
   paymentInProgress: 'A payment for this account is being processed. Please wait a minute, then reload this page.',
+  stopFailed: `Your subscription could not be stopped at Razorpay, so nothing was deleted. Please try again or write to ${SUPPORT_EMAIL}.`,
 } as const;
 
 /** The gateway for this server (Razorpay with keys, the local test checkout without). */
@@ -217,6 +218,29 @@ async function closeOpenCheckouts(deps: AppDeps, gateway: PaymentGateway, o: { a
     }
     await deps.db.updateTable('subscription').set({ status: 'cancelled', updated_at: new Date() }).where('id', '=', s.id).where('status', '=', 'created').execute();
   }
+}
+
+/**
+ * Stops at Razorpay, at once, every subscription of these accounts that could still take a payment:
+ * the accounts are about to be deleted, and nothing may bill the customer for an account that is
+ * gone. Throws (so that nothing is deleted) when one cannot be stopped. Returns the ids stopped.
+ */
+export async function stopSubscriptionsOf(deps: AppDeps, accountIds: string[]): Promise<string[]> {
+  if (accountIds.length === 0) return [];
+  const subs = await deps.db.selectFrom('subscription').select(['id', 'mode']).where('account_id', 'in', accountIds).where('status', 'in', ['created', 'authenticated', 'active', 'pending', 'halted']).execute();
+  if (subs.length === 0) return [];
+  const gateway = gatewayFor(deps);
+  for (const s of subs) {
+    if (!gateway || gateway.mode !== s.mode) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.stopFailed);
+    try {
+      await gateway.cancelSubscription(s.id, false);
+    } catch (err) {
+      console.error('[billing] could not stop a subscription before deleting its account:', (err as { error?: unknown })?.error ?? err);
+      throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.stopFailed);
+    }
+    await deps.db.updateTable('subscription').set({ status: 'cancelled', updated_at: new Date() }).where('id', '=', s.id).execute();
+  }
+  return subs.map((s) => s.id);
 }
 
 export interface PaymentProof {
