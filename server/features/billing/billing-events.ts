@@ -12,6 +12,7 @@ import { grantPeriodMonth, revokeCredits } from '../credits/credits';
 import { writeAudit } from '../audit/audit';
 import { hexSignatureMatches, webhookSignature, type PaymentGateway } from './razorpay';
 import { z } from 'zod';
+import { addMonthsClamped } from '../../lib/dates';
 
 type Trx = Transaction<Database>;
 const DAY = 24 * 60 * 60 * 1000;
@@ -45,20 +46,9 @@ export const BILLING_EVENTS = [
   'refund.processed',
 ] as const;
 
-/** The end of a period that starts at `start`: one calendar month or one year later (UTC). */
+/** The end of a period that starts at `start`: one calendar month or one year later (UTC, Jan 31 → Feb 28). */
 export function addInterval(start: Date, interval: BillingInterval): Date {
-  const d = new Date(start);
-  if (interval === 'annual') d.setUTCFullYear(d.getUTCFullYear() + 1);
-  else d.setUTCMonth(d.getUTCMonth() + 1);
-  return d;
-}
-
-/** `k` months after `start` (UTC), the day clamped to the month's length (Jan 31 → Feb 28). */
-export function addMonthsClamped(start: Date, k: number): Date {
-  const y = start.getUTCFullYear();
-  const m = start.getUTCMonth() + k;
-  const last = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(y, m, Math.min(start.getUTCDate(), last), start.getUTCHours(), start.getUTCMinutes(), start.getUTCSeconds(), start.getUTCMilliseconds()));
+  return addMonthsClamped(start, interval === 'annual' ? 12 : 1);
 }
 
 const fromUnix = (s: number | null | undefined): Date | null => (typeof s === 'number' && s > 0 ? new Date(s * 1000) : null);

@@ -12,6 +12,7 @@ import { createJobInTransaction, creditsNeededMessage } from '../jobs/jobs.servi
 import { depthForPlan } from '../validation/validation.service';
 import { AppError } from '../../lib/app-error';
 import { SUSPENDED_MESSAGE } from '../billing/service-state';
+import { addMonthsClamped } from '../../lib/dates';
 
 export const FREQUENCY_INTERVAL: Record<Frequency, string> = { daily: '1 day', weekly: '7 days', monthly: '1 month' };
 
@@ -19,10 +20,10 @@ export const FREQUENCY_INTERVAL: Record<Frequency, string> = { daily: '1 day', w
 export function nextRunAt(s: { frequency: Frequency; last_run_at: Date | null; is_active: boolean }, now = new Date()): Date | null {
   if (!s.is_active) return null;
   if (!s.last_run_at) return now;
+  // The same calendar as dueScheduleIds' SQL (`+ interval '1 month'` clamps Jan 31 to Feb 28).
+  if (s.frequency === 'monthly') return addMonthsClamped(s.last_run_at, 1);
   const d = new Date(s.last_run_at);
-  if (s.frequency === 'daily') d.setUTCDate(d.getUTCDate() + 1);
-  else if (s.frequency === 'weekly') d.setUTCDate(d.getUTCDate() + 7);
-  else d.setUTCMonth(d.getUTCMonth() + 1);
+  d.setUTCDate(d.getUTCDate() + (s.frequency === 'daily' ? 1 : 7));
   return d;
 }
 

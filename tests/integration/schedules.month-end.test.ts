@@ -1,0 +1,55 @@
+// a monthly schedule that last ran on the 31st must run once in the following month too.
+// dueScheduleIds (SQL: last_run_at + interval '1 month' → Feb 28) and runSchedule (JS setUTCMonth:
+// Jan 31 + 1 month → Mar 3) disagree, so the February run is skipped and a month is lost.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dueScheduleIds, runSchedule } from '../../server/features/schedules/schedules.service';
+import { createTestDb, type TestDb } from '../helpers/test-db';
+import { seedAccount } from './jobs.world';
+
+let tdb: TestDb;
+beforeAll(async () => {
+  tdb = await createTestDb();
+});
+afterAll(async () => {
+  await tdb?.close();
+});
+
+describe('monthly schedule at month end', () => {
+  it('a monthly schedule last run on Jan 31 runs in February (once per period)', async () => {
+    const { accountId, userId } = await seedAccount(tdb.db, { plan: 'pro', credits: 1000 });
+    const s = await tdb.db
+      .insertInto('schedule')
+      .values({ account_id: accountId, created_by: userId, name: 'Monthly list', description: null, email_list: ['a@example.com', 'b@example.com'], frequency: 'monthly' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await tdb.db.updateTable('schedule').set({ last_run_at: new Date('2027-01-31T09:00:00Z'), total_runs: 1 }).where('id', '=', s.id).execute();
+
+    const feb28 = new Date('2027-02-28T10:00:00Z');
+    // The cron tick says it is due…
+    expect(await dueScheduleIds(tdb.db, feb28)).toContain(s.id);
+    // …and the run it queues must create the February job.
+    const r = await runSchedule(tdb.db, s.id, feb28);
+    expect(r.status).toBe('created');
+  });
+
+  it('over February and the first days of March, a Jan-31 monthly schedule runs exactly once before March 3', async () => {
+    const { accountId, userId } = await seedAccount(tdb.db, { plan: 'pro', credits: 1000 });
+    const s = await tdb.db
+      .insertInto('schedule')
+      .values({ account_id: accountId, created_by: userId, name: 'Monthly list 2', description: null, email_list: ['c@example.com'], frequency: 'monthly' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await tdb.db.updateTable('schedule').set({ last_run_at: new Date('2027-01-31T09:00:00Z'), total_runs: 1 }).where('id', '=', s.id).execute();
+    let created = 0;
+    let skippedWhileDue = 0;
+    // Hourly ticks from Feb 1 to Mar 2 (bounded: 30 days × 24).
+    for (let t = Date.parse('2027-02-01T00:00:00Z'); t < Date.parse('2027-03-03T00:00:00Z'); t += 3_600_000) {
+      const now = new Date(t);
+      if (!(await dueScheduleIds(tdb.db, now)).includes(s.id)) continue;
+      const r = await runSchedule(tdb.db, s.id, now);
+      if (r.status === 'created') created++;
+      else skippedWhileDue++;
+    }
+    expect({ created, skippedWhileDue }).toEqual({ created: 1, skippedWhileDue: 0 });
+  });
+});
