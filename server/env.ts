@@ -44,10 +44,12 @@ const envSchema = z.object({
    */
   DEV_TOOLS: z.preprocess(emptyAsUndefined, z.stringbool().optional()),
   /**
-   * Where the public API's per-second buckets live: `memory` (default) in each web process, which
-   * allows ⌈rate ÷ WEB_PROCESSES⌉ per second; `postgres` in a table every process shares.
+   * Where the public API's per-second buckets live: `memory` in each web process (no database write
+   * per request; the default with one web process), `postgres` in a table every process shares (the
+   * default with WEB_PROCESSES > 1, where per-process shares of ⌈rate ÷ n⌉ would add up to more
+   * than the plan's rate). `memory` with several processes is the operator's explicit choice.
    */
-  API_RATE_LIMIT_STORE: z.preprocess(emptyAsUndefined, z.enum(['memory', 'postgres']).default('memory')),
+  API_RATE_LIMIT_STORE: z.preprocess(emptyAsUndefined, z.enum(['memory', 'postgres']).optional()),
   /** How many web processes serve /v1 behind the balancer (divides the in-memory API rate). */
   WEB_PROCESSES: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(256).default(1)),
   /** better-auth's per-IP rate limit (database-backed). On unless NODE_ENV=test; production refuses false. */
@@ -55,7 +57,7 @@ const envSchema = z.object({
 });
 
 type ParsedEnv = z.infer<typeof envSchema>;
-export type Env = Omit<ParsedEnv, 'DEV_TOOLS' | 'AUTH_RATE_LIMIT'> & { DEV_TOOLS: boolean; AUTH_RATE_LIMIT: boolean };
+export type Env = Omit<ParsedEnv, 'DEV_TOOLS' | 'AUTH_RATE_LIMIT' | 'API_RATE_LIMIT_STORE'> & { DEV_TOOLS: boolean; AUTH_RATE_LIMIT: boolean; API_RATE_LIMIT_STORE: 'memory' | 'postgres' };
 
 /**
  * Settings that would open a hole in production (test paths, private-network access, no brute-force
@@ -85,5 +87,6 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env, o: { laptop?: b
     ...e,
     DEV_TOOLS: e.DEV_TOOLS ?? (e.NODE_ENV === 'test' || (o.laptop === true && !e.DATABASE_URL && e.NODE_ENV !== 'production')),
     AUTH_RATE_LIMIT: e.AUTH_RATE_LIMIT ?? e.NODE_ENV !== 'test',
+    API_RATE_LIMIT_STORE: e.API_RATE_LIMIT_STORE ?? (e.WEB_PROCESSES > 1 ? 'postgres' : 'memory'),
   };
 }

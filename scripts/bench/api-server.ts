@@ -39,7 +39,8 @@ try {
   const probe = await startProbeDaemon({ port: 0, host: '127.0.0.1', token, probe: { dnsServers: ['127.0.0.1:9'], dnsTimeoutMs: 200 } });
   stops.unshift(() => probe.close());
   // BENCH_WEB_PROCESSES = n: n − 1 more web processes (scripts/bench/api-web.ts) share the port
-  // (SO_REUSEPORT), each enforcing its share of the API rate (WEB_PROCESSES).
+  // (SO_REUSEPORT); with more than one the API rate buckets are in Postgres unless
+  // API_RATE_LIMIT_STORE=memory is passed (each process then enforces ⌈rate ÷ n⌉).
   const webProcesses = Math.max(1, Number(process.env.BENCH_WEB_PROCESSES ?? 1));
   const envSource = {
     NODE_ENV: 'production',
@@ -52,6 +53,7 @@ try {
     PROBE_URLS: probe.url,
     PROBE_TOKEN: token,
     WEB_PROCESSES: String(webProcesses),
+    ...(process.env.API_RATE_LIMIT_STORE ? { API_RATE_LIMIT_STORE: process.env.API_RATE_LIMIT_STORE } : {}),
   };
   const env = readEnv(envSource);
   const running = await startServer({ env, role: 'all', databaseUrl: pg.url, probe: { urls: [probe.url], token }, reusePort: webProcesses > 1 });
