@@ -40,9 +40,11 @@ export const jobResultsInput = z.object({
   pageSize: z.number().int().min(1).max(500).default(50),
 });
 
+/** History, a page at a time: newest first; `cursor` is the previous page's nextCursor (opaque). */
 export const listJobsInput = z
   .object({
-    limit: z.number().int().min(1).max(200).default(100),
+    cursor: z.string().max(200).nullish(),
+    limit: z.number().int().min(1).max(200).default(50),
   })
   .optional();
 

@@ -1,4 +1,4 @@
-import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, Outlet, RouterProvider, ScrollRestoration, type RouteObject } from 'react-router-dom';
 import { paths } from '../config/paths';
 import { ErrorScreen } from './routes/error-screen';
 import { NotFoundRoute } from './routes/not-found';
@@ -8,8 +8,22 @@ function page(load: () => Promise<{ default: React.ComponentType }>): Pick<Route
   return { lazy: async () => ({ Component: (await load()).default }) };
 }
 
+/**
+ * Every page: a new page opens at its top (or at its #hash), Back and Forward return to where the
+ * reader was (react-router's ScrollRestoration, for marketing and dashboard pages alike).
+ */
+function AppRoot() {
+  return (
+    <>
+      <ScrollRestoration />
+      <Outlet />
+    </>
+  );
+}
+
 const router = createBrowserRouter([
   {
+    Component: AppRoot,
     errorElement: <ErrorScreen />,
     children: [
       { path: paths.home, ...page(() => import('./routes/landing')) },
@@ -38,9 +52,10 @@ const router = createBrowserRouter([
           { path: 'analytics', ...page(() => import('./routes/dashboard/analytics')) },
           { path: 'documentation', ...page(() => import('./routes/dashboard/documentation')) },
           { path: 'settings', ...page(() => import('./routes/dashboard/settings')) },
-          { path: '*', element: <NotFoundRoute /> },
         ],
       },
+      // Public, outside the signed-in layout: an unknown /dashboard/… path is a 404 for everyone
+      // (not a redirect to /auth for signed-out visitors).
       { path: '*', element: <NotFoundRoute /> },
     ],
   },

@@ -173,7 +173,7 @@ test('History reports load failures, a failed job with its reason, and an empty 
   });
   const failedId = '00000000-0000-4000-8000-000000000001';
   const emptyId = '00000000-0000-4000-8000-000000000002';
-  await page.route('**/api/trpc/*jobs.list*', trpcReply({ data: [job(failedId, 'broken.csv', 'failed', 'The probe was unreachable for too long. No credits were taken for unchecked addresses.'), job(emptyId, 'empty-results.csv', 'completed', null)] }));
+  await page.route('**/api/trpc/*jobs.list*', trpcReply({ data: { jobs: [job(failedId, 'broken.csv', 'failed', 'The probe was unreachable for too long. No credits were taken for unchecked addresses.'), job(emptyId, 'empty-results.csv', 'completed', null)], nextCursor: null } }));
   await page.route('**/api/trpc/*jobs.results*', trpcReply({ data: { rows: [], total: 0, page: 1, pageSize: 25 } }));
   await page.reload();
   const failed = page.getByTestId('job-row').filter({ hasText: 'broken.csv' });

@@ -60,10 +60,12 @@ test('owner invites within the plan limit, the invitee signs up from the link an
   await expect(page.getByRole('tab', { name: 'Pending Invitations (1)', selected: true })).toBeVisible();
   await expect(page.getByTestId('invitation-row')).toContainText(inviteeEmail);
 
-  // The pending invitation holds the second seat.
+  // Spec section 6: a pending invitation takes no seat (the member count, 1, is below 2), so the
+  // Invite dialog still opens; the seat is taken when an invitation is accepted.
+  await expect(page.getByTestId('seat-summary')).toContainText('1 of 2 seat(s) used on the Pro plan; 1 pending invitation(s)');
   await page.getByRole('button', { name: 'Invite Member' }).click();
-  await expect(page.getByRole('dialog', { name: 'Upgrade to add team members' }).getByText('Your current plan allows 2 team member(s) total')).toBeVisible();
-  await page.getByRole('button', { name: 'Not now' }).click();
+  await expect(page.getByRole('dialog', { name: 'Invite Team Member' }).getByLabel('Email')).toBeVisible();
+  await page.getByRole('dialog', { name: 'Invite Team Member' }).getByRole('button', { name: 'Cancel' }).click();
 
   // Cancel it (confirmation), then invite again.
   await page.getByRole('button', { name: `Cancel invitation to ${inviteeEmail}` }).click();
@@ -112,6 +114,10 @@ test('owner invites within the plan limit, the invitee signs up from the link an
   await expect(page.getByTestId('member-row')).toHaveCount(2);
   await expect(page.getByTestId('member-row').filter({ hasText: ownerEmail }).getByRole('button')).toHaveCount(0);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/team-members.png`, fullPage: true });
+  // Two members fill the Pro plan: Invite now explains the limit.
+  await page.getByRole('button', { name: 'Invite Member' }).click();
+  await expect(page.getByRole('dialog', { name: 'Upgrade to add team members' }).getByText('Your current plan allows 2 team member(s) total')).toBeVisible();
+  await page.getByRole('button', { name: 'Not now' }).click();
   await page.getByRole('button', { name: `Remove ${inviteeEmail}` }).click();
   const confirmRemove = page.getByRole('dialog', { name: 'Remove team member?' });
   await expect(confirmRemove).toContainText(inviteeEmail);

@@ -266,7 +266,7 @@ describe('test keys answer from the sandbox', () => {
     // History marks it as a test key's job.
     const history = await p.client.trpcQuery('jobs.list', {});
     expect(history.status, JSON.stringify(history.body)).toBe(200);
-    const jobs = history.body.result.data as Array<{ id: string; is_sandbox: boolean; source: string }>;
+    const jobs = history.body.result.data.jobs as Array<{ id: string; is_sandbox: boolean; source: string }>;
     expect(jobs.find((j) => j.id === jobId)).toMatchObject({ is_sandbox: true, source: 'api' });
 
     // Analytics (Pro) count no sandbox results.

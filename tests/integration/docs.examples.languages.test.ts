@@ -1,5 +1,5 @@
 // The Documentation page's examples are written from one description of each call
-// (src/features/docs/example-languages.ts). docs.examples.test.ts runs the cURL and Node.js versions
+// (src/features/docs/example-languages.ts). docs.examples.test.ts runs the cURL, JavaScript and Node.js versions
 // and compiles the Python ones; nothing runs the PHP ones here, so this checks that every language's
 // version of an example calls the endpoint the example is filed under, and that bodies and printed
 // lines are written in each language's own syntax.
@@ -11,6 +11,7 @@ import { curlOf, literal, pathArg, say } from '../../src/features/docs/example-l
 function normalised(code: string): string {
   return code
     .replaceAll('${process.env.JOB_ID}', '{id}')
+    .replaceAll('${JOB_ID}', '{id}')
     .replaceAll("{os.environ['JOB_ID']}", '{id}')
     .replaceAll('$JOB_ID', '{id}')
     .replace(/'\s*\.\s*getenv\('JOB_ID'\)(\s*\.\s*')?/g, '{id}')
@@ -22,10 +23,10 @@ function normalised(code: string): string {
 
 describe('documentation examples in every language', () => {
   for (const example of EXAMPLES.filter((e) => e.operation !== null)) {
-    it(`${example.id}: cURL, Node.js, Python and PHP call ${example.operation}`, () => {
+    it(`${example.id}: cURL, JavaScript, Node.js, Python and PHP call ${example.operation}`, () => {
       const [method, fullPath] = example.operation!.split(' ') as [string, string];
       const path = fullPath.replace(/^\/v1/, '');
-      for (const [lang, code] of Object.entries({ curl: example.curl, node: example.node, python: example.python, php: example.php })) {
+      for (const [lang, code] of Object.entries({ curl: example.curl, javascript: example.javascript, node: example.node, python: example.python, php: example.php })) {
         expect(code, `${example.id} has a ${lang} version`).toBeTruthy();
         expect(normalised(code!), `${example.id} (${lang}) calls ${path}`).toMatch(new RegExp(`(['"\` ])${path.replace(/[{}]/g, '\\$&')}(['"\`?)]|$| \\\\)`, 'm'));
       }

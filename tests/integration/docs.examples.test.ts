@@ -1,6 +1,8 @@
-// The Documentation page's examples run (issue #12 item 8): every cURL and Node.js example of
-// src/features/docs/examples.ts is executed as printed on the page (BASE replaced by a running
-// server's origin) with a real key over real HTTP, and what it prints is checked. The key is a test
+// The Documentation page's examples run (issue #12 item 8): every cURL, JavaScript (browser) and
+// Node.js example of src/features/docs/examples.ts is executed as printed on the page (BASE replaced
+// by a running server's origin) with a real key over real HTTP, and what it prints is checked. The
+// browser examples run in Node, whose fetch, FormData, Blob and URL are the browser's (WHATWG), with
+// the key and job id pasted in and `document` standing for the page (a picked file, a download link). The key is a test
 // key (mv_test_…), so jobs complete through the real workers and webhooks fire without a probe.
 // Python examples are compiled by python3 (syntax), when it is installed.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -9,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../db/embedded';
-import { EXAMPLES, exampleCode, type ApiExample } from '../../src/features/docs/examples';
+import { BROWSER_PLACEHOLDERS, EXAMPLES, exampleCode, type ApiExample } from '../../src/features/docs/examples';
 import { ownerOn, type Person } from '../helpers/accounts';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 
@@ -72,6 +74,42 @@ async function node(id: string, o: RunOptions = {}): Promise<Run> {
   return r;
 }
 
+/**
+ * The page around a browser example: the file input's picked file is contacts.csv, and a clicked
+ * download link saves its blob under its download name (both in the examples' folder, the cwd).
+ */
+const BROWSER_PAGE = `import fs from 'node:fs';
+import { resolveObjectURL } from 'node:buffer';
+globalThis.document = {
+  querySelector: () => ({ files: [new File([fs.readFileSync('contacts.csv')], 'contacts.csv', { type: 'text/csv' })] }),
+  createElement: () => ({
+    click() {
+      return resolveObjectURL(this.href).text().then((text) => fs.writeFileSync(this.download, text));
+    },
+  }),
+};
+`;
+
+/** A browser (JavaScript) example as a reader would paste it: their key and job id in the constants. */
+async function browser(id: string, o: RunOptions = {}): Promise<Run> {
+  const code = example(id).javascript;
+  if (!code) throw new Error(`${id} has no JavaScript example`);
+  const env = { ...envFor(), ...o.env };
+  const pasted = exampleCode(code, o.url ?? ts.url)
+    .replace(`'${BROWSER_PLACEHOLDERS.key}'`, JSON.stringify(env.MAILVET_API_KEY))
+    .replace(`'${BROWSER_PLACEHOLDERS.jobId}'`, JSON.stringify(env.JOB_ID));
+  const file = path.join(dir, `${id}.browser.mjs`);
+  // A module of its own after the page's setup, as a <script type="module"> runs after the page.
+  fs.writeFileSync(path.join(dir, 'page.mjs'), BROWSER_PAGE);
+  fs.writeFileSync(file, `import './page.mjs';\n${pasted}`);
+  const r = await run(process.execPath, [file], {});
+  expect(r.code, `${id} (JavaScript) exit code: ${r.stdout} ${r.stderr}`).toBe(o.exitCode ?? 0);
+  return r;
+}
+
+/** The JavaScript runs of an example: its Node.js version, then its browser version. */
+const scripts = async (id: string, o: RunOptions = {}) => [await node(id, o), await browser(id, o)];
+
 /** Waits (bounded) until a job of this key has ended. */
 async function finished(id: string): Promise<void> {
   const deadline = Date.now() + 30_000;
@@ -108,25 +146,26 @@ afterAll(async () => {
 });
 
 describe('documentation examples', () => {
-  it('every example has cURL (unless it receives), Node.js, Python and PHP, and is run by this file', () => {
+  it('every example has cURL and JavaScript (unless it receives), Node.js, Python and PHP, and is run by this file', () => {
     for (const e of EXAMPLES) {
       expect(COVERED.has(e.id), `example ${e.id} is not run by docs.examples.test.ts`).toBe(true);
       expect(e.node && e.python && e.php, e.id).toBeTruthy();
       if (e.operation) expect(e.curl, `${e.id} calls ${e.operation}: give it a cURL example`).toBeTruthy();
+      if (e.operation) expect(e.javascript, `${e.id} calls ${e.operation}: give it a JavaScript example`).toBeTruthy();
     }
   });
 
   it('GET /v1/account: cURL and Node print the plan, the credits and the key', async () => {
     const body = JSON.parse((await curl('account')).stdout);
     expect(body).toMatchObject({ plan: 'business', key: { test: true, key_prefix: expect.stringMatching(/^mv_test_/) } });
-    expect(lines((await node('account')).stdout)).toEqual([expect.stringMatching(/^business: \d+ credits, key mv_test_\S* \(validate, bulk, results, account\)$/)]);
+    for (const r of await scripts('account')) expect(lines(r.stdout)).toEqual([expect.stringMatching(/^business: \d+ credits, key mv_test_\S* \(validate, bulk, results, account\)$/)]);
   });
 
   it('POST /v1/validate: cURL prints the result object, Node a one-line verdict', async () => {
     const body = JSON.parse((await curl('validate')).stdout);
     // A test key answers from the sandbox: an address outside its table is risky / smtp_not_checked.
     expect(body).toMatchObject({ email: 'jane.cooper@acme-corp.com', result: 'risky', reason: 'smtp_not_checked', syntax_valid: true, charged: false });
-    expect(lines((await node('validate')).stdout)).toEqual([expect.stringMatching(/^jane\.cooper@acme-corp\.com: risky \(smtp_not_checked, score \d+\)$/)]);
+    for (const r of await scripts('validate')) expect(lines(r.stdout)).toEqual([expect.stringMatching(/^jane\.cooper@acme-corp\.com: risky \(smtp_not_checked, score \d+\)$/)]);
   });
 
   it('POST /v1/bulk and Idempotency-Key: a job is started; the same key and body give the same job', async () => {
@@ -134,18 +173,17 @@ describe('documentation examples', () => {
     expect(started).toMatchObject({ job_id: expect.stringMatching(UUID), status: 'pending' });
     expect(started.total_emails).toBeGreaterThanOrEqual(2);
     jobId = started.job_id;
-    expect(lines((await node('bulk-json')).stdout)).toEqual([expect.stringMatching(/^job [0-9a-f-]{36}: \d+ addresses, pending$/)]);
+    for (const r of await scripts('bulk-json')) expect(lines(r.stdout)).toEqual([expect.stringMatching(/^job [0-9a-f-]{36}: \d+ addresses, pending$/)]);
 
     const first = JSON.parse((await curl('idempotency')).stdout);
     const again = JSON.parse((await curl('idempotency')).stdout);
     expect(again.job_id).toBe(first.job_id);
-    expect(lines((await node('idempotency')).stdout)).toEqual([`same job ${first.job_id}`]);
+    for (const r of await scripts('idempotency')) expect(lines(r.stdout)).toEqual([`same job ${first.job_id}`]);
   });
 
   it('GET /v1/jobs/{id}: Node polls until the job completes, cURL prints the job', async () => {
     expect(jobId).toMatch(UUID);
-    const polled = lines((await node('job-status')).stdout);
-    expect(polled.at(-1)).toMatch(/^completed: (\d+)\/\1$/);
+    for (const r of await scripts('job-status')) expect(lines(r.stdout).at(-1)).toMatch(/^completed: (\d+)\/\1$/);
     expect(JSON.parse((await curl('job-status')).stdout)).toMatchObject({ job_id: jobId, status: 'completed' });
   });
 
@@ -154,10 +192,12 @@ describe('documentation examples', () => {
     expect(page.job_id).toBe(jobId);
     expect(page.results).toHaveLength(2);
     expect(page.next_cursor).toEqual(expect.any(String));
-    const out = lines((await node('job-results')).stdout);
-    expect(out.at(-1)).toBe(`${page.total_emails} results`);
-    expect(out).toContain('jane@acme-corp.com: risky (smtp_not_checked)');
-    expect(out).toHaveLength(page.total_emails + 1);
+    for (const r of await scripts('job-results')) {
+      const out = lines(r.stdout);
+      expect(out.at(-1)).toBe(`${page.total_emails} results`);
+      expect(out).toContain('jane@acme-corp.com: risky (smtp_not_checked)');
+      expect(out).toHaveLength(page.total_emails + 1);
+    }
   });
 
   it('POST /v1/bulk with a CSV file: cURL (-F) and Node (FormData) start a job from contacts.csv', async () => {
@@ -166,9 +206,11 @@ describe('documentation examples', () => {
     const started = JSON.parse((await curl('bulk-csv')).stdout);
     expect(started).toMatchObject({ job_id: expect.stringMatching(UUID), total_emails: 6, status: 'pending' });
     csvJobId = started.job_id;
-    const out = lines((await node('bulk-csv')).stdout);
-    expect(out).toEqual([expect.stringMatching(/^job [0-9a-f-]{36}: 6 addresses, pending$/)]);
-    expect(out[0]).not.toContain(csvJobId); // a second job, not a replay
+    for (const r of await scripts('bulk-csv')) {
+      const out = lines(r.stdout);
+      expect(out).toEqual([expect.stringMatching(/^job [0-9a-f-]{36}: 6 addresses, pending$/)]);
+      expect(out[0]).not.toContain(csvJobId); // another job, not a replay
+    }
   });
 
   it('GET /v1/jobs/{id}/results with result, reason and format=csv: only the matching rows, as CSV', async () => {
@@ -183,15 +225,17 @@ describe('documentation examples', () => {
       'catchall@sandbox.mailvet.dev,risky,catch_all',
       'invalid@sandbox.mailvet.dev,invalid,mailbox_not_found',
     ]);
-    fs.rmSync(file);
-    expect(lines((await node('job-results-csv', { env: { JOB_ID: csvJobId } })).stdout)).toEqual(['to-review.csv: 2 addresses']);
-    expect(fs.readFileSync(file, 'utf8').trim().split('\r\n')).toEqual(rows);
+    for (const run of [node, browser]) {
+      fs.rmSync(file);
+      expect(lines((await run('job-results-csv', { env: { JOB_ID: csvJobId } })).stdout)).toEqual(['to-review.csv: 2 addresses']);
+      expect(fs.readFileSync(file, 'utf8').trim().split('\r\n')).toEqual(rows);
+    }
   });
 
   it('POST /v1/estimate: cURL prints the estimate, Node each outcome and the predicted bounce rate', async () => {
     const est = JSON.parse((await curl('estimate')).stdout);
     expect(est).toMatchObject({ checked: 3, deliverable_domains: 2, undeliverable: 1, undecided: 0, predicted_bounce_rate: 0.3533 });
-    expect(lines((await node('estimate')).stdout)).toEqual([
+    for (const r of await scripts('estimate')) expect(lines(r.stdout)).toEqual([
       'jane@acme-corp.com: deliverable_domain (smtp_not_checked)',
       'info@example.org: deliverable_domain (smtp_not_checked)',
       'bad@@example: undeliverable (syntax)',
@@ -203,23 +247,24 @@ describe('documentation examples', () => {
     const page = JSON.parse((await curl('jobs-list')).stdout);
     expect(page.jobs).toHaveLength(2);
     expect(page.next_cursor).toEqual(expect.any(String));
-    const out = lines((await node('jobs-list')).stdout);
-    const total = Number(out.at(-1)!.match(/^(\d+) jobs$/)?.[1]);
-    // bulk-json ×2, idempotency (one job), bulk-csv ×2.
-    expect(total).toBeGreaterThanOrEqual(5);
-    expect(out).toHaveLength(total + 1);
-    expect(new Set(out.slice(0, -1).map((l) => l.split(' ')[0])).size).toBe(total); // no job twice across pages
-    expect(out.find((l) => l.startsWith(`${jobId} `))).toMatch(new RegExp(`^${jobId} completed: (\\d+)/\\1$`));
-    expect(out.find((l) => l.startsWith(`${csvJobId} `))).toBe(`${csvJobId} completed: 6/6`);
-    expect(out[0]).toBe(`${page.jobs[0].job_id} ${page.jobs[0].status}: ${page.jobs[0].processed_emails}/${page.jobs[0].total_emails}`);
+    for (const r of await scripts('jobs-list')) {
+      const out = lines(r.stdout);
+      const total = Number(out.at(-1)!.match(/^(\d+) jobs$/)?.[1]);
+      // bulk-json ×3, idempotency (one job), bulk-csv ×3 (cURL, Node.js and JavaScript each).
+      expect(total).toBeGreaterThanOrEqual(7);
+      expect(out).toHaveLength(total + 1);
+      expect(new Set(out.slice(0, -1).map((l) => l.split(' ')[0])).size).toBe(total); // no job twice across pages
+      expect(out.find((l) => l.startsWith(`${jobId} `))).toMatch(new RegExp(`^${jobId} completed: (\\d+)/\\1$`));
+      expect(out.find((l) => l.startsWith(`${csvJobId} `))).toBe(`${csvJobId} completed: 6/6`);
+      expect(out[0]).toBe(`${page.jobs[0].job_id} ${page.jobs[0].status}: ${page.jobs[0].processed_emails}/${page.jobs[0].total_emails}`);
+    }
   });
 
   it('POST /v1/jobs/{id}/cancel: a finished job answers 409 CONFLICT (cURL and Node fail with it)', async () => {
     expect(jobId).toMatch(UUID);
     const refused = await curl('job-cancel', { exitCode: 22 }); // --fail-with-body: exit 22, the problem on stdout
     expect(JSON.parse(refused.stdout)).toMatchObject({ status: 409, code: 'CONFLICT', detail: 'This job has already completed; there is nothing to cancel.' });
-    const thrown = await node('job-cancel', { exitCode: 1 });
-    expect(thrown.stderr).toContain('Mailvet 409 CONFLICT: This job has already completed; there is nothing to cancel.');
+    for (const thrown of await scripts('job-cancel', { exitCode: 1 })) expect(thrown.stderr).toContain('Mailvet 409 CONFLICT: This job has already completed; there is nothing to cancel.');
   });
 
   it('POST /v1/jobs/{id}/cancel: a pending job is cancelled; cancelling again gives the same answer', async () => {
@@ -240,7 +285,7 @@ describe('documentation examples', () => {
       const env = { MAILVET_API_KEY: key, JOB_ID: job_id };
       const cancelled = JSON.parse((await curl('job-cancel', { url: web.url, env })).stdout);
       expect(cancelled).toMatchObject({ job: { job_id, status: 'cancelled', total_emails: 3, processed_emails: 0 }, processed_emails: 0, unprocessed_emails: 3, credits_charged: 0, credits_not_charged: 3 });
-      expect(lines((await node('job-cancel', { url: web.url, env })).stdout)).toEqual([`job ${job_id} cancelled: 0 results kept, 3 never checked (3 credits not charged)`]);
+      for (const r of await scripts('job-cancel', { url: web.url, env })) expect(lines(r.stdout)).toEqual([`job ${job_id} cancelled: 0 results kept, 3 never checked (3 credits not charged)`]);
     } finally {
       await web.stop();
     }

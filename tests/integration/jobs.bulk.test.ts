@@ -35,8 +35,8 @@ describe('bulk upload → worker → History', () => {
 
     const list = await client.trpcQuery('jobs.list');
     expect(list.status).toBe(200);
-    expect(list.body.result.data[0]).toMatchObject({ id: job.id, filename: 'my list.csv', status: 'completed', total_emails: 40, processed_emails: 40, progress: 100 });
-    const b = list.body.result.data[0];
+    expect(list.body.result.data.jobs[0]).toMatchObject({ id: job.id, filename: 'my list.csv', status: 'completed', total_emails: 40, processed_emails: 40, progress: 100 });
+    const b = list.body.result.data.jobs[0];
     expect(b.valid_count + b.invalid_count + b.risky_count).toBe(40);
     expect(b.invalid_count).toBeGreaterThan(0);
 
@@ -134,7 +134,7 @@ describe('bulk upload → worker → History', () => {
       expect(r.status, proc).toBe(404);
     }
     expect((await b.client.request(`/api/jobs/${jobId}/export`)).status).toBe(404);
-    expect((await b.client.trpcQuery('jobs.list')).body.result.data).toEqual([]);
+    expect((await b.client.trpcQuery('jobs.list')).body.result.data).toEqual({ jobs: [], nextCursor: null });
   });
 
   it('pushes job changes over SSE to a subscriber on another server process, for its own account only', async () => {

@@ -70,7 +70,7 @@ describe('POST /v1/bulk with a CSV file (multipart/form-data)', () => {
     expect(job).toMatchObject({ filename: 'leads.csv', source: 'api', processed_emails: 5 });
     expect(await credits(ts.testDb.db, accountId)).toBe(95);
     // The dashboard's History lists it under the file's name.
-    const list = (await c.trpcQuery('jobs.list')).body.result.data;
+    const list = (await c.trpcQuery('jobs.list')).body.result.data.jobs;
     expect(list[0]).toMatchObject({ id: job.id, filename: 'leads.csv' });
   });
 

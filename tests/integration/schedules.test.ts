@@ -73,7 +73,7 @@ describe('auto revalidation schedules', () => {
     expect(list[0]).toMatchObject({ total_runs: 0, last_run_at: null });
     const run1 = list[1].last_job.id as string;
     await waitForJob(ts.testDb.db, run1);
-    const jobs = data(await client.trpcQuery('jobs.list'));
+    const { jobs } = data(await client.trpcQuery('jobs.list'));
     expect(jobs[0]).toMatchObject({ id: run1, source: 'schedule', status: 'completed', total_emails: 10 });
 
     // Not due again within the week; due a week later.

@@ -46,8 +46,8 @@ describe('team: members and invitations', () => {
     expect(await ts.testDb.db.selectFrom('invitation').select('id').where('email', 'like', 'nope-%').execute()).toEqual([]);
   });
 
-  it('invites within the limit (mail with the accept link), counts pending invitations against it, and frees the seat on cancel', async () => {
-    const o = await owner('pro'); // 2 members total
+  it('invites while the member count is below the limit (mail with the accept link); pending invitations take no seat but are capped at the team size', async () => {
+    const o = await owner('pro'); // 2 members total: the owner and one more
     const first = email('first');
     const res = await o.client.trpcMutation('team.invite', { email: first.toUpperCase() });
     expect(res.status).toBe(200);
@@ -55,30 +55,43 @@ describe('team: members and invitations', () => {
     const invitationId = await invitationIdFromMail(ts, first);
     expect(invitationId).toBe(res.body.result.data.id);
 
-    const over = await o.client.trpcMutation('team.invite', { email: email('second'), role: 'admin' });
-    expect(over.status).toBe(403);
-    expect(over.body.error.message).toBe('Your current plan allows 2 team member(s) total');
+    // Spec section 6: one member (the owner) is below Pro's 2, so a second invitation goes out too.
+    const second = email('second');
+    expect((await o.client.trpcMutation('team.invite', { email: second, role: 'admin' })).status).toBe(200);
+    expect((await o.client.trpcQuery('team.seats')).body.result.data).toEqual({ members: 1, invitations: 2, limit: 2 });
 
+    // At most the team size (2) may wait at once: no mailing invitations without end.
+    const third = email('third');
+    const over = await o.client.trpcMutation('team.invite', { email: third });
+    expect(over.status).toBe(409);
+    expect(over.body.error.message).toBe('2 invitation(s) are already waiting. Cancel one, or wait until one is accepted, before inviting more.');
     const list = await o.client.trpcQuery('team.invitations');
-    expect(list.body.result.data.map((i: { email: string }) => i.email)).toEqual([first]);
-    expect((await o.client.trpcQuery('team.seats')).body.result.data).toEqual({ members: 1, invitations: 1, limit: 2 });
+    expect(list.body.result.data.map((i: { email: string }) => i.email)).toEqual([second, first]);
 
     const cancel = await o.client.trpcMutation('team.cancelInvitation', { invitationId });
     expect(cancel.status).toBe(200);
     expect(await ts.testDb.db.selectFrom('invitation').select('id').where('id', '=', invitationId).executeTakeFirst()).toBeUndefined();
-    const again = await o.client.trpcMutation('team.invite', { email: email('second'), role: 'admin' });
+    const again = await o.client.trpcMutation('team.invite', { email: third, role: 'admin' });
     expect(again.status).toBe(200);
     expect(again.body.result.data.role).toBe('admin');
 
     const audit = await ts.testDb.db.selectFrom('audit_log').select('action').where('account_id', '=', o.accountId).where('action', 'like', 'team.%').orderBy('id').execute();
-    expect(audit.map((a) => a.action)).toEqual(['team.invitation_sent', 'team.invitation_cancelled', 'team.invitation_sent']);
+    expect(audit.map((a) => a.action)).toEqual(['team.invitation_sent', 'team.invitation_sent', 'team.invitation_cancelled', 'team.invitation_sent']);
   });
 
-  it('holds the limit under concurrent invites', async () => {
-    const o = await owner('pro'); // one seat left
+  it('holds the cap on waiting invitations under concurrent invites', async () => {
+    const o = await owner('pro'); // at most 2 waiting
     const results = await Promise.all([0, 1, 2, 3].map((i) => o.client.trpcMutation('team.invite', { email: email(`race${i}`) })));
-    expect(results.map((r) => r.status).sort()).toEqual([200, 403, 403, 403]);
-    expect((await o.client.trpcQuery('team.seats')).body.result.data).toEqual({ members: 1, invitations: 1, limit: 2 });
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 409, 409]);
+    expect((await o.client.trpcQuery('team.seats')).body.result.data).toEqual({ members: 1, invitations: 2, limit: 2 });
+  });
+
+  it('refuses an invite once the members fill the plan, with the upgrade message', async () => {
+    const { owner: o } = await joinedMember('pro');
+    const res = await o.client.trpcMutation('team.invite', { email: email('fourth') });
+    expect(res.status).toBe(403);
+    expect(res.body.error.message).toBe('Your current plan allows 2 team member(s) total');
+    expect(res.body.error.data.appCode).toBe('PLAN_REQUIRED');
   });
 
   it('lists pending invitations newest first', async () => {
@@ -140,6 +153,39 @@ describe('team: accepting an invitation', () => {
     // Accepting twice is harmless.
     const twice = await invitee.trpcMutation('team.acceptInvitation', { invitationId });
     expect(twice.status).toBe(404);
+  });
+
+  it('refuses to accept when the team is already full, in the words of the plan limit, and leaves the invitation waiting', async () => {
+    const o = await owner('pro'); // 2 members total
+    const [firstEmail, lateEmail] = [email('first-in'), email('too-late')];
+    expect((await o.client.trpcMutation('team.invite', { email: firstEmail })).status).toBe(200);
+    expect((await o.client.trpcMutation('team.invite', { email: lateEmail })).status).toBe(200);
+    const firstInvitation = await invitationIdFromMail(ts, firstEmail);
+    const lateInvitation = await invitationIdFromMail(ts, lateEmail);
+    const first = await signUpVerified(ts, { email: firstEmail });
+    expect((await first.trpcMutation('team.acceptInvitation', { invitationId: firstInvitation })).status).toBe(200);
+
+    const late = await signUpVerified(ts, { email: lateEmail });
+    const ownAccount = await accountOf(late);
+    const refused = await late.trpcMutation('team.acceptInvitation', { invitationId: lateInvitation });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.data.appCode).toBe('PLAN_REQUIRED');
+    expect(refused.body.error.message).toBe('Your current plan allows 2 team member(s) total. This team is full: ask the account owner to upgrade or to free a seat, then accept again.');
+    expect(await accountOf(late)).toBe(ownAccount);
+    const members = await ts.testDb.db.selectFrom('member').select('userId').where('organizationId', '=', o.accountId).execute();
+    expect(members).toHaveLength(2);
+    const inv = await ts.testDb.db.selectFrom('invitation').select('status').where('id', '=', lateInvitation).executeTakeFirstOrThrow();
+    expect(inv.status).toBe('pending');
+  });
+
+  it('seats one of two invitees accepting the last seat at the same moment', async () => {
+    const o = await owner('pro');
+    const emails = [email('racer-a'), email('racer-b')];
+    for (const e of emails) expect((await o.client.trpcMutation('team.invite', { email: e })).status).toBe(200);
+    const invitees = await Promise.all(emails.map(async (e) => ({ client: await signUpVerified(ts, { email: e }), invitationId: await invitationIdFromMail(ts, e) })));
+    const results = await Promise.all(invitees.map((i) => i.client.trpcMutation('team.acceptInvitation', { invitationId: i.invitationId })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 403]);
+    expect(await ts.testDb.db.selectFrom('member').select('id').where('organizationId', '=', o.accountId).execute()).toHaveLength(2);
   });
 
   it('lets an existing user (with an account of their own) accept after signing in, and switches them to the team', async () => {

@@ -67,19 +67,6 @@ export function toJobView({ account_id: _account, created_at, started_at, comple
   };
 }
 
-export async function listJobs(db: Db, accountId: string, limit: number): Promise<JobView[]> {
-  const rows = await db
-    .selectFrom('validation_job')
-    .select(jobColumns)
-    .where('account_id', '=', accountId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map(toJobView);
-}
-
-/** The account's job; with `sandbox`, only a job of that kind (test keys see sandbox jobs only, live keys live ones only). */
 /**
  * A page of the account's jobs, newest first (created_at, then id, descending: a stable order).
  * `afterId` is the last job of the previous page; null when that job is not the account's.
@@ -99,6 +86,7 @@ export async function listJobsAfter(db: Db, accountId: string, o: { afterId?: st
   return rows.map(toJobView);
 }
 
+/** The account's job; with `sandbox`, only a job of that kind (test keys see sandbox jobs only, live keys live ones only). */
 export async function findJob(db: Db, accountId: string, jobId: string, o: { sandbox?: boolean } = {}): Promise<JobView | null> {
   const row = await db
     .selectFrom('validation_job')

@@ -3,7 +3,8 @@ import { jobIdInput, jobResultsInput, listJobsInput } from '../../contracts/jobs
 import { router } from '../../trpc/init';
 import { accountProcedure } from '../../trpc/procedures';
 import { accountJobEvents, type JobChangeEvent } from './job-events';
-import { findJob, jobResultsPage, listJobs, reasonBreakdown } from './jobs.queries';
+import { findJob, jobResultsPage, reasonBreakdown } from './jobs.queries';
+import { listAccountJobs } from './job-results';
 import { AppError } from '../../lib/app-error';
 import { isStillMember } from '../account/account.queries';
 import { cancelJob } from './job-cancel';
@@ -11,8 +12,10 @@ import { cancelJob } from './job-cancel';
 // Uploads arrive through POST /api/jobs/upload and downloads leave through GET /api/jobs/:id/export
 // (jobs.http.ts): one door each, for bytes JSON carries badly.
 export const jobsRouter = router({
-  /** The account's jobs, newest first. */
-  list: accountProcedure.input(listJobsInput).query(({ ctx, input }) => listJobs(ctx.deps.db, ctx.accountId, input?.limit ?? 100)),
+  /** The account's jobs, newest first, a page at a time (the same cursors as GET /v1/jobs). */
+  list: accountProcedure
+    .input(listJobsInput)
+    .query(({ ctx, input }) => listAccountJobs(ctx.deps.db, ctx.accountId, { cursor: input?.cursor ?? undefined, limit: input?.limit ?? 50 })),
 
   byId: accountProcedure.input(jobIdInput).query(async ({ ctx, input }) => {
     const job = await findJob(ctx.deps.db, ctx.accountId, input.jobId);

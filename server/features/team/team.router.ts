@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { router } from '../../trpc/init';
 import { accountProcedure, authedProcedure, publicProcedure, requirePermission } from '../../trpc/procedures';
-import { acceptInvitation, cancelInvitation, inviteMember, listMembers, listPendingInvitations, previewInvitation, removeMember, seatsInUse } from './team.service';
+import { acceptInvitation, cancelInvitation, inviteMember, listMembers, listPendingInvitations, previewInvitation, removeMember, teamSeats } from './team.service';
 
 const ENTER_EMAIL = 'Please enter an email address';
 
@@ -31,7 +31,7 @@ export const teamRouter = router({
   invitations: accountProcedure.use(managers).query(({ ctx }) => listPendingInvitations(ctx.deps.db, ctx.accountId)),
 
   /** Seats: members, live invitations and the plan's limit (for the Invite button's upgrade dialog). */
-  seats: accountProcedure.query(({ ctx }) => seatsInUse(ctx.deps.db, ctx.accountId)),
+  seats: accountProcedure.query(({ ctx }) => teamSeats(ctx.deps.db, ctx.accountId)),
 
   /** invite-team-member {email, role}: owner or admin, within the plan's team size. */
   invite: accountProcedure

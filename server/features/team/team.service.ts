@@ -5,7 +5,7 @@
 import { APIError } from 'better-auth/api';
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
-import { isUnlimited, UNLIMITED } from '../../contracts/plans';
+import { isUnlimited } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
@@ -22,7 +22,9 @@ export const TEAM_MESSAGES = {
   invitationInvalid: 'This invitation is no longer valid. Ask your team admin to send a new one.',
   invitationExpired: 'This invitation has expired. Ask your team admin to send a new one.',
   wrongRecipient: (email: string) => `This invitation was sent to ${email}. Sign in with that address to accept it.`,
-  teamFull: (n: number) => `This team is full: its plan allows ${n} team member(s) total. Ask the account owner to upgrade.`,
+  /** Accepting when the team is already full (spec section 6's wording, then what to do). */
+  teamFull: (n: number) => `Your current plan allows ${n} team member(s) total. This team is full: ask the account owner to upgrade or to free a seat, then accept again.`,
+  tooManyInvitations: (n: number) => `${n} invitation(s) are already waiting. Cancel one, or wait until one is accepted, before inviting more.`,
 } as const;
 
 export interface TeamMember {
@@ -94,10 +96,10 @@ export async function listPendingInvitations(db: Db, accountId: string): Promise
 }
 
 /**
- * Seats in use: members plus live (pending, unexpired) invitations. Counting invitations keeps a
- * plan's limit true however many of them are accepted later.
+ * The team's members, live (pending, unexpired) invitations and the plan's team size. Spec section 6:
+ * only members take seats; an invitation is checked against the limit when it is accepted.
  */
-export async function seatsInUse(db: Db, accountId: string): Promise<{ members: number; invitations: number; limit: number }> {
+export async function teamSeats(db: Db, accountId: string): Promise<{ members: number; invitations: number; limit: number }> {
   const r = await db
     .selectFrom('account')
     .select((eb) => [
@@ -122,12 +124,20 @@ export async function teamMemberLimit(db: Db, accountId: string): Promise<number
   return row?.team_member_limit ?? 0;
 }
 
-/** How many more people better-auth's organization plugin may invite: the limit less the members. */
+/** Unlimited teams (Enterprise) may have this many invitations waiting at once. */
+export const MAX_PENDING_INVITATIONS = 100;
+
+/**
+ * How many invitations may wait at once: as many as the plan's team size (Enterprise:
+ * MAX_PENDING_INVITATIONS), so nobody can mail invitations without end. Also better-auth's
+ * `invitationLimit`, which it compares with the pending invitations.
+ */
+export function pendingInvitationCap(teamLimit: number): number {
+  return isUnlimited(teamLimit) ? MAX_PENDING_INVITATIONS : teamLimit;
+}
+
 export async function invitationAllowance(db: Db, accountId: string): Promise<number> {
-  const limit = await teamMemberLimit(db, accountId);
-  if (limit >= UNLIMITED) return UNLIMITED;
-  const row = await db.selectFrom('member').select((eb) => eb.fn.countAll<string>().as('n')).where('organizationId', '=', accountId).executeTakeFirstOrThrow();
-  return Math.max(0, limit - Number(row.n));
+  return pendingInvitationCap(await teamMemberLimit(db, accountId));
 }
 
 /** Serialises seat-changing operations of one account (invites) for the life of a transaction. */
@@ -164,10 +174,10 @@ export async function inviteMember(
   const email = o.email.toLowerCase();
   return deps.db.transaction().execute(async (trx) => {
     await lockTeam(trx, o.accountId);
-    const seats = await seatsInUse(trx, o.accountId);
-    if (!isUnlimited(seats.limit) && seats.members + seats.invitations >= seats.limit) {
-      throw new AppError('PLAN_REQUIRED', TEAM_MESSAGES.limit(seats.limit));
-    }
+    const seats = await teamSeats(trx, o.accountId);
+    if (!isUnlimited(seats.limit) && seats.members >= seats.limit) throw new AppError('PLAN_REQUIRED', TEAM_MESSAGES.limit(seats.limit));
+    const cap = pendingInvitationCap(seats.limit);
+    if (seats.invitations >= cap) throw new AppError('CONFLICT', TEAM_MESSAGES.tooManyInvitations(cap));
     // An expired invitation to the same address is dead weight: replace it with the new one.
     await trx
       .deleteFrom('invitation')
@@ -301,18 +311,23 @@ export async function acceptInvitation(
     return { accountId: inv.organizationId, accountName: inv.name, role, alreadyMember: true };
   }
 
-  const seats = await seatsInUse(deps.db, inv.organizationId);
-  if (!isUnlimited(seats.limit) && seats.members >= seats.limit) throw new AppError('PLAN_REQUIRED', TEAM_MESSAGES.teamFull(seats.limit));
-
-  try {
-    await deps.auth.api.acceptInvitation({ headers: o.headers, body: { invitationId: inv.id } });
-  } catch (err) {
-    const code = authErrorCode(err);
-    if (code === 'INVITATION_NOT_FOUND') throw new AppError('NOT_FOUND', TEAM_MESSAGES.invitationInvalid);
-    if (code === 'YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION') throw new AppError('PERMISSION_DENIED', TEAM_MESSAGES.wrongRecipient(inv.email));
-    if (isClientAuthError(err)) throw new AppError('BAD_INPUT', err.body?.message || err.message || TEAM_MESSAGES.invitationInvalid);
-    throw err;
-  }
+  // Seats are taken here, not by inviting: under the team's lock, so two invitees accepting at once
+  // cannot both take the last seat.
+  await deps.db.transaction().execute(async (trx) => {
+    await lockTeam(trx, inv.organizationId);
+    const seats = await teamSeats(trx, inv.organizationId);
+    if (!isUnlimited(seats.limit) && seats.members >= seats.limit) throw new AppError('PLAN_REQUIRED', TEAM_MESSAGES.teamFull(seats.limit));
+    try {
+      await deps.auth.api.acceptInvitation({ headers: o.headers, body: { invitationId: inv.id } });
+    } catch (err) {
+      const code = authErrorCode(err);
+      if (code === 'INVITATION_NOT_FOUND') throw new AppError('NOT_FOUND', TEAM_MESSAGES.invitationInvalid);
+      if (code === 'YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION') throw new AppError('PERMISSION_DENIED', TEAM_MESSAGES.wrongRecipient(inv.email));
+      if (code === 'ORGANIZATION_MEMBERSHIP_LIMIT_REACHED') throw new AppError('PLAN_REQUIRED', TEAM_MESSAGES.teamFull(seats.limit));
+      if (isClientAuthError(err)) throw new AppError('BAD_INPUT', err.body?.message || err.message || TEAM_MESSAGES.invitationInvalid);
+      throw err;
+    }
+  });
   await writeAudit(deps.db, { accountId: inv.organizationId, actorUserId: o.user.id, action: 'team.invitation_accepted', targetType: 'invitation', targetId: inv.id, data: { email: inv.email, role } });
   return { accountId: inv.organizationId, accountName: inv.name, role, alreadyMember: false };
 }

@@ -1,7 +1,7 @@
 import { Disclosure, DisclosureButton, DisclosurePanel } from '@headlessui/react';
 import { MailCheck, Menu, X } from 'lucide-react';
-import { useEffect, type ReactNode } from 'react';
-import { Link, NavLink, useLocation } from 'react-router-dom';
+import type { ReactNode } from 'react';
+import { Link, NavLink } from 'react-router-dom';
 import { SUPPORT_EMAIL } from '../../../server/contracts/plans';
 import { paths } from '../../config/paths';
 import { cn } from '../../lib/cn';
@@ -49,14 +49,6 @@ export function Logo({ className }: { className?: string }) {
       <span className="text-lg font-bold tracking-tight text-slate-900">Mailvet</span>
     </Link>
   );
-}
-
-function ScrollToTop() {
-  const { pathname, hash } = useLocation();
-  useEffect(() => {
-    if (!hash) window.scrollTo(0, 0);
-  }, [pathname, hash]);
-  return null;
 }
 
 function MarketingNav() {
@@ -181,7 +173,6 @@ function MarketingFooter() {
 export function MarketingLayout({ children }: { children: ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col bg-white text-slate-900 antialiased">
-      <ScrollToTop />
       <a
         href="#main"
         className="sr-only rounded-md bg-white px-3 py-2 text-sm font-medium text-brand-700 shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"

@@ -7,6 +7,8 @@ import { FAIR_CHARGING_RULE } from '../../../server/contracts/charging';
 import { PageHeader } from '../../components/layouts/page-header';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { useConfirmAction } from '../../hooks/use-confirm-action';
 import { useTRPC } from '../../lib/trpc';
 import { errorMessage } from '../../lib/error-message';
 import { BILLING_TEXT, BRAND_COLOR } from './messages';
@@ -187,27 +189,32 @@ export function BillingScreen() {
   const ov = overview.data;
   const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }) : '—');
 
-  async function doCancel() {
-    try {
+  // Cancelling and refunding each ask first (the dialog says what happens), like every other
+  // action the user cannot take back; the target is what the dialog's text names. A refusal (say,
+  // the plan changed meanwhile) closes the dialog and shows the fresh state.
+  function failed(err: unknown) {
+    toast.error(BILLING_TEXT.errorTitle, { description: errorMessage(err, BILLING_TEXT.processFailed) });
+    void refreshAll();
+  }
+  const cancellation = useConfirmAction<{ plan: string; endsOn: string }>({
+    async run() {
       const r = await cancel.mutateAsync();
       toast.success('Subscription cancelled', { description: `Your plan stays active until ${day(r.endsAt)}, then the account moves to Free. Your data is kept.` });
-    } catch (err) {
-      toast.error(BILLING_TEXT.errorTitle, { description: errorMessage(err, BILLING_TEXT.processFailed) });
-    } finally {
-      await refreshAll();
-    }
-  }
+    },
+    onError: failed,
+    onDone: refreshAll,
+    closeOnError: true,
+  });
 
-  async function doRefund() {
-    try {
+  const refunding = useConfirmAction<{ plan: string; amount: string }>({
+    async run() {
       const r = await refund.mutateAsync();
       toast.success('Refund requested', { description: `${formatMinorAmount(r.amount, r.currency)} is on its way back to your card. Your account is now on the Free plan.` });
-    } catch (err) {
-      toast.error(BILLING_TEXT.errorTitle, { description: errorMessage(err, BILLING_TEXT.processFailed) });
-    } finally {
-      await refreshAll();
-    }
-  }
+    },
+    onError: failed,
+    onDone: refreshAll,
+    closeOnError: true,
+  });
 
   return (
     <div className="space-y-8">
@@ -246,7 +253,7 @@ export function BillingScreen() {
               )}
             </p>
             {isOwner && !ov.cancelAtPeriodEnd && (
-              <Button variant="outline" size="sm" loading={cancel.isPending} onClick={() => void doCancel()}>
+              <Button variant="outline" size="sm" onClick={() => cancellation.ask({ plan: current?.name ?? '', endsOn: day(ov.currentPeriodEnd) })}>
                 Cancel subscription
               </Button>
             )}
@@ -334,7 +341,12 @@ export function BillingScreen() {
         </Card>
         {isOwner && ov && payments.data && payments.data.some((p) => p.status === 'captured') && (
           <div className="flex flex-wrap items-center gap-3 text-sm">
-            <Button variant="outline" size="sm" disabled={!ov.refund.eligible} loading={refund.isPending} onClick={() => void doRefund()}>
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={!ov.refund.eligible}
+              onClick={() => ov.refund.eligible && refunding.ask({ plan: current?.name ?? '', amount: formatMinorAmount(ov.refund.amount, ov.refund.currency) })}
+            >
               Request refund
             </Button>
             <span className="text-slate-600" data-testid="refund-note">
@@ -346,6 +358,20 @@ export function BillingScreen() {
         )}
       </section>
 
+      <ConfirmDialog
+        {...cancellation.dialog}
+        title={BILLING_TEXT.cancelSubscriptionTitle}
+        description={cancellation.target ? BILLING_TEXT.cancelSubscriptionBody(cancellation.target.plan, cancellation.target.endsOn) : ''}
+        confirmLabel="Cancel subscription"
+        cancelLabel="Keep subscription"
+      />
+      <ConfirmDialog
+        {...refunding.dialog}
+        title={BILLING_TEXT.refundTitle}
+        description={refunding.target ? BILLING_TEXT.refundBody(refunding.target.amount, refunding.target.plan) : ''}
+        confirmLabel="Refund and move to Free"
+        cancelLabel="Keep my plan"
+      />
       <TestCheckoutDialog order={testOrder} busy={completeTest.isPending || verify.isPending} onPay={() => void payTest()} onClose={closeTest} />
     </div>
   );

@@ -13,6 +13,12 @@ export const BILLING_TEXT = {
   ownerOnly: 'Only the account owner can change the plan.',
   cancelledTitle: 'Payment Cancelled',
   cancelledBody: 'No payment was taken. You can upgrade any time.',
+  cancelSubscriptionTitle: 'Cancel your subscription?',
+  cancelSubscriptionBody: (plan: string, endsOn: string) =>
+    `Your ${plan} plan will not renew. It keeps working until ${endsOn}, the end of the period you paid for; then the account moves to the Free plan. Your data is kept.`,
+  refundTitle: 'Refund this payment?',
+  refundBody: (amount: string, plan: string) =>
+    `${amount} is refunded to your card and the account moves from the ${plan} plan to the Free plan at once: the paid plan's credits and features end now. This cannot be undone.`,
 } as const;
 
 /** "$19.00", "₹999.00" from minor units. */

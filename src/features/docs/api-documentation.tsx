@@ -204,6 +204,7 @@ function ApiReference() {
 
 const LANGUAGES = [
   { key: 'curl', name: 'cURL', language: 'bash' },
+  { key: 'javascript', name: 'JavaScript', language: 'javascript' },
   { key: 'node', name: 'Node.js', language: 'javascript' },
   { key: 'python', name: 'Python', language: 'python' },
   { key: 'php', name: 'PHP', language: 'php' },
@@ -214,10 +215,11 @@ function Examples() {
     <div className="space-y-10">
       <TabIntro title="Code examples">
         <P>
-          Copy-paste starting points for every call, in cURL, Node.js, Python and PHP. Each reads the key from the{' '}
-          <InlineCode>MAILVET_API_KEY</InlineCode> environment variable (a test key works: it answers from the sandbox for free); the
-          examples about one job read its id from <InlineCode>JOB_ID</InlineCode>. The cURL and Node.js examples are run against a live
-          server by our test suite on every change.
+          Copy-paste starting points for every call, in cURL, JavaScript (the browser&apos;s fetch), Node.js, Python and PHP. Each reads
+          the key from the <InlineCode>MAILVET_API_KEY</InlineCode> environment variable, or in JavaScript a constant of that name (a test
+          key works: it answers from the sandbox for free); the examples about one job read its id from <InlineCode>JOB_ID</InlineCode>.
+          A key in a web page can be read by anyone who opens it: in the browser use a test key, and keep live keys on your server. The
+          cURL, JavaScript and Node.js examples are run against a live server by our test suite on every change.
         </P>
       </TabIntro>
       {ex.EXAMPLES.map((e) => (

@@ -1,9 +1,10 @@
-// The code examples of the Documentation page: one entry per call, in cURL, Node.js, Python and
-// PHP. The page renders this list (Examples tab, and each endpoint of the API Reference shows its
-// cURL and response); tests/integration/docs.examples.test.ts runs every cURL and Node example
-// against a running server with a real key and checks what they print. The page shows its own
-// origin in place of SAMPLE_ORIGIN. Every example reads the key from MAILVET_API_KEY; examples
-// about one job read its id from JOB_ID; the webhook receiver reads MAILVET_WEBHOOK_SECRET and PORT.
+// The code examples of the Documentation page: one entry per call, in cURL, JavaScript (the
+// browser's fetch), Node.js, Python and PHP. The page renders this list (Examples tab, and each
+// endpoint of the API Reference shows its cURL and response); tests/integration/docs.examples.test.ts
+// runs every cURL, JavaScript and Node example against a running server with a real key and checks
+// what they print. The page shows its own origin in place of SAMPLE_ORIGIN. Every example reads the
+// key from MAILVET_API_KEY (in JavaScript, a constant of that name); examples about one job read its
+// id from JOB_ID; the webhook receiver reads MAILVET_WEBHOOK_SECRET and PORT.
 // Each call is described once (example-languages.ts writes it in every language); only what a
 // language does its own way (polling, uploads, downloads, receiving a webhook) is written out here.
 import {
@@ -33,6 +34,8 @@ export interface ApiExample {
   description: string;
   /** A shell command (omitted where cURL cannot play the part, e.g. receiving a webhook). */
   curl?: string;
+  /** Browser JavaScript (fetch); omitted where a page cannot play the part (receiving a webhook). */
+  javascript?: string;
   node: string;
   python: string;
   php: string;
@@ -135,11 +138,8 @@ export const scheduleRunPayload = webhookRequest({
 }`,
 });
 
-const nodeHeader = `// Node.js 18+ (built-in fetch), as an ES module: node example.mjs
-const BASE_URL = 'https://mailvet.io/v1';
-const headers = { Authorization: \`Bearer \${process.env.MAILVET_API_KEY}\` };
-
-/** Errors are application/problem+json: { status, code, detail }. */
+/** The `call` helper of the Node.js and browser examples (both have fetch); `headers` carries the key. */
+const fetchCall = `/** Errors are application/problem+json: { status, code, detail }. */
 async function call(method, path, body, extra = {}) {
   const res = await fetch(BASE_URL + path, {
     method,
@@ -151,6 +151,37 @@ async function call(method, path, body, extra = {}) {
   return data;
 }
 `;
+
+const nodeHeader = `// Node.js 18+ (built-in fetch), as an ES module: node example.mjs
+const BASE_URL = 'https://mailvet.io/v1';
+const headers = { Authorization: \`Bearer \${process.env.MAILVET_API_KEY}\` };
+
+${fetchCall}`;
+
+/** What the browser examples hold in place of a real key and job id (the reader pastes theirs). */
+export const BROWSER_PLACEHOLDERS = { key: 'mv_test_paste_your_key', jobId: 'paste-a-job-id' } as const;
+
+/** The browser examples' start; `JOB_ID` only where the example is about one job. */
+function browserHeader(needsJobId: boolean): string {
+  return `// JavaScript in the browser (fetch): a <script type="module"> or the developer console.
+// Anyone who can open the page can read a key written into it: use a test key (mv_test_…) here,
+// and keep live keys on your server (see the Node.js, Python and PHP tabs).
+const MAILVET_API_KEY = '${BROWSER_PLACEHOLDERS.key}';
+${needsJobId ? `const JOB_ID = '${BROWSER_PLACEHOLDERS.jobId}'; // job_id from POST /v1/bulk\n` : ''}const BASE_URL = 'https://mailvet.io/v1';
+const headers = { Authorization: \`Bearer \${MAILVET_API_KEY}\` };
+
+${fetchCall}`;
+}
+
+/**
+ * The browser version of a Node.js example that only calls the API: the same code under the browser
+ * header, with the job id read from its constant. Node-only code (files, servers) has its own.
+ */
+function inTheBrowser(node: string): string {
+  if (!node.startsWith(nodeHeader) || node.includes("from 'node:")) throw new Error('write this browser example out');
+  const body = node.slice(nodeHeader.length).replaceAll('process.env.JOB_ID', 'JOB_ID');
+  return browserHeader(body.includes('JOB_ID')) + body;
+}
 
 const pythonHeader = `# Python 3 with requests (pip install requests)
 import os
@@ -190,6 +221,11 @@ const HEADER: Record<Lang, string> = { node: nodeHeader, python: pythonHeader, p
 function inEachLanguage(code: (lang: Lang) => string): Pick<ApiExample, Lang> {
   const of = (lang: Lang) => `${HEADER[lang]}\n${code(lang)}`;
   return { node: of('node'), python: of('python'), php: of('php') };
+}
+
+/** Every example that calls the API runs in a browser too: written out, or from its Node.js version. */
+function withBrowserVersion(e: ApiExample): ApiExample {
+  return e.javascript !== undefined || e.operation === null ? e : { ...e, javascript: inTheBrowser(e.node) };
 }
 
 /** What the page says about an example, and its call (the operation and the cURL command come from it). */
@@ -337,6 +373,15 @@ do {
         'Upload the file as multipart/form-data in the field "file" (the dashboard\'s rules: up to 10 MB, an email column or the first column, 10,000 unique addresses). Add a webhook_url field to be called when it ends.',
       call: csvUpload,
     }),
+    javascript: `${browserHeader(false)}
+// The file the user picked in an <input type="file" accept=".csv"> (or dropped on the page).
+const file = document.querySelector('input[type=file]').files[0];
+const form = new FormData(); // fetch sets the multipart Content-Type and boundary
+form.append('file', file, file.name);
+const res = await fetch(BASE_URL + '/bulk', { method: 'POST', headers, body: form });
+const job = await res.json();
+if (!res.ok) throw new Error(\`Mailvet \${res.status} \${job.code}: \${job.detail}\`);
+${say('node', 'job', 'job {job_id}: {total_emails} addresses, {status}')}`,
     node: `${nodeHeader}
 import fs from 'node:fs';
 
@@ -432,6 +477,20 @@ echo "{$est['checked']} checked: {$est['deliverable_domains']} deliverable domai
         "Filter by result (valid, invalid, risky) and reason (comma-separated), and ask for format=csv: the result fields as columns, spreadsheet formulas neutralised. With limit, the next page's cursor is in the X-Next-Cursor header.",
       call: csvDownload,
     }),
+    javascript: `${browserHeader(true)}
+const qs = new URLSearchParams(${literal('node', csvQuery)});
+const res = await fetch(\`\${BASE_URL}/jobs/\${JOB_ID}/results?\${qs}\`, { headers });
+if (!res.ok) {
+  const err = await res.json();
+  throw new Error(\`Mailvet \${res.status} \${err.code}: \${err.detail}\`);
+}
+const csv = await res.text();
+// Save it: a download link to the text, clicked.
+const link = document.createElement('a');
+link.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
+link.download = 'to-review.csv';
+link.click();
+console.log(\`to-review.csv: \${csv.trim().split('\\r\\n').length - 1} addresses\`);`,
     node: `${nodeHeader}
 import fs from 'node:fs';
 
@@ -559,4 +618,4 @@ $event = json_decode($raw, true);
 error_log("verified {$event['event']} for job {$event['job_id']}");
 http_response_code(200);`,
   },
-];
+].map(withBrowserVersion);

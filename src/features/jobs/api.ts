@@ -1,5 +1,5 @@
 // The History and Bulk Upload screens' calls to the `jobs` router (server/features/jobs).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useEffect, useRef } from 'react';
@@ -9,7 +9,7 @@ import type { JobItem } from './types';
 import type { ResultKind } from './status-badge';
 
 type Outputs = inferRouterOutputs<AppRouter>;
-export type JobView = Outputs['jobs']['list'][number];
+export type JobView = Outputs['jobs']['list']['jobs'][number];
 export type UploadOutcome = { jobId: string; totalEmails: number };
 
 /** Server job → the list's row (breakdown from the job's running counts). */
@@ -28,9 +28,13 @@ export function toJobItem(j: JobView): JobItem {
   };
 }
 
+/**
+ * History's jobs, newest first, a page at a time (`fetchNextPage` for older ones). A refetch (live
+ * update) reloads every page shown, each from the fresh page before it, so none is missed or doubled.
+ */
 export function useJobs() {
   const trpc = useTRPC();
-  return useQuery(trpc.jobs.list.queryOptions());
+  return useInfiniteQuery(trpc.jobs.list.infiniteQueryOptions({}, { getNextPageParam: (page) => page.nextCursor }));
 }
 
 /**
@@ -59,7 +63,7 @@ export function useLiveJobs() {
       timer.current = null;
       const ids = [...changed.current];
       changed.current.clear();
-      void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.queryKey() });
+      void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.infiniteQueryKey() });
       for (const id of ids) {
         void queryClient.invalidateQueries({ queryKey: trpc.jobs.breakdown.queryKey({ jobId: id }) });
         void queryClient.invalidateQueries({ queryKey: trpc.jobs.byId.queryKey({ jobId: id }) });
@@ -129,7 +133,7 @@ export function useCancelJob() {
   return useMutation(
     trpc.jobs.cancel.mutationOptions({
       onSuccess: () => {
-        void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.queryKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.infiniteQueryKey() });
         void queryClient.invalidateQueries({ queryKey: trpc.account.me.queryKey() });
       },
     }),
@@ -182,7 +186,7 @@ export function useUploadCsv() {
       return { jobId: body.jobId, totalEmails: body.totalEmails ?? 0 };
     },
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.queryKey() });
+      void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.infiniteQueryKey() });
       void queryClient.invalidateQueries({ queryKey: trpc.account.me.queryKey() });
     },
   });

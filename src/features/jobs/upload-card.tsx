@@ -75,6 +75,8 @@ export function UploadCard({ busy, credits, onUpload }: UploadCardProps) {
           onDrop={onDrop}
           className={cn(
             'flex cursor-pointer flex-col items-center justify-center gap-3 rounded-xl border-2 border-dashed px-6 py-10 text-center transition-colors',
+            // The file input is visually hidden: its keyboard focus shows on the drop zone.
+            'has-focus-visible:border-brand-500 has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-brand-600',
             dragging ? 'border-brand-500 bg-brand-50' : 'border-slate-300 bg-slate-50/60 hover:border-brand-400 hover:bg-brand-50/40',
             busy && 'pointer-events-none opacity-60',
           )}

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { AlertTriangle } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
@@ -52,6 +53,18 @@ export function AcceptInvitationBanner() {
     );
   }, [invitationId, mutate, queryClient, setParams, trpc]);
 
+  // A refusal (say, the team is already full) stays on screen, not only in a passing toast.
+  if (accept.isError) {
+    return (
+      <div role="alert" data-testid="invitation-refused" className="flex gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
+        <AlertTriangle className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden />
+        <div>
+          <p className="font-medium">You could not join the team</p>
+          <p className="mt-0.5">{errorMessage(accept.error, 'Could not accept the invitation')}</p>
+        </div>
+      </div>
+    );
+  }
   if (!accept.isPending) return null;
   return (
     <div role="status" className="flex items-center gap-3 rounded-xl border border-brand-100 bg-brand-50 p-4 text-sm text-brand-900">

@@ -99,7 +99,8 @@ export function TeamScreen() {
   );
 
   const limit = seats.data?.limit ?? me.data?.team_member_limit ?? 1;
-  const used = (seats.data?.members ?? 0) + (seats.data?.invitations ?? 0);
+  // Spec section 6: only members take seats; an invitation is checked when it is accepted.
+  const used = seats.data?.members ?? 0;
   const atLimit = seats.data !== undefined && !isUnlimited(limit) && used >= limit;
   const planName = me.data ? planByType(me.data.plan).name : undefined;
 
@@ -145,7 +146,7 @@ export function TeamScreen() {
           <Users className="mr-1.5 inline size-4 align-[-3px] text-slate-400" aria-hidden />
           {isUnlimited(limit)
             ? `${seats.data.members} member(s) and ${seats.data.invitations} pending invitation(s). Your ${planName ?? ''} plan has no team size limit.`
-            : `${used} of ${limit} seat(s) used on the ${planName ?? ''} plan, counting pending invitations.`}
+            : `${used} of ${limit} seat(s) used on the ${planName ?? ''} plan; ${seats.data.invitations} pending invitation(s). An invitation takes a seat when it is accepted.`}
         </p>
       )}
 

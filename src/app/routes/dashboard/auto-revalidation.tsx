@@ -150,9 +150,11 @@ export default function AutoRevalidationRoute() {
             tone="bg-brand-50 text-brand-600"
             title="No schedules yet"
             action={
-              <Button variant="outline" onClick={newSchedule}>
-                <Plus className="size-4" aria-hidden /> Create your first schedule
-              </Button>
+              canManage && (
+                <Button variant="outline" onClick={newSchedule}>
+                  <Plus className="size-4" aria-hidden /> Create your first schedule
+                </Button>
+              )
             }
           >
             Save a list of addresses and Mailvet revalidates it daily, weekly or monthly, telling you which ones turned invalid.

@@ -50,7 +50,7 @@ export default function HistoryRoute() {
   const results = useJobResults(openJobId, page, PAGE_SIZE);
   const breakdown = useJobBreakdown(openJobId);
 
-  const items = jobs.data?.map(toJobItem) ?? [];
+  const items = jobs.data?.pages.flatMap((p) => p.jobs.map(toJobItem)) ?? [];
   const openJob = items.find((j) => j.id === openJobId) ?? null;
 
   // A load failure (first load or a live refetch) is reported once, then logged.
@@ -150,6 +150,13 @@ export default function HistoryRoute() {
           <JobsTable jobs={items} onView={(j) => void view(j)} onDownload={(j, only) => void save(j, only)} onCancel={cancellation.ask} viewing={viewing} downloading={downloading} />
         )}
       </Card>
+      {jobs.hasNextPage && (
+        <div className="mt-4 flex justify-center">
+          <Button variant="outline" onClick={() => void jobs.fetchNextPage()} loading={jobs.isFetchingNextPage}>
+            Load more
+          </Button>
+        </div>
+      )}
 
       <ConfirmDialog
         {...cancellation.dialog}

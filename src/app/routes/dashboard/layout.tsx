@@ -136,13 +136,16 @@ export default function DashboardLayout() {
           <Button variant="ghost" size="icon" onClick={sidebar.toggle} aria-label="Toggle sidebar" title="Toggle sidebar (Ctrl+B)">
             <PanelLeft className="size-4" aria-hidden />
           </Button>
-          <h1 className="truncate text-base font-semibold text-slate-900">{titleForPath(location.pathname)}</h1>
-          <div className="ml-auto flex items-center gap-3">
-            <span className="hidden max-w-[16rem] truncate text-sm text-slate-600 sm:inline" data-testid="user-email">{session.user.email}</span>
-            <Button variant="outline" size="sm" onClick={signOut} loading={signingOut}>
-              <LogOut className="size-4" aria-hidden /> Sign Out
-            </Button>
+          {/* Phones: the email on a second line under the title; wider: beside Sign Out. */}
+          <div className="min-w-0 flex-1 sm:flex sm:items-center sm:gap-3">
+            <h1 className="truncate text-base font-semibold text-slate-900">{titleForPath(location.pathname)}</h1>
+            <span className="block truncate text-xs text-slate-600 sm:ml-auto sm:max-w-[16rem] sm:text-sm" title={session.user.email} data-testid="user-email">
+              {session.user.email}
+            </span>
           </div>
+          <Button variant="outline" size="sm" className="shrink-0" onClick={signOut} loading={signingOut}>
+            <LogOut className="size-4" aria-hidden /> Sign Out
+          </Button>
         </header>
         <main className="flex-1 p-4 md:p-8">
           {location.pathname !== paths.dashboard.billing && <BillingStateBanner />}
