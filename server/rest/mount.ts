@@ -23,6 +23,7 @@ import { restContextFactory, restStateOf } from './rest-context';
 import { v1Router, validateInput, validateOne } from './v1.router';
 import { CSV_MULTIPART_LIMIT, MULTIPART, csvMultipart } from './csv-multipart';
 import type { RestContext, RestState } from './rest-context';
+import { allowCrossOrigin, answerPreflight } from './cors';
 
 /** The routes that take up to 10,000 addresses; every other /v1 body is small. */
 const BULK_PATHS = new Set(['/bulk', '/bulk-validate']);
@@ -195,6 +196,13 @@ function answerV1(req: express.Request, res: Response, docsBase: string, serve: 
 
 export function restApiRouter(deps: AppDeps): express.Router {
   const r = express.Router();
+  // Callable from any origin with a key (bearer only, no cookies): preflights end here.
+  r.use((req, res, next) => {
+    if (!answerPreflight(req, res)) {
+      allowCrossOrigin(res);
+      next();
+    }
+  });
   r.get('/openapi.json', (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
     res.json(openApiDocument(deps.baseURL));
@@ -266,6 +274,7 @@ export function directValidateListener(deps: AppDeps, app: express.Express): (re
     Object.setPrototypeOf(res, app.response);
     if (!xres.locals) xres.locals = Object.create(null) as Record<string, unknown>;
     setCommonHeaders(req, res);
+    allowCrossOrigin(res);
 
     // As jsonBodyGuard: the body read in full (the HTTP parser stops at Content-Length; a body cut
     // short is unreadable), then its UTF-8, depth and JSON checks.
