@@ -1,12 +1,18 @@
 // A minimal SMTP client connection over raw net/tls sockets: it writes command lines (several at
 // once when pipelining), reads complete multi-line replies in order, upgrades to TLS in place, and
-// puts a timeout on every wait. It never sends DATA: the probe only asks.
+// puts a timeout on every wait. It never sends DATA: the probe only asks. Replies must stay in step
+// with commands: a reply already waiting when a command is written answers nothing we asked, and
+// ends the connection ('out_of_step'), so no reply is ever handed to the wrong command.
 import net from 'node:net';
 import tls from 'node:tls';
 import { StringDecoder } from 'node:string_decoder';
 import { parseReplyLines, type Reply } from './reply-codes';
 
-export type SmtpErrorKind = 'connect' | 'timeout' | 'closed' | 'protocol' | 'tls' | 'aborted';
+/**
+ * 'out_of_step': a protocol error where the server sent more replies than we asked for; no reply of
+ * the session can be trusted to answer the command it was read for.
+ */
+export type SmtpErrorKind = 'connect' | 'timeout' | 'closed' | 'protocol' | 'out_of_step' | 'tls' | 'aborted';
 
 export class SmtpError extends Error {
   constructor(
@@ -44,7 +50,16 @@ export class SmtpConnection {
   private failure: SmtpError | null = null;
   private readonly closedPromise: Promise<void>;
   private markClosed!: () => void;
-  private readonly onData = (chunk: Buffer): void => this.feed(this.decoder.write(chunk));
+  /** Called once, when the server's first bytes arrive. */
+  private onHeard: (() => void) | null = null;
+  private heard = false;
+  private readonly onData = (chunk: Buffer): void => {
+    if (!this.heard) {
+      this.heard = true;
+      this.onHeard?.();
+    }
+    this.feed(this.decoder.write(chunk));
+  };
   private readonly onError = (err: Error): void => this.fail(new SmtpError('closed', err.message));
   private readonly onClose = (): void => {
     this.fail(new SmtpError('closed', 'connection closed by server'));
@@ -86,6 +101,12 @@ export class SmtpConnection {
     });
   }
 
+  /** Calls `cb` once the server has sent anything (at once if it has). */
+  whenHeard(cb: () => void): void {
+    if (this.heard) cb();
+    else this.onHeard = cb;
+  }
+
   get closed(): Promise<void> {
     return this.closedPromise;
   }
@@ -94,10 +115,37 @@ export class SmtpConnection {
     return this.socket instanceof tls.TLSSocket;
   }
 
-  /** Writes command lines in one packet (one line unless pipelining). */
+  /**
+   * Writes command lines in one packet (one line unless pipelining). Throws 'out_of_step' (and ends
+   * the connection) when a reply is already waiting: the server answered something we never asked.
+   */
   write(lines: string[]): void {
     if (this.failure) return;
+    if (this.replies.length > 0) {
+      this.outOfStep(`reply before ${lines[0]?.split(' ')[0] ?? 'command'}: ${this.replies[0]?.lines[0]?.slice(0, 80) ?? ''}`);
+      throw this.failure;
+    }
+    this.send(lines);
+  }
+
+  private send(lines: string[]): void {
     this.socket.write(lines.map((l) => `${l}\r\n`).join(''));
+  }
+
+  /**
+   * Takes the complete replies already received with code `code` (none is waited for): the rest of a
+   * greeting written as several complete replies ("220 …\r\n220 …"), sent before we said anything.
+   */
+  takeQueued(code: number): RawReply[] {
+    const taken: RawReply[] = [];
+    while (this.replies[0]?.code === code) taken.push(this.replies.shift() as RawReply);
+    return taken;
+  }
+
+  /** Ends the connection: the server's replies no longer match our commands. */
+  outOfStep(message: string): void {
+    this.fail(new SmtpError('out_of_step', `out of step: ${message}`));
+    this.socket.destroy();
   }
 
   /** Waits for the next complete reply. */
@@ -134,12 +182,17 @@ export class SmtpConnection {
     });
   }
 
-  /** Upgrades the connection to TLS after a 220 to STARTTLS. Certificates are not checked: we only ask. */
+  /**
+   * Upgrades the connection to TLS after a 220 to STARTTLS. Certificates are not checked: we only ask.
+   * Whatever came in plain text after that 220 (an injected reply, RFC 3207 section 6) is dropped:
+   * only what is said inside TLS is read.
+   */
   upgradeTls(servername: string | null, timeoutMs: number): Promise<void> {
     const raw = this.socket;
     this.detach(raw);
     this.buffer = '';
     this.pendingLines = [];
+    this.replies.length = 0;
     return new Promise((resolve, reject) => {
       const secure = tls.connect({
         socket: raw,
@@ -178,18 +231,26 @@ export class SmtpConnection {
    */
   async quit(timeoutMs: number, signal?: AbortSignal): Promise<void> {
     if (!this.failure && !signal?.aborted) {
-      this.write(['QUIT']);
+      this.send(['QUIT']); // a goodbye: whatever the server said before it no longer matters
       return this.finish(timeoutMs, signal);
     }
     this.destroy();
   }
 
-  /** After a pipelined QUIT: waits briefly for its reply, then closes gracefully. Never throws. */
+  /** After a QUIT already written: waits briefly for its reply, then closes gracefully. Never throws. */
   async finish(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return this.close(timeoutMs, signal, true);
+  }
+
+  /**
+   * Closes gracefully once QUIT is answered (`readReply`: waits briefly for that answer first), so
+   * that when `closed` resolves the server has let go of the connection too. Never throws.
+   */
+  async close(timeoutMs: number, signal?: AbortSignal, readReply = false): Promise<void> {
     const onAbort = (): void => this.destroy();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      await this.read(timeoutMs);
+      if (readReply) await this.read(timeoutMs);
       this.socket.end();
       const timer = setTimeout(() => this.destroy(), timeoutMs);
       await this.closedPromise;
@@ -219,23 +280,39 @@ export class SmtpConnection {
   }
 
   private feed(text: string): void {
-    this.buffer += text;
+    let rest = text;
     let nl: number;
-    while ((nl = this.buffer.indexOf('\n')) >= 0) {
-      const line = this.buffer.slice(0, nl).replace(/\r$/, '');
-      this.buffer = this.buffer.slice(nl + 1);
+    while ((nl = rest.indexOf('\n')) >= 0) {
+      this.append(rest.slice(0, nl));
+      rest = rest.slice(nl + 1);
+      const line = this.buffer.replace(/\r$/, '').slice(0, MAX_LINE);
+      this.buffer = '';
       this.takeLine(line);
       if (this.failure) return;
     }
-    if (this.buffer.length > MAX_LINE) this.protocolError('reply line too long');
+    this.append(rest);
   }
 
-  private takeLine(line: string): void {
+  /**
+   * Adds text to the line being received. A line longer than MAX_LINE keeps its first MAX_LINE
+   * characters (plus room for its CR); the rest is dropped up to its LF, however it was segmented.
+   */
+  private append(text: string): void {
+    const room = MAX_LINE + 1 - this.buffer.length;
+    if (room > 0) this.buffer += text.slice(0, room);
+  }
+
+  private takeLine(raw: string): void {
+    // Control characters (NUL above all: a jsonb column refuses U+0000) never leave the connection.
+    const line = raw.replace(/\t/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '\ufffd');
     const m = /^(\d{3})([ -]|$)/.exec(line);
-    if (!m) return this.protocolError(`malformed reply line: ${line.slice(0, 80)}`);
-    this.pendingLines.push(line.slice(0, MAX_LINE));
+    const first = this.pendingLines[0];
+    if (!m && first === undefined) return this.protocolError(`malformed reply line: ${line.slice(0, 80)}`);
+    // Inside a multi-line reply, a line without a code is more of its text (Postfix's client
+    // tolerates it too): it is kept as a continuation line of that reply.
+    this.pendingLines.push(m ? line : `${first?.slice(0, 3)}-${line}`.slice(0, MAX_LINE));
     if (this.pendingLines.length > MAX_REPLY_LINES) return this.protocolError('reply has too many lines');
-    if (m[2] === '-') return;
+    if (!m || m[2] === '-') return;
     const lines = this.pendingLines;
     this.pendingLines = [];
     const reply: RawReply = { ...parseReplyLines(lines), lines };

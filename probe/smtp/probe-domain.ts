@@ -7,9 +7,11 @@
 // server falls through to another address of the same preference, then to the next preference.
 // No dead time before the next MX: a session whose server has not greeted within the head start
 // lets its recipients be asked at the next address too, in parallel; the first final answer wins
-// and the other session is closed (QUIT if greeted, else disconnected). A lone slow server is
-// still waited for up to the banner timeout. An "accepted" is trusted only from an address that
-// refused the random mailbox itself: a backup MX that accepts everything is caught as catch-all.
+// (a less-preferred address's refusal only once a more-preferred one that has begun greeting has
+// failed: a backup MX may refuse what it cannot check) and the other session is closed (QUIT if
+// greeted, else disconnected). A lone slow server is still waited for up to the banner timeout. An
+// "accepted" is trusted only from an address that refused the random mailbox itself: a backup MX
+// that accepts everything is caught as catch-all.
 import type { SmtpReply } from '../contract';
 import type { SmtpFinding } from '../score';
 import { catchAllFromFinding, randomLocalPart } from './catch-all';
@@ -124,6 +126,12 @@ interface Ask {
   released: boolean;
   /** The last greylisting retry before the deadline was made. */
   lastChance: boolean;
+  /**
+   * A refusal from a less-preferred address during an MX race, held while a more-preferred one that
+   * has begun greeting is still asked: it stands only if that one gives no answer (the ask would go
+   * back where it was refused).
+   */
+  heldRefusal: { finding: SmtpFinding; replies: SmtpReply[]; target: Target } | null;
 }
 
 /** One session in progress, as the head start and the race see it. */
@@ -131,6 +139,8 @@ interface Flight {
   ip: string;
   parts: { probe: DomainProbe; asks: Ask[] }[];
   cancel: AbortController;
+  /** The server has begun its greeting (sent anything): alive, however slow. */
+  heard: boolean;
   greeted: boolean;
   done: boolean;
 }
@@ -158,6 +168,8 @@ interface SessionFacts {
   heldFrom: number;
   /** Session-wide index of the first "too many recipients" (452) reply; -1: none. */
   firstTooMany: number;
+  /** Session-wide index of the recipient whose reply timed out (SessionResult.stalledAt); -1: none. */
+  stalledAt: number;
 }
 
 const isFinalClass = (cls: string): cls is SmtpFinding =>
@@ -166,6 +178,11 @@ const isFinalClass = (cls: string): cls is SmtpFinding =>
 /** Probes the addresses; resolves with the catch-all finding once every address is settled. */
 export function probeDomain(p: DomainProbeParams): Promise<DomainProbeResult> {
   return new DomainProbe(p).run();
+}
+
+/** A reply at the greeting (banner, EHLO, HELO): about the server or us, not about any recipient. */
+function atGreeting(reply: SmtpReply | null): boolean {
+  return reply?.stage === 'banner' || reply?.stage === 'ehlo' || reply?.stage === 'helo';
 }
 
 /** Targets grouped by MX preference, best first. */
@@ -191,7 +208,10 @@ class DomainProbe {
   /** Addresses that greeted one of this domain's sessions: a connection dropped there is turned away, not a dead server. */
   private readonly greetedAt = new Set<string>();
   private readonly workers = new Map<string, number>();
-  /** Addresses that did not greet within the head start: others go first while there are any. */
+  /**
+   * Addresses that did not greet within the head start, or were found unreachable a moment ago:
+   * others go first while there are any.
+   */
   private readonly slow = new Set<string>();
   /** Sessions racing another session for the same recipients. */
   private readonly races = new Set<Flight>();
@@ -234,7 +254,7 @@ class DomainProbe {
       if (this.p.signal?.aborted) return this.abort();
       this.p.signal?.addEventListener('abort', this.abort, { once: true });
       this.pool?.join(this.byIp.keys(), this);
-      this.skipRecentlyUnreachable();
+      this.putRecentlyUnreachableLast();
       if (this.p.peerCatchAll) {
         this.peerWaiting = true;
         void this.p.peerCatchAll.then(this.onPeerAnswer);
@@ -266,19 +286,15 @@ class DomainProbe {
   };
 
   /**
-   * Addresses that were unreachable a moment ago (for any domain) are not waited on again: they
-   * start out dead, unless that would leave nothing to try.
+   * Addresses that were unreachable a moment ago (for any domain) are not waited on first: they
+   * are used last, like slow ones (any other address of any preference goes first), and are
+   * still tried when every other address has failed.
    */
-  private skipRecentlyUnreachable(): void {
+  private putRecentlyUnreachableLast(): void {
     const memory = this.p.ctx.unreachableUntil;
     if (!memory) return;
     const now = Date.now();
-    const recent = [...this.byIp.keys()].filter((ip) => (memory.get(ip) ?? 0) > now);
-    if (recent.length === 0 || recent.length === this.byIp.size) return;
-    for (const ip of recent) this.dead.add(ip);
-    for (const a of this.asks) {
-      while (a.tier < this.tiers.length - 1 && this.candidates(a).length === 0) a.tier++;
-    }
+    for (const ip of this.byIp.keys()) if ((memory.get(ip) ?? 0) > now) this.slow.add(ip);
   }
 
   private get pool(): SessionPool<DomainProbe> | undefined {
@@ -359,6 +375,13 @@ class DomainProbe {
         if (this.done) return;
         continue;
       }
+      const held = a.heldRefusal;
+      if (held && a.flights === 0 && this.candidates(a).includes(held.target.ip)) {
+        // The more-preferred address gave no answer and the ask would go where it was refused: that stands.
+        this.settle(a, held.finding, held.replies, held.target, null);
+        if (this.done) return;
+        continue;
+      }
       if (a.notBefore > now) {
         nextAt = Math.min(nextAt, a.notBefore);
         continue;
@@ -423,7 +446,7 @@ class DomainProbe {
           room -= asks.length;
         }
         const all = parts.flatMap((part) => part.asks);
-        const flight: Flight = { ip, parts, cancel: new AbortController(), greeted: false, done: false };
+        const flight: Flight = { ip, parts, cancel: new AbortController(), heard: false, greeted: false, done: false };
         // A recipient asked elsewhere too (its first server is slow): this session races that one.
         if (all.some((a) => a.flights > 1)) for (const part of parts) part.probe.races.add(flight);
         for (const part of parts) part.probe.open.add(flight);
@@ -451,6 +474,9 @@ class DomainProbe {
           replyTimeoutMs: this.p.ctx.replyTimeoutMs,
           signal: this.p.signal,
           cancel: flight.cancel.signal,
+          onHeard: () => {
+            flight.heard = true;
+          },
           onGreeted: () => {
             flight.greeted = true;
             for (const part of parts) part.probe.greetedAt.add(ip);
@@ -474,6 +500,7 @@ class DomainProbe {
         const answered = res.rcptReplies.filter((r) => r !== null).length;
         const heldFrom = all.length - res.heldBack;
         const firstTooMany = res.rcptReplies.findIndex((r) => r !== null && classifyReply(r) === 'too_many_recipients');
+        const stalledAt = res.stalledAt ?? -1;
         if (!closing && res.outcome === 'ok' && answered > 0 && answered < heldFrom) this.p.ctx.politeness.lowerRcptLimit(ip, answered);
         let offset = 0;
         for (const part of parts) {
@@ -485,7 +512,7 @@ class DomainProbe {
           part.probe.races.delete(flight);
           part.probe.open.delete(flight);
           const share: SessionResult = { ...res, rcptReplies: res.rcptReplies.slice(offset, offset + part.asks.length) };
-          if (!part.probe.done) part.probe.handle(share, part.asks, part.target, offset, { closing, answered, heldFrom, firstTooMany });
+          if (!part.probe.done) part.probe.handle(share, part.asks, part.target, offset, { closing, answered, heldFrom, firstTooMany, stalledAt });
           offset += part.asks.length;
         }
         for (const part of parts) part.probe.sweepRaces();
@@ -602,18 +629,20 @@ class DomainProbe {
         for (const a of batch) this.busy(a, res.decisive, evidence(res.decisive), target);
         break;
       case 'temp_fail':
-        for (const a of batch) this.temporary(a, evidence(res.decisive), target, res.detail);
-        break;
-      case 'refused': {
-        // Refused at the greeting: another mail server may think otherwise. Our sender refused: final.
-        const stage = res.decisive?.stage ?? '';
-        const early = stage === 'banner' || stage === 'ehlo' || stage === 'helo';
+        // At the greeting: another address may take us now (RFC 5321 5.1); else retried here on the
+        // schedule, like greylisting at MAIL or RCPT.
         for (const a of batch) {
-          if (early && this.avoid(a, target.ip)) this.requeue(a, 0, true);
+          if (atGreeting(res.decisive) && this.avoid(a, target.ip)) this.requeue(a, 0, true);
+          else this.temporary(a, evidence(res.decisive), target, res.detail);
+        }
+        break;
+      case 'refused':
+        // Refused at the greeting: another mail server may think otherwise. Our sender refused: final.
+        for (const a of batch) {
+          if (atGreeting(res.decisive) && this.avoid(a, target.ip)) this.requeue(a, 0, true);
           else this.settle(a, 'policy_block', evidence(res.decisive), target, res.detail);
         }
         break;
-      }
       case 'ok':
         this.p.ctx.unreachableUntil?.delete(target.ip);
         this.handleRcpts(res, all, target, evidence, offset, session);
@@ -637,17 +666,24 @@ class DomainProbe {
         return;
       }
       if (a.flights > 0) {
-        // Also in flight at another address (an MX race): only a final answer here counts.
+        // Also in flight at another address (an MX race): only a final answer here counts, and a
+        // refusal from a less-preferred address (a backup MX may refuse everyone it cannot check)
+        // is held while a more-preferred one that has begun greeting is asked, till that one fails.
         const cls = reply && !(closing && offset + i >= closing.index) ? classifyReply(reply) : null;
-        if (cls && isFinalClass(cls)) this.settle(a, cls, evidence(reply), target, null);
+        if (!cls || !isFinalClass(cls)) return;
+        if (cls === 'accepted' || !this.morePreferredInFlight(a, target)) this.settle(a, cls, evidence(reply), target, null);
+        else a.heldRefusal = { finding: cls, replies: evidence(reply), target };
         return;
       }
       if (closing && offset + i >= closing.index) {
         if (closing.index > 0) return this.requeue(a, 0, false);
         return this.busy(a, closing.reply, evidence(closing.reply), target);
       }
-      if (reply === null && session.answered > 0) return this.requeue(a, 0, true); // cut short after others were answered
       if (reply === null) {
+        // Replies come in order: a recipient behind the one whose reply timed out was not ignored,
+        // only left unanswered; nor was one cut short after others were answered. Asked again.
+        const ignored = session.stalledAt >= 0 ? offset + i === session.stalledAt : session.answered === 0;
+        if (!ignored) return this.requeue(a, 0, true);
         a.silentCount++;
         if (a.silentCount < 2) return this.requeue(a, 0, true);
         if (this.avoid(a, target.ip)) return this.requeue(a, 0, true);
@@ -667,6 +703,19 @@ class DomainProbe {
       }
       return this.temporary(a, evidence(reply), target, null);
     });
+  }
+
+  /**
+   * The ask is still being asked at an address more preferred than `target` whose server has begun
+   * its greeting (alive, like postscreen pausing after "220-"). One that has said nothing may be
+   * dead or blackholed: it does not hold up an answer from elsewhere.
+   */
+  private morePreferredInFlight(a: Ask, target: Target): boolean {
+    for (const f of this.open) {
+      if (f.done || !f.heard || !a.at.has(f.ip)) continue;
+      if ((this.byIp.get(f.ip)?.priority ?? Infinity) < target.priority && f.parts.some((part) => part.asks.includes(a))) return true;
+    }
+    return false;
   }
 
   private requeue(a: Ask, delayMs: number, countRetry: boolean): void {
@@ -715,10 +764,9 @@ class DomainProbe {
   /** A 421: back off and retry on a new connection; a server that never lets us past its greeting is unreachable. */
   private busy(a: Ask, reply: SmtpReply | null, replies: SmtpReply[], target: Target): void {
     a.busyCount++;
-    const atGreeting = reply?.stage === 'banner' || reply?.stage === 'ehlo';
     const delay = busyBackoffMs(a.busyCount);
     const pastDeadline = Date.now() + delay - this.start > this.p.deadlineMs;
-    if (atGreeting && (a.busyCount > MAX_BUSY_RETRIES || pastDeadline)) {
+    if (atGreeting(reply) && (a.busyCount > MAX_BUSY_RETRIES || pastDeadline)) {
       // Another address of the same or a lower preference may let us in.
       if (this.avoid(a, target.ip)) return this.requeue(a, 0, true);
       return this.settle(a, 'smtp_unreachable', replies, target, `every attempt refused at the greeting (421)${reply ? `: ${reply.text}` : ''}`);
@@ -919,6 +967,7 @@ function newAsk(address: string, random: boolean, seq: number): Ask {
     at: new Set(),
     released: false,
     lastChance: false,
+    heldRefusal: null,
   };
 }
 

@@ -44,6 +44,11 @@ const POLICY = /policy|denied|not (?:allowed|permitted|authori[sz]ed)|relay|auth
 /** A refusal of our MAIL FROM, given at RCPT time (sender verification callouts, Postfix's reject_unknown_sender…). */
 const SENDER = /\bsender\b.{0,30}\b(?:rejected|refused|denied|verif\w*|unknown|invalid|blocked|not (?:found|allowed|permitted))|\bverification failed for\b|\bmail from\b.{0,30}\b(?:rejected|refused|denied|invalid)/i;
 const TOO_MANY_RCPTS = /too many (?:recipients|rcpt)|recipient limit|rcpt limit/i;
+/**
+ * An enhanced code of another class than the reply code (parseReplyLines leaves it at the head of
+ * the text, or in qmail's "(#4.7.1)"): not a valid enhanced code, but the reply is no bare one either.
+ */
+const STRAY_ENHANCED = /^[24]\.\d{1,3}\.\d{1,3}(?=\s|$)|\(#[24]\.\d{1,3}\.\d{1,3}\)/;
 
 export const REPLY_TABLE: readonly Row[] = [
   { cls: 'accepted', code: /^25[012]$/, example: '250 2.1.5 Ok' },
@@ -55,6 +60,8 @@ export const REPLY_TABLE: readonly Row[] = [
   // About our sender, whatever the code (Postfix puts 5.1.0 on it, Exim's callout says "Unrouteable address").
   { cls: 'policy_block', code: /^5/, text: SENDER, example: '550 5.1.0 <verify@probe.example>: Sender address rejected: User unknown in local recipient table' },
   { cls: 'policy_block', code: /^5/, text: ABOUT_US, example: '550 Administrative prohibition' },
+  // A 5xx whose enhanced code says otherwise (4.x.x) is inconsistent about what it means: not about the mailbox.
+  { cls: 'policy_block', code: /^5/, enhanced: /^$/, text: STRAY_ENHANCED, example: '550 4.7.1 Service temporarily unavailable' },
   { cls: 'too_many_recipients', enhanced: /^[45]\.5\.3$/, example: '452 4.5.3 Error: too many recipients' },
   { cls: 'too_many_recipients', code: /^452$/, text: TOO_MANY_RCPTS, example: '452 Too many recipients received this hour' },
   { cls: 'mailbox_full', enhanced: /^[45]\.2\.2$/, example: '552 5.2.2 The email account that you tried to reach is over quota' },
@@ -70,7 +77,7 @@ export const REPLY_TABLE: readonly Row[] = [
   { cls: 'mailbox_disabled', code: /^5/, text: DISABLED, example: '550 Account has been disabled' },
   { cls: 'mailbox_not_found', code: /^5/, text: NOT_FOUND, example: '550 5.5.0 Requested action not taken: mailbox unavailable' },
   { cls: 'policy_block', code: /^5/, text: POLICY, example: '554 Relay access denied' },
-  // A bare 550/551/553 with no enhanced code is RFC 5321's "mailbox unavailable / not local / name not allowed".
+  // A bare 550/551/553 with no enhanced code at all is RFC 5321's "mailbox unavailable / not local / name not allowed".
   { cls: 'mailbox_not_found', code: /^55[013]$/, enhanced: /^$/, example: '550 Requested action not taken' },
   // Anything else permanent (5.3.x system, 5.4.x routing, 5.5.x protocol, 554 …) is not about the mailbox.
   { cls: 'policy_block', code: /^5/, example: '554 5.3.0 Transaction failed' },
@@ -114,25 +121,24 @@ export function reasonForClass(cls: ReplyClass): Reason {
   }
 }
 
-/** Splits "550-5.1.1 text" style lines into code, enhanced code and text. */
+/**
+ * Splits "550-5.1.1 text" style lines into code, enhanced code and text. The enhanced code is the
+ * first one at the head of a line (RFC 3463 puts it on every line; some servers only on the last),
+ * else qmail's "(#5.7.1)" in the text. One of another class than the reply code ("550 4.7.1") is
+ * not taken as the enhanced code; it is kept at the head of the text.
+ */
 export function parseReplyLines(lines: string[]): Reply {
   const first = lines[0] ?? '';
   const code = Number.parseInt(first.slice(0, 3), 10);
-  const texts = lines.map((l) => l.slice(4));
-  let enhanced: string | null = null;
   // "#5.7.1" (Cisco) is the same code with a hash.
-  const m = /^#?([245])\.(\d{1,3})\.(\d{1,3})(?=\s|$)/.exec(texts[0] ?? '');
-  if (m && m[1] === first[0]) {
-    enhanced = `${m[1]}.${m[2]}.${m[3]}`;
-  } else {
-    // qmail writes its enhanced code at the end, in the text: "553 sorry, that domain isn't in my list of allowed rcpthosts (#5.7.1)".
-    const q = /\(#([245])\.(\d{1,3})\.(\d{1,3})\)/.exec(texts.join(' '));
-    if (q && q[1] === first[0]) enhanced = `${q[1]}.${q[2]}.${q[3]}`;
-  }
+  const texts = lines.map((l) => l.slice(4).replace(/^#(?=\d)/, ''));
+  const atHead = texts.map((t) => /^[245]\.\d{1,3}\.\d{1,3}(?=\s|$)/.exec(t)?.[0]).find((c) => c !== undefined);
+  // qmail writes its enhanced code at the end, in the text: "553 sorry, that domain isn't in my list of allowed rcpthosts (#5.7.1)".
+  const found = atHead ?? /\(#([245]\.\d{1,3}\.\d{1,3})\)/.exec(texts.join(' '))?.[1];
+  const enhanced = found !== undefined && found[0] === first[0] ? found : null;
   const text = texts
-    .map((t) => t.replace(/^#(?=\d)/, ''))
-    .map((t) => (enhanced && t.startsWith(enhanced) ? t.slice(enhanced.length).trimStart() : t))
+    .map((t) => (atHead && t.startsWith(atHead) ? t.slice(atHead.length).trimStart() : t))
     .join(' ')
     .trim();
-  return { code: Number.isNaN(code) ? 0 : code, enhanced, text };
+  return { code: Number.isNaN(code) ? 0 : code, enhanced, text: atHead && !enhanced ? `${atHead} ${text}`.trim() : text };
 }

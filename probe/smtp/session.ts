@@ -1,7 +1,10 @@
 // One SMTP session against one MX address: banner → EHLO (HELO fallback) → STARTTLS when offered →
 // MAIL FROM → RCPT TO for each recipient (all in one write when the server offers PIPELINING) →
-// QUIT. The caller gets the replies as soon as the last RCPT is answered; QUIT and the close happen
-// afterwards, and `onClosed` fires only once the socket is gone (politeness slots are held till then).
+// QUIT. The caller gets the replies as soon as the last RCPT is answered (pipelined: once the QUIT
+// in the same group is answered too, which shows the group's replies matched its commands); the
+// close happens afterwards, and `onClosed` fires only once the socket is gone (politeness slots are
+// held till then). A server out of step (more replies than commands, a 2xx other than 250 to
+// EHLO/HELO/MAIL) ends the session with no RCPT answer kept: its answers cannot be told apart.
 import type { SmtpReply } from '../contract';
 import { classifyReply } from './reply-codes';
 import { SmtpConnection, SmtpError, type RawReply } from './connection';
@@ -31,6 +34,8 @@ export interface SessionParams {
   cancel?: AbortSignal;
   /** Called when the server's 220 greeting arrives. */
   onGreeted?: () => void;
+  /** Called when the server's first bytes arrive (a greeting has begun, however slowly it ends). */
+  onHeard?: () => void;
   onRcptsSent?: (n: number) => void;
   onClosed?: () => void;
   /**
@@ -65,6 +70,12 @@ export interface SessionResult {
    * never sent in this session, so they are asked again in another, at no cost to them.
    */
   heldBack: number;
+  /**
+   * The recipient (index) whose reply did not come within the reply timeout, if that ended the
+   * session: the recipients after it were not answered because replies come in order, not because
+   * the server ignored them.
+   */
+  stalledAt: number | null;
 }
 
 export function toSmtpReply(stage: string, r: RawReply): SmtpReply {
@@ -129,6 +140,9 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
   const transcript: SmtpReply[] = [];
   const rcptReplies: (SmtpReply | null)[] = p.rcpts.map(() => null);
   let heldBack = 0;
+  /** The recipient whose reply is being waited for (-1: none). */
+  let awaiting = -1;
+  let stalledAt: number | null = null;
   const result = (outcome: SessionOutcome, decisive: SmtpReply | null, detail: string | null, pipelining = false, tls = false): SessionResult => ({
     outcome,
     transcript,
@@ -138,6 +152,7 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
     tls,
     detail,
     heldBack,
+    stalledAt,
   });
   /** Room in the fleet budget for up to `wanted` RCPTs (waits for one); an abort ends the session like any other wait. */
   const budget = async (wanted: number): Promise<number> => {
@@ -161,19 +176,21 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
   // The server notices our close a moment after we do: keep the slot a little longer so that
   // its own count of our connections never exceeds the cap.
   void conn.closed.then(() => setTimeout(() => p.onClosed?.(), CLOSE_GRACE_MS));
-  const expect = async (stage: string, timeoutMs: number, ok: (code: number) => boolean): Promise<RawReply> => {
+  if (p.onHeard) conn.whenHeard(p.onHeard);
+  const expect = async (stage: string, timeoutMs: number, code: number): Promise<RawReply> => {
     const r = await conn.read(timeoutMs, p.signal);
     transcript.push(toSmtpReply(stage, r));
-    if (!ok(r.code)) throw new EarlyEnd(earlyOutcome(r), toSmtpReply(stage, r), `${stage}: ${r.code} ${r.text}`);
+    if (r.code !== code) throw unexpected(stage, r);
     return r;
   };
-  const is2xx = (c: number): boolean => c >= 200 && c < 300;
 
   let pipelining = false;
   let greeted = false;
   let quitSent = false;
   try {
-    await expect('banner', p.bannerTimeoutMs, (c) => c === 220);
+    await expect('banner', p.bannerTimeoutMs, 220);
+    // A greeting written as several complete 220 replies came before we said anything: all greeting.
+    conn.takeQueued(220);
     greeted = true;
     p.onGreeted?.();
     let keywords = await greet(conn, p, transcript);
@@ -183,7 +200,10 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
       transcript.push(toSmtpReply('starttls', r));
       if (r.code === 220) {
         await conn.upgradeTls(p.host, p.replyTimeoutMs);
-        keywords = await greet(conn, p, transcript);
+        keywords = await greet(conn, p, transcript).catch((err: unknown) => {
+          // Out of step right after the handshake (a second greeting inside TLS): plain text next time.
+          throw err instanceof SmtpError && err.kind === 'out_of_step' ? new SmtpError('tls', err.message) : err;
+        });
       }
     }
     pipelining = keywords.has('PIPELINING');
@@ -192,36 +212,53 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
     const rcptLine = (r: string): string => `RCPT TO:<${r}>`;
 
     if (pipelining) {
-      // RFC 2920: MAIL, every RCPT and QUIT in one write; the replies come back in order.
+      // RFC 2920: MAIL, every RCPT and QUIT in one write; the replies come back in order, one per command.
       const n = await budget(p.rcpts.length);
       conn.write([mail, ...p.rcpts.slice(0, n).map(rcptLine), 'QUIT']);
       heldBack = p.rcpts.length - n;
       quitSent = true;
       p.onRcptsSent?.(n);
-      await expect('mail', p.replyTimeoutMs, is2xx);
+      await expect('mail', p.replyTimeoutMs, 250);
+      /** QUIT's reply was read (or waited for). */
+      let quitRead = false;
       for (let i = 0; i < n; i++) {
+        awaiting = i;
         const r = await conn.read(p.replyTimeoutMs, p.signal);
         // 221 is the answer to our QUIT: the server skipped the remaining RCPTs. Never read it as theirs.
-        if (r.code === 221) break;
+        if (r.code === 221) {
+          quitRead = true;
+          break;
+        }
         rcptReplies[i] = toSmtpReply('rcpt', r);
         if (r.code === 421) break; // the server is closing the connection
       }
-      void conn.finish(Math.min(p.replyTimeoutMs, 2000), outer);
+      awaiting = -1;
+      const quitMs = Math.min(p.replyTimeoutMs, 2000);
+      // Every RCPT answered: the next reply must be QUIT's, or the group got more replies than commands.
+      if (!quitRead && !rcptReplies.slice(0, n).includes(null)) {
+        await checkQuitReply(conn, quitMs, p.signal);
+        quitRead = true;
+      }
+      void (quitRead ? conn.close(quitMs, outer) : conn.finish(quitMs, outer));
       return result('ok', null, null, pipelining, conn.isTls);
     } else {
       conn.write([mail]);
-      await expect('mail', p.replyTimeoutMs, is2xx);
+      await expect('mail', p.replyTimeoutMs, 250);
       for (let i = 0; i < p.rcpts.length; i++) {
         await budget(1);
         conn.write([rcptLine(p.rcpts[i] ?? '')]);
         p.onRcptsSent?.(1);
+        awaiting = i;
         const r = await conn.read(p.replyTimeoutMs, p.signal);
         rcptReplies[i] = toSmtpReply('rcpt', r);
         const cls = classifyReply(r);
         if (cls === 'too_many_recipients' || cls === 'service_closing') break;
       }
+      awaiting = -1;
     }
-    void conn.quit(Math.min(p.replyTimeoutMs, 2000), outer);
+    // QUIT is written only with no reply waiting: one waiting now answered nothing we asked.
+    conn.write(['QUIT']);
+    void conn.finish(Math.min(p.replyTimeoutMs, 2000), outer);
     return result('ok', null, null, pipelining, conn.isTls);
   } catch (err) {
     const tls = conn.isTls;
@@ -230,6 +267,9 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
       return result(err.outcome, err.reply, err.message, pipelining, tls);
     }
     const e = err as SmtpError;
+    if (e.kind === 'timeout' && awaiting >= 0) stalledAt = awaiting;
+    // Out of step: no reply read in this session is known to answer the command it was read for.
+    if (e.kind === 'out_of_step') rcptReplies.fill(null);
     // Cancelled (another MX won the race) after the greeting: say goodbye politely.
     if (e.kind === 'aborted' && greeted && !quitSent && p.cancel?.aborted && !outer?.aborted) void conn.quit(Math.min(p.replyTimeoutMs, 1000));
     else conn.destroy();
@@ -237,11 +277,21 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
     if (e.kind === 'tls') return result('tls_failed', null, e.message, pipelining, tls);
     const answered = rcptReplies.some((r) => r !== null);
     const stage = transcript.length === 0 ? 'banner' : (transcript[transcript.length - 1]?.stage ?? '');
-    const detail = `${e.kind === 'timeout' ? 'timeout' : 'connection lost'} after ${stage}${answered ? ' during RCPT' : ''}: ${e.message}`;
+    const what = e.kind === 'timeout' ? 'timeout' : e.kind === 'out_of_step' ? 'server out of step' : 'connection lost';
+    const detail = `${what} after ${stage}${answered ? ' during RCPT' : ''}: ${e.message}`;
     // Replies already read stand; a session that got as far as RCPT counts as 'ok' with gaps.
     const reachedRcpt = transcript.some((t) => t.stage === 'mail' && t.code >= 200 && t.code < 300);
     return result(reachedRcpt ? 'ok' : 'unreachable', null, detail, pipelining, tls);
   }
+}
+
+/**
+ * What ends the session when `stage` did not get the reply it needs: any other 2xx is a reply to
+ * something else (a second greeting, a goodbye), so the server is out of step; the rest ends it early.
+ */
+function unexpected(stage: string, r: RawReply): Error {
+  if (r.code >= 200 && r.code < 300) return new SmtpError('out_of_step', `out of step: ${r.code} in reply to ${stage}`);
+  return new EarlyEnd(earlyOutcome(r), toSmtpReply(stage, r), `${stage}: ${r.code} ${r.text}`);
 }
 
 /** EHLO, falling back to HELO when EHLO is refused. Returns the EHLO keywords (empty after HELO). */
@@ -250,10 +300,32 @@ async function greet(conn: SmtpConnection, p: SessionParams, transcript: SmtpRep
   const ehlo = await conn.read(p.replyTimeoutMs, p.signal);
   transcript.push(toSmtpReply('ehlo', ehlo));
   if (ehlo.code === 250) return ehloKeywords(ehlo);
-  if (ehlo.code === 421) throw new EarlyEnd('busy', toSmtpReply('ehlo', ehlo), `ehlo: ${ehlo.code} ${ehlo.text}`);
+  // A 2xx is no refusal (never a reason for HELO); 421 says the server is closing.
+  if (ehlo.code === 421 || (ehlo.code >= 200 && ehlo.code < 300)) throw unexpected('ehlo', ehlo);
   conn.write([`HELO ${p.heloName}`]);
   const helo = await conn.read(p.replyTimeoutMs, p.signal);
   transcript.push(toSmtpReply('helo', helo));
-  if (helo.code !== 250) throw new EarlyEnd(earlyOutcome(helo), toSmtpReply('helo', helo), `helo: ${helo.code} ${helo.text}`);
+  if (helo.code !== 250) throw unexpected('helo', helo);
   return new Set();
+}
+
+/**
+ * Reads the reply in QUIT's place after a pipelined group's last RCPT reply. A 221, or none in time
+ * (nothing to tell), is fine. Any other reply may be QUIT's (a few servers answer it 250) or a
+ * RCPT's when the group got one reply too many: then another reply follows before the close, and
+ * the session is 'out_of_step'.
+ */
+async function checkQuitReply(conn: SmtpConnection, timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
+  const next = async (): Promise<RawReply | null> => {
+    try {
+      return await conn.read(timeoutMs, signal);
+    } catch (err) {
+      if ((err as SmtpError).kind === 'aborted') throw err;
+      return null; // closed or silent
+    }
+  };
+  const quit = await next();
+  if (quit === null || quit.code === 221) return;
+  const extra = await next();
+  if (extra !== null) throw new SmtpError('out_of_step', `out of step: ${extra.code} after the reply in QUIT's place (${quit.code})`);
 }

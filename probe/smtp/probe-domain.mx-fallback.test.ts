@@ -1,0 +1,221 @@
+// Whole-domain probes across several MX addresses: temporary refusals and 421 at the greeting fall
+// through to the backup, a backup's refusal in the MX race waits for the live primary, an address
+// remembered as unreachable is tried last (not never), and a tarpit on unknown recipients costs the
+// real mailboxes nothing.
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startScriptedSmtp } from '../testing/fake-smtp';
+import { startMiniHost } from '../testing/address-smtp';
+import { runProbe, smtpContext } from '../testing/domain-probe';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((c) => c()));
+});
+
+/** A server on `ip`:`port` (0: any) that greets with `banner` and answers every command with `answer`. */
+async function startGreeter(ip: string, port: number, banner: string, answer = '250 ok'): Promise<{ port: number; connections: () => number }> {
+  let connections = 0;
+  const sockets = new Set<net.Socket>();
+  const srv = net.createServer((s) => {
+    connections++;
+    sockets.add(s);
+    s.on('error', () => undefined);
+    s.on('close', () => sockets.delete(s));
+    s.write(`${banner}\r\n`);
+    let buf = '';
+    s.on('data', (d) => {
+      buf += d.toString();
+      let i: number;
+      while ((i = buf.indexOf('\r\n')) >= 0) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        if (/^QUIT/i.test(line)) {
+          s.write('221 bye\r\n');
+          s.end();
+        } else s.write(`${answer}\r\n`);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => srv.listen(port, ip, () => resolve()));
+  closers.push(
+    () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        srv.close(() => r());
+      }),
+  );
+  return { port: (srv.address() as net.AddressInfo).port, connections: () => connections };
+}
+
+const rcpt = (a: string): string => (a.startsWith('alice') ? '250 2.1.5 ok' : '550 5.1.1 no such user');
+
+describe('MX fallback on temporary refusals at the greeting', () => {
+  it('a primary MX that greets with a 4xx other than 421 (451 4.3.2): the backup MX is asked, as RFC 5321 5.1 wants', async () => {
+    const primary = await startGreeter('127.0.0.1', 0, '451 4.3.2 System not accepting network messages');
+    const backup = await startMiniHost('127.0.0.2', primary.port, rcpt);
+    closers.push(() => backup.close());
+    const r = await runProbe({
+      targets: [
+        { host: 'mx1.d.test', ip: '127.0.0.1', priority: 10 },
+        { host: 'mx2.d.test', ip: '127.0.0.2', priority: 20 },
+      ],
+      addresses: ['alice@d.test', 'ghost@d.test'],
+      randomAddress: 'xrandom@d.test',
+      knownCatchAll: null,
+      ctx: smtpContext(primary.port),
+      deadlineMs: 3000,
+      retryDelaysMs: [300, 600],
+    });
+    expect(r.settled.get('alice@d.test')?.outcome.finding).toBe('accepted');
+    expect(r.settled.get('ghost@d.test')?.outcome.finding).toBe('mailbox_not_found');
+  });
+
+  it('a primary MX that answers our HELO with 421 (EHLO not supported): the backup MX is asked, like after a 421 to EHLO', async () => {
+    const primary = await startScriptedSmtp({
+      reply: (line) => (line.startsWith('EHLO') ? '502 5.5.2 Command not recognized' : line.startsWith('HELO') ? '421 4.3.2 Too busy, closing' : '250 ok'),
+    });
+    closers.push(() => primary.close());
+    const backup = await startMiniHost('127.0.0.2', primary.port, rcpt);
+    closers.push(() => backup.close());
+    const r = await runProbe({
+      targets: [
+        { host: 'mx1.d.test', ip: '127.0.0.1', priority: 10 },
+        { host: 'mx2.d.test', ip: '127.0.0.2', priority: 20 },
+      ],
+      addresses: ['alice@d.test', 'ghost@d.test'],
+      randomAddress: 'xrandom@d.test',
+      knownCatchAll: null,
+      ctx: smtpContext(primary.port),
+      deadlineMs: 3000,
+      retryDelaysMs: [300, 600],
+    });
+    expect(r.settled.get('alice@d.test')?.outcome.finding).toBe('accepted');
+    expect(r.settled.get('ghost@d.test')?.outcome.finding).toBe('mailbox_not_found');
+  });
+});
+
+/**
+ * A Postfix-postscreen-style primary on 127.0.0.1: "220-" at once, the final "220 " line after
+ * `pauseMs` (postscreen's greet wait is 6 s), then a normal server answering RCPT with `rcpt`.
+ */
+async function startPostscreen(pauseMs: number): Promise<{ port: number; rcpts: string[] }> {
+  const rcpts: string[] = [];
+  const sockets = new Set<net.Socket>();
+  const srv = net.createServer((s) => {
+    sockets.add(s);
+    s.on('error', () => undefined);
+    s.on('close', () => sockets.delete(s));
+    s.write('220-mx1.d.test ESMTP\r\n');
+    setTimeout(() => s.writable && s.write('220 mx1.d.test ESMTP\r\n'), pauseMs);
+    let buf = '';
+    s.on('data', (d) => {
+      buf += d.toString();
+      let i: number;
+      while ((i = buf.indexOf('\r\n')) >= 0) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        if (line.startsWith('EHLO')) s.write('250-mx1.d.test\r\n250 PIPELINING\r\n');
+        else if (line.startsWith('RCPT')) {
+          const a = /<([^>]*)>/.exec(line)?.[1] ?? '';
+          rcpts.push(a);
+          s.write(`${rcpt(a)}\r\n`);
+        } else if (line.startsWith('QUIT')) {
+          s.write('221 bye\r\n');
+          s.end();
+        } else s.write('250 ok\r\n');
+      }
+    });
+  });
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', () => resolve()));
+  closers.push(
+    () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        srv.close(() => r());
+      }),
+  );
+  return { port: (srv.address() as net.AddressInfo).port, rcpts };
+}
+
+describe('the MX race (head start) against a primary with a greeting pause', () => {
+  const race = async (backupReply: (a: string) => string) => {
+    const primary = await startPostscreen(600);
+    const backup = await startMiniHost('127.0.0.2', primary.port, backupReply);
+    closers.push(() => backup.close());
+    const r = await runProbe({
+      targets: [
+        { host: 'mx1.d.test', ip: '127.0.0.1', priority: 10 },
+        { host: 'mx2.d.test', ip: '127.0.0.2', priority: 20 },
+      ],
+      addresses: ['alice@d.test', 'ghost@d.test'],
+      randomAddress: 'xrandom@d.test',
+      knownCatchAll: null,
+      ctx: smtpContext(primary.port, { headStartMs: 200, bannerTimeoutMs: 3000 }),
+      deadlineMs: 3000,
+      retryDelaysMs: [300, 600],
+    });
+    return { r, primary, backup };
+  };
+
+  it('a backup MX that does not relay for the domain (554 5.7.1 Relay access denied) does not win over the live primary: its policy refusal is not an answer', async () => {
+    const { r, backup } = await race((a) => `554 5.7.1 <${a}>: Relay access denied`);
+    expect(backup.rcpts.length).toBeGreaterThan(0); // the race did happen
+    expect(r.settled.get('alice@d.test')?.outcome.finding).toBe('accepted');
+    expect(r.settled.get('ghost@d.test')?.outcome.finding).toBe('mailbox_not_found');
+  });
+
+  it('a backup MX without the recipient list (550 5.1.1 User unknown in relay recipient table for everyone) does not make an existing mailbox invalid while the primary is alive', async () => {
+    const { r, backup } = await race((a) => `550 5.1.1 <${a}>: Recipient address rejected: User unknown in relay recipient table`);
+    expect(backup.rcpts.length).toBeGreaterThan(0);
+    expect(r.settled.get('alice@d.test')?.outcome.finding).toBe('accepted');
+  });
+});
+
+describe('an MX address remembered as unreachable is tried last, not never', () => {
+  it('the primary was unreachable a moment ago (now back) and the backup refuses connections: the primary is tried again before calling the domain unreachable', async () => {
+    const primary = await startScriptedSmtp({
+      reply: (line) => {
+        if (line.startsWith('EHLO')) return '250-fake.test\r\n250 PIPELINING';
+        if (line.startsWith('RCPT')) return rcpt(/<([^>]*)>/.exec(line)?.[1] ?? '');
+        if (line.startsWith('QUIT')) return '221 bye';
+        return '250 ok';
+      },
+    });
+    closers.push(() => primary.close());
+    // Nothing listens on 127.0.0.2 at that port: the backup refuses connections.
+    const unreachableUntil = new Map([['127.0.0.1', Date.now() + 300_000]]);
+    const r = await runProbe({
+      targets: [
+        { host: 'mx1.d.test', ip: '127.0.0.1', priority: 10 },
+        { host: 'mx2.d.test', ip: '127.0.0.2', priority: 20 },
+      ],
+      addresses: ['alice@d.test', 'ghost@d.test'],
+      randomAddress: 'xrandom@d.test',
+      knownCatchAll: null,
+      ctx: smtpContext(primary.port, { unreachableUntil }),
+      deadlineMs: 3000,
+      retryDelaysMs: [300, 600],
+    });
+    expect(r.settled.get('alice@d.test')?.outcome.finding).toBe('accepted');
+    expect(r.settled.get('ghost@d.test')?.outcome.finding).toBe('mailbox_not_found');
+  });
+});
+
+describe('a tarpit on unknown recipients (anti-harvesting delay longer than our reply timeout)', () => {
+  it('the random mailbox\'s slow refusal does not cost the real mailboxes their answer', async () => {
+    // Unknown recipients are answered 550 only after 2.5 s (reply timeout 1.5 s); known ones at once.
+    const host = await startMiniHost('127.0.0.1', 0, rcpt, (a) => (a.startsWith('alice') ? 0 : 2500));
+    closers.push(() => host.close());
+    const r = await runProbe({
+      targets: [{ host: 'mx.d.test', ip: '127.0.0.1', priority: 10 }],
+      addresses: ['alice@d.test'],
+      randomAddress: 'xrandom@d.test',
+      knownCatchAll: null,
+      ctx: smtpContext(host.port),
+      deadlineMs: 8000,
+      retryDelaysMs: [300, 600],
+    });
+    expect(r.settled.get('alice@d.test')?.outcome.finding).toBe('accepted');
+  }, 20_000);
+});
