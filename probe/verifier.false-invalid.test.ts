@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifier, type ProbeOptions } from './index';
 import { startFakeDns, type FakeDns } from './testing/fake-dns';
 import { startScriptedSmtp, type RunningServer } from './testing/fake-smtp';
+import { loopbackOptions } from './testing/loopback-options';
 
 let dns: FakeDns;
 let smtp: RunningServer;
@@ -28,17 +29,7 @@ afterAll(async () => {
   await dns.close();
 });
 
-const opts = (o: Partial<ProbeOptions> = {}): ProbeOptions => ({
-  dnsServers: [dns.server],
-  dnsTimeoutMs: 2000,
-  smtpPort: smtp.port,
-  heloName: 'probe.test',
-  allowPrivateNetworks: true,
-  connectTimeoutMs: 2000,
-  bannerTimeoutMs: 2000,
-  replyTimeoutMs: 2000,
-  ...o,
-});
+const opts = (o: Partial<ProbeOptions> = {}): ProbeOptions => loopbackOptions(dns.server, smtp.port, o);
 
 describe('a server whose greeting is two complete replies', () => {
   it('an existing mailbox (250 at RCPT) is never reported invalid', async () => {

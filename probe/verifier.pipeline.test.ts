@@ -3,6 +3,7 @@ import { verificationResultSchema, type VerificationResult } from './contract';
 import { createVerifier, type ProbeOptions } from './index';
 import { startFakeDns, type FakeDns } from './testing/fake-dns';
 import { startScriptedSmtp, type RunningServer } from './testing/fake-smtp';
+import { loopbackOptions } from './testing/loopback-options';
 
 let dns: FakeDns;
 let smtp: RunningServer & { commandsSeen: string[][] };
@@ -38,17 +39,7 @@ afterAll(async () => {
   await dns.close();
 });
 
-const opts = (o: Partial<ProbeOptions> = {}): ProbeOptions => ({
-  dnsServers: [dns.server],
-  dnsTimeoutMs: 2000,
-  smtpPort: smtp.port,
-  heloName: 'probe.test',
-  allowPrivateNetworks: true,
-  connectTimeoutMs: 2000,
-  bannerTimeoutMs: 2000,
-  replyTimeoutMs: 2000,
-  ...o,
-});
+const opts = (o: Partial<ProbeOptions> = {}): ProbeOptions => loopbackOptions(dns.server, smtp.port, o);
 
 async function collect(it: AsyncIterable<VerificationResult>): Promise<Map<string, VerificationResult>> {
   const out = new Map<string, VerificationResult>();

@@ -50,23 +50,27 @@ async function startGreeter(ip: string, port: number, banner: string, answer = '
 
 const rcpt = (a: string): string => (a.startsWith('alice') ? '250 2.1.5 ok' : '550 5.1.1 no such user');
 
+/** alice (exists) and ghost (does not) at d.test, whose MX are 127.0.0.1 (10) and 127.0.0.2 (20). */
+const probeTwoMx = (ctx: ReturnType<typeof smtpContext>) =>
+  runProbe({
+    targets: [
+      { host: 'mx1.d.test', ip: '127.0.0.1', priority: 10 },
+      { host: 'mx2.d.test', ip: '127.0.0.2', priority: 20 },
+    ],
+    addresses: ['alice@d.test', 'ghost@d.test'],
+    randomAddress: 'xrandom@d.test',
+    knownCatchAll: null,
+    ctx,
+    deadlineMs: 3000,
+    retryDelaysMs: [300, 600],
+  });
+
 describe('MX fallback on temporary refusals at the greeting', () => {
   it('a primary MX that greets with a 4xx other than 421 (451 4.3.2): the backup MX is asked, as RFC 5321 5.1 wants', async () => {
     const primary = await startGreeter('127.0.0.1', 0, '451 4.3.2 System not accepting network messages');
     const backup = await startMiniHost('127.0.0.2', primary.port, rcpt);
     closers.push(() => backup.close());
-    const r = await runProbe({
-      targets: [
-        { host: 'mx1.d.test', ip: '127.0.0.1', priority: 10 },
-        { host: 'mx2.d.test', ip: '127.0.0.2', priority: 20 },
-      ],
-      addresses: ['alice@d.test', 'ghost@d.test'],
-      randomAddress: 'xrandom@d.test',
-      knownCatchAll: null,
-      ctx: smtpContext(primary.port),
-      deadlineMs: 3000,
-      retryDelaysMs: [300, 600],
-    });
+    const r = await probeTwoMx(smtpContext(primary.port));
     expect(r.settled.get('alice@d.test')?.outcome.finding).toBe('accepted');
     expect(r.settled.get('ghost@d.test')?.outcome.finding).toBe('mailbox_not_found');
   });
@@ -78,18 +82,7 @@ describe('MX fallback on temporary refusals at the greeting', () => {
     closers.push(() => primary.close());
     const backup = await startMiniHost('127.0.0.2', primary.port, rcpt);
     closers.push(() => backup.close());
-    const r = await runProbe({
-      targets: [
-        { host: 'mx1.d.test', ip: '127.0.0.1', priority: 10 },
-        { host: 'mx2.d.test', ip: '127.0.0.2', priority: 20 },
-      ],
-      addresses: ['alice@d.test', 'ghost@d.test'],
-      randomAddress: 'xrandom@d.test',
-      knownCatchAll: null,
-      ctx: smtpContext(primary.port),
-      deadlineMs: 3000,
-      retryDelaysMs: [300, 600],
-    });
+    const r = await probeTwoMx(smtpContext(primary.port));
     expect(r.settled.get('alice@d.test')?.outcome.finding).toBe('accepted');
     expect(r.settled.get('ghost@d.test')?.outcome.finding).toBe('mailbox_not_found');
   });
@@ -143,18 +136,7 @@ describe('the MX race (head start) against a primary with a greeting pause', () 
     const primary = await startPostscreen(600);
     const backup = await startMiniHost('127.0.0.2', primary.port, backupReply);
     closers.push(() => backup.close());
-    const r = await runProbe({
-      targets: [
-        { host: 'mx1.d.test', ip: '127.0.0.1', priority: 10 },
-        { host: 'mx2.d.test', ip: '127.0.0.2', priority: 20 },
-      ],
-      addresses: ['alice@d.test', 'ghost@d.test'],
-      randomAddress: 'xrandom@d.test',
-      knownCatchAll: null,
-      ctx: smtpContext(primary.port, { headStartMs: 200, bannerTimeoutMs: 3000 }),
-      deadlineMs: 3000,
-      retryDelaysMs: [300, 600],
-    });
+    const r = await probeTwoMx(smtpContext(primary.port, { headStartMs: 200, bannerTimeoutMs: 3000 }));
     return { r, primary, backup };
   };
 
@@ -185,18 +167,7 @@ describe('an MX address remembered as unreachable is tried last, not never', () 
     closers.push(() => primary.close());
     // Nothing listens on 127.0.0.2 at that port: the backup refuses connections.
     const unreachableUntil = new Map([['127.0.0.1', Date.now() + 300_000]]);
-    const r = await runProbe({
-      targets: [
-        { host: 'mx1.d.test', ip: '127.0.0.1', priority: 10 },
-        { host: 'mx2.d.test', ip: '127.0.0.2', priority: 20 },
-      ],
-      addresses: ['alice@d.test', 'ghost@d.test'],
-      randomAddress: 'xrandom@d.test',
-      knownCatchAll: null,
-      ctx: smtpContext(primary.port, { unreachableUntil }),
-      deadlineMs: 3000,
-      retryDelaysMs: [300, 600],
-    });
+    const r = await probeTwoMx(smtpContext(primary.port, { unreachableUntil }));
     expect(r.settled.get('alice@d.test')?.outcome.finding).toBe('accepted');
     expect(r.settled.get('ghost@d.test')?.outcome.finding).toBe('mailbox_not_found');
   });

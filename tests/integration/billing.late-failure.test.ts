@@ -1,10 +1,9 @@
 // Razorpay webhooks out of order or replayed: a payment.failed never puts a paying account back
 // into dunning (past due, then suspended) once a later charge has been applied, nor twice for the
 // same payment (its event id is not signed: a captured body can come again under a new one).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeGeo } from '../helpers/fake-geo';
-import { startFakeRazorpay, type FakeRazorpay } from '../helpers/fake-razorpay';
-import { signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+import { describe, expect, it } from 'vitest';
+import { razorpayServer } from '../helpers/razorpay-server';
+import { signUpVerified } from '../helpers/test-server';
 import { billingTick } from '../../server/features/billing/billing-events';
 
 let n = 0;
@@ -12,21 +11,7 @@ const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${++n}@example
 const DAY = 86_400;
 
 describe('payment.failed delivered late or again', () => {
-  let ts: TestServer;
-  let rzp: FakeRazorpay;
-  let geo: Awaited<ReturnType<typeof startFakeGeo>>;
-  const webhookSecret = 'whsec_late_1';
-  beforeAll(async () => {
-    rzp = await startFakeRazorpay();
-    geo = await startFakeGeo('US');
-    ts = await startTestServer({ env: { RAZORPAY_KEY_ID: rzp.keyId, RAZORPAY_KEY_SECRET: rzp.keySecret, RAZORPAY_BASE_URL: rzp.url, RAZORPAY_WEBHOOK_SECRET: webhookSecret, GEO_URL: geo.url } });
-    rzp.webhooks({ url: `${ts.url}/api/billing/razorpay/webhook`, secret: webhookSecret });
-  });
-  afterAll(async () => {
-    await ts?.stop();
-    await rzp?.close();
-    await geo?.close();
-  });
+  const { ts, rzp } = razorpayServer('whsec_late_1');
 
   it('a payment.failed older than the charge that followed it does not put a paid account past due (nor suspend it)', async () => {
     const address = email('payer');
