@@ -95,10 +95,14 @@ export const BASE_SCORE: Record<Reason, number> = {
   mailbox_disabled: 0,
 };
 
-/** Score range each verdict is clamped to (SCORING.md, table 3): the score never contradicts the verdict. */
+/**
+ * Score range each verdict is clamped to (SCORING.md, table 3): the score never contradicts the
+ * verdict. Risky's floor is not above unknown's: a disposable domain turns "not checked" (unknown)
+ * into risky, and that must never lift a score the other flags had pushed to the floor.
+ */
 export const SCORE_RANGE: Record<Verdict, readonly [number, number]> = {
   deliverable: [70, 100],
-  risky: [10, 69],
+  risky: [5, 69],
   unknown: [5, 60],
   undeliverable: [0, 0],
 };

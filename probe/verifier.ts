@@ -8,7 +8,7 @@ import { dnsblListings } from './dns/dnsbl';
 import { lookupMailRoute, type MailRoute } from './dns/mx';
 import { Rdap } from './dns/rdap';
 import { DnsCache } from './dns/resolver';
-import { isDisposableDomain } from './misc/disposable';
+import { hasDisposableMailServer, isDisposableDomain } from './misc/disposable';
 import { isFreeProvider } from './misc/free-provider';
 import { isRoleAccount } from './misc/role-account';
 import { isBlockedAddress } from './net-guard';
@@ -28,7 +28,7 @@ import type { ProbeOptions, Verifier, VerifyCallOptions } from './types';
 
 /**
  * Domain age and DNSBL listings are score hints: once the verdict is known they get this much
- * longer (from then on) before the result goes out without them. Depth 'mx' waits for them fully.
+ * longer (from then on) before the result goes out without them, at every depth.
  */
 const HINT_GRACE_MS = 300;
 /** Longest a share marked "catch-all pending" waits for its peer's answer before asking the random mailbox itself. */
@@ -174,7 +174,8 @@ export class Engine implements Verifier {
 
     const mxHosts = route.hosts.map((h) => h.host);
     const targets = this.targetsOf(route);
-    const common: Partial<Findings> = { dns: 'ok', mxHosts };
+    // A domain whose mail a disposable provider receives (MX mail.mailinator.com) is disposable too.
+    const common: Partial<Findings> = { dns: 'ok', mxHosts, disposable: disposable || hasDisposableMailServer(mxHosts) };
     if (targets.length === 0) {
       const age = await within(agePromise, HINT_GRACE_MS, null);
       const ips = route.hosts.flatMap((h) => h.ips).join(', ');
@@ -198,7 +199,7 @@ export class Engine implements Verifier {
     const ageHint = new Hint(agePromise, null);
 
     if (depth === 'mx') {
-      const [age, zones] = await Promise.all([agePromise, primaryListings]);
+      const [age, zones] = await Promise.all([ageHint.within(HINT_GRACE_MS), listingHint(primary.ip).within(HINT_GRACE_MS)]);
       for (const e of entries) {
         finish(e, {
           ...common,

@@ -1,10 +1,15 @@
-// Domain age from RDAP: GET {base}/domain/{domain}, read the "registration" event. Cached (a day
-// for answers, an hour for failures), asked once at a time per domain, with a short timeout so it
-// never holds a verdict back for long. Every failure is null: age is a score hint, never a verdict.
+// Domain age from RDAP: GET {base}/domain/{domain}, read the "registration" event; for a sub-domain
+// the registry does not know (404), its registrable domain (Public Suffix List: mail.acme.co.uk →
+// acme.co.uk). Cached (a day for answers, an hour for failures), asked once at a time per domain, with
+// a short timeout so it never holds a verdict back for long. Every failure is null: age is a score
+// hint, never a verdict. A "not now" (429, 5xx) is not a failure of the domain: it is kept only until
+// the server's Retry-After (a minute without one), and a server that asked us to slow down (429, or
+// Retry-After) is not asked again until then.
 // Spoken with node:http(s) rather than fetch: one GET per domain does not need the fetch machinery,
 // which cost about a millisecond of CPU per lookup (a probe node asks hundreds).
 import http from 'node:http';
 import https from 'node:https';
+import { registrableDomain } from './registrable-domain';
 
 export interface RdapOptions {
   baseUrl: string;
@@ -15,6 +20,8 @@ export interface RdapOptions {
 const DAY_MS = 86_400_000;
 const HIT_TTL_MS = DAY_MS;
 const MISS_TTL_MS = 3_600_000;
+/** How long a 429/5xx without Retry-After keeps the server paused and the domain's age unknown. */
+const RETRY_LATER_MS = 60_000;
 const MAX_ENTRIES = 50_000;
 /** Redirects followed (rdap.org answers with one to the registry's server). */
 const MAX_REDIRECTS = 3;
@@ -29,11 +36,28 @@ const MAX_SOCKETS_PER_SERVER = 16;
 const httpAgent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_SERVER });
 const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_SERVER });
 
+export interface TextResponse {
+  status: number;
+  /** The body of a 2xx, else ''. */
+  body: string;
+  /** The URL that answered (after redirects). */
+  url: string;
+  retryAfter: string | undefined;
+}
+
+/** Thrown instead of asking a server that asked us to wait (`paused`). */
+export class PausedServerError extends Error {
+  constructor(readonly origin: string) {
+    super(`RDAP server ${origin} asked us to wait`);
+  }
+}
+
 /**
  * GET `url` (http or https), following redirects, within the `signal`. Resolves with the final
- * status and, for a 2xx, the body; rejects on a network error, a body over 1 MB or the signal.
+ * status and, for a 2xx, the body; rejects on a network error, a body over 1 MB or the signal, and
+ * with PausedServerError instead of asking a server `paused` refuses.
  */
-export function getText(url: string, signal: AbortSignal, redirects = MAX_REDIRECTS): Promise<{ status: number; body: string }> {
+export function getText(url: string, signal: AbortSignal, paused: (origin: string) => boolean = () => false, redirects = MAX_REDIRECTS): Promise<TextResponse> {
   return new Promise((resolve, reject) => {
     let target: URL;
     try {
@@ -42,6 +66,7 @@ export function getText(url: string, signal: AbortSignal, redirects = MAX_REDIRE
       return reject(err instanceof Error ? err : new Error(String(err)));
     }
     if (target.protocol !== 'http:' && target.protocol !== 'https:') return reject(new Error(`unsupported URL scheme ${target.protocol}`));
+    if (paused(target.origin)) return reject(new PausedServerError(target.origin));
     const secure = target.protocol === 'https:';
     const get = secure ? https.get : http.get;
     const req = get(target, { headers: { accept: 'application/rdap+json, application/json' }, signal, agent: secure ? httpsAgent : httpAgent }, (res) => {
@@ -50,11 +75,12 @@ export function getText(url: string, signal: AbortSignal, redirects = MAX_REDIRE
       if (status >= 300 && status < 400 && location) {
         res.resume();
         if (redirects <= 0) return reject(new Error('too many redirects'));
-        return getText(new URL(location, target).toString(), signal, redirects - 1).then(resolve, reject);
+        return getText(new URL(location, target).toString(), signal, paused, redirects - 1).then(resolve, reject);
       }
+      const answered = { status, url: target.href, retryAfter: res.headers['retry-after'] };
       if (status < 200 || status >= 300) {
         res.resume();
-        return resolve({ status, body: '' });
+        return resolve({ ...answered, body: '' });
       }
       const chunks: Buffer[] = [];
       let size = 0;
@@ -66,7 +92,7 @@ export function getText(url: string, signal: AbortSignal, redirects = MAX_REDIRE
         }
         chunks.push(chunk);
       });
-      res.on('end', () => resolve({ status, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => resolve({ ...answered, body: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
       res.on('close', () => reject(new Error('RDAP answer cut short'))); // no-op after 'end'
     });
@@ -90,8 +116,20 @@ export function registrationAgeDays(body: unknown, now: number): number | null {
   return Math.max(0, Math.floor((now - at) / DAY_MS));
 }
 
+/** Milliseconds a Retry-After header (seconds or an HTTP date) asks for, within a second and an hour. */
+export function retryAfterMs(header: string | undefined, now: number): number {
+  const value = header?.trim() ?? '';
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+  return Number.isNaN(ms) ? RETRY_LATER_MS : Math.min(MISS_TTL_MS, Math.max(1000, ms));
+}
+
+/** What one RDAP question gave: an age (null: none to be had), "no such domain", or "ask again at `until`". */
+type Asked = { kind: 'age'; age: number | null } | { kind: 'not_found' } | { kind: 'later'; until: number };
+
 export class Rdap {
   private readonly cache = new Map<string, { expires: number; value: Promise<number | null> }>();
+  /** RDAP server (origin) → when it may be asked again (it answered 429 or sent Retry-After). */
+  private readonly pausedUntil = new Map<string, number>();
   private readonly base: string;
   private readonly timeoutMs: number;
   private readonly now: () => number;
@@ -107,7 +145,12 @@ export class Rdap {
     const hit = this.cache.get(key);
     if (hit && hit.expires > this.now()) return hit.value;
     const entry = { expires: Infinity, value: Promise.resolve<number | null>(null) };
-    entry.value = this.lookup(key).then((age) => {
+    entry.value = this.lookup(key).then((asked) => {
+      if (asked.kind === 'later') {
+        entry.expires = asked.until;
+        return null;
+      }
+      const age = asked.kind === 'age' ? asked.age : null;
       entry.expires = this.now() + (age === null ? MISS_TTL_MS : HIT_TTL_MS);
       return age;
     });
@@ -119,25 +162,35 @@ export class Rdap {
     return entry.value;
   }
 
-  private async lookup(domain: string): Promise<number | null> {
+  private async lookup(domain: string): Promise<Asked> {
     const first = await this.ask(domain);
-    if (first !== undefined) return first;
-    // 404 for a sub-domain: ask for the registrable part (last two labels).
-    const labels = domain.split('.');
-    return labels.length > 2 ? ((await this.ask(labels.slice(-2).join('.'))) ?? null) : null;
+    if (first.kind !== 'not_found') return first;
+    // 404 for a sub-domain: ask for the name its owner registered (never a public suffix like co.uk).
+    const registrable = registrableDomain(domain);
+    return registrable === null || registrable === domain ? first : this.ask(registrable);
   }
 
-  /** Age, null on failure, undefined on 404. The timeout is disarmed once the answer is in. */
-  private async ask(domain: string): Promise<number | null | undefined> {
+  private paused(origin: string): boolean {
+    return (this.pausedUntil.get(origin) ?? 0) > this.now();
+  }
+
+  /** One question; the timeout is disarmed once the answer is in. */
+  private async ask(domain: string): Promise<Asked> {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new Error(`RDAP ${domain}: no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
     try {
-      const res = await getText(`${this.base}/domain/${encodeURIComponent(domain)}`, timeout.signal);
-      if (res.status === 404) return undefined;
-      if (res.status < 200 || res.status >= 300) return null;
-      return registrationAgeDays(JSON.parse(res.body), this.now());
-    } catch {
-      return null;
+      const res = await getText(`${this.base}/domain/${encodeURIComponent(domain)}`, timeout.signal, (origin) => this.paused(origin));
+      if (res.status === 404) return { kind: 'not_found' };
+      if (res.status === 429 || res.status >= 500) {
+        const until = this.now() + retryAfterMs(res.retryAfter, this.now());
+        if (res.status === 429 || res.retryAfter !== undefined) this.pausedUntil.set(new URL(res.url).origin, until);
+        return { kind: 'later', until };
+      }
+      if (res.status < 200 || res.status >= 300) return { kind: 'age', age: null };
+      return { kind: 'age', age: registrationAgeDays(JSON.parse(res.body), this.now()) };
+    } catch (err) {
+      if (err instanceof PausedServerError) return { kind: 'later', until: this.pausedUntil.get(err.origin) ?? this.now() };
+      return { kind: 'age', age: null };
     } finally {
       clearTimeout(timer);
     }

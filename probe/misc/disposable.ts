@@ -1,7 +1,11 @@
 // Disposable-domain detection from mailchecker's maintained list, checked for the domain and each
-// parent domain (sub.mailinator.com is disposable too), minus our allowlist of privacy relays.
+// parent up to its registrable domain (sub.mailinator.com is disposable too), minus our allowlist.
+// The climb stops at the registrable domain (Public Suffix List): mailchecker also lists public
+// suffixes (pp.ua, msk.ru, nom.za, za.com, ddns.net …) that throw-away services once used, and a
+// listed suffix must never flag the unrelated names registered under it.
 import { createRequire } from 'node:module';
 import { loadList } from '../data/load-list';
+import { registrableDomain } from '../dns/registrable-domain';
 
 const require = createRequire(import.meta.url);
 const mailchecker = require('mailchecker/platform/node') as { blacklist(): Set<string> };
@@ -9,17 +13,26 @@ const mailchecker = require('mailchecker/platform/node') as { blacklist(): Set<s
 const blocklist = mailchecker.blacklist();
 const allowlist = new Set(loadList('not-disposable.txt'));
 
-/** Every suffix of `a.b.c` that is itself a domain: a.b.c, b.c, c. */
-export function domainSuffixes(domain: string): string[] {
-  const labels = domain.split('.');
-  return labels.map((_, i) => labels.slice(i).join('.'));
+/**
+ * `domain` and its parents up to its registrable domain: a.b.example.co.uk → a.b.example.co.uk,
+ * b.example.co.uk, example.co.uk. Just `domain` when it has no registrable domain (a public suffix).
+ */
+export function ownedSuffixes(domain: string): string[] {
+  const labels = domain.toLowerCase().split('.');
+  const registrable = registrableDomain(domain);
+  const count = registrable === null ? 1 : labels.length - registrable.split('.').length + 1;
+  return labels.slice(0, count).map((_, i) => labels.slice(i).join('.'));
 }
 
 export function isDisposableDomain(domain: string): boolean {
-  const d = domain.toLowerCase();
-  for (const suffix of domainSuffixes(d)) {
+  for (const suffix of ownedSuffixes(domain)) {
     if (allowlist.has(suffix)) return false;
     if (blocklist.has(suffix)) return true;
   }
   return false;
+}
+
+/** True when any of the domain's mail servers belongs to a disposable provider (MX mail.mailinator.com). */
+export function hasDisposableMailServer(mxHosts: readonly string[]): boolean {
+  return mxHosts.some(isDisposableDomain);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { domainSuffixes, isDisposableDomain } from './disposable';
+import { isDisposableDomain, ownedSuffixes } from './disposable';
 import { isFreeProvider, isKnownProvider } from './free-provider';
 import { baseLocalPart, isRoleAccount } from './role-account';
 
@@ -16,8 +16,10 @@ describe('disposable domains (mailchecker)', () => {
     expect(isDisposableDomain('duck.com')).toBe(false);
   });
 
-  it('lists every suffix of a domain', () => {
-    expect(domainSuffixes('a.b.c')).toEqual(['a.b.c', 'b.c', 'c']);
+  it('lists a domain and its parents up to the registrable domain', () => {
+    expect(ownedSuffixes('a.b.example.co.uk')).toEqual(['a.b.example.co.uk', 'b.example.co.uk', 'example.co.uk']);
+    expect(ownedSuffixes('shop.kvitka.pp.ua')).toEqual(['shop.kvitka.pp.ua', 'kvitka.pp.ua']);
+    expect(ownedSuffixes('co.uk')).toEqual(['co.uk']);
   });
 });
 
