@@ -23,6 +23,8 @@ export interface UserTable {
   emailVerified: boolean;
   image: string | null;
   twoFactorEnabled: ColumnType<boolean | null, boolean | undefined, boolean>;
+  /** The account whose verified custom domain the user signed up through (its mails may be branded). */
+  signupBrandAccountId: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
