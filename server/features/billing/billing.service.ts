@@ -198,6 +198,22 @@ export async function startCheckout(
   };
 }
 
+/** Razorpay's statuses of a subscription that can take no more payments. */
+const ENDED_AT_GATEWAY = new Set(['cancelled', 'completed', 'expired']);
+
+/**
+ * Stops a subscription at Razorpay at once. One Razorpay has already ended (our row had not heard
+ * yet: a late or lost webhook) answers the cancel with an error; it counts as stopped.
+ */
+async function stopAtGateway(gateway: PaymentGateway, subscriptionId: string): Promise<void> {
+  try {
+    await gateway.cancelSubscription(subscriptionId, false);
+  } catch (err) {
+    const status = await gateway.subscriptionStatus(subscriptionId).catch(() => null);
+    if (status === null || !ENDED_AT_GATEWAY.has(status)) throw err;
+  }
+}
+
 /**
  * One live subscription per account. A checkout opened earlier and never paid (another tab, an
  * abandoned Starter checkout before a Pro one) is cancelled at Razorpay before a new subscription is
@@ -212,7 +228,7 @@ async function closeOpenCheckouts(deps: AppDeps, gateway: PaymentGateway, o: { a
   if (subs.some((s) => s.status !== 'created')) throw new AppError('CONFLICT', BILLING_MESSAGES.paymentInProgress);
   for (const s of subs.filter((x) => x.mode === gateway.mode)) {
     try {
-      await gateway.cancelSubscription(s.id, false);
+      await stopAtGateway(gateway, s.id);
     } catch (err) {
       throw providerError(err, 'cancellation');
     }
@@ -233,7 +249,7 @@ export async function stopSubscriptionsOf(deps: AppDeps, accountIds: string[]): 
   for (const s of subs) {
     if (!gateway || gateway.mode !== s.mode) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.stopFailed);
     try {
-      await gateway.cancelSubscription(s.id, false);
+      await stopAtGateway(gateway, s.id);
     } catch (err) {
       console.error('[billing] could not stop a subscription before deleting its account:', (err as { error?: unknown })?.error ?? err);
       throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.stopFailed);

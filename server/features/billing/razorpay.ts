@@ -33,6 +33,8 @@ export interface PaymentGateway {
   /** Plan change at the end of the current cycle (plan changes take effect at renewal). */
   changePlanAtRenewal(subscriptionId: string, planId: string): Promise<void>;
   cancelSubscription(subscriptionId: string, atCycleEnd: boolean): Promise<void>;
+  /** Razorpay's own status of a subscription (created, authenticated, active, …, cancelled, completed, expired). */
+  subscriptionStatus(subscriptionId: string): Promise<string>;
   refundPayment(paymentId: string, amount: number, notes: Record<string, string>): Promise<{ id: string; status: string }>;
 }
 
@@ -111,6 +113,9 @@ function razorpayGateway(keyId: string, keySecret: string, baseURL: string, webh
     async cancelSubscription(subscriptionId, atCycleEnd) {
       await client.subscriptions.cancel(subscriptionId, atCycleEnd);
     },
+    async subscriptionStatus(subscriptionId) {
+      return String((await client.subscriptions.fetch(subscriptionId)).status);
+    },
     async refundPayment(paymentId, amount, notes) {
       const refund = await client.payments.refund(paymentId, { amount, speed: 'normal', notes });
       return { id: refund.id, status: String(refund.status) };
@@ -136,6 +141,9 @@ function testGateway(authSecret: string): PaymentGateway {
     },
     async changePlanAtRenewal() {},
     async cancelSubscription() {},
+    async subscriptionStatus() {
+      return 'cancelled'; // the test checkout keeps nothing running
+    },
     async refundPayment() {
       return { id: id('rfnd'), status: 'processed' };
     },
