@@ -311,23 +311,34 @@ export async function acceptInvitation(
     return { accountId: inv.organizationId, accountName: inv.name, role, alreadyMember: true };
   }
 
-  // Seats are taken here, not by inviting: under the team's lock, so two invitees accepting at once
-  // cannot both take the last seat.
-  await deps.db.transaction().execute(async (trx) => {
+  // Seats are taken on acceptance (spec section 6), never holding a database connection while
+  // better-auth works (it draws on the same pool: connections held across its call, waiting on a
+  // lock, starved it and hung the server): the seat is checked, taken through better-auth, then
+  // checked again under the team's lock. Of invitees who took the last seat at the same moment, the
+  // earliest members keep their seats and the others are turned back, their invitations pending again.
+  const before = await teamSeats(deps.db, inv.organizationId);
+  if (!isUnlimited(before.limit) && before.members >= before.limit) throw new AppError('PLAN_REQUIRED', TEAM_MESSAGES.teamFull(before.limit));
+  try {
+    await deps.auth.api.acceptInvitation({ headers: o.headers, body: { invitationId: inv.id } });
+  } catch (err) {
+    const code = authErrorCode(err);
+    if (code === 'INVITATION_NOT_FOUND') throw new AppError('NOT_FOUND', TEAM_MESSAGES.invitationInvalid);
+    if (code === 'YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION') throw new AppError('PERMISSION_DENIED', TEAM_MESSAGES.wrongRecipient(inv.email));
+    if (code === 'ORGANIZATION_MEMBERSHIP_LIMIT_REACHED') throw new AppError('PLAN_REQUIRED', TEAM_MESSAGES.teamFull(before.limit));
+    if (isClientAuthError(err)) throw new AppError('BAD_INPUT', err.body?.message || err.message || TEAM_MESSAGES.invitationInvalid);
+    throw err;
+  }
+  const seated = await deps.db.transaction().execute(async (trx) => {
     await lockTeam(trx, inv.organizationId);
     const seats = await teamSeats(trx, inv.organizationId);
-    if (!isUnlimited(seats.limit) && seats.members >= seats.limit) throw new AppError('PLAN_REQUIRED', TEAM_MESSAGES.teamFull(seats.limit));
-    try {
-      await deps.auth.api.acceptInvitation({ headers: o.headers, body: { invitationId: inv.id } });
-    } catch (err) {
-      const code = authErrorCode(err);
-      if (code === 'INVITATION_NOT_FOUND') throw new AppError('NOT_FOUND', TEAM_MESSAGES.invitationInvalid);
-      if (code === 'YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION') throw new AppError('PERMISSION_DENIED', TEAM_MESSAGES.wrongRecipient(inv.email));
-      if (code === 'ORGANIZATION_MEMBERSHIP_LIMIT_REACHED') throw new AppError('PLAN_REQUIRED', TEAM_MESSAGES.teamFull(seats.limit));
-      if (isClientAuthError(err)) throw new AppError('BAD_INPUT', err.body?.message || err.message || TEAM_MESSAGES.invitationInvalid);
-      throw err;
-    }
+    if (isUnlimited(seats.limit) || seats.members <= seats.limit) return { kept: true, limit: seats.limit };
+    const first = await trx.selectFrom('member').select('userId').where('organizationId', '=', inv.organizationId).orderBy('createdAt').orderBy('id').limit(seats.limit).execute();
+    if (first.some((m) => m.userId === o.user.id)) return { kept: true, limit: seats.limit };
+    await trx.deleteFrom('member').where('organizationId', '=', inv.organizationId).where('userId', '=', o.user.id).execute();
+    await trx.updateTable('invitation').set({ status: 'pending' }).where('id', '=', inv.id).execute();
+    return { kept: false, limit: seats.limit };
   });
+  if (!seated.kept) throw new AppError('PLAN_REQUIRED', TEAM_MESSAGES.teamFull(seated.limit));
   await writeAudit(deps.db, { accountId: inv.organizationId, actorUserId: o.user.id, action: 'team.invitation_accepted', targetType: 'invitation', targetId: inv.id, data: { email: inv.email, role } });
   return { accountId: inv.organizationId, accountName: inv.name, role, alreadyMember: false };
 }
