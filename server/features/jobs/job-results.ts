@@ -113,8 +113,10 @@ export async function resultsAfterCursor(db: Db, accountId: string, jobId: strin
 }
 
 async function pageOf(db: Db, accountId: string, job: JobView, q: ResultQuery): Promise<ResultPage> {
-  // A cursor names its job: one from another job (or another account's) is a 400, never a short or empty page.
-  const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor, (v) => (v.k === 'r' && v.job === job.id && Number.isSafeInteger(v.id) && (v.id as number) >= 0 ? (v.id as number) : null));
+  // A cursor names its job: one from another job (or another account's) is a 400, never a short or
+  // empty page. One issued before cursors named their job (no `job`) is read as this job's, so a
+  // client paging across that deploy goes on.
+  const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor, (v) => (v.k === 'r' && (v.job === job.id || v.job === undefined) && Number.isSafeInteger(v.id) && (v.id as number) >= 0 ? (v.id as number) : null));
   const rows = await jobResultRows(db, accountId, job.id, { results: q.results, reasons: q.reasons, after, limit: q.limit === undefined ? undefined : q.limit + 1 });
   const page = q.limit === undefined ? rows : rows.slice(0, q.limit);
   const more = q.limit !== undefined && rows.length > q.limit;
