@@ -91,18 +91,28 @@ function isMostlyText(text: string): boolean {
   return control <= Math.max(2, n * 0.01);
 }
 
-/** The delimiter of the first non-blank line: the most frequent of , ; tab | outside quotes (a tie: the earlier). */
+/**
+ * The delimiter of the first non-blank line: the most frequent of , ; tab | outside quotes (a tie:
+ * the earlier). `|` is also legal inside an address's local part (`sales|eu@example.com`), so it is
+ * taken only from a header line (no @ in it) or when the next line has as many.
+ */
 export function detectDelimiter(text: string): string {
-  const line = text.split(/\r\n|\r|\n/).find((l) => l.trim().length > 0) ?? '';
+  const [line = '', next] = text.split(/\r\n|\r|\n/).filter((l) => l.trim().length > 0);
+  const counts = delimiterCounts(line);
+  if (line.includes('@') && (next === undefined || delimiterCounts(next)['|'] !== counts['|'])) counts['|'] = 0;
+  let best = ',';
+  for (const d of [';', '\t', '|']) if (counts[d]! > counts[best]!) best = d;
+  return best;
+}
+
+function delimiterCounts(line: string): Record<string, number> {
   const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0, '|': 0 };
   let quoted = false;
   for (const ch of line) {
     if (ch === '"') quoted = !quoted;
     else if (!quoted && ch in counts) counts[ch]! += 1;
   }
-  let best = ',';
-  for (const d of [';', '\t', '|']) if (counts[d]! > counts[best]!) best = d;
-  return best;
+  return counts;
 }
 
 export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: number } = {}): CsvImportOutcome {
