@@ -18,7 +18,7 @@ export function idempotencyKeys(deps: AppDeps): RequestHandler {
       const key = Array.isArray(header) ? (header[0] ?? '') : header;
       const accountId = auth.principal.accountId;
       const apiKeyId = auth.principal.keyId;
-      const claim = await claimIdempotencyKey(deps.db, { accountId, apiKeyId, key, hash: requestHash(req.method, req.path, req.body) });
+      const claim = await claimIdempotencyKey(deps.db, { accountId, apiKeyId, key, sandbox: auth.principal.isTest, hash: requestHash(req.method, req.path, req.body) });
       if (claim.kind === 'replay') {
         res.status(claim.status).setHeader('Idempotent-Replayed', 'true');
         if (claim.contentType) res.setHeader('Content-Type', claim.contentType);

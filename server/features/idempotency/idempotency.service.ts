@@ -31,8 +31,12 @@ function storedKey(o: { key: string; apiKeyId: string }): string {
 }
 
 /** Claims the key for this request, or answers how an earlier request with it ended. */
-export async function claimIdempotencyKey(db: Db, o: { accountId: string; apiKeyId: string; key: string; hash: string }): Promise<Claim> {
+export async function claimIdempotencyKey(db: Db, o: { accountId: string; apiKeyId: string; key: string; hash: string; sandbox: boolean }): Promise<Claim> {
   if (!KEY_FORMAT.test(o.key)) throw new AppError('BAD_INPUT', 'Idempotency-Key must be 1–255 visible ASCII characters.');
+  // Stored before keys belonged to their API key (per account; "sandbox <key>" for a test key) and
+  // still inside the window: a client retrying across that deploy is answered from it.
+  const legacy = await storedAnswer(db, o.accountId, o.sandbox ? `sandbox ${o.key}` : o.key);
+  if (legacy) return answerFrom(legacy, o.hash);
   o = { ...o, key: storedKey(o) };
   const claimed = await db
     .insertInto('idempotency_key')
@@ -46,13 +50,32 @@ export async function claimIdempotencyKey(db: Db, o: { accountId: string; apiKey
     .returning('key')
     .executeTakeFirst();
   if (claimed) return { kind: 'new' };
-  const row = await db
+  const row = await storedAnswer(db, o.accountId, o.key);
+  if (!row) throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed. Retry in a moment.');
+  return answerFrom(row, o.hash);
+}
+
+interface StoredAnswer {
+  request_hash: string;
+  status: number | null;
+  body: string | null;
+  content_type: string | null;
+}
+
+/** The row stored under `key` for the account, inside the window. */
+function storedAnswer(db: Db, accountId: string, key: string): Promise<StoredAnswer | undefined> {
+  return db
     .selectFrom('idempotency_key')
     .select(['request_hash', 'status', 'body', 'content_type'])
-    .where('account_id', '=', o.accountId)
-    .where('key', '=', o.key)
-    .executeTakeFirstOrThrow();
-  if (row.request_hash !== o.hash) {
+    .where('account_id', '=', accountId)
+    .where('key', '=', key)
+    .where('created_at', '>=', windowStart())
+    .executeTakeFirst();
+}
+
+/** How an earlier request with the key ended: its answer again, or why this request cannot run. */
+function answerFrom(row: StoredAnswer, hash: string): Claim {
+  if (row.request_hash !== hash) {
     throw new AppError('UNPROCESSABLE', 'This Idempotency-Key was already used with a different request. Use a new key for a new request.');
   }
   if (row.status === null || row.body === null) throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed. Retry in a moment.');
