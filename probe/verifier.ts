@@ -199,7 +199,9 @@ export class Engine implements Verifier {
     const ageHint = new Hint(agePromise, null);
 
     if (depth === 'mx') {
-      const [age, zones] = await Promise.all([ageHint.within(HINT_GRACE_MS), listingHint(primary.ip).within(HINT_GRACE_MS)]);
+      // At depth mx, age and blocklists are all the score has besides DNS: they are waited for (each
+      // bounded by its own timeout, RDAP's 1.5 s), so the same address scores the same twice.
+      const [age, zones] = await Promise.all([agePromise, primaryListings]);
       for (const e of entries) {
         finish(e, {
           ...common,
