@@ -30,6 +30,11 @@ describe('role accounts', () => {
     const names = ['alexa', 'sydney', 'paris', 'india', 'gardner', 'denver'];
     expect(names.filter(isRoleAccount)).toEqual([]);
   });
+
+  it('still flags the two-letter department mailboxes companies publish (ap@, cs@, ir@, bd@, rh@)', () => {
+    const departments = ['ap', 'cs', 'ir', 'bd', 'rh', 'pm', 'ta'];
+    expect(departments.filter((d) => !isRoleAccount(d))).toEqual([]);
+  });
 });
 
 describe('free providers', () => {
