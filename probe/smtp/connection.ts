@@ -2,7 +2,8 @@
 // once when pipelining), reads complete multi-line replies in order, upgrades to TLS in place, and
 // puts a timeout on every wait. It never sends DATA: the probe only asks. Replies must stay in step
 // with commands: a reply already waiting when a command is written answers nothing we asked, and
-// ends the connection ('out_of_step'), so no reply is ever handed to the wrong command.
+// ends the connection ('out_of_step'), so no reply is ever handed to the wrong command (a waiting
+// 421 excepted: the server is closing, and the 421 is read as the next command's reply).
 import net from 'node:net';
 import tls from 'node:tls';
 import { StringDecoder } from 'node:string_decoder';
@@ -118,9 +119,13 @@ export class SmtpConnection {
   /**
    * Writes command lines in one packet (one line unless pipelining). Throws 'out_of_step' (and ends
    * the connection) when a reply is already waiting: the server answered something we never asked.
+   * A lone waiting 421 is no such reply: the server is closing the connection (RFC 5321 section 3.8;
+   * Postfix's error limit writes it right behind a rejection, an idle timeout on its own). Nothing is
+   * written then, and the next read takes the 421 as this command's reply, as if it had come later.
    */
   write(lines: string[]): void {
     if (this.failure) return;
+    if (this.replies.length === 1 && this.replies[0]?.code === 421) return;
     if (this.replies.length > 0) {
       this.outOfStep(`reply before ${lines[0]?.split(' ')[0] ?? 'command'}: ${this.replies[0]?.lines[0]?.slice(0, 80) ?? ''}`);
       throw this.failure;

@@ -1,10 +1,10 @@
 // One SMTP session against one MX address: banner → EHLO (HELO fallback) → STARTTLS when offered →
 // MAIL FROM → RCPT TO for each recipient (all in one write when the server offers PIPELINING) →
-// QUIT. The caller gets the replies as soon as the last RCPT is answered (pipelined: once the QUIT
-// in the same group is answered too, which shows the group's replies matched its commands); the
-// close happens afterwards, and `onClosed` fires only once the socket is gone (politeness slots are
-// held till then). A server out of step (more replies than commands, a 2xx other than 250 to
-// EHLO/HELO/MAIL) ends the session with no RCPT answer kept: its answers cannot be told apart.
+// QUIT. The caller gets the replies as soon as the last RCPT is answered; QUIT's reply and the close
+// happen afterwards, and `onClosed` fires only once the socket is gone (politeness slots are held
+// till then). A server out of step before the RCPT answers are read (a reply waiting when a command
+// is written, a 2xx other than 250 to EHLO/HELO/MAIL) ends the session with no RCPT answer kept: its
+// answers cannot be told apart. A waiting 421 is the server closing, never out of step.
 import type { SmtpReply } from '../contract';
 import { classifyReply } from './reply-codes';
 import { SmtpConnection, SmtpError, type RawReply } from './connection';
@@ -234,12 +234,12 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
       }
       awaiting = -1;
       const quitMs = Math.min(p.replyTimeoutMs, 2000);
-      // Every RCPT answered: the next reply must be QUIT's, or the group got more replies than commands.
+      // The answers are handed over now: one reply per command up to the last RCPT, after MAIL's 250.
+      // Every RCPT answered: the next reply should be QUIT's; that is checked in the background (a
+      // server out of step there only ends the connection: the answers already read stand).
       if (!quitRead && !rcptReplies.slice(0, n).includes(null)) {
-        await checkQuitReply(conn, quitMs, p.signal);
-        quitRead = true;
-      }
-      void (quitRead ? conn.close(quitMs, outer) : conn.finish(quitMs, outer));
+        void checkQuitReply(conn, quitMs, outer);
+      } else void (quitRead ? conn.close(quitMs, outer) : conn.finish(quitMs, outer));
       return result('ok', null, null, pipelining, conn.isTls);
     } else {
       conn.write([mail]);
@@ -256,9 +256,9 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
       }
       awaiting = -1;
     }
-    // QUIT is written only with no reply waiting: one waiting now answered nothing we asked.
-    conn.write(['QUIT']);
-    void conn.finish(Math.min(p.replyTimeoutMs, 2000), outer);
+    // A goodbye, written whatever is waiting: every RCPT answer was read with no reply waiting before
+    // its command, so one that came after the last answer (a 421 closing) changes none of them.
+    void conn.quit(Math.min(p.replyTimeoutMs, 2000), outer);
     return result('ok', null, null, pipelining, conn.isTls);
   } catch (err) {
     const tls = conn.isTls;
@@ -294,38 +294,57 @@ function unexpected(stage: string, r: RawReply): Error {
   return new EarlyEnd(earlyOutcome(r), toSmtpReply(stage, r), `${stage}: ${r.code} ${r.text}`);
 }
 
+/** At most this many 220s read in place of EHLO's (or HELO's) reply are taken as more greeting. */
+const MAX_EXTRA_GREETINGS = 5;
+
 /** EHLO, falling back to HELO when EHLO is refused. Returns the EHLO keywords (empty after HELO). */
 async function greet(conn: SmtpConnection, p: SessionParams, transcript: SmtpReply[]): Promise<Set<string>> {
+  let extraGreetings = 0;
+  /**
+   * The reply to the command just written. A 220 is the rest of a greeting written as several
+   * complete replies that reached us only after that command was written (takeQueued took the ones
+   * that came before): skipped, a few times at most; then a 220 is out of step.
+   */
+  const reply = async (): Promise<RawReply> => {
+    for (;;) {
+      const r = await conn.read(p.replyTimeoutMs, p.signal);
+      if (r.code !== 220 || extraGreetings >= MAX_EXTRA_GREETINGS) return r;
+      extraGreetings++;
+    }
+  };
   conn.write([`EHLO ${p.heloName}`]);
-  const ehlo = await conn.read(p.replyTimeoutMs, p.signal);
+  const ehlo = await reply();
   transcript.push(toSmtpReply('ehlo', ehlo));
   if (ehlo.code === 250) return ehloKeywords(ehlo);
   // A 2xx is no refusal (never a reason for HELO); 421 says the server is closing.
   if (ehlo.code === 421 || (ehlo.code >= 200 && ehlo.code < 300)) throw unexpected('ehlo', ehlo);
   conn.write([`HELO ${p.heloName}`]);
-  const helo = await conn.read(p.replyTimeoutMs, p.signal);
+  const helo = await reply();
   transcript.push(toSmtpReply('helo', helo));
   if (helo.code !== 250) throw unexpected('helo', helo);
   return new Set();
 }
 
 /**
- * Reads the reply in QUIT's place after a pipelined group's last RCPT reply. A 221, or none in time
- * (nothing to tell), is fine. Any other reply may be QUIT's (a few servers answer it 250) or a
- * RCPT's when the group got one reply too many: then another reply follows before the close, and
- * the session is 'out_of_step'.
+ * In the background, once a pipelined group's answers have been handed over (never on their path):
+ * reads the reply in QUIT's place, then closes. A 221, or none in time (nothing to tell), is fine.
+ * Any other reply may be QUIT's (a few servers answer it 250) or come before it: when another reply
+ * follows before the close, the connection ends as out of step. The answers already handed over
+ * stand (there is no one left to tell). Never throws.
  */
 async function checkQuitReply(conn: SmtpConnection, timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
   const next = async (): Promise<RawReply | null> => {
     try {
       return await conn.read(timeoutMs, signal);
-    } catch (err) {
-      if ((err as SmtpError).kind === 'aborted') throw err;
-      return null; // closed or silent
+    } catch {
+      return null; // closed, silent, or the check has gone
     }
   };
   const quit = await next();
-  if (quit === null || quit.code === 221) return;
-  const extra = await next();
-  if (extra !== null) throw new SmtpError('out_of_step', `out of step: ${extra.code} after the reply in QUIT's place (${quit.code})`);
+  if (quit !== null && quit.code !== 221) {
+    const extra = await next();
+    if (extra !== null) return conn.outOfStep(`${extra.code} after the reply in QUIT's place (${quit.code})`);
+  }
+  if (signal?.aborted) return conn.destroy();
+  return conn.close(timeoutMs, signal);
 }
