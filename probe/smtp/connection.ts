@@ -141,6 +141,11 @@ export class SmtpConnection {
    * Takes the complete replies already received with code `code` (none is waited for): the rest of a
    * greeting written as several complete replies ("220 …\r\n220 …"), sent before we said anything.
    */
+  /** Replies that have come and were not read yet. */
+  get waiting(): number {
+    return this.replies.length;
+  }
+
   takeQueued(code: number): RawReply[] {
     const taken: RawReply[] = [];
     while (this.replies[0]?.code === code) taken.push(this.replies.shift() as RawReply);

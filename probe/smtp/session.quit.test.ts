@@ -33,7 +33,7 @@ const params = (port: number, rcpts: string[], over: Partial<SessionParams> = {}
  * A PIPELINING server that answers every RCPT at once; QUIT gets `quit` (null: no answer) and the
  * connection stays open (the server closes it only on its own idle timeout, far later).
  */
-async function pipeliningServer(quit: string | null) {
+async function pipeliningServer(quit: string | null, o: { answerFirstRcptTwice?: boolean } = {}) {
   const sockets = new Set<net.Socket>();
   const srv = net.createServer((socket) => {
     sockets.add(socket);
@@ -49,7 +49,10 @@ async function pipeliningServer(quit: string | null) {
         const line = buf.slice(0, i);
         buf = buf.slice(i + 2);
         if (/^EHLO/i.test(line)) out += '250-fake.test\r\n250 PIPELINING\r\n';
-        else if (/^RCPT/i.test(line)) out += line.includes('nobody') ? '550 5.1.1 User unknown\r\n' : '250 2.1.5 Ok\r\n';
+        else if (/^RCPT/i.test(line)) {
+          const answer = line.includes('nobody') ? '550 5.1.1 User unknown\r\n' : '250 2.1.5 Ok\r\n';
+          out += o.answerFirstRcptTwice && !out.includes('2.1.5') && !out.includes('5.1.1') ? answer + answer : answer;
+        }
         else if (/^QUIT/i.test(line)) out += quit === null ? '' : `${quit}\r\n`;
         else out += '250 2.1.0 Ok\r\n';
       }
@@ -85,6 +88,14 @@ describe('pipelined QUIT-reply wait ', () => {
     const ms = Date.now() - t0;
     expect(res.rcptReplies.map((r) => r?.code)).toEqual([250]);
     expect(ms).toBeLessThan(1000);
+  });
+
+  it('a group answered with one reply too many, all at once, keeps none of its answers (they are shifted)', async () => {
+    const srv = await pipeliningServer('221 Bye', { answerFirstRcptTwice: true });
+    const res = await runSession(params(srv.port, ['nobody@fake.test', 'alice@fake.test']));
+    // Read in order the replies would say nobody 550, alice 550: alice's real 250 is in QUIT's place.
+    expect(res.rcptReplies.map((r) => r?.code ?? null)).toEqual([null, null]);
+    expect(res.detail).toMatch(/out of step/);
   });
 
   it('an answer received well before the check is cut off is not lost waiting for QUIT\'s reply (domain probe)', async () => {

@@ -233,6 +233,9 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
         if (r.code === 421) break; // the server is closing the connection
       }
       awaiting = -1;
+      // One reply per command: when, besides the one in QUIT's place, another has already come, some
+      // RCPT was answered twice and the answers read are shifted: none of them is kept.
+      if (!quitRead && conn.waiting >= 2) throw new SmtpError('out_of_step', 'out of step: more replies than the pipelined group had commands');
       const quitMs = Math.min(p.replyTimeoutMs, 2000);
       // The answers are handed over now: one reply per command up to the last RCPT, after MAIL's 250.
       // Every RCPT answered: the next reply should be QUIT's; that is checked in the background (a
