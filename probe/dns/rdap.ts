@@ -4,7 +4,8 @@
 // a short timeout so it never holds a verdict back for long. Every failure is null: age is a score
 // hint, never a verdict. A "not now" (429, 5xx) is not a failure of the domain: it is kept only until
 // the server's Retry-After (a minute without one), and a server that asked us to slow down (429, or
-// Retry-After) is not asked again until then.
+// Retry-After) is not asked again until then; requests wait for one of a server's 16 places in our
+// own queue (not the agent's), so the pause is checked right before each one is sent.
 // Spoken with node:http(s) rather than fetch: one GET per domain does not need the fetch machinery,
 // which cost about a millisecond of CPU per lookup (a probe node asks hundreds).
 import http from 'node:http';
@@ -36,6 +37,53 @@ const MAX_SOCKETS_PER_SERVER = 16;
 const httpAgent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_SERVER });
 const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_SERVER });
 
+/**
+ * Requests per RDAP server (origin) are queued here, at most MAX_SOCKETS_PER_SERVER on the wire,
+ * rather than in the agent's socket queue: a request is checked against the server's pause when its
+ * turn comes, so once a server answered 429 the requests still waiting are never sent (the agent
+ * would have sent every one of them).
+ */
+const serverSlots = new Map<string, { active: number; waiting: (() => void)[] }>();
+
+/** Resolves once `origin` has a free place (rejects with the signal's reason if it aborts first). */
+function takeSlot(origin: string, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  let slots = serverSlots.get(origin);
+  if (!slots) serverSlots.set(origin, (slots = { active: 0, waiting: [] }));
+  if (slots.active < MAX_SOCKETS_PER_SERVER) {
+    slots.active++;
+    return Promise.resolve();
+  }
+  const queue = slots.waiting;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      const at = queue.indexOf(turn);
+      if (at >= 0) queue.splice(at, 1);
+      reject(abortReason(signal));
+    };
+    const turn = () => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    queue.push(turn);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Hands `origin`'s place to the next waiting request (the place stays taken), else frees it. */
+function freeSlot(origin: string): void {
+  const slots = serverSlots.get(origin);
+  if (!slots) return;
+  const next = slots.waiting.shift();
+  if (next) return next();
+  slots.active--;
+  if (slots.active <= 0) serverSlots.delete(origin);
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('aborted');
+}
+
 export interface TextResponse {
   status: number;
   /** The body of a 2xx, else ''. */
@@ -55,18 +103,35 @@ export class PausedServerError extends Error {
 /**
  * GET `url` (http or https), following redirects, within the `signal`. Resolves with the final
  * status and, for a 2xx, the body; rejects on a network error, a body over 1 MB or the signal, and
- * with PausedServerError instead of asking a server `paused` refuses.
+ * with PausedServerError instead of asking a server `paused` refuses. At most
+ * MAX_SOCKETS_PER_SERVER requests per server are out at once; `paused` is asked when a request's
+ * turn comes, right before it is sent.
  */
-export function getText(url: string, signal: AbortSignal, paused: (origin: string) => boolean = () => false, redirects = MAX_REDIRECTS): Promise<TextResponse> {
+export async function getText(url: string, signal: AbortSignal, paused: (origin: string) => boolean = () => false, redirects = MAX_REDIRECTS): Promise<TextResponse> {
+  const target = new URL(url);
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`unsupported URL scheme ${target.protocol}`);
+  if (paused(target.origin)) throw new PausedServerError(target.origin);
+  await takeSlot(target.origin, signal);
+  if (paused(target.origin)) {
+    freeSlot(target.origin);
+    throw new PausedServerError(target.origin);
+  }
+  let answer: TextResponse | { redirect: string };
+  try {
+    answer = await send(target, signal);
+  } finally {
+    // The place is handed on only after the caller has seen this answer (a 429 pauses the server
+    // before the next request's turn), as a macrotask: every promise reaction runs first.
+    setImmediate(freeSlot, target.origin);
+  }
+  if (!('redirect' in answer)) return answer;
+  if (redirects <= 0) throw new Error('too many redirects');
+  return getText(answer.redirect, signal, paused, redirects - 1);
+}
+
+/** One GET, on a place taken for its server: the answer, or where it redirects to. */
+function send(target: URL, signal: AbortSignal): Promise<TextResponse | { redirect: string }> {
   return new Promise((resolve, reject) => {
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch (err) {
-      return reject(err instanceof Error ? err : new Error(String(err)));
-    }
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') return reject(new Error(`unsupported URL scheme ${target.protocol}`));
-    if (paused(target.origin)) return reject(new PausedServerError(target.origin));
     const secure = target.protocol === 'https:';
     const get = secure ? https.get : http.get;
     const req = get(target, { headers: { accept: 'application/rdap+json, application/json' }, signal, agent: secure ? httpsAgent : httpAgent }, (res) => {
@@ -74,8 +139,7 @@ export function getText(url: string, signal: AbortSignal, paused: (origin: strin
       const location = res.headers.location;
       if (status >= 300 && status < 400 && location) {
         res.resume();
-        if (redirects <= 0) return reject(new Error('too many redirects'));
-        return getText(new URL(location, target).toString(), signal, paused, redirects - 1).then(resolve, reject);
+        return resolve({ redirect: new URL(location, target).toString() });
       }
       const answered = { status, url: target.href, retryAfter: res.headers['retry-after'] };
       if (status < 200 || status >= 300) {

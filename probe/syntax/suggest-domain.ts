@@ -34,16 +34,50 @@ function brandOf(domain: string): string {
 }
 
 /**
+ * A domain cut at its public suffix: the label(s) typed before it, and the suffix (hotmial.com.br →
+ * hotmial, com.br). A domain that is itself a public suffix (web.id, mail.pl) or that tldts refuses
+ * is cut at its last dot.
+ */
+interface SplitDomain {
+  domain: string;
+  name: string;
+  suffix: string;
+}
+
+function splitAtSuffix(domain: string): SplitDomain {
+  const { publicSuffix } = parseDomain(domain);
+  const suffix = publicSuffix && publicSuffix.length < domain.length ? publicSuffix : domain.slice(domain.lastIndexOf('.') + 1);
+  return { domain, name: domain.slice(0, Math.max(0, domain.length - suffix.length - 1)), suffix };
+}
+
+/**
+ * The edits that turn the public suffix as typed into the intended one, when they can be a slip: at
+ * most one (hotmail.con, yahoo.cm → .com), and never one country code for another, which names a
+ * different domain (a dead hotmail.pl is not hotmail.ru, yahoo.cz not yahoo.ca, yahoo.com.tr not
+ * yahoo.com.tw); else null.
+ */
+function suffixEdits(typed: string, intended: string): number | null {
+  if (typed === intended) return 0;
+  const tld = (suffix: string) => suffix.slice(suffix.lastIndexOf('.') + 1);
+  const [a, b] = [tld(typed), tld(intended)];
+  if (a !== b && /^[a-z]{2}$/.test(a) && /^[a-z]{2}$/.test(b)) return null;
+  return editDistance(typed, intended, 1) <= 1 ? 1 : null;
+}
+
+/**
  * The edits from `typed` to `intended` when they are a slip of the fingers on `brand`, else null: at
  * most two edits for a long name (hotmail, outlook), one for gmail, live or aol, none for go, o2 or i
  * (a short dead domain is two edits from many real ones: acme.com from aim.com, mymail.com from
- * gmail.com), and the name lost at most one character.
+ * gmail.com), and the name lost at most one character. The name and the public suffix are measured
+ * apart (see suffixEdits): two edits over the whole domain turned a dead hotmail.pl into hotmail.ru.
  */
-function slipEdits(typed: string, intended: string, brand: string): number | null {
+function slipEdits(typed: SplitDomain, intended: SplitDomain, brand: string): number | null {
   const allowed = brand.length >= 7 ? 2 : brand.length >= 3 ? 1 : 0;
   // Each edit changes the length by at most one: most candidates are ruled out without measuring.
-  if (Math.abs(typed.length - intended.length) > allowed || intended.length < typed.length - 1) return null;
-  const edits = editDistance(typed, intended, allowed);
+  if (Math.abs(typed.domain.length - intended.domain.length) > allowed || intended.domain.length < typed.domain.length - 1) return null;
+  const inSuffix = suffixEdits(typed.suffix, intended.suffix);
+  if (inSuffix === null || inSuffix > allowed) return null;
+  const edits = inSuffix + editDistance(typed.name, intended.name, allowed - inSuffix);
   return edits > 0 && edits <= allowed ? edits : null;
 }
 
@@ -57,7 +91,7 @@ function fewestEdits(candidates: { domain: string; edits: number | null }[]): st
 /** RFC 2606 names, listed upstream by mistake: they take no mail. */
 const RESERVED_EXAMPLE_DOMAINS = new Set(['example.com', 'example.net', 'example.org']);
 /** The common providers a typo may be corrected to: never a look-alike, a disposable service or a reserved name. */
-const suggestionTargets = commonProviders.filter((d) => !typoDomains.has(d) && !isDisposableDomain(d) && !RESERVED_EXAMPLE_DOMAINS.has(d)).map((domain) => ({ domain, brand: brandOf(domain) }));
+const suggestionTargets = commonProviders.filter((d) => !typoDomains.has(d) && !isDisposableDomain(d) && !RESERVED_EXAMPLE_DOMAINS.has(d)).map((domain) => ({ ...splitAtSuffix(domain), brand: brandOf(domain) }));
 const targetBrands = new Set(suggestionTargets.map((t) => t.brand));
 /** Public suffix → the common providers' names that have a known provider domain under it (com.br → hotmail, yahoo …). */
 const brandsBySuffix = new Map<string, string[]>();
@@ -77,11 +111,12 @@ for (const { domain } of suggestionTargets) if (!targetsWithoutDots.has(domain.r
  */
 function nearestCommonProvider(domain: string): string | null {
   const d = domain.toLowerCase();
-  const provider = fewestEdits(suggestionTargets.map((t) => ({ domain: t.domain, edits: slipEdits(d, t.domain, t.brand) })));
+  const typed = splitAtSuffix(d);
+  const provider = fewestEdits(suggestionTargets.map((t) => ({ domain: t.domain, edits: slipEdits(typed, t, t.brand) })));
   if (provider) return provider;
   const { domainWithoutSuffix: name, publicSuffix, isIcann, subdomain } = parseDomain(d);
   if (!isIcann || !name || !publicSuffix || subdomain) return null;
-  return fewestEdits((brandsBySuffix.get(publicSuffix) ?? []).map((brand) => ({ domain: `${brand}.${publicSuffix}`, edits: slipEdits(name, brand, brand) })));
+  return fewestEdits((brandsBySuffix.get(publicSuffix) ?? []).map((brand) => ({ domain: `${brand}.${publicSuffix}`, edits: slipEdits({ domain: name, name, suffix: '' }, { domain: brand, name: brand, suffix: '' }, brand) })));
 }
 
 /**
@@ -109,13 +144,13 @@ function suggestDomain(domain: string, domainHasMail: boolean | null): string | 
   return suggested;
 }
 
-/** The intended domain of one that takes no mail: the nearest common provider, else the spell-checker library's guess (mapped off a look-alike). */
+/** The intended domain of one that takes no mail: the nearest common provider, else the spell-checker library's guess (mapped off a look-alike; its suffix held to the same rule). */
 function correctDeadDomain(domain: string): string | null {
   const provider = nearestCommonProvider(domain);
   if (provider) return provider;
   const hit = spellChecker.run({ email: `x@${domain}` });
   const guess = hit ? (knownTypoTarget(hit.domain) ?? hit.domain) : null;
-  return guess && guess !== domain && isPlausibleTypo(domain, guess) ? guess : null;
+  return guess && guess !== domain && isPlausibleTypo(domain, guess) && suffixEdits(splitAtSuffix(domain).suffix, splitAtSuffix(guess).suffix) !== null ? guess : null;
 }
 
 /**
