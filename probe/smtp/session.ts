@@ -233,14 +233,18 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
         if (r.code === 421) break; // the server is closing the connection
       }
       awaiting = -1;
-      // One reply per command: when, besides the one in QUIT's place, another has already come, some
-      // RCPT was answered twice and the answers read are shifted: none of them is kept.
-      if (!quitRead && conn.waiting >= 2) throw new SmtpError('out_of_step', 'out of step: more replies than the pipelined group had commands');
+      const everyRcptAnswered = !rcptReplies.slice(0, n).includes(null);
+      // One reply per command: when every RCPT has its reply and, besides the one in QUIT's place,
+      // another has already come, some RCPT was answered twice and the answers read are shifted:
+      // none of them is kept. (After a 421 the server is closing: what follows it is no answer.)
+      if (!quitRead && everyRcptAnswered && !rcptReplies.some((r) => r?.code === 421) && conn.waiting >= 2) {
+        throw new SmtpError('out_of_step', 'out of step: more replies than the pipelined group had commands');
+      }
       const quitMs = Math.min(p.replyTimeoutMs, 2000);
       // The answers are handed over now: one reply per command up to the last RCPT, after MAIL's 250.
       // Every RCPT answered: the next reply should be QUIT's; that is checked in the background (a
       // server out of step there only ends the connection: the answers already read stand).
-      if (!quitRead && !rcptReplies.slice(0, n).includes(null)) {
+      if (!quitRead && everyRcptAnswered) {
         void checkQuitReply(conn, quitMs, outer);
       } else void (quitRead ? conn.close(quitMs, outer) : conn.finish(quitMs, outer));
       return result('ok', null, null, pipelining, conn.isTls);
