@@ -7,27 +7,13 @@
 // A waiting 421 is the server closing: it is read as the next recipient's reply, the answers before
 // it stand, and the final QUIT is a goodbye written whatever is waiting.
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runProbe, smtpContext } from '../testing/domain-probe';
-import { runSession, type SessionParams } from './session';
+import { runSession } from './session';
+import { closedAfterEach, sessionParams } from '../testing/session-params';
 
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const track = closedAfterEach();
 
-const params = (port: number, rcpts: string[]): SessionParams => ({
-  ip: '127.0.0.1',
-  port,
-  host: 'mx.f.test',
-  heloName: 'probe.test',
-  mailFrom: 'verify@probe.test',
-  rcpts,
-  startTls: false,
-  connectTimeoutMs: 1500,
-  bannerTimeoutMs: 1500,
-  replyTimeoutMs: 1500,
-});
 
 /**
  * A Postfix-like server without PIPELINING (smtpd_discard_ehlo_keywords = pipelining) and a hard
@@ -70,7 +56,7 @@ async function errorLimitServer(limit: number): Promise<number> {
     });
   });
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  servers.push({
+  track({
     close: () =>
       new Promise<void>((r) => {
         for (const s of sockets) s.destroy();
@@ -83,13 +69,13 @@ async function errorLimitServer(limit: number): Promise<number> {
 describe('Postfix error limit: 421 written right behind a rejection ', () => {
   it('keeps the answers read before the 421 (alice 250, ghost 550)', async () => {
     const port = await errorLimitServer(1);
-    const res = await runSession(params(port, ['alice@f.test', 'ghost@f.test', 'bob@f.test']));
+    const res = await runSession(sessionParams(port, ['alice@f.test', 'ghost@f.test', 'bob@f.test']));
     expect(res.rcptReplies.slice(0, 2).map((r) => r?.code ?? null)).toEqual([250, 550]);
   });
 
   it('keeps the last recipient\'s rejection when the 421 follows it (QUIT is never answered)', async () => {
     const port = await errorLimitServer(1);
-    const res = await runSession(params(port, ['ghost@f.test']));
+    const res = await runSession(sessionParams(port, ['ghost@f.test']));
     expect(res.rcptReplies.map((r) => r?.code ?? null)).toEqual([550]);
   });
 

@@ -4,27 +4,13 @@
 // answer to EHLO: the session ended "out of step" and the address was never answered — the verdict
 // depended on packet timing. A 220 read in place of EHLO's (or HELO's) reply is more greeting.
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runProbe, smtpContext } from '../testing/domain-probe';
-import { runSession, type SessionParams } from './session';
+import { runSession } from './session';
+import { closedAfterEach, sessionParams } from '../testing/session-params';
 
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const track = closedAfterEach();
 
-const params = (port: number, rcpts: string[]): SessionParams => ({
-  ip: '127.0.0.1',
-  port,
-  host: 'mx.f.test',
-  heloName: 'probe.test',
-  mailFrom: 'verify@probe.test',
-  rcpts,
-  startTls: false,
-  connectTimeoutMs: 1500,
-  bannerTimeoutMs: 1500,
-  replyTimeoutMs: 1500,
-});
 
 /** Greets with "220 …" and, `gapMs` later, a second complete "220 …" (before reading anything). */
 async function splitDoubleBanner(gapMs: number): Promise<number> {
@@ -56,7 +42,7 @@ async function splitDoubleBanner(gapMs: number): Promise<number> {
     });
   });
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  servers.push({
+  track({
     close: () =>
       new Promise<void>((r) => {
         for (const s of sockets) s.destroy();
@@ -69,7 +55,7 @@ async function splitDoubleBanner(gapMs: number): Promise<number> {
 describe('a greeting in two complete 220 replies, the second a moment later ', () => {
   it('the session still reaches RCPT (same as when both 220s arrive together)', async () => {
     const port = await splitDoubleBanner(10);
-    const res = await runSession(params(port, ['alice@f.test']));
+    const res = await runSession(sessionParams(port, ['alice@f.test']));
     expect(res.detail).toBeNull();
     expect(res.rcptReplies.map((r) => r?.code ?? null)).toEqual([250]);
   });

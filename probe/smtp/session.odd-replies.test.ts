@@ -2,30 +2,15 @@
 // code-less continuation lines, plaintext injected after STARTTLS, and replies nobody asked for
 // (a greeting sent as two complete replies). Each answer must stay with the recipient it belongs to.
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startScriptedSmtp, type RunningServer } from '../testing/fake-smtp';
 import { runProbe, smtpContext } from '../testing/domain-probe';
 import { runSession, type SessionParams } from './session';
+import { closedAfterEach, sessionParams } from '../testing/session-params';
 
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-const track = <T extends { close(): Promise<void> }>(s: T): T => (servers.push(s), s);
+const track = closedAfterEach();
 
-const params = (port: number, rcpts: string[], over: Partial<SessionParams> = {}): SessionParams => ({
-  ip: '127.0.0.1',
-  port,
-  host: 'mx.fake.test',
-  heloName: 'probe.test',
-  mailFrom: 'verify@probe.test',
-  rcpts,
-  startTls: false,
-  connectTimeoutMs: 1500,
-  bannerTimeoutMs: 1500,
-  replyTimeoutMs: 1500,
-  ...over,
-});
+const params = (port: number, rcpts: string[], over: Partial<SessionParams> = {}): SessionParams => sessionParams(port, rcpts, { host: 'mx.fake.test', ...over });
 
 /**
  * A raw server whose RCPT answer is written in several TCP writes (`chunks`), `gapMs` apart, the way a

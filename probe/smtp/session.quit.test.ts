@@ -4,30 +4,15 @@
 // were already in, for up to 2 × min(replyTimeout, 2000) ms — on the verdict's critical path, and
 // past the check's deadline they were lost altogether. The answers are handed over at once; QUIT's
 // reply is read in the background.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import net from 'node:net';
 import { runProbe, smtpContext } from '../testing/domain-probe';
 import { runSession, type SessionParams } from './session';
+import { closedAfterEach, sessionParams } from '../testing/session-params';
 
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-const track = <T extends { close(): Promise<void> }>(s: T): T => (servers.push(s), s);
+const track = closedAfterEach();
 
-const params = (port: number, rcpts: string[], over: Partial<SessionParams> = {}): SessionParams => ({
-  ip: '127.0.0.1',
-  port,
-  host: 'mx.fake.test',
-  heloName: 'probe.test',
-  mailFrom: 'verify@probe.test',
-  rcpts,
-  startTls: false,
-  connectTimeoutMs: 1500,
-  bannerTimeoutMs: 1500,
-  replyTimeoutMs: 5000,
-  ...over,
-});
+const params = (port: number, rcpts: string[], over: Partial<SessionParams> = {}): SessionParams => sessionParams(port, rcpts, { host: 'mx.fake.test', replyTimeoutMs: 5000, ...over });
 
 /**
  * A PIPELINING server that answers every RCPT at once; QUIT gets `quit` (null: no answer) and the
