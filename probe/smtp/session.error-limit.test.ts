@@ -6,11 +6,11 @@
 // reply "out of step" and the session discarded EVERY RCPT answer it had — the 550s and the 250s.
 // A waiting 421 is the server closing: it is read as the next recipient's reply, the answers before
 // it stand, and the final QUIT is a goodbye written whatever is waiting.
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runProbe, smtpContext } from '../testing/domain-probe';
 import { runSession } from './session';
 import { closedAfterEach, sessionParams } from '../testing/session-params';
+import { startLoopbackServer } from '../testing/loopback-server';
 
 const track = closedAfterEach();
 
@@ -20,11 +20,7 @@ const track = closedAfterEach();
  * error limit of `limit`: the rejection that reaches it is followed at once by 421 and the close.
  */
 async function errorLimitServer(limit: number): Promise<number> {
-  const sockets = new Set<net.Socket>();
-  const srv = net.createServer((s) => {
-    sockets.add(s);
-    s.on('error', () => undefined);
-    s.on('close', () => sockets.delete(s));
+  const srv = await startLoopbackServer((s) => {
     s.write('220 mx.f.test ESMTP Postfix\r\n');
     let errors = 0;
     let buf = '';
@@ -55,15 +51,8 @@ async function errorLimitServer(limit: number): Promise<number> {
       }
     });
   });
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  track({
-    close: () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        srv.close(() => r());
-      }),
-  });
-  return (srv.address() as net.AddressInfo).port;
+  track(srv);
+  return srv.port;
 }
 
 describe('Postfix error limit: 421 written right behind a rejection ', () => {

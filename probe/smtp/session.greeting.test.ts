@@ -3,22 +3,18 @@
 // ms later (a second write 10 ms later, over a link with a 60 ms round trip) got its 220 read as the
 // answer to EHLO: the session ended "out of step" and the address was never answered — the verdict
 // depended on packet timing. A 220 read in place of EHLO's (or HELO's) reply is more greeting.
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runProbe, smtpContext } from '../testing/domain-probe';
 import { runSession } from './session';
 import { closedAfterEach, sessionParams } from '../testing/session-params';
+import { startLoopbackServer } from '../testing/loopback-server';
 
 const track = closedAfterEach();
 
 
 /** Greets with "220 …" and, `gapMs` later, a second complete "220 …" (before reading anything). */
 async function splitDoubleBanner(gapMs: number): Promise<number> {
-  const sockets = new Set<net.Socket>();
-  const srv = net.createServer((s) => {
-    sockets.add(s);
-    s.on('error', () => undefined);
-    s.on('close', () => sockets.delete(s));
+  const srv = await startLoopbackServer((s) => {
     s.write('220 mx.f.test ESMTP\r\n');
     const second = setTimeout(() => s.writable && s.write('220 Welcome to the F mail service\r\n'), gapMs);
     s.on('close', () => clearTimeout(second));
@@ -41,15 +37,8 @@ async function splitDoubleBanner(gapMs: number): Promise<number> {
       }
     });
   });
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  track({
-    close: () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        srv.close(() => r());
-      }),
-  });
-  return (srv.address() as net.AddressInfo).port;
+  track(srv);
+  return srv.port;
 }
 
 describe('a greeting in two complete 220 replies, the second a moment later ', () => {

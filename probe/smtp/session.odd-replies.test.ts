@@ -7,6 +7,7 @@ import { startScriptedSmtp, type RunningServer } from '../testing/fake-smtp';
 import { runProbe, smtpContext } from '../testing/domain-probe';
 import { runSession, type SessionParams } from './session';
 import { closedAfterEach, sessionParams } from '../testing/session-params';
+import { startLoopbackServer } from '../testing/loopback-server';
 
 const track = closedAfterEach();
 
@@ -17,11 +18,7 @@ const params = (port: number, rcpts: string[], over: Partial<SessionParams> = {}
  * slow or busy server's long reply reaches us in several segments.
  */
 async function startChunkedRcptServer(chunks: string[], gapMs = 30): Promise<RunningServer> {
-  const sockets = new Set<net.Socket>();
-  const srv = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-    socket.on('close', () => sockets.delete(socket));
+  const srv = await startLoopbackServer((socket) => {
     socket.write('220 fake.test ESMTP\r\n');
     let buf = '';
     socket.on('data', async (d) => {
@@ -44,16 +41,10 @@ async function startChunkedRcptServer(chunks: string[], gapMs = 30): Promise<Run
       }
     });
   });
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', () => resolve()));
-  const port = (srv.address() as net.AddressInfo).port;
   return {
-    port,
+    port: srv.port,
     counters: { connections: 0, current: 0, maxConcurrent: 0, rcptsPerSession: [] },
-    close: () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        srv.close(() => r());
-      }),
+    close: srv.close,
   };
 }
 
@@ -107,11 +98,7 @@ async function startInjectingTlsServer(): Promise<number> {
   const require = createRequire(import.meta.url);
   const tlsOptions = require(path.join(path.dirname(require.resolve('smtp-server')), 'tls-options.js')) as () => import('node:tls').SecureContextOptions;
   const { key, cert } = tlsOptions();
-  const sockets = new Set<net.Socket>();
-  const srv = net.createServer((raw) => {
-    sockets.add(raw);
-    raw.on('error', () => undefined);
-    raw.on('close', () => sockets.delete(raw));
+  const srv = await startLoopbackServer((raw) => {
     raw.write('220 mx.f.test ESMTP\r\n');
     const speak = (s: net.Socket, secure: boolean): void => {
       let buf = '';
@@ -140,15 +127,8 @@ async function startInjectingTlsServer(): Promise<number> {
     };
     speak(raw, false);
   });
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', () => resolve()));
-  track({
-    close: () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        srv.close(() => r());
-      }),
-  });
-  return (srv.address() as net.AddressInfo).port;
+  track(srv);
+  return srv.port;
 }
 
 describe('STARTTLS response injection (plaintext replies queued before the TLS upgrade)', () => {

@@ -5,10 +5,10 @@
 // past the check's deadline they were lost altogether. The answers are handed over at once; QUIT's
 // reply is read in the background.
 import { describe, expect, it } from 'vitest';
-import net from 'node:net';
 import { runProbe, smtpContext } from '../testing/domain-probe';
 import { runSession, type SessionParams } from './session';
 import { closedAfterEach, sessionParams } from '../testing/session-params';
+import { startLoopbackServer } from '../testing/loopback-server';
 
 const track = closedAfterEach();
 
@@ -19,11 +19,7 @@ const params = (port: number, rcpts: string[], over: Partial<SessionParams> = {}
  * connection stays open (the server closes it only on its own idle timeout, far later).
  */
 async function pipeliningServer(quit: string | null, o: { answerFirstRcptTwice?: boolean } = {}) {
-  const sockets = new Set<net.Socket>();
-  const srv = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-    socket.on('close', () => sockets.delete(socket));
+  const srv = await startLoopbackServer((socket) => {
     socket.write('220 fake.test ESMTP\r\n');
     let buf = '';
     socket.on('data', (d) => {
@@ -44,15 +40,7 @@ async function pipeliningServer(quit: string | null, o: { answerFirstRcptTwice?:
       if (out && socket.writable) socket.write(out);
     });
   });
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', () => resolve()));
-  return track({
-    port: (srv.address() as net.AddressInfo).port,
-    close: () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        srv.close(() => r());
-      }),
-  });
+  return track(srv);
 }
 
 describe('pipelined QUIT-reply wait ', () => {
