@@ -10,6 +10,7 @@
 // which cost about a millisecond of CPU per lookup (a probe node asks hundreds).
 import http from 'node:http';
 import https from 'node:https';
+import { Semaphore } from '../smtp/semaphore';
 import { registrableDomain } from './registrable-domain';
 
 export interface RdapOptions {
@@ -43,45 +44,12 @@ const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PE
  * turn comes, so once a server answered 429 the requests still waiting are never sent (the agent
  * would have sent every one of them).
  */
-const serverSlots = new Map<string, { active: number; waiting: (() => void)[] }>();
+const serverSlots = new Map<string, Semaphore>();
 
-/** Resolves once `origin` has a free place (rejects with the signal's reason if it aborts first). */
-function takeSlot(origin: string, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(abortReason(signal));
+function slotsOf(origin: string): Semaphore {
   let slots = serverSlots.get(origin);
-  if (!slots) serverSlots.set(origin, (slots = { active: 0, waiting: [] }));
-  if (slots.active < MAX_SOCKETS_PER_SERVER) {
-    slots.active++;
-    return Promise.resolve();
-  }
-  const queue = slots.waiting;
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      const at = queue.indexOf(turn);
-      if (at >= 0) queue.splice(at, 1);
-      reject(abortReason(signal));
-    };
-    const turn = () => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    };
-    queue.push(turn);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** Hands `origin`'s place to the next waiting request (the place stays taken), else frees it. */
-function freeSlot(origin: string): void {
-  const slots = serverSlots.get(origin);
-  if (!slots) return;
-  const next = slots.waiting.shift();
-  if (next) return next();
-  slots.active--;
-  if (slots.active <= 0) serverSlots.delete(origin);
-}
-
-function abortReason(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : new Error('aborted');
+  if (!slots) serverSlots.set(origin, (slots = new Semaphore(MAX_SOCKETS_PER_SERVER)));
+  return slots;
 }
 
 export interface TextResponse {
@@ -111,9 +79,10 @@ export async function getText(url: string, signal: AbortSignal, paused: (origin:
   const target = new URL(url);
   if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`unsupported URL scheme ${target.protocol}`);
   if (paused(target.origin)) throw new PausedServerError(target.origin);
-  await takeSlot(target.origin, signal);
+  const slots = slotsOf(target.origin);
+  await slots.acquire(signal);
   if (paused(target.origin)) {
-    freeSlot(target.origin);
+    slots.release();
     throw new PausedServerError(target.origin);
   }
   let answer: TextResponse | { redirect: string };
@@ -122,7 +91,7 @@ export async function getText(url: string, signal: AbortSignal, paused: (origin:
   } finally {
     // The place is handed on only after the caller has seen this answer (a 429 pauses the server
     // before the next request's turn), as a macrotask: every promise reaction runs first.
-    setImmediate(freeSlot, target.origin);
+    setImmediate(() => slots.release());
   }
   if (!('redirect' in answer)) return answer;
   if (redirects <= 0) throw new Error('too many redirects');
