@@ -137,15 +137,15 @@ export class SmtpConnection {
     this.socket.write(lines.map((l) => `${l}\r\n`).join(''));
   }
 
-  /**
-   * Takes the complete replies already received with code `code` (none is waited for): the rest of a
-   * greeting written as several complete replies ("220 …\r\n220 …"), sent before we said anything.
-   */
   /** Replies that have come and were not read yet. */
   get waiting(): number {
     return this.replies.length;
   }
 
+  /**
+   * Takes the complete replies already received with code `code` (none is waited for): the rest of a
+   * greeting written as several complete replies ("220 …\r\n220 …"), sent before we said anything.
+   */
   takeQueued(code: number): RawReply[] {
     const taken: RawReply[] = [];
     while (this.replies[0]?.code === code) taken.push(this.replies.shift() as RawReply);

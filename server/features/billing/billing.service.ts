@@ -200,18 +200,22 @@ export async function startCheckout(
 
 /** Razorpay's statuses of a subscription that can take no more payments. */
 const ENDED_AT_GATEWAY = new Set(['cancelled', 'completed', 'expired']);
+/** Our statuses of a subscription that could still take a payment. */
+const LIVE_STATUSES = ['created', 'authenticated', 'active', 'pending', 'halted'] as const;
 
 /**
- * Stops a subscription at Razorpay at once. One Razorpay has already ended (our row had not heard
- * yet: a late or lost webhook) answers the cancel with an error; it counts as stopped.
+ * Stops a subscription at Razorpay at once and records it cancelled. One Razorpay has already ended
+ * (our row had not heard yet: a late or lost webhook) answers the cancel with an error; it counts as
+ * stopped.
  */
-async function stopAtGateway(gateway: PaymentGateway, subscriptionId: string): Promise<void> {
+async function stopSubscription(deps: AppDeps, gateway: PaymentGateway, subscriptionId: string): Promise<void> {
   try {
     await gateway.cancelSubscription(subscriptionId, false);
   } catch (err) {
     const status = await gateway.subscriptionStatus(subscriptionId).catch(() => null);
     if (status === null || !ENDED_AT_GATEWAY.has(status)) throw err;
   }
+  await deps.db.updateTable('subscription').set({ status: 'cancelled', updated_at: new Date() }).where('id', '=', subscriptionId).where('status', 'in', LIVE_STATUSES).execute();
 }
 
 /**
@@ -222,17 +226,16 @@ async function stopAtGateway(gateway: PaymentGateway, subscriptionId: string): P
  * account's own subscription, ending at its period's end (a new checkout after a cancellation).
  */
 async function closeOpenCheckouts(deps: AppDeps, gateway: PaymentGateway, o: { accountId: string; current: string | null }): Promise<void> {
-  let open = deps.db.selectFrom('subscription').select(['id', 'status', 'mode']).where('account_id', '=', o.accountId).where('status', 'in', ['created', 'authenticated', 'active', 'pending', 'halted']);
+  let open = deps.db.selectFrom('subscription').select(['id', 'status', 'mode']).where('account_id', '=', o.accountId).where('status', 'in', LIVE_STATUSES);
   if (o.current) open = open.where('id', '!=', o.current);
   const subs = await open.execute();
   if (subs.some((s) => s.status !== 'created')) throw new AppError('CONFLICT', BILLING_MESSAGES.paymentInProgress);
   for (const s of subs.filter((x) => x.mode === gateway.mode)) {
     try {
-      await stopAtGateway(gateway, s.id);
+      await stopSubscription(deps, gateway, s.id);
     } catch (err) {
       throw providerError(err, 'cancellation');
     }
-    await deps.db.updateTable('subscription').set({ status: 'cancelled', updated_at: new Date() }).where('id', '=', s.id).where('status', '=', 'created').execute();
   }
 }
 
@@ -243,18 +246,17 @@ async function closeOpenCheckouts(deps: AppDeps, gateway: PaymentGateway, o: { a
  */
 export async function stopSubscriptionsOf(deps: AppDeps, accountIds: string[]): Promise<string[]> {
   if (accountIds.length === 0) return [];
-  const subs = await deps.db.selectFrom('subscription').select(['id', 'mode']).where('account_id', 'in', accountIds).where('status', 'in', ['created', 'authenticated', 'active', 'pending', 'halted']).execute();
+  const subs = await deps.db.selectFrom('subscription').select(['id', 'mode']).where('account_id', 'in', accountIds).where('status', 'in', LIVE_STATUSES).execute();
   if (subs.length === 0) return [];
   const gateway = gatewayFor(deps);
   for (const s of subs) {
     if (!gateway || gateway.mode !== s.mode) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.stopFailed);
     try {
-      await stopAtGateway(gateway, s.id);
+      await stopSubscription(deps, gateway, s.id);
     } catch (err) {
       console.error('[billing] could not stop a subscription before deleting its account:', (err as { error?: unknown })?.error ?? err);
       throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.stopFailed);
     }
-    await deps.db.updateTable('subscription').set({ status: 'cancelled', updated_at: new Date() }).where('id', '=', s.id).execute();
   }
   return subs.map((s) => s.id);
 }
