@@ -5,7 +5,7 @@ import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { organization, twoFactor } from 'better-auth/plugins';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
-import { provisionAccount } from '../features/account/provision';
+import { grantFreeCreditsOnVerification, provisionAccount } from '../features/account/provision';
 import { brandForHost, invitationBrand, mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
 import { invitationAllowance, teamMemberLimit } from '../features/team/team.service';
 import { linkMail, type Mailer } from '../mail/mailer';
@@ -157,6 +157,10 @@ export function createAuth(d: AuthDeps) {
       sendOnSignIn: true,
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
+      // The free credits come with a verified address (never with a sign-up alone: see provision.ts).
+      beforeEmailVerification: async (user) => {
+        await grantFreeCreditsOnVerification(d.db, user);
+      },
       sendVerificationEmail: async ({ user, url }, request) => {
         const b = await userMailBrand(user, request);
         await sendBrandedLink(user.email, b, (name) => ({

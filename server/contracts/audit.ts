@@ -8,7 +8,7 @@ export const AUDIT_CATEGORIES = {
   billing: { label: 'Plan & billing', prefixes: ['billing.', 'account.plan_set', 'account.credits_granted', 'quota.', 'subscription.'] },
   jobs: { label: 'Jobs', prefixes: ['job.', 'retention.'] },
   schedules: { label: 'Schedules', prefixes: ['schedule.'] },
-  settings: { label: 'Account & settings', prefixes: ['profile.', 'account.created', 'account.reopened', 'account.owner_changed', 'settings.'] },
+  settings: { label: 'Account & settings', prefixes: ['profile.', 'account.created', 'account.free_credits_granted', 'account.reopened', 'account.owner_changed', 'settings.'] },
 } as const;
 
 export type AuditCategory = keyof typeof AUDIT_CATEGORIES;
@@ -27,6 +27,7 @@ export type AuditLogInput = z.input<typeof auditLogInput>;
 
 const LABELS: Record<string, string> = {
   'account.created': 'Account created',
+  'account.free_credits_granted': 'Free validations granted (email verified)',
   'account.reopened': 'Account reopened',
   'account.owner_changed': 'Ownership passed on',
   'account.plan_set': 'Plan set by support',

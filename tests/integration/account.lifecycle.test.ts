@@ -4,7 +4,7 @@ import { EventSource } from 'eventsource';
 import { describe, expect, it } from 'vitest';
 import { FREE_SIGNUP_CREDITS } from '../../server/contracts/plans';
 import { joinAs, ownerOn, setPlan } from '../helpers/accounts';
-import { Browserless, signUpVerified, testServer } from '../helpers/test-server';
+import { Browserless, signUpVerified, testServer, verificationLink } from '../helpers/test-server';
 import { uploadCsv } from './jobs.world';
 
 const ts = testServer({ env: { STORAGE_DIR: `.data/test/storage-lifecycle-${Date.now()}` } });
@@ -43,13 +43,37 @@ describe('free credits once per person', () => {
     ]);
   });
 
-  it('grants once under concurrent sign-ups of two spellings of one mailbox', async () => {
+  it("an unverified sign-up (someone else's +tag spelling of a mailbox) takes nothing: the owner who verifies gets the 500", async () => {
+    // Anyone can sign up `victim+x@…` without owning the mailbox; it must not spend the victim's grant.
+    const squatter = new Browserless(ts.url);
+    const res = await squatter.request('/api/auth/sign-up/email', { json: { name: 'Squatter', email: 'victim+x@example.com', password: 'secret123', callbackURL: '/dashboard' } });
+    expect(res.status).toBe(200);
+    const squatted = await db()
+      .selectFrom('account').innerJoin('user', 'user.id', 'account.owner_id')
+      .select(['account.credits_balance']).where('user.email', '=', 'victim+x@example.com').executeTakeFirstOrThrow();
+    expect(squatted.credits_balance).toBe(0);
+
+    const victim = await signUpVerified(ts, { email: 'victim@example.com' });
+    expect((await me(victim)).body.result.data.credits_balance).toBe(FREE_SIGNUP_CREDITS);
+
+    // The squatted spelling verified later (same mailbox after all) gets nothing on top.
+    const late = await verificationLink(ts, 'victim+x@example.com');
+    expect((await squatter.request(late)).status).toBe(302);
+    expect((await me(squatter)).body.result.data.credits_balance).toBe(0);
+    const grants = await db().selectFrom('free_grant').select(['credits']).where('email_key', '=', 'victim@example.com').where('granted_at', 'is not', null).execute();
+    expect(grants).toEqual([{ credits: FREE_SIGNUP_CREDITS }]);
+  });
+
+  it('grants once under concurrent sign-ups and verifications of spellings of one mailbox', async () => {
     const spellings = ['race.one@gmail.com', 'raceone@gmail.com', 'r.aceone+1@gmail.com'];
     await Promise.all(
       spellings.map((email) =>
         fetch(`${ts.url}/api/auth/sign-up/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ts.url }, body: JSON.stringify({ name: 'Racer', email, password: 'secret123' }) }),
       ),
     );
+    // The credits come with verification: the three links followed at the same moment.
+    const links = await Promise.all(spellings.map((email) => verificationLink(ts, email)));
+    await Promise.all(links.map((link) => fetch(link, { redirect: 'manual' })));
     const accounts = await db()
       .selectFrom('account')
       .innerJoin('user', 'user.id', 'account.owner_id')

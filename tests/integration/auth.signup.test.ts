@@ -10,7 +10,7 @@ const counts = async () => {
 };
 
 describe('sign-up', () => {
-  it('creates the account (free plan, 500 credits), the owner role and the profile together', async () => {
+  it('creates the account (free plan), the owner role and the profile together; the 500 credits come with the verified address', async () => {
     const c = new Browserless(ts.url);
     const res = await c.request('/api/auth/sign-up/email', { json: { name: 'Grace Hopper', email: 'grace@example.com', password: 'cobol1959', callbackURL: '/dashboard' } });
     expect(res.status).toBe(200);
@@ -19,9 +19,12 @@ describe('sign-up', () => {
     const member = await ts.testDb.db.selectFrom('member').selectAll().where('userId', '=', user.id).executeTakeFirstOrThrow();
     expect(member.role).toBe('owner');
     const account = await ts.testDb.db.selectFrom('account').selectAll().where('id', '=', member.organizationId).executeTakeFirstOrThrow();
-    expect(account).toMatchObject({ plan: 'free', credits_balance: 500, owner_id: user.id, monthly_validations_used: 0 });
+    expect(account).toMatchObject({ plan: 'free', credits_balance: 0, owner_id: user.id, monthly_validations_used: 0 });
     const profile = await ts.testDb.db.selectFrom('profile').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(profile.full_name).toBe('Grace Hopper');
+    expect((await c.request(await verificationLink(ts, 'grace@example.com'))).status).toBe(302);
+    const verified = await ts.testDb.db.selectFrom('account').select('credits_balance').where('id', '=', account.id).executeTakeFirstOrThrow();
+    expect(verified.credits_balance).toBe(500);
   });
 
   it('refuses sign-in until the emailed link is followed, which signs the user in and returns to /dashboard', async () => {

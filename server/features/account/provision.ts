@@ -1,7 +1,9 @@
 // Every user gets one account at sign-up: the organization (better-auth's team model), the owner
 // membership, the account row and the profile, in ONE transaction. The 500 free credits come with
-// it once per person: free_grant records every user ever provisioned and, per normalised email,
-// the one grant it ever had. So a deleted account, a team left, a re-sign-up with the same mailbox
+// it once per person, when the address is verified (grantFreeCreditsOnVerification; a user who is
+// provisioned already verified gets them at once): anyone can sign up someone else's address or a
+// +tag spelling of it without owning the mailbox, and that must not spend its owner's grant.
+// free_grant records every user ever provisioned and, per normalised email, the one grant it ever had. So a deleted account, a team left, a re-sign-up with the same mailbox
 // (or a +tag/dotted spelling of it) or any request path can never produce a second grant, and a
 // user who had an account is never silently given a fresh one.
 import { randomUUID } from 'node:crypto';
@@ -9,6 +11,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import { FREE_SIGNUP_CREDITS, planByType } from '../../contracts/plans';
 import { writeAudit } from '../audit/audit';
+import { grantCredits } from '../credits/credits';
 import { freeGrantEmailKey } from './email-key';
 
 export type ProvisionOutcome =
@@ -21,6 +24,17 @@ interface NewUser {
   id: string;
   name: string;
   email: string;
+  /** Only a verified address earns the free credits (better-auth's user field). */
+  emailVerified?: boolean;
+}
+
+/** Serialises grants to one email key (one mailbox however spelt) for the life of the transaction. */
+async function lockEmailKey(trx: Db, emailKey: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`free_grant:${emailKey}`}, 0))`.execute(trx);
+}
+
+async function mailboxHadGrant(trx: Db, emailKey: string): Promise<boolean> {
+  return (await trx.selectFrom('free_grant').select('user_id').where('email_key', '=', emailKey).where('granted_at', 'is not', null).executeTakeFirst()) !== undefined;
 }
 
 /**
@@ -43,11 +57,13 @@ export async function provisionAccount(db: Db, user: NewUser, o: { reopen?: bool
 
     const emailKey = freeGrantEmailKey(user.email);
     // One grant per email key, whoever asks at the same moment.
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`free_grant:${emailKey}`}, 0))`.execute(trx);
+    await lockEmailKey(trx, emailKey);
+    const verified = user.emailVerified === true;
     const granted = before
       ? true // a reopened account never gets the free credits again
-      : (await trx.selectFrom('free_grant').select('user_id').where('email_key', '=', emailKey).where('granted_at', 'is not', null).executeTakeFirst()) !== undefined;
-    const credits = granted ? 0 : FREE_SIGNUP_CREDITS;
+      : await mailboxHadGrant(trx, emailKey);
+    // Unverified: nothing yet; the credits come with the verification, if the mailbox never had them.
+    const credits = granted || !verified ? 0 : FREE_SIGNUP_CREDITS;
 
     const free = planByType('free');
     const accountId = randomUUID();
@@ -85,8 +101,32 @@ export async function provisionAccount(db: Db, user: NewUser, o: { reopen?: bool
       action: before ? 'account.reopened' : 'account.created',
       targetType: 'account',
       targetId: accountId,
-      data: { plan: 'free', credits, ...(credits === 0 ? { free_credits: 'already granted to this email' } : {}) },
+      data: { plan: 'free', credits, ...(granted ? { free_credits: 'already granted to this email' } : !verified ? { free_credits: 'granted when the email is verified' } : {}) },
     });
     return { status: 'created', accountId, role: 'owner', credits };
+  });
+}
+
+/**
+ * The user's address is verified (better-auth's beforeEmailVerification, so a failure here fails
+ * the link, which can be followed again): the account provisioned at sign-up gets the free credits,
+ * unless this mailbox (however spelt) already had them. Returns the credits granted.
+ */
+export async function grantFreeCreditsOnVerification(db: Db, user: { id: string; email: string }): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await trx.selectFrom('user').select('id').where('id', '=', user.id).forUpdate().executeTakeFirst();
+    const row = await trx.selectFrom('free_grant').select(['account_id', 'granted_at', 'email_key']).where('user_id', '=', user.id).executeTakeFirst();
+    if (!row || row.granted_at || !row.account_id) return 0;
+    const emailKey = freeGrantEmailKey(user.email);
+    await lockEmailKey(trx, emailKey);
+    if (await mailboxHadGrant(trx, emailKey)) return 0;
+    // Only the user's own sign-up account (never an account they merely belong to).
+    const own = await trx.selectFrom('account').select('id').where('id', '=', row.account_id).where('owner_id', '=', user.id).executeTakeFirst();
+    if (!own) return 0;
+    const credits = FREE_SIGNUP_CREDITS;
+    await grantCredits(trx, own.id, credits);
+    await trx.updateTable('free_grant').set({ email_key: emailKey, credits, granted_at: new Date() }).where('user_id', '=', user.id).execute();
+    await writeAudit(trx, { accountId: own.id, actorUserId: user.id, action: 'account.free_credits_granted', targetType: 'account', targetId: own.id, data: { credits } });
+    return credits;
   });
 }
