@@ -2,6 +2,7 @@
 // tabs, or an abandoned Starter checkout completed after a Pro one) must never both be paid, or the
 // customer is billed twice and each renewal of the older one moves the account back to its plan.
 import { describe, expect, it } from 'vitest';
+import { billingTick } from '../../server/features/billing/billing-events';
 import { razorpayServer } from '../helpers/razorpay-server';
 import { signUpVerified } from '../helpers/test-server';
 
@@ -35,4 +36,43 @@ describe('one subscription per account', () => {
     expect(second.body.error.message).toBe('A payment for this account is being processed. Please wait a minute, then reload this page.');
     expect(rzp.subscriptions.get(a.subscriptionId)!.status).not.toBe('cancelled');
   });
+});
+
+describe('paying again from the Billing page when a renewal went unpaid', () => {
+  const { ts, rzp } = razorpayServer('whsec_pay_again');
+  const account = (id: string) =>
+    ts.testDb.db.selectFrom('account').select(['plan', 'subscription_id', 'subscription_status', 'grace_ends_at', 'credits_balance']).where('id', '=', id).executeTakeFirstOrThrow();
+
+  for (const state of ['past_due', 'suspended'] as const) {
+    it(`a ${state} owner can pay the same plan now: a new subscription replaces the unpaid one (stopped at Razorpay) and the service is back at once`, async () => {
+      const client = await signUpVerified(ts, { email: `pay-again-${state}@example.com`, name: 'Payer' });
+      const accountId = (await client.trpcQuery('account.me')).body.result.data.accountId as string;
+      const first = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+      await rzp.pay(first.subscriptionId);
+      await rzp.failRenewal(first.subscriptionId);
+      expect((await account(accountId)).subscription_status).toBe('past_due');
+      if (state === 'suspended') {
+        await rzp.halt(first.subscriptionId);
+        await billingTick(ts.server.deps, new Date(Date.now() + 8 * 86_400_000));
+        expect((await account(accountId)).subscription_status).toBe('suspended');
+      }
+
+      // The mail and the banner say: pay from the Billing page. The Starter card's button asks for a checkout.
+      const again = await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' });
+      expect(again.status).toBe(200);
+      const co = again.body.result.data;
+      expect(co).toMatchObject({ kind: 'subscribe', planType: 'starter' });
+      expect(co.subscriptionId).not.toBe(first.subscriptionId);
+      // Nothing is stopped before the new one is paid: an abandoned checkout leaves Razorpay retrying.
+      expect(rzp.subscriptions.get(first.subscriptionId)!.status).not.toBe('cancelled');
+
+      await rzp.pay(co.subscriptionId);
+      expect(await account(accountId)).toMatchObject({ plan: 'starter', subscription_id: co.subscriptionId, subscription_status: 'active', grace_ends_at: null });
+      // The unpaid subscription can no longer charge the card for the same service.
+      expect(rzp.subscriptions.get(first.subscriptionId)!.status).toBe('cancelled');
+      expect((await ts.testDb.db.selectFrom('subscription').select('status').where('id', '=', first.subscriptionId).executeTakeFirstOrThrow()).status).toBe('cancelled');
+      // A higher plan on a paid-up subscription is still a change at renewal.
+      expect((await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' })).body.result.data.kind).toBe('scheduled');
+    });
+  }
 });

@@ -34,6 +34,9 @@ function freePlanColumns(updatedAt: Date) {
   };
 }
 
+/** Our statuses of a subscription that could still take a payment. */
+export const LIVE_STATUSES = ['created', 'authenticated', 'active', 'pending', 'halted'] as const;
+
 export const BILLING_EVENTS = [
   'subscription.authenticated',
   'subscription.activated',
@@ -74,7 +77,15 @@ export interface ChargeInput {
 }
 
 export type ChargeOutcome =
-  | { applied: true; plan: PaidPlan; creditsGranted: number; /** a refund that came first took it back: stop this subscription at the gateway */ cancelSubscriptionId?: string }
+  | {
+      applied: true;
+      plan: PaidPlan;
+      creditsGranted: number;
+      /** a refund that came first took it back: stop this subscription at the gateway */
+      cancelSubscriptionId?: string;
+      /** the account's previous subscription, replaced by this one (an unpaid renewal paid again by a new checkout): stop it at the gateway */
+      replacedSubscriptionId?: string;
+    }
   | { applied: false; reason: 'duplicate' | 'unknown_subscription' };
 
 /**
@@ -172,7 +183,20 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
     })
     .where('id', '=', sub.id)
     .execute();
-  // A new subscription replaces any older one of the account (it stops renewing at the gateway's side).
+  // A new subscription replaces the account's older one (an unpaid renewal paid again by a new
+  // checkout): the older one is recorded cancelled here and stopped at the gateway after commit,
+  // so it can no longer collect its dues for the same service.
+  const replaced =
+    account.subscription_id && account.subscription_id !== sub.id
+      ? await trx
+          .updateTable('subscription')
+          .set({ status: 'cancelled', updated_at: new Date() })
+          .where('id', '=', account.subscription_id)
+          .where('account_id', '=', sub.account_id)
+          .where('status', 'in', LIVE_STATUSES)
+          .returning('id')
+          .executeTakeFirst()
+      : undefined;
   await writeAudit(trx, {
     accountId: sub.account_id,
     actorUserId: c.actorUserId ?? null,
@@ -192,10 +216,11 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
       credits_granted: creditsGranted,
       credits_after: balance,
       via: c.source,
+      ...(replaced ? { replaced_subscription_id: replaced.id } : {}),
     },
   });
   const cancel = await applyEarlyRefund(trx, c.paymentId, new Date());
-  return { applied: true, plan: planType, creditsGranted, ...(cancel ? { cancelSubscriptionId: cancel } : {}) };
+  return { applied: true, plan: planType, creditsGranted, ...(cancel ? { cancelSubscriptionId: cancel } : {}), ...(replaced ? { replacedSubscriptionId: replaced.id } : {}) };
 }
 
 async function syncPeriod(trx: Trx, subId: string, accountId: string, accountSubId: string | null, start: Date, end: Date): Promise<void> {
@@ -336,7 +361,7 @@ async function cancelAtGateway(gateway: Pick<PaymentGateway, 'cancelSubscription
     try {
       await gateway?.cancelSubscription(id, false);
     } catch (err) {
-      console.error('[billing] cancel after a dashboard refund failed (the plan is lowered anyway):', (err as { error?: unknown })?.error ?? err);
+      console.error('[billing] cancel at the gateway failed (a subscription refunded or replaced; the account is changed anyway):', (err as { error?: unknown })?.error ?? err);
     }
   }
 }
@@ -488,6 +513,7 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
         billingPlanId: subEntity.plan_id ?? null,
         source: 'webhook',
       });
+      if (r.applied && r.replacedSubscriptionId) cancels.push(r.replacedSubscriptionId);
       if (r.applied && r.cancelSubscriptionId) {
         cancels.push(r.cancelSubscriptionId);
         return { outcome: 'charged_then_refunded', accountId };

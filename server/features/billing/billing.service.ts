@@ -21,7 +21,7 @@ import {
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
-import { addInterval, applyCharge, formatDay, handleRazorpayWebhook, lowerPlanForRefund } from './billing-events';
+import { LIVE_STATUSES, addInterval, applyCharge, formatDay, handleRazorpayWebhook, lowerPlanForRefund } from './billing-events';
 import { decideCurrency } from './currency';
 import { hexSignatureMatches, paymentGateway, subscriptionPaymentSignature, testId, webhookSignature, type PaymentGateway } from './razorpay';
 
@@ -129,9 +129,14 @@ export async function startCheckout(
     .select(['plan', 'subscription_id', 'subscription_status', 'billing_interval', 'current_period_end', 'cancel_at_period_end'])
     .where('id', '=', o.accountId)
     .executeTakeFirstOrThrow();
-  const running = account.subscription_id !== null && account.subscription_status !== 'none' && !account.cancel_at_period_end;
+  // A renewal left unpaid (past_due, then suspended): the owner pays now from the Billing page with a
+  // new subscription (the same plan or a higher one), which replaces the unpaid one once it is
+  // charged (applyCharge stops the old one then, so an abandoned checkout leaves Razorpay retrying).
+  const unpaid = account.subscription_id !== null && (account.subscription_status === 'past_due' || account.subscription_status === 'suspended');
+  const running = account.subscription_id !== null && account.subscription_status !== 'none' && !account.cancel_at_period_end && !unpaid;
   // Same plan on another interval is a change too (monthly → annual), not "already subscribed".
-  if (!(running && o.planType === account.plan && o.interval !== account.billing_interval)) assertUpgrade(account.plan, o.planType);
+  const payAgain = unpaid && o.planType === account.plan;
+  if (!payAgain && !(running && o.planType === account.plan && o.interval !== account.billing_interval)) assertUpgrade(account.plan, o.planType);
   const planType = o.planType as PaidPlan;
   if (!isPaidPlanType(planType)) throw new AppError('BAD_INPUT', BILLING_MESSAGES.enterprise);
   const gateway = gatewayFor(deps);
@@ -200,8 +205,6 @@ export async function startCheckout(
 
 /** Razorpay's statuses of a subscription that can take no more payments. */
 const ENDED_AT_GATEWAY = new Set(['cancelled', 'completed', 'expired']);
-/** Our statuses of a subscription that could still take a payment. */
-const LIVE_STATUSES = ['created', 'authenticated', 'active', 'pending', 'halted'] as const;
 
 /**
  * Stops a subscription at Razorpay at once and records it cancelled. One Razorpay has already ended
@@ -332,6 +335,9 @@ export async function verifyPayment(deps: AppDeps, o: { accountId: string; userI
   );
   if (outcome.applied && outcome.cancelSubscriptionId) {
     await gateway.cancelSubscription(outcome.cancelSubscriptionId, false).catch((err: unknown) => console.error('[billing] cancel after an earlier refund failed:', err));
+  }
+  if (outcome.applied && outcome.replacedSubscriptionId) {
+    await gateway.cancelSubscription(outcome.replacedSubscriptionId, false).catch((err: unknown) => console.error('[billing] cancel of the replaced subscription failed:', err));
   }
   const account = await deps.db.selectFrom('account').select(['plan', 'current_period_end']).where('id', '=', o.accountId).executeTakeFirstOrThrow();
   const plan = planByType(account.plan);

@@ -138,6 +138,15 @@ export function BillingScreen() {
 
   function renderAction(plan: PlanDefinition, ctx: { currency: Currency; interval: BillingInterval; isCurrent: boolean; isPopular: boolean }) {
     if (!currentPlan) return <Button variant="outline" className="w-full" disabled>Loading…</Button>;
+    const unpaid = overview.data?.status === 'past_due' || overview.data?.status === 'suspended';
+    if (ctx.isCurrent && unpaid) {
+      // A renewal went unpaid: paying now opens a new subscription that replaces the unpaid one.
+      return (
+        <Button variant="primary" className="w-full" loading={pendingPlan === plan.type} disabled={!isOwner || paymentsOff} title={!isOwner ? BILLING_TEXT.ownerOnly : undefined} onClick={() => void upgrade(plan)}>
+          Pay now
+        </Button>
+      );
+    }
     const running = overview.data?.status && overview.data.status !== 'none' && !overview.data.cancelAtPeriodEnd;
     if (ctx.isCurrent && running && overview.data?.interval && overview.data.interval !== ctx.interval) {
       return (
@@ -223,13 +232,13 @@ export function BillingScreen() {
       {ov?.status === 'past_due' && (
         <p role="alert" className="flex gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="past-due-banner">
           <AlertTriangle className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden />
-          Your last payment failed. Your plan keeps working until {day(ov.graceEndsAt)}; Razorpay retries the charge — make sure your card can be charged to avoid a suspension.
+          Your last payment failed. Your plan keeps working until {day(ov.graceEndsAt)}; Razorpay retries the charge — make sure your card can be charged, or pay now on your plan’s card below, to avoid a suspension.
         </p>
       )}
       {ov?.status === 'suspended' && (
         <p role="alert" className="flex gap-2 rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900" data-testid="suspended-banner">
           <AlertTriangle className="mt-0.5 size-4 shrink-0 text-red-600" aria-hidden />
-          Your account is suspended because the subscription payment failed. Your data is still here to view and export; paying restores validations at once.
+          Your account is suspended because the subscription payment failed. Your data is still here to view and export; paying now on your plan’s card below restores validations at once.
         </p>
       )}
 
