@@ -90,7 +90,7 @@ function rewriteErrorBodies(res: Response, docsBase: string): void {
 
 /**
  * One POST procedure of v1Router answered the way trpc-to-openapi's adapter answers it
- * (node-http/core.mjs: JSON content type or 415, the body spread into the input, the same context,
+ * (node-http/core.mjs: the body spread into the input, the same context,
  * caller, responseMeta headers, error shape, status and onError), without what that adapter also
  * does per request and these procedures never use: a WHATWG Request and AbortSignal built from the
  * IncomingMessage, URL parsing, the route table walk. The body was read by jsonBodyGuard already.
@@ -151,10 +151,8 @@ function directPost(
     let input: unknown;
     let ctx: RestContext | undefined;
     try {
-      const contentType = req.headers['content-type'];
-      if (!contentType?.startsWith('application/json')) {
-        throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: contentType ? `Unsupported content-type "${contentType}` : 'Missing content-type header' });
-      }
+      // The Content-Type was checked with the body (jsonBodyGuard, or jsonContentTypeRefusal on the
+      // direct listener): any UTF-8 JSON media type the guard accepts is JSON here too.
       input = { ...(req.body as object) };
       ctx = createContext({ req, res });
       const data = await validateDirect(ctx, input);
@@ -225,11 +223,14 @@ export function restApiRouter(deps: AppDeps): express.Router {
     }),
   );
   r.use(csvMultipart(deps));
-  // A POST without a body (POST /jobs/{id}/cancel) is an empty JSON object, whatever its Content-Type says.
+  // Every POST body here was read and checked by the guard (UTF-8 JSON under any media type it
+  // accepts: application/json in any case, a +json type; or the CSV turned into JSON) or is absent
+  // (POST /jobs/{id}/cancel: an empty JSON object, whatever its Content-Type says). The adapter
+  // knows only a Content-Type starting with the lower-case "application/json", so that is what it sees.
   r.use((req, _res, next) => {
-    if (req.method === 'POST' && req.body === undefined) {
+    if (req.method === 'POST') {
       req.headers['content-type'] = 'application/json';
-      req.body = {};
+      if (req.body === undefined) req.body = {};
     }
     next();
   });

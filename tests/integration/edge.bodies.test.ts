@@ -105,6 +105,27 @@ describe('hostile bodies on every JSON surface', () => {
   });
 });
 
+describe('/v1 takes JSON under every media type the body guard accepts', () => {
+  // Media types are case-insensitive (RFC 9110 §8.3.1) and a +json type is JSON (RFC 6839): the guard
+  // accepts them, so the routes behind it must not answer 415 "Unsupported content-type" for them.
+  const spellings = ['Application/JSON', 'APPLICATION/JSON; charset=UTF-8', 'application/problem+json', 'application/vnd.mailvet+json'];
+  it.each(spellings)('%s on POST /v1/validate (both paths), /v1/bulk and /v1/jobs/{id}/cancel', async (type) => {
+    const v1 = (path: string, body: string, extra: Record<string, string> = {}) =>
+      fetch(`${ts.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': type, ...extra }, body }).then(async (r) => ({ status: r.status, text: await r.text() }));
+    const direct = await v1('/v1/validate', '{"email":"not-an-address"}');
+    expect(direct.status, direct.text).toBe(200);
+    expect(JSON.parse(direct.text)).toMatchObject({ email: 'not-an-address', result: 'invalid', reason: 'syntax' });
+    const viaExpress = await v1('/v1/validate', '{"email":"still-not-an-address"}', { 'idempotency-key': `media-${spellings.indexOf(type)}` });
+    expect(viaExpress.status, viaExpress.text).toBe(200);
+    const bulk = await v1('/v1/bulk', '{"emails":["a@example.com"]}');
+    expect(bulk.status, bulk.text).toBe(200);
+    const jobId = (JSON.parse(bulk.text) as { job_id: string }).job_id;
+    const cancel = await v1(`/v1/jobs/${jobId}/cancel`, '{}');
+    expect(cancel.status, cancel.text).toBe(200);
+    expect(JSON.parse(cancel.text)).toMatchObject({ job: { job_id: jobId, status: 'cancelled' } });
+  });
+});
+
 describe('the CSV upload route', () => {
   const upload = (body: Buffer | string, type = 'text/csv') =>
     fetch(`${ts.url}/api/jobs/upload?filename=list.csv`, { method: 'POST', headers: { origin: ts.url, cookie: cookieOf(owner), 'content-type': type }, body });

@@ -139,7 +139,8 @@ const cases = (): Array<[string, Req, number, boolean]> => [
   ['nested too deep', { headers: ok(), body: `${'['.repeat(100)}${']'.repeat(100)}` }, 400, true],
   ['an array', { headers: ok(), body: '[1,2,3]' }, 400, true],
   ['email not a string', { headers: ok(), body: json({ email: 42 }) }, 400, true],
-  ['a JSON media type the route does not take', { headers: { ...ok(), 'content-type': 'application/vnd.api+json' }, body: json({ email: 'bad@@x.example' }) }, 415, true],
+  ['a +json media type (JSON, as the body guard takes it)', { headers: { ...ok(), 'content-type': 'application/vnd.api+json' }, body: json({ email: 'bad@@x.example' }) }, 200, true],
+  ['JSON in upper case (media types are case-insensitive)', { headers: { ...ok(), 'content-type': 'APPLICATION/JSON' }, body: json({ email: 'bad@@x.example' }) }, 200, true],
   // Left to Express:
   ['no content type', { headers: { authorization: bearer('live') }, body: 'email=x' }, 415, false],
   ['text/plain', { headers: { ...ok(), 'content-type': 'text/plain' }, body: json({ email: 'bad@@x.example' }) }, 415, false],
