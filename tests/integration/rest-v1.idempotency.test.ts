@@ -8,10 +8,12 @@ import { signUpVerified, startTestServer, type TestServer } from '../helpers/tes
 let ts: TestServer;
 let key: string;
 let accountId: string;
+let owner: Awaited<ReturnType<typeof signUpVerified>>;
 
 beforeAll(async () => {
   ts = await startTestServer();
   const c = await signUpVerified(ts, { email: 'idem@example.com' });
+  owner = c;
   accountId = (await c.trpcQuery('account.me')).body.result.data.accountId as string;
   const p = planByType('pro');
   await ts.testDb.db.updateTable('account').set({ plan: 'pro', credits_balance: 50, monthly_validations_quota: p.monthlyValidations }).where('id', '=', accountId).execute();
@@ -64,6 +66,24 @@ describe('Idempotency-Key', () => {
     const malformed = await post('/v1/bulk', { emails: ['e@example.com'] }, { 'idempotency-key': 'x'.repeat(300) });
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe('BAD_INPUT');
+  });
+
+  it('keeps no 429: a request the rate limit refused runs when retried with its key after Retry-After', async () => {
+    // A test key (no probe, no credit) held to 1 request per second: of a burst of five, at most two
+    // run (the burst may straddle two windows), so at least three are refused before they ran.
+    const slow = (await owner.trpcMutation('apiKeys.create', { name: 'slow', test: true, rate_limit_per_second: 1 })).body.result.data.api_key as string;
+    const send = (k: string) => post('/v1/validate', { email: 'valid@sandbox.mailvet.dev' }, { authorization: `Bearer ${slow}`, 'idempotency-key': k });
+    const keys = ['burst-1', 'burst-2', 'burst-3', 'burst-4', 'burst-5'];
+    const burst = await Promise.all(keys.map(send));
+    const limited = keys.filter((_, i) => burst[i]!.status === 429);
+    expect(limited.length).toBeGreaterThanOrEqual(3);
+    const retryAfter = Number(burst[keys.indexOf(limited[0]!)]!.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    await new Promise((r) => setTimeout(r, retryAfter * 1000 + 100));
+    const retried = await send(limited[0]!);
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(retried.body).toMatchObject({ email: 'valid@sandbox.mailvet.dev', result: 'valid' });
   });
 
   it('keeps keys apart per account: another account may use the same key', async () => {

@@ -82,10 +82,18 @@ function answerFrom(row: StoredAnswer, hash: string): Claim {
   return { kind: 'replay', status: row.status, body: row.body, contentType: row.content_type };
 }
 
-/** Stores the answer for replays; a server error releases the key so the client can retry. */
+/**
+ * Answers that say the request did not run and may be retried as it is: a server error, and a 429
+ * (refused by the rate limit before the procedure ran; the client is told to retry after Retry-After).
+ */
+function retryable(status: number): boolean {
+  return status >= 500 || status === 429;
+}
+
+/** Stores the answer for replays; a retryable answer (5xx, 429) releases the key so the client can retry. */
 export async function settleIdempotencyKey(db: Db, o: { accountId: string; apiKeyId: string; key: string; status: number; body: string; contentType: string | null }): Promise<void> {
   o = { ...o, key: storedKey(o) };
-  if (o.status >= 500) {
+  if (retryable(o.status)) {
     await db.deleteFrom('idempotency_key').where('account_id', '=', o.accountId).where('key', '=', o.key).where('status', 'is', null).execute();
     return;
   }
