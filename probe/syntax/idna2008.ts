@@ -115,7 +115,8 @@ export function uLabelProblem(label: string): string | null {
   if (label.normalize('NFC') !== label) return `domain label "${label}" is not in Unicode normalisation form C`;
   if (cps.length > 0 && /^\p{M}$/u.test(cps[0]!)) return `domain label "${label}" starts with a combining mark`;
   if (label.startsWith('-') || label.endsWith('-')) return `domain label "${label}" starts or ends with a hyphen`;
-  if (label.slice(2, 4) === '--') return `domain label "${label}" has hyphens in the third and fourth positions`;
+  // Positions are characters (code points), not UTF-16 units: 𠀀--𠀁 has its hyphens 2nd and 3rd.
+  if (cps[2] === '-' && cps[3] === '-') return `domain label "${label}" has hyphens in the third and fourth positions`;
   for (let i = 0; i < cps.length; i++) {
     const cp = cps[i]!.codePointAt(0)!;
     const property = idnaProperty(cp);

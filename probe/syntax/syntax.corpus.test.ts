@@ -93,6 +93,8 @@ bad('5892 2.6 exceptions DISALLOWED (tatweel)', 'a@اـب.com');
 bad('5892 2.9 OldHangulJamo DISALLOWED', 'a@\u1100\u1161.kr');
 bad('5890 2.3.2.1 A-label must round-trip', 'a@xn--.com', 'a@xn--a.com', 'a@xn--zz.com');
 bad('5891 4.2.3.1 hyphen restrictions in 3rd and 4th position', 'a@ab--cd.com'.replace('ab--cd', 'ab--ü'));
+ok('5891 4.2.3.1 positions are characters: a supplementary-plane character is one (xn-----1x43aga)', 'a@\u{20000}--\u{20001}.com');
+bad('5891 4.2.3.1 positions are characters: hyphens 3rd and 4th after a supplementary-plane character', 'a@\u{20000}a--b.com');
 bad('5891 4.2.3.2 a label cannot start with a combining mark', 'a@\u0301abc.com');
 bad('5891 5.4 input must be NFC', 'a@bu\u0308cher.de');
 bad('5892 A.1 CONTEXTJ: ZWNJ not after virama or between joining letters', 'a@ab\u200ccd.com');
@@ -162,6 +164,7 @@ describe('syntax corpus (RFC 5321, 5322, 6531, 5890–5893)', () => {
     ['a@σς.gr', 'a@xn--3xab.gr'], // σσ would be xn--4xaa,
     ['a@BÜCHER.DE', 'a@xn--bcher-kva.de'],
     ['a@\u13a0\u13a1.com', 'a@xn--58dc.com'],
+    ['a@\u{20000}--\u{20001}.com', 'a@xn-----1x43aga.com'],
     ['User@[IPV6:2001:DB8::A]', 'User@[IPv6:2001:db8::a]'],
   ])('normalises %j to %j', (input, normalized) => {
     const r = parseAddress(input);
