@@ -8,7 +8,8 @@
 // - What it has learnt of domains' catch-all answers, passed on as hints: catch-all-memory.ts.
 // - The wire (here): one POST /v1/verify per request, its NDJSON stream read over node:http, every
 //   line parsed with the contract's zod schema (the server only ever sees validated
-//   VerificationResults), and POST /v1/catch-all to a node waiting for a split domain's answer.
+//   VerificationResults; a node that sends anything else is treated as failed and its work planned
+//   again), and POST /v1/catch-all to a node waiting for a split domain's answer.
 // The fleet RCPT budget per MX is held by the nodes themselves (each keeps budget ÷ PROBE_FLEET_SIZE).
 import { MAX_ADDRESS_CHARS, verificationResultSchema, type Depth, type VerificationResult } from '../contract';
 import { decideBySyntax } from '../syntax/decide';
@@ -186,7 +187,14 @@ export class ProbeClient {
       }
       for await (const line of bodyLines(res)) {
         idleTimer.refresh();
-        const result = verificationResultSchema.parse(JSON.parse(line));
+        const parsed = verificationResultSchema.safeParse(parseJson(line));
+        if (!parsed.success) {
+          // Not a result of ours (another service at that address, a daemon of another version, a
+          // line cut short): the node is treated as failed, and what it owed goes to the others.
+          warnOnce(this.stats.warnings, `probe ${url} answered a line that is not a verification result: its work goes to the other probe nodes`);
+          return owed();
+        }
+        const result = parsed.data;
         const n = due.get(result.email);
         if (n === undefined) continue;
         if (n <= 1) due.delete(result.email);
@@ -196,7 +204,7 @@ export class ProbeClient {
       return owed();
     } catch (err) {
       if (signal.aborted) throw err;
-      if (err instanceof ProbeRequestError || (err as Error).name === 'ZodError') throw err;
+      if (err instanceof ProbeRequestError) throw err;
       return owed(); // connection refused, reset, cut short, silent too long: the caller plans it again elsewhere
     } finally {
       clearTimeout(idleTimer);

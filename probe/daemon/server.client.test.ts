@@ -166,6 +166,33 @@ describe('ProbeClient', () => {
     await new Promise((r) => broken.close(r));
   });
 
+  it.each([
+    ['JSON lines that are not results (another service, another version)', '{"status":"ok"}\n{"email":"alice@d0.shop.test"}\n'],
+    ['half a line, then the end of the stream', '{"email":"alice@d0.shop.te'],
+  ])('fails over when a healthy node answers %s: every address answered once by the others', async (_what, body) => {
+    const odd = http.createServer((req, res) => {
+      if (req.url === '/healthz') return void res.end('{"ok":true}');
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        res.end(body);
+      });
+    });
+    await new Promise<void>((r) => odd.listen(0, '127.0.0.1', () => r()));
+    const oddUrl = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
+    try {
+      const client = new ProbeClient({ urls: [oddUrl, daemons[0]!.url], token: TOKEN, retry: { backoffMs: 10 } });
+      const emails = Array.from({ length: 20 }, (_, i) => `alice@d${i}.shop.test`);
+      expect(emails.some((e) => probeOrder(e.split('@')[1]!, [oddUrl, daemons[0]!.url])[0] === oddUrl)).toBe(true);
+      const out = await collect(client.verify(emails));
+      expect(out.map((r) => r.email).sort()).toEqual([...emails].sort());
+      expect(client.stats.answered[oddUrl] ?? 0).toBe(0);
+    } finally {
+      odd.closeAllConnections();
+      await new Promise((r) => odd.close(r));
+    }
+  });
+
   it('does not fail over on a refused request (bad token)', async () => {
     const client = new ProbeClient({ urls: daemons.map((d) => d.url), token: 'wrong' });
     await expect(collect(client.verify(['alice@shop.test']))).rejects.toBeInstanceOf(ProbeRequestError);
