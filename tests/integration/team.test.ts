@@ -273,6 +273,42 @@ describe('team: roles and tenancy', () => {
     expect(audit).toHaveLength(1);
   });
 
+  it('a removed admin no longer has access through the API keys they created (revoked, audited); keys made by others keep working', async () => {
+    const db = ts.testDb.db;
+    const { owner: o, invitee: admin, inviteeEmail } = await joinedMember('business', 'admin');
+    const create = async (c: Browserless, name: string) => {
+      const res = await c.trpcMutation('apiKeys.create', { name });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.result.data as { id: string; api_key: string };
+    };
+    const adminKey = await create(admin, 'Admin integration');
+    const ownerKey = await create(o.client, 'Owner integration');
+    const v1Account = (key: string) => fetch(`${ts.url}/v1/account`, { headers: { authorization: `Bearer ${key}` } });
+    expect((await v1Account(adminKey.api_key)).status).toBe(200);
+
+    const row = (await o.client.trpcQuery('team.members')).body.result.data.find((m: { email: string }) => m.email === inviteeEmail);
+    expect((await o.client.trpcMutation('team.removeMember', { memberId: row.id })).status).toBe(200);
+
+    // "… no longer has access to this account": not through the key only they ever saw either.
+    const after = await v1Account(adminKey.api_key);
+    expect(after.status).toBe(401);
+    expect(((await after.json()) as { code: string }).code).toBe('KEY_REVOKED');
+    expect((await v1Account(ownerKey.api_key)).status).toBe(200);
+    const audit = await ts.testDb.db.selectFrom('audit_log').select(['action', 'target_id']).where('account_id', '=', o.accountId).where('action', '=', 'api_key.revoked').execute();
+    expect(audit).toEqual([{ action: 'api_key.revoked', target_id: adminKey.id }]);
+
+    // Likewise an admin who leaves by deleting their own user.
+    const leaverEmail = email('leaver');
+    await db.updateTable('account').set({ team_member_limit: 10 }).where('id', '=', o.accountId).execute();
+    expect((await o.client.trpcMutation('team.invite', { email: leaverEmail, role: 'admin' })).status).toBe(200);
+    const leaver = await signUpVerified(ts, { email: leaverEmail });
+    expect((await leaver.trpcMutation('team.acceptInvitation', { invitationId: await invitationIdFromMail(ts, leaverEmail) })).status).toBe(200);
+    const leaverKey = await create(leaver, 'Leaver integration');
+    expect((await leaver.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password: 'secret123' })).status).toBe(200);
+    expect((await v1Account(leaverKey.api_key)).status).toBe(401);
+    expect((await v1Account(ownerKey.api_key)).status).toBe(200);
+  });
+
   it('another account cannot see, cancel or remove this account’s invitations and members', async () => {
     const { owner: a, inviteeEmail } = await joinedMember('business');
     const pending = email('pending');

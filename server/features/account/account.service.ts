@@ -6,6 +6,7 @@ import type { Db } from '../../../db/client';
 import { isUnlimited, planByType } from '../../contracts/plans';
 import { AppError } from '../../lib/app-error';
 import type { AppDeps } from '../../deps';
+import { revokeKeysOfLeavingUser } from '../api-keys/api-keys.service';
 import { writeAudit } from '../audit/audit';
 import { stopSubscriptionsOf } from '../billing/billing.service';
 import { hasAnyValidation, recentSingleChecks, validationsPerDay } from '../validation/validation.queries';
@@ -129,7 +130,7 @@ export interface DeleteOutcome {
  * account → results, jobs, schedules, API keys, members and invitations cascade). An account with
  * another owner keeps its data: account.owner_id passes to that owner (the column no longer
  * cascades, so a user row can never take an account with it). In accounts they merely belong to,
- * only their membership goes. Sessions, credentials, 2FA and the profile cascade from the user
+ * only their membership goes, and the API keys they created anywhere are revoked. Sessions, credentials, 2FA and the profile cascade from the user
  * row; the free_grant record stays (free credits once per person). The caller checked the password.
  */
 export async function deleteUserAndOwnedAccounts(deps: AppDeps, o: { userId: string; email: string }): Promise<DeleteOutcome> {
@@ -146,6 +147,8 @@ export async function deleteUserAndOwnedAccounts(deps: AppDeps, o: { userId: str
       await trx.deleteFrom('organization').where('id', '=', a.accountId).execute();
     }
     const passed = await passOwnership(trx, o.userId);
+    // In the accounts that stay (ownership passed, or they were a member), their API keys stop working.
+    await revokeKeysOfLeavingUser(trx, { userId: o.userId, actorUserId: null, reason: 'user_deleted' });
     // A few rows that name this user must not block the delete.
     await trx.deleteFrom('invitation').where('inviterId', '=', o.userId).execute();
     await trx.deleteFrom('user').where('id', '=', o.userId).execute();

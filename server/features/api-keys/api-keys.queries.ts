@@ -99,6 +99,16 @@ export async function revokeApiKey(db: Db, accountId: string, id: string): Promi
   return existing ? { key: toApiKey(existing), changed: false } : null;
 }
 
+/**
+ * Revokes the active keys `createdBy` made (in one account, or in every account when none is
+ * named). Returns each key revoked, with its account.
+ */
+export async function revokeKeysCreatedBy(db: Db, o: { createdBy: string; accountId?: string }): Promise<Array<{ id: string; account_id: string; name: string; key_prefix: string }>> {
+  let q = db.updateTable('api_key').set({ revoked_at: sql<Date>`now()` }).where('created_by', '=', o.createdBy).where('revoked_at', 'is', null);
+  if (o.accountId) q = q.where('account_id', '=', o.accountId);
+  return q.returning(['id', 'account_id', 'name', 'key_prefix']).execute();
+}
+
 export interface KeyLookup {
   keyId: string;
   accountId: string;

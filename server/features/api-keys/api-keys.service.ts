@@ -10,7 +10,7 @@ import { writeAudit } from '../audit/audit';
 import { creditsBalance } from '../credits/credits';
 import { parseSingleEmail } from '../validation/validation.service';
 import { generateApiKey } from './api-key-format';
-import { countActiveApiKeys, findAccountApiKey, insertApiKey, listApiKeys as listKeys, revokeApiKey as revokeKey } from './api-keys.queries';
+import { countActiveApiKeys, findAccountApiKey, insertApiKey, listApiKeys as listKeys, revokeApiKey as revokeKey, revokeKeysCreatedBy } from './api-keys.queries';
 import { sandboxResult } from './sandbox';
 
 /** Active keys an account may hold at once (revoked keys do not count). */
@@ -93,6 +93,30 @@ export async function revokeApiKey(db: Db, o: { accountId: string; userId: strin
     }
     return res.key;
   });
+}
+
+/**
+ * A person leaves an account (removed from the team, or their user deleted): the keys they created
+ * there stop working. The full key was shown once, to them only, so a key they made is a key they
+ * can still hold; the account keeps the keys other people made. Each revocation is audited. Call
+ * inside the transaction that ends the membership; without `accountId`, every account's.
+ */
+export async function revokeKeysOfLeavingUser(
+  trx: Db,
+  o: { userId: string; accountId?: string; actorUserId: string | null; reason: 'member_removed' | 'user_deleted' },
+): Promise<number> {
+  const revoked = await revokeKeysCreatedBy(trx, { createdBy: o.userId, accountId: o.accountId });
+  for (const k of revoked) {
+    await writeAudit(trx, {
+      accountId: k.account_id,
+      actorUserId: o.actorUserId,
+      action: 'api_key.revoked',
+      targetType: 'api_key',
+      targetId: k.id,
+      data: { name: k.name, key_prefix: k.key_prefix, reason: o.reason, created_by: o.userId },
+    });
+  }
+  return revoked.length;
 }
 
 /** A test key's single check: the sandbox's answer, after the same input checks as a live one. Free. */

@@ -8,6 +8,7 @@ import type { Db } from '../../../db/client';
 import { isUnlimited } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
+import { revokeKeysOfLeavingUser } from '../api-keys/api-keys.service';
 import { writeAudit } from '../audit/audit';
 
 export type InviteRole = 'member' | 'admin';
@@ -245,7 +246,7 @@ export async function cancelInvitation(db: Db, o: { accountId: string; userId: s
   });
 }
 
-/** Removes a member (not the owner) from this account; their sessions stop pointing at it. */
+/** Removes a member (not the owner) from this account; their sessions stop pointing at it and the API keys they created are revoked. */
 export async function removeMember(db: Db, o: { accountId: string; userId: string; memberId: string }): Promise<{ id: string }> {
   return db.transaction().execute(async (trx) => {
     const target = await trx
@@ -261,6 +262,8 @@ export async function removeMember(db: Db, o: { accountId: string; userId: strin
     await trx.deleteFrom('member').where('id', '=', target.id).execute();
     await trx.updateTable('session').set({ activeOrganizationId: null }).where('userId', '=', target.userId).where('activeOrganizationId', '=', o.accountId).execute();
     await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'team.member_removed', targetType: 'user', targetId: target.userId, data: { email: target.email, role: target.role } });
+    // "No longer has access": not through an API key only they were ever shown either.
+    await revokeKeysOfLeavingUser(trx, { userId: target.userId, accountId: o.accountId, actorUserId: o.userId, reason: 'member_removed' });
     return { id: target.id };
   });
 }

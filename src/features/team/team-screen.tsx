@@ -234,7 +234,7 @@ export function TeamScreen() {
           <ConfirmDialog
             {...removal.dialog}
             title="Remove team member?"
-            description={removal.target ? `${removal.target.email} will lose access to this account straight away. You can invite them again later.` : ''}
+            description={removal.target ? `${removal.target.email} will lose access to this account straight away, and the API keys they created will stop working. You can invite them again later.` : ''}
             confirmLabel="Remove Member"
           />
           <ConfirmDialog
