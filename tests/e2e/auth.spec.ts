@@ -36,6 +36,22 @@ test('a visitor signs up, verifies by mail, stays signed in across a reload and 
   await expectSignedOut(page, '/dashboard/history');
 });
 
+test('after Sign Out, a dashboard link followed in the same tab (the footer\'s Integrations, then Back) leads to /auth, not home', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-signout-link') });
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'History' }).click();
+  await page.waitForURL('**/dashboard/history');
+  await signOut(page);
+  // A link inside the app (no page load): the guard must send the signed-out visitor to sign in.
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Integrations' }).click();
+  await page.waitForURL('**/auth');
+  await expect(page.getByRole('tab', { name: 'Sign In', selected: true })).toBeVisible();
+  // Back to home, then Back again onto the dashboard page left by signing out: /auth again.
+  await page.goBack();
+  await page.waitForURL((u) => u.pathname === '/');
+  await page.goBack();
+  await page.waitForURL('**/auth');
+});
+
 test('a wrong password shows Login Failed', async ({ page }) => {
   const email = uniqueEmail('e2e-wrongpw');
   await signUpAndVerify(page, { email, password: 'right-password' });

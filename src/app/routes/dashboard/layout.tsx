@@ -75,6 +75,9 @@ export default function DashboardLayout() {
   useEffect(() => {
     if (session) leaveDashboardTo(null);
   }, [session]);
+  // Left the dashboard (home after Sign Out or Delete Account): the leaving is over, so a later
+  // dashboard link, Back or Forward without a session goes to /auth again, not home.
+  useEffect(() => () => leaveDashboardTo(null), []);
   const me = useQuery({ ...trpc.account.me.queryOptions(), enabled: !!session, retry: (n, err) => appCodeOf(err) !== 'NOT_A_MEMBER' && n < 3 });
 
   if (isPending && !session) {
