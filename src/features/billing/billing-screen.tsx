@@ -8,6 +8,7 @@ import { PageHeader } from '../../components/layouts/page-header';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { TableCard } from '../../components/ui/table';
 import { useConfirmAction } from '../../hooks/use-confirm-action';
 import { useTRPC } from '../../lib/trpc';
 import { errorMessage } from '../../lib/error-message';
@@ -310,7 +311,7 @@ export function BillingScreen() {
 
       <section aria-labelledby="payments-heading" className="space-y-3">
         <h2 id="payments-heading" className="text-lg font-semibold text-slate-900">Payments</h2>
-        <Card className="overflow-x-auto">
+        <TableCard>
           {payments.data && payments.data.length > 0 ? (
             <table className="min-w-full text-sm" data-testid="payments">
               <thead className="bg-slate-50 text-left text-xs font-medium tracking-wide text-slate-500 uppercase">
@@ -347,7 +348,7 @@ export function BillingScreen() {
           ) : (
             <p className="px-5 py-4 text-sm text-slate-500">No payments yet.</p>
           )}
-        </Card>
+        </TableCard>
         {isOwner && ov && payments.data && payments.data.some((p) => p.status === 'captured') && (
           <div className="flex flex-wrap items-center gap-3 text-sm">
             <Button
