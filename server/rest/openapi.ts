@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of /v1, generated from the v1 router (served at /v1/openapi.json).
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
-import type { ApiScope } from '../contracts/api-keys';
+import { API_SCOPES, type ApiScope } from '../contracts/api-keys';
 import { jobWebhookPayloadSchema, scheduleRunWebhookPayloadSchema } from '../contracts/public-api';
 import { MAX_WEBHOOK_ATTEMPTS, WEBHOOK_TIMEOUT_MS } from '../features/webhooks/webhooks.service';
 import { SIGNATURE_HEADER } from '../features/webhooks/webhook-signing';
@@ -23,6 +23,8 @@ const EXAMPLE_CODES: Record<string, string> = {
 };
 
 interface ErrorSchema {
+  required?: string[];
+  additionalProperties?: boolean;
   properties?: Record<string, unknown> & { code?: { example?: string }; issues?: { items?: { properties?: Record<string, unknown>; additionalProperties?: boolean } } };
   example?: { code?: string };
 }
@@ -38,11 +40,97 @@ function describeOurErrors(doc: OpenAPIObject): OpenAPIObject {
     const items = schema.properties?.issues?.items;
     if (items?.properties) items.properties.path = { type: 'string', description: 'The field the issue is about' };
     if (schema.properties) {
-      // RFC 9457 problem details (the body is application/problem+json).
+      // RFC 9457 problem details (the body is application/problem+json), always present.
       schema.properties.type = { type: 'string', format: 'uri', description: 'Documentation of this error code' };
       schema.properties.title = { type: 'string', description: 'The HTTP status phrase' };
       schema.properties.status = { type: 'integer', description: 'The HTTP status code' };
       schema.properties.detail = { type: 'string', description: 'What went wrong, for a person (same as message)' };
+      schema.required = [...new Set([...(schema.required ?? []), 'type', 'title', 'status', 'detail'])];
+      // Some codes carry details of their own (RFC 9457 extension members): named here, and others may follow.
+      Object.assign(schema.properties, ERROR_DETAILS);
+      schema.additionalProperties = true;
+    }
+  }
+  return doc;
+}
+
+/** The extension members our error bodies carry for some codes (AppError details). */
+const ERROR_DETAILS = {
+  scope: { type: 'string', enum: [...API_SCOPES], description: 'SCOPE_REQUIRED: the scope the key lacks' },
+  job_status: { type: 'string', description: 'CONFLICT on cancel: the status of the finished job' },
+  needed: { type: 'integer', description: 'INSUFFICIENT_CREDITS: the credits the request needs' },
+  balance: { type: 'integer', description: 'INSUFFICIENT_CREDITS: the credits the account has' },
+  reason: { type: 'string', description: 'BAD_INPUT on a CSV upload: why the file was refused' },
+} as const;
+
+/** Refusals every POST can get before its procedure runs (body guard, Idempotency-Key). */
+const POST_REFUSALS: Record<string, { schema: string; code: string; title: string; description: string }> = {
+  '409': { schema: 'error.CONFLICT', code: 'CONFLICT', title: 'Conflict error (409)', description: 'A request with this Idempotency-Key is still being processed' },
+  '413': { schema: 'error.PAYLOAD_TOO_LARGE', code: 'PAYLOAD_TOO_LARGE', title: 'Payload too large error (413)', description: 'The body is larger than this route accepts' },
+  '415': { schema: 'error.UNSUPPORTED_MEDIA_TYPE', code: 'UNSUPPORTED_MEDIA_TYPE', title: 'Unsupported media type error (415)', description: 'The body is not UTF-8 JSON (or, on the bulk routes, a CSV as multipart/form-data)' },
+  '422': { schema: 'error.UNPROCESSABLE', code: 'UNPROCESSABLE', title: 'Unprocessable error (422)', description: 'This Idempotency-Key was already used with a different request' },
+};
+
+interface OperationObject {
+  parameters?: unknown[];
+  requestBody?: { content?: Record<string, unknown> };
+  responses?: Record<string, { description?: string; content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
+}
+
+/**
+ * What trpc-to-openapi cannot know of our answers: errors leave as application/problem+json; every
+ * POST takes an Idempotency-Key and can be refused by the body guard (413, 415) or for its key
+ * (409 still running, 422 another body); a 429 carries Retry-After; results also come as CSV; the
+ * bulk routes also take a CSV file as multipart/form-data.
+ */
+function describeOurAnswers(doc: OpenAPIObject): OpenAPIObject {
+  const schemas = (doc.components ??= {}).schemas ??= {};
+  const base = schemas['error.BAD_REQUEST'];
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, raw] of Object.entries(item as Record<string, OperationObject>)) {
+      const op = raw;
+      const responses = (op.responses ??= {});
+      if (method === 'post') {
+        op.parameters = [
+          ...(op.parameters ?? []),
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description: 'Makes a retry safe: the same key and body from the same API key within 24 hours return the original answer (Idempotent-Replayed: true). 1–255 visible ASCII characters.',
+            schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+          },
+        ];
+        for (const [status, r] of Object.entries(POST_REFUSALS)) {
+          if (base && !schemas[r.schema]) schemas[r.schema] = { ...structuredClone(base), title: r.title, example: { code: r.code, message: r.description } };
+          const existing = responses[status];
+          if (existing) existing.description = `${existing.description ?? ''}; or: ${r.description}`;
+          else responses[status] = { description: r.description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${r.schema}` } } } };
+        }
+        if (path === '/bulk' || path === '/bulk-validate') {
+          (op.requestBody ??= {}).content = {
+            ...op.requestBody.content,
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                properties: {
+                  file: { type: 'string', format: 'binary', description: 'The CSV (up to 10 MB): an email column, or the first column.' },
+                  webhook_url: { type: 'string', description: 'As in the JSON body.' },
+                },
+                required: ['file'],
+              },
+            },
+          };
+        }
+      }
+      if (path === '/jobs/{id}/results' && responses['200']?.content) {
+        responses['200'].content['text/csv'] = { schema: { type: 'string', description: 'The results as CSV (format=csv or Accept: text/csv); the next page is in the X-Next-Cursor header.' } };
+      }
+      for (const [status, response] of Object.entries(responses)) {
+        if (Number(status) < 400 || !response.content?.['application/json']) continue;
+        response.content = { 'application/problem+json': response.content['application/json'] };
+        if (status === '429') response.headers = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } } };
+      }
     }
   }
   return doc;
@@ -116,7 +204,7 @@ const cache = new Map<string, OpenAPIObject>();
 export function openApiDocument(baseURL: string): OpenAPIObject {
   let doc = cache.get(baseURL);
   if (!doc) {
-    doc = describeWebhooks(describeScopes(describeOurErrors(
+    doc = describeWebhooks(describeScopes(describeOurAnswers(describeOurErrors(
       generateOpenApiDocument(v1Router, {
         title: 'Mailvet API',
         version: '1.0.0',
@@ -127,7 +215,7 @@ export function openApiDocument(baseURL: string): OpenAPIObject {
         baseUrl: `${baseURL.replace(/\/$/, '')}/v1`,
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your API key (mv_live_…, or a test key mv_test_… that answers from the sandbox)' } },
       }),
-    )));
+    ))));
     cache.set(baseURL, doc);
   }
   return doc;

@@ -1,6 +1,7 @@
-// Checks a webhook body we really sent against the schema the OpenAPI document publishes for its
-// event (`webhooks.<event>.post.requestBody`), with a JSON Schema 2020-12 validator — so the
-// document describes what receivers get, not what the code meant to send.
+// Checks what we really send against the OpenAPI document, with a JSON Schema 2020-12 validator —
+// so the document describes what receivers and clients get, not what the code meant to send: a
+// webhook body against its event's schema (`webhooks.<event>.post.requestBody`), and a /v1 answer
+// against its operation's declared statuses, media types and schemas.
 import Ajv2020 from 'ajv/dist/2020';
 import { openApiDocument } from '../../server/rest/openapi';
 
@@ -17,4 +18,30 @@ export function webhookBodyProblems(event: string, body: string): string[] {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   const validate = ajv.compile({ ...doc.components!.schemas![ref.slice(ref.lastIndexOf('/') + 1)], $defs: doc.components!.schemas });
   return validate(JSON.parse(body)) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+}
+
+interface Operation {
+  responses?: Record<string, { content?: Record<string, { schema?: object }> }>;
+}
+
+/**
+ * What a real /v1 answer breaks of the OpenAPI document: the operation must declare its status, the
+ * answer's media type under that status, and (for JSON) the body must match the declared schema.
+ * `path` is the document's template (e.g. /jobs/{id}/cancel).
+ */
+export function responseProblems(method: string, path: string, answer: { status: number; contentType: string | null; body: string }): string[] {
+  const doc = JSON.parse(JSON.stringify(openApiDocument('http://127.0.0.1:1'))) as Doc & { paths?: Record<string, Record<string, Operation>> };
+  const op = doc.paths?.[path]?.[method.toLowerCase()];
+  if (!op) return [`the OpenAPI document has no ${method} ${path}`];
+  const response = op.responses?.[String(answer.status)];
+  if (!response) return [`${method} ${path}: status ${answer.status} is not declared (declared: ${Object.keys(op.responses ?? {}).join(', ')})`];
+  const media = (answer.contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const declared = response.content?.[media];
+  if (!declared) return [`${method} ${path} ${answer.status}: ${media || 'no media type'} is not declared (declared: ${Object.keys(response.content ?? {}).join(', ') || 'none'})`];
+  if (!/json$/.test(media) || !declared.schema) return [];
+  // The document's references point into components.schemas; the validator sees them as $defs.
+  const local = (v: unknown) => JSON.parse(JSON.stringify(v).replace(/#\/components\/schemas\//g, '#/$defs/')) as object;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  const validate = ajv.compile({ ...local(declared.schema), $defs: local(doc.components!.schemas) });
+  return validate(JSON.parse(answer.body)) ? [] : (validate.errors ?? []).map((e) => `${method} ${path} ${answer.status}: ${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
 }

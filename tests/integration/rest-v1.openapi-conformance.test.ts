@@ -1,0 +1,102 @@
+// /v1 answers as its OpenAPI document says: every status a route really answers is declared for it,
+// with the media type it really has (problem+json errors, CSV results) and a body its schema accepts
+// (an error's extra fields such as SCOPE_REQUIRED's scope included). A client generated from the
+// document, or one that validates answers against it, must not trip on an answer the server gives.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownerOn, type Person } from '../helpers/accounts';
+import { responseProblems } from '../helpers/openapi-webhooks';
+import { startTestServer, type TestServer } from '../helpers/test-server';
+
+let ts: TestServer;
+let owner: Person;
+const keys: Record<'live' | 'test' | 'accountOnly' | 'slow', string> = { live: '', test: '', accountOnly: '', slow: '' };
+
+beforeAll(async () => {
+  ts = await startTestServer();
+  owner = await ownerOn(ts, 'pro', 'openapi');
+  await ts.testDb.db.updateTable('account').set({ credits_balance: 1000 }).where('id', '=', owner.accountId).execute();
+  const create = async (input: Record<string, unknown>) => (await owner.client.trpcMutation('apiKeys.create', { name: 'k', ...input })).body.result.data.api_key as string;
+  keys.live = await create({});
+  keys.test = await create({ test: true });
+  keys.accountOnly = await create({ test: true, scopes: ['account'] });
+  keys.slow = await create({ test: true, rate_limit_per_second: 1 });
+});
+afterAll(async () => {
+  await ts?.stop();
+});
+
+interface Call {
+  /** The document's path template. */
+  template: string;
+  method: 'GET' | 'POST';
+  path: string;
+  key: keyof typeof keys | null;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+async function call(c: Call) {
+  const res = await fetch(`${ts.url}/v1${c.path}`, {
+    method: c.method,
+    headers: { ...(c.key ? { authorization: `Bearer ${keys[c.key]}` } : {}), ...(c.body !== undefined ? { 'content-type': 'application/json' } : {}), ...c.headers },
+    body: c.body,
+  });
+  return { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };
+}
+
+/** Sends each call and collects where its answer departs from the document; returns the statuses seen. */
+async function check(calls: Call[]): Promise<{ problems: string[]; seen: Set<number> }> {
+  const problems: string[] = [];
+  const seen = new Set<number>();
+  for (const c of calls) {
+    const answer = await call(c);
+    seen.add(answer.status);
+    problems.push(...responseProblems(c.method, c.template, answer));
+  }
+  return { problems, seen };
+}
+
+describe('the OpenAPI document of /v1 describes the answers the routes give', () => {
+  it('declares every status, media type and body of the answers to ordinary and refused requests', async () => {
+    const bulk = await call({ template: '/bulk', method: 'POST', path: '/bulk', key: 'test', body: JSON.stringify({ emails: ['valid@sandbox.mailvet.dev', 'invalid@sandbox.mailvet.dev'] }) });
+    expect(bulk.status, bulk.body).toBe(200);
+    const jobId = (JSON.parse(bulk.body) as { job_id: string }).job_id;
+    const done = await call({ template: '/bulk', method: 'POST', path: '/bulk', key: 'test', body: JSON.stringify({ emails: ['valid@sandbox.mailvet.dev'] }) });
+    const doneId = (JSON.parse(done.body) as { job_id: string }).job_id;
+    await ts.testDb.db.updateTable('validation_job').set({ status: 'completed', completed_at: new Date() }).where('id', '=', doneId).execute();
+    const small = JSON.stringify({ email: 'valid@sandbox.mailvet.dev' });
+
+    const { problems, seen } = await check([
+      // Answered
+      { template: '/account', method: 'GET', path: '/account', key: 'test' },
+      { template: '/validate', method: 'POST', path: '/validate', key: 'test', body: small },
+      { template: '/estimate', method: 'POST', path: '/estimate', key: 'test', body: JSON.stringify({ emails: ['valid@sandbox.mailvet.dev'] }) },
+      { template: '/jobs', method: 'GET', path: '/jobs?limit=1', key: 'test' },
+      { template: '/jobs/{id}', method: 'GET', path: `/jobs/${jobId}`, key: 'test' },
+      { template: '/jobs/{id}/results', method: 'GET', path: `/jobs/${jobId}/results`, key: 'test' },
+      { template: '/jobs/{id}/results', method: 'GET', path: `/jobs/${jobId}/results?format=csv`, key: 'test' },
+      // Refused: 400, 401, 403 (scope, with its scope field), 404, 409, 413, 415, 422
+      { template: '/validate', method: 'POST', path: '/validate', key: 'test', body: '{"email":42}' },
+      { template: '/validate', method: 'POST', path: '/validate', key: null, body: small },
+      { template: '/jobs', method: 'GET', path: '/jobs', key: 'accountOnly' },
+      { template: '/bulk', method: 'POST', path: '/bulk', key: 'accountOnly', body: JSON.stringify({ emails: ['a@example.com'] }) },
+      { template: '/jobs/{id}', method: 'GET', path: '/jobs/00000000-0000-4000-8000-000000000000', key: 'test' },
+      { template: '/jobs/{id}/cancel', method: 'POST', path: `/jobs/${doneId}/cancel`, key: 'test' },
+      { template: '/validate', method: 'POST', path: '/validate', key: 'test', body: JSON.stringify({ email: 'x'.repeat(70_000) }) },
+      { template: '/validate', method: 'POST', path: '/validate', key: 'test', body: small, headers: { 'content-type': 'text/plain' } },
+      { template: '/bulk', method: 'POST', path: '/bulk', key: 'test', body: JSON.stringify({ emails: ['a@example.com'] }), headers: { 'idempotency-key': 'doc-1' } },
+      { template: '/bulk', method: 'POST', path: '/bulk', key: 'test', body: JSON.stringify({ emails: ['b@example.com'] }), headers: { 'idempotency-key': 'doc-1' } },
+      { template: '/jobs/{id}/cancel', method: 'POST', path: `/jobs/${jobId}/cancel`, key: 'test' },
+    ]);
+    expect(problems).toEqual([]);
+    expect([...seen].sort()).toEqual([200, 400, 401, 403, 404, 409, 413, 415, 422]);
+  });
+
+  it('declares the 429 with its problem body', async () => {
+    const calls: Call[] = Array.from({ length: 4 }, () => ({ template: '/account', method: 'GET', path: '/account', key: 'slow' }));
+    const answers = await Promise.all(calls.map(call));
+    const limited = answers.filter((a) => a.status === 429);
+    expect(limited.length).toBeGreaterThanOrEqual(2);
+    expect(responseProblems('GET', '/account', limited[0]!)).toEqual([]);
+  });
+});
