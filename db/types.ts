@@ -301,6 +301,7 @@ export interface AccountBrandingTable {
   logo_png: Buffer | null;
   logo_updated_at: Date | null;
   brand_color: string | null;
+  /** Unique among verified domains only (domain_verified_at set): an unverified claim holds nothing. */
   custom_domain: string | null;
   domain_token: string | null;
   domain_verified_at: Date | null;

@@ -181,6 +181,33 @@ describe('white-label', () => {
     expect(exp.headers.get('content-disposition')).toContain(`filename="acme-verify-validation-results-${file.id}.csv"`);
   });
 
+  it('an unverified claim does not hold a domain: its real owner sets and verifies it; then no one else can verify or claim it', async () => {
+    // Any Business account could type someone else's domain and never verify it.
+    const squatter = await signUpOnPlan(ts, 'brand-squat@example.com', 'business');
+    const claim = await squatter.client.trpcMutation('branding.setDomain', { domain: 'mail.owner.test' });
+    expect(claim.status).toBe(200);
+    expect(claim.body.result.data.domain.verified).toBe(false);
+
+    const owner = await signUpOnPlan(ts, 'brand-owner@example.com', 'business');
+    const set = await owner.client.trpcMutation('branding.setDomain', { domain: 'mail.owner.test' });
+    expect(set.status).toBe(200);
+    // (The test DNS server encodes an answer once per name: both records are there from the start.)
+    zone.names.set('_mailvet-verify.mail.owner.test', { txt: [set.body.result.data.domain.txtValue, claim.body.result.data.domain.txtValue] });
+    const ok = await owner.client.trpcMutation('branding.verifyDomain');
+    expect(ok.status).toBe(200);
+    expect(ok.body.result.data.domain.verified).toBe(true);
+    expect(JSON.parse((await getWithHost('/api/public-branding', 'mail.owner.test')).body)).toMatchObject({ domain: 'mail.owner.test' });
+
+    // Once verified it is the owner's: even with a record for the squatter's token, the domain is taken.
+    const late = await squatter.client.trpcMutation('branding.verifyDomain');
+    expect(late.status).toBe(409);
+    expect(late.body.error.message).toBe('This domain is already used by another account.');
+    expect((await squatter.client.trpcMutation('branding.setDomain', { domain: 'mail.owner.test' })).status).toBe(409);
+    expect(JSON.parse((await getWithHost('/api/public-branding', 'mail.owner.test')).body)).toMatchObject({ domain: 'mail.owner.test', logoUrl: null });
+    const verified = await ts.testDb.db.selectFrom('account_branding').select('account_id').where('custom_domain', '=', 'mail.owner.test').where('domain_verified_at', 'is not', null).execute();
+    expect(verified.map((r) => r.account_id)).toEqual([owner.accountId]);
+  });
+
   it('members cannot change the branding', async () => {
     const owner = await signUpOnPlan(ts, 'brand-team@example.com', 'business');
     const memberEmail = `member-${Date.now()}@example.com`;

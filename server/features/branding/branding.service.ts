@@ -194,6 +194,18 @@ export async function logoPng(db: Db, accountId: string): Promise<Buffer | null>
 /** Sets (or clears) the custom domain; a new domain gets a fresh token and must be verified again. */
 export async function setDomain(db: Db, o: { accountId: string; userId: string; plan: PlanType; domain: string | null }) {
   assertWhiteLabel(o.plan);
+  // A domain is held by the account that verified it; an unverified claim holds nothing (anyone
+  // could type someone else's domain), so its real owner can still set and verify it.
+  if (o.domain) {
+    const held = await db
+      .selectFrom('account_branding')
+      .select('account_id')
+      .where('custom_domain', '=', o.domain)
+      .where('domain_verified_at', 'is not', null)
+      .where('account_id', '<>', o.accountId)
+      .executeTakeFirst();
+    if (held) throw new AppError('CONFLICT', BRANDING_MESSAGES.domainTaken);
+  }
   const token = randomBytes(16).toString('hex');
   try {
     await db.transaction().execute(async (trx) => {
@@ -222,10 +234,16 @@ export async function verifyDomain(db: Db, o: { accountId: string; userId: strin
   } finally {
     dns.close();
   }
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable('account_branding').set({ domain_verified_at: new Date(), updated_at: new Date() }).where('account_id', '=', o.accountId).where('custom_domain', '=', b.custom_domain).execute();
-    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'branding.domain_verified', targetType: 'account', targetId: o.accountId, data: { domain: b.custom_domain } });
-  });
+  try {
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('account_branding').set({ domain_verified_at: new Date(), updated_at: new Date() }).where('account_id', '=', o.accountId).where('custom_domain', '=', b.custom_domain).execute();
+      await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'branding.domain_verified', targetType: 'account', targetId: o.accountId, data: { domain: b.custom_domain } });
+    });
+  } catch (err) {
+    // Another account verified this domain first (one verified holder per domain, a unique index).
+    if ((err as { code?: string }).code === '23505') throw new AppError('CONFLICT', BRANDING_MESSAGES.domainTaken);
+    throw err;
+  }
   return brandingSettings(db, o);
 }
 
