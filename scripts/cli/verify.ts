@@ -17,7 +17,7 @@ import { ProbeClient } from '../../probe/client/probe-client';
 import { depthSchema, trimAddress, type VerificationResult } from '../../probe/contract';
 import { createVerifier } from '../../probe/index';
 import { RESULT_CSV_COLUMNS } from '../../server/contracts/jobs';
-import { parseEmailCsv } from '../../server/features/jobs/csv-import';
+import { MAX_VALUE_LENGTH, parseEmailCsv } from '../../server/features/jobs/csv-import';
 import { csvCell } from '../../server/lib/csv-cell';
 
 interface CliFlags extends VerifyFlags {
@@ -49,6 +49,7 @@ export function resultCsvLine(r: VerificationResult, checkedAt: Date): string {
 }
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
+const plural = (n: number, noun: string): string => `${fmt(n)} ${noun}${n === 1 ? '' : 's'}`;
 
 function clock(seconds: number): string {
   if (!Number.isFinite(seconds)) return '--:--';
@@ -150,7 +151,10 @@ async function runCsv(flags: CliFlags & { csv: string }): Promise<number> {
     process.stderr.write(`mailvet verify: ${flags.csv}: ${parsed.error.message}\n`);
     return 2;
   }
-  const { emails } = parsed.value;
+  const { emails, rows, duplicates, skipped } = parsed.value;
+  // The result file has one row per address verified: say what the upload rules left out of it.
+  const leftOut = [duplicates > 0 ? plural(duplicates, 'duplicate') : null, skipped > 0 ? `${plural(skipped, 'value')} longer than ${fmt(MAX_VALUE_LENGTH)} characters` : null].filter(Boolean);
+  if (leftOut.length > 0) process.stderr.write(`Read ${fmt(rows)} addresses from ${flags.csv}; left out: ${leftOut.join(', ')}\n`);
   return verifyList(emails, flags, 'csv');
 }
 

@@ -50,6 +50,7 @@ const INPUT = [
   'Nx;alice@nxdomain.mailworld.test;X',
   'Formula;=1+1@normal.mailworld.test;X',
   'Blank;;X',
+  `Long;${'a'.repeat(1100)}@normal.mailworld.test;X`, // too long to be an address: left out, and the summary says so
 ].join('\r\n');
 
 describe('mailvet verify --csv', () => {
@@ -74,6 +75,8 @@ describe('mailvet verify --csv', () => {
     expect(rows[0]?.['SMTP Valid']).toBe('Yes');
     expect(Number.isNaN(Date.parse(rows[0]?.['Checked At'] ?? ''))).toBe(false);
     // Summary on stderr; no progress bar (stderr is a pipe, not a TTY).
+    // What the upload rules left out is said, not silently missing from the result file.
+    expect(stderr).toMatch(/^Read 9 addresses from .*in\.csv; left out: 1 duplicate, 1 value longer than 1,024 characters$/m);
     expect(stderr).toMatch(/^Verified 7 of 7 addresses in [\d.]+ s/m);
     expect(stderr).toMatch(/^ {2}valid +2 +28\.6%$/m);
     expect(stderr).toMatch(/^ {2}invalid +4 +57\.1%$/m);

@@ -31,7 +31,7 @@ export interface CsvImport {
 export type CsvImportOutcome = { ok: true; value: CsvImport } | { ok: false; error: CsvImportError };
 
 const EMAIL_HEADERS = new Set(['email', 'e-mail', 'email address', 'email_address', 'emailaddress', 'e-mail address', 'emails', 'mail']);
-const MAX_VALUE_LENGTH = 1024;
+export const MAX_VALUE_LENGTH = 1024;
 
 const fail = (code: CsvImportErrorCode, message: string): CsvImportOutcome => ({ ok: false, error: { code, message } });
 
