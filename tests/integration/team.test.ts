@@ -309,6 +309,24 @@ describe('team: roles and tenancy', () => {
     expect((await v1Account(ownerKey.api_key)).status).toBe(200);
   });
 
+  it('a removed admin cannot come back through an invitation they sent before removal (to a second address of theirs): it is withdrawn', async () => {
+    const { owner: o, invitee: admin, inviteeEmail } = await joinedMember('business', 'admin');
+    const alt = email('alt-of-admin');
+    expect((await admin.trpcMutation('team.invite', { email: alt, role: 'admin' })).status).toBe(200);
+    const invitationId = await invitationIdFromMail(ts, alt);
+    const row = (await o.client.trpcQuery('team.members')).body.result.data.find((m: { email: string }) => m.email === inviteeEmail);
+    expect((await o.client.trpcMutation('team.removeMember', { memberId: row.id })).status).toBe(200);
+
+    const altClient = await signUpVerified(ts, { email: alt });
+    const accepted = await altClient.trpcMutation('team.acceptInvitation', { invitationId });
+    expect(accepted.status).toBe(404);
+    expect(accepted.body.error.message).toBe('This invitation is no longer valid. Ask your team admin to send a new one.');
+    expect((await o.client.trpcQuery('team.members')).body.result.data.map((m: { email: string }) => m.email)).toEqual([o.email]);
+    expect((await o.client.trpcQuery('team.invitations')).body.result.data).toEqual([]);
+    const audit = await ts.testDb.db.selectFrom('audit_log').select(['action', 'target_id']).where('account_id', '=', o.accountId).where('action', '=', 'team.invitation_cancelled').execute();
+    expect(audit).toEqual([{ action: 'team.invitation_cancelled', target_id: invitationId }]);
+  });
+
   it('another account cannot see, cancel or remove this account’s invitations and members', async () => {
     const { owner: a, inviteeEmail } = await joinedMember('business');
     const pending = email('pending');

@@ -246,7 +246,10 @@ export async function cancelInvitation(db: Db, o: { accountId: string; userId: s
   });
 }
 
-/** Removes a member (not the owner) from this account; their sessions stop pointing at it and the API keys they created are revoked. */
+/**
+ * Removes a member (not the owner) from this account: their sessions stop pointing at it, the API
+ * keys they created are revoked and the invitations they sent that are still pending are withdrawn.
+ */
 export async function removeMember(db: Db, o: { accountId: string; userId: string; memberId: string }): Promise<{ id: string }> {
   return db.transaction().execute(async (trx) => {
     const target = await trx
@@ -262,8 +265,19 @@ export async function removeMember(db: Db, o: { accountId: string; userId: strin
     await trx.deleteFrom('member').where('id', '=', target.id).execute();
     await trx.updateTable('session').set({ activeOrganizationId: null }).where('userId', '=', target.userId).where('activeOrganizationId', '=', o.accountId).execute();
     await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'team.member_removed', targetType: 'user', targetId: target.userId, data: { email: target.email, role: target.role } });
-    // "No longer has access": not through an API key only they were ever shown either.
+    // "No longer has access": not through an API key only they were ever shown either,
     await revokeKeysOfLeavingUser(trx, { userId: target.userId, accountId: o.accountId, actorUserId: o.userId, reason: 'member_removed' });
+    // nor through an invitation they sent while they could (say, to another address of theirs).
+    const withdrawn = await trx
+      .deleteFrom('invitation')
+      .where('organizationId', '=', o.accountId)
+      .where('inviterId', '=', target.userId)
+      .where('status', '=', 'pending')
+      .returning(['id', 'email'])
+      .execute();
+    for (const inv of withdrawn) {
+      await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'team.invitation_cancelled', targetType: 'invitation', targetId: inv.id, data: { email: inv.email, reason: 'inviter_removed' } });
+    }
     return { id: target.id };
   });
 }
