@@ -38,17 +38,21 @@ export function idempotencyKeys(deps: AppDeps): RequestHandler {
         collect(chunk);
         return write(chunk, ...rest);
       }) as typeof res.write;
+      // The answer is stored when the procedure ends it, whether or not the client is still there:
+      // a client that timed out while its job was being created retries with the same key and must
+      // get that job, not a second one (a dropped connection never released the key by itself).
+      let settled = false;
       res.end = ((chunk?: unknown, ...rest: unknown[]) => {
         if (typeof chunk !== 'function') collect(chunk);
+        if (!settled) {
+          settled = true;
+          const contentType = res.getHeader('content-type');
+          void settleIdempotencyKey(deps.db, { accountId, apiKeyId, key, status: res.statusCode, body: Buffer.concat(chunks).toString('utf8'), contentType: typeof contentType === 'string' ? contentType : null }).catch((err) =>
+            console.error('[idempotency] could not store the answer:', err instanceof Error ? err.message : err),
+          );
+        }
         return end(chunk, ...rest);
       }) as typeof res.end;
-      res.on('close', () => {
-        const contentType = res.getHeader('content-type');
-        const status = res.writableFinished ? res.statusCode : 500; // a dropped connection releases the key
-        void settleIdempotencyKey(deps.db, { accountId, apiKeyId, key, status, body: Buffer.concat(chunks).toString('utf8'), contentType: typeof contentType === 'string' ? contentType : null }).catch((err) =>
-          console.error('[idempotency] could not store the answer:', err instanceof Error ? err.message : err),
-        );
-      });
       next();
     } catch (err) {
       sendProblem(res, err, deps.baseURL);

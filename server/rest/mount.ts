@@ -189,7 +189,12 @@ function answerV1(req: express.Request, res: Response, docsBase: string, serve: 
   res.setHeader('Cache-Control', 'no-store');
   rewriteErrorBodies(res, docsBase);
   // A timing scope per request: the key check, rate limit and credit report in Server-Timing.
-  void withTimingScope(() => serve(req, res));
+  // serve answers its own errors; anything that still escapes is a 500 here, so the request (and an
+  // Idempotency-Key it claimed, which is settled when the answer ends) never hangs unanswered.
+  void withTimingScope(() => serve(req, res)).catch((err: unknown) => {
+    if (!res.headersSent) sendProblem(res, err, docsBase);
+    else res.end();
+  });
 }
 
 export function restApiRouter(deps: AppDeps): express.Router {

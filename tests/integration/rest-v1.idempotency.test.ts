@@ -86,6 +86,38 @@ describe('Idempotency-Key', () => {
     expect(retried.body).toMatchObject({ email: 'valid@sandbox.mailvet.dev', result: 'valid' });
   });
 
+  it('keeps the answer of a request whose client gave up: the retry with its key gets that job, not a second one', async () => {
+    // The client times out (or its connection drops) while the server is still creating the job —
+    // exactly when a retry with the same Idempotency-Key must not create a second job. The test holds
+    // the job table so the answer cannot be sent before the client has gone.
+    const body = { emails: ['dropped-1@example.com', 'dropped-2@example.com'] };
+    const before = await jobs();
+    const hold = await ts.testDb.pool.connect();
+    let released = false;
+    try {
+      await hold.query('begin');
+      await hold.query('lock table validation_job in share mode');
+      const gone = new AbortController();
+      const first = fetch(`${ts.url}/v1/bulk`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': 'dropped' }, body: JSON.stringify(body), signal: gone.signal }).catch((e: unknown) => e);
+      // The server is inside the procedure: it waits for the table.
+      await expect.poll(async () => (await ts.testDb.pool.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%insert into "validation_job"%'`)).rows[0].n, { timeout: 10_000 }).toBe(1);
+      gone.abort();
+      expect(await first).toBeInstanceOf(Error);
+      await hold.query('commit');
+      released = true;
+    } finally {
+      if (!released) await hold.query('rollback');
+      hold.release();
+    }
+    await expect.poll(jobs, { timeout: 10_000 }).toBe(before + 1);
+    const settled = async () => (await ts.testDb.db.selectFrom('idempotency_key').select('status').where('account_id', '=', accountId).where('key', 'like', '% dropped').executeTakeFirst())?.status ?? 'released';
+    await expect.poll(settled, { timeout: 10_000 }).not.toBeNull();
+    const retry = await post('/v1/bulk', body, { 'idempotency-key': 'dropped' });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(await jobs()).toBe(before + 1);
+  });
+
   it('keeps keys apart per account: another account may use the same key', async () => {
     const c2 = await signUpVerified(ts, { email: 'idem-2@example.com' });
     const acc2 = (await c2.trpcQuery('account.me')).body.result.data.accountId as string;
