@@ -4,6 +4,7 @@
 // 1–63 octets of letters, digits and inner hyphens, names of at most 253. tr46 does the Punycode
 // conversion and the Bidi rule (RFC 5893); what it would map differently is refused.
 import { toASCII, toUnicode } from 'tr46';
+import { describeCharacter } from '../contract';
 import { idnaProperty, uLabelProblem } from './idna2008';
 
 export const MAX_LABEL = 63;
@@ -12,6 +13,8 @@ export const MAX_DOMAIN = 253;
 export type DomainCheck = { ok: true; ascii: string } | { ok: false; message: string };
 
 const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+/** U+3002 IDEOGRAPHIC, U+FF0E FULLWIDTH and U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP: IDNA2003's other dots. */
+export const OTHER_FULL_STOPS = /[\u3002\uff0e\uff61]/;
 
 // checkHyphens off: the hyphen rules of U-labels are uLabelProblem's (RFC 5891 4.2.3.1), and an ASCII
 // label is an RFC 1035 host-name label (checkHostName) whatever the other labels are — "ab--cd" is
@@ -43,7 +46,10 @@ export function toAsciiDomain(domain: string): DomainCheck {
   if (domain.endsWith('.')) return { ok: false, message: 'domain ends with a dot' };
   const needsIdna = /[^\x00-\x7f]/.test(domain) || /(^|\.)xn--/i.test(domain);
   if (!needsIdna) return checkHostName(domain.toLowerCase());
-  // Only U+002E separates labels (IDNA2008): ideographic and fullwidth full stops are not mapped.
+  // Only U+002E separates labels (IDNA2008, RFC 5891 5.2): the ideographic, fullwidth and halfwidth
+  // full stops that IDNA2003 (RFC 3490 3.1) also took for dots are not mapped, and the message says so.
+  const otherDot = OTHER_FULL_STOPS.exec(domain);
+  if (otherDot) return { ok: false, message: `domain uses ${describeCharacter(otherDot[0].codePointAt(0)!)} as a dot: only "." separates labels` };
   const labels = lowerCaseDomain(domain).split('.');
   const uLabels: string[] = [];
   for (const label of labels) {

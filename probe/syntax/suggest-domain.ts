@@ -7,6 +7,7 @@ import spellChecker from '@zootools/email-spell-checker';
 import { parse as parseDomain } from 'tldts';
 import { loadList } from '../data/load-list';
 import { isDisposableDomain } from '../misc/disposable';
+import { OTHER_FULL_STOPS } from './idna';
 import { parseAddress } from './parse-address';
 
 const require = createRequire(import.meta.url);
@@ -156,15 +157,20 @@ function correctDeadDomain(domain: string): string | null {
 /**
  * For an address that failed syntax: when its domain spells a common provider once its dots are
  * repaired (a missing or doubled dot, a comma for a dot: gmailcom, gmail..com, gmail,com), that
- * address on the provider, if it is valid then; else null.
+ * address on the provider, if it is valid then; else, when its dots were full stops of another
+ * script (例子。中国, typed with a Chinese or Japanese input method), the same address with "." for
+ * them, if that is valid; else null.
  */
 export function suggestRepairedAddress(email: string): string | null {
   const at = email.lastIndexOf('@');
   if (at <= 0) return null;
-  const domain = email.slice(at + 1).toLowerCase();
+  const typed = email.slice(at + 1);
+  const dotted = typed.replace(new RegExp(OTHER_FULL_STOPS.source, 'g'), '.');
+  const domain = dotted.toLowerCase();
   const provider = targetsWithoutDots.get(domain.replace(/[.,]/g, ''));
-  if (!provider || provider === domain) return null;
-  const suggestion = `${email.slice(0, at)}@${provider}`;
+  const repaired = provider && provider !== domain ? provider : dotted !== typed ? dotted : null;
+  if (repaired === null) return null;
+  const suggestion = `${email.slice(0, at)}@${repaired}`;
   return parseAddress(suggestion).ok ? suggestion : null;
 }
 
