@@ -157,3 +157,19 @@ test('a refused schedule call shows Error with the server message', async ({ pag
   // The dialog stays open with what was typed, so nothing is lost.
   await expect(dialog.getByLabel('Name')).toHaveValue('Will fail');
 });
+
+test("a schedule call that gets no answer from the server (a proxy's error page) does not claim 'User account not found'", async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-sched-noanswer') });
+  await upgradeTo(page, 'pro');
+  await page.goto('/dashboard/auto-revalidation');
+  await page.route('**/api/trpc/*schedules.create*', (route) => route.fulfill({ status: 504, contentType: 'text/html', body: '<html><body>504 Gateway Time-out</body></html>' }));
+  const dialog = await openDialog(page, 'New Schedule');
+  await dialog.getByLabel('Name').fill('No answer');
+  await dialog.getByLabel('Email addresses').fill('alice@normal.mailworld.test');
+  await dialog.getByRole('button', { name: 'Create Schedule' }).click();
+  const error = page.locator('[data-sonner-toast]', { hasText: 'Error' }).first();
+  await expect(error).toContainText('Mailvet did not answer. Check your connection and try again.');
+  await expect(error).not.toContainText('User account not found');
+  await expect(error).not.toContainText('JSON');
+  await expect(dialog.getByLabel('Name')).toHaveValue('No answer');
+});

@@ -126,3 +126,25 @@ test('with no credits left the check is refused with a clear message', async ({ 
   await expect(toast(page, 'Validation Failed')).toContainText('You have no validation credits left');
   await expect(page.getByTestId('validation-result')).toHaveCount(0);
 });
+
+test("when no answer comes from the server (a proxy's HTML error page, no connection) Validation Failed says 'An error occurred during validation'", async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-validate-noanswer') });
+  await page.goto('/dashboard/validate');
+  const field = page.getByRole('textbox', { name: 'Email address' });
+  await field.fill('alice@normal.mailworld.test');
+
+  // A gateway in front of the app answers with its own HTML page (deploy, timeout).
+  await page.route('**/api/trpc/*validation.check*', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1></body></html>' }));
+  await page.getByRole('button', { name: 'Validate Email' }).click();
+  await expect(toast(page, 'Validation Failed')).toContainText('An error occurred during validation');
+  await expect(toast(page, 'Validation Failed')).not.toContainText('JSON');
+  await page.unroute('**/api/trpc/*validation.check*');
+
+  // The connection drops.
+  await page.route('**/api/trpc/*validation.check*', (route) => route.abort('internetdisconnected'));
+  await page.getByRole('button', { name: 'Validate Email' }).click();
+  await expect(page.locator('[data-sonner-toast]', { hasText: 'Validation Failed' })).toHaveCount(2);
+  await expect(toast(page, 'Validation Failed')).toContainText('An error occurred during validation');
+  await expect(toast(page, 'Validation Failed')).not.toContainText('Failed to fetch');
+  await expect(page.getByTestId('validation-result')).toHaveCount(0);
+});

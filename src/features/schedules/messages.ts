@@ -15,7 +15,6 @@ export const SCHEDULE_TEXT = {
   deactivatedTitle: 'Schedule Deactivated',
   deletedTitle: 'Schedule Deleted',
   confirmDelete: SCHEDULE_MESSAGES.deleteConfirm,
-  accountNotFound: 'User account not found',
   never: 'Never',
 } as const;
 

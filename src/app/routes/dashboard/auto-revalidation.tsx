@@ -8,7 +8,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { ListEmpty, ListFailed, ListLoading } from '../../../components/ui/list-states';
 import { UpgradeDialog } from '../../../components/ui/upgrade-dialog';
-import { errorMessage } from '../../../lib/error-message';
+import { errorMessage, NO_ANSWER_MESSAGE } from '../../../lib/error-message';
 import { usePlanGate } from '../../../features/jobs/use-plan';
 import { useScheduleMutations, useSchedules } from '../../../features/schedules/api';
 import { SCHEDULE_TEXT } from '../../../features/schedules/messages';
@@ -38,10 +38,13 @@ function useRefreshOnJobChange() {
   );
 }
 
-/** 'Error' toasts carry the server's message ('User account not found' when there is no membership). */
+/**
+ * 'Error' toasts carry the server's message (it says 'User account not found' itself when there is
+ * no membership); a call that got no answer from the server says so instead.
+ */
 function scheduleError(e: unknown) {
   console.error('Schedule call failed:', e);
-  toast.error(SCHEDULE_TEXT.errorTitle, { description: errorMessage(e, SCHEDULE_TEXT.accountNotFound) });
+  toast.error(SCHEDULE_TEXT.errorTitle, { description: errorMessage(e, NO_ANSWER_MESSAGE) });
 }
 
 export default function AutoRevalidationRoute() {

@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { useFieldState } from '../../../hooks/use-field-state';
+import { errorMessage } from '../../../lib/error-message';
 import { useTRPC } from '../../../lib/trpc';
 import { VALIDATE_TEXT } from '../messages';
 import type { SingleCheckResult } from '../types';
@@ -26,7 +27,7 @@ export function SingleCheckForm() {
         toast.success(VALIDATE_TEXT.completeTitle, { description: VALIDATE_TEXT.completeBody(data.result) });
       },
       onError(err) {
-        toast.error(VALIDATE_TEXT.failedTitle, { description: err.message || VALIDATE_TEXT.failedFallback });
+        toast.error(VALIDATE_TEXT.failedTitle, { description: errorMessage(err, VALIDATE_TEXT.failedFallback) });
       },
       onSettled() {
         void queryClient.invalidateQueries({ queryKey: trpc.account.pathKey() });
