@@ -66,8 +66,10 @@ describe('paying again from the Billing page when a renewal went unpaid', () => 
       // Nothing is stopped before the new one is paid: an abandoned checkout leaves Razorpay retrying.
       expect(rzp.subscriptions.get(first.subscriptionId)!.status).not.toBe('cancelled');
 
+      // What is left of the last paid period: the new period replaces it, as a Starter renewal does (no rollover).
+      await ts.testDb.db.updateTable('account').set({ credits_balance: 1234 }).where('id', '=', accountId).execute();
       await rzp.pay(co.subscriptionId);
-      expect(await account(accountId)).toMatchObject({ plan: 'starter', subscription_id: co.subscriptionId, subscription_status: 'active', grace_ends_at: null });
+      expect(await account(accountId)).toMatchObject({ plan: 'starter', subscription_id: co.subscriptionId, subscription_status: 'active', grace_ends_at: null, credits_balance: 10_000 });
       // The unpaid subscription can no longer charge the card for the same service.
       expect(rzp.subscriptions.get(first.subscriptionId)!.status).toBe('cancelled');
       expect((await ts.testDb.db.selectFrom('subscription').select('status').where('id', '=', first.subscriptionId).executeTakeFirstOrThrow()).status).toBe('cancelled');

@@ -143,7 +143,9 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
     return { applied: false, reason: 'duplicate' };
   }
 
-  const upgrade = account.subscription_id !== sub.id || account.plan !== planType;
+  // Moving onto this plan keeps what the account had; the same plan going on (a renewal, or an unpaid
+  // renewal paid again by a new subscription) starts afresh unless the plan rolls over.
+  const upgrade = account.plan !== planType;
   // Month 0 of the period, keyed like an annual plan's monthly refills (credit_grant): granted once.
   const grant = await grantPeriodMonth(trx, sub.account_id, {
     subscriptionId: sub.id,
