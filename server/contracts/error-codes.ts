@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   NOT_A_MEMBER: { status: 403, description: 'The signed-in user belongs to no account.' },
   PERMISSION_DENIED: { status: 403, description: "The caller's role does not allow this action." },
   NOT_FOUND: { status: 404, description: 'The resource does not exist or belongs to another account.' },
+  METHOD_NOT_ALLOWED: { status: 405, description: 'The path exists but does not take this HTTP method; the Allow header lists the ones it takes.' },
   CONFLICT: { status: 409, description: 'The request conflicts with the current state (e.g. results of an unfinished job).' },
   UNPROCESSABLE: { status: 422, description: 'The request cannot be processed as sent (e.g. an Idempotency-Key reused with a different body).' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body or file is larger than the route accepts.' },

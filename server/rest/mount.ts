@@ -18,7 +18,7 @@ import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { AppDeps } from '../deps';
 import { serverTimingHeader, withTimingScope } from '../lib/server-timing';
 import { idempotencyKeys } from './idempotency';
-import { openApiDocument } from './openapi';
+import { openApiDocument, v1RouteScopes } from './openapi';
 import { restContextFactory, restStateOf } from './rest-context';
 import { v1Router, validateInput, validateOne } from './v1.router';
 import { CSV_MULTIPART_LIMIT, MULTIPART, csvMultipart } from './csv-multipart';
@@ -197,6 +197,36 @@ function answerV1(req: express.Request, res: Response, docsBase: string, serve: 
   });
 }
 
+/** The methods each /v1 path template takes (from the router's OpenAPI meta), HEAD with every GET. */
+function routeMethods(): Array<{ path: string; pattern: RegExp; methods: string[] }> {
+  const byPath = new Map<string, string[]>();
+  for (const r of v1RouteScopes()) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r.method.toUpperCase()]);
+  byPath.set('/openapi.json', ['GET']);
+  return [...byPath].map(([path, methods]) => ({
+    path,
+    pattern: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+    methods: methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])),
+  }));
+}
+
+/**
+ * HEAD is GET without a body (RFC 9110 §9.3.2): the adapter, which knows no HEAD, is handed a GET and
+ * Node leaves the body out (the response was made for a HEAD request). A path that exists but not
+ * with this method is a 405 with Allow, before any body is read; an unknown path goes on (404).
+ */
+function methodGate(docsBase: string): express.RequestHandler {
+  const routes = routeMethods();
+  return (req, res, next) => {
+    const route = routes.find((r) => r.pattern.test(req.path));
+    if (!route || route.methods.includes(req.method)) {
+      if (req.method === 'HEAD') req.method = 'GET';
+      return next();
+    }
+    res.setHeader('Allow', route.methods.join(', '));
+    sendProblem(res, new AppError('METHOD_NOT_ALLOWED', `${req.path.replace(/\/$/, '')} takes ${route.methods[0]}, not ${req.method}.`), docsBase);
+  };
+}
+
 export function restApiRouter(deps: AppDeps): express.Router {
   const r = express.Router();
   // Callable from any origin with a key (bearer only, no cookies): preflights end here.
@@ -206,6 +236,7 @@ export function restApiRouter(deps: AppDeps): express.Router {
       next();
     }
   });
+  r.use(methodGate(deps.baseURL));
   r.get('/openapi.json', (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
     res.json(openApiDocument(deps.baseURL));

@@ -155,7 +155,7 @@ const cases = (): Array<[string, Req, number, boolean]> => [
   ['Idempotency-Key', { headers: { ...ok(), 'idempotency-key': `lean-${process.pid}-${++idem}` }, body: json({ email: 'idem@@x.example' }) }, 200, false],
   ['a trailing slash', { path: '/v1/validate/', headers: ok(), body: json({ email: 'slash@@x.example' }) }, 200, false],
   ['a query string', { path: '/v1/validate?x=1', headers: ok(), body: json({ email: 'query@@x.example' }) }, 200, false],
-  ['GET', { method: 'GET', headers: { authorization: bearer('live') } }, 404, false],
+  ['GET', { method: 'GET', headers: { authorization: bearer('live') } }, 405, false],
 ];
 
 describe('POST /v1/validate ahead of Express', () => {

@@ -100,3 +100,38 @@ describe('the OpenAPI document of /v1 describes the answers the routes give', ()
     expect(responseProblems('GET', '/account', limited[0]!)).toEqual([]);
   });
 });
+
+describe('methods', () => {
+  it('answers HEAD as GET without a body: the same status and headers, the key checked', async () => {
+    const head = (path: string, key: keyof typeof keys | null) => fetch(`${ts.url}/v1${path}`, { method: 'HEAD', headers: key ? { authorization: `Bearer ${keys[key]}` } : {} });
+    const noKey = await head('/account', null);
+    expect(noKey.status).toBe(401);
+    const ok = await head('/account', 'test');
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(ok.headers.get('x-ratelimit-limit')).toBe('10');
+    expect(await ok.text()).toBe('');
+    const missing = await head('/jobs/00000000-0000-4000-8000-000000000000', 'test');
+    expect(missing.status).toBe(404);
+    expect((await head('/no-such-route', 'test')).status).toBe(404);
+  });
+
+  it('answers a method the path does not take with 405 and Allow, before reading the body; an unknown path stays 404', async () => {
+    for (const [method, path, allow] of [
+      ['GET', '/validate', 'POST'],
+      ['PUT', '/validate', 'POST'],
+      ['DELETE', '/account', 'GET, HEAD'],
+      ['POST', '/jobs/00000000-0000-4000-8000-000000000000', 'GET, HEAD'],
+      ['PATCH', '/jobs/00000000-0000-4000-8000-000000000000/cancel', 'POST'],
+    ] as const) {
+      const res = await fetch(`${ts.url}/v1${path}`, { method, headers: { authorization: `Bearer ${keys.test}`, 'content-type': 'text/plain' }, body: method === 'GET' ? undefined : 'not json' });
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get('allow')).toBe(allow);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(body).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED', detail: `${path} takes ${allow.split(', ')[0]}, not ${method}.` });
+    }
+    const unknown = await fetch(`${ts.url}/v1/no-such-route`, { method: 'PUT', headers: { authorization: `Bearer ${keys.test}` } });
+    expect(unknown.status).toBe(404);
+  });
+});
