@@ -20,6 +20,7 @@ import * as mApiKeyScopes from './migrations/2026_11_24_04_00_00_add_api_key_sco
 import * as mWebhookDelivery from './migrations/2026_11_24_01_00_00_create_webhook_delivery';
 import * as mJobCancelled from './migrations/2026_11_24_03_00_00_add_job_cancelled';
 import * as mVerifiedDomain from './migrations/2026_11_24_05_10_00_branding_verified_domain_unique';
+import * as mAuthMailThrottle from './migrations/2026_11_24_05_40_00_create_auth_mail_throttle';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_21_00_00_create_core': m001,
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_01_00_00_create_webhook_delivery': mWebhookDelivery,
   '2026_11_24_03_00_00_add_job_cancelled': mJobCancelled,
   '2026_11_24_05_10_00_branding_verified_domain_unique': mVerifiedDomain,
+  '2026_11_24_05_40_00_create_auth_mail_throttle': mAuthMailThrottle,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -333,6 +333,14 @@ export interface BillingEventTable {
   received_at: Timestamp;
 }
 
+/** Auth mails of one kind sent to one mailbox (free_grant's email key) in the hour from window_start. */
+export interface AuthMailThrottleTable {
+  kind: string;
+  mailbox: string;
+  window_start: Generated<Date>;
+  sent: Generated<number>;
+}
+
 /** One row per user ever provisioned; at most one granted row per email key (free credits once per person). */
 export interface FreeGrantTable {
   user_id: string;
@@ -425,6 +433,7 @@ export interface Database {
   dev_outbox: DevOutboxTable;
   payment_order: PaymentOrderTable;
   free_grant: FreeGrantTable;
+  auth_mail_throttle: AuthMailThrottleTable;
   billing_plan: BillingPlanTable;
   subscription: SubscriptionTable;
   payment: PaymentTable;

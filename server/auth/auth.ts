@@ -5,6 +5,7 @@ import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { organization, twoFactor } from 'better-auth/plugins';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
+import { mayMailMailbox, type AuthMailKind } from '../features/account/auth-mail-throttle';
 import { grantFreeCreditsOnVerification, provisionAccount } from '../features/account/provision';
 import { brandForHost, invitationBrand, mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
 import { invitationAllowance, teamMemberLimit } from '../features/team/team.service';
@@ -98,6 +99,12 @@ export function createAuth(d: AuthDeps) {
     u.host = o.host;
     return u.toString();
   };
+  /** The mailbox's hourly allowance for this kind of mail (auth-mail-throttle.ts); a refused send is logged and skipped. */
+  const mayMail = async (kind: AuthMailKind, to: string): Promise<boolean> => {
+    if (await mayMailMailbox(d.db, kind, to)) return true;
+    console.warn(`[auth] ${kind} mail not sent: the mailbox had its hourly allowance`);
+    return false;
+  };
   type LinkContent = Pick<Parameters<typeof linkMail>[0], 'subject' | 'intro' | 'cta' | 'url' | 'outro'>;
   /** A link mail in the brand of the host the request came through (white-label), else Mailvet's. */
   const sendBrandedLink = async (to: string, b: MailBrand | null, content: (name: string) => LinkContent) => {
@@ -131,6 +138,7 @@ export function createAuth(d: AuthDeps) {
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, url }, request) => {
+        if (!(await mayMail('reset', user.email))) return;
         const b = await userMailBrand(user, request);
         await sendBrandedLink(user.email, b, (name) => ({
           subject: `Reset your ${name} password`,
@@ -143,6 +151,7 @@ export function createAuth(d: AuthDeps) {
       // With verification required, a duplicate sign-up answers like a new one (no account
       // enumeration); the real owner gets a note instead of a second account.
       onExistingUserSignUp: async ({ user }, request) => {
+        if (!(await mayMail('signup-notice', user.email).catch(() => false))) return;
         const b = await userMailBrand(user, request).catch(() => null);
         await sendBrandedLink(user.email, b, (name) => ({
           subject: 'Someone tried to sign up with your email',
@@ -162,6 +171,7 @@ export function createAuth(d: AuthDeps) {
         await grantFreeCreditsOnVerification(d.db, user);
       },
       sendVerificationEmail: async ({ user, url }, request) => {
+        if (!(await mayMail('verify', user.email))) return;
         const b = await userMailBrand(user, request);
         await sendBrandedLink(user.email, b, (name) => ({
           subject: `Verify your email for ${name}`,

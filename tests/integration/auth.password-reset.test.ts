@@ -40,4 +40,28 @@ describe('password reset', () => {
     const mails = await ts.testDb.db.selectFrom('dev_outbox').select('id').where('to', '=', 'nobody-here@example.com').execute();
     expect(mails).toHaveLength(0);
   });
+
+  it('mails one mailbox at most 5 reset links an hour however often they are asked for (any spelling of it), answering every ask the same', async () => {
+    await signUpVerified(ts, { email: 'bombed@example.com' });
+    // Sign-ups of +tag spellings of the same mailbox: each one's mails land in the same inbox.
+    for (const tag of ['a', 'b']) await new Browserless(ts.url).request('/api/auth/sign-up/email', { json: { name: 'Tag', email: `bombed+${tag}@example.com`, password: 'secret123' } });
+    const answers = new Set<string>();
+    for (let i = 0; i < 9; i++) {
+      const email = ['bombed@example.com', 'bombed+a@example.com', 'bombed+b@example.com'][i % 3]!;
+      const res = await new Browserless(ts.url).request('/api/auth/request-password-reset', { json: { email, redirectTo: '/auth?step=reset' } });
+      answers.add(`${res.status} ${await res.text()}`);
+    }
+    expect([...answers]).toHaveLength(1);
+    const mails = await ts.testDb.db.selectFrom('dev_outbox').select('to').where('to', 'like', 'bombed%@example.com').where('subject', '=', 'Reset your Mailvet password').execute();
+    expect(mails).toHaveLength(5);
+  });
+
+  it('sends the "someone tried to sign up" notice to one mailbox at most 5 times an hour', async () => {
+    await signUpVerified(ts, { email: 'noticed@example.com' });
+    for (let i = 0; i < 8; i++) {
+      const res = await new Browserless(ts.url).request('/api/auth/sign-up/email', { json: { name: 'Again', email: 'noticed@example.com', password: 'secret123' } });
+      expect(res.status).toBe(200);
+    }
+    await expect.poll(async () => (await ts.testDb.db.selectFrom('dev_outbox').select('id').where('to', '=', 'noticed@example.com').where('subject', '=', 'Someone tried to sign up with your email').execute()).length).toBe(5);
+  });
 });
