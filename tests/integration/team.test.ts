@@ -79,6 +79,24 @@ describe('team: members and invitations', () => {
     expect(audit.map((a) => a.action)).toEqual(['team.invitation_sent', 'team.invitation_sent', 'team.invitation_cancelled', 'team.invitation_sent']);
   });
 
+  it('sends one address at most 5 invitations an hour from one account, however often it is cancelled and invited again', async () => {
+    const o = await owner('pro');
+    const target = email('spammed');
+    for (let i = 0; i < 5; i++) {
+      const sent = await o.client.trpcMutation('team.invite', { email: target });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      expect((await o.client.trpcMutation('team.cancelInvitation', { invitationId: sent.body.result.data.id })).status).toBe(200);
+    }
+    const sixth = await o.client.trpcMutation('team.invite', { email: target });
+    expect(sixth.status).toBe(429);
+    expect(sixth.body.error.message).toBe('This address was sent 5 invitations in the last hour. Try again later.');
+    const mails = await ts.testDb.db.selectFrom('dev_outbox').select('id').where('to', '=', target).execute();
+    expect(mails).toHaveLength(5);
+    expect((await o.client.trpcQuery('team.invitations')).body.result.data).toEqual([]);
+    // Another address is not held up.
+    expect((await o.client.trpcMutation('team.invite', { email: email('other') })).status).toBe(200);
+  });
+
   it('holds the cap on waiting invitations under concurrent invites', async () => {
     const o = await owner('pro'); // at most 2 waiting
     const results = await Promise.all([0, 1, 2, 3].map((i) => o.client.trpcMutation('team.invite', { email: email(`race${i}`) })));

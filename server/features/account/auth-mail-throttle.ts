@@ -9,7 +9,8 @@ import { freeGrantEmailKey } from './email-key';
 
 export const AUTH_MAILS_PER_HOUR = 5;
 
-export type AuthMailKind = 'reset' | 'verify' | 'signup-notice';
+/** Team invitations count per inviting account (`invite:<accountId>`), so one team cannot hold up another's. */
+export type AuthMailKind = 'reset' | 'verify' | 'signup-notice' | `invite:${string}`;
 
 /** Counts one mail of `kind` to `email`'s mailbox; false when this hour's allowance is spent. */
 export async function mayMailMailbox(db: Db, kind: AuthMailKind, email: string): Promise<boolean> {

@@ -9,6 +9,7 @@ import { isUnlimited } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { revokeKeysOfLeavingUser } from '../api-keys/api-keys.service';
+import { AUTH_MAILS_PER_HOUR, mayMailMailbox } from '../account/auth-mail-throttle';
 import { writeAudit } from '../audit/audit';
 
 export type InviteRole = 'member' | 'admin';
@@ -25,6 +26,7 @@ export const TEAM_MESSAGES = {
   wrongRecipient: (email: string) => `This invitation was sent to ${email}. Sign in with that address to accept it.`,
   /** Accepting when the team is already full (spec section 6's wording, then what to do). */
   teamFull: (n: number) => `Your current plan allows ${n} team member(s) total. This team is full: ask the account owner to upgrade or to free a seat, then accept again.`,
+  tooManyToAddress: `This address was sent ${AUTH_MAILS_PER_HOUR} invitations in the last hour. Try again later.`,
   tooManyInvitations: (n: number) => `${n} invitation(s) are already waiting. Cancel one, or wait until one is accepted, before inviting more.`,
 } as const;
 
@@ -187,6 +189,10 @@ export async function inviteMember(
       .where('status', '=', 'pending')
       .where('expiresAt', '<=', new Date())
       .execute();
+    // Cancel-and-invite-again must not turn the invitation mail (with the account's name in it) into
+    // a way to flood an address: a few an hour per address from one account. Counted in this
+    // transaction, so a refused invitation (say, an existing member) spends nothing.
+    if (!(await mayMailMailbox(trx, `invite:${o.accountId}`, email))) throw new AppError('RATE_LIMITED', TEAM_MESSAGES.tooManyToAddress);
     let created: { id: string };
     const startedAt = new Date(Date.now() - 1000);
     try {
