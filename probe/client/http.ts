@@ -63,7 +63,7 @@ function abortReason(signal: AbortSignal): Error {
 /**
  * A request a daemon refuses with a 4xx. 400 and 413 say the request itself is wrong (no other node
  * would take it either); 401 and 403 say this node does not take our token (FleetCall gives its work
- * to the nodes that do).
+ * to the nodes that do). 408 and 429 ("not now") are no refusal: like a 5xx, the node is failed over.
  */
 export class ProbeRequestError extends Error {
   constructor(

@@ -175,7 +175,9 @@ export class ProbeClient {
       });
       idleTimer.refresh();
       const status = res.statusCode ?? 0;
-      if (status >= 500) {
+      // A node that cannot take it now (5xx; 408 or 429 from it or the proxy in front of it): its
+      // work goes to the others, and the node is skipped for the cooldown.
+      if (status >= 500 || status === 408 || status === 429) {
         discard(res);
         return owed();
       }

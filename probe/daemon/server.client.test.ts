@@ -193,6 +193,29 @@ describe('ProbeClient', () => {
     }
   });
 
+  it.each([429, 408])('fails over when a node (or the proxy in front of it) answers %i, "try again later": every address answered once by the others', async (status) => {
+    const busy = http.createServer((req, res) => {
+      if (req.url === '/healthz') return void res.end('{"ok":true}');
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(status, { 'content-type': 'text/html', 'retry-after': '5' });
+        res.end('<html><body>Too Many Requests</body></html>');
+      });
+    });
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
+    const busyUrl = `http://127.0.0.1:${(busy.address() as AddressInfo).port}`;
+    try {
+      const client = new ProbeClient({ urls: [busyUrl, daemons[0]!.url], token: TOKEN, retry: { backoffMs: 10 } });
+      const emails = Array.from({ length: 20 }, (_, i) => `alice@d${i}.shop.test`);
+      expect(emails.some((e) => probeOrder(e.split('@')[1]!, [busyUrl, daemons[0]!.url])[0] === busyUrl)).toBe(true);
+      const out = await collect(client.verify(emails));
+      expect(out.map((r) => r.email).sort()).toEqual([...emails].sort());
+    } finally {
+      busy.closeAllConnections();
+      await new Promise((r) => busy.close(r));
+    }
+  });
+
   it('does not fail over on a refused request (bad token)', async () => {
     const client = new ProbeClient({ urls: daemons.map((d) => d.url), token: 'wrong' });
     await expect(collect(client.verify(['alice@shop.test']))).rejects.toBeInstanceOf(ProbeRequestError);
