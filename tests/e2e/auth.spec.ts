@@ -62,6 +62,43 @@ test('a wrong password shows Login Failed', async ({ page }) => {
   await expect(page.getByText(/invalid email or password/i)).toBeVisible();
 });
 
+test('when the server cannot answer, Sign In, Sign Up and Sign Out say so, never "Invalid email or password", and stay usable', async ({ page }) => {
+  const email = uniqueEmail('e2e-auth-noanswer');
+  await signUpAndVerify(page, { email });
+  await signOut(page);
+  await page.goto('/auth');
+  const noAnswer = 'Mailvet did not answer. Check your connection and try again.';
+  const signInButton = page.getByRole('button', { name: 'Sign In' });
+
+  // A gateway's own error page instead of the API's answer.
+  await page.route('**/api/auth/sign-in/email', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>502 Bad Gateway</body></html>' }));
+  await submitSignIn(page, email);
+  await expect(page.locator('[data-sonner-toast]', { hasText: 'Login Failed' })).toContainText(noAnswer);
+  await expect(page.getByText('Invalid email or password')).toHaveCount(0);
+  await page.unroute('**/api/auth/sign-in/email');
+
+  // The connection drops: the same message, and the button can be pressed again.
+  await page.route('**/api/auth/sign-in/email', (route) => route.abort('internetdisconnected'));
+  await signInButton.click();
+  await expect(page.locator('[data-sonner-toast]', { hasText: 'Login Failed' })).toHaveCount(2);
+  await expect(signInButton).toBeEnabled();
+  await page.route('**/api/auth/sign-up/email', (route) => route.abort('internetdisconnected'));
+  await submitSignUp(page, { email: uniqueEmail('e2e-auth-noanswer-up') });
+  await expect(page.locator('[data-sonner-toast]', { hasText: 'Signup Failed' })).toContainText(noAnswer);
+  await expect(page.getByRole('button', { name: 'Create Account' })).toBeEnabled();
+  await page.unrouteAll();
+
+  // Signed in, Sign Out without a connection shows the spec's 'Error' toast and leaves the user where they were.
+  await page.getByRole('tab', { name: 'Sign In' }).click();
+  await submitSignIn(page, email);
+  await page.waitForURL('**/dashboard');
+  await page.route('**/api/auth/sign-out', (route) => route.abort('internetdisconnected'));
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page.locator('[data-sonner-toast]', { hasText: 'Error' })).toContainText(noAnswer);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('button', { name: 'Sign Out' })).toBeEnabled();
+});
+
 test('the sidebar collapses to icons with Ctrl+B, remembers it, and is a drawer on a phone', async ({ page }) => {
   await signUpAndVerify(page, { email: uniqueEmail('e2e-sidebar') });
   const sidebar = page.locator('aside[data-state]');
