@@ -27,6 +27,8 @@ const envSchema = z.object({
   WEBHOOK_SECRET_KEY: optional(),
   /** The whole exchange of one webhook delivery (connect, headers, body) must end within this. */
   WEBHOOK_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(500).max(60_000).default(10_000)),
+  /** DNS servers (host:port, comma-separated) that webhook hosts are resolved with (c-ares, never the thread pool); default the system's. */
+  WEBHOOK_DNS_SERVERS: z.preprocess(emptyAsUndefined, z.string().optional().transform((v) => (v ? v.split(',').map((x) => x.trim()).filter(Boolean) : undefined))),
   /** Webhook deliveries that may run at once in a worker process (their own runner, apart from bulk jobs). */
   WEBHOOK_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).default(4)),
   // Razorpay (billing). Without both keys, outside production, Billing uses the labelled local test checkout.

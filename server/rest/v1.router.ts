@@ -156,7 +156,7 @@ const resultsOutput = z.object({
 async function startBulk(ctx: { deps: AppDeps; accountId: string; keyId: string; plan: PlanType; sandbox: boolean; rest?: RestState }, input: z.infer<typeof bulkInput>) {
   let webhookUrl: string | null = null;
   if (input.webhook_url !== undefined) {
-    const check = await checkWebhookUrl(input.webhook_url.trim(), { allowPrivate: ctx.deps.env.WEBHOOK_ALLOW_PRIVATE });
+    const check = await checkWebhookUrl(input.webhook_url.trim(), { allowPrivate: ctx.deps.env.WEBHOOK_ALLOW_PRIVATE, dnsServers: ctx.deps.env.WEBHOOK_DNS_SERVERS });
     if (!check.ok) throw new AppError('BAD_INPUT', check.message);
     webhookUrl = check.url.toString();
   }

@@ -119,7 +119,7 @@ describe('job-completion webhooks', () => {
   });
 
   it('checks the address again at connection time (DNS rebinding)', async () => {
-    const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => guardedLookup('localhost', {}, (e) => resolve(e)));
+    const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => guardedLookup()('localhost', {}, (e) => resolve(e)));
     expect(err?.code).toBe('EADDRBLOCKED');
   });
 

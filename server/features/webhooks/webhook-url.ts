@@ -5,6 +5,10 @@
 // follow redirects (a 3xx is a failed attempt). The check runs when the URL is submitted
 // and again at connection time through `guardedLookup`, so DNS rebinding cannot slip past it.
 // `allowPrivate` (WEBHOOK_ALLOW_PRIVATE, tests and local development only) lifts both rules.
+// Hosts are resolved with c-ares (dns.Resolver: WEBHOOK_DNS_SERVERS, or the system's servers), never
+// getaddrinfo (dns.lookup): a host whose DNS never answers must not hold a thread of libuv's pool —
+// four threads that every fs call, crypto (password hashing) and dns.lookup of the process share —
+// and each question gives up after WEBHOOK_DNS_TIMEOUT_MS.
 import dns from 'node:dns';
 import net from 'node:net';
 import { checkAddress } from '../../../probe/index';
@@ -37,8 +41,46 @@ function hostOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
+/** How long one DNS question about a webhook host may take (per try; two tries). */
+export const WEBHOOK_DNS_TIMEOUT_MS = 2000;
+
+const resolvers = new Map<string, dns.promises.Resolver>();
+
+/** One c-ares resolver per server list (none: the system's). */
+function resolverFor(servers: readonly string[] | undefined): dns.promises.Resolver {
+  const id = servers?.join(',') ?? '';
+  let r = resolvers.get(id);
+  if (!r) {
+    r = new dns.promises.Resolver({ timeout: WEBHOOK_DNS_TIMEOUT_MS, tries: 2 });
+    if (servers && servers.length > 0) r.setServers([...servers]);
+    resolvers.set(id, r);
+  }
+  return r;
+}
+
+/**
+ * Every address (A and AAAA) of a webhook host, asked of DNS through c-ares; rejects when it has
+ * none. `localhost` and its subdomains are loopback by definition (RFC 6761) and never asked.
+ */
+export async function resolveWebhookHost(host: string, servers?: readonly string[]): Promise<dns.LookupAddress[]> {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  if (name === 'localhost' || name.endsWith('.localhost')) return [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }];
+  const r = resolverFor(servers);
+  const [v4, v6] = await Promise.allSettled([r.resolve4(name), r.resolve6(name)]);
+  const out: dns.LookupAddress[] = [
+    ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+    ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+  ];
+  if (out.length === 0) {
+    const e: NodeJS.ErrnoException = new Error(`${host} has no address`);
+    e.code = v4.status === 'rejected' ? ((v4.reason as NodeJS.ErrnoException).code ?? 'ENOTFOUND') : 'ENODATA';
+    throw e;
+  }
+  return out;
+}
+
 /** Full check, DNS included. Refuses hosts that do not resolve or resolve to any non-public address. */
-export async function checkWebhookUrl(raw: string, o: { allowPrivate: boolean }): Promise<WebhookUrlCheck> {
+export async function checkWebhookUrl(raw: string, o: { allowPrivate: boolean; dnsServers?: readonly string[] }): Promise<WebhookUrlCheck> {
   const parsed = parseWebhookUrl(raw, o.allowPrivate);
   if (!parsed.ok || o.allowPrivate) return parsed;
   const host = hostOf(parsed.url);
@@ -46,7 +88,7 @@ export async function checkWebhookUrl(raw: string, o: { allowPrivate: boolean })
   if (net.isIP(host)) addresses = [host];
   else {
     try {
-      addresses = (await dns.promises.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+      addresses = (await resolveWebhookHost(host, o.dnsServers)).map((a) => a.address);
     } catch {
       return { ok: false, message: `webhook_url host ${host} could not be resolved.` };
     }
@@ -60,19 +102,23 @@ export async function checkWebhookUrl(raw: string, o: { allowPrivate: boolean })
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
 
-/** A `lookup` for http(s).request that refuses non-public addresses at connection time. */
-export function guardedLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
-  dns.lookup(hostname, { ...options, all: true, verbatim: true }, (err, addresses) => {
-    if (err) return callback(err, []);
-    const list = addresses as dns.LookupAddress[];
-    const blocked = list.find((a) => !checkAddress(a.address).ok);
-    if (blocked || list.length === 0) {
-      const e: NodeJS.ErrnoException = new Error(`refusing to connect to non-public address for ${hostname}`);
-      e.code = 'EADDRBLOCKED';
-      return callback(e, []);
-    }
-    if (options.all) return callback(null, list);
-    const first = list[0]!;
-    callback(null, first.address, first.family);
-  });
+/** A `lookup` for http(s).request that resolves as resolveWebhookHost and refuses non-public addresses at connection time. */
+export function guardedLookup(servers?: readonly string[]): (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => void {
+  return (hostname, options, callback) => {
+    resolveWebhookHost(hostname, servers).then(
+      (list) => {
+        const wanted = options.family === 4 || options.family === 6 ? list.filter((a) => a.family === options.family) : list;
+        const blocked = list.find((a) => !checkAddress(a.address).ok);
+        if (blocked || wanted.length === 0) {
+          const e: NodeJS.ErrnoException = new Error(`refusing to connect to non-public address for ${hostname}`);
+          e.code = 'EADDRBLOCKED';
+          return callback(e, []);
+        }
+        if (options.all) return callback(null, wanted);
+        const first = wanted[0]!;
+        callback(null, first.address, first.family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, []),
+    );
+  };
 }

@@ -192,7 +192,7 @@ interface SendResult {
  * One POST bounded as a whole: connect, headers and body must all arrive within `deadlineMs`, and at
  * most `capBytes` of the answer are read (then the connection is closed; the status counts).
  */
-export function postWithDeadline(url: URL, body: string, headers: Record<string, string>, o: { allowPrivate: boolean; deadlineMs: number; capBytes?: number }): Promise<SendResult> {
+export function postWithDeadline(url: URL, body: string, headers: Record<string, string>, o: { allowPrivate: boolean; deadlineMs: number; capBytes?: number; dnsServers?: readonly string[] }): Promise<SendResult> {
   const cap = o.capBytes ?? WEBHOOK_RESPONSE_CAP_BYTES;
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -210,7 +210,7 @@ export function postWithDeadline(url: URL, body: string, headers: Record<string,
         method: 'POST',
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
         agent: false, // no pooled sockets: each attempt is its own connection, closed when it ends
-        ...(o.allowPrivate ? {} : { lookup: guardedLookup }),
+        ...(o.allowPrivate ? {} : { lookup: guardedLookup(o.dnsServers) }),
       },
       (res) => {
         let seen = 0;
@@ -274,7 +274,7 @@ export async function deliverWebhook(deps: Pick<AppDeps, 'db' | 'auth' | 'env'>,
   };
 
   const allowPrivate = deps.env.WEBHOOK_ALLOW_PRIVATE;
-  const check = await checkWebhookUrl(d.url, { allowPrivate });
+  const check = await checkWebhookUrl(d.url, { allowPrivate, dnsServers: deps.env.WEBHOOK_DNS_SERVERS });
   const host = check.ok ? check.url.hostname.replace(/^\[(.*)\]$/, '$1') : '';
   if (!check.ok || (!allowPrivate && net.isIP(host) && !checkAddress(host).ok)) {
     const message = check.ok ? 'webhook_url points to a non-public address' : check.message;
@@ -296,7 +296,7 @@ export async function deliverWebhook(deps: Pick<AppDeps, 'db' | 'auth' | 'env'>,
   let error: string;
   let statusCode: number | null = null;
   try {
-    const res = await postWithDeadline(check.url, d.body, headers, { allowPrivate, deadlineMs: deps.env.WEBHOOK_TIMEOUT_MS ?? WEBHOOK_TIMEOUT_MS });
+    const res = await postWithDeadline(check.url, d.body, headers, { allowPrivate, deadlineMs: deps.env.WEBHOOK_TIMEOUT_MS ?? WEBHOOK_TIMEOUT_MS, dnsServers: deps.env.WEBHOOK_DNS_SERVERS });
     statusCode = res.status;
     if (res.status >= 200 && res.status < 300) {
       await record({ statusCode, latencyMs: Math.round(performance.now() - started), error: null, final: 'delivered' });
@@ -338,7 +338,7 @@ export async function listEndpoints(db: Db, accountId: string): Promise<WebhookE
 }
 
 export async function createEndpoint(deps: Pick<AppDeps, 'db' | 'env'>, o: { accountId: string; userId: string; url: string; events: WebhookEvent[] }): Promise<WebhookEndpoint> {
-  const check = await checkWebhookUrl(o.url, { allowPrivate: deps.env.WEBHOOK_ALLOW_PRIVATE });
+  const check = await checkWebhookUrl(o.url, { allowPrivate: deps.env.WEBHOOK_ALLOW_PRIVATE, dnsServers: deps.env.WEBHOOK_DNS_SERVERS });
   if (!check.ok) throw new AppError('BAD_INPUT', check.message);
   const url = check.url.toString();
   return deps.db.transaction().execute(async (trx) => {
