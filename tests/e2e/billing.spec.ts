@@ -102,6 +102,16 @@ test('upgrading annually in the test checkout charges 20% less and shows the ren
   await expect(page.getByTestId('refund-note')).toContainText('within 14 days');
   await page.waitForFunction(() => document.querySelectorAll('[data-transition]').length === 0);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-annual.png`, fullPage: true });
+
+  // Back on the page later: the switch shows the subscription's own interval, so the plan's card is
+  // the current plan (not "Switch to monthly") and an upgrade is priced and scheduled annually.
+  await page.reload();
+  await expect(page.getByTestId('current-plan')).toHaveText('Pro (annual)');
+  await expect(page.getByRole('radio', { name: /Annual/ })).toBeChecked();
+  await expect(card(page, 'Pro').getByRole('button', { name: 'Current Plan' })).toBeVisible();
+  await expect(page.getByTestId('billed-business')).toHaveText('$1,910.40 billed yearly');
+  await page.getByRole('radio', { name: /Monthly/ }).click();
+  await expect(card(page, 'Pro').getByRole('button', { name: 'Switch to monthly' })).toBeVisible();
 });
 
 test('visitors from India pay in rupees', async ({ page }) => {

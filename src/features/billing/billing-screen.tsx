@@ -42,7 +42,10 @@ export function BillingScreen() {
   const checkout = useMutation(trpc.billing.checkout.mutationOptions());
   const cancel = useMutation(trpc.billing.cancel.mutationOptions());
   const refund = useMutation(trpc.billing.refund.mutationOptions());
-  const [interval, setBillingInterval] = useState<BillingInterval>('monthly');
+  // The Monthly/Annual switch starts on the subscription's own interval (monthly without one), so an
+  // annual customer's cards show annual prices and an upgrade is not silently scheduled as monthly.
+  const [chosenInterval, setBillingInterval] = useState<BillingInterval | null>(null);
+  const interval: BillingInterval = chosenInterval ?? overview.data?.interval ?? 'monthly';
   const completeTest = useMutation(trpc.billing.completeTestPayment.mutationOptions());
   const verify = useMutation(trpc.billing.verifyPayment.mutationOptions());
 
