@@ -365,6 +365,26 @@ describe('team: roles and tenancy', () => {
     expect(await ts.testDb.db.selectFrom('member').select('id').where('id', '=', memberRow.id).executeTakeFirst()).toBeDefined();
   });
 
+  it('answers a NUL character in an id with 400 and a message, never a 500 (anonymous preview included)', async () => {
+    const o = await owner('business', 'nul');
+    const anon = new Browserless(ts.url);
+    const calls: Array<[string, Promise<{ status: number; body: any }>]> = [
+      ['anon invitationPreview', anon.trpcQuery('team.invitationPreview', { invitationId: 'abc\u0000' })],
+      ['invitationPreview', o.client.trpcQuery('team.invitationPreview', { invitationId: '\u0000' })],
+      ['cancelInvitation', o.client.trpcMutation('team.cancelInvitation', { invitationId: '\u0000' })],
+      ['removeMember', o.client.trpcMutation('team.removeMember', { memberId: 'x\u0000' })],
+      ['acceptInvitation', o.client.trpcMutation('team.acceptInvitation', { invitationId: '\u0000' })],
+      ['auditLog', o.client.trpcQuery('account.auditLog', { actorUserId: '\u0000' })],
+      ['nested', o.client.trpcMutation('account.profile.update', { full_name: 'Ok', company_name: 'a\u0000b' })],
+    ];
+    for (const [name, call] of calls) {
+      const res = await call;
+      expect(res.status, `${name}: ${JSON.stringify(res.body)}`).toBe(400);
+      expect(res.body.error.data.appCode, name).toBe('BAD_INPUT');
+    }
+    expect((await o.client.trpcQuery('account.profile.get')).body.result.data.company_name ?? '').not.toContain('\u0000');
+  });
+
   it('requires a session', async () => {
     const anon = new Browserless(ts.url);
     expect((await anon.trpcQuery('team.members')).status).toBe(401);
