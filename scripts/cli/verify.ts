@@ -9,6 +9,7 @@
 // summary by result and reason goes to stderr. Exit 0 when every address got a result, 1 when some
 // could not be verified, 2 when the input is refused (unreadable CSV, no email column, …).
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { Command } from 'commander';
@@ -171,9 +172,21 @@ async function verifyList(emails: string[], flags: CliFlags, output: 'csv' | 'js
       return 2;
     }
   }
+  // Interrupted (Ctrl+C, kill): nothing is written, and the temporary file does not stay behind.
+  const interrupted = (signal: NodeJS.Signals): void => {
+    if (tmp) rmSync(tmp, { force: true });
+    process.stderr.write(`\nmailvet verify: interrupted (${signal}); ${flags.out ?? 'the result'} not written\n`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  if (tmp) {
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', interrupted);
+  }
   try {
     return await verifyInto(emails, flags, output, started, tmp);
   } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
     if (tmp) await rm(tmp, { force: true }); // gone already when renamed onto --out
   }
 }

@@ -1,9 +1,9 @@
 // `mailvet verify` on input a self-hoster's list and shell can give it: a line too long for a daemon
 // (answered by the syntax check, the rest still verified on the fleet), a UTF-8 BOM on stdin, an
 // unknown --mode, a TTY (the progress bar in stdin mode too), an --out that cannot be written (said
-// before any address is verified). No public network: depth syntax/mx, fake DNS on 127.0.0.1.
+// before any address is verified), Ctrl+C mid-run (no temporary file left behind). No public network: depth syntax/mx, fake DNS on 127.0.0.1.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +86,26 @@ describe('mailvet verify (stdin)', () => {
 });
 
 describe('mailvet verify --csv --out', () => {
+  it('Ctrl+C (SIGINT) mid-run leaves no temporary file next to --out, and no --out, and exits 130', { timeout: 60_000 }, async () => {
+    const work = await mkdtemp(path.join(dir, 'sigint-'));
+    const input = path.join(work, 'in.csv');
+    await writeFile(input, 'email\nsomeone@slow.test\n');
+    const out = path.join(work, 'out.csv');
+    const child = spawn(process.execPath, ['--import', 'tsx', MAILVET, 'verify', '--depth', 'mx', '--dns-server', dns.server, '--timeout-ms', '20000', '--csv', input, '--out', out], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    // The run has started once its temporary file is there (made before any address is verified);
+    // the one slow name keeps it running for seconds after that.
+    for (let i = 0; i < 400 && !(await readdir(work)).some((f) => f.endsWith('.tmp')); i++) await new Promise((r) => setTimeout(r, 25));
+    expect((await readdir(work)).some((f) => f.endsWith('.tmp'))).toBe(true);
+    child.kill('SIGINT');
+    expect(await exited).toEqual({ code: 130, signal: null });
+    expect(await readdir(work)).toEqual(['in.csv']);
+  });
+
   it('an --out that cannot be written is refused before any address is verified', { timeout: 60_000 }, async () => {
     const input = path.join(dir, 'in.csv');
     await writeFile(input, 'email\nsomeone@slow.test\n');
