@@ -6,7 +6,11 @@
 import busboy from 'busboy';
 import type { RequestHandler } from 'express';
 import { MAX_UPLOAD_BYTES } from '../contracts/jobs';
-import { authenticateApiKey } from '../auth/api-key-auth';
+import { fromNodeHeaders } from 'better-auth/node';
+import { planAllows } from '../contracts/plans';
+import { GATE_MESSAGES } from '../trpc/procedures';
+import { v1Gates } from './rest-procedures';
+import type { RestState } from './rest-context';
 import type { AppDeps } from '../deps';
 import { checkUploadFile, parseOrRefuse, uploadTooLarge } from '../features/jobs/jobs.service';
 import type { StreamedLimit } from '../http/body-guard';
@@ -71,9 +75,19 @@ export function csvMultipart(deps: AppDeps): RequestHandler {
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (req.method !== 'POST' || type !== MULTIPART) return next();
     try {
-      // Refuse a missing or bad key before reading up to 10 MB (the procedure checks it all again).
-      const auth = await authenticateApiKey(deps.db, req.headers.authorization);
-      if (!auth.ok) throw new AppError(auth.code, auth.message);
+      // The bulk route's gates, in its order, before reading up to 10 MB and parsing it: key (401),
+      // plan (403), scope (403), rate (429: this request's token is taken here, once), CSV plan (403).
+      const caller = await v1Gates.authenticate({ deps, headers: fromNodeHeaders(req.headers) });
+      v1Gates.plan(caller.plan);
+      v1Gates.scope(caller.keyScopes, 'bulk');
+      const rate: RestState = { responseHeaders: {} };
+      try {
+        await v1Gates.rate({ deps, rest: rate }, caller);
+      } finally {
+        for (const [k, v] of Object.entries(rate.responseHeaders)) res.setHeader(k, v);
+      }
+      if (!planAllows(caller.plan, 'csvUpload')) throw new AppError('PLAN_REQUIRED', GATE_MESSAGES.csvUpload);
+      res.locals.rateCounted = rate.responseHeaders;
       const part = await readCsvPart(req, Number(res.locals.bodyLimit ?? MAX_UPLOAD_BYTES));
       checkUploadFile(part.filename || 'upload.csv', part.bytes.byteLength, part.type);
       const parsed = parseOrRefuse(part.bytes);

@@ -11,6 +11,8 @@ export interface RestState {
   rawBody?: { contentType: string; text: string };
   /** A CSV uploaded to POST /bulk as multipart/form-data (mount.ts parsed it into `emails`). */
   upload?: { filename: string };
+  /** The request's rate token was taken before its body was read (csv-multipart.ts): not again. */
+  rateCounted?: boolean;
 }
 
 export interface RestContext extends Context {
@@ -22,7 +24,8 @@ export function restContextFactory(deps: AppDeps) {
     const headers = fromNodeHeaders(req.headers);
     headers.delete('cookie'); // the public API authenticates with API keys only
     const upload = res?.locals?.csvUpload as RestState['upload'] | undefined;
-    const rest: RestState = { responseHeaders: {}, ...(upload ? { upload } : {}) };
+    const counted = res?.locals?.rateCounted as Record<string, string> | undefined;
+    const rest: RestState = { responseHeaders: { ...counted }, ...(upload ? { upload } : {}), ...(counted ? { rateCounted: true } : {}) };
     if (res?.locals) res.locals.restState = rest; // read back by mount.ts for rawBody
     return { deps, user: null, sessionId: null, headers, ip: req.ip ?? null, rest };
   };

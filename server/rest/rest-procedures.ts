@@ -52,6 +52,8 @@ export const v1Gates = {
   },
   /** The key's own rate (when set), then the plan's (429 with Retry-After); fills the rate headers. */
   async rate(ctx: { deps: AppDeps; rest?: { responseHeaders: Record<string, string> } }, caller: V1Caller): Promise<void> {
+    // Taken already, before the body was read (a multipart CSV: csv-multipart.ts).
+    if (restStateOf(ctx)?.rateCounted) return;
     await timed('rate', async () => {
       const headers = restStateOf(ctx)?.responseHeaders;
       const store: ApiRateStore = { pool: ctx.deps.pool, store: ctx.deps.env.API_RATE_LIMIT_STORE, processes: ctx.deps.env.WEB_PROCESSES };

@@ -74,6 +74,29 @@ describe('POST /v1/bulk with a CSV file (multipart/form-data)', () => {
     expect(list[0]).toMatchObject({ id: job.id, filename: 'leads.csv' });
   });
 
+  it('refuses a key without the bulk scope (403) and a key over its rate (429) before reading the file, as on JSON', async () => {
+    const { c } = await customer('pro');
+    const make = async (input: Record<string, unknown>) => (await c.trpcMutation('apiKeys.create', { name: 'k', ...input })).body.result.data.api_key as string;
+    // An unreadable file: a 400 would mean the server read and parsed it first.
+    const junk = () => {
+      const form = new FormData();
+      form.append('file', new Blob([Buffer.from([0, 1, 2, 0xff, 0xfe])], { type: 'text/csv' }), 'junk.csv');
+      return form;
+    };
+    const noScope = await make({ scopes: ['results'] });
+    const scoped = await api(noScope, 'POST', '/v1/bulk', junk());
+    expect(scoped.status, scoped.text).toBe(403);
+    expect(scoped.body).toMatchObject({ code: 'SCOPE_REQUIRED', scope: 'bulk' });
+    // One request per second on this key: of four at once at least two are over it.
+    const slow = await make({ rate_limit_per_second: 1 });
+    const answers = await Promise.all([1, 2, 3, 4].map(() => api(slow, 'POST', '/v1/bulk', junk())));
+    const limited = answers.filter((a) => a.status === 429);
+    expect(answers.every((a) => a.status === 400 || a.status === 429), answers.map((a) => a.text).join('\n')).toBe(true);
+    expect(limited.length).toBeGreaterThanOrEqual(2);
+    expect(limited[0]!.body).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
   it('refuses bad uploads with the dashboard messages and changes nothing', async () => {
     const { key, accountId } = await customer('enterprise', 100);
     const before = await ts.testDb.db.selectFrom('validation_job').select('id').where('account_id', '=', accountId).execute();
