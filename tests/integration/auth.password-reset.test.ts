@@ -64,4 +64,15 @@ describe('password reset', () => {
     }
     await expect.poll(async () => (await ts.testDb.db.selectFrom('dev_outbox').select('id').where('to', '=', 'noticed@example.com').where('subject', '=', 'Someone tried to sign up with your email').execute()).length).toBe(5);
   });
+
+  it('answers a NUL character in a reset token (or any auth field) with 400, never a 500, and signs nobody in with it', async () => {
+    await signUpVerified(ts, { email: 'nul-field@example.com', password: 'secret123' });
+    const visitor = new Browserless(ts.url);
+    const reset = await visitor.request('/api/auth/reset-password', { json: { token: 'abc\u0000', newPassword: 'new-password' } });
+    expect(reset.status).toBe(400);
+    // scrypt (HMAC) reads "secret123\0" as "secret123": refused before it gets there.
+    const signIn = await visitor.request('/api/auth/sign-in/email', { json: { email: 'nul-field@example.com', password: 'secret123\u0000' } });
+    expect(signIn.status).toBe(400);
+    expect(visitor.cookies.size).toBe(0);
+  });
 });
