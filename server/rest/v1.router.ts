@@ -20,7 +20,7 @@ import { apiKeyProcedure } from './rest-procedures';
 import { apiAccountSummary, checkSandboxEmail } from '../features/api-keys/api-keys.service';
 import { accountJobOr404, exportJobCsv, listAccountJobs, parseReasons, parseResultKinds, resultsAfterCursor } from '../features/jobs/job-results';
 import { cancelJob } from '../features/jobs/job-cancel';
-import { ESTIMATE_MODEL, MAX_ESTIMATE_EMAILS, estimateSample } from '../features/validation/estimate.service';
+import { ESTIMATE_MODEL, MAX_ESTIMATE_EMAILS, estimateForAccount } from '../features/validation/estimate.service';
 import { sandboxResult } from '../features/api-keys/sandbox';
 import { restStateOf, type RestState } from './rest-context';
 
@@ -236,12 +236,12 @@ export const v1Router = router({
         tags: [TAG_VALIDATION],
         summary: 'Estimate a list before validating it (free)',
         description: `Checks a sample of up to ${MAX_ESTIMATE_EMAILS} addresses for syntax and DNS/MX only: no SMTP connection, nothing stored, no credit used. Returns each address's outcome and a predicted bounce rate. Model: ${ESTIMATE_MODEL}`,
-        errorResponses: { ...COMMON_ERRORS, 503: 'Verification service unavailable' },
+        errorResponses: { ...COMMON_ERRORS, 402: 'Account suspended (a subscription payment is unpaid)', 503: 'Verification service unavailable' },
       },
     })
     .input(estimateInput)
     .output(estimateOutput)
-    .mutation(({ ctx, input }) => estimateSample(ctx.deps.probe, input.emails, ctx.sandbox ? sandboxResult : undefined)),
+    .mutation(({ ctx, input }) => estimateForAccount(ctx.deps, { accountId: ctx.accountId, emails: input.emails, answer: ctx.sandbox ? sandboxResult : undefined })),
 
   bulk: bulkProcedure
     .meta({

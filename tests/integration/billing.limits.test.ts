@@ -52,6 +52,11 @@ describe('suspended accounts on /v1 and the operator CLI', () => {
     expect(check.body).toMatchObject({ code: 'PAYMENT_REQUIRED', message: expect.stringMatching(/suspended/) });
     const bulk = await api(key, 'POST', '/v1/bulk', { emails: ['a@example.com', 'b@example.com'] });
     expect(bulk.status).toBe(402);
+    // The free estimate probes DNS for up to 100 addresses a call: new work too, paused like the rest.
+    await new Promise((r) => setTimeout(r, 1100)); // Starter: 3 requests per second
+    const estimate = await api(key, 'POST', '/v1/estimate', { emails: ['a@example.com', 'b@example.org'] });
+    expect(estimate.status).toBe(402);
+    expect(estimate.body).toMatchObject({ code: 'PAYMENT_REQUIRED', message: SUSPENDED_MESSAGE });
     expect(await ts.testDb.db.selectFrom('validation_job').select('id').where('account_id', '=', accountId).execute()).toHaveLength(0);
     // Reading stays open.
     expect((await api(key, 'GET', `/v1/jobs/${randomUUID()}`)).status).toBe(404);

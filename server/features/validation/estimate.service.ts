@@ -8,7 +8,9 @@
 // prior (mailbox-level failures need the SMTP check this estimate does not make); addresses whose
 // DNS failed are left out. rate = (domain failures + prior × deliverable domains) / decided addresses.
 import type { Reason, VerificationResult } from '../../../probe/contract';
+import type { Db } from '../../../db/client';
 import { AppError } from '../../lib/app-error';
+import { assertServiceActive } from '../billing/service-state';
 import { parseSingleEmail, probeMany, type ProbeAccess } from './validation.service';
 
 export const MAX_ESTIMATE_EMAILS = 100;
@@ -66,6 +68,15 @@ export function summarise(results: VerificationResult[]): Estimate {
 }
 
 /** Checks a sample (≤ MAX_ESTIMATE_EMAILS unique addresses, in request order) at syntax + DNS/MX depth. */
+/**
+ * An account's estimate: the probe's answers (a suspended account does no new work: 402, like a
+ * single check), or a test key's sandbox answers (`answer`, no probe), which stay open.
+ */
+export async function estimateForAccount(deps: { db: Db; probe: ProbeAccess }, o: { accountId: string; emails: string[]; answer?: (email: string) => VerificationResult }): Promise<Estimate> {
+  if (!o.answer) await assertServiceActive(deps.db, o.accountId);
+  return estimateSample(deps.probe, o.emails, o.answer);
+}
+
 export async function estimateSample(probe: ProbeAccess, emails: string[], answer?: (email: string) => VerificationResult): Promise<Estimate> {
   const unique = [...new Set(emails.map((e) => parseSingleEmail(e)))];
   if (unique.length > MAX_ESTIMATE_EMAILS) throw new AppError('BAD_INPUT', `emails can contain at most ${MAX_ESTIMATE_EMAILS} addresses per estimate.`);
