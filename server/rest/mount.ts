@@ -21,7 +21,7 @@ import { idempotencyKeys } from './idempotency';
 import { openApiDocument, v1RouteScopes } from './openapi';
 import { restContextFactory, restStateOf } from './rest-context';
 import { v1Router, validateInput, validateOne } from './v1.router';
-import { CSV_MULTIPART_LIMIT, MULTIPART, csvMultipart } from './csv-multipart';
+import { CSV_MULTIPART_LIMIT, MULTIPART, bulkGates, csvMultipart } from './csv-multipart';
 import type { RestContext, RestState } from './rest-context';
 import { allowCrossOrigin, answerPreflight } from './cors';
 
@@ -247,6 +247,9 @@ export function restApiRouter(deps: AppDeps): express.Router {
   // The hottest route skips the adapter's per-request work it does not need (see directPost).
   const validate = directPost('validate', createContext, responseMeta, onError);
 
+  // The bulk routes take big bodies: their key, plan, scope and rate are checked before reading them.
+  const gates = bulkGates(deps);
+  r.use((req, res, next) => (req.method === 'POST' && BULK_PATHS.has(req.path) ? gates(req, res, next) : next()));
   // Bounded before anything walks it: 64 KB for single calls, bulk sized for 10,000 addresses.
   r.use(
     jsonBodyGuard({

@@ -97,6 +97,24 @@ describe('POST /v1/bulk with a CSV file (multipart/form-data)', () => {
     expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 
+  it('checks the key, scope and rate before reading a JSON body too (up to 12 MB on the bulk routes)', async () => {
+    const { c } = await customer('pro');
+    const make = async (input: Record<string, unknown>) => (await c.trpcMutation('apiKeys.create', { name: 'k', ...input })).body.result.data.api_key as string;
+    // Broken JSON: a 400 would mean the server read and parsed it first.
+    const junk = `{"emails": [${'"a@example.com",'.repeat(1000)}`;
+    for (const path of ['/v1/bulk', '/v1/bulk-validate']) {
+      const anonymous = await api(null, 'POST', path, junk, { 'content-type': 'application/json' });
+      expect(anonymous.status, anonymous.text).toBe(401);
+      const noScope = await api(await make({ scopes: ['validate'] }), 'POST', path, junk, { 'content-type': 'application/json' });
+      expect(noScope.status, noScope.text).toBe(403);
+      expect(noScope.body).toMatchObject({ code: 'SCOPE_REQUIRED', scope: 'bulk' });
+    }
+    const slow = await make({ rate_limit_per_second: 1 });
+    const answers = await Promise.all([1, 2, 3, 4].map(() => api(slow, 'POST', '/v1/bulk', junk, { 'content-type': 'application/json' })));
+    expect(answers.every((a) => a.status === 400 || a.status === 429), answers.map((a) => a.text).join('\n')).toBe(true);
+    expect(answers.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(2);
+  });
+
   it('refuses bad uploads with the dashboard messages and changes nothing', async () => {
     const { key, accountId } = await customer('enterprise', 100);
     const before = await ts.testDb.db.selectFrom('validation_job').select('id').where('account_id', '=', accountId).execute();
