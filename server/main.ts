@@ -6,6 +6,7 @@ import { closeDeps, createDeps } from './boot';
 import type { AppDeps } from './deps';
 import { readEnv, type Env } from './env';
 import { createRequestListener } from './http/app';
+import { probeUrl } from '../probe/client/probe-client';
 import { startWorker } from './worker/runner';
 
 export type Role = 'web' | 'worker' | 'all';
@@ -73,7 +74,7 @@ async function main() {
   if (!['web', 'worker', 'all'].includes(role)) throw new Error(`unknown role ${role}: use web, worker or all`);
   if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required (use `npm start` for the embedded database)');
   if (!env.PROBE_URLS || !env.PROBE_TOKEN) throw new Error('PROBE_URLS and PROBE_TOKEN are required');
-  const server = await startServer({ env, role, databaseUrl: env.DATABASE_URL, probe: { urls: env.PROBE_URLS.split(',').map((u) => u.trim()), token: env.PROBE_TOKEN } });
+  const server = await startServer({ env, role, databaseUrl: env.DATABASE_URL, probe: { urls: env.PROBE_URLS.split(',').map((u) => u.trim()).filter(Boolean).map(probeUrl), token: env.PROBE_TOKEN } });
   console.log(`Mailvet ${role} started${server.url ? ` on ${server.url}` : ''}`);
   const shutdown = () => {
     void server.stop().then(() => process.exit(0));

@@ -91,9 +91,13 @@ export class ProbeClient {
   private readonly deps: FleetCallDeps;
   readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0, idleTimeouts: 0, pendingShares: 0, catchAllAnswers: 0, reserveParts: 0, warnings: [] };
 
+  /** The fleet: each daemon once, in the order given (URL spelling normalised: see probeUrl). */
+  readonly urls: string[];
+
   constructor(o: ProbeClientOptions) {
-    const urls = [...new Set(o.urls.map((u) => u.trim().replace(/\/+$/, '')).filter(Boolean))];
+    const urls = [...new Set(o.urls.map((u) => u.trim()).filter(Boolean).map(probeUrl))];
     if (urls.length === 0) throw new Error('ProbeClient needs at least one url');
+    this.urls = urls;
     this.token = o.token;
     this.healthTimeoutMs = o.fleet?.healthTimeoutMs ?? 1_000;
     this.idleTimeoutMs = Math.max(1, o.fleet?.idleTimeoutMs ?? 60_000);
@@ -212,6 +216,25 @@ export class ProbeClient {
       clearTimeout(idleTimer);
     }
   }
+}
+
+/**
+ * One PROBE_URLS entry as the client writes it: an http(s) URL, scheme and host lower case, the
+ * default port and trailing slashes dropped, so one daemon spelt two ways is one node (not two
+ * shares of the fleet budget, nor two rendezvous choices). Anything else is refused at once, by name:
+ * "probe1:8025" would otherwise only ever fail its /healthz, and every call say no daemon is live.
+ */
+export function probeUrl(raw: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '' || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new Error(`probe URL "${raw}" is not an http:// or https:// URL of a probe daemon (e.g. http://probe-1:8025)`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** The syntax check's result for an address it decides alone (one too long to send). */

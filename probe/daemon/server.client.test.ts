@@ -216,6 +216,15 @@ describe('ProbeClient', () => {
     }
   });
 
+  it.each(['probe1:8025', '127.0.0.1:8025', 'ftp://probe1:8025', 'http://'])('refuses PROBE_URLS entry %j at once, naming it (not "no probe daemon could verify" on every call)', (url) => {
+    expect(() => new ProbeClient({ urls: [daemons[0]!.url, url], token: TOKEN })).toThrow(new RegExp(`probe URL "${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}" .*http://`));
+  });
+
+  it('counts one node once however its URL is spelt (case, default port, trailing slash)', () => {
+    const client = new ProbeClient({ urls: ['http://Probe-1.internal:8025/', 'HTTP://probe-1.INTERNAL:8025', 'http://probe-2.internal:80', 'http://probe-2.internal'], token: TOKEN });
+    expect(client.urls).toEqual(['http://probe-1.internal:8025', 'http://probe-2.internal']);
+  });
+
   it('does not fail over on a refused request (bad token)', async () => {
     const client = new ProbeClient({ urls: daemons.map((d) => d.url), token: 'wrong' });
     await expect(collect(client.verify(['alice@shop.test']))).rejects.toBeInstanceOf(ProbeRequestError);
