@@ -6,11 +6,14 @@
 // A cancelled job (job-cancel.ts) stops here: each batch reads the job's status under its row lock
 // and stores nothing once it is cancelled, and the probe stream is aborted (checked on every batch
 // and every CANCEL_POLL_MS while the probe is silent), so no further address is probed or charged.
+// A chunk of a suspended account's job (one queued before the suspension) probes nothing: the job
+// fails with the suspension message.
 import { sql } from 'kysely';
 import { ProbeClient } from '../../../probe/client/probe-client';
 import type { VerificationResult } from '../../../probe/contract';
 import type { Db } from '../../../db/client';
 import { takeCredits } from '../credits/credits';
+import { isSuspended, SUSPENDED_MESSAGE } from '../billing/service-state';
 import { resultRow } from '../validation/results.queries';
 import { creditsNeededMessage } from './jobs.service';
 import { enqueueWebhook } from '../webhooks/webhooks.service';
@@ -37,7 +40,7 @@ class JobCancelled extends Error {}
 /** How often a chunk waiting on the probe looks whether its job was cancelled. */
 export const CANCEL_POLL_MS = 500;
 
-export type ChunkOutcome = 'done' | 'job-gone' | 'job-finished' | 'out-of-credits' | 'cancelled';
+export type ChunkOutcome = 'done' | 'job-gone' | 'job-finished' | 'out-of-credits' | 'cancelled' | 'suspended';
 
 export async function runChunk(o: ChunkRunOptions, jobId: string, chunkNo: number): Promise<ChunkOutcome> {
   const { db } = o;
@@ -63,6 +66,12 @@ export async function runChunk(o: ChunkRunOptions, jobId: string, chunkNo: numbe
     let wait = retry.initialMs;
     for (;;) {
       if (await jobCancelled(db, jobId)) return 'cancelled'; // also between retries: never probe a cancelled job
+      // A job queued before its account was suspended (an unpaid renewal) does no more paid work:
+      // it fails with the suspension message; what it stored so far stays readable and exportable.
+      if (job.charge_credits && !job.is_sandbox && (await isSuspended(db, job.account_id))) {
+        await failJob(db, jobId, SUSPENDED_MESSAGE);
+        return 'suspended';
+      }
       const remaining = await unansweredEmails(db, jobId, chunk.emails);
       if (remaining.length === 0) break;
       try {
