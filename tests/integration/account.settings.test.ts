@@ -143,6 +143,22 @@ describe('account.deleteAccount', () => {
     expect(await me(c)).not.toBeNull();
   });
 
+  it('cannot be used to guess the password: after 5 wrong ones in an hour even the right one is refused (429) and nothing is deleted', async () => {
+    // Someone holding a stolen session must not be able to try passwords without end until one deletes the account.
+    const c = await signUpVerified(ts, { email: 'guessed@example.com', password: 'right-secret' });
+    const who = await me(c);
+    for (let i = 0; i < 5; i++) {
+      const res = await c.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password: `guess-${i}` });
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toBe('That password is not correct.');
+    }
+    const right = await c.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password: 'right-secret' });
+    expect(right.status).toBe(429);
+    expect(right.body.error.message).toBe('Too many wrong passwords. Try again in an hour.');
+    expect(await count('user', ['id', who.user.id])).toBe(1);
+    expect(await count('account', ['id', who.accountId])).toBe(1);
+  });
+
   it("as the account's only owner removes the user, the account and everything in it, and ends the sessions", async () => {
     const c = await signUpVerified(ts, { email: 'owner-delete@example.com', password: 'gone-secret' });
     const who = await me(c);

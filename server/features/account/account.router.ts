@@ -5,6 +5,7 @@ import { router } from '../../trpc/init';
 import { auditLogInput } from '../../contracts/audit';
 import { accountProcedure, authedProcedure, requirePermission } from '../../trpc/procedures';
 import { readAuditLog } from '../audit/audit.service';
+import { recordWrongPassword, wrongPasswordsSpent } from './auth-mail-throttle';
 import { provisionAccount } from './provision';
 import { DELETE_CONFIRMATION, accountOverview, accountSummary, deleteUserAndOwnedAccounts, getProfile, updateProfile } from './account.service';
 
@@ -54,10 +55,14 @@ export const accountRouter = router({
   deleteAccount: authedProcedure.input(deleteAccountInput).mutation(async ({ ctx, input }) => {
     if (input.confirmation.trim() !== DELETE_CONFIRMATION) throw new AppError('BAD_INPUT', `Type ${DELETE_CONFIRMATION} to confirm.`);
     if (!input.password) throw new AppError('BAD_INPUT', 'Enter your password to confirm.');
+    if (await wrongPasswordsSpent(ctx.deps.db, ctx.user.id)) throw new AppError('RATE_LIMITED', 'Too many wrong passwords. Try again in an hour.');
     try {
       await ctx.deps.auth.api.verifyPassword({ body: { password: input.password }, headers: ctx.headers });
     } catch (err) {
-      if (err instanceof APIError) throw new AppError('BAD_INPUT', 'That password is not correct.');
+      if (err instanceof APIError) {
+        await recordWrongPassword(ctx.deps.db, ctx.user.id);
+        throw new AppError('BAD_INPUT', 'That password is not correct.');
+      }
       throw err;
     }
     return deleteUserAndOwnedAccounts(ctx.deps, { userId: ctx.user.id, email: ctx.user.email });
