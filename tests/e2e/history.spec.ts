@@ -244,3 +244,15 @@ test('History cancels a running job (with a confirmation) and downloads one verd
   const whole = fs.readFileSync(await (await all).path(), 'utf8').trim().split(/\r?\n/);
   expect(whole).toHaveLength(kept + 1);
 });
+
+test('with the live stream blocked (a proxy that buffers or drops server-sent events), History still shows a job reach Completed', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-history-nolive') });
+  await upgradeTo(page, 'starter');
+  await page.route('**/api/trpc/*jobs.onChange*', (route) => route.abort('connectionreset'));
+  await uploadFile(page, fixture('contacts.csv'));
+  await expect(page.getByTestId('live-status')).toHaveAttribute('data-state', 'offline');
+  const row = page.getByTestId('job-row').filter({ hasText: 'contacts.csv' });
+  await expect(row.getByTestId('job-status')).toHaveText('Completed', { timeout: 30_000 });
+  await expect(row.getByTestId('job-percent')).toHaveText('100%');
+  await expect(row.getByRole('button', { name: 'Download', exact: true })).toBeVisible();
+});

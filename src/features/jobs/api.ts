@@ -3,6 +3,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { useSubscription } from '@trpc/tanstack-react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useEffect, useRef } from 'react';
+import { FINISHED_JOB_STATUSES } from '../../../server/contracts/jobs';
 import type { AppRouter } from '../../../server/trpc/app-router';
 import { useTRPC } from '../../lib/trpc';
 import type { JobItem } from './types';
@@ -28,13 +29,23 @@ export function toJobItem(j: JobView): JobItem {
   };
 }
 
+/** How often History reloads its unfinished jobs while the live stream is down. */
+export const OFFLINE_POLL_MS = 3000;
+
 /**
  * History's jobs, newest first, a page at a time (`fetchNextPage` for older ones). A refetch (live
  * update) reloads every page shown, each from the fresh page before it, so none is missed or doubled.
+ * While `live` is false (the stream is not connected: a proxy that buffers or blocks server-sent
+ * events, a dropped connection) and a job shown is unfinished, the list is reloaded every few
+ * seconds instead, so a job still moves to Completed without a reload.
  */
-export function useJobs() {
+export function useJobs({ live }: { live: boolean }) {
   const trpc = useTRPC();
-  return useInfiniteQuery(trpc.jobs.list.infiniteQueryOptions({}, { getNextPageParam: (page) => page.nextCursor }));
+  return useInfiniteQuery({
+    ...trpc.jobs.list.infiniteQueryOptions({}, { getNextPageParam: (page) => page.nextCursor }),
+    refetchInterval: (query) =>
+      !live && query.state.data?.pages.some((p) => p.jobs.some((j) => !FINISHED_JOB_STATUSES.includes(j.status))) ? OFFLINE_POLL_MS : false,
+  });
 }
 
 /**

@@ -38,8 +38,8 @@ function LiveIndicator({ status }: { status: 'idle' | 'connecting' | 'pending' |
 }
 
 export default function HistoryRoute() {
-  const jobs = useJobs();
   const live = useLiveJobs();
+  const jobs = useJobs({ live: live.status === 'pending' });
   const fetchFirstPage = useFetchFirstPage();
   const download = useDownloadJob();
   const cancel = useCancelJob();
