@@ -27,6 +27,8 @@ import { allowCrossOrigin, answerPreflight } from './cors';
 
 /** The routes that take up to 10,000 addresses; every other /v1 body is small. */
 const BULK_PATHS = new Set(['/bulk', '/bulk-validate']);
+/** Whether the request goes to a bulk route as the adapter matches routes: any case, one trailing slash. */
+const isBulkPath = (req: express.Request) => BULK_PATHS.has(req.path.replace(/\/$/, '').toLowerCase());
 
 const PUBLIC_CODES: Record<string, string> = {
   BAD_REQUEST: 'BAD_INPUT',
@@ -204,7 +206,7 @@ function routeMethods(): Array<{ path: string; pattern: RegExp; methods: string[
   byPath.set('/openapi.json', ['GET']);
   return [...byPath].map(([path, methods]) => ({
     path,
-    pattern: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+    pattern: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i'), // as the adapter matches
     methods: methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])),
   }));
 }
@@ -249,14 +251,14 @@ export function restApiRouter(deps: AppDeps): express.Router {
 
   // The bulk routes take big bodies: their key, plan, scope and rate are checked before reading them.
   const gates = bulkGates(deps);
-  r.use((req, res, next) => (req.method === 'POST' && BULK_PATHS.has(req.path) ? gates(req, res, next) : next()));
+  r.use((req, res, next) => (req.method === 'POST' && isBulkPath(req) ? gates(req, res, next) : next()));
   // Bounded before anything walks it: 64 KB for single calls, bulk sized for 10,000 addresses.
   r.use(
     jsonBodyGuard({
-      limit: (req) => (BULK_PATHS.has(req.path) ? BULK_BODY_BYTES : SMALL_BODY_BYTES),
+      limit: (req) => (isBulkPath(req) ? BULK_BODY_BYTES : SMALL_BODY_BYTES),
       // A CSV on /bulk as multipart/form-data is read by its own parser (csv-multipart.ts) under the
       // dashboard's upload limit; every other non-JSON body is a 415.
-      streamed: (req, type) => (BULK_PATHS.has(req.path) && req.method === 'POST' && type === MULTIPART ? CSV_MULTIPART_LIMIT : null),
+      streamed: (req, type) => (isBulkPath(req) && req.method === 'POST' && type === MULTIPART ? CSV_MULTIPART_LIMIT : null),
       deliver: 'json',
       reply: (res, err) => sendProblem(res, err, deps.baseURL),
     }),

@@ -97,6 +97,21 @@ describe('POST /v1/bulk with a CSV file (multipart/form-data)', () => {
     expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 
+  it('takes the bulk routes as the router does: a trailing slash or another case gets the same body limits and forms', async () => {
+    const { c } = await customer('pro');
+    const key = (await c.trpcMutation('apiKeys.create', { name: 'sandbox', test: true })).body.result.data.api_key as string;
+    const list = { emails: Array.from({ length: 3000 }, (_, i) => `user${i}+tag@sandbox.mailvet.dev`) }; // ~100 KB: past the 64 KB of small routes
+    for (const path of ['/v1/bulk/', '/v1/BULK', '/v1/Bulk-Validate']) {
+      const json = await api(key, 'POST', path, list);
+      expect(json.status, `${path}: ${json.text.slice(0, 200)}`).toBe(200);
+      expect(json.body.total_emails).toBe(3000);
+      const form = new FormData();
+      form.append('file', new Blob(['email\nvalid@sandbox.mailvet.dev\n'], { type: 'text/csv' }), 'list.csv');
+      const csv = await api(key, 'POST', path, form);
+      expect(csv.status, `${path}: ${csv.text.slice(0, 200)}`).toBe(200);
+    }
+  });
+
   it('checks the key, scope and rate before reading a JSON body too (up to 12 MB on the bulk routes)', async () => {
     const { c } = await customer('pro');
     const make = async (input: Record<string, unknown>) => (await c.trpcMutation('apiKeys.create', { name: 'k', ...input })).body.result.data.api_key as string;
