@@ -76,6 +76,28 @@ test('billing shows five plans and upgrades through the labelled test checkout',
   await expect(page.getByTestId('current-plan')).toHaveText('Starter (monthly)');
 });
 
+test('a renewal left unpaid: the plan card offers Pay now and the period line says it is unpaid, not that it renews', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-unpaid') });
+  await page.goto('/dashboard/billing');
+  await pay(page, await openCheckout(page, 'Starter'), '$19.00', 'Starter');
+  await expect(page.getByTestId('renewal')).toContainText('Renews on');
+  // The server's answer as it is once the grace ended (the account's state itself is set by Razorpay's webhooks).
+  const due = new Date(Date.now() - 9 * 86_400_000);
+  await page.route(/\/api\/trpc\/[^?]*billing\.overview/, async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as Array<{ result?: { data?: Record<string, unknown> } }>;
+    for (const item of body) if (item.result?.data) Object.assign(item.result.data, { status: 'suspended', currentPeriodEnd: due.toISOString(), graceEndsAt: new Date(due.getTime() + 7 * 86_400_000).toISOString() });
+    await route.fulfill({ response: res, json: body });
+  });
+  await page.reload();
+  await expect(page.getByTestId('suspended-banner')).toBeVisible();
+  await expect(card(page, 'Starter').getByRole('button', { name: 'Pay now' })).toBeVisible();
+  const dueDay = due.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  await expect(page.getByTestId('renewal')).toHaveText(`Unpaid since ${dueDay}: the renewal could not be charged. Pay now on your plan’s card below.`);
+  await page.waitForFunction(() => document.querySelectorAll('[data-transition]').length === 0);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-unpaid.png`, fullPage: true });
+});
+
 test('closing the test checkout takes no payment', async ({ page }) => {
   await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-close') });
   await page.goto('/dashboard/billing');

@@ -259,7 +259,9 @@ export function BillingScreen() {
         {ov && ov.status !== 'none' && (
           <div className="flex flex-wrap items-center justify-between gap-4 border-t border-slate-100 px-5 py-4 text-sm">
             <p className="text-slate-700" data-testid="renewal">
-              {ov.cancelAtPeriodEnd ? (
+              {ov.status === 'past_due' || ov.status === 'suspended' ? (
+                <>Unpaid since <strong>{day(ov.currentPeriodEnd)}</strong>: the renewal could not be charged. Pay now on your plan’s card below.</>
+              ) : ov.cancelAtPeriodEnd ? (
                 <>Cancelled — your plan ends on <strong>{day(ov.currentPeriodEnd)}</strong>, then the account moves to Free.</>
               ) : (
                 <>Renews on <strong>{day(ov.currentPeriodEnd)}</strong>{ov.nextPlan ? <> — then changes to the {planByType(ov.nextPlan).name} plan</> : null}.</>
