@@ -4,6 +4,7 @@
 // and warns when not: the nodes hold that budget alone, each its share (budget ÷ PROBE_FLEET_SIZE).
 import { z } from 'zod';
 import { sleep } from '../misc/sleep';
+import { abortError } from '../smtp/semaphore';
 import { call, discard, parseJson, readText } from './http';
 
 export interface FleetHealthOptions {
@@ -29,7 +30,7 @@ type HealthBudget = NonNullable<z.infer<typeof healthSchema>['mx_rcpt_budget']>;
 
 export class FleetHealth {
   private readonly health = new Map<string, { ok: boolean; until: number }>();
-  private readonly checking = new Map<string, Promise<boolean>>();
+  private readonly checking = new Map<string, Promise<void>>();
   /** The fleet RCPT budget each node said it holds a share of (null: none). */
   private readonly budgets = new Map<string, HealthBudget | null>();
 
@@ -38,19 +39,21 @@ export class FleetHealth {
   /** The daemons that answer /healthz now (a fresh check for those not known; `fresh` re-checks all). */
   async liveNodes(signal?: AbortSignal, fresh = false): Promise<string[]> {
     const now = Date.now();
-    await Promise.all(
-      this.o.urls.map(async (url) => {
-        const known = this.health.get(url);
-        if (!fresh && known && known.until > now) return;
-        let check = this.checking.get(url);
-        if (!check) {
-          check = this.checkHealth(url, signal).finally(() => this.checking.delete(url));
-          this.checking.set(url, check);
-        }
-        const ok = await check;
-        this.health.set(url, { ok, until: Date.now() + (ok ? this.o.ttlMs : this.o.cooldownMs) });
-      }),
-    );
+    const checks = this.o.urls.flatMap((url) => {
+      const known = this.health.get(url);
+      if (!fresh && known && known.until > now) return [];
+      let check = this.checking.get(url);
+      if (!check) {
+        // Asked on the fleet's behalf, not the caller's: a caller that gives up (its signal) stops
+        // waiting for the answer, and the node's health is still what /healthz says, not "failed".
+        check = this.checkHealth(url)
+          .then((ok) => void this.health.set(url, { ok, until: Date.now() + (ok ? this.o.ttlMs : this.o.cooldownMs) }))
+          .finally(() => this.checking.delete(url));
+        this.checking.set(url, check);
+      }
+      return [check];
+    });
+    if (checks.length > 0) await (signal ? untilAborted(Promise.all(checks), signal) : Promise.all(checks));
     this.checkBudgets();
     return this.o.urls.filter((u) => this.health.get(u)?.ok === true);
   }
@@ -80,10 +83,9 @@ export class FleetHealth {
     return this.health.get(url)?.ok === false;
   }
 
-  private async checkHealth(url: string, signal?: AbortSignal): Promise<boolean> {
+  private async checkHealth(url: string): Promise<boolean> {
     try {
-      const timeout = AbortSignal.timeout(this.o.timeoutMs);
-      const res = await call(`${url}/healthz`, { method: 'GET', headers: { authorization: `Bearer ${this.o.token}` }, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      const res = await call(`${url}/healthz`, { method: 'GET', headers: { authorization: `Bearer ${this.o.token}` }, signal: AbortSignal.timeout(this.o.timeoutMs) });
       if (res.statusCode !== 200) {
         discard(res);
         return false;
@@ -122,6 +124,18 @@ export class FleetHealth {
     warnOnce(this.o.warnings, message);
   }
 }
+
+/** `p`, or a rejection as soon as `signal` aborts (what `p` does goes on). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+const abortReason = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : abortError());
 
 /** Logs a fleet configuration problem and keeps it in `warnings`, once per message. */
 export function warnOnce(warnings: string[], message: string): void {

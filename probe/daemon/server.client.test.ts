@@ -225,6 +225,16 @@ describe('ProbeClient', () => {
     expect(client.urls).toEqual(['http://probe-1.internal:8025', 'http://probe-2.internal']);
   });
 
+  it('a caller that gives up while /healthz is being asked does not get a healthy node marked down', async () => {
+    const client = new ProbeClient({ urls: [daemons[0]!.url], token: TOKEN, retry: { cooldownMs: 600_000 } });
+    const gaveUp = new AbortController();
+    const asking = client.liveNodes(gaveUp.signal);
+    gaveUp.abort(); // e.g. the visitor of a single check left before the probe was asked
+    await asking.catch(() => undefined);
+    // Skipped for the cooldown (ten minutes here) the node would be, had its check counted as failed.
+    expect(await client.liveNodes()).toEqual([daemons[0]!.url]);
+  });
+
   it('does not fail over on a refused request (bad token)', async () => {
     const client = new ProbeClient({ urls: daemons.map((d) => d.url), token: 'wrong' });
     await expect(collect(client.verify(['alice@shop.test']))).rejects.toBeInstanceOf(ProbeRequestError);
