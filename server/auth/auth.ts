@@ -165,12 +165,23 @@ export function createAuth(d: AuthDeps) {
       onExistingUserSignUp: async ({ user }, request) => {
         if (!(await mayMail('signup-notice', user.email).catch(() => false))) return;
         const b = await userMailBrand(user, request).catch(() => null);
-        await sendBrandedLink(user.email, b, (name) => ({
-          subject: 'Someone tried to sign up with your email',
-          intro: `Somebody (maybe you) tried to create a ${name} account with this address, which already has one. Sign in instead.`,
-          cta: `Sign in to ${name}`,
-          url: `${b?.origin ?? d.baseURL}/auth`,
-        })).catch(log('existing-user notice'));
+        // An account that was never activated may have been signed up by someone else, with their
+        // password: its owner cannot sign in, but a password reset (which ends every session) makes it theirs.
+        await sendBrandedLink(user.email, b, (name) =>
+          user.emailVerified
+            ? {
+                subject: 'Someone tried to sign up with your email',
+                intro: `Somebody (maybe you) tried to create a ${name} account with this address, which already has one. Sign in instead.`,
+                cta: `Sign in to ${name}`,
+                url: `${b?.origin ?? d.baseURL}/auth`,
+              }
+            : {
+                subject: 'Someone tried to sign up with your email',
+                intro: `Somebody (maybe you) tried to create a ${name} account with this address. It already has one, never activated. If you did not create it, or do not know its password, choose a new password to make it yours: that also signs everybody else out of it.`,
+                cta: 'Choose a new password',
+                url: `${b?.origin ?? d.baseURL}/auth?step=forgot`,
+              },
+        ).catch(log('existing-user notice'));
       },
     },
     emailVerification: {

@@ -55,6 +55,17 @@ describe('sign-up', () => {
     ).toContain('Someone tried to sign up with your email');
   });
 
+  it('tells the owner of an address someone else signed up (never verified) to reset the password to take it over, not only to sign in', async () => {
+    // Someone signs up with this address and a password of theirs; the address's owner then tries to sign up.
+    await new Browserless(ts.url).request('/api/auth/sign-up/email', { json: { name: 'Squatter', email: 'squatted@example.com', password: 'squatter1', callbackURL: '/dashboard' } });
+    const owner = await new Browserless(ts.url).request('/api/auth/sign-up/email', { json: { name: 'Owner', email: 'squatted@example.com', password: 'owner-pass', callbackURL: '/dashboard' } });
+    expect(owner.status).toBe(200);
+    await expect.poll(async () => (await ts.testDb.db.selectFrom('dev_outbox').select('id').where('to', '=', 'squatted@example.com').where('subject', '=', 'Someone tried to sign up with your email').execute()).length).toBe(1);
+    const notice = await ts.testDb.db.selectFrom('dev_outbox').select('text').where('to', '=', 'squatted@example.com').where('subject', '=', 'Someone tried to sign up with your email').executeTakeFirstOrThrow();
+    expect(notice.text).toContain('never activated');
+    expect(notice.text).toContain(`${ts.url}/auth?step=forgot`);
+  });
+
   it('rejects a wrong password with 401 and no session', async () => {
     await signUpVerified(ts, { email: 'pw@example.com', password: 'right-one' });
     const c = new Browserless(ts.url);
