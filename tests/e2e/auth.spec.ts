@@ -52,6 +52,23 @@ test('after Sign Out, a dashboard link followed in the same tab (the footer\'s I
   await page.waitForURL('**/auth');
 });
 
+test('a verification link that is invalid or expired lands on Sign In with a note saying so and how to get a new one', async ({ page }) => {
+  const email = uniqueEmail('e2e-verify-expired');
+  await page.goto('/auth');
+  await submitSignUp(page, { email, password: 'secret123' });
+  await expect(page.getByText('Check Your Email!')).toBeVisible();
+  // The mailed link, its token spoiled (as an expired one is refused).
+  await page.goto('/api/auth/verify-email?token=expired.or.mangled&callbackURL=%2Fdashboard');
+  await page.waitForURL('**/auth**');
+  await expect(page.getByRole('alert')).toContainText('This verification link is invalid or has expired.');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/auth-link-expired.png`, fullPage: true });
+  // Signing in sends a fresh link, which works.
+  await submitSignIn(page, email);
+  await expect(page.getByText('Please verify your email address first. We have sent you a new verification link.')).toBeVisible();
+  await followMailLink(page, email, 'Verify your email', /verify-email/);
+  await page.waitForURL('**/dashboard');
+});
+
 test('a wrong password shows Login Failed', async ({ page }) => {
   const email = uniqueEmail('e2e-wrongpw');
   await signUpAndVerify(page, { email, password: 'right-password' });

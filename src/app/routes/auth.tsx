@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type CSSProperties, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
-import { ArrowLeft, MailCheck } from 'lucide-react';
+import { ArrowLeft, MailCheck, TriangleAlert } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
@@ -198,6 +198,12 @@ export default function AuthRoute() {
           </Link>
         )}
         <InvitationNotice />
+        {params.get('link') === 'invalid' && (
+          <p role="alert" data-testid="verify-link-failed" className="mb-4 flex gap-3 rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
+            <TriangleAlert className="mt-0.5 size-5 shrink-0 text-amber-600" aria-hidden />
+            {AUTH_TOASTS.verifyLinkFailed}
+          </p>
+        )}
         <Card>
           <CardHeader>
             <CardTitle className="text-2xl">Welcome to {name}</CardTitle>

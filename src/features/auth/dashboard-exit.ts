@@ -11,7 +11,15 @@ export function leaveDashboardTo(path: string | null): void {
   leavingTo = path;
 }
 
-/** Where the guard sends a visitor without a session. */
-export function dashboardExit(): string {
-  return leavingTo ?? paths.auth;
+/** The sign-in page's query that says an email verification link failed (read by routes/auth.tsx). */
+const VERIFY_LINK_FAILED = 'link=invalid';
+
+/**
+ * Where the guard sends a visitor without a session. A verification link that failed (expired or
+ * mangled: better-auth returns to its callback, /dashboard, with ?error=INVALID_TOKEN) leads to the
+ * sign-in page with a note saying so, not to a bare sign-in form.
+ */
+export function dashboardExit(search = ''): string {
+  if (leavingTo) return leavingTo;
+  return new URLSearchParams(search).has('error') ? `${paths.auth}?${VERIFY_LINK_FAILED}` : paths.auth;
 }

@@ -12,6 +12,7 @@ export const AUTH_TOASTS = {
   resetSentBody: "If an account exists for that address, we've sent a link to reset your password.",
   passwordUpdatedTitle: 'Password Updated',
   passwordUpdatedBody: 'You can now sign in with your new password.',
+  verifyLinkFailed: "This verification link is invalid or has expired. Sign in with your email and password and we'll email you a new one.",
 } as const;
 
 /** better-auth errors come as { message, code }; keep the server's message, fall back to a clear one. */

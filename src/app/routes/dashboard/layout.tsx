@@ -87,7 +87,7 @@ export default function DashboardLayout() {
       </div>
     );
   }
-  if (!session) return <Navigate to={dashboardExit()} replace />;
+  if (!session) return <Navigate to={dashboardExit(location.search)} replace />;
 
   async function signOut() {
     setSigningOut(true);
