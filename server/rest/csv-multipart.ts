@@ -6,11 +6,6 @@
 import busboy from 'busboy';
 import type { RequestHandler } from 'express';
 import { MAX_UPLOAD_BYTES } from '../contracts/jobs';
-import { fromNodeHeaders } from 'better-auth/node';
-import { planAllows } from '../contracts/plans';
-import { GATE_MESSAGES } from '../trpc/procedures';
-import { v1Gates } from './rest-procedures';
-import type { RestState } from './rest-context';
 import type { AppDeps } from '../deps';
 import { checkUploadFile, parseOrRefuse, uploadTooLarge } from '../features/jobs/jobs.service';
 import type { StreamedLimit } from '../http/body-guard';
@@ -70,34 +65,7 @@ function readCsvPart(req: Parameters<RequestHandler>[0], limit: number): Promise
   });
 }
 
-/**
- * The bulk routes' gates, in the procedure's order, before their body (JSON of up to 12 MB, or a CSV
- * of up to 10 MB) is read and parsed: key (401), plan (403), scope (403), rate (429: the request's
- * token is taken here, once; the procedure does not take another), CSV plan (403). Whoever the gates
- * refuse costs the server no read and no parse, and the rate limit bounds that work too.
- */
-export function bulkGates(deps: AppDeps): RequestHandler {
-  return async (req, res, next) => {
-    try {
-      const caller = await v1Gates.authenticate({ deps, headers: fromNodeHeaders(req.headers) });
-      v1Gates.plan(caller.plan);
-      v1Gates.scope(caller.keyScopes, 'bulk');
-      const rate: RestState = { responseHeaders: {} };
-      try {
-        await v1Gates.rate({ deps, rest: rate }, caller);
-      } finally {
-        for (const [k, v] of Object.entries(rate.responseHeaders)) res.setHeader(k, v);
-      }
-      if (!planAllows(caller.plan, 'csvUpload')) throw new AppError('PLAN_REQUIRED', GATE_MESSAGES.csvUpload);
-      res.locals.rateCounted = rate.responseHeaders;
-      next();
-    } catch (err) {
-      sendProblem(res, err, deps.baseURL);
-    }
-  };
-}
-
-/** A CSV sent as multipart/form-data (to a bulk route: the body guard refuses it elsewhere), past bulkGates. */
+/** A CSV sent as multipart/form-data (to a bulk route: the body guard refuses it elsewhere), past the gates (gatesBeforeBody). */
 export function csvMultipart(deps: AppDeps): RequestHandler {
   return async (req, res, next) => {
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();

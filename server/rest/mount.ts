@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import { publicResultSchema } from '../contracts/public-api';
 import { AppError } from '../lib/app-error';
 import { toTRPCError } from '../trpc/init';
-import { v1Gates } from './rest-procedures';
+import { gatesBeforeBody, v1Gates } from './rest-procedures';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { AppDeps } from '../deps';
 import { serverTimingHeader, withTimingScope } from '../lib/server-timing';
@@ -21,8 +21,9 @@ import { idempotencyKeys } from './idempotency';
 import { openApiDocument, v1RouteScopes } from './openapi';
 import { restContextFactory, restStateOf } from './rest-context';
 import { v1Router, validateInput, validateOne } from './v1.router';
-import { CSV_MULTIPART_LIMIT, MULTIPART, bulkGates, csvMultipart } from './csv-multipart';
+import { CSV_MULTIPART_LIMIT, MULTIPART, csvMultipart } from './csv-multipart';
 import type { RestContext, RestState } from './rest-context';
+import type { ApiScope } from '../contracts/api-keys';
 import { allowCrossOrigin, answerPreflight } from './cors';
 
 /** The routes that take up to 10,000 addresses; every other /v1 body is small. */
@@ -199,16 +200,30 @@ function answerV1(req: express.Request, res: Response, docsBase: string, serve: 
   });
 }
 
+/** A /v1 path template as the adapter matches it: any case, one trailing slash. */
+const templatePattern = (path: string) => new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i');
+
 /** The methods each /v1 path template takes (from the router's OpenAPI meta), HEAD with every GET. */
 function routeMethods(): Array<{ path: string; pattern: RegExp; methods: string[] }> {
   const byPath = new Map<string, string[]>();
   for (const r of v1RouteScopes()) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r.method.toUpperCase()]);
   byPath.set('/openapi.json', ['GET']);
-  return [...byPath].map(([path, methods]) => ({
-    path,
-    pattern: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i'), // as the adapter matches
-    methods: methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])),
-  }));
+  return [...byPath].map(([path, methods]) => ({ path, pattern: templatePattern(path), methods: methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])) }));
+}
+
+/**
+ * The POSTs whose gates run before their body (gatesBeforeBody), with the scope each needs: the bulk
+ * routes (big bodies), and any POST carrying an Idempotency-Key (claiming it writes a row, so a
+ * request the rate refuses must be refused first). Other POSTs meet the same gates in the procedure.
+ */
+function postRouteOf(): (req: express.Request) => { scope: ApiScope; csvUpload: boolean } | null {
+  const routes = v1RouteScopes()
+    .filter((r) => r.method === 'POST' && r.scope)
+    .map((r) => ({ pattern: templatePattern(r.path), scope: r.scope!, csvUpload: BULK_PATHS.has(r.path) }));
+  return (req) => {
+    if (!isBulkPath(req) && req.headers['idempotency-key'] === undefined) return null;
+    return routes.find((r) => r.pattern.test(req.path)) ?? null;
+  };
 }
 
 /**
@@ -249,9 +264,9 @@ export function restApiRouter(deps: AppDeps): express.Router {
   // The hottest route skips the adapter's per-request work it does not need (see directPost).
   const validate = directPost('validate', createContext, responseMeta, onError);
 
-  // The bulk routes take big bodies: their key, plan, scope and rate are checked before reading them.
-  const gates = bulkGates(deps);
-  r.use((req, res, next) => (req.method === 'POST' && isBulkPath(req) ? gates(req, res, next) : next()));
+  // The key, plan, scope and rate of a bulk POST are checked before its body is read, and those of a
+  // POST with an Idempotency-Key before the key is claimed (postRouteOf).
+  r.use(gatesBeforeBody(deps, postRouteOf()));
   // Bounded before anything walks it: 64 KB for single calls, bulk sized for 10,000 addresses.
   r.use(
     jsonBodyGuard({

@@ -86,6 +86,30 @@ describe('Idempotency-Key', () => {
     expect(retried.body).toMatchObject({ email: 'valid@sandbox.mailvet.dev', result: 'valid' });
   });
 
+  it('refuses a request over the rate before claiming its key: a 429 writes nothing', async () => {
+    const slow = (await owner.trpcMutation('apiKeys.create', { name: 'slow-2', test: true, rate_limit_per_second: 1 })).body.result.data.api_key as string;
+    // While the key table is held, a request that claims a key waits; one refused first does not.
+    const hold = await ts.testDb.pool.connect();
+    const answered: number[] = [];
+    let burst: Promise<unknown> = Promise.resolve();
+    try {
+      await hold.query('begin');
+      await hold.query('lock table idempotency_key in share mode');
+      burst = Promise.all(
+        ['held-1', 'held-2', 'held-3'].map((k) =>
+          post('/v1/estimate', { emails: ['valid@sandbox.mailvet.dev'] }, { authorization: `Bearer ${slow}`, 'idempotency-key': k }).then((r) => answered.push(r.status)),
+        ),
+      );
+      // Of three at one request per second at least two are over the rate: answered with the table still held.
+      await expect.poll(() => answered.filter((s) => s === 429).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    } finally {
+      await hold.query('commit');
+      hold.release();
+    }
+    await burst;
+    expect(answered.every((s) => s === 200 || s === 429)).toBe(true);
+  });
+
   it('keeps the answer of a request whose client gave up: the retry with its key gets that job, not a second one', async () => {
     // The client times out (or its connection drops) while the server is still creating the job —
     // exactly when a retry with the same Idempotency-Key must not create a second job. The test holds
