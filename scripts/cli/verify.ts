@@ -263,6 +263,9 @@ function writeStdout(text: string): Promise<void> {
   });
 }
 
+/** The flags that mean something with --probe-urls (the others configure this process's engine). */
+const FLEET_FLAGS = new Set(['depth', 'mode', 'csv', 'out', 'probeUrls', 'probeToken']);
+
 /** `mailvet verify …` with the arguments after the program name. Returns the exit code. */
 export async function runVerifyCli(argv: string[]): Promise<number> {
   exitWhenStdoutCloses();
@@ -277,9 +280,16 @@ export async function runVerifyCli(argv: string[]): Promise<number> {
     .option('--out <file>', 'write the result CSV here (default: stdout); with --csv')
     .option('--probe-urls <urls>', 'comma-separated probe daemon URLs: verify on this fleet')
     .option('--probe-token <token>', 'the fleet bearer token (default: PROBE_TOKEN)')
-    .action(async (flags: CliFlags) => {
+    .action(async (flags: CliFlags, cmd: Command) => {
       if (flags.out && !flags.csv) {
         process.stderr.write('mailvet verify: --out needs --csv\n');
+        code = 2;
+        return;
+      }
+      // A fleet verifies with its nodes' own settings: this process's engine flags would do nothing.
+      const local = flags.probeUrls ? cmd.options.filter((o) => !FLEET_FLAGS.has(o.attributeName()) && cmd.getOptionValueSource(o.attributeName()) === 'cli').map((o) => o.long) : [];
+      if (local.length > 0) {
+        process.stderr.write(`mailvet verify: ${local.join(', ')} set this process's engine; with --probe-urls the probe nodes' own settings (PROBE_*) apply\n`);
         code = 2;
         return;
       }

@@ -119,6 +119,12 @@ describe('mailvet verify --csv', () => {
     const outOnly = await mailvet(['verify', '--out', out]);
     expect(outOnly.code).toBe(2);
     expect(outOnly.stderr).toContain('--out needs --csv');
+    // On a fleet the nodes' own settings apply: a flag of this process's engine would be silently ignored.
+    const list = path.join(dir, 'fleet-list.csv');
+    await writeFile(list, 'alice@normal.mailworld.test\n');
+    const ignored = await mailvet(['verify', '--csv', list, '--out', out, '--probe-urls', 'http://127.0.0.1:1', '--helo', 'mx.mine.example', '--timeout-ms', '500'], { PROBE_TOKEN: 't' });
+    expect(ignored.code).toBe(2);
+    expect(ignored.stderr).toContain('mailvet verify: --timeout-ms, --helo set this process\'s engine; with --probe-urls the probe nodes\' own settings (PROBE_*) apply');
     expect(existsSync(out)).toBe(false);
   });
 });
