@@ -157,3 +157,20 @@ test('Delete Account needs DELETE typed and the password, then signs out and the
   await submitSignIn(page, email, 'delete-secret');
   await expect(toast(page, 'Login Failed')).toBeVisible();
 });
+
+test("Delete Account that gets no answer from the server (a gateway's error page) says 'Failed to delete account', keeps the user signed in and the account there", async ({ page }) => {
+  const email = uniqueEmail('e2e-delete-noanswer');
+  await signUpAndVerify(page, { email, password: 'delete-secret' });
+  await page.goto('/dashboard/settings');
+  await page.route('**/api/trpc/*account.deleteAccount*', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>502 Bad Gateway</body></html>' }));
+  const dialog = await openDialog(page, 'Delete Account');
+  await dialog.getByLabel(/Type DELETE to confirm/).fill('DELETE');
+  await dialog.getByLabel('Password').fill('delete-secret');
+  await dialog.getByRole('button', { name: 'Delete Account' }).click();
+  await expect(toast(page, 'Error')).toContainText('Failed to delete account');
+  await expect(toast(page, 'Error')).not.toContainText('JSON');
+  await expect(dialog.getByRole('alert')).toHaveText('Failed to delete account');
+  await page.unrouteAll();
+  await page.reload();
+  await expect(page.getByTestId('user-email')).toHaveText(email);
+});

@@ -8,6 +8,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { UpgradeDialog, type UpgradeOffer } from '../../components/ui/upgrade-dialog';
 import { useTRPC } from '../../lib/trpc';
+import { errorMessage, NO_ANSWER_MESSAGE } from '../../lib/error-message';
 
 const WHITE_LABEL_UPGRADE: UpgradeOffer = {
   icon: Palette,
@@ -27,7 +28,7 @@ export function WhiteLabelCard() {
   const [product, setProduct] = useState('');
   const [sender, setSender] = useState('');
   const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: trpc.branding.settings.queryKey() }), qc.invalidateQueries({ queryKey: trpc.branding.current.queryKey() })]);
-  const onError = (e: { message: string }) => toast.error('Error', { description: e.message });
+  const onError = (e: unknown) => toast.error('Error', { description: errorMessage(e, NO_ANSWER_MESSAGE) });
   const update = useMutation(trpc.branding.update.mutationOptions({ onSuccess: () => { toast.success('Branding saved'); void refresh(); }, onError }));
   const setDom = useMutation(trpc.branding.setDomain.mutationOptions({ onSuccess: () => void refresh(), onError }));
   const verify = useMutation(trpc.branding.verifyDomain.mutationOptions({ onSuccess: () => { toast.success('Domain verified'); void refresh(); }, onError }));

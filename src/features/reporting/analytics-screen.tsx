@@ -11,6 +11,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { PlanLocked } from '../jobs/plan-locked';
 import { usePlanGate } from '../jobs/use-plan';
 import { useTRPC } from '../../lib/trpc';
+import { errorMessage } from '../../lib/error-message';
 
 type Source = 'dashboard' | 'api' | 'schedule';
 const SOURCE_LABEL: Record<Source, string> = { dashboard: 'Dashboard', api: 'API key', schedule: 'Schedule' };
@@ -90,7 +91,7 @@ export function AnalyticsScreen() {
             <Label htmlFor="report-to">To</Label>
             <Input id="report-to" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
           </div>
-          {report.isError && <p className="text-sm text-red-700" role="alert">{report.error.message}</p>}
+          {report.isError && <p className="text-sm text-red-700" role="alert">{errorMessage(report.error, 'The report could not be loaded. Please try again.')}</p>}
         </Card>
       ) : (
         <p className="text-sm text-slate-600" data-testid="reporting-upsell">

@@ -10,6 +10,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../../components/ui/card';
 import { paths } from '../../../config/paths';
 import { useTRPC } from '../../../lib/trpc';
+import { errorMessage, NO_ANSWER_MESSAGE } from '../../../lib/error-message';
 import { ACCOUNT_GONE_TEXT } from '../messages';
 
 export function AccountGone({ email, onSignOut, signingOut }: { email: string; onSignOut: () => void; signingOut: boolean }) {
@@ -22,7 +23,7 @@ export function AccountGone({ email, onSignOut, signingOut }: { email: string; o
         await queryClient.invalidateQueries();
         navigate(paths.dashboard.billing);
       },
-      onError: (err) => toast.error('Error', { description: err.message }),
+      onError: (err) => toast.error('Error', { description: errorMessage(err, NO_ANSWER_MESSAGE) }),
     }),
   );
   return (

@@ -12,6 +12,7 @@ import { fieldClassName } from '../../../components/ui/input';
 import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
 import { useTRPC } from '../../../lib/trpc';
+import { errorMessage } from '../../../lib/error-message';
 
 const PAGE_SIZE = 25;
 
@@ -86,7 +87,7 @@ export function AuditLog() {
         {log.isPending ? (
           <div className="flex items-center gap-2 py-6 text-sm text-slate-500" role="status"><Spinner /> Loading the audit log…</div>
         ) : log.isError ? (
-          <p className="py-6 text-sm text-red-700" role="alert">Failed to load the audit log: {log.error.message}</p>
+          <p className="py-6 text-sm text-red-700" role="alert">Failed to load the audit log: {errorMessage(log.error, 'please try again.')}</p>
         ) : data && data.items.length === 0 ? (
           <p className="py-6 text-center text-sm text-slate-500">No entries{category || actor ? ' match these filters' : ' yet'}.</p>
         ) : (

@@ -11,6 +11,7 @@ import { paths } from '../../../config/paths';
 import { authClient } from '../../../lib/auth-client';
 import { leaveDashboardTo } from '../../auth/dashboard-exit';
 import { useTRPC } from '../../../lib/trpc';
+import { errorMessage } from '../../../lib/error-message';
 
 export const DELETE_WORD = 'DELETE';
 
@@ -35,8 +36,9 @@ export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose:
       },
       onError(err) {
         leaveDashboardTo(null);
-        setProblem(err.message);
-        toast.error('Error', { description: err.message || 'Failed to delete account' });
+        const message = errorMessage(err, 'Failed to delete account');
+        setProblem(message);
+        toast.error('Error', { description: message });
       },
     }),
   );
