@@ -65,12 +65,11 @@ describe('parseAddress (RFC 5321 mailbox)', () => {
     if (!r.ok) expect(r.error.message).toMatch(why);
   });
 
-  it('rejects a 1 MB string at once', () => {
+  it('rejects a 1 MB string at once, by its length, before reading it', () => {
     const huge = `${'a'.repeat(1_000_000)}@example.com`;
-    const t = performance.now();
     const r = parseAddress(huge);
-    expect(r.ok).toBe(false);
-    expect(performance.now() - t).toBeLessThan(5);
+    // The length gate's own reason: the local part was never looked at (it would say "longer than 64 octets").
+    expect(r.ok ? '' : r.error.message).toBe('address is far too long');
   });
 
   it('keeps the case of the local part (it may be case-sensitive) and lower-cases the domain', () => {
