@@ -173,3 +173,17 @@ test("a schedule call that gets no answer from the server (a proxy's error page)
   await expect(error).not.toContainText('JSON');
   await expect(dialog.getByLabel('Name')).toHaveValue('No answer');
 });
+
+test('a double-click on Create Schedule creates one schedule', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-sched-dblclick') });
+  await upgradeTo(page, 'pro');
+  await page.goto('/dashboard/auto-revalidation');
+  const dialog = await openDialog(page, 'New Schedule');
+  await dialog.getByLabel('Name').fill('Clicked twice');
+  await dialog.getByLabel('Email addresses').fill('alice@normal.mailworld.test');
+  await dialog.getByRole('button', { name: 'Create Schedule' }).dblclick();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('heading', { name: 'Clicked twice' })).toHaveCount(1);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Clicked twice' })).toHaveCount(1);
+});

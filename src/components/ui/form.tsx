@@ -1,4 +1,5 @@
 import type { FormHTMLAttributes, ReactNode } from 'react';
+import { useSubmitOnce } from '../../hooks/use-submit-once';
 import { cn } from '../../lib/cn';
 import { Button, type ButtonVariant } from './button';
 
@@ -41,8 +42,9 @@ export function DialogForm({
   children,
   ...props
 }: DialogFormProps) {
+  const submitOnce = useSubmitOnce(onSubmit);
   return (
-    <form onSubmit={onSubmit} className={cn('space-y-4', className)} {...props}>
+    <form onSubmit={submitOnce} className={cn('space-y-4', className)} {...props}>
       {children}
       <FormProblem data-testid={problemTestId}>{problem}</FormProblem>
       <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">

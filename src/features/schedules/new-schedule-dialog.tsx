@@ -8,6 +8,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Textarea } from '../../components/ui/textarea';
 import { cn } from '../../lib/cn';
+import { useSubmitOnce } from '../../hooks/use-submit-once';
 import { useTRPC } from '../../lib/trpc';
 import { checkCsvFile } from '../jobs/file-checks';
 import { DEFAULT_FREQUENCY, FREQUENCIES, SCHEDULE_TEXT, found, type Frequency } from './messages';
@@ -82,8 +83,7 @@ export function NewScheduleDialog({ open, onClose, busy, onCreate }: NewSchedule
     }
   }
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  const submit = useSubmitOnce<FormEvent>(async () => {
     if (name.trim() === '') {
       setNameInvalid(true);
       toast.error(SCHEDULE_TEXT.nameRequired);
@@ -104,7 +104,7 @@ export function NewScheduleDialog({ open, onClose, busy, onCreate }: NewSchedule
       reset();
       onClose();
     }
-  }
+  });
 
   return (
     <Dialog
