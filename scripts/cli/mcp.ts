@@ -8,7 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { ShapeOutput, ZodRawShapeCompat } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MAX_EMAILS_PER_FILE } from '../../server/contracts/jobs';
+import { FINISHED_JOB_STATUSES, jobStatusSchema, MAX_EMAILS_PER_FILE } from '../../server/contracts/jobs';
 import { createV1Client, V1Error, type V1Client } from './v1-client';
 
 export const MCP_SERVER_NAME = 'mailvet';
@@ -54,11 +54,16 @@ async function run(fn: () => Promise<object>): Promise<CallToolResult> {
   }
 }
 
+/** "a, b or c": the /v1 job statuses as an assistant reads them. */
+const either = (xs: readonly string[]) => `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`;
+/** The statuses a job ends in: polling stops at any of them (a cancelled job never completes). */
+const FINAL = either(FINISHED_JOB_STATUSES);
+
 /** What an assistant reads about each tool: title, whether it only reads, and the description. */
 const TOOLS = {
   validate_email: { title: 'Validate an email address', readOnly: false, description: 'Checks one address in real time (syntax, DNS, MX, SMTP mailbox, disposable and role detection) and returns result (valid, invalid or risky), reason, deliverability_score (0-100) and flags. Uses one credit unless the result is undecided or the key is a test key.' },
-  start_bulk_job: { title: 'Start a bulk validation job', readOnly: false, description: `Queues up to ${MAX_EMAILS_PER_FILE.toLocaleString('en-US')} addresses and returns a job_id at once. Poll get_job_status until status is completed, then read get_job_results. One credit per unique address.` },
-  get_job_status: { title: 'Get a bulk job status', readOnly: true, description: 'Status (pending, processing, completed, failed) and progress (processed_emails of total_emails) of a bulk job.' },
+  start_bulk_job: { title: 'Start a bulk validation job', readOnly: false, description: `Queues up to ${MAX_EMAILS_PER_FILE.toLocaleString('en-US')} addresses and returns a job_id at once. Poll get_job_status until status is ${FINAL} (final: stop polling), then read get_job_results. One credit per unique address.` },
+  get_job_status: { title: 'Get a bulk job status', readOnly: true, description: `Status (${either(jobStatusSchema.options)}; ${FINAL} are final and never change) and progress (processed_emails of total_emails) of a bulk job.` },
   get_job_results: { title: 'Get bulk job results', readOnly: true, description: `One page of a finished job's results (default ${MCP_RESULTS_DEFAULT}, at most ${MCP_RESULTS_MAX} per page). Pass next_cursor as cursor for the next page; it is null on the last page.` },
 } as const;
 

@@ -150,7 +150,7 @@ export async function runOperatorCli(argv: string[], io: CliIo = defaultIo): Pro
     .command('list')
     .description('Recent jobs of every account (or one), newest first.')
     .option('--account <account>', "only this account (id or owner's email)")
-    .option('--status <status>', 'pending | processing | completed | failed')
+    .option('--status <status>', 'pending | processing | completed | failed | cancelled')
     .option('--limit <n>', 'how many', positiveInt, 20)
     .action(async (opts: { account?: string; status?: string; limit: number }) => {
       await withDb(io, async (db) => {

@@ -2,6 +2,7 @@
 // Node script): Bearer key, JSON in and out, and problem+json errors turned into V1Error with the
 // app's code (and the scope a SCOPE_REQUIRED names). No retries: callers decide.
 import type { PublicResult } from '../../server/contracts/public-api';
+import type { JobStatusValue } from '../../server/contracts/jobs';
 
 export interface V1ClientOptions {
   /** The Mailvet base URL (e.g. https://app.mailvet.dev); /v1 is appended. */
@@ -33,7 +34,8 @@ export interface BulkStarted {
 
 export interface JobStatus {
   job_id: string;
-  status: 'pending' | 'processing' | 'completed' | 'failed';
+  /** Every status /v1 answers (server/contracts/jobs.ts); completed, failed and cancelled are final. */
+  status: JobStatusValue;
   total_emails: number;
   processed_emails: number;
   created_at: string;

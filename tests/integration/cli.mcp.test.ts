@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { FINISHED_JOB_STATUSES, jobStatusSchema } from '../../server/contracts/jobs';
 import { ownerOn } from '../helpers/accounts';
 import { testServer } from '../helpers/test-server';
 
@@ -73,6 +74,21 @@ describe('mailvet mcp', () => {
 
       const balance = await ts.testDb.db.selectFrom('account').select('credits_balance').where('id', '=', owner.accountId).executeTakeFirstOrThrow();
       expect(balance.credits_balance).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('tells the assistant every status a job can end in, cancelled included, so polling stops', { timeout: 60_000 }, async () => {
+    const owner = await ownerOn(ts, 'pro', 'mcp-final');
+    const created = await owner.client.trpcMutation('apiKeys.create', { name: 'assistant', test: true });
+    const { client } = await connect({ MAILVET_URL: ts.url, MAILVET_API_KEY: created.body.result.data.api_key });
+    try {
+      const tools = new Map((await client.listTools()).tools.map((t) => [t.name, t.description ?? '']));
+      // Every status /v1 answers is named, and every final one is where polling is told to stop.
+      for (const status of jobStatusSchema.options) expect(tools.get('get_job_status'), status).toMatch(new RegExp(`\\b${status}\\b`));
+      const poll = tools.get('start_bulk_job')!.match(/Poll get_job_status until (.*?)(?:\.|$)/)?.[1] ?? '';
+      for (const status of FINISHED_JOB_STATUSES) expect(poll, status).toMatch(new RegExp(`\\b${status}\\b`));
     } finally {
       await client.close();
     }
