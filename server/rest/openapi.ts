@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { API_SCOPES, type ApiScope } from '../contracts/api-keys';
 import { jobWebhookPayloadSchema, scheduleRunWebhookPayloadSchema } from '../contracts/public-api';
 import { MAX_WEBHOOK_ATTEMPTS, WEBHOOK_TIMEOUT_MS } from '../features/webhooks/webhooks.service';
-import { SIGNATURE_HEADER } from '../features/webhooks/webhook-signing';
+import { DELIVERY_HEADER, SIGNATURE_HEADER, SIGNATURE_V2_HEADER, TIMESTAMP_HEADER, WEBHOOK_TOLERANCE_SECONDS } from '../features/webhooks/webhook-signing';
 import { WEBHOOK_EVENT_LABELS, WEBHOOK_RESPONSE_CAP_BYTES, type WebhookEventName } from '../contracts/webhooks';
 import type { ProcedureMeta } from '../trpc/init';
 import { v1Router } from './v1.router';
@@ -169,9 +169,15 @@ const WEBHOOK_PAYLOADS: Record<WebhookEventName, z.ZodType> = {
 function describeWebhooks(doc: OpenAPIObject): OpenAPIObject {
   const header = (name: string, description: string) => ({ name, in: 'header' as const, required: true, description, schema: { type: 'string' as const } });
   const headers = [
-    header(SIGNATURE_HEADER, 'sha256=<hex>: HMAC-SHA256 of the raw body with your webhook signing secret (whsec_…, API Keys page). Recompute over the exact bytes received and compare in constant time.'),
+    header(
+      SIGNATURE_V2_HEADER,
+      `t=<timestamp>,v1=<hex>: t is ${TIMESTAMP_HEADER}; v1 is the HMAC-SHA256, with your webhook signing secret (whsec_…, API Keys page), of "<t>.<${DELIVERY_HEADER}>.<raw body>". ` +
+        `Recompute over the exact bytes received, compare in constant time with v1, and refuse a t more than ${WEBHOOK_TOLERANCE_SECONDS / 60} minutes from your clock (a replayed request). Ignore parts you do not know.`,
+    ),
+    header(TIMESTAMP_HEADER, 'Unix seconds when this attempt was signed and sent (each retry has its own); the t the signature covers.'),
+    header(SIGNATURE_HEADER, 'sha256=<hex>: HMAC-SHA256 of the raw body alone with your webhook signing secret, unchanged for receivers that verify it today. It covers no timestamp or delivery id, so a captured request verifies forever: verify X-Mailvet-Signature-V2 instead.'),
     header('X-Mailvet-Event', 'The event name.'),
-    header('X-Mailvet-Delivery', "The delivery id, the same on every attempt (for a job's webhook_url, the job id): ignore a duplicate."),
+    header(DELIVERY_HEADER, "The delivery id, the same on every attempt (for a job's webhook_url, the job id), covered by the signature: ignore a duplicate."),
     header('X-Mailvet-Attempt', 'The attempt number, from 1.'),
   ];
   const webhooks: NonNullable<OpenAPIObject['webhooks']> = {};

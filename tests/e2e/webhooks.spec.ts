@@ -100,7 +100,7 @@ test('Documentation explains webhook events, signatures and delivery', async ({ 
   await page.getByRole('tab', { name: 'API Reference' }).click();
   const section = page.locator('section[aria-labelledby="webhooks"]');
   await section.scrollIntoViewIfNeeded();
-  for (const text of ['job.completed', 'job.failed', 'schedule.run_completed', 'X-Mailvet-Signature: sha256=<hex>', 'rotate it there', 'read at most 64 KB', 'Webhook request (schedule.run_completed)']) {
+  for (const text of ['job.completed', 'job.failed', 'schedule.run_completed', 'X-Mailvet-Signature: sha256=<hex>', 'X-Mailvet-Signature-V2: t=<timestamp>,v1=<hex>', '<timestamp>.<X-Mailvet-Delivery>.<raw body>', 'more than 5 minutes from your clock', 'rotate it there', 'read at most 64 KB', 'Webhook request (schedule.run_completed)']) {
     await expect(section.getByText(text, { exact: false }).first()).toBeVisible();
   }
   await section.screenshot({ path: `${SCREENSHOT_DIR}/docs-webhooks.png` });

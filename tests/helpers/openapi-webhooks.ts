@@ -6,7 +6,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import { openApiDocument } from '../../server/rest/openapi';
 
 interface Doc {
-  webhooks?: Record<string, { post?: { requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> } } }>;
+  webhooks?: Record<string, { post?: { parameters?: { name: string; in: string; required?: boolean }[]; requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> } } }>;
   components?: { schemas?: Record<string, object> };
 }
 
@@ -18,6 +18,22 @@ export function webhookBodyProblems(event: string, body: string): string[] {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   const validate = ajv.compile({ ...doc.components!.schemas![ref.slice(ref.lastIndexOf('/') + 1)], $defs: doc.components!.schemas });
   return validate(JSON.parse(body)) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+}
+
+/**
+ * What a real delivery's headers break of the document's `webhooks.<event>.post.parameters`: every
+ * required header declared must have been sent, and every X-Mailvet-* header sent must be declared.
+ */
+export function webhookHeaderProblems(event: string, headers: Record<string, unknown>): string[] {
+  const doc = JSON.parse(JSON.stringify(openApiDocument('http://127.0.0.1:1'))) as Doc;
+  const declared = (doc.webhooks?.[event]?.post?.parameters ?? []).filter((p) => p.in === 'header');
+  if (declared.length === 0) return [`the OpenAPI document declares no headers for ${event}`];
+  const sent = Object.keys(headers).map((h) => h.toLowerCase());
+  const names = declared.map((p) => p.name.toLowerCase());
+  return [
+    ...declared.filter((p) => p.required && !sent.includes(p.name.toLowerCase())).map((p) => `${event}: ${p.name} is declared but was not sent`),
+    ...sent.filter((h) => h.startsWith('x-mailvet-') && !names.includes(h)).map((h) => `${event}: ${h} was sent but is not declared`),
+  ];
 }
 
 interface Operation {

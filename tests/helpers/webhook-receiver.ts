@@ -1,5 +1,5 @@
 // A webhook receiver on 127.0.0.1 for tests: answers with the scripted statuses, then 200, and keeps
-// every request it got (path, headers, raw body).
+// every request it got (path, headers, raw body, when it arrived).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -7,6 +7,8 @@ export interface ReceivedWebhook {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** Date.now() when the request had fully arrived. */
+  receivedAt: number;
 }
 
 export async function startWebhookReceiver() {
@@ -16,7 +18,7 @@ export async function startWebhookReceiver() {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() });
       res.statusCode = script.shift() ?? 200;
       res.end('ok');
     });

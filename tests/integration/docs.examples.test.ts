@@ -7,10 +7,12 @@
 // Python examples are compiled by python3 (syntax), when it is installed.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../db/embedded';
+import { signWebhookBody, signWebhookV2, unixSeconds } from '../../server/features/webhooks/webhook-signing';
 import { BROWSER_PLACEHOLDERS, EXAMPLES, exampleCode, type ApiExample } from '../../src/features/docs/examples';
 import { ownerOn, type Person } from '../helpers/accounts';
 import { startTestServer, type TestServer } from '../helpers/test-server';
@@ -291,37 +293,93 @@ describe('documentation examples', () => {
     }
   }, 120_000);
 
-  it('the Node webhook receiver verifies a real signed delivery and refuses a forged one', async () => {
-    const port = await freePort();
-    const file = path.join(dir, 'receiver.mjs');
-    fs.writeFileSync(file, exampleCode(example('webhook-verify').node, ts.url));
-    const child: ChildProcess = spawn(process.execPath, [file], { env: { PATH: process.env.PATH ?? '', ...envFor(), PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-    try {
-      const hook = `http://127.0.0.1:${port}/hooks/mailvet`;
-      // Wait for it to listen, then send a forged call: refused.
-      let forged: Response | null = null;
-      for (let i = 0; i < 100 && !forged; i++) {
-        forged = await fetch(hook, { method: 'POST', headers: { 'x-mailvet-signature': 'sha256=00' }, body: '{"event":"job.completed"}' }).catch(() => null);
-        if (!forged) await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(forged?.status).toBe(401);
+  /** The receivers as printed, each run for real when its language is installed here. */
+  const RECEIVERS = [
+    { lang: 'Node.js', file: 'receiver.mjs', code: () => example('webhook-verify').node, cmd: (f: string) => [process.execPath, f] },
+    { lang: 'Python', file: 'receiver.py', code: () => example('webhook-verify').python, cmd: (f: string) => ['python3', f] },
+    { lang: 'PHP', file: 'receiver.php', code: () => example('webhook-verify').php, cmd: (f: string, port: number) => ['php', '-S', `127.0.0.1:${port}`, f] },
+  ];
 
-      const res = await fetch(`${ts.url}/v1/bulk`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ emails: ['valid@sandbox.mailvet.dev', 'invalid@sandbox.mailvet.dev'], webhook_url: hook }),
+  /** One POST with exactly these headers (node:http sends bytes 0x80-0xff as they are, as any client may). */
+  function post(url: string, headers: Record<string, string>, body: string): Promise<number | null> {
+    return new Promise((resolve) => {
+      const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? null));
       });
-      expect(res.status).toBe(200);
-      const { job_id } = (await res.json()) as { job_id: string };
-      const deadline = Date.now() + 30_000;
-      while (!out.includes(job_id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(lines(out)).toEqual([`verified job.completed for job ${job_id}: 2/2`]);
-    } finally {
-      child.kill('SIGTERM');
-    }
-  });
+      req.on('error', () => resolve(null)); // the receiver dropped the request without answering
+      req.setTimeout(10_000, () => req.destroy());
+      req.end(body);
+    });
+  }
+
+  /** What we send, signed now or at another time: both signatures, as real as a delivery's. */
+  function signed(body: string, o: { delivery?: string; timestamp?: number } = {}): Record<string, string> {
+    const delivery = o.delivery ?? '3c9d0e5a-8b1f-4c2d-9e7a-6f5b4a3c2d1e';
+    const timestamp = o.timestamp ?? unixSeconds();
+    return {
+      'x-mailvet-signature': signWebhookBody(webhookSecret, body),
+      'x-mailvet-timestamp': String(timestamp),
+      'x-mailvet-signature-v2': signWebhookV2(webhookSecret, { timestamp, deliveryId: delivery, rawBody: body }),
+      'x-mailvet-delivery': delivery,
+      'x-mailvet-event': 'job.completed',
+    };
+  }
+
+  for (const receiver of RECEIVERS) {
+    it(`the ${receiver.lang} webhook receiver verifies a real delivery and refuses a forged, tampered, stale or non-ASCII one`, { timeout: 90_000 }, async () => {
+      const [bin] = receiver.cmd('', 0);
+      if ((await run(bin!, ['--version'], {})).code !== 0) return; // not installed here: the languages test checks its calls
+      const port = await freePort();
+      const file = path.join(dir, receiver.file);
+      fs.writeFileSync(file, exampleCode(receiver.code(), ts.url));
+      const [cmd, ...args] = receiver.cmd(file, port);
+      const child: ChildProcess = spawn(cmd!, args, { cwd: dir, env: { PATH: process.env.PATH ?? '', ...envFor(), PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+      try {
+        const hook = `http://127.0.0.1:${port}/hooks/mailvet`;
+        const body = JSON.stringify({ event: 'job.completed', job_id: '7d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a', status: 'completed', total_emails: 1, processed_emails: 1 });
+        // Wait for it to listen, then send a forged call (no valid signature at all): refused.
+        let forged: number | null = null;
+        for (let i = 0; i < 200 && forged === null; i++) {
+          forged = await post(hook, { 'x-mailvet-signature': 'sha256=00', 'x-mailvet-signature-v2': 't=1,v1=00', 'x-mailvet-delivery': 'x' }, body);
+          if (forged === null) await new Promise((r) => setTimeout(r, 50));
+        }
+        expect(forged, `${receiver.lang}: ${out}`).toBe(401);
+        // A signature header with a non-ASCII byte: answered 401, not dropped by a crash.
+        const nonAscii = { ...signed(body), 'x-mailvet-signature': 'sha256=\u00e9', 'x-mailvet-signature-v2': `t=${unixSeconds()},v1=\u00e9${'0'.repeat(63)}` };
+        expect(await post(hook, nonAscii, body), 'non-ASCII').toBe(401);
+        // Signed now: taken.
+        expect(await post(hook, signed(body), body), out).toBe(200);
+        // A captured delivery replayed 5 minutes and 30 seconds later (or one dated ahead): refused,
+        // though its legacy sha256 signature of the body is still right.
+        const now = unixSeconds();
+        expect(await post(hook, signed(body, { timestamp: now - 330 }), body), 'stale').toBe(401);
+        expect(await post(hook, signed(body, { timestamp: now + 330 }), body), 'ahead').toBe(401);
+        // The delivery id, the timestamp or the body changed after signing: refused.
+        const good = signed(body);
+        expect(await post(hook, { ...good, 'x-mailvet-delivery': '00000000-0000-4000-8000-000000000000' }, body), 'delivery id').toBe(401);
+        expect(await post(hook, { ...good, 'x-mailvet-signature-v2': good['x-mailvet-signature-v2']!.replace(/^t=(\d+)/, (_, t: string) => `t=${Number(t) - 1}`) }, body), 'timestamp').toBe(401);
+        expect(await post(hook, good, body.replace('"total_emails":1', '"total_emails":2')), 'body').toBe(401);
+
+        // A real delivery from a real job: verified.
+        const res = await fetch(`${ts.url}/v1/bulk`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ emails: ['valid@sandbox.mailvet.dev', 'invalid@sandbox.mailvet.dev'], webhook_url: hook }),
+        });
+        expect(res.status).toBe(200);
+        const { job_id } = (await res.json()) as { job_id: string };
+        const deadline = Date.now() + 30_000;
+        while (!out.includes(`for job ${job_id}`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        expect(out).toContain(`verified job.completed for job ${job_id}`);
+      } finally {
+        child.kill('SIGTERM');
+      }
+    });
+  }
 
   it('every Python example compiles', async () => {
     const py = await run('python3', ['--version'], {});

@@ -44,7 +44,7 @@ describe('API reference model', () => {
     expect(hooks.map((h) => h.event)).toEqual([...WEBHOOK_EVENTS]);
     for (const h of hooks) {
       expect(h.summary, h.event).not.toBe('');
-      expect(h.headers.map((x) => x.name)).toContain('X-Mailvet-Signature');
+      expect(h.headers.map((x) => x.name)).toEqual(expect.arrayContaining(['X-Mailvet-Signature-V2', 'X-Mailvet-Timestamp', 'X-Mailvet-Signature', 'X-Mailvet-Delivery']));
       expect(h.body.find((f) => f.name === 'event')?.type, h.event).toBeDefined();
     }
     const job = hooks.find((h) => h.event === 'job.completed')!;

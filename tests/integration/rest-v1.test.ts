@@ -323,7 +323,7 @@ describe('GET /v1/openapi.json', () => {
     expect(Object.keys(res.body.webhooks).sort()).toEqual(['job.completed', 'job.failed', 'schedule.run_completed']);
     const hook = res.body.webhooks['schedule.run_completed'].post;
     expect(hook.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ScheduleRunWebhookPayload' });
-    expect(hook.parameters.map((p: { name: string }) => p.name)).toEqual(['X-Mailvet-Signature', 'X-Mailvet-Event', 'X-Mailvet-Delivery', 'X-Mailvet-Attempt']);
+    expect(hook.parameters.map((p: { name: string }) => p.name)).toEqual(['X-Mailvet-Signature-V2', 'X-Mailvet-Timestamp', 'X-Mailvet-Signature', 'X-Mailvet-Event', 'X-Mailvet-Delivery', 'X-Mailvet-Attempt']);
     expect(res.body.components.schemas.ScheduleRunWebhookPayload.properties.changed.items.required).toEqual(['email', 'previous', 'current', 'reason']);
   });
 });

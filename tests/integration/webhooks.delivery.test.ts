@@ -12,13 +12,13 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scheduleRunPayload as documentedSchedulePayload, webhookPayload as documentedJobPayload } from '../../src/features/docs/examples';
-import { verifyWebhookSignature } from '../../server/features/webhooks/webhook-signing';
+import { verifyWebhookSignature, verifyWebhookV2 } from '../../server/features/webhooks/webhook-signing';
 import { purgeExpired } from '../../server/features/retention/retention.service';
 import { enqueueWebhook, postWithDeadline } from '../../server/features/webhooks/webhooks.service';
 import { joinAs, ownerOn, type Person } from '../helpers/accounts';
 import { fileFixture } from '../helpers/file-fixture';
 import { insertFinishedJob, type FinishedJobOptions } from '../helpers/jobs';
-import { webhookBodyProblems } from '../helpers/openapi-webhooks';
+import { webhookBodyProblems, webhookHeaderProblems } from '../helpers/openapi-webhooks';
 import { probeStack } from '../helpers/probe-stack';
 import { startWebhookReceiver } from '../helpers/webhook-receiver';
 import { buildScenarios } from '../mailworld/index';
@@ -311,6 +311,13 @@ describe('account webhooks per event, the delivery log and replay', () => {
     expect(secondTry!.body).toBe(firstTry!.body);
     expect(secondTry!.headers['x-mailvet-event']).toBe('job.completed');
     expect(verifyWebhookSignature(secret, secondTry!.body, secondTry!.headers['x-mailvet-signature'] as string)).toBe(true);
+    // The timestamped signature verifies with the rotated secret, on an account endpoint's own delivery id, and not once tampered.
+    const v2 = { rawBody: secondTry!.body, deliveryId: secondTry!.headers['x-mailvet-delivery'] as string, header: secondTry!.headers['x-mailvet-signature-v2'] as string, nowSeconds: Number(secondTry!.headers['x-mailvet-timestamp']) };
+    expect(v2.header).toMatch(new RegExp(`^t=${v2.nowSeconds},v1=[0-9a-f]{64}$`));
+    expect(verifyWebhookV2(secret, v2)).toBe(true);
+    expect(verifyWebhookV2(secret, { ...v2, deliveryId: forPath('/ent/failed')[0]!.headers['x-mailvet-delivery'] as string })).toBe(false);
+    expect(verifyWebhookV2(secret, { ...v2, rawBody: forPath('/ent/failed')[0]!.body })).toBe(false);
+    expect(verifyWebhookV2(secret, { ...v2, header: v2.header.replace(/^t=\d+/, `t=${v2.nowSeconds - 1}`) })).toBe(false);
     expect(JSON.parse(forPath('/ent/failed')[0]!.body)).toMatchObject({ event: 'job.failed', job_id: badJob, status: 'failed' });
     // Each body matches the schema the OpenAPI document publishes for its event.
     expect(webhookBodyProblems('job.completed', secondTry!.body)).toEqual([]);
@@ -319,7 +326,10 @@ describe('account webhooks per event, the delivery log and replay', () => {
     // The Documentation page's example has exactly these fields and headers.
     const docBody = JSON.parse(documentedJobPayload.slice(documentedJobPayload.indexOf('\n\n') + 2)) as Record<string, unknown>;
     expect(Object.keys(docBody).sort()).toEqual(Object.keys(JSON.parse(secondTry!.body)).sort());
-    for (const h of ['content-type', 'user-agent', 'x-mailvet-event', 'x-mailvet-signature', 'x-mailvet-delivery', 'x-mailvet-attempt']) {
+    // Every header sent is one the OpenAPI document declares, and the reverse.
+    expect(webhookHeaderProblems('job.completed', secondTry!.headers)).toEqual([]);
+    expect(webhookHeaderProblems('job.failed', forPath('/ent/failed')[0]!.headers)).toEqual([]);
+    for (const h of ['content-type', 'user-agent', 'x-mailvet-event', 'x-mailvet-signature', 'x-mailvet-timestamp', 'x-mailvet-signature-v2', 'x-mailvet-delivery', 'x-mailvet-attempt']) {
       expect(secondTry!.headers[h], h).toBeDefined();
       expect(documentedJobPayload.toLowerCase()).toContain(`${h}: `);
     }
@@ -353,6 +363,8 @@ describe('account webhooks per event, the delivery log and replay', () => {
     expect(replayed.body).toBe(secondTry!.body);
     expect(replayed.headers['x-mailvet-delivery']).toBe(data(replay).id);
     expect(replayed.headers['x-mailvet-delivery']).not.toBe(secondTry!.headers['x-mailvet-delivery']);
+    // A replay is a new delivery signed at its own time over its own id.
+    expect(verifyWebhookV2(secret, { rawBody: replayed.body, deliveryId: data(replay).id, header: replayed.headers['x-mailvet-signature-v2'] as string, nowSeconds: Number(replayed.headers['x-mailvet-timestamp']) })).toBe(true);
     await expect.poll(async () => data(await ent.client.trpcQuery('webhooks.delivery', { id: data(replay).id })).status, { timeout: 10_000 }).toBe('delivered');
     const audit = await db().selectFrom('audit_log').select(['action', 'actor_user_id']).where('account_id', '=', ent.accountId).where('action', '=', 'webhook.replayed').execute();
     expect(audit).toEqual([{ action: 'webhook.replayed', actor_user_id: ent.userId }]);

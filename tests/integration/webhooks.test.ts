@@ -1,10 +1,11 @@
 // Job-completion webhooks: signed with the account's secret, retried with backoff until the
 // receiver takes them, never sent twice, and never to private addresses unless allowed.
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { guardedLookup } from '../../server/features/webhooks/webhook-url';
-import { verifyWebhookSignature } from '../../server/features/webhooks/webhook-signing';
+import { signWebhookBody, verifyWebhookSignature, verifyWebhookV2, WEBHOOK_TOLERANCE_SECONDS } from '../../server/features/webhooks/webhook-signing';
 import { deliverJobWebhook, enqueueWebhook } from '../../server/features/webhooks/webhooks.service';
 import { fileFixture } from '../helpers/file-fixture';
 import { insertFinishedJob } from '../helpers/jobs';
@@ -60,6 +61,35 @@ describe('job-completion webhooks', () => {
       expect(r.headers['x-mailvet-delivery']).toBe(jobId);
     }
     expect([first, second, third].map((r) => r!.headers['x-mailvet-attempt'])).toEqual(['1', '2', '3']);
+    // The original header is exactly what it always was: sha256=HMAC(secret, raw body), nothing else.
+    expect(third!.headers['x-mailvet-signature']).toBe(signWebhookBody(secret, third!.body));
+
+    // The timestamped signature: t (= X-Mailvet-Timestamp, unix seconds) and v1 = HMAC(secret, "t.delivery.body").
+    let previous = first!.receivedAt;
+    for (const r of [first!, second!, third!]) {
+      const ts = r.headers['x-mailvet-timestamp'] as string;
+      expect(ts).toMatch(/^\d{10}$/);
+      const v2 = r.headers['x-mailvet-signature-v2'] as string;
+      // The documented form, computed here by hand as a receiver would.
+      expect(v2).toBe(`t=${ts},v1=${createHmac('sha256', secret).update(`${ts}.${jobId}.${r.body}`).digest('hex')}`);
+      // Each attempt is signed at its own time: after the previous attempt arrived, before this one did.
+      if (r !== first) expect(Number(ts)).toBeGreaterThanOrEqual(Math.floor(previous / 1000));
+      expect(Number(ts)).toBeLessThanOrEqual(Math.ceil(r.receivedAt / 1000));
+      previous = r.receivedAt;
+      const now = Number(ts);
+      const check = (o: { body?: string; delivery?: string; header?: string; nowSeconds?: number; key?: string }) =>
+        verifyWebhookV2(o.key ?? secret, { rawBody: o.body ?? r.body, deliveryId: o.delivery ?? (r.headers['x-mailvet-delivery'] as string), header: o.header ?? v2, nowSeconds: o.nowSeconds ?? now });
+      expect(check({})).toBe(true);
+      expect(check({ nowSeconds: now + WEBHOOK_TOLERANCE_SECONDS })).toBe(true);
+      // Tampered: the body, the delivery id, the timestamp, the key — or replayed too late (or too early).
+      expect(check({ body: `${r.body} ` })).toBe(false);
+      expect(check({ delivery: '00000000-0000-4000-8000-000000000000' })).toBe(false);
+      expect(check({ header: v2.replace(`t=${ts}`, `t=${now + 1}`), nowSeconds: now + 1 })).toBe(false);
+      expect(check({ key: `${secret}x` })).toBe(false);
+      expect(check({ nowSeconds: now + WEBHOOK_TOLERANCE_SECONDS + 1 })).toBe(false);
+      expect(check({ nowSeconds: now - WEBHOOK_TOLERANCE_SECONDS - 1 })).toBe(false);
+    }
+    expect(Number(third!.headers['x-mailvet-timestamp'])).toBeGreaterThan(Number(first!.headers['x-mailvet-timestamp']));
 
     await expect
       .poll(async () => (await stack.ts.testDb.db.selectFrom('audit_log').select('action').where('target_id', '=', jobId).where('action', '=', 'webhook.delivered').execute()).length)

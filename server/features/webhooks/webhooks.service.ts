@@ -27,7 +27,7 @@ import { toPublicJob, type JobWebhookPayload, type ScheduleRunWebhookPayload } f
 import { accountById } from '../account/account.queries';
 import { writeAudit } from '../audit/audit';
 import { currentSigningSecret } from './webhook-secret';
-import { SIGNATURE_HEADER, signWebhookBody } from './webhook-signing';
+import { DELIVERY_HEADER, SIGNATURE_HEADER, SIGNATURE_V2_HEADER, signWebhookBody, signWebhookV2, TIMESTAMP_HEADER, unixSeconds } from './webhook-signing';
 import { checkWebhookUrl, guardedLookup } from './webhook-url';
 
 export const WEBHOOK_TASK = TASKS.webhookDeliver;
@@ -283,12 +283,17 @@ export async function deliverWebhook(deps: Pick<AppDeps, 'db' | 'auth' | 'env'>,
     return { kind: 'refused', message };
   }
 
+  // Signed now, for this attempt: a retry carries its own timestamp (webhook-signing.ts).
+  const secret = await currentSigningSecret(deps, d.account_id);
+  const timestamp = unixSeconds();
   const headers = {
     'Content-Type': 'application/json',
     'User-Agent': 'Mailvet-Webhooks/1.0',
-    [SIGNATURE_HEADER]: signWebhookBody(await currentSigningSecret(deps, d.account_id), d.body),
+    [SIGNATURE_HEADER]: signWebhookBody(secret, d.body),
+    [TIMESTAMP_HEADER]: String(timestamp),
+    [SIGNATURE_V2_HEADER]: signWebhookV2(secret, { timestamp, deliveryId: d.id, rawBody: d.body }),
     'X-Mailvet-Event': d.event,
-    'X-Mailvet-Delivery': d.id,
+    [DELIVERY_HEADER]: d.id,
     'X-Mailvet-Attempt': String(attempt.number),
   };
 

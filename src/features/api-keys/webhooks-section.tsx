@@ -76,8 +76,9 @@ function SigningSecretCard() {
         </CardTitle>
         <CardDescription>
           Bulk jobs started with a <code className="font-mono text-[13px]">webhook_url</code> call it when they finish. Every call carries{' '}
-          <code className="font-mono text-[13px]">X-Mailvet-Signature: sha256=&lt;hex&gt;</code>, the HMAC-SHA256 of the raw body with this secret. Verify it before
-          trusting the call.
+          <code className="font-mono text-[13px]">X-Mailvet-Signature-V2: t=&lt;timestamp&gt;,v1=&lt;hex&gt;</code>, the HMAC-SHA256 with this secret of the
+          timestamp, the delivery id and the raw body (the Documentation page shows how). Verify it, and refuse a timestamp more than 5 minutes
+          old, before trusting the call.
         </CardDescription>
       </CardHeader>
       <CardContent>

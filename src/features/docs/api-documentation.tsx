@@ -180,12 +180,16 @@ function ApiReference() {
           </table>
         </div>
         <P>
-          <strong className="font-semibold text-slate-900">Verify the signature.</strong> Each request is signed with HMAC-SHA256 over the raw
-          request body using your account&apos;s webhook signing secret, and the hex digest is sent as{' '}
-          <InlineCode>X-Mailvet-Signature: sha256=&lt;hex&gt;</InlineCode>. Compute the same digest over the exact bytes you received (before
-          parsing the JSON) and compare in constant time. Owners and admins find the secret (<InlineCode>whsec_…</InlineCode>) on the API Keys
-          page and can rotate it there: the new secret is shown once and signs every request from then on, retries included; the old one
-          stops at once.
+          <strong className="font-semibold text-slate-900">Verify the signature.</strong> Each request carries{' '}
+          <InlineCode>X-Mailvet-Timestamp</InlineCode> (Unix seconds, taken when that attempt was sent; every retry has its own) and{' '}
+          <InlineCode>X-Mailvet-Signature-V2: t=&lt;timestamp&gt;,v1=&lt;hex&gt;</InlineCode>, the HMAC-SHA256, with your account&apos;s webhook
+          signing secret, of <InlineCode>&lt;timestamp&gt;.&lt;X-Mailvet-Delivery&gt;.&lt;raw body&gt;</InlineCode>. Compute the same digest over
+          the exact bytes you received (before parsing the JSON), compare it in constant time with <InlineCode>v1</InlineCode>, and refuse a
+          timestamp more than 5 minutes from your clock: a captured request replayed later fails, and neither the body nor the delivery id can
+          be changed. Ignore parts of the header you do not know. The older <InlineCode>X-Mailvet-Signature: sha256=&lt;hex&gt;</InlineCode>{' '}
+          (HMAC-SHA256 of the raw body alone) is still sent unchanged, but it covers no time, so a copy of a request verifies forever. Owners
+          and admins find the secret (<InlineCode>whsec_…</InlineCode>) on the API Keys page and can rotate it there: the new secret is shown
+          once and signs every request from then on, retries included; the old one stops at once.
         </P>
         <P>
           <strong className="font-semibold text-slate-900">Delivery.</strong> Respond with any 2xx status within 10 seconds for the whole

@@ -93,13 +93,15 @@ X-Request-Id: 3f6d0c1e-8a8b-4a53-9a1e-0d2b9a3c7f10
 }`;
 
 /** A webhook request as the receiving endpoint gets it: the headers we send, then the JSON body. */
-function webhookRequest(o: { event: string; signature: string; delivery: string; userAgent?: string; body: string }): string {
+function webhookRequest(o: { event: string; signature: string; timestamp: number; signatureV2: string; delivery: string; userAgent?: string; body: string }): string {
   return [
     'POST /hooks/mailvet HTTP/1.1',
     'Content-Type: application/json',
     ...(o.userAgent ? [`User-Agent: ${o.userAgent}`] : []),
     `X-Mailvet-Event: ${o.event}`,
     `X-Mailvet-Signature: sha256=${o.signature}`,
+    `X-Mailvet-Timestamp: ${o.timestamp}`,
+    `X-Mailvet-Signature-V2: t=${o.timestamp},v1=${o.signatureV2}`,
     `X-Mailvet-Delivery: ${o.delivery}`,
     'X-Mailvet-Attempt: 1',
     '',
@@ -111,6 +113,8 @@ export const webhookPayload = webhookRequest({
   event: 'job.completed',
   userAgent: 'Mailvet-Webhooks/1.0',
   signature: '5d41402abc4b2a76b9719d911017c592e3b0c44298fc1c149afbf4c8996fb924',
+  timestamp: 1795338882,
+  signatureV2: '9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c0b2d4f6e8a1c3e5b7d9f0a2c4e6b8d0f',
   delivery: sampleJob.job_id,
   body: json({ event: 'job.completed', ...sampleJob }),
 });
@@ -119,6 +123,8 @@ export const webhookPayload = webhookRequest({
 export const scheduleRunPayload = webhookRequest({
   event: 'schedule.run_completed',
   signature: '0b6e4ab1f3e8c3a1d1f4f0b8f0a6f77c93a0d3b1f0e1c4a9d2b7e6f5a4c3b2a1',
+  timestamp: 1795932042,
+  signatureV2: '4a7d1c8e2f5b9a3d6e0c4f8b2a5d9e1c7f3b6a0d4e8c2f5a9b1d3e7c0f4a8b2d',
   delivery: '3c9d0e5a-8b1f-4c2d-9e7a-6f5b4a3c2d1e',
   body: `{
   "event": "schedule.run_completed",
@@ -552,17 +558,26 @@ echo 'to-review.csv: ' . (count(explode("\\r\\n", trim($csv))) - 1) . " addresse
     operation: null,
     title: 'Receive a webhook and verify its signature',
     description:
-      'Start a job with webhook_url pointing here. Compute HMAC-SHA256 of the exact raw body with your signing secret (API Keys page) and compare it in constant time with X-Mailvet-Signature before trusting the JSON.',
+      'Start a job with webhook_url pointing here. X-Mailvet-Signature-V2 is t=<unix seconds>,v1=<hex>: compute HMAC-SHA256 of "<t>.<X-Mailvet-Delivery>.<exact raw body>" with your signing secret (API Keys page), compare it in constant time with v1, and refuse a t more than 5 minutes from your clock (a replayed request) before trusting the JSON.',
     node: `// Node.js 18+, no dependencies: node receiver.mjs
 import crypto from 'node:crypto';
 import http from 'node:http';
 
 const SECRET = process.env.MAILVET_WEBHOOK_SECRET;
+const TOLERANCE_SECONDS = 5 * 60; // older (or newer) than this: a replay, refused
 
-function verified(rawBody, header) {
-  const expected = Buffer.from('sha256=' + crypto.createHmac('sha256', SECRET).update(rawBody).digest('hex'));
-  const received = Buffer.from(header ?? '');
-  return expected.length === received.length && crypto.timingSafeEqual(expected, received);
+// X-Mailvet-Signature-V2: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<X-Mailvet-Delivery>.<raw body>">
+function verified(rawBody, delivery, header) {
+  let t = null;
+  const signatures = [];
+  for (const part of String(header ?? '').split(',')) {
+    const [key, value = ''] = part.trim().split('=');
+    if (key === 't' && /^[0-9]{1,12}$/.test(value)) t = Number(value);
+    if (key === 'v1') signatures.push(Buffer.from(value));
+  }
+  if (t === null || !delivery || Math.abs(Date.now() / 1000 - t) > TOLERANCE_SECONDS) return false;
+  const expected = Buffer.from(crypto.createHmac('sha256', SECRET).update(t + '.' + delivery + '.').update(rawBody).digest('hex'));
+  return signatures.some((s) => s.length === expected.length && crypto.timingSafeEqual(s, expected));
 }
 
 http
@@ -571,7 +586,7 @@ http
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks); // the exact bytes: verify before parsing
-      if (!verified(raw, req.headers['x-mailvet-signature'])) {
+      if (!verified(raw, req.headers['x-mailvet-delivery'], req.headers['x-mailvet-signature-v2'])) {
         res.writeHead(401).end('bad signature');
         return;
       }
@@ -586,21 +601,37 @@ import hashlib
 import hmac
 import json
 import os
+import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 SECRET = os.environ["MAILVET_WEBHOOK_SECRET"].encode()
+TOLERANCE_SECONDS = 5 * 60  # older (or newer) than this: a replay, refused
+
+
+def verified(raw, delivery, header):
+    # X-Mailvet-Signature-V2: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<X-Mailvet-Delivery>.<raw body>">
+    t, signatures = None, []
+    for part in header.split(","):
+        key, _, value = part.strip().partition("=")
+        if key == "t" and value.isascii() and value.isdigit() and len(value) <= 12:
+            t = int(value)
+        elif key == "v1":
+            signatures.append(value.encode())  # compare bytes: str.compare_digest refuses non-ASCII
+    if t is None or not delivery or abs(time.time() - t) > TOLERANCE_SECONDS:
+        return False
+    expected = hmac.new(SECRET, f"{t}.{delivery}.".encode() + raw, hashlib.sha256).hexdigest().encode()
+    return any(hmac.compare_digest(expected, s) for s in signatures)
 
 
 class Receiver(BaseHTTPRequestHandler):
     def do_POST(self):
-        raw = self.rfile.read(int(self.headers["Content-Length"]))  # verify before parsing
-        expected = "sha256=" + hmac.new(SECRET, raw, hashlib.sha256).hexdigest()
-        if not hmac.compare_digest(expected, self.headers.get("X-Mailvet-Signature", "")):
+        raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))  # verify before parsing
+        if not verified(raw, self.headers.get("X-Mailvet-Delivery", ""), self.headers.get("X-Mailvet-Signature-V2", "")):
             self.send_response(401)
             self.end_headers()
             return
         event = json.loads(raw)
-        print(f"verified {event['event']} for job {event['job_id']}")
+        print(f"verified {event['event']} for job {event['job_id']}", flush=True)
         self.send_response(200)
         self.end_headers()
 
@@ -608,9 +639,24 @@ class Receiver(BaseHTTPRequestHandler):
 HTTPServer(("", int(os.environ.get("PORT", "3000"))), Receiver).serve_forever()`,
     php: `<?php
 // PHP 8: the webhook endpoint (e.g. public/hooks/mailvet.php).
+const TOLERANCE_SECONDS = 5 * 60; // older (or newer) than this: a replay, refused
+
+// X-Mailvet-Signature-V2: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<X-Mailvet-Delivery>.<raw body>">
 $raw = file_get_contents('php://input'); // the exact bytes: verify before parsing
-$expected = 'sha256=' . hash_hmac('sha256', $raw, getenv('MAILVET_WEBHOOK_SECRET'));
-if (!hash_equals($expected, $_SERVER['HTTP_X_MAILVET_SIGNATURE'] ?? '')) {
+$delivery = $_SERVER['HTTP_X_MAILVET_DELIVERY'] ?? '';
+$t = null;
+$signatures = [];
+foreach (explode(',', $_SERVER['HTTP_X_MAILVET_SIGNATURE_V2'] ?? '') as $part) {
+    [$key, $value] = array_pad(explode('=', trim($part), 2), 2, '');
+    if ($key === 't' && preg_match('/^[0-9]{1,12}$/', $value)) $t = (int) $value;
+    if ($key === 'v1') $signatures[] = $value;
+}
+$ok = false;
+if ($t !== null && $delivery !== '' && abs(time() - $t) <= TOLERANCE_SECONDS) {
+    $expected = hash_hmac('sha256', $t . '.' . $delivery . '.' . $raw, getenv('MAILVET_WEBHOOK_SECRET'));
+    foreach ($signatures as $signature) $ok = $ok || hash_equals($expected, $signature);
+}
+if (!$ok) {
     http_response_code(401);
     exit('bad signature');
 }

@@ -99,8 +99,8 @@ const sections: readonly LegalSection[] = [
     title: 'Webhook signatures',
     body: (
       <p>
-        Every webhook we send carries an HMAC-SHA256 signature of the raw request body in the <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-sm text-slate-800">X-Mailvet-Signature</code> header,
-        so your server can verify that the callback came from Mailvet and was not altered.
+        Every webhook we send carries an HMAC-SHA256 signature of its timestamp, delivery id and raw request body in the <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-sm text-slate-800">X-Mailvet-Signature-V2</code> header,
+        so your server can verify that the callback came from Mailvet, was not altered, and is not an old request replayed.
       </p>
     ),
   },
