@@ -5,7 +5,7 @@
 // the key and job id pasted in and `document` standing for the page (a picked file, a download link). The key is a test
 // key (mv_test_…), so jobs complete through the real workers and webhooks fire without a probe.
 // Python examples are compiled by python3 (syntax), when it is installed.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -326,10 +326,12 @@ describe('documentation examples', () => {
     };
   }
 
+  /** Whether a receiver's language runs here: one that does not is reported skipped, never passed. */
+  const installed = (bin: string): boolean => spawnSync(bin, ['--version'], { stdio: 'ignore' }).status === 0;
+
   for (const receiver of RECEIVERS) {
-    it(`the ${receiver.lang} webhook receiver verifies a real delivery and refuses a forged, tampered, stale or non-ASCII one`, { timeout: 90_000 }, async () => {
-      const [bin] = receiver.cmd('', 0);
-      if ((await run(bin!, ['--version'], {})).code !== 0) return; // not installed here: the languages test checks its calls
+    const [bin] = receiver.cmd('', 0);
+    it.skipIf(!installed(bin!))(`the ${receiver.lang} webhook receiver verifies a real delivery and refuses a forged, tampered, stale or non-ASCII one`, { timeout: 90_000 }, async () => {
       const port = await freePort();
       const file = path.join(dir, receiver.file);
       fs.writeFileSync(file, exampleCode(receiver.code(), ts.url));
