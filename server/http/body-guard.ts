@@ -168,6 +168,9 @@ export function jsonBodyGuard(o: JsonBodyOptions): RequestHandler {
       const body = decodeJsonBody(Buffer.isBuffer(bytes) ? bytes : new Uint8Array());
       if (body instanceof AppError) return o.reply(res, body);
       req.body = o.deliver === 'text' ? body.text : body.value;
+      // Checked and decoded: UTF-8 JSON, whatever spelling of a JSON media type it came under (any
+      // case, a +json type). What reads it next (tRPC, better-auth) knows only "application/json".
+      req.headers['content-type'] = 'application/json';
       next();
     });
   };

@@ -126,6 +126,20 @@ describe('/v1 takes JSON under every media type the body guard accepts', () => {
   });
 });
 
+describe('the dashboard and sign-in take JSON under every media type the body guard accepts', () => {
+  const spellings = ['Application/JSON', 'APPLICATION/JSON; charset=UTF-8', 'application/problem+json', 'application/vnd.mailvet+json'];
+  it.each(spellings)('%s on tRPC (single and batch) and better-auth', async (type) => {
+    const check = await send(surfaces[0]!, surfaces[0]!.body('"not-an-address"'), type);
+    expect(check.status, check.text).toBe(200);
+    expect(JSON.parse(check.text)).toMatchObject({ result: { data: { result: 'invalid', reason: 'syntax' } } });
+    const batch = await send(surfaces[1]!, '{"0":{"email":"still-not-an-address"},"1":{"name":"media"}}', type);
+    expect(batch.status, batch.text).toBe(200);
+    // A wrong password is better-auth's own answer (401), not a 415 for the media type.
+    const signIn = await send(surfaces[4]!, surfaces[4]!.body('"edge-owner@example.com"'), type);
+    expect(signIn.status, signIn.text).toBe(401);
+  });
+});
+
 describe('the CSV upload route', () => {
   const upload = (body: Buffer | string, type = 'text/csv') =>
     fetch(`${ts.url}/api/jobs/upload?filename=list.csv`, { method: 'POST', headers: { origin: ts.url, cookie: cookieOf(owner), 'content-type': type }, body });
