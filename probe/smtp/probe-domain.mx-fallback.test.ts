@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedSmtp } from '../testing/fake-smtp';
 import { startMiniHost } from '../testing/address-smtp';
 import { runProbe, smtpContext } from '../testing/domain-probe';
+import { lineSplitter } from '../testing/loopback-server';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -23,13 +24,9 @@ async function startGreeter(ip: string, port: number, banner: string, answer = '
     s.on('error', () => undefined);
     s.on('close', () => sockets.delete(s));
     s.write(`${banner}\r\n`);
-    let buf = '';
+    const lines = lineSplitter();
     s.on('data', (d) => {
-      buf += d.toString();
-      let i: number;
-      while ((i = buf.indexOf('\r\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 2);
+      for (const line of lines(d)) {
         if (/^QUIT/i.test(line)) {
           s.write('221 bye\r\n');
           s.end();
@@ -101,13 +98,9 @@ async function startPostscreen(pauseMs: number): Promise<{ port: number; rcpts: 
     s.on('close', () => sockets.delete(s));
     s.write('220-mx1.d.test ESMTP\r\n');
     setTimeout(() => s.writable && s.write('220 mx1.d.test ESMTP\r\n'), pauseMs);
-    let buf = '';
+    const lines = lineSplitter();
     s.on('data', (d) => {
-      buf += d.toString();
-      let i: number;
-      while ((i = buf.indexOf('\r\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 2);
+      for (const line of lines(d)) {
         if (line.startsWith('EHLO')) s.write('250-mx1.d.test\r\n250 PIPELINING\r\n');
         else if (line.startsWith('RCPT')) {
           const a = /<([^>]*)>/.exec(line)?.[1] ?? '';

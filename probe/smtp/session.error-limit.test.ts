@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { runProbe, smtpContext } from '../testing/domain-probe';
 import { runSession } from './session';
 import { closedAfterEach, sessionParams } from '../testing/session-params';
-import { startLoopbackServer } from '../testing/loopback-server';
+import { lineSplitter, startLoopbackServer } from '../testing/loopback-server';
 
 const track = closedAfterEach();
 
@@ -23,13 +23,9 @@ async function errorLimitServer(limit: number): Promise<number> {
   const srv = await startLoopbackServer((s) => {
     s.write('220 mx.f.test ESMTP Postfix\r\n');
     let errors = 0;
-    let buf = '';
+    const lines = lineSplitter('latin1');
     s.on('data', (d) => {
-      buf += d.toString('latin1');
-      let i: number;
-      while ((i = buf.indexOf('\r\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 2);
+      for (const line of lines(d)) {
         if (!s.writable) return;
         let out: string;
         if (line.startsWith('EHLO')) out = '250-mx.f.test\r\n250-SIZE 10240000\r\n250 8BITMIME\r\n';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runProbe, smtpContext } from '../testing/domain-probe';
 import { runSession } from './session';
 import { closedAfterEach, sessionParams } from '../testing/session-params';
-import { startLoopbackServer } from '../testing/loopback-server';
+import { lineSplitter, startLoopbackServer } from '../testing/loopback-server';
 
 const track = closedAfterEach();
 
@@ -18,13 +18,9 @@ async function splitDoubleBanner(gapMs: number): Promise<number> {
     s.write('220 mx.f.test ESMTP\r\n');
     const second = setTimeout(() => s.writable && s.write('220 Welcome to the F mail service\r\n'), gapMs);
     s.on('close', () => clearTimeout(second));
-    let buf = '';
+    const lines = lineSplitter('latin1');
     s.on('data', (d) => {
-      buf += d.toString('latin1');
-      let i: number;
-      while ((i = buf.indexOf('\r\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 2);
+      for (const line of lines(d)) {
         if (!s.writable) return;
         // A real link: our EHLO reaches the server one round trip after its first 220, so its second
         // 220 (written `gapMs` after the first) reaches us before EHLO's answer does.

@@ -7,7 +7,7 @@ import { startScriptedSmtp, type RunningServer } from '../testing/fake-smtp';
 import { runProbe, smtpContext } from '../testing/domain-probe';
 import { runSession, type SessionParams } from './session';
 import { closedAfterEach, sessionParams } from '../testing/session-params';
-import { startLoopbackServer } from '../testing/loopback-server';
+import { lineSplitter, startLoopbackServer } from '../testing/loopback-server';
 
 const track = closedAfterEach();
 
@@ -20,13 +20,9 @@ const params = (port: number, rcpts: string[], over: Partial<SessionParams> = {}
 async function startChunkedRcptServer(chunks: string[], gapMs = 30): Promise<RunningServer> {
   const srv = await startLoopbackServer((socket) => {
     socket.write('220 fake.test ESMTP\r\n');
-    let buf = '';
+    const lines = lineSplitter('latin1');
     socket.on('data', async (d) => {
-      buf += d.toString('latin1');
-      let i: number;
-      while ((i = buf.indexOf('\r\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 2);
+      for (const line of lines(d)) {
         if (/^EHLO/i.test(line)) socket.write('250 fake.test\r\n');
         else if (/^RCPT/i.test(line)) {
           for (const c of chunks) {
@@ -101,13 +97,9 @@ async function startInjectingTlsServer(): Promise<number> {
   const srv = await startLoopbackServer((raw) => {
     raw.write('220 mx.f.test ESMTP\r\n');
     const speak = (s: net.Socket, secure: boolean): void => {
-      let buf = '';
+      const lines = lineSplitter('latin1');
       const onData = (d: Buffer): void => {
-        buf += d.toString('latin1');
-        let i: number;
-        while ((i = buf.indexOf('\r\n')) >= 0) {
-          const line = buf.slice(0, i);
-          buf = buf.slice(i + 2);
+        for (const line of lines(d)) {
           if (line.startsWith('EHLO')) s.write(secure ? '250-mx.f.test\r\n250 8BITMIME\r\n' : '250-mx.f.test\r\n250 STARTTLS\r\n');
           else if (line.startsWith('STARTTLS') && !secure) {
             s.write('220 2.0.0 Ready to start TLS\r\n250 2.1.5 injected\r\n');

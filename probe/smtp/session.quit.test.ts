@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runProbe, smtpContext } from '../testing/domain-probe';
 import { runSession, type SessionParams } from './session';
 import { closedAfterEach, sessionParams } from '../testing/session-params';
-import { startLoopbackServer } from '../testing/loopback-server';
+import { lineSplitter, startLoopbackServer } from '../testing/loopback-server';
 
 const track = closedAfterEach();
 
@@ -21,14 +21,10 @@ const params = (port: number, rcpts: string[], over: Partial<SessionParams> = {}
 async function pipeliningServer(quit: string | null, o: { answerFirstRcptTwice?: boolean } = {}) {
   const srv = await startLoopbackServer((socket) => {
     socket.write('220 fake.test ESMTP\r\n');
-    let buf = '';
+    const lines = lineSplitter('latin1');
     socket.on('data', (d) => {
-      buf += d.toString('latin1');
-      let i: number;
       let out = '';
-      while ((i = buf.indexOf('\r\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 2);
+      for (const line of lines(d)) {
         if (/^EHLO/i.test(line)) out += '250-fake.test\r\n250 PIPELINING\r\n';
         else if (/^RCPT/i.test(line)) {
           const answer = line.includes('nobody') ? '550 5.1.1 User unknown\r\n' : '250 2.1.5 Ok\r\n';

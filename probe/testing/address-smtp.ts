@@ -1,6 +1,7 @@
 // A tiny line-based SMTP server bound to a chosen 127.x address and port (several hosts share one
 // port, as MX addresses do on port 25), its RCPT answers and delays given per recipient.
 import net from 'node:net';
+import { lineSplitter } from './loopback-server';
 
 export interface MiniHost {
   ip: string;
@@ -17,7 +18,7 @@ export async function startMiniHost(ip: string, port: number, rcpt: (addr: strin
     socket.on('error', () => undefined);
     socket.on('close', () => sockets.delete(socket));
     socket.write(`220 ${ip} ESMTP\r\n`);
-    let buffer = '';
+    const lines = lineSplitter('utf8');
     let chain: Promise<void> = Promise.resolve(); // replies go out in order, each after its own delay
     const send = (answer: string, delayMs: number, end: boolean): void => {
       chain = chain.then(() => new Promise<void>((r) => setTimeout(r, delayMs))).then(() => {
@@ -26,11 +27,7 @@ export async function startMiniHost(ip: string, port: number, rcpt: (addr: strin
       });
     };
     socket.on('data', (chunk) => {
-      buffer += chunk.toString('utf8');
-      let nl: number;
-      while ((nl = buffer.indexOf('\r\n')) >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 2);
+      for (const line of lines(chunk)) {
         let answer = '250 ok';
         let delay = 0;
         if (/^EHLO/i.test(line)) answer = '250-mini\r\n250-PIPELINING\r\n250 ENHANCEDSTATUSCODES';

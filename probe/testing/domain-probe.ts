@@ -4,6 +4,7 @@
 import net from 'node:net';
 import { Politeness } from '../smtp/politeness';
 import { probeDomain, type DomainProbeParams, type MailboxOutcome, type SmtpContext } from '../smtp/probe-domain';
+import { lineSplitter } from './loopback-server';
 
 /** A context toward a test server on 127.0.0.1:`port`, with `limits` as the politeness caps. */
 export function smtpContext(port: number, over: Partial<SmtpContext> = {}, limits = { perIp: 5, rcpts: 20 }): SmtpContext {
@@ -55,13 +56,9 @@ export async function startRawSmtp(o: { reply: (line: string) => string | null; 
     });
     if (o.drop?.(n)) return void socket.destroy();
     socket.write('220 fake.test ESMTP\r\n');
-    let buf = '';
+    const lines = lineSplitter();
     socket.on('data', (d) => {
-      buf += d.toString();
-      let i: number;
-      while ((i = buf.indexOf('\r\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 2);
+      for (const line of lines(d)) {
         const reply = o.reply(line);
         if (reply === null) continue;
         const delay = o.delayMs?.(line) ?? 0;

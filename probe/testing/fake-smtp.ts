@@ -2,6 +2,7 @@
 // PIPELINING, maxRecipients → 452 4.5.3) and a scripted raw server for odd behaviour.
 import net from 'node:net';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
+import { lineSplitter } from './loopback-server';
 
 export interface ServerCounters {
   connections: number;
@@ -71,7 +72,7 @@ export async function startScriptedSmtp(o: {
     commandsSeen.push(state.commands);
     const myPackets: string[] = [];
     packets.push(myPackets);
-    let buffer = '';
+    const lines = lineSplitter('utf8');
     socket.on('error', () => undefined);
     socket.on('close', () => {
       counters.current--;
@@ -81,11 +82,7 @@ export async function startScriptedSmtp(o: {
     if (banner !== null) setTimeout(() => socket.writable && socket.write(`${banner}\r\n`), o.bannerDelayMs ?? 0);
     socket.on('data', (chunk) => {
       myPackets.push(chunk.toString('utf8'));
-      buffer += chunk.toString('utf8');
-      let nl: number;
-      while ((nl = buffer.indexOf('\r\n')) >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 2);
+      for (const line of lines(chunk)) {
         state.commands.push(line);
         const answer = o.reply(line, state);
         if (answer !== null && socket.writable) {

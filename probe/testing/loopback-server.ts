@@ -25,3 +25,17 @@ export async function startLoopbackServer(onSocket: (socket: net.Socket) => void
       }),
   };
 }
+
+/**
+ * The complete CRLF lines each chunk of a test server's socket brings (a line split over chunks is
+ * kept until its end arrives): `socket.on('data', (d) => { for (const line of lines(d)) … })`.
+ */
+export function lineSplitter(encoding: BufferEncoding = 'utf8'): (chunk: Buffer) => string[] {
+  let buf = '';
+  return (chunk) => {
+    buf += chunk.toString(encoding);
+    const parts = buf.split('\r\n');
+    buf = parts.pop() ?? '';
+    return parts;
+  };
+}
