@@ -164,15 +164,8 @@ async function verifyList(emails: string[], flags: CliFlags, output: 'csv' | 'js
   // Where the result goes is checked before the work, not after hours of it: the file is made now
   // (next to --out, renamed onto it at the end).
   const tmp = flags.out ? `${flags.out}.${randomUUID()}.tmp` : null;
-  if (tmp) {
-    try {
-      await writeFile(tmp, '');
-    } catch (err) {
-      process.stderr.write(`mailvet verify: cannot write ${flags.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
-      return 2;
-    }
-  }
   // Interrupted (Ctrl+C, kill): nothing is written, and the temporary file does not stay behind.
+  // Listened for before the file is made, so no signal can fall between the two.
   const interrupted = (signal: NodeJS.Signals): void => {
     if (tmp) rmSync(tmp, { force: true });
     process.stderr.write(`\nmailvet verify: interrupted (${signal}); ${flags.out ?? 'the result'} not written\n`);
@@ -183,11 +176,19 @@ async function verifyList(emails: string[], flags: CliFlags, output: 'csv' | 'js
     process.once('SIGTERM', interrupted);
   }
   try {
+    if (tmp) {
+      try {
+        await writeFile(tmp, '');
+      } catch (err) {
+        process.stderr.write(`mailvet verify: cannot write ${flags.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+        return 2;
+      }
+    }
     return await verifyInto(emails, flags, output, started, tmp);
   } finally {
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);
-    if (tmp) await rm(tmp, { force: true }); // gone already when renamed onto --out
+    if (tmp) await rm(tmp, { force: true }).catch(() => undefined); // gone already when renamed onto --out, or never made
   }
 }
 
