@@ -10,6 +10,7 @@ import { grantFreeCreditsOnVerification, provisionAccount } from '../features/ac
 import { brandForHost, invitationBrand, mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
 import { invitationAllowance, teamMemberLimit } from '../features/team/team.service';
 import { linkMail, type Mailer } from '../mail/mailer';
+import { holdsNul, NUL_MESSAGE } from '../lib/nul';
 import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER } from './auth-routes';
 
 export interface AuthDeps {
@@ -54,20 +55,13 @@ function landOnDashboard(link: string): string {
 const MAX_EMAIL_LENGTH = 254;
 const MAX_NAME_LENGTH = 200;
 
-/** True when a string anywhere in the body holds U+0000 (bounded walk). */
-function holdsNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (depth > 10 || value === null || typeof value !== 'object') return false;
-  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || holdsNul(v, depth + 1));
-}
-
 /**
  * Refuses hostile input before better-auth sees it: a NUL character in any field (PostgreSQL
  * cannot compare it, a 500 on reset-password; and scrypt's HMAC reads "password\0" as "password"),
  * over-long or control-character emails and names.
  */
 const rejectHostileInput = createAuthMiddleware(async (ctx) => {
-  if (holdsNul(ctx.body)) throw new APIError('BAD_REQUEST', { message: 'The input cannot contain NUL (\\u0000) characters.', code: 'INVALID_INPUT' });
+  if (holdsNul(ctx.body)) throw new APIError('BAD_REQUEST', { message: NUL_MESSAGE, code: 'INVALID_INPUT' });
   if (!ctx.path.startsWith('/sign-up') && !ctx.path.startsWith('/sign-in')) return;
   const body = (ctx.body ?? {}) as { email?: unknown; name?: unknown };
   const control = /[\u0000-\u001f\u007f]/;

@@ -3,6 +3,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { ApiScope } from '../contracts/api-keys';
 import { ZodError } from 'zod';
 import { AppError } from '../lib/app-error';
+import { holdsNul, NUL_MESSAGE } from '../lib/nul';
 import type { Context } from './context';
 
 type TRPCErrorCode = ConstructorParameters<typeof TRPCError>[0]['code'];
@@ -57,20 +58,12 @@ const mapAppErrors = t.middleware(async function mapAppErrors({ next }) {
   return result;
 });
 
-/** True when a string anywhere in the input (keys included) holds U+0000 (bounded walk). */
-function holdsNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (depth > 20 || value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some((v) => holdsNul(v, depth + 1));
-  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || holdsNul(v, depth + 1));
-}
-
 /**
  * PostgreSQL cannot store or compare U+0000 in text: an id or filter holding one failed the query
  * (a 500, on public procedures too). No valid input holds one, so every procedure refuses it first.
  */
 const refuseNulInput = t.middleware(async function refuseNulInput({ next, getRawInput }) {
-  if (holdsNul(await getRawInput())) throw new AppError('BAD_INPUT', 'The input cannot contain NUL (\\u0000) characters.');
+  if (holdsNul(await getRawInput())) throw new AppError('BAD_INPUT', NUL_MESSAGE);
   return next();
 });
 
