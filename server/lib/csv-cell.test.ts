@@ -39,6 +39,14 @@ describe('csvCell', () => {
     }
   });
 
+  it('full-width and small-form formula characters (＝ ＋ － ＠ ﹦ ﹢ ﹣ ﹫), which a CJK-locale spreadsheet reads as = + - @, are neutralised too', () => {
+    const wide = /^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B]/;
+    for (const v of ['\uFF1D1+1', '\uFF0B1', '\uFF0D2+3', '\uFF20SUM(A1)', '\uFE661', '\uFE621', '\uFE631', '\uFE6BSUM(A1)', '\u3000\uFF1D1', 'a;\uFF1DHYPERLINK("x")']) {
+      const line = ['x', v, 'y'].map(csvCell).join(',');
+      for (const sep of [',', ';', '\t']) expect(cellsSplitOn(line, sep).filter((c) => wide.test(c)), `${JSON.stringify(v)} split on ${JSON.stringify(sep)}`).toEqual([]);
+    }
+  });
+
   it('ordinary values are written as they are; numbers stay numbers', () => {
     expect(csvCell('ann@example.com')).toBe('ann@example.com');
     expect(csvCell(-5)).toBe('-5');
