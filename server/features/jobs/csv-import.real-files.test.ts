@@ -67,4 +67,28 @@ describe('parseEmailCsv on files from real tools', () => {
     const v = ok(new Uint8Array(bytes));
     expect(v.emails[0]).toBe('ann@x.com');
   });
+
+  it('finds the email column of a Google Contacts export ("E-mail 1 - Type" before "E-mail 1 - Value")', () => {
+    const v = ok('Name,Given Name,E-mail 1 - Type,E-mail 1 - Value,Phone 1 - Value\r\nAnn Lee,Ann,* Home,ann@x.com,555\r\nBo,Bo,Work,bo@y.com,\r\n');
+    expect(v.emails).toEqual(['ann@x.com', 'bo@y.com']);
+  });
+
+  it('finds the email column under a header in the language of the exporting tool', () => {
+    const headers = ['E-Mail-Adresse', 'E-Mail', 'Adresse e-mail', 'Courriel', 'Correo electrónico', 'Correo', 'Indirizzo email', 'E-mailadres', 'E-post', 'E-posta', 'Sähköposti', 'Endereço de e-mail', 'メールアドレス', '电子邮件', '이메일', 'Электронная почта', 'Primary Email', 'Work E-mail'];
+    for (const h of headers) {
+      const r = parseEmailCsv(`Name;${h};Stadt\r\nJosé;jose@x.com;Köln\r\n`);
+      expect(r.ok ? r.value.emails : r.error.message, h).toEqual(['jose@x.com']);
+    }
+  });
+
+  it('never takes a column whose header only mentions mail but holds no address (a postal "Mailing Street")', () => {
+    const r = parseEmailCsv('Name,Mailing Street,City\r\nAnn,1 Main St,Springfield\r\n');
+    expect(r.ok ? r.value.emails : r.error.message).toBe("CSV must contain an 'email' column");
+  });
+
+  it('reads "Name <address>" cells (a recipient list copied from a mail program) as the address', () => {
+    const v = ok('email\r\n"Ann Lee <ann@X.com>"\r\n"""Lee, Bo"" <bo@x.com>"\r\nann@x.com\r\nCy <cy@x.com>\r\n');
+    expect(v.emails).toEqual(['ann@x.com', 'bo@x.com', 'cy@x.com']);
+    expect(v.duplicates).toBe(1);
+  });
 });

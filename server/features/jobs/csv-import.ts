@@ -30,7 +30,28 @@ export interface CsvImport {
 
 export type CsvImportOutcome = { ok: true; value: CsvImport } | { ok: false; error: CsvImportError };
 
-const EMAIL_HEADERS = new Set(['email', 'e-mail', 'email address', 'email_address', 'emailaddress', 'e-mail address', 'emails', 'mail']);
+/** A header cell reduced to lower-case letters and digits, accents dropped ("E-Mail-Adresse" → "emailadresse"). */
+function headerKey(h: string): string {
+  return h.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/** What the exporting tool calls the email column, in the languages its user may run it in. */
+const EMAIL_HEADERS = new Set(
+  [
+    'email', 'e-mail', 'email address', 'e-mail address', 'emails', 'mail', 'mail address',
+    'e-mail-adresse', 'mailadresse', // de
+    'adresse e-mail', 'adresse électronique', 'courriel', 'adresse courriel', 'mél', // fr
+    'correo', 'correo electrónico', 'dirección de correo', 'dirección de correo electrónico', // es
+    'endereço de e-mail', 'endereço de email', 'endereço eletrônico', 'endereço electrónico', // pt
+    'indirizzo email', 'indirizzo e-mail', 'posta elettronica', // it
+    'e-mailadres', 'e-post', 'e-postadresse', 'e-postadress', 'e-postiosoite', 'sähköposti', 'sähköpostiosoite', // nl, nordic
+    'e-posta', 'e-posta adresi', 'adres e-mail', 'e-mailová adresa', // tr, pl, cs
+    'электронная почта', 'эл. почта', 'почта', 'адрес электронной почты', // ru
+    'メールアドレス', 'メール', 'eメール', '电子邮件', '电子邮箱', '邮箱', '邮件地址', '電子郵件', '電子郵件地址', '이메일', '이메일 주소', '전자우편', // ja, zh, ko
+  ].map(headerKey),
+);
+/** Words that make a header a candidate for the email column ("Work E-mail", "E-mail 1 - Value"). */
+const EMAIL_HEADER_WORDS = ['mail', 'courriel', 'correo', 'posta', 'post', 'почта', 'メール', '邮', '郵', '이메일'].map(headerKey);
 export const MAX_VALUE_LENGTH = 1024;
 
 const fail = (code: CsvImportErrorCode, message: string): CsvImportOutcome => ({ ok: false, error: { code, message } });
@@ -45,6 +66,10 @@ export function normalizeEmail(raw: string): string {
   let v = trimAddress(raw);
   if (v.toLowerCase().startsWith('mailto:')) v = trimAddress(v.slice(7));
   if (v.startsWith('<') && v.endsWith('>')) v = trimAddress(v.slice(1, -1));
+  // "Ann Lee <ann@example.com>", as a mail program copies a recipient: the address in the brackets
+  // (no address ends in '>', so nothing that could be one is changed).
+  const named = /^[^<>]*<([^<>]*@[^<>]*)>$/.exec(v);
+  if (named) v = trimAddress(named[1]!);
   const at = v.lastIndexOf('@');
   if (at < 0) return v;
   return `${v.slice(0, at)}@${lowerCaseDomain(v.slice(at + 1))}`;
@@ -115,6 +140,23 @@ function delimiterCounts(line: string): Record<string, number> {
   return counts;
 }
 
+/**
+ * The email column named by the header row (-1: none). "Email" itself first, then another name for it
+ * in any of the exporting tools' languages ("E-Mail-Adresse", "Courriel", "メールアドレス"), then a
+ * header that mentions mail ("Work E-mail", Google Contacts' "E-mail 1 - Value") whose column holds an
+ * address in its first rows — Google's "E-mail 1 - Type" before it, or a postal "Mailing Street",
+ * does not. A header cell holding '@' is an address (a header-less list), not a name.
+ */
+function emailColumnOf(records: string[][]): number {
+  const keys = records[0]!.map((h) => (h.includes('@') ? '' : headerKey(h)));
+  const exact = keys.indexOf('email');
+  if (exact >= 0) return exact;
+  const named = keys.findIndex((k) => EMAIL_HEADERS.has(k));
+  if (named >= 0) return named;
+  const sample = records.slice(1, 51);
+  return keys.findIndex((k, i) => k !== '' && EMAIL_HEADER_WORDS.some((w) => k.includes(w)) && sample.some((r) => (r[i] ?? '').includes('@')));
+}
+
 export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: number } = {}): CsvImportOutcome {
   const maxEmails = o.maxEmails ?? MAX_EMAILS_PER_FILE;
   const read = typeof input === 'string' ? (isMostlyText(input) ? input : null) : decodeText(input);
@@ -143,9 +185,7 @@ export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: numbe
   }
   if (records.length === 0) return fail('EMPTY_FILE', SCHEDULE_MESSAGES.csvEmpty);
 
-  const header = records[0]!.map((h) => h.trim().toLowerCase());
-  let column = header.findIndex((h) => h === 'email');
-  if (column < 0) column = header.findIndex((h) => EMAIL_HEADERS.has(h));
+  let column = emailColumnOf(records);
   let body: string[][];
   let hasHeader: boolean;
   if (column >= 0) {
