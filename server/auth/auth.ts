@@ -1,11 +1,11 @@
 // better-auth: email + password with required verification, sessions, TOTP two-factor, and the
 // organization plugin as the account/team model (owner/admin/member, invitations).
 import { betterAuth, type BetterAuthOptions } from 'better-auth';
-import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { organization, twoFactor } from 'better-auth/plugins';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
-import { mayMailMailbox, type AuthMailKind } from '../features/account/auth-mail-throttle';
+import { clearSignInAttempts, countSignInAttempt, mayMailMailbox, SIGN_IN_LOCKED_MESSAGE, type AuthMailKind } from '../features/account/auth-mail-throttle';
 import { grantFreeCreditsOnVerification, provisionAccount } from '../features/account/provision';
 import { brandForHost, invitationBrand, mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
 import { invitationAllowance, teamMemberLimit } from '../features/team/team.service';
@@ -60,7 +60,7 @@ const MAX_NAME_LENGTH = 200;
  * cannot compare it, a 500 on reset-password; and scrypt's HMAC reads "password\0" as "password"),
  * over-long or control-character emails and names.
  */
-const rejectHostileInput = createAuthMiddleware(async (ctx) => {
+function rejectHostileInput(ctx: { path: string; body?: unknown }): void {
   if (holdsNul(ctx.body)) throw new APIError('BAD_REQUEST', { message: NUL_MESSAGE, code: 'INVALID_INPUT' });
   if (!ctx.path.startsWith('/sign-up') && !ctx.path.startsWith('/sign-in')) return;
   const body = (ctx.body ?? {}) as { email?: unknown; name?: unknown };
@@ -74,7 +74,37 @@ const rejectHostileInput = createAuthMiddleware(async (ctx) => {
   if (ctx.path.startsWith('/sign-up') && typeof body.name === 'string' && !body.name.trim()) {
     throw new APIError('BAD_REQUEST', { message: 'Full name is required.', code: 'INVALID_NAME' });
   }
-});
+}
+
+const SIGN_IN_PATH = '/sign-in/email';
+const signInEmail = (body: unknown): string | null => {
+  const email = (body as { email?: unknown } | null)?.email;
+  return typeof email === 'string' && email.trim() ? email : null;
+};
+
+/** Before: refuses hostile input, then counts a password sign-in against its address (auth-mail-throttle.ts). */
+function beforeHook(db: Db) {
+  return createAuthMiddleware(async (ctx) => {
+    rejectHostileInput(ctx);
+    const email = ctx.path === SIGN_IN_PATH ? signInEmail(ctx.body) : null;
+    if (!email) return;
+    const attempt = await countSignInAttempt(db, email);
+    if (!attempt.allowed) {
+      throw new APIError('TOO_MANY_REQUESTS', { message: SIGN_IN_LOCKED_MESSAGE, code: 'TOO_MANY_SIGN_IN_ATTEMPTS' }, { 'Retry-After': String(attempt.retryAfterSeconds) });
+    }
+  });
+}
+
+/** After: the right password (signed in, sent on to two-factor, or told to verify the address) clears the count. */
+function afterHook(db: Db) {
+  return createAuthMiddleware(async (ctx) => {
+    const email = ctx.path === SIGN_IN_PATH ? signInEmail(ctx.body) : null;
+    if (!email) return;
+    const returned = ctx.context.returned;
+    const rightPassword = !isAPIError(returned) || (returned.statusCode === 403 && returned.body?.code === 'EMAIL_NOT_VERIFIED');
+    if (rightPassword) await clearSignInAttempts(db, email);
+  });
+}
 
 /** The app's own origin; outside production also its localhost/127.0.0.1 twin (same port). */
 function trustedOrigins(baseURL: string, production: boolean): string[] {
@@ -143,6 +173,10 @@ export function createAuth(d: AuthDeps) {
       maxPasswordLength: 128,
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
+      // A new password chosen through the mailbox ends any sign-in lockout on the address.
+      onPasswordReset: async ({ user }) => {
+        await clearSignInAttempts(d.db, user.email);
+      },
       sendResetPassword: async ({ user, url }, request) => {
         if (!(await mayMail('reset', user.email))) return;
         const b = await userMailBrand(user, request);
@@ -198,7 +232,7 @@ export function createAuth(d: AuthDeps) {
         }));
       },
     },
-    hooks: { before: rejectHostileInput },
+    hooks: { before: beforeHook(d.db), after: afterHook(d.db) },
     databaseHooks: {
       user: {
         create: {

@@ -67,3 +67,71 @@ describe('sign-in rate limit', () => {
     expect(keys).toEqual(expect.arrayContaining(['203.0.113.10|/sign-in/email', '203.0.113.11|/sign-in/email']));
   });
 });
+
+describe('sign-in attempts per email address', () => {
+  // better-auth's per-IP limit off (its default in tests), so sign-ups here do not share a bucket;
+  // every attempt below comes from its own client IP anyway, through a trusted proxy.
+  let proxied: TestServer;
+  beforeAll(async () => {
+    proxied = await startTestServer({ env: { TRUST_PROXY: 'loopback' } });
+  });
+  afterAll(async () => {
+    await proxied?.stop();
+  });
+  // One client IP per attempt: what an attacker with a botnet or a pool of proxies has.
+  let ip = 0;
+  const freshClient = () => ({ 'x-forwarded-for': `198.18.${Math.floor(++ip / 250)}.${(ip % 250) + 1}` });
+
+  it('stops guessing one account from many IPs after 10 attempts an hour, even parallel ones, and then refuses the right password too', async () => {
+    const email = uniqueEmail('botnet');
+    await signUpVerified(proxied, { email, password: 'right-password' });
+    const statuses = (await Promise.all(Array.from({ length: 30 }, () => signIn(proxied, email, 'wrong-password', freshClient())))).map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+
+    const locked = await signIn(proxied, email.toUpperCase(), 'right-password', freshClient());
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(3000);
+    expect((await locked.json()).message).toBe('Too many failed sign-in attempts for this email. Try again in an hour, or reset your password.');
+  });
+
+  it('answers an address without an account exactly like one with an account', async () => {
+    const email = uniqueEmail('nobody');
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await signIn(proxied, email, 'wrong-password', freshClient())).status);
+    expect(statuses).toEqual([...Array(10).fill(401), 429]);
+  });
+
+  it('starts the count again after the right password', async () => {
+    const email = uniqueEmail('typo');
+    await signUpVerified(proxied, { email, password: 'right-password' });
+    for (let i = 0; i < 9; i++) expect((await signIn(proxied, email, 'wrong-password', freshClient())).status).toBe(401);
+    expect((await signIn(proxied, email, 'right-password', freshClient())).status).toBe(200);
+    for (let i = 0; i < 9; i++) expect((await signIn(proxied, email, 'wrong-password', freshClient())).status).toBe(401);
+    expect((await signIn(proxied, email, 'right-password', freshClient())).status).toBe(200);
+  });
+
+  it('never locks the owner out: a password reset through the mailbox lifts the lock', async () => {
+    const email = uniqueEmail('owner');
+    await signUpVerified(proxied, { email, password: 'right-password' });
+    for (let i = 0; i < 11; i++) await signIn(proxied, email, 'wrong-password', freshClient());
+    expect((await signIn(proxied, email, 'right-password', freshClient())).status).toBe(429);
+
+    const ask = await fetch(`${proxied.url}/api/auth/request-password-reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: proxied.url, ...freshClient() },
+      body: JSON.stringify({ email, redirectTo: '/auth?step=reset' }),
+    });
+    expect(ask.status).toBe(200);
+    await expect.poll(async () => proxied.testDb.db.selectFrom('dev_outbox').select('text').where('to', '=', email).where('subject', '=', 'Reset your Mailvet password').executeTakeFirst()).toBeDefined();
+    const mail = await proxied.testDb.db.selectFrom('dev_outbox').select('text').where('to', '=', email).where('subject', '=', 'Reset your Mailvet password').executeTakeFirstOrThrow();
+    const token = new URL(mail.text.match(/https?:\/\/\S+reset-password\S+/)![0]).pathname.split('/').pop()!;
+    const reset = await fetch(`${proxied.url}/api/auth/reset-password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: proxied.url, ...freshClient() },
+      body: JSON.stringify({ newPassword: 'new-password', token }),
+    });
+    expect(reset.status).toBe(200);
+    expect((await signIn(proxied, email, 'new-password', freshClient())).status).toBe(200);
+  });
+});

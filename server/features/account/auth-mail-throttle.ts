@@ -3,7 +3,8 @@
 // request: the per-IP limit alone lets a caller with many addresses flood an inbox, and +tag
 // spellings of one mailbox (each its own user) all land in it, so the count is per mailbox (the
 // free-grant email key). Refused sends are skipped silently: the answer to the caller is the same.
-// The same hourly counter also bounds wrong passwords typed to confirm Delete Account (per user).
+// The same hourly counter also bounds wrong passwords typed to confirm Delete Account (per user)
+// and password sign-ins per email address, from any number of client IPs.
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import { freeGrantEmailKey } from './email-key';
@@ -13,8 +14,8 @@ export const AUTH_MAILS_PER_HOUR = 5;
 /** Team invitations count per inviting account (`invite:<accountId>`), so one team cannot hold up another's. */
 export type AuthMailKind = 'reset' | 'verify' | 'signup-notice' | `invite:${string}`;
 
-/** Adds one to the hourly count of (kind, key) and returns the count in the current hour. */
-async function countOne(db: Db, kind: string, key: string): Promise<number> {
+/** Adds one to the hourly count of (kind, key) and returns the count in the current hour and the seconds left in it. */
+async function countOne(db: Db, kind: string, key: string): Promise<{ count: number; secondsLeft: number }> {
   const row = await db
     .insertInto('auth_mail_throttle')
     .values({ kind, mailbox: key, window_start: sql`now()`, sent: 1 })
@@ -24,14 +25,14 @@ async function countOne(db: Db, kind: string, key: string): Promise<number> {
         window_start: sql`case when auth_mail_throttle.window_start <= now() - interval '1 hour' then now() else auth_mail_throttle.window_start end`,
       }),
     )
-    .returning('sent')
+    .returning(['sent', sql<number>`ceil(extract(epoch from window_start + interval '1 hour' - now()))::int`.as('seconds_left')])
     .executeTakeFirstOrThrow();
-  return row.sent;
+  return { count: row.sent, secondsLeft: Math.max(1, row.seconds_left) };
 }
 
 /** Counts one mail of `kind` to `email`'s mailbox; false when this hour's allowance is spent. */
 export async function mayMailMailbox(db: Db, kind: AuthMailKind, email: string): Promise<boolean> {
-  return (await countOne(db, kind, freeGrantEmailKey(email))) <= AUTH_MAILS_PER_HOUR;
+  return (await countOne(db, kind, freeGrantEmailKey(email))).count <= AUTH_MAILS_PER_HOUR;
 }
 
 /**
@@ -55,4 +56,30 @@ export async function wrongPasswordsSpent(db: Db, userId: string): Promise<boole
 
 export async function recordWrongPassword(db: Db, userId: string): Promise<void> {
   await countOne(db, WRONG_PASSWORD_KIND, userId);
+}
+
+/**
+ * Password sign-ins per email address (kind `sign-in-password`, keyed by the address as typed,
+ * lower-cased: each +tag spelling is its own user with its own password). better-auth's limit is per
+ * client IP; an attacker with many addresses could still guess one account's password at 3 per 10 s
+ * from each. Every attempt is counted before the password is checked (so parallel guesses cannot
+ * slip past), a successful one clears the count, and so does a password reset: the owner, who can
+ * read the mailbox, is never locked out. Unknown addresses are counted the same way, so the answer
+ * tells nobody which addresses have an account.
+ */
+export const SIGN_INS_PER_HOUR = 10;
+const SIGN_IN_KIND = 'sign-in-password';
+export const SIGN_IN_LOCKED_MESSAGE = 'Too many failed sign-in attempts for this email. Try again in an hour, or reset your password.';
+
+const signInKey = (email: string): string => email.trim().toLowerCase();
+
+/** Counts one password sign-in for `email`; `allowed` is false once this hour's attempts are spent. */
+export async function countSignInAttempt(db: Db, email: string): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  const { count, secondsLeft } = await countOne(db, SIGN_IN_KIND, signInKey(email));
+  return { allowed: count <= SIGN_INS_PER_HOUR, retryAfterSeconds: secondsLeft };
+}
+
+/** The right password was given (or a new one chosen through the mailbox): the count starts again. */
+export async function clearSignInAttempts(db: Db, email: string): Promise<void> {
+  await db.deleteFrom('auth_mail_throttle').where('kind', '=', SIGN_IN_KIND).where('mailbox', '=', signInKey(email)).execute();
 }
