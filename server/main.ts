@@ -19,6 +19,27 @@ export interface RunningServer {
 
 export const SPA_DIR = path.resolve(import.meta.dirname, '..', 'dist');
 
+/** Requests in flight when a web process is told to stop get this long to finish (then their connections are closed). */
+export const SHUTDOWN_GRACE_MS = 20_000;
+
+/**
+ * Stops taking connections at once, lets the requests in flight finish (closing each keep-alive
+ * connection as soon as it is idle), ends live streams, and after `graceMs` closes whatever is left.
+ */
+function closeGracefully(server: http.Server, streams: Set<http.ServerResponse>, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const force = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+    for (const res of streams) res.destroy();
+  });
+}
+
 export async function startServer(o: {
   env: Env;
   role: Role;
@@ -26,6 +47,8 @@ export async function startServer(o: {
   probe: { urls: string[]; token: string };
   baseURL?: string;
   spaDir?: string;
+  /** How long a stop waits for requests in flight before it closes their connections (default SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs?: number;
   /** Share PORT with other web processes on this host (SO_REUSEPORT: the kernel spreads connections; `npm run bench:api -- --web-processes n`). */
   reusePort?: boolean;
 }): Promise<RunningServer> {
@@ -33,7 +56,17 @@ export async function startServer(o: {
   const stops: Array<() => Promise<void>> = [];
   let url: string | null = null;
   if (o.role !== 'worker') {
-    const server = http.createServer(createRequestListener(deps, { spaDir: o.spaDir ?? SPA_DIR }));
+    const listener = createRequestListener(deps, { spaDir: o.spaDir ?? SPA_DIR });
+    // Live streams (the dashboard's job events over SSE) never end by themselves: on stop they are
+    // closed at once (EventSource reconnects, to another process behind the balancer).
+    const streams = new Set<http.ServerResponse>();
+    const server = http.createServer((req, res) => {
+      if (req.headers.accept?.includes('text/event-stream')) {
+        streams.add(res);
+        res.once('close', () => streams.delete(res));
+      }
+      listener(req, res);
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -46,13 +79,7 @@ export async function startServer(o: {
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : o.env.PORT;
     url = `http://localhost:${port}`;
-    stops.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    );
+    stops.push(() => closeGracefully(server, streams, o.shutdownGraceMs ?? SHUTDOWN_GRACE_MS));
   }
   if (o.role !== 'web') {
     const runner = await startWorker(deps);
