@@ -1,8 +1,45 @@
 // The only reader of process.env for the server processes (web, worker, CLI).
+import net from 'node:net';
 import { z } from 'zod';
 
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 const optional = () => z.preprocess(emptyAsUndefined, z.string().optional());
+/** A URL with one of the given schemes; a typo stops the start with the variable's name, not a failure later. */
+const urlOf = (schemes: string[], example: string) =>
+  z.url({ protocol: new RegExp(`^(${schemes.join('|')})$`), error: `must be a ${schemes.map((x) => `${x}://`).join(' or ')} URL (e.g. ${example})` });
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+/** What is wrong with one entry of TRUST_PROXY (a name, an address or a range), or null. */
+function proxyEntryProblem(entry: string): string | null {
+  if (PROXY_NAMES.has(entry)) return null;
+  const [address = '', range, ...more] = entry.split('/');
+  const family = net.isIP(address);
+  const bits = family === 4 ? 32 : 128;
+  const rangeOk = range === undefined || (/^\d{1,3}$/.test(range) ? Number(range) <= bits : family === 4 && net.isIPv4(range));
+  if (family !== 0 && more.length === 0 && rangeOk) return null;
+  return `"${entry}" is not loopback, linklocal, uniquelocal, an IP address or a range (e.g. 10.0.0.0/8)`;
+}
+/**
+ * Express's `trust proxy`: a hop count (digits, passed as a number: Express reads a string "1" as
+ * the address 0.0.0.1, which would put every client behind the proxy in one rate-limit bucket) or
+ * comma-separated names, addresses and ranges. `true` (trust every hop) is refused: any client
+ * could then choose its own address.
+ */
+const trustProxy = z.preprocess(
+  emptyAsUndefined,
+  z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      if (v === undefined || /^\d+$/.test(v.trim())) return;
+      if (v.trim() === 'true') return void ctx.addIssue({ code: 'custom', message: 'true would trust every hop, so any client could choose its own address: give the proxy hop count (e.g. 1), its address or range, or loopback' });
+      for (const entry of v.split(',').map((x) => x.trim())) {
+        const problem = proxyEntryProblem(entry);
+        if (problem) ctx.addIssue({ code: 'custom', message: `${problem}; or a hop count such as 1` });
+      }
+    })
+    .transform((v) => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v.trim()) : v)),
+);
 
 const envSchema = z.object({
   NODE_ENV: z.preprocess(emptyAsUndefined, z.enum(['development', 'production', 'test']).default('development')),
@@ -10,17 +47,17 @@ const envSchema = z.object({
   HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
   DATABASE_URL: optional(),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('.data')),
-  BASE_URL: optional(),
+  BASE_URL: z.preprocess(emptyAsUndefined, urlOf(['http', 'https'], 'https://mailvet.example.com').optional()),
   BETTER_AUTH_SECRET: optional(),
-  SMTP_URL: optional(),
+  SMTP_URL: z.preprocess(emptyAsUndefined, urlOf(['smtp', 'smtps'], 'smtp://user:pass@relay.example.com:587').optional()),
   MAIL_FROM: z.preprocess(emptyAsUndefined, z.string().default('Mailvet <no-reply@mailvet.local>')),
   PROBE_URLS: optional(),
   PROBE_TOKEN: optional(),
   /** IP geolocation asked by the server for the caller's country (`{ip}` is replaced by the caller's public IP). */
-  GEO_URL: z.preprocess(emptyAsUndefined, z.string().default('https://ipapi.co/{ip}/json/')),
+  GEO_URL: z.preprocess(emptyAsUndefined, urlOf(['http', 'https'], 'https://ipapi.co/{ip}/json/').default('https://ipapi.co/{ip}/json/')),
   STORAGE_DIR: optional(),
   WORKER_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).default(4)),
-  TRUST_PROXY: z.preprocess(emptyAsUndefined, z.string().optional()),
+  TRUST_PROXY: trustProxy,
   /** Lets webhooks go to private/loopback addresses and plain http (tests and local development only). */
   WEBHOOK_ALLOW_PRIVATE: z.preprocess(emptyAsUndefined, z.stringbool().default(false)),
   /** Encrypts each account's webhook signing secret (32 bytes: 64 hex or 44 base64 characters). Required in production. */
@@ -68,6 +105,7 @@ export type Env = Omit<ParsedEnv, 'DEV_TOOLS' | 'AUTH_RATE_LIMIT' | 'API_RATE_LI
 export function productionRefusals(env: ParsedEnv): string[] {
   if (env.NODE_ENV !== 'production') return [];
   const out: string[] = [];
+  if (!env.BASE_URL) out.push('BASE_URL: the public URL of the app is required (links in mail and the sign-in origin would otherwise point at localhost)');
   if (env.DEV_TOOLS === true) out.push('DEV_TOOLS: the dev outbox and test checkout cannot run in production');
   if (env.WEBHOOK_ALLOW_PRIVATE) out.push('WEBHOOK_ALLOW_PRIVATE: webhooks to private/loopback addresses are refused in production');
   if (env.RAZORPAY_KEY_ID && !env.RAZORPAY_WEBHOOK_SECRET) out.push('RAZORPAY_WEBHOOK_SECRET: Razorpay keys are set but webhooks could not be verified (renewals, failures and refunds would be lost)');

@@ -7,13 +7,16 @@ import { signUpVerified, startTestServer, type TestServer } from '../helpers/tes
 
 let direct: TestServer;
 let proxied: TestServer;
+let hops: TestServer;
 beforeAll(async () => {
   direct = await startTestServer({ env: { AUTH_RATE_LIMIT: 'true' } });
   proxied = await startTestServer({ env: { AUTH_RATE_LIMIT: 'true', TRUST_PROXY: 'loopback' } });
+  hops = await startTestServer({ env: { AUTH_RATE_LIMIT: 'true', TRUST_PROXY: '1' } });
 });
 afterAll(async () => {
   await direct?.stop();
   await proxied?.stop();
+  await hops?.stop();
 });
 
 function signIn(ts: TestServer, email: string, password: string, headers: Record<string, string> = {}) {
@@ -65,6 +68,19 @@ describe('sign-in rate limit', () => {
     expect((await signIn(proxied, email, 'right-password', { 'x-forwarded-for': '192.0.2.99, 203.0.113.10' })).status).toBe(429);
     const keys = (await proxied.testDb.db.selectFrom('rateLimit').select('key').execute()).map((r) => r.key);
     expect(keys).toEqual(expect.arrayContaining(['203.0.113.10|/sign-in/email', '203.0.113.11|/sign-in/email']));
+  });
+
+  it('behind one proxy given as a hop count (TRUST_PROXY=1, as the README offers) keys each client apart too', async () => {
+    const email = uniqueEmail('hops');
+    await signUpVerified(hops, { email, password: 'right-password' });
+    const viaA = (await Promise.all(Array.from({ length: 10 }, () => signIn(hops, email, 'wrong', { 'x-forwarded-for': '203.0.113.20' })))).map((r) => r.status);
+    expect(viaA.filter((s) => s === 429).length).toBeGreaterThanOrEqual(7);
+    // Another client behind the proxy is not in client A's bucket (with "1" read as the address 0.0.0.1, both were the proxy).
+    expect((await signIn(hops, email, 'right-password', { 'x-forwarded-for': '203.0.113.21' })).status).toBe(200);
+    // One hop trusted: the address the proxy appended counts, whatever the client put before it.
+    expect((await signIn(hops, email, 'right-password', { 'x-forwarded-for': '192.0.2.99, 203.0.113.20' })).status).toBe(429);
+    const keys = (await hops.testDb.db.selectFrom('rateLimit').select('key').execute()).map((r) => r.key);
+    expect(keys).toEqual(expect.arrayContaining(['203.0.113.20|/sign-in/email', '203.0.113.21|/sign-in/email']));
   });
 });
 

@@ -8,7 +8,7 @@ import { isLoopbackSocket } from '../../server/http/dev-outbox';
 import { uniqueEmail } from '../helpers/accounts';
 import { Browserless, signUpVerified, testServer } from '../helpers/test-server';
 
-const PROD = { NODE_ENV: 'production', BETTER_AUTH_SECRET: 'x'.repeat(40) } as const;
+const PROD = { NODE_ENV: 'production', BETTER_AUTH_SECRET: 'x'.repeat(40), BASE_URL: 'https://mailvet.example.com' } as const;
 
 describe('environment', () => {
   it('refuses DEV_TOOLS, WEBHOOK_ALLOW_PRIVATE and AUTH_RATE_LIMIT=false in production, naming each', () => {
@@ -17,6 +17,31 @@ describe('environment', () => {
     expect(() => readEnv({ ...PROD, AUTH_RATE_LIMIT: 'false' })).toThrow(/AUTH_RATE_LIMIT/);
     const ok = readEnv({ ...PROD, WEBHOOK_ALLOW_PRIVATE: 'false', DEV_TOOLS: 'false' });
     expect(ok).toMatchObject({ DEV_TOOLS: false, WEBHOOK_ALLOW_PRIVATE: false, AUTH_RATE_LIMIT: true });
+  });
+
+  it('refuses production without a public BASE_URL (links in mail and the auth origin would say localhost)', () => {
+    const { BASE_URL: _unset, ...withoutBase } = PROD;
+    expect(() => readEnv(withoutBase)).toThrow(/BASE_URL/);
+    expect(readEnv(PROD).BASE_URL).toBe('https://mailvet.example.com');
+  });
+
+  it('stops the start on a mistyped URL or proxy setting, naming the variable, instead of failing later or silently', () => {
+    for (const [name, value] of [
+      ['BASE_URL', 'mailvet.example.com'],
+      ['BASE_URL', 'ftp://mailvet.example.com'],
+      ['GEO_URL', 'ipapi.co/{ip}/json/'],
+      ['SMTP_URL', 'smtp//user:pass@relay.example.com:587'],
+      ['SMTP_URL', 'https://relay.example.com'],
+      ['TRUST_PROXY', 'lopback'],
+      ['TRUST_PROXY', '10.0.0.0/33'],
+      ['TRUST_PROXY', '-1'],
+    ] as const) {
+      expect(() => readEnv({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(`^Invalid environment:\\n  ${name}: `));
+    }
+    // What the README offers is taken: names, addresses, ranges, and a hop count as a number.
+    expect(readEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8, 203.0.113.7' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8, fd00::/8, 203.0.113.7');
+    expect(readEnv({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(readEnv({ SMTP_URL: 'smtps://u:p@relay.example.com:465', GEO_URL: 'http://127.0.0.1:9/{ip}/json' })).toMatchObject({ SMTP_URL: 'smtps://u:p@relay.example.com:465' });
   });
 
   it('keeps developer tools off unless asked: on for tests and for npm start with the embedded database only', () => {
