@@ -293,6 +293,8 @@ export interface PaymentTable {
   failure_reason: string | null;
   refund_id: string | null;
   refunded_at: Date | null;
+  /** A second payment for a period another subscription already paid: never granted, refunded (retried while captured). */
+  second_payment: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
 }
 

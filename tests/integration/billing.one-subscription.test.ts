@@ -78,3 +78,64 @@ describe('paying again from the Billing page when a renewal went unpaid', () => 
     });
   }
 });
+
+describe('Pay now while Razorpay’s own retry of the unpaid subscription also goes through', () => {
+  const { ts, rzp } = razorpayServer('whsec_pay_now_race');
+  const account = (id: string) =>
+    ts.testDb.db.selectFrom('account').select(['plan', 'subscription_id', 'subscription_status', 'cancel_at_period_end', 'credits_balance']).where('id', '=', id).executeTakeFirstOrThrow();
+  const payment = (id: string) => ts.testDb.db.selectFrom('payment').select(['status', 'credits_granted', 'refund_id']).where('id', '=', id).executeTakeFirstOrThrow();
+
+  async function pastDue(tag: string) {
+    const client = await signUpVerified(ts, { email: `race-${tag}@example.com`, name: 'Payer' });
+    const accountId = (await client.trpcQuery('account.me')).body.result.data.accountId as string;
+    const first = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+    rzp.setNow(Math.floor(Date.now() / 1000));
+    await rzp.pay(first.subscriptionId);
+    await rzp.failRenewal(first.subscriptionId);
+    expect((await account(accountId)).subscription_status).toBe('past_due');
+    const again = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+    return { client, accountId, oldSub: first.subscriptionId as string, newSub: again.subscriptionId as string };
+  }
+
+  it('the retry’s charge arriving after the new subscription was paid is refunded, grants nothing and does not stop the subscription just paid', async () => {
+    const { accountId, oldSub, newSub } = await pastDue('retry-late');
+    const refundsBefore = rzp.refunds.length;
+    // Razorpay's retry charges the old subscription before our cancel reaches it; its webhook comes later.
+    const retry = rzp.renewHeld(oldSub);
+    const paid = await rzp.pay(newSub);
+    expect(await account(accountId)).toMatchObject({ subscription_id: newSub, subscription_status: 'active', credits_balance: 10_000 });
+
+    expect(await rzp.deliver(retry.charged)).toBe(200);
+    // The customer keeps the subscription they just paid, with one period's credits…
+    expect(await account(accountId)).toMatchObject({ plan: 'starter', subscription_id: newSub, subscription_status: 'active', cancel_at_period_end: false, credits_balance: 10_000 });
+    expect(rzp.subscriptions.get(newSub)!.status).toBe('active');
+    expect(await payment(paid.razorpay_payment_id)).toMatchObject({ status: 'captured', credits_granted: 10_000 });
+    // …and the second payment for the same period goes back to them through Razorpay's refund API.
+    expect(rzp.refunds.slice(refundsBefore).map((r) => r.payment_id)).toEqual([retry.paymentId]);
+    await expect.poll(() => payment(retry.paymentId)).toMatchObject({ status: 'refunded', credits_granted: 0, refund_id: rzp.refunds.at(-1)!.id });
+    expect(rzp.subscriptions.get(oldSub)!.status).toBe('cancelled');
+    // A replay of the retry's charge changes nothing more.
+    expect(await rzp.deliver({ ...retry.charged, id: `${retry.charged.id}_again` })).toBe(200);
+    expect(rzp.refunds.length).toBe(refundsBefore + 1);
+    expect((await account(accountId)).credits_balance).toBe(10_000);
+  });
+
+  it('the retry’s charge arriving first: the Pay now payment that follows for the same period is refunded and its subscription stopped', async () => {
+    const { client, accountId, oldSub, newSub } = await pastDue('retry-first');
+    const refundsBefore = rzp.refunds.length;
+    await rzp.renew(oldSub);
+    expect(await account(accountId)).toMatchObject({ subscription_id: oldSub, subscription_status: 'active', credits_balance: 10_000 });
+    await ts.testDb.db.updateTable('account').set({ credits_balance: 9_000 }).where('id', '=', accountId).execute();
+
+    // The checkout opened a moment earlier is completed now.
+    const paid = await rzp.pay(newSub);
+    const verify = await client.trpcMutation('billing.verifyPayment', paid);
+    expect(verify.status).toBe(200);
+    expect(verify.body.result.data).toMatchObject({ applied: false, message: 'Your subscription had already been paid for this period, so this payment is being refunded to you.' });
+    expect(await account(accountId)).toMatchObject({ plan: 'starter', subscription_id: oldSub, subscription_status: 'active', cancel_at_period_end: false, credits_balance: 9_000 });
+    expect(rzp.subscriptions.get(oldSub)!.status).toBe('active');
+    expect(rzp.refunds.slice(refundsBefore).map((r) => r.payment_id)).toEqual([paid.razorpay_payment_id]);
+    await expect.poll(() => payment(paid.razorpay_payment_id)).toMatchObject({ status: 'refunded', credits_granted: 0 });
+    expect(rzp.subscriptions.get(newSub)!.status).toBe('cancelled');
+  });
+});

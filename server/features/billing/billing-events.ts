@@ -5,7 +5,7 @@
 // id is applied once (the `billing_event` row, stored whatever its outcome), and an event older
 // than the last status applied cannot roll the status back.
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { Database, PaidPlan, PaymentTable, RzpSubscriptionStatus } from '../../../db/types';
+import type { Database, PaidPlan, PaymentTable, RzpSubscriptionStatus, SubscriptionTable } from '../../../db/types';
 import { PAST_DUE_GRACE_DAYS, planByType, isUnlimited, type BillingInterval } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
 import { grantPeriodMonth, revokeCredits } from '../credits/credits';
@@ -86,7 +86,14 @@ export type ChargeOutcome =
       /** the account's previous subscription, replaced by this one (an unpaid renewal paid again by a new checkout): stop it at the gateway */
       replacedSubscriptionId?: string;
     }
-  | { applied: false; reason: 'duplicate' | 'unknown_subscription' };
+  | { applied: false; reason: 'duplicate' | 'unknown_subscription' }
+  /**
+   * A second payment for a period another subscription of the account has already paid (Razorpay's
+   * own retry of an unpaid subscription charged while the owner paid again with a new one, in
+   * either order): recorded as second_payment, nothing granted, the account untouched. After commit
+   * it is refunded through the refund API (refundSecondPayments) and its subscription stopped.
+   */
+  | { applied: false; reason: 'second_payment'; refundPaymentId: string; cancelSubscriptionId: string };
 
 /**
  * One charge: records the payment (once per payment id), starts the period, refills the credits and
@@ -98,10 +105,17 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
   if (!sub) return { applied: false, reason: 'unknown_subscription' };
   const account = await trx
     .selectFrom('account')
-    .select(['id', 'plan', 'subscription_id', 'current_period_end', 'subscription_status'])
+    .select(['id', 'plan', 'subscription_id', 'current_period_end', 'subscription_status', 'cancel_at_period_end'])
     .where('id', '=', sub.account_id)
     .forUpdate()
     .executeTakeFirstOrThrow();
+
+  // The account is paid up on another subscription that goes on (a new checkout is only possible
+  // from Free, from an unpaid renewal or after a cancellation, so this is the second payment of
+  // one period): this one is given back, not applied.
+  if (account.subscription_id !== null && account.subscription_id !== sub.id && account.subscription_status === 'active' && !account.cancel_at_period_end) {
+    return recordSecondPayment(trx, sub, c, account.subscription_id);
+  }
 
   let planType: PaidPlan = sub.plan;
   let interval: BillingInterval = sub.interval;
@@ -223,6 +237,72 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
   });
   const cancel = await applyEarlyRefund(trx, c.paymentId, new Date());
   return { applied: true, plan: planType, creditsGranted, ...(cancel ? { cancelSubscriptionId: cancel } : {}), ...(replaced ? { replacedSubscriptionId: replaced.id } : {}) };
+}
+
+async function recordSecondPayment(trx: Trx, sub: Selectable<SubscriptionTable>, c: ChargeInput, keptSubscriptionId: string): Promise<ChargeOutcome> {
+  const inserted = await trx
+    .insertInto('payment')
+    .values({
+      id: c.paymentId,
+      account_id: sub.account_id,
+      subscription_id: sub.id,
+      plan: sub.plan,
+      interval: sub.interval,
+      currency: sub.currency,
+      amount: c.amount,
+      status: 'captured',
+      period_start: c.periodStart,
+      period_end: c.periodEnd,
+      credits_granted: 0,
+      second_payment: true,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) return { applied: false, reason: 'duplicate' };
+  await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: new Date() }).where('id', '=', sub.id).where('status', 'in', LIVE_STATUSES).execute();
+  await writeAudit(trx, {
+    accountId: sub.account_id,
+    actorUserId: c.actorUserId ?? null,
+    actor: c.actorUserId ? 'user' : 'system',
+    action: 'billing.second_payment',
+    targetType: 'payment',
+    targetId: c.paymentId,
+    data: { subscription_id: sub.id, kept_subscription_id: keptSubscriptionId, amount: c.amount, currency: sub.currency, period_start: c.periodStart.toISOString(), via: c.source, refund: 'due' },
+  });
+  return { applied: false, reason: 'second_payment', refundPaymentId: c.paymentId, cancelSubscriptionId: sub.id };
+}
+
+/**
+ * Gives back the second payments of a period (second_payment, still captured) through Razorpay's refund
+ * API, after the transaction that recorded them. One that cannot be refunded now stays due and the
+ * billing reconciliation tries again; its refund.processed webhook finds it refunded (or records it:
+ * it is never the account's current period, so the plan stays).
+ */
+export async function refundSecondPayments(db: Kysely<Database>, gateway: Pick<PaymentGateway, 'refundPayment' | 'mode'> | null, paymentIds: string[]): Promise<string[]> {
+  const done: string[] = [];
+  if (!gateway || paymentIds.length === 0) return done;
+  for (const id of paymentIds) {
+    const pay = await db.selectFrom('payment').innerJoin('subscription', 'subscription.id', 'payment.subscription_id').select(['payment.id', 'payment.amount', 'payment.account_id', 'subscription.mode']).where('payment.id', '=', id).where('payment.second_payment', '=', true).where('payment.status', '=', 'captured').executeTakeFirst();
+    if (!pay || pay.mode !== gateway.mode) continue;
+    try {
+      const refund = await gateway.refundPayment(pay.id, pay.amount, { account_id: pay.account_id, reason: 'second_payment_for_period' });
+      await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable('payment')
+          .set({ status: 'refunded', refund_id: refund.id, refunded_at: new Date() })
+          .where('id', '=', pay.id)
+          .where('status', '=', 'captured')
+          .returning('id')
+          .executeTakeFirst();
+        if (row) await writeAudit(trx, { accountId: pay.account_id, actor: 'system', actorUserId: null, action: 'billing.refund_recorded', targetType: 'payment', targetId: pay.id, data: { refund_id: refund.id, amount: pay.amount, payment_amount: pay.amount, partial: false, current_period: false, via: 'second_payment' } });
+      });
+      done.push(pay.id);
+    } catch (err) {
+      console.error('[billing] refund of a second payment failed (retried by the reconciliation):', (err as { error?: unknown })?.error ?? err);
+    }
+  }
+  return done;
 }
 
 async function syncPeriod(trx: Trx, subId: string, accountId: string, accountSubId: string | null, start: Date, end: Date): Promise<void> {
@@ -421,7 +501,7 @@ export async function handleRazorpayWebhook(
     secret: string | null;
     now?: Date;
     /** Stops at Razorpay a subscription whose current payment a dashboard refund took back (after commit). */
-    gateway?: Pick<PaymentGateway, 'cancelSubscription'> | null;
+    gateway?: Pick<PaymentGateway, 'cancelSubscription' | 'refundPayment' | 'mode'> | null;
   },
 ): Promise<WebhookResult> {
   if (!o.secret) return { status: 503, outcome: 'no_secret', message: 'Webhooks are not configured on this server.' };
@@ -442,6 +522,7 @@ export async function handleRazorpayWebhook(
 
   const mails: BillingMail[] = [];
   const cancels: string[] = [];
+  const refunds: string[] = [];
   const outcome = await deps.db.transaction().execute(async (trx) => {
     const fresh = await trx
       .insertInto('billing_event')
@@ -458,16 +539,17 @@ export async function handleRazorpayWebhook(
       .returning('id')
       .executeTakeFirst();
     if (!fresh) return 'duplicate';
-    const r = await applyEvent(trx, parsed, now, mails, cancels);
+    const r = await applyEvent(trx, parsed, now, mails, cancels, refunds);
     await trx.updateTable('billing_event').set({ outcome: r.outcome, account_id: r.accountId }).where('id', '=', eventId).execute();
     return r.outcome;
   });
   await sendBillingMails(deps, mails);
   await cancelAtGateway(o.gateway ?? null, cancels);
+  await refundSecondPayments(deps.db, o.gateway ?? null, refunds);
   return { status: 200, outcome };
 }
 
-async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMail[], cancels: string[]): Promise<{ outcome: string; accountId: string | null }> {
+async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMail[], cancels: string[], refunds: string[]): Promise<{ outcome: string; accountId: string | null }> {
   const subEntity = e.payload.subscription?.entity;
   const payEntity = e.payload.payment?.entity;
   const subId = subEntity?.id ?? payEntity?.subscription_id ?? null;
@@ -515,6 +597,11 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
         billingPlanId: subEntity.plan_id ?? null,
         source: 'webhook',
       });
+      if (!r.applied && r.reason === 'second_payment') {
+        cancels.push(r.cancelSubscriptionId);
+        refunds.push(r.refundPaymentId);
+        return { outcome: 'second_payment', accountId };
+      }
       if (r.applied && r.replacedSubscriptionId) cancels.push(r.replacedSubscriptionId);
       if (r.applied && r.cancelSubscriptionId) {
         cancels.push(r.cancelSubscriptionId);

@@ -21,7 +21,7 @@ import {
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
-import { LIVE_STATUSES, addInterval, applyCharge, formatDay, handleRazorpayWebhook, lowerPlanForRefund } from './billing-events';
+import { LIVE_STATUSES, addInterval, applyCharge, formatDay, handleRazorpayWebhook, lowerPlanForRefund, refundSecondPayments } from './billing-events';
 import { decideCurrency } from './currency';
 import { hexSignatureMatches, paymentGateway, subscriptionPaymentSignature, testId, webhookSignature, type PaymentGateway } from './razorpay';
 
@@ -42,6 +42,7 @@ export const BILLING_MESSAGES = {
   refundUsed: 'Refunds are available only while the period’s credits are unused, and this period’s credits have been used.',
   refundFailed: `The refund could not be made right now. Please try again or write to ${SUPPORT_EMAIL}.`,
   paymentInProgress: 'A payment for this account is being processed. Please wait a minute, then reload this page.',
+  secondPayment: 'Your subscription had already been paid for this period, so this payment is being refunded to you.',
   stopFailed: `Your subscription could not be stopped at Razorpay, so nothing was deleted. Please try again or write to ${SUPPORT_EMAIL}.`,
 } as const;
 
@@ -336,11 +337,19 @@ export async function verifyPayment(deps: AppDeps, o: { accountId: string; userI
   if (outcome.applied && outcome.cancelSubscriptionId) {
     await gateway.cancelSubscription(outcome.cancelSubscriptionId, false).catch((err: unknown) => console.error('[billing] cancel after an earlier refund failed:', err));
   }
+  if (!outcome.applied && outcome.reason === 'second_payment') {
+    await gateway.cancelSubscription(outcome.cancelSubscriptionId, false).catch((err: unknown) => console.error('[billing] cancel of a subscription paid a second time failed:', err));
+    await refundSecondPayments(deps.db, gateway, [outcome.refundPaymentId]);
+  }
   if (outcome.applied && outcome.replacedSubscriptionId) {
     await gateway.cancelSubscription(outcome.replacedSubscriptionId, false).catch((err: unknown) => console.error('[billing] cancel of the replaced subscription failed:', err));
   }
   const account = await deps.db.selectFrom('account').select(['plan', 'current_period_end']).where('id', '=', o.accountId).executeTakeFirstOrThrow();
   const plan = planByType(account.plan);
+  const second = await deps.db.selectFrom('payment').select('id').where('id', '=', o.razorpay_payment_id).where('account_id', '=', o.accountId).where('second_payment', '=', true).executeTakeFirst();
+  if (second) {
+    return { plan: plan.type, planName: plan.name, alreadyProcessed: true, applied: false, currentPeriodEnd: account.current_period_end?.toISOString() ?? null, message: BILLING_MESSAGES.secondPayment };
+  }
   return {
     plan: plan.type,
     planName: plan.name,
@@ -382,6 +391,7 @@ export async function refundEligibility(db: Db, accountId: string, now = new Dat
     .select(['id', 'amount', 'currency', 'created_at', 'status', 'period_start'])
     .where('account_id', '=', accountId)
     .where('status', '=', 'captured')
+    .where('second_payment', '=', false)
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
   if (!pay) return { eligible: false, reason: BILLING_MESSAGES.noRefundable };
