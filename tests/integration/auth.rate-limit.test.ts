@@ -108,7 +108,7 @@ describe('sign-in attempts per email address', () => {
     const locked = await signIn(proxied, email.toUpperCase(), 'right-password', freshClient());
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(3000);
-    expect((await locked.json()).message).toBe('Too many failed sign-in attempts for this email. Try again in an hour, or reset your password.');
+    expect(((await locked.json()) as { message: string }).message).toBe('Too many failed sign-in attempts for this email. Try again in an hour, or reset your password.');
   });
 
   it('answers an address without an account exactly like one with an account', async () => {
