@@ -32,6 +32,7 @@ export const reasonSchema = z.enum([
   'blocked_address', // MX resolves to a private/loopback/metadata address and that is not allowed
   'smtp_not_checked', // depth syntax or mx: the mailbox itself was not asked
   'address_literal', // user@[192.0.2.1] / user@[IPv6:…]: valid syntax, never probed (no mailbox can be checked behind a raw IP)
+  'smtputf8_unsupported', // UTF-8 local part, and no mail server of the domain offers SMTPUTF8 (RFC 6531): never asked, unknown
   'security_gateway', // a security gateway (Proofpoint, Mimecast, Barracuda…) accepts everyone or answers by policy: the mailbox cannot be verified there
 ]);
 export type Reason = z.infer<typeof reasonSchema>;

@@ -6,7 +6,16 @@ import type { Depth, Reason, Verdict } from './contract';
 export type DnsFinding = 'ok' | 'no_domain' | 'null_mx' | 'dns_error' | 'no_mx';
 
 /** What SMTP finally said about the mailbox; null when SMTP was not asked. */
-export type SmtpFinding = 'accepted' | 'smtp_unreachable' | 'policy_block' | 'greylisted' | 'mailbox_not_found' | 'mailbox_disabled' | 'mailbox_full';
+export type SmtpFinding =
+  | 'accepted'
+  | 'smtp_unreachable'
+  | 'policy_block'
+  | 'greylisted'
+  | 'mailbox_not_found'
+  | 'mailbox_disabled'
+  | 'mailbox_full'
+  /** The address needs SMTPUTF8 (RFC 6531) and no mail server of the domain offered it: never asked. */
+  | 'smtputf8_unsupported';
 
 export interface Facts {
   depth: Depth;
@@ -60,6 +69,7 @@ export function decideVerdict(f: Facts): { verdict: Verdict; reason: Reason } {
     case 'smtp_unreachable':
     case 'policy_block':
     case 'greylisted':
+    case 'smtputf8_unsupported':
       return { verdict: 'unknown', reason: f.smtp };
     case 'mailbox_not_found':
     case 'mailbox_disabled':
@@ -81,6 +91,7 @@ export const BASE_SCORE: Record<Reason, number> = {
   greylisted: 50,
   policy_block: 40,
   security_gateway: 40,
+  smtputf8_unsupported: 40,
   mailbox_full: 35,
   smtp_unreachable: 30,
   disposable: 25,

@@ -43,3 +43,70 @@ describe('a server whose greeting is two complete replies', () => {
     }
   });
 });
+
+/** Verifies `email` against a scripted server of its own (DNS: the domain's MX is it). */
+async function verifyAgainst(script: Parameters<typeof startScriptedSmtp>[0], email: string) {
+  const server = await startScriptedSmtp(script);
+  const v = createVerifier(loopbackOptions(dns.server, server.port));
+  try {
+    return { result: await v.verify(email), commands: server.commandsSeen.flat() };
+  } finally {
+    await v.close();
+    await server.close();
+  }
+}
+
+describe('an address with a UTF-8 local part at a server that does not offer SMTPUTF8 (RFC 6531)', () => {
+  // Postfix with smtputf8_enable=no, Exchange: the 8-bit RCPT is refused as bad syntax (5.1.3) or
+  // "mailbox name not allowed" — about the server's abilities, not about the mailbox.
+  const noUtf8 = (refusal: string): Parameters<typeof startScriptedSmtp>[0] => ({
+    reply: (line) => {
+      if (line.startsWith('EHLO')) return '250-mx.banner.test\r\n250-PIPELINING\r\n250 8BITMIME';
+      if (line.startsWith('RCPT')) return /[^\u0000-\u007f]/.test(line) ? refusal : /<alice@/.test(line) ? '250 2.1.5 Ok' : '550 5.1.1 User unknown';
+      return line.startsWith('QUIT') ? '221 bye' : '250 2.1.0 Ok';
+    },
+  });
+
+  it('is never invalid: unknown, reason smtputf8_unsupported, and the 8-bit RCPT is never sent', async () => {
+    for (const refusal of ['501 5.1.3 Bad recipient address syntax', '553 5.6.7 SMTPUTF8 is required, but was not offered', '550 5.1.1 User unknown']) {
+      const { result, commands } = await verifyAgainst(noUtf8(refusal), 'jösé@banner.test');
+      expect(result.result, refusal).not.toBe('invalid');
+      expect(result, refusal).toMatchObject({ verdict: 'unknown', result: 'risky', reason: 'smtputf8_unsupported', smtputf8: true });
+      expect(result.evidence.detail, refusal).toMatch(/SMTPUTF8/);
+      // RFC 6531 3.4: without the extension the client must not send the address at all.
+      expect(commands.filter((c) => /[^\u0000-\u007f]/.test(c)), refusal).toEqual([]);
+    }
+  });
+
+  it('an ASCII address in the same batch is still asked and answered as before', async () => {
+    const server = await startScriptedSmtp(noUtf8('501 5.1.3 Bad recipient address syntax'));
+    const v = createVerifier(loopbackOptions(dns.server, server.port));
+    try {
+      const got = new Map<string, string>();
+      for await (const r of v.verifyBatch(['jösé@banner.test', 'alice@banner.test', 'ghost@banner.test'])) got.set(r.email, `${r.verdict}/${r.reason}`);
+      expect(Object.fromEntries(got)).toEqual({
+        'jösé@banner.test': 'unknown/smtputf8_unsupported',
+        'alice@banner.test': 'deliverable/accepted',
+        'ghost@banner.test': 'undeliverable/mailbox_not_found',
+      });
+    } finally {
+      await v.close();
+      await server.close();
+    }
+  });
+
+  it('a server that offers SMTPUTF8 is asked the address, with MAIL FROM … SMTPUTF8', async () => {
+    const { result, commands } = await verifyAgainst(
+      {
+        reply: (line) => {
+          if (line.startsWith('EHLO')) return '250-mx.banner.test\r\n250-PIPELINING\r\n250 SMTPUTF8';
+          if (line.startsWith('RCPT')) return /<jösé@|<alice@/.test(line) ? '250 2.1.5 Ok' : '550 5.1.1 User unknown';
+          return line.startsWith('QUIT') ? '221 bye' : '250 2.1.0 Ok';
+        },
+      },
+      'jösé@banner.test',
+    );
+    expect(result).toMatchObject({ verdict: 'deliverable', reason: 'accepted' });
+    expect(commands.some((c) => c.startsWith('MAIL FROM:') && c.endsWith(' SMTPUTF8'))).toBe(true);
+  });
+});

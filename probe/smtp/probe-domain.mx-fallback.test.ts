@@ -1,7 +1,7 @@
 // Whole-domain probes across several MX addresses: temporary refusals and 421 at the greeting fall
 // through to the backup, a backup's refusal in the MX race waits for the live primary, an address
-// remembered as unreachable is tried last (not never), and a tarpit on unknown recipients costs the
-// real mailboxes nothing.
+// remembered as unreachable is tried last (not never), a tarpit on unknown recipients costs the
+// real mailboxes nothing, and an address that needs SMTPUTF8 goes to the MX that offers it.
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedSmtp } from '../testing/fake-smtp';
@@ -182,4 +182,48 @@ describe('a tarpit on unknown recipients (anti-harvesting delay longer than our 
     });
     expect(r.settled.get('alice@d.test')?.outcome.finding).toBe('accepted');
   }, 20_000);
+});
+
+describe('an address with a UTF-8 local part (RFC 6531) and MX hosts with and without SMTPUTF8', () => {
+  const utf8Rcpt = (a: string): string => (a.startsWith('jösé') || a.startsWith('alice') ? '250 2.1.5 ok' : '550 5.1.1 no such user');
+
+  it('the primary does not offer SMTPUTF8, the backup does: the address is asked at the backup only, and answered', async () => {
+    const primary = await startMiniHost('127.0.0.1', 0, () => '501 5.1.3 Bad recipient address syntax', () => 0, ['PIPELINING']);
+    const backup = await startMiniHost('127.0.0.2', primary.port, utf8Rcpt, () => 0, ['PIPELINING', 'SMTPUTF8']);
+    closers.push(() => primary.close(), () => backup.close());
+    const r = await runProbe({
+      targets: [
+        { host: 'mx1.d.test', ip: '127.0.0.1', priority: 10 },
+        { host: 'mx2.d.test', ip: '127.0.0.2', priority: 20 },
+      ],
+      addresses: ['jösé@d.test'],
+      randomAddress: 'xrandom@d.test',
+      knownCatchAll: null,
+      ctx: smtpContext(primary.port),
+      deadlineMs: 3000,
+      retryDelaysMs: [300, 600],
+    });
+    expect(r.settled.get('jösé@d.test')?.outcome).toMatchObject({ finding: 'accepted', mxIp: '127.0.0.2' });
+    expect(primary.rcpts.filter((a) => a.startsWith('jösé'))).toEqual([]);
+  });
+
+  it('no MX offers SMTPUTF8: smtputf8_unsupported, never mailbox_not_found, and the address is never sent', async () => {
+    const primary = await startMiniHost('127.0.0.1', 0, () => '553 5.1.3 Bad recipient address syntax', () => 0, ['PIPELINING']);
+    const backup = await startMiniHost('127.0.0.2', primary.port, () => '501 5.1.3 Bad recipient address syntax', () => 0, []);
+    closers.push(() => primary.close(), () => backup.close());
+    const r = await runProbe({
+      targets: [
+        { host: 'mx1.d.test', ip: '127.0.0.1', priority: 10 },
+        { host: 'mx2.d.test', ip: '127.0.0.2', priority: 20 },
+      ],
+      addresses: ['jösé@d.test'],
+      randomAddress: 'xrandom@d.test',
+      knownCatchAll: null,
+      ctx: smtpContext(primary.port),
+      deadlineMs: 3000,
+      retryDelaysMs: [300, 600],
+    });
+    expect(r.settled.get('jösé@d.test')?.outcome.finding).toBe('smtputf8_unsupported');
+    expect([...primary.rcpts, ...backup.rcpts].filter((a) => a.startsWith('jösé'))).toEqual([]);
+  });
 });

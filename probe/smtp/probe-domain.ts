@@ -24,6 +24,7 @@ import { abortError } from './semaphore';
 
 /** The last greylisting retry goes out this long before the deadline (at most 10% of it). */
 const LAST_RETRY_MARGIN_MS = 5_000;
+const SMTPUTF8_DETAIL = 'the mail server does not offer SMTPUTF8 (RFC 6531): an address with a non-ASCII local part cannot be sent to or checked there';
 /** Retries after a 421 greeting before the address counts as unreachable. */
 const MAX_BUSY_RETRIES = 4;
 /** Added to the priority of real-time checks: they overtake any bulk work waiting for a slot. */
@@ -497,8 +498,9 @@ class DomainProbe {
         if (res.outcome === 'busy' || closingAt === 0 || turnedAway) this.p.ctx.politeness.backOff(ip);
         else if (res.outcome === 'ok') this.p.ctx.politeness.welcomed(ip);
         // A session that answered some recipients and then went quiet or hung up: its limit.
-        const answered = res.rcptReplies.filter((r) => r !== null).length;
         const heldFrom = all.length - res.heldBack;
+        // Recipients not sent for want of SMTPUTF8 count as answered here: they are no sign of a limit.
+        const answered = res.rcptReplies.filter((r, i) => r !== null || (i < heldFrom && res.needsSmtpUtf8[i])).length;
         const firstTooMany = res.rcptReplies.findIndex((r) => r !== null && classifyReply(r) === 'too_many_recipients');
         const stalledAt = res.stalledAt ?? -1;
         if (!closing && res.outcome === 'ok' && answered > 0 && answered < heldFrom) this.p.ctx.politeness.lowerRcptLimit(ip, answered);
@@ -511,7 +513,7 @@ class DomainProbe {
           }
           part.probe.races.delete(flight);
           part.probe.open.delete(flight);
-          const share: SessionResult = { ...res, rcptReplies: res.rcptReplies.slice(offset, offset + part.asks.length) };
+          const share: SessionResult = { ...res, rcptReplies: res.rcptReplies.slice(offset, offset + part.asks.length), needsSmtpUtf8: res.needsSmtpUtf8.slice(offset, offset + part.asks.length) };
           if (!part.probe.done) part.probe.handle(share, part.asks, part.target, offset, { closing, answered, heldFrom, firstTooMany, stalledAt });
           offset += part.asks.length;
         }
@@ -660,6 +662,13 @@ class DomainProbe {
     batch.forEach((a, i) => {
       const reply = res.rcptReplies[i] ?? null;
       if (a.settled) return;
+      if (res.needsSmtpUtf8[i]) {
+        // Not sent: its UTF-8 local part needs SMTPUTF8, which this server does not offer (RFC 6531).
+        // Another address of the domain may offer it; where none does, the mailbox cannot be checked.
+        if (a.flights > 0) return;
+        if (this.avoid(a, target.ip)) return this.requeue(a, 0, false);
+        return this.settle(a, 'smtputf8_unsupported', res.transcript, target, SMTPUTF8_DETAIL);
+      }
       if (offset + i >= session.heldFrom) {
         // Never sent (the fleet budget had room for fewer): asked again in another session, no retry counted.
         if (a.flights === 0) this.requeue(a, 0, false);

@@ -10,6 +10,8 @@ import { classifyReply } from './reply-codes';
 import { SmtpConnection, SmtpError, type RawReply } from './connection';
 
 const CLOSE_GRACE_MS = 10;
+/** An address with a non-ASCII character (a UTF-8 local part: domains are sent as A-labels). */
+const NON_ASCII = /[^\u0000-\u007f]/;
 
 export interface SessionParams {
   ip: string;
@@ -76,6 +78,11 @@ export interface SessionResult {
    * the server ignored them.
    */
   stalledAt: number | null;
+  /**
+   * Per recipient: not sent because its address needs SMTPUTF8 (a UTF-8 local part) and the server
+   * did not offer it (RFC 6531 3.4: such an address must not be sent there). Its reply stays null.
+   */
+  needsSmtpUtf8: boolean[];
 }
 
 export function toSmtpReply(stage: string, r: RawReply): SmtpReply {
@@ -140,6 +147,8 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
   const transcript: SmtpReply[] = [];
   const rcptReplies: (SmtpReply | null)[] = p.rcpts.map(() => null);
   let heldBack = 0;
+  /** Recipients not sent: the server lacks SMTPUTF8 and their address needs it (known after EHLO). */
+  const needsSmtpUtf8: boolean[] = p.rcpts.map(() => false);
   /** The recipient whose reply is being waited for (-1: none). */
   let awaiting = -1;
   let stalledAt: number | null = null;
@@ -153,6 +162,7 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
     detail,
     heldBack,
     stalledAt,
+    needsSmtpUtf8,
   });
   /** Room in the fleet budget for up to `wanted` RCPTs (waits for one); an abort ends the session like any other wait. */
   const budget = async (wanted: number): Promise<number> => {
@@ -207,21 +217,34 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
       }
     }
     pipelining = keywords.has('PIPELINING');
-    const utf8 = keywords.has('SMTPUTF8') && p.rcpts.some((r) => /[^\u0000-\u007f]/.test(r));
+    // RFC 6531: an address with a UTF-8 local part goes only to a server that offers SMTPUTF8, with
+    // the SMTPUTF8 parameter on MAIL; elsewhere it is not sent at all (its refusal there, often
+    // "501 5.1.3 bad address syntax", would say nothing about the mailbox).
+    const smtpUtf8 = keywords.has('SMTPUTF8');
+    p.rcpts.forEach((r, i) => (needsSmtpUtf8[i] = !smtpUtf8 && NON_ASCII.test(r)));
+    /** The recipients (indices) that go in this session, in order. */
+    const sendable = p.rcpts.flatMap((_, i) => (needsSmtpUtf8[i] ? [] : [i]));
+    if (sendable.length === 0) {
+      void conn.quit(Math.min(p.replyTimeoutMs, 2000), outer);
+      return result('ok', null, null, pipelining, conn.isTls);
+    }
+    const utf8 = smtpUtf8 && p.rcpts.some((r) => NON_ASCII.test(r));
     const mail = `MAIL FROM:<${p.mailFrom}>${utf8 ? ' SMTPUTF8' : ''}`;
-    const rcptLine = (r: string): string => `RCPT TO:<${r}>`;
+    const rcptLine = (i: number): string => `RCPT TO:<${p.rcpts[i] ?? ''}>`;
 
     if (pipelining) {
       // RFC 2920: MAIL, every RCPT and QUIT in one write; the replies come back in order, one per command.
-      const n = await budget(p.rcpts.length);
-      conn.write([mail, ...p.rcpts.slice(0, n).map(rcptLine), 'QUIT']);
-      heldBack = p.rcpts.length - n;
+      const n = await budget(sendable.length);
+      const sent = sendable.slice(0, n);
+      conn.write([mail, ...sent.map(rcptLine), 'QUIT']);
+      // Held back: every recipient from the first one the budget had no room for (none are sent after it).
+      heldBack = n < sendable.length ? p.rcpts.length - (sendable[n] ?? p.rcpts.length) : 0;
       quitSent = true;
       p.onRcptsSent?.(n);
       await expect('mail', p.replyTimeoutMs, 250);
       /** QUIT's reply was read (or waited for). */
       let quitRead = false;
-      for (let i = 0; i < n; i++) {
+      for (const i of sent) {
         awaiting = i;
         const r = await conn.read(p.replyTimeoutMs, p.signal);
         // 221 is the answer to our QUIT: the server skipped the remaining RCPTs. Never read it as theirs.
@@ -233,7 +256,7 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
         if (r.code === 421) break; // the server is closing the connection
       }
       awaiting = -1;
-      const everyRcptAnswered = !rcptReplies.slice(0, n).includes(null);
+      const everyRcptAnswered = sent.every((i) => rcptReplies[i] !== null);
       // One reply per command: when every RCPT has its reply and, besides the one in QUIT's place,
       // another has already come, some RCPT was answered twice and the answers read are shifted:
       // none of them is kept. (After a 421 the server is closing: what follows it is no answer.)
@@ -251,9 +274,9 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
     } else {
       conn.write([mail]);
       await expect('mail', p.replyTimeoutMs, 250);
-      for (let i = 0; i < p.rcpts.length; i++) {
+      for (const i of sendable) {
         await budget(1);
-        conn.write([rcptLine(p.rcpts[i] ?? '')]);
+        conn.write([rcptLine(i)]);
         p.onRcptsSent?.(1);
         awaiting = i;
         const r = await conn.read(p.replyTimeoutMs, p.signal);

@@ -1,5 +1,6 @@
 // A tiny line-based SMTP server bound to a chosen 127.x address and port (several hosts share one
-// port, as MX addresses do on port 25), its RCPT answers and delays given per recipient.
+// port, as MX addresses do on port 25), its RCPT answers and delays given per recipient, and the
+// EHLO extensions it offers.
 import net from 'node:net';
 import { lineSplitter } from './loopback-server';
 
@@ -10,7 +11,13 @@ export interface MiniHost {
   close(): Promise<void>;
 }
 
-export async function startMiniHost(ip: string, port: number, rcpt: (addr: string) => string, rcptDelayMs: (addr: string) => number = () => 0): Promise<MiniHost> {
+export async function startMiniHost(
+  ip: string,
+  port: number,
+  rcpt: (addr: string) => string,
+  rcptDelayMs: (addr: string) => number = () => 0,
+  extensions: string[] = ['PIPELINING', 'ENHANCEDSTATUSCODES'],
+): Promise<MiniHost> {
   const rcpts: string[] = [];
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
@@ -30,7 +37,7 @@ export async function startMiniHost(ip: string, port: number, rcpt: (addr: strin
       for (const line of lines(chunk)) {
         let answer = '250 ok';
         let delay = 0;
-        if (/^EHLO/i.test(line)) answer = '250-mini\r\n250-PIPELINING\r\n250 ENHANCEDSTATUSCODES';
+        if (/^EHLO/i.test(line)) answer = ['mini', ...extensions].map((l, i, all) => `250${i === all.length - 1 ? ' ' : '-'}${l}`).join('\r\n');
         else if (/^RCPT/i.test(line)) {
           const addr = /<([^>]*)>/.exec(line)?.[1] ?? '';
           rcpts.push(addr);

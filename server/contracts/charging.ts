@@ -6,7 +6,7 @@ import type { Reason, Verdict } from '../../probe/contract';
  * Unknown verdicts that cost nothing: the check could not reach a decision. `smtp_not_checked`
  * (the plan checks syntax and MX only) is not among them: that check did all its plan offers.
  */
-export const UNCHARGED_REASONS: readonly Reason[] = ['dns_error', 'smtp_unreachable', 'greylisted', 'policy_block', 'blocked_address', 'address_literal', 'security_gateway'];
+export const UNCHARGED_REASONS: readonly Reason[] = ['dns_error', 'smtp_unreachable', 'greylisted', 'policy_block', 'blocked_address', 'address_literal', 'security_gateway', 'smtputf8_unsupported'];
 
 export function isCharged(r: { verdict: Verdict; reason: Reason }): boolean {
   return !(r.verdict === 'unknown' && UNCHARGED_REASONS.includes(r.reason));

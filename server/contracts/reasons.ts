@@ -49,6 +49,12 @@ export const REASON_TEXT: Record<Reason, ReasonText> = {
     explanation:
       'The address names a raw IP address instead of a domain ([192.0.2.1]). That is valid syntax, but no public mailbox is reached that way and Mailvet never connects to raw addresses, so the mailbox was not checked.',
   },
+  smtputf8_unsupported: {
+    label: 'International address not supported',
+    description: 'The address has a non-ASCII local part and the mail server does not support SMTPUTF8 (RFC 6531): the mailbox cannot be checked there.',
+    explanation:
+      "The address has non-ASCII characters before the @, and the domain's mail servers do not support internationalized addresses (SMTPUTF8), so it could not be asked about. That says nothing about the mailbox itself, but mail to this address may not be deliverable.",
+  },
   security_gateway: {
     label: 'Security gateway',
     description: 'A security gateway (Proofpoint, Mimecast, Barracuda…) accepts every address or answers by policy: the mailbox cannot be verified there.',

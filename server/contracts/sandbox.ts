@@ -10,7 +10,7 @@
 export const SANDBOX_DOMAIN = 'sandbox.mailvet.dev';
 
 export type SandboxDns = 'ok' | 'no_domain' | 'null_mx' | 'dns_error' | 'no_mx';
-export type SandboxSmtp = 'accepted' | 'smtp_unreachable' | 'policy_block' | 'greylisted' | 'mailbox_not_found' | 'mailbox_disabled' | 'mailbox_full' | null;
+export type SandboxSmtp = 'accepted' | 'smtp_unreachable' | 'policy_block' | 'greylisted' | 'mailbox_not_found' | 'mailbox_disabled' | 'mailbox_full' | 'smtputf8_unsupported' | null;
 
 export interface SandboxEntry {
   /** The documented address. */
@@ -48,6 +48,7 @@ export const SANDBOX_ENTRIES: readonly SandboxEntry[] = [
   { address: d('greylisted'), result: 'risky', verdict: 'unknown', reason: 'greylisted', dns: 'ok', smtp: 'greylisted', description: 'The server kept answering "try again later" past the deadline.' },
   { address: d('policy-block'), result: 'risky', verdict: 'unknown', reason: 'policy_block', dns: 'ok', smtp: 'policy_block', description: 'The server refused to answer for policy or reputation reasons (5.7.x).' },
   { address: d('gateway'), result: 'risky', verdict: 'unknown', reason: 'security_gateway', dns: 'ok', smtp: 'accepted', catchAll: true, gateway: true, description: 'A security gateway accepts every address (or answers by policy): the mailbox cannot be verified there.' },
+  { address: d('josé'), result: 'risky', verdict: 'unknown', reason: 'smtputf8_unsupported', dns: 'ok', smtp: 'smtputf8_unsupported', description: 'A non-ASCII local part, and the mail server does not support SMTPUTF8: the address cannot be asked there.' },
   { address: d('dns-error'), result: 'risky', verdict: 'unknown', reason: 'dns_error', dns: 'dns_error', smtp: null, description: 'DNS failed (SERVFAIL or timeout).' },
   { address: d('private-mx'), result: 'risky', verdict: 'unknown', reason: 'blocked_address', dns: 'ok', smtp: null, blockedAddress: true, description: 'The mail server resolves to a private address, which Mailvet never connects to.' },
   { address: d('not-checked'), result: 'risky', verdict: 'unknown', reason: 'smtp_not_checked', dns: 'ok', smtp: null, description: 'The mailbox was not asked (syntax and MX only). Every address not in this table answers this way.' },

@@ -83,6 +83,8 @@ export function explainResult(r: ExplainInput): string {
       ) + '.';
     case 'address_literal':
       return REASON_TEXT.address_literal.explanation!;
+    case 'smtputf8_unsupported':
+      return REASON_TEXT.smtputf8_unsupported.explanation!;
     case 'smtp_not_checked':
       return host
         ? `The domain has working mail servers (${host}), but the mailbox itself was not checked: your plan checks syntax and MX records only.`
