@@ -11,6 +11,7 @@ export interface TaskPayloads {
   /** `{ jobId }`: payloads queued before delivery rows existed (a job's own webhook_url). */
   'webhook-deliver': { deliveryId: string } | { jobId: string };
   'billing-tick': { now?: string };
+  'billing-reconcile': { now?: string };
 }
 
 export type TaskName = keyof TaskPayloads;
@@ -23,4 +24,5 @@ export const TASKS = {
   quotaReset: 'quota-reset',
   webhookDeliver: 'webhook-deliver',
   billingTick: 'billing-tick',
+  billingReconcile: 'billing-reconcile',
 } as const satisfies Record<string, TaskName>;

@@ -2,6 +2,7 @@ import type { Task } from 'graphile-worker';
 import type { AppDeps } from '../deps';
 import type { TaskName } from '../lib/tasks';
 import type { ChunkRunOptions } from '../features/jobs/bulk-pipeline';
+import { billingReconcileTask } from './tasks/billing-reconcile';
 import { billingTickTask } from './tasks/billing-tick';
 import { bulkValidateChunkTask } from './tasks/bulk-validate-chunk';
 import { quotaResetTask } from './tasks/quota-reset';
@@ -25,5 +26,6 @@ export function createTaskList(deps: AppDeps, o: TaskListOptions = {}): Record<T
     'quota-reset': quotaResetTask(deps),
     'webhook-deliver': webhookDeliverTask(deps),
     'billing-tick': billingTickTask(deps),
+    'billing-reconcile': billingReconcileTask(deps),
   };
 }

@@ -33,6 +33,17 @@ export interface FakeRazorpay {
   sent: FakeWebhook[];
   /** Checkout succeeds: the first charge. Returns the handler's proof; sends activated + charged. */
   pay(subscriptionId: string): Promise<{ razorpay_payment_id: string; razorpay_subscription_id: string; razorpay_signature: string }>;
+  /**
+   * Checkout succeeds but nothing reaches the server (the browser closed before the handler, and
+   * Razorpay gave up on the webhooks): the charge exists only here, in the subscription's invoices.
+   */
+  payHeld(subscriptionId: string): { paymentId: string; activated: FakeWebhook; charged: FakeWebhook };
+  /** The paid invoices of each charge (GET /v1/invoices?subscription_id=…), as Razorpay lists them. */
+  invoices: FakeInvoice[];
+  /** Razorpay pauses a subscription (no charges until resumed): subscription.paused. */
+  pause(subscriptionId: string): Promise<void>;
+  /** A paused subscription resumes: subscription.resumed. */
+  resume(subscriptionId: string): Promise<void>;
   /** The next period is charged (applies a scheduled plan change). Sends subscription.charged. */
   renew(subscriptionId: string): Promise<string>;
   /** Like renew, but the subscription.charged webhook is built and returned, not sent (out-of-order tests). */
@@ -71,6 +82,20 @@ export interface FakeSubscription {
   cancel_at_cycle_end: boolean;
 }
 
+export interface FakeInvoice {
+  id: string;
+  entity: 'invoice';
+  subscription_id: string;
+  payment_id: string;
+  status: 'paid';
+  amount: number;
+  amount_paid: number;
+  currency: string;
+  billing_start: number;
+  billing_end: number;
+  paid_at: number;
+}
+
 export interface FakeWebhook {
   id: string;
   event: string;
@@ -88,6 +113,7 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
   const subscriptions = new Map<string, FakeSubscription>();
   const payments = new Map<string, { id: string; amount: number; currency: string; subscription_id: string }>();
   const refunds: Array<{ id: string; payment_id: string; amount: number }> = [];
+  const invoices: FakeInvoice[] = [];
   const sent: FakeWebhook[] = [];
   let target: { url: string; secret: string } | null = null;
   let clock: number | null = null;
@@ -159,6 +185,14 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
           return void res.end(JSON.stringify(subEntity(sub)));
         }
       }
+      if (req.method === 'GET' && url.startsWith('/v1/invoices?')) {
+        const q = new URL(url, 'http://fake').searchParams;
+        const count = Math.min(Number(q.get('count') ?? 10) || 10, 100);
+        const skip = Number(q.get('skip') ?? 0) || 0;
+        // Razorpay lists the newest first.
+        const items = invoices.filter((i) => !q.get('subscription_id') || i.subscription_id === q.get('subscription_id')).toReversed().slice(skip, skip + count);
+        return void res.end(JSON.stringify({ entity: 'collection', count: items.length, items }));
+      }
       const refundMatch = /^\/v1\/payments\/([^/]+)\/refund$/.exec(url);
       if (req.method === 'POST' && refundMatch) {
         const pay = payments.get(refundMatch[1]!);
@@ -217,6 +251,18 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
     const pay = { id: rid('pay'), amount: plan.item.amount, currency: plan.item.currency, subscription_id: sub.id };
     payments.set(pay.id, pay);
     sub.charges.push(pay.id);
+    invoices.push({ id: rid('inv'), entity: 'invoice', subscription_id: sub.id, payment_id: pay.id, status: 'paid', amount: pay.amount, amount_paid: pay.amount, currency: pay.currency, billing_start: start, billing_end: sub.current_end, paid_at: now() });
+    return pay;
+  };
+  const firstCharge = (sub: FakeSubscription) => {
+    // Razorpay's checkout takes no payment for a subscription that was cancelled before it was paid.
+    if (sub.status === 'cancelled') throw new Error(`fake razorpay: subscription ${sub.id} is cancelled and cannot be paid`);
+    const pay = charge(sub);
+    sub.current_start = now();
+    sub.current_end = addPeriod(now(), plans.get(sub.plan_id)!.period);
+    const inv = invoices.at(-1)!;
+    inv.billing_start = sub.current_start;
+    inv.billing_end = sub.current_end;
     return pay;
   };
   const api: FakeRazorpay = {
@@ -227,6 +273,7 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
     plans,
     subscriptions,
     refunds,
+    invoices,
     sent,
     failNext(status) {
       failStatus = status;
@@ -250,13 +297,26 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
       sent.push(copy);
       return res.status;
     },
+    payHeld(id) {
+      const sub = mustSub(id);
+      const pay = firstCharge(sub);
+      const activated = api.build('subscription.activated', { subscription: { entity: subEntity(sub) } });
+      const charged = api.build('subscription.charged', { subscription: { entity: subEntity(sub) }, payment: { entity: { id: pay.id, entity: 'payment', amount: pay.amount, currency: pay.currency, status: 'captured' } } });
+      return { paymentId: pay.id, activated, charged };
+    },
+    async pause(id) {
+      const sub = mustSub(id);
+      sub.status = 'paused';
+      await api.deliver(api.build('subscription.paused', { subscription: { entity: subEntity(sub) } }));
+    },
+    async resume(id) {
+      const sub = mustSub(id);
+      sub.status = 'active';
+      await api.deliver(api.build('subscription.resumed', { subscription: { entity: subEntity(sub) } }));
+    },
     async pay(id) {
       const sub = mustSub(id);
-      // Razorpay's checkout takes no payment for a subscription that was cancelled before it was paid.
-      if (sub.status === 'cancelled') throw new Error(`fake razorpay: subscription ${id} is cancelled and cannot be paid`);
-      const pay = charge(sub);
-      sub.current_start = now();
-      sub.current_end = addPeriod(now(), plans.get(sub.plan_id)!.period);
+      const pay = firstCharge(sub);
       await api.deliver(api.build('subscription.activated', { subscription: { entity: subEntity(sub) } }));
       await api.deliver(api.build('subscription.charged', { subscription: { entity: subEntity(sub) }, payment: { entity: { id: pay.id, entity: 'payment', amount: pay.amount, currency: pay.currency, status: 'captured' } } }));
       return { razorpay_payment_id: pay.id, razorpay_subscription_id: sub.id, razorpay_signature: createHmac('sha256', keySecret).update(`${pay.id}|${sub.id}`).digest('hex') };

@@ -518,8 +518,20 @@ export async function handleRazorpayWebhook(
   }
   const eventId = typeof o.eventId === 'string' && /^[A-Za-z0-9_.:-]{1,100}$/.test(o.eventId) ? o.eventId : null;
   if (!eventId) return { status: 400, outcome: 'no_event_id', message: 'X-Razorpay-Event-Id is missing.' };
-  const now = o.now ?? new Date();
+  const outcome = await applyBillingEvent(deps, { eventId, event: parsed, now: o.now ?? new Date(), gateway: o.gateway ?? null });
+  return { status: 200, outcome };
+}
 
+/**
+ * One Razorpay event, verified (a webhook) or rebuilt from Razorpay's API (the reconciliation):
+ * stored in billing_event under its id and applied in the same transaction (an id already stored
+ * changes nothing: 'duplicate'); mails, cancels and refunds at the gateway after the commit.
+ */
+export async function applyBillingEvent(
+  deps: AppDeps,
+  o: { eventId: string; event: WebhookBody; now: Date; gateway: Pick<PaymentGateway, 'cancelSubscription' | 'refundPayment' | 'mode'> | null },
+): Promise<string> {
+  const { eventId, event: parsed, now } = o;
   const mails: BillingMail[] = [];
   const cancels: string[] = [];
   const refunds: string[] = [];
@@ -544,9 +556,9 @@ export async function handleRazorpayWebhook(
     return r.outcome;
   });
   await sendBillingMails(deps, mails);
-  await cancelAtGateway(o.gateway ?? null, cancels);
-  await refundSecondPayments(deps.db, o.gateway ?? null, refunds);
-  return { status: 200, outcome };
+  await cancelAtGateway(o.gateway, cancels);
+  await refundSecondPayments(deps.db, o.gateway, refunds);
+  return outcome;
 }
 
 async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMail[], cancels: string[], refunds: string[]): Promise<{ outcome: string; accountId: string | null }> {

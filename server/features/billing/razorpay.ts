@@ -20,6 +20,17 @@ export interface RemoteSubscription {
   current_end: number | null;
 }
 
+/** A paid invoice of a subscription: one charge, the period it paid for (unix seconds). */
+export interface RemoteCharge {
+  invoiceId: string;
+  paymentId: string;
+  amount: number;
+  currency: string;
+  billingStart: number | null;
+  billingEnd: number | null;
+  paidAt: number | null;
+}
+
 export interface PaymentGateway {
   mode: PaymentMode;
   /** The public key id the browser's checkout needs (a placeholder in test mode). */
@@ -36,6 +47,12 @@ export interface PaymentGateway {
   /** Razorpay's own status of a subscription (created, authenticated, active, …, cancelled, completed, expired). */
   subscriptionStatus(subscriptionId: string): Promise<string>;
   refundPayment(paymentId: string, amount: number, notes: Record<string, string>): Promise<{ id: string; status: string }>;
+  /**
+   * What Razorpay itself holds about a subscription — its state and the charges of its paid
+   * invoices, oldest first — for the reconciliation of webhooks that never arrived. null: this
+   * gateway keeps nothing to reconcile (the test checkout applies its charges as it makes them).
+   */
+  subscriptionState(subscriptionId: string): Promise<{ subscription: RemoteSubscription; charges: RemoteCharge[] } | null>;
 }
 
 export function hmacHex(secret: string, data: string | Buffer): string {
@@ -120,6 +137,34 @@ function razorpayGateway(keyId: string, keySecret: string, baseURL: string, webh
       const refund = await client.payments.refund(paymentId, { amount, speed: 'normal', notes });
       return { id: refund.id, status: String(refund.status) };
     },
+    async subscriptionState(subscriptionId) {
+      const sub = await client.subscriptions.fetch(subscriptionId);
+      const charges: RemoteCharge[] = [];
+      // Razorpay lists invoices newest first, at most 100 a page; a subscription makes at most
+      // totalCount(interval) charges, so a few pages hold them all.
+      for (let skip = 0; skip < 200; skip += 100) {
+        const page = await client.invoices.all({ subscription_id: subscriptionId, count: 100, skip } as Parameters<typeof client.invoices.all>[0]);
+        for (const inv of page.items) {
+          if (inv.status !== 'paid' || !inv.payment_id) continue;
+          const i = inv as typeof inv & { billing_start?: number | null; billing_end?: number | null; paid_at?: number | null; amount_paid?: number | null };
+          charges.push({
+            invoiceId: inv.id,
+            paymentId: inv.payment_id,
+            amount: Number(i.amount_paid ?? inv.amount ?? 0),
+            currency: String(inv.currency ?? ''),
+            billingStart: i.billing_start ?? null,
+            billingEnd: i.billing_end ?? null,
+            paidAt: i.paid_at ?? null,
+          });
+        }
+        if (page.items.length < 100) break;
+      }
+      charges.sort((a, b) => (a.billingStart ?? a.paidAt ?? 0) - (b.billingStart ?? b.paidAt ?? 0));
+      return {
+        subscription: { id: sub.id, plan_id: sub.plan_id, status: String(sub.status), current_start: sub.current_start ?? null, current_end: sub.current_end ?? null },
+        charges,
+      };
+    },
   };
 }
 
@@ -146,6 +191,9 @@ function testGateway(authSecret: string): PaymentGateway {
     },
     async refundPayment() {
       return { id: id('rfnd'), status: 'processed' };
+    },
+    async subscriptionState() {
+      return null;
     },
   };
 }
