@@ -187,3 +187,19 @@ test('a double-click on Create Schedule creates one schedule', async ({ page }) 
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Clicked twice' })).toHaveCount(1);
 });
+
+test('with the live stream blocked (a proxy that buffers or drops server-sent events), an active schedule\'s run still shows on its card', async ({ page }) => {
+  test.setTimeout(150_000);
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-sched-nolive') });
+  await upgradeTo(page, 'pro');
+  await page.route('**/api/trpc/*jobs.onChange*', (route) => route.abort('connectionreset'));
+  await page.goto('/dashboard/auto-revalidation');
+  const dialog = await openDialog(page, 'New Schedule');
+  await dialog.getByLabel('Name').fill('Runs unseen');
+  await dialog.getByLabel('Email addresses').fill('alice@normal.mailworld.test');
+  await dialog.getByRole('button', { name: 'Create Schedule' }).click();
+  await expect(toast(page, 'Schedule Created')).toBeVisible();
+  const card = page.getByTestId('schedule-card').filter({ hasText: 'Runs unseen' });
+  await expect(card.getByTestId('schedule-runs')).toHaveText('1', { timeout: 100_000 });
+  await expect(card.getByTestId('schedule-last-run')).not.toHaveText('Never');
+});

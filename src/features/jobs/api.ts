@@ -1,11 +1,11 @@
 // The History and Bulk Upload screens' calls to the `jobs` router (server/features/jobs).
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSubscription } from '@trpc/tanstack-react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useEffect, useRef } from 'react';
 import { FINISHED_JOB_STATUSES } from '../../../server/contracts/jobs';
 import type { AppRouter } from '../../../server/trpc/app-router';
 import { useTRPC } from '../../lib/trpc';
+import { useJobStream } from './job-stream';
 import type { JobItem } from './types';
 import type { ResultKind } from './status-badge';
 
@@ -52,7 +52,7 @@ export function useJobs({ live }: { live: boolean }) {
  * Spec section 7, Realtime: every change to one of the account's jobs (Postgres NOTIFY → SSE)
  * refetches the list, and the breakdown of the job that changed. Bursts (a chunk finishing every
  * few ms) coalesce into one refetch per 300 ms. A (re)connection refetches too, so nothing missed
- * while the stream was down stays stale.
+ * while the stream was down stays stale. The stream is shared by every tab of the browser (job-stream.ts).
  */
 export function useLiveJobs() {
   const trpc = useTRPC();
@@ -82,12 +82,7 @@ export function useLiveJobs() {
     }, 300);
   }
 
-  return useSubscription(
-    trpc.jobs.onChange.subscriptionOptions(undefined, {
-      onStarted: () => refresh(),
-      onData: (e) => refresh(e.jobId),
-    }),
-  );
+  return useJobStream({ onStarted: () => refresh(), onEvent: (e) => refresh(e.jobId) });
 }
 
 export function useJobResults(jobId: string | null, page: number, pageSize: number) {

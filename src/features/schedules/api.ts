@@ -2,9 +2,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTRPC } from '../../lib/trpc';
 
-export function useSchedules() {
+/** `pollEveryMs`: reload this often while a schedule is active (the live job stream being down). */
+export function useSchedules({ pollEveryMs = false }: { pollEveryMs?: number | false } = {}) {
   const trpc = useTRPC();
-  return useQuery(trpc.schedules.list.queryOptions());
+  return useQuery({
+    ...trpc.schedules.list.queryOptions(),
+    refetchInterval: (query) => (pollEveryMs !== false && query.state.data?.some((s) => s.is_active) ? pollEveryMs : false),
+  });
 }
 
 /** What changed since the previous run; only asked for once a schedule has run twice. */

@@ -1,5 +1,4 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useSubscription } from '@trpc/tanstack-react-query';
 import { Lock, Plus, RefreshCw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
@@ -9,6 +8,7 @@ import { Card } from '../../../components/ui/card';
 import { ListEmpty, ListFailed, ListLoading } from '../../../components/ui/list-states';
 import { UpgradeDialog } from '../../../components/ui/upgrade-dialog';
 import { errorMessage, NO_ANSWER_MESSAGE } from '../../../lib/error-message';
+import { useJobStream } from '../../../features/jobs/job-stream';
 import { usePlanGate } from '../../../features/jobs/use-plan';
 import { useScheduleMutations, useSchedules } from '../../../features/schedules/api';
 import { SCHEDULE_TEXT } from '../../../features/schedules/messages';
@@ -19,23 +19,28 @@ import { SCHEDULES_UPGRADE } from '../../../features/schedules/upgrade-offer';
 import { useTRPC } from '../../../lib/trpc';
 import { can } from '../../../../server/contracts/permissions';
 
-/** A schedule run is a job: refresh the list (runs, last run, changes) whenever a job changes. */
-function useRefreshOnJobChange() {
+/** How often the list reloads while the live job stream is down and a schedule is active. */
+const OFFLINE_POLL_MS = 10_000;
+
+/**
+ * A schedule run is a job: refresh the list (runs, last run, changes) whenever a job changes, and
+ * when the stream (re)connects (a run may have happened while it was down). While the stream is
+ * not connected (a proxy that buffers or blocks server-sent events), the list is reloaded every
+ * few seconds instead, so a run still shows without a reload.
+ */
+function useRefreshOnJobChange(): { live: boolean } {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
-  useSubscription(
-    trpc.jobs.onChange.subscriptionOptions(undefined, {
-      onData: () => {
-        if (timer.current) return;
-        timer.current = setTimeout(() => {
-          timer.current = null;
-          void queryClient.invalidateQueries({ queryKey: trpc.schedules.pathKey() });
-        }, 500);
-      },
-    }),
-  );
+  const refresh = () => {
+    if (timer.current) return;
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      void queryClient.invalidateQueries({ queryKey: trpc.schedules.pathKey() });
+    }, 500);
+  };
+  return useJobStream({ onStarted: refresh, onEvent: refresh });
 }
 
 /**
@@ -49,13 +54,13 @@ function scheduleError(e: unknown) {
 
 export default function AutoRevalidationRoute() {
   const gate = usePlanGate('autoRevalidation');
-  const schedules = useSchedules();
+  const { live } = useRefreshOnJobChange();
+  const schedules = useSchedules({ pollEveryMs: live ? false : OFFLINE_POLL_MS });
   const { create, setActive, remove } = useScheduleMutations();
   const [dialogOpen, setDialogOpen] = useState(false);
   const [upgradeOpen, setUpgradeOpen] = useState(false);
   const [togglingId, setTogglingId] = useState<string | null>(null);
   const [deletingId, setDeletingId] = useState<string | null>(null);
-  useRefreshOnJobChange();
 
   useEffect(() => {
     if (schedules.isError) scheduleError(schedules.error);

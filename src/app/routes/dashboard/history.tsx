@@ -19,8 +19,7 @@ import { cn } from '../../../lib/cn';
 
 const PAGE_SIZE = 25;
 
-function LiveIndicator({ status }: { status: 'idle' | 'connecting' | 'pending' | 'error' }) {
-  const live = status === 'pending';
+function LiveIndicator({ live }: { live: boolean }) {
   return (
     <span
       className="inline-flex items-center gap-2 rounded-full border border-slate-200 bg-white px-3 py-1 text-xs font-medium text-slate-600"
@@ -39,7 +38,7 @@ function LiveIndicator({ status }: { status: 'idle' | 'connecting' | 'pending' |
 
 export default function HistoryRoute() {
   const live = useLiveJobs();
-  const jobs = useJobs({ live: live.status === 'pending' });
+  const jobs = useJobs({ live: live.live });
   const fetchFirstPage = useFetchFirstPage();
   const download = useDownloadJob();
   const cancel = useCancelJob();
@@ -120,7 +119,7 @@ export default function HistoryRoute() {
         description="Every bulk validation job and its results. The list updates live as jobs progress."
         actions={
           <>
-            <LiveIndicator status={live.status} />
+            <LiveIndicator live={live.live} />
             <Button to={paths.dashboard.bulk}>
               <FileUp className="size-4" aria-hidden /> New Upload
             </Button>
