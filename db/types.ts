@@ -335,7 +335,7 @@ export interface BillingEventTable {
   received_at: Timestamp;
 }
 
-/** Auth mails of one kind sent to one mailbox (free_grant's email key) in the hour from window_start. */
+/** Attempts of one kind (auth mails, sign-ins, wrong passwords) per mailbox digest or user id in the hour from window_start. */
 export interface AuthMailThrottleTable {
   kind: string;
   mailbox: string;
@@ -346,6 +346,7 @@ export interface AuthMailThrottleTable {
 /** One row per user ever provisioned; at most one granted row per email key (free credits once per person). */
 export interface FreeGrantTable {
   user_id: string;
+  /** SHA-256 hex of the normalised mailbox (email-key.ts mailboxDigest), never the address. */
   email_key: string;
   account_id: string | null;
   credits: Generated<number>;

@@ -2,12 +2,13 @@
 // sign up") to one mailbox an hour. Those mails go to any address that has an account, on anybody's
 // request: the per-IP limit alone lets a caller with many addresses flood an inbox, and +tag
 // spellings of one mailbox (each its own user) all land in it, so the count is per mailbox (the
-// free-grant email key). Refused sends are skipped silently: the answer to the caller is the same.
+// free-grant email key's digest). Refused sends are skipped silently: the answer to the caller is the same.
 // The same hourly counter also bounds wrong passwords typed to confirm Delete Account (per user)
 // and password sign-ins per email address, from any number of client IPs.
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
-import { freeGrantEmailKey } from './email-key';
+import { mailboxDigest } from './email-key';
 
 export const AUTH_MAILS_PER_HOUR = 5;
 
@@ -32,7 +33,7 @@ async function countOne(db: Db, kind: string, key: string): Promise<{ count: num
 
 /** Counts one mail of `kind` to `email`'s mailbox; false when this hour's allowance is spent. */
 export async function mayMailMailbox(db: Db, kind: AuthMailKind, email: string): Promise<boolean> {
-  return (await countOne(db, kind, freeGrantEmailKey(email))).count <= AUTH_MAILS_PER_HOUR;
+  return (await countOne(db, kind, mailboxDigest(email))).count <= AUTH_MAILS_PER_HOUR;
 }
 
 /**
@@ -71,7 +72,8 @@ export const SIGN_INS_PER_HOUR = 10;
 const SIGN_IN_KIND = 'sign-in-password';
 export const SIGN_IN_LOCKED_MESSAGE = 'Too many failed sign-in attempts for this email. Try again in an hour, or reset your password.';
 
-const signInKey = (email: string): string => email.trim().toLowerCase();
+/** The address as typed, lower-cased, and only its digest stored (like every mailbox key here). */
+const signInKey = (email: string): string => createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
 
 /** Counts one password sign-in for `email`; `allowed` is false once this hour's attempts are spent. */
 export async function countSignInAttempt(db: Db, email: string): Promise<{ allowed: boolean; retryAfterSeconds: number }> {

@@ -2,6 +2,8 @@
 // Lower-cased; the "+tag" of the local part dropped (sub-addressing reaches the same mailbox at
 // nearly every provider); Gmail's dots dropped and googlemail.com folded into gmail.com.
 // db/migrations/2026_11_23_20_00_00_create_free_grant.ts applies the same rules in SQL to backfill.
+import { createHash } from 'node:crypto';
+
 const GMAIL = new Set(['gmail.com', 'googlemail.com']);
 
 export function freeGrantEmailKey(email: string): string {
@@ -17,4 +19,15 @@ export function freeGrantEmailKey(email: string): string {
     domain = 'gmail.com';
   }
   return `${local}@${domain}`;
+}
+
+/**
+ * What is stored for a mailbox (free_grant.email_key, auth_mail_throttle.mailbox): the SHA-256 of its
+ * key, never the address. free_grant outlives a deleted account (free credits once per person), and
+ * the Privacy page promises the address goes with the account: a one-way digest still recognises the
+ * mailbox when it signs up again, without keeping it. Unkeyed on purpose: a keyed digest would forget
+ * every grant when the server secret is rotated.
+ */
+export function mailboxDigest(emailOrKey: string): string {
+  return createHash('sha256').update(freeGrantEmailKey(emailOrKey)).digest('hex');
 }

@@ -12,7 +12,7 @@ import type { Db } from '../../../db/client';
 import { FREE_SIGNUP_CREDITS, planByType } from '../../contracts/plans';
 import { writeAudit } from '../audit/audit';
 import { grantCredits } from '../credits/credits';
-import { freeGrantEmailKey } from './email-key';
+import { mailboxDigest } from './email-key';
 
 export type ProvisionOutcome =
   | { status: 'member'; accountId: string; role: string }
@@ -28,7 +28,7 @@ interface NewUser {
   emailVerified?: boolean;
 }
 
-/** Serialises grants to one email key (one mailbox however spelt) for the life of the transaction. */
+/** Serialises grants to one email key (one mailbox however spelt; its digest) for the life of the transaction. */
 async function lockEmailKey(trx: Db, emailKey: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtextextended(${`free_grant:${emailKey}`}, 0))`.execute(trx);
 }
@@ -55,7 +55,7 @@ export async function provisionAccount(db: Db, user: NewUser, o: { reopen?: bool
     const before = await trx.selectFrom('free_grant').select(['user_id']).where('user_id', '=', user.id).executeTakeFirst();
     if (before && !o.reopen) return { status: 'deleted' };
 
-    const emailKey = freeGrantEmailKey(user.email);
+    const emailKey = mailboxDigest(user.email);
     // One grant per email key, whoever asks at the same moment.
     await lockEmailKey(trx, emailKey);
     const verified = user.emailVerified === true;
@@ -117,7 +117,7 @@ export async function grantFreeCreditsOnVerification(db: Db, user: { id: string;
     await trx.selectFrom('user').select('id').where('id', '=', user.id).forUpdate().executeTakeFirst();
     const row = await trx.selectFrom('free_grant').select(['account_id', 'granted_at', 'email_key']).where('user_id', '=', user.id).executeTakeFirst();
     if (!row || row.granted_at || !row.account_id) return 0;
-    const emailKey = freeGrantEmailKey(user.email);
+    const emailKey = mailboxDigest(user.email);
     await lockEmailKey(trx, emailKey);
     if (await mailboxHadGrant(trx, emailKey)) return 0;
     // Only the user's own sign-up account (never an account they merely belong to).

@@ -67,7 +67,8 @@ const sections: readonly LegalSection[] = [
         </p>
         <p>
           Account data is kept for as long as your account is open. When you delete your account, we delete your profile, API keys and
-          validation data; invoices are kept only as long as tax law requires.
+          validation data; invoices are kept only as long as tax law requires. To grant the free credits once per person we keep
+          a one-way hash of your email address, never the address itself.
         </p>
       </>
     ),
