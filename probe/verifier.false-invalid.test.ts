@@ -110,3 +110,28 @@ describe('an address with a UTF-8 local part at a server that does not offer SMT
     expect(commands.some((c) => c.startsWith('MAIL FROM:') && c.endsWith(' SMTPUTF8'))).toBe(true);
   });
 });
+
+describe('a multi-line reply whose lines carry different codes (RFC 5321 4.2.1: the last line, "code SP", is the reply)', () => {
+  const mixed = (answer: string): Parameters<typeof startScriptedSmtp>[0] => ({
+    reply: (line) => {
+      if (line.startsWith('EHLO')) return '250-mx.banner.test\r\n250 PIPELINING';
+      if (line.startsWith('RCPT')) return /<alice@/.test(line) ? answer : '550 5.1.1 User unknown';
+      return line.startsWith('QUIT') ? '221 bye' : '250 2.1.0 Ok';
+    },
+  });
+  const fast = { greylistDeadlineMs: { realtime: 600, bulk: 600 }, greylistRetryDelaysMs: [100] };
+
+  it('"550-5.1.1 …" then "451 4.3.0 …" is a temporary failure, never mailbox_not_found', async () => {
+    const server = await startScriptedSmtp(mixed('550-5.1.1 <alice@banner.test>: Recipient address rejected\r\n451 4.3.0 <alice@banner.test>: Temporary lookup failure'));
+    const v = createVerifier(loopbackOptions(dns.server, server.port, fast));
+    try {
+      const r = await v.verify('alice@banner.test');
+      expect(r.result).not.toBe('invalid');
+      expect(r).toMatchObject({ verdict: 'unknown', reason: 'greylisted' });
+      expect(r.evidence.replies.find((x) => x.stage === 'rcpt')).toMatchObject({ code: 451, enhanced: '4.3.0' });
+    } finally {
+      await v.close();
+      await server.close();
+    }
+  });
+});

@@ -122,20 +122,24 @@ export function reasonForClass(cls: ReplyClass): Reason {
 }
 
 /**
- * Splits "550-5.1.1 text" style lines into code, enhanced code and text. The enhanced code is the
- * first one at the head of a line (RFC 3463 puts it on every line; some servers only on the last),
- * else qmail's "(#5.7.1)" in the text. One of another class than the reply code ("550 4.7.1") is
- * not taken as the enhanced code; it is kept at the head of the text.
+ * Splits "550-5.1.1 text" style lines into code, enhanced code and text. The reply code is the last
+ * line's: RFC 5321 4.2.1 wants the same code on every line and lets a client take the line with
+ * "code SP" as the reply, as MTAs do; a reply whose lines disagree ("550-5.1.1 …" then "451 4.3.0 …")
+ * is what its last line says, not its first. The enhanced code is the first one at the head of a
+ * line with that code (RFC 3463 puts it on every line; some servers only on the last), else qmail's
+ * "(#5.7.1)" in the text. One of another class than the reply code ("550 4.7.1") is not taken as the
+ * enhanced code; it is kept at the head of the text.
  */
 export function parseReplyLines(lines: string[]): Reply {
-  const first = lines[0] ?? '';
-  const code = Number.parseInt(first.slice(0, 3), 10);
+  const last = lines[lines.length - 1] ?? '';
+  const code = Number.parseInt(last.slice(0, 3), 10);
   // "#5.7.1" (Cisco) is the same code with a hash.
   const texts = lines.map((l) => l.slice(4).replace(/^#(?=\d)/, ''));
-  const atHead = texts.map((t) => /^[245]\.\d{1,3}\.\d{1,3}(?=\s|$)/.exec(t)?.[0]).find((c) => c !== undefined);
+  const ownCode = (i: number): boolean => lines[i]?.slice(0, 3) === last.slice(0, 3);
+  const atHead = texts.map((t, i) => (ownCode(i) ? /^[245]\.\d{1,3}\.\d{1,3}(?=\s|$)/.exec(t)?.[0] : undefined)).find((c) => c !== undefined);
   // qmail writes its enhanced code at the end, in the text: "553 sorry, that domain isn't in my list of allowed rcpthosts (#5.7.1)".
   const found = atHead ?? /\(#([245]\.\d{1,3}\.\d{1,3})\)/.exec(texts.join(' '))?.[1];
-  const enhanced = found !== undefined && found[0] === first[0] ? found : null;
+  const enhanced = found !== undefined && found[0] === last[0] ? found : null;
   const text = texts
     .map((t) => (atHead && t.startsWith(atHead) ? t.slice(atHead.length).trimStart() : t))
     .join(' ')
