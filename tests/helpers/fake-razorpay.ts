@@ -21,6 +21,8 @@ export interface FakeRazorpay {
   requests: FakeRazorpayRequest[];
   /** Makes the next API call fail with this status (e.g. 500 or 401). */
   failNext(status: number): void;
+  /** The next refund API call is answered only once released (`arrived` resolves when it comes in). */
+  holdNextRefund(): { arrived: Promise<void>; release(): void };
   close(): Promise<void>;
   plans: Map<string, FakePlan>;
   subscriptions: Map<string, FakeSubscription>;
@@ -109,6 +111,7 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
   const keySecret = o.keySecret ?? 'fake_secret_abc';
   const requests: FakeRazorpayRequest[] = [];
   let failStatus: number | null = null;
+  let refundHold: { arrived: () => void; released: Promise<void> } | null = null;
   const plans = new Map<string, FakePlan>();
   const subscriptions = new Map<string, FakeSubscription>();
   const payments = new Map<string, { id: string; amount: number; currency: string; subscription_id: string }>();
@@ -202,8 +205,13 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
         if (amount > pay.amount) return error(400, 'BAD_REQUEST_ERROR', 'The refund amount provided is greater than amount captured');
         const refund = { id: rid('rfnd'), payment_id: pay.id, amount };
         refunds.push(refund);
-        res.end(JSON.stringify({ id: refund.id, entity: 'refund', amount, currency: pay.currency, payment_id: pay.id, notes: body.notes ?? [], status: 'processed', speed_processed: 'normal', created_at: now() }));
-        setImmediate(() => void api.deliver(api.build('refund.processed', { refund: { entity: { id: refund.id, entity: 'refund', payment_id: pay.id, amount, status: 'processed' } }, payment: { entity: { id: pay.id, entity: 'payment', amount: pay.amount, currency: pay.currency, status: 'refunded' } } })));
+        const hold = refundHold;
+        refundHold = null;
+        hold?.arrived();
+        void (hold?.released ?? Promise.resolve()).then(() => {
+          res.end(JSON.stringify({ id: refund.id, entity: 'refund', amount, currency: pay.currency, payment_id: pay.id, notes: body.notes ?? [], status: 'processed', speed_processed: 'normal', created_at: now() }));
+          setImmediate(() => void api.deliver(api.build('refund.processed', { refund: { entity: { id: refund.id, entity: 'refund', payment_id: pay.id, amount, status: 'processed' } }, payment: { entity: { id: pay.id, entity: 'payment', amount: pay.amount, currency: pay.currency, status: 'refunded' } } })));
+        });
         return;
       }
       if (req.method === 'POST' && url === '/v1/orders') {
@@ -277,6 +285,14 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
     sent,
     failNext(status) {
       failStatus = status;
+    },
+    holdNextRefund() {
+      let arrived!: () => void;
+      let release!: () => void;
+      const arrivedP = new Promise<void>((r) => (arrived = r));
+      const released = new Promise<void>((r) => (release = r));
+      refundHold = { arrived, released };
+      return { arrived: arrivedP, release };
     },
     webhooks(t) {
       target = t;

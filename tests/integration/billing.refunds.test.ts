@@ -2,6 +2,7 @@
 // owner's refund button — refunding the current period's payment lowers the plan to Free at once,
 // takes back its credits, stops the subscription, audit-logged once — and the two doors never both
 // apply (replays, out-of-order deliveries and our own refund are idempotent with each other).
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { razorpayServer } from '../helpers/razorpay-server';
 import { signUpVerified } from '../helpers/test-server';
@@ -127,5 +128,30 @@ describe('refund.processed from the Razorpay dashboard', () => {
     expect(res.status).toBe(401);
     expect(await account(accountId)).toMatchObject({ plan: 'starter', credits_balance: 10_500 });
     expect((await ts.testDb.db.selectFrom('payment').select('status').where('id', '=', p.razorpay_payment_id).executeTakeFirstOrThrow()).status).toBe('captured');
+  });
+
+  it('the refund button while a renewal charge of the same subscription comes in: both answered, no deadlock', async () => {
+    const { client, accountId, subscriptionId } = await subscribed('starter');
+    rzp.setNow(Math.floor(Date.now() / 1000));
+    const first = await rzp.pay(subscriptionId);
+    // The refund holds its rows while Razorpay's refund API answers; the renewal's webhook arrives then.
+    const gate = rzp.holdNextRefund();
+    const refund = client.trpcMutation('billing.refund');
+    await gate.arrived;
+    const renewal = rzp.renewHeld(subscriptionId);
+    const delivered = rzp.deliver(renewal.charged);
+    const waiting = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(ts.testDb.db)).rows[0]!.n);
+    await expect.poll(waiting, { interval: 20, timeout: 10_000 }).toBeGreaterThan(0);
+    gate.release();
+
+    const [r, status] = await Promise.all([refund, delivered]);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(status).toBe(200);
+    // The refunded payment is recorded refunded; the renewal paid after it is the account's period.
+    expect((await ts.testDb.db.selectFrom('payment').select('status').where('id', '=', first.razorpay_payment_id).executeTakeFirstOrThrow()).status).toBe('refunded');
+    expect((await ts.testDb.db.selectFrom('payment').select('status').where('id', '=', renewal.paymentId).executeTakeFirstOrThrow()).status).toBe('captured');
+    expect(await account(accountId)).toMatchObject({ plan: 'starter', subscription_id: subscriptionId });
+    expect(await audits(accountId, 'billing.refunded')).toHaveLength(1);
   });
 });

@@ -373,6 +373,20 @@ export async function lowerPlanForRefund(
   });
 }
 
+/**
+ * The rows a refund changes, locked in the one order every billing transaction takes them —
+ * subscription, then account, then payment (applyCharge: the subscription, the account, then its
+ * payment) — so a refund and a charge of the same subscription wait for each other instead of
+ * deadlocking (Postgres would abort one: a webhook answered 500, or a refund made at Razorpay whose
+ * plan change rolled back).
+ */
+export async function lockForRefund(trx: Trx, o: { paymentId: string; accountId: string; subscriptionId: string | null }) {
+  if (o.subscriptionId) await trx.selectFrom('subscription').select('id').where('id', '=', o.subscriptionId).forUpdate().execute();
+  const account = await trx.selectFrom('account').select(['plan', 'subscription_id', 'monthly_validations_used']).where('id', '=', o.accountId).forUpdate().executeTakeFirstOrThrow();
+  const pay = await trx.selectFrom('payment').selectAll().where('id', '=', o.paymentId).forUpdate().executeTakeFirstOrThrow();
+  return { pay, account };
+}
+
 export type RefundOutcome = { outcome: 'refunded' | 'refund_recorded' | 'already_refunded' | 'unknown_payment'; accountId: string | null; cancelSubscriptionId?: string };
 
 /**
@@ -384,11 +398,11 @@ export type RefundOutcome = { outcome: 'refunded' | 'refund_recorded' | 'already
  * charge when it arrives (applyCharge).
  */
 export async function applyRefund(trx: Trx, o: { paymentId: string; refundId: string; amount: number | null; now: Date; via: 'webhook' | 'late_charge' }): Promise<RefundOutcome> {
-  const pay = await trx.selectFrom('payment').selectAll().where('id', '=', o.paymentId).forUpdate().executeTakeFirst();
-  if (!pay) return { outcome: 'unknown_payment', accountId: null };
+  const seen = await trx.selectFrom('payment').select(['account_id', 'subscription_id']).where('id', '=', o.paymentId).executeTakeFirst();
+  if (!seen) return { outcome: 'unknown_payment', accountId: null };
+  const { pay, account } = await lockForRefund(trx, { paymentId: o.paymentId, accountId: seen.account_id, subscriptionId: seen.subscription_id });
   if (pay.status === 'refunded') return { outcome: 'already_refunded', accountId: pay.account_id };
   if (pay.status !== 'captured') return { outcome: 'refund_recorded', accountId: pay.account_id };
-  const account = await trx.selectFrom('account').select(['subscription_id']).where('id', '=', pay.account_id).forUpdate().executeTakeFirstOrThrow();
   const newer = pay.subscription_id
     ? await trx
         .selectFrom('payment')
@@ -720,7 +734,7 @@ export async function refillAnnualMonths(db: Kysely<Database>, now: Date): Promi
         .innerJoin('subscription', 'subscription.id', 'account.subscription_id')
         .select(['account.id', 'account.plan', 'account.billing_interval', 'account.subscription_status', 'subscription.id as subId', 'subscription.current_start', 'subscription.current_end'])
         .where('account.id', '=', c.id)
-        .forUpdate()
+        .forUpdate('account') // the account only: a charge locks the subscription before the account
         .executeTakeFirst();
       if (!a || a.billing_interval !== 'annual' || !a.current_start || (a.subscription_status !== 'active' && a.subscription_status !== 'past_due')) return;
       const plan = planByType(a.plan);

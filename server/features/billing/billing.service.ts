@@ -21,7 +21,7 @@ import {
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
-import { LIVE_STATUSES, addInterval, applyCharge, formatDay, handleRazorpayWebhook, lowerPlanForRefund, refundSecondPayments } from './billing-events';
+import { LIVE_STATUSES, addInterval, applyCharge, formatDay, handleRazorpayWebhook, lockForRefund, lowerPlanForRefund, refundSecondPayments } from './billing-events';
 import { decideCurrency } from './currency';
 import { hexSignatureMatches, paymentGateway, subscriptionPaymentSignature, testId, webhookSignature, type PaymentGateway } from './razorpay';
 
@@ -412,9 +412,10 @@ export async function refundLatestPayment(deps: AppDeps, o: { accountId: string;
   return deps.db.transaction().execute(async (trx) => {
     const elig = await refundEligibility(trx, o.accountId);
     if (!elig.eligible) throw new AppError('CONFLICT', elig.reason);
-    const pay = await trx.selectFrom('payment').selectAll().where('id', '=', elig.paymentId).where('status', '=', 'captured').forUpdate().executeTakeFirst();
-    if (!pay) throw new AppError('CONFLICT', BILLING_MESSAGES.noRefundable);
-    const account = await trx.selectFrom('account').select(['plan', 'subscription_id', 'monthly_validations_used']).where('id', '=', o.accountId).forUpdate().executeTakeFirstOrThrow();
+    const seen = await trx.selectFrom('payment').select('subscription_id').where('id', '=', elig.paymentId).executeTakeFirstOrThrow();
+    // Locked in billing's one order (subscription, account, payment), like a charge of the same subscription.
+    const { pay, account } = await lockForRefund(trx, { paymentId: elig.paymentId, accountId: o.accountId, subscriptionId: seen.subscription_id });
+    if (pay.status !== 'captured') throw new AppError('CONFLICT', BILLING_MESSAGES.noRefundable);
     if (account.monthly_validations_used > 0) throw new AppError('CONFLICT', BILLING_MESSAGES.refundUsed);
     let refund;
     try {
