@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import type { Frequency } from '../../../db/types';
 import { SCHEDULE_MESSAGES } from '../../contracts/schedules';
-import { planAllows } from '../../contracts/plans';
+import { PLANS, planAllows } from '../../contracts/plans';
 import { writeAudit } from '../audit/audit';
 import { normalizeEmail, parseEmailCsv } from '../jobs/csv-import';
 import { createJobInTransaction, creditsNeededMessage } from '../jobs/jobs.service';
@@ -193,23 +193,38 @@ export async function scheduleChanges(db: Db, accountId: string, scheduleId: str
   return out;
 }
 
-/** Active schedules whose next run is due at `now`, on plans that include auto revalidation. */
+/** The plans whose schedules run (the autoRevalidation gate of contracts/plans.ts). */
+const SCHEDULE_PLANS = PLANS.filter((p) => p.autoRevalidation).map((p) => p.type);
+
+/**
+ * Active schedules whose next run is due at `now`, on plans that include auto revalidation. The
+ * plan is filtered in SQL, before the batch limit: the schedules of accounts that fell below Pro
+ * stay "due" forever (they never run), and as the oldest rows they would otherwise fill every
+ * batch and starve the schedules of paying accounts. The due time is computed on the UTC calendar
+ * (as nextRunAt, which the run itself checks), not in the database session's time zone, where a
+ * day across a daylight-saving change has 23 or 25 hours and a month ends on another date.
+ */
 export async function dueScheduleIds(db: Db, now: Date): Promise<string[]> {
   const rows = await db
     .selectFrom('schedule as s')
     .innerJoin('account as a', 'a.id', 's.account_id')
-    .select(['s.id', 'a.plan'])
+    .select(['s.id'])
     .where('s.is_active', '=', true)
+    .where('a.plan', 'in', SCHEDULE_PLANS)
     .where((eb) =>
       eb.or([
         eb('s.last_run_at', 'is', null),
-        eb(sql<Date>`s.last_run_at + (case s.frequency when 'daily' then interval '1 day' when 'weekly' then interval '7 days' else interval '1 month' end)`, '<=', now),
+        eb(
+          sql<Date>`((s.last_run_at at time zone 'UTC') + (case s.frequency when 'daily' then interval '1 day' when 'weekly' then interval '7 days' else interval '1 month' end)) at time zone 'UTC'`,
+          '<=',
+          now,
+        ),
       ]),
     )
     .orderBy('s.last_run_at', (ob) => ob.asc().nullsFirst())
     .limit(500)
     .execute();
-  return rows.filter((r) => planAllows(r.plan, 'autoRevalidation')).map((r) => r.id);
+  return rows.map((r) => r.id);
 }
 
 /**
