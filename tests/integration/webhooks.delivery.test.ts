@@ -10,11 +10,13 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scheduleRunPayload as documentedSchedulePayload, webhookPayload as documentedJobPayload } from '../../src/features/docs/examples';
 import { verifyWebhookSignature, verifyWebhookV2 } from '../../server/features/webhooks/webhook-signing';
 import { purgeExpired } from '../../server/features/retention/retention.service';
-import { enqueueWebhook, postWithDeadline } from '../../server/features/webhooks/webhooks.service';
+import { deliverWebhook, enqueueWebhook, postWithDeadline } from '../../server/features/webhooks/webhooks.service';
+import { runSchedule } from '../../server/features/schedules/schedules.service';
 import { joinAs, ownerOn, type Person } from '../helpers/accounts';
 import { fileFixture } from '../helpers/file-fixture';
 import { insertFinishedJob, type FinishedJobOptions } from '../helpers/jobs';
@@ -475,5 +477,48 @@ describe('retention', () => {
     const left = (await db().selectFrom('webhook_delivery').select('id').where('account_id', '=', owner.accountId).execute()).map((r) => r.id);
     expect(left.sort()).toEqual([...kept].sort());
     expect(await db().selectFrom('webhook_attempt').select('id').where('delivery_id', 'in', old).execute()).toEqual([]);
+  });
+});
+
+describe('account webhooks of jobs that end without a worker, and of endpoints removed mid-retry', () => {
+  it('sends job.failed for a scheduled run that fails at once for lack of credits', { timeout: 20_000 }, async () => {
+    const owner = await ownerOn(stack.ts, 'enterprise', 'events-sched-failed');
+    expect((await owner.client.trpcMutation('webhooks.createEndpoint', { url: `${receiver.url}/sched-failed`, events: ['job.failed'] })).status).toBe(200);
+    const schedule = await db()
+      .insertInto('schedule')
+      .values({ account_id: owner.accountId, created_by: owner.userId, name: 'Customers', email_list: ['a@x.test', 'b@x.test', 'c@x.test'], frequency: 'weekly' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db().updateTable('account').set({ credits_balance: 2 }).where('id', '=', owner.accountId).execute();
+
+    const run = await runSchedule(db(), schedule.id, new Date());
+    expect(run.status).toBe('failed');
+    // Queued with the failed job, in its transaction.
+    const queued = await db().selectFrom('webhook_delivery').select(['event', 'job_id']).where('account_id', '=', owner.accountId).execute();
+    expect(queued).toEqual([{ event: 'job.failed', job_id: run.jobId }]);
+    await expect.poll(() => forPath('/sched-failed').length, { timeout: 10_000 }).toBe(1);
+    const hook = forPath('/sched-failed')[0]!;
+    expect(JSON.parse(hook.body)).toMatchObject({ event: 'job.failed', job_id: run.jobId, status: 'failed', total_emails: 3, processed_emails: 0 });
+    expect(webhookBodyProblems('job.failed', hook.body)).toEqual([]);
+  });
+
+  it('stops retrying a delivery once its endpoint is deleted: nothing more is sent to the removed URL', { timeout: 20_000 }, async () => {
+    const owner = await ownerOn(stack.ts, 'enterprise', 'events-endpoint-gone');
+    const endpoint = data(await owner.client.trpcMutation('webhooks.createEndpoint', { url: `${receiver.url}/gone`, events: ['job.completed'] }));
+    receiver.script.push(503); // the first attempt fails; the retry is due a few seconds later
+    await enqueueWebhook(db(), { jobId: await finishedJob(owner.accountId) });
+    const delivery = () => db().selectFrom('webhook_delivery').select(['id', 'status', 'attempts', 'last_error']).where('account_id', '=', owner.accountId).executeTakeFirstOrThrow();
+    await expect.poll(async () => (await delivery()).attempts, { timeout: 10_000 }).toBe(1);
+    expect(forPath('/gone')).toHaveLength(1);
+
+    expect((await owner.client.trpcMutation('webhooks.deleteEndpoint', { id: endpoint.id })).status).toBe(200);
+    const after = await delivery();
+    expect(after).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(after.last_error).toMatch(/endpoint was deleted/);
+    // Its queued retry is gone, and an attempt that still starts sends nothing.
+    const retries = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where key = ${`webhook-deliver:${after.id}`}`.execute(db());
+    expect(retries.rows[0]!.n).toBe(0);
+    expect(await deliverWebhook(stack.ts.server.deps, after.id, { number: 2, max: 10 })).toEqual({ kind: 'skipped', reason: 'already_failed' });
+    expect(forPath('/gone')).toHaveLength(1);
   });
 });

@@ -13,6 +13,7 @@ import { depthForPlan } from '../validation/validation.service';
 import { AppError } from '../../lib/app-error';
 import { SUSPENDED_MESSAGE } from '../billing/service-state';
 import { addMonthsClamped } from '../../lib/dates';
+import { enqueueWebhook } from '../webhooks/webhooks.service';
 
 export const FREQUENCY_INTERVAL: Record<Frequency, string> = { daily: '1 day', weekly: '7 days', monthly: '1 month' };
 
@@ -267,6 +268,8 @@ export async function runSchedule(db: Db, scheduleId: string, now: Date): Promis
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      // It ended here, without a worker: the account's job.failed endpoints hear of it all the same.
+      await enqueueWebhook(trx, { jobId: job.id });
       await writeAudit(trx, { accountId: s.account_id, actor: 'system', action: 'schedule.run_failed', targetType: 'schedule', targetId: s.id, data: { job_id: job.id, reason: suspended ? 'suspended' : 'insufficient_credits' } });
       return { jobId: job.id, status: 'failed' as const };
     }

@@ -369,10 +369,29 @@ export async function updateEndpoint(db: Db, o: { accountId: string; userId: str
   });
 }
 
+/** What the delivery log says of a delivery whose endpoint was removed before it got through. */
+export const ENDPOINT_DELETED_ERROR = 'The webhook endpoint was deleted; this delivery was not retried.';
+
+/**
+ * Removes an endpoint. Its deliveries still pending (waiting for a retry) end here as failed, with
+ * their queued retries removed: nothing more is sent to a URL the account took away. An attempt
+ * already under way finishes and is logged.
+ */
 export async function deleteEndpoint(db: Db, o: { accountId: string; userId: string; id: string }): Promise<{ id: string }> {
   return db.transaction().execute(async (trx) => {
+    // Before the delete, which sets their endpoint_id to null (replays carry it too). Nothing is
+    // changed if the endpoint is not this account's: the NOT_FOUND below rolls this back.
+    const stopped = await trx
+      .updateTable('webhook_delivery')
+      .set({ status: 'failed', last_error: ENDPOINT_DELETED_ERROR, completed_at: new Date() })
+      .where('account_id', '=', o.accountId)
+      .where('endpoint_id', '=', o.id)
+      .where('status', '=', 'pending')
+      .returning('id')
+      .execute();
     const row = await trx.deleteFrom('webhook_endpoint').where('id', '=', o.id).where('account_id', '=', o.accountId).returning(['id', 'url']).executeTakeFirst();
     if (!row) throw new AppError('NOT_FOUND', 'Webhook endpoint not found.');
+    for (const d of stopped) await sql`select graphile_worker.remove_job(${`${WEBHOOK_TASK}:${d.id}`}::text)`.execute(trx);
     await writeAudit(trx as unknown as Db, { accountId: o.accountId, actorUserId: o.userId, action: 'webhook.endpoint_deleted', targetType: 'webhook_endpoint', targetId: row.id, data: { url: row.url } });
     return { id: row.id };
   });
