@@ -3,7 +3,8 @@
 // the job fails with the suspension message (the results so far stay readable and exportable).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUSPENDED_MESSAGE } from '../../server/features/billing/service-state';
-import { runChunk } from '../../server/features/jobs/bulk-pipeline';
+import { failJob, runChunk, storeBatch } from '../../server/features/jobs/bulk-pipeline';
+import { sandboxResult } from '../../server/features/api-keys/sandbox';
 import { createJob } from '../../server/features/jobs/jobs.service';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 import { credits, plainDomains, resultStats, signUpOnPlan, startProbeWorld, type ProbeWorld } from './jobs.world';
@@ -42,5 +43,29 @@ describe('bulk jobs already queued when the account is suspended', () => {
     expect((await resultStats(db, job.jobId)).rows).toBe(stored);
     const row = await db.selectFrom('validation_job').select(['status', 'error']).where('id', '=', job.jobId).executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'failed', error: SUSPENDED_MESSAGE });
+  });
+});
+
+describe('a job that failed while another of its chunks was still running', () => {
+  it('stores and charges nothing more: the in-flight chunk’s next batch is refused, and its chunk stops', async () => {
+    const { accountId, userId } = await signUpOnPlan(ts, 'failed-mid-way@example.com', 'starter', 1000);
+    const db = ts.testDb.db;
+    const [first, second] = [pw.world.emails.slice(0, 5), pw.world.emails.slice(5, 10)];
+    const job = await createJob(db, { accountId, userId, filename: 'list.csv', emails: [...first!, ...second!], source: 'upload', depth: 'smtp', chunkSize: 5 });
+    await db.updateTable('validation_job').set({ status: 'processing' }).where('id', '=', job.jobId).execute();
+    // Chunk 1 ran out of attempts (bulk-validate-chunk's last catch): the job fails, History says why.
+    await failJob(db, job.jobId, 'The verification service was unavailable; the job stopped after 25 attempts (probe down).');
+    const before = await credits(db, accountId);
+
+    // Chunk 0 was still streaming answers: its next batch arrives now.
+    const info = { id: job.jobId, account_id: accountId, created_by: userId, depth: 'smtp' as const, charge_credits: true };
+    expect(await storeBatch(db, info, first!.map(sandboxResult))).not.toBe('stored');
+    expect((await resultStats(db, job.jobId)).rows).toBe(0);
+    expect(await credits(db, accountId)).toBe(before);
+    const row = await db.selectFrom('validation_job').select(['status', 'processed_emails']).where('id', '=', job.jobId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'failed', processed_emails: 0 });
+    // The chunk, run again (its task retried), probes nothing either.
+    expect(await runChunk({ db, probe: { urls: [pw.url], token: pw.token }, retry: { initialMs: 10, maxMs: 10, budgetMs: 200 } }, job.jobId, 0)).toBe('job-finished');
+    expect((await resultStats(db, job.jobId)).rows).toBe(0);
   });
 });

@@ -6,6 +6,9 @@
 // A cancelled job (job-cancel.ts) stops here: each batch reads the job's status under its row lock
 // and stores nothing once it is cancelled, and the probe stream is aborted (checked on every batch
 // and every CANCEL_POLL_MS while the probe is silent), so no further address is probed or charged.
+// A failed job stops the same way: when one chunk runs out of attempts (or credits) and fails the
+// job, the job's other chunks still running store and charge nothing more, so the failed job's
+// counts, its job.failed webhook and the balance stay as they were when it failed.
 // A chunk of a suspended account's job (one queued before the suspension) probes nothing: the job
 // fails with the suspension message.
 import { sql } from 'kysely';
@@ -35,7 +38,7 @@ export interface ChunkRunOptions {
 export const DEFAULT_RETRY = { initialMs: 250, maxMs: 4_000, budgetMs: 45_000 };
 
 class OutOfCredits extends Error {}
-class JobCancelled extends Error {}
+class JobStopped extends Error {}
 
 /** How often a chunk waiting on the probe looks whether its job was cancelled. */
 export const CANCEL_POLL_MS = 500;
@@ -65,7 +68,8 @@ export async function runChunk(o: ChunkRunOptions, jobId: string, chunkNo: numbe
     const started = Date.now();
     let wait = retry.initialMs;
     for (;;) {
-      if (await jobCancelled(db, jobId)) return 'cancelled'; // also between retries: never probe a cancelled job
+      const stopped = await jobStopped(db, jobId); // also between retries: never probe a cancelled or failed job
+      if (stopped) return stopped;
       // A job queued before its account was suspended (an unpaid renewal) does no more paid work:
       // it fails with the suspension message; what it stored so far stays readable and exportable.
       if (job.charge_credits && !job.is_sandbox && (await isSuspended(db, job.account_id))) {
@@ -82,7 +86,7 @@ export async function runChunk(o: ChunkRunOptions, jobId: string, chunkNo: numbe
           await failJob(db, jobId, err.message);
           return 'out-of-credits';
         }
-        if (err instanceof JobCancelled) return 'cancelled';
+        if (err instanceof JobStopped) return (await jobStopped(db, jobId)) ?? 'job-finished';
         if (o.signal?.aborted) throw err;
         const message = err instanceof Error ? err.message : String(err);
         await db.updateTable('validation_job_chunk').set({ last_error: message.slice(0, 500) }).where('job_id', '=', jobId).where('chunk_no', '=', chunkNo).execute();
@@ -124,12 +128,12 @@ async function verifyAndStore(o: ChunkRunOptions, job: JobInfo, emails: string[]
     // A test key's job: the sandbox table answers, no probe is asked, nothing is charged.
     const batchSize = o.batchSize ?? 100;
     for (let i = 0; i < emails.length; i += batchSize) {
-      if ((await storeBatch(o.db, job, emails.slice(i, i + batchSize).map(sandboxResult))) === 'cancelled') throw new JobCancelled();
+      if ((await storeBatch(o.db, job, emails.slice(i, i + batchSize).map(sandboxResult))) === 'stopped') throw new JobStopped();
     }
     return;
   }
   const client = fleetClient(o.probe);
-  // Aborted when the worker stops (o.signal) or the job is cancelled.
+  // Aborted when the worker stops (o.signal) or the job is cancelled or failed.
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   o.signal?.addEventListener('abort', onAbort, { once: true });
@@ -139,7 +143,7 @@ async function verifyAndStore(o: ChunkRunOptions, job: JobInfo, emails: string[]
     stop.abort();
   };
   const poll = setInterval(() => {
-    void jobCancelled(o.db, job.id)
+    void jobStopped(o.db, job.id)
       .then((c) => c && cancel())
       .catch(() => undefined);
   }, CANCEL_POLL_MS);
@@ -156,7 +160,7 @@ async function verifyAndStore(o: ChunkRunOptions, job: JobInfo, emails: string[]
     // One write at a time, in order; the probe keeps streaming meanwhile.
     writing = writing.then(async () => {
       if (cancelled) return;
-      if ((await storeBatch(o.db, job, rows)) === 'cancelled') cancel();
+      if ((await storeBatch(o.db, job, rows)) === 'stopped') cancel();
     });
     return writing;
   };
@@ -177,28 +181,29 @@ async function verifyAndStore(o: ChunkRunOptions, job: JobInfo, emails: string[]
     clearInterval(timer);
     clearInterval(poll);
     o.signal?.removeEventListener('abort', onAbort);
-    // Whatever arrived before a failure is still committed (unless the job was cancelled).
+    // Whatever arrived before a failure is still committed (unless the job was cancelled or failed).
     if (batch.length > 0) void flush().catch(() => undefined);
     await writing;
   }
-  if (cancelled) throw new JobCancelled();
+  if (cancelled) throw new JobStopped();
 }
 
-async function jobCancelled(db: Db, jobId: string): Promise<boolean> {
+/** 'cancelled' or 'job-finished' (failed) when the job takes no more results, else null. */
+async function jobStopped(db: Db, jobId: string): Promise<'cancelled' | 'job-finished' | null> {
   const row = await db.selectFrom('validation_job').select('status').where('id', '=', jobId).executeTakeFirst();
-  return row?.status === 'cancelled';
+  return row?.status === 'cancelled' ? 'cancelled' : row?.status === 'failed' ? 'job-finished' : null;
 }
 
 /**
  * One batch: results, credits and counters in one transaction, under the job's row lock (the same
- * lock a cancel takes): a batch either commits before the cancel or finds the job cancelled and
- * stores nothing.
+ * lock a cancel and failJob take): a batch either commits before the cancel (or failure) or finds
+ * the job cancelled (or failed) and stores nothing.
  */
-export async function storeBatch(db: Db, job: JobInfo, results: VerificationResult[]): Promise<'stored' | 'cancelled'> {
+export async function storeBatch(db: Db, job: JobInfo, results: VerificationResult[]): Promise<'stored' | 'stopped'> {
   if (results.length === 0) return 'stored';
   return db.transaction().execute(async (trx) => {
     const current = await trx.selectFrom('validation_job').select('status').where('id', '=', job.id).forUpdate().executeTakeFirst();
-    if (!current || current.status === 'cancelled') return 'cancelled';
+    if (!current || current.status === 'cancelled' || current.status === 'failed') return 'stopped';
     const inserted = await trx
       .insertInto('validation_result')
       .values(results.map((r) => ({ ...resultRow({ accountId: job.account_id, jobId: job.id, userId: job.created_by, result: r }), ...(job.is_sandbox ? { charged: false } : {}) })))
