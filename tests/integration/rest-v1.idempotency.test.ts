@@ -45,6 +45,19 @@ describe('Idempotency-Key', () => {
     expect(await jobs()).toBe(2);
   });
 
+  it('replays a retry sent to another spelling of the same route (/v1/bulk/, /v1/BULK): Express serves them alike', async () => {
+    const body = { emails: ['slash@example.com'] };
+    const first = await post('/v1/bulk', body, { 'idempotency-key': 'spelling-1' });
+    expect(first.status).toBe(200);
+    const before = await jobs();
+    for (const path of ['/v1/bulk/', '/v1/BULK']) {
+      const again = await post(path, body, { 'idempotency-key': 'spelling-1' });
+      expect({ path, status: again.status, replayed: again.headers.get('idempotent-replayed'), job: again.body.job_id }).toEqual({ path, status: 200, replayed: 'true', job: first.body.job_id });
+    }
+    expect(await jobs()).toBe(before);
+    await new Promise((r) => setTimeout(r, 1100)); // the next tests start with a fresh per-second bucket
+  });
+
   it('refuses the same key with another body with 422 and changes nothing', async () => {
     const before = await jobs();
     const first = await post('/v1/bulk', { emails: ['c@example.com'] }, { 'idempotency-key': 'reused' });

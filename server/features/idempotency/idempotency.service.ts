@@ -18,7 +18,9 @@ export type Claim =
   | { kind: 'replay'; status: number; body: string; contentType: string | null };
 
 export function requestHash(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+  // Express routes ignore case and a trailing slash: /bulk, /bulk/ and /BULK are one request.
+  const route = path.replace(/\/+$/, '').toLowerCase() || '/';
+  return createHash('sha256').update(`${method} ${route}\n${JSON.stringify(body ?? null)}`).digest('hex');
 }
 
 /**
