@@ -1,12 +1,47 @@
 // The only reader of process.env for the server processes (web, worker, CLI).
 import net from 'node:net';
 import { z } from 'zod';
+import { probeUrl } from '../probe/client/probe-client';
 
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 const optional = () => z.preprocess(emptyAsUndefined, z.string().optional());
 /** A URL with one of the given schemes; a typo stops the start with the variable's name, not a failure later. */
 const urlOf = (schemes: string[], example: string) =>
   z.url({ protocol: new RegExp(`^(${schemes.join('|')})$`), error: `must be a ${schemes.map((x) => `${x}://`).join(' or ')} URL (e.g. ${example})` });
+
+/** `host:port` DNS servers, comma-separated: IP addresses (IPv6 in brackets with a port), as c-ares takes them. */
+const dnsServerList = z.preprocess(
+  emptyAsUndefined,
+  z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.split(',').map((x) => x.trim()).filter(Boolean) : undefined))
+    .superRefine((list, ctx) => {
+      for (const entry of list ?? []) {
+        const m = /^(?:\[([^\]]+)\]|([^:]+)|([^[\]]*:[^[\]]*))(?::(\d{1,5}))?$/.exec(entry);
+        const [host, port] = m ? [m[1] ?? m[2] ?? m[3] ?? '', m[4]] : ['', undefined];
+        const bareV6 = m?.[3] !== undefined;
+        const ok = m !== null && net.isIP(host) !== 0 && (bareV6 ? port === undefined : true) && (port === undefined || (Number(port) >= 1 && Number(port) <= 65535));
+        if (!ok) ctx.addIssue({ code: 'custom', message: `"${entry}" is not a DNS server address (an IP address, with :port if not 53; IPv6 as [::1]:53)` });
+      }
+    }),
+);
+/** Each probe daemon URL as the client takes it (probeUrl), so a mistyped one stops the start instead of failing every check. */
+const probeUrls = z.preprocess(
+  emptyAsUndefined,
+  z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      for (const raw of (v ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+        try {
+          probeUrl(raw);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        }
+      }
+    }),
+);
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 /** What is wrong with one entry of TRUST_PROXY (a name, an address or a range), or null. */
@@ -51,7 +86,7 @@ const envSchema = z.object({
   BETTER_AUTH_SECRET: optional(),
   SMTP_URL: z.preprocess(emptyAsUndefined, urlOf(['smtp', 'smtps'], 'smtp://user:pass@relay.example.com:587').optional()),
   MAIL_FROM: z.preprocess(emptyAsUndefined, z.string().default('Mailvet <no-reply@mailvet.local>')),
-  PROBE_URLS: optional(),
+  PROBE_URLS: probeUrls,
   PROBE_TOKEN: optional(),
   /** IP geolocation asked by the server for the caller's country (`{ip}` is replaced by the caller's public IP). */
   GEO_URL: z.preprocess(emptyAsUndefined, urlOf(['http', 'https'], 'https://ipapi.co/{ip}/json/').default('https://ipapi.co/{ip}/json/')),
@@ -65,14 +100,14 @@ const envSchema = z.object({
   /** The whole exchange of one webhook delivery (connect, headers, body) must end within this. */
   WEBHOOK_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(500).max(60_000).default(10_000)),
   /** DNS servers (host:port, comma-separated) that webhook hosts are resolved with (c-ares, never the thread pool); default the system's. */
-  WEBHOOK_DNS_SERVERS: z.preprocess(emptyAsUndefined, z.string().optional().transform((v) => (v ? v.split(',').map((x) => x.trim()).filter(Boolean) : undefined))),
+  WEBHOOK_DNS_SERVERS: dnsServerList,
   /** Webhook deliveries that may run at once in a worker process (their own runner, apart from bulk jobs). */
   WEBHOOK_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).default(4)),
   // Razorpay (billing). Without both keys, outside production, Billing uses the labelled local test checkout.
   RAZORPAY_KEY_ID: optional(),
   RAZORPAY_KEY_SECRET: optional(),
   /** DNS servers (host:port, comma-separated) for custom-domain verification; default the system's. */
-  BRANDING_DNS_SERVERS: z.preprocess(emptyAsUndefined, z.string().optional().transform((v) => (v ? v.split(',').map((x) => x.trim()).filter(Boolean) : undefined))),
+  BRANDING_DNS_SERVERS: dnsServerList,
   /** Secret of the Razorpay webhook (Dashboard → Webhooks) posting to /api/billing/razorpay/webhook. */
   RAZORPAY_WEBHOOK_SECRET: optional(),
   /** Razorpay API origin; tests point it at a fake server. */
@@ -120,6 +155,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env, o: { laptop?: b
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
+  if (parsed.data.PROBE_URLS && !parsed.data.PROBE_TOKEN) throw new Error('Invalid environment:\n  PROBE_TOKEN: required with PROBE_URLS (the bearer token the probe daemons expect)');
   const refused = productionRefusals(parsed.data);
   if (refused.length > 0) throw new Error(`Refused in production (NODE_ENV=production):\n${refused.map((l) => `  ${l}`).join('\n')}`);
   const e = parsed.data;

@@ -35,9 +35,17 @@ describe('environment', () => {
       ['TRUST_PROXY', 'lopback'],
       ['TRUST_PROXY', '10.0.0.0/33'],
       ['TRUST_PROXY', '-1'],
+      ['PROBE_URLS', 'probe-1:8025'],
+      ['PROBE_URLS', 'http://probe-1:8025,ftp://probe-2'],
+      ['WEBHOOK_DNS_SERVERS', 'dns.example.com:53'],
+      ['BRANDING_DNS_SERVERS', '127.0.0.1:99999'],
     ] as const) {
       expect(() => readEnv({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(`^Invalid environment:\\n  ${name}: `));
     }
+    // Daemons without their token would answer 401 to every check: refused at start.
+    expect(() => readEnv({ PROBE_URLS: 'http://probe-1:8025' })).toThrow(/PROBE_TOKEN: required with PROBE_URLS/);
+    expect(readEnv({ PROBE_URLS: 'http://probe-1:8025, https://probe-2', PROBE_TOKEN: 't' }).PROBE_URLS).toBe('http://probe-1:8025, https://probe-2');
+    expect(readEnv({ WEBHOOK_DNS_SERVERS: '127.0.0.1:5353, [::1]:53, 9.9.9.9, ::1' }).WEBHOOK_DNS_SERVERS).toEqual(['127.0.0.1:5353', '[::1]:53', '9.9.9.9', '::1']);
     // What the README offers is taken: names, addresses, ranges, and a hop count as a number.
     expect(readEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8, 203.0.113.7' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8, fd00::/8, 203.0.113.7');
     expect(readEnv({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
