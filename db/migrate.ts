@@ -22,6 +22,7 @@ import * as mJobCancelled from './migrations/2026_11_24_03_00_00_add_job_cancell
 import * as mVerifiedDomain from './migrations/2026_11_24_05_10_00_branding_verified_domain_unique';
 import * as mAuthMailThrottle from './migrations/2026_11_24_05_40_00_create_auth_mail_throttle';
 import * as mPaymentSecondPayment from './migrations/2026_11_24_06_00_00_add_payment_second_payment';
+import * as mSubscriptionPaused from './migrations/2026_11_24_06_10_00_subscription_paused';
 import * as mHashMailboxKeys from './migrations/2026_11_24_06_20_00_hash_mailbox_keys';
 
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_05_10_00_branding_verified_domain_unique': mVerifiedDomain,
   '2026_11_24_05_40_00_create_auth_mail_throttle': mAuthMailThrottle,
   '2026_11_24_06_00_00_add_payment_second_payment': mPaymentSecondPayment,
+  '2026_11_24_06_10_00_subscription_paused': mSubscriptionPaused,
   '2026_11_24_06_20_00_hash_mailbox_keys': mHashMailboxKeys,
 };
 

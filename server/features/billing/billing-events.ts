@@ -34,8 +34,8 @@ function freePlanColumns(updatedAt: Date) {
   };
 }
 
-/** Our statuses of a subscription that could still take a payment. */
-export const LIVE_STATUSES = ['created', 'authenticated', 'active', 'pending', 'halted'] as const;
+/** Our statuses of a subscription that could still take a payment (a paused one, once resumed). */
+export const LIVE_STATUSES = ['created', 'authenticated', 'active', 'pending', 'halted', 'paused'] as const;
 
 export const BILLING_EVENTS = [
   'subscription.authenticated',
@@ -43,6 +43,8 @@ export const BILLING_EVENTS = [
   'subscription.charged',
   'subscription.pending',
   'subscription.halted',
+  'subscription.paused',
+  'subscription.resumed',
   'subscription.cancelled',
   'subscription.completed',
   'payment.failed',
@@ -672,6 +674,23 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
       if (mail) mails.push(mail);
       return { outcome: mail ? 'past_due' : 'payment_failed_recorded', accountId };
     }
+    case 'subscription.paused': {
+      // Razorpay charges nothing while paused: the plan runs to the end of the period already paid,
+      // then the service pauses (billingTick suspends it) until the subscription is charged again.
+      await setStatus('paused');
+      if (!newer) return { outcome: 'stale', accountId };
+      await writeAudit(trx, { accountId, actor: 'system', actorUserId: null, action: 'billing.paused', targetType: 'subscription', targetId: sub.id, data: { event: e.event } });
+      await suspendIfPausedAndDue(trx, accountId, now);
+      return { outcome: 'paused', accountId };
+    }
+    case 'subscription.resumed': {
+      if (sub.status !== 'paused') return { outcome: 'ignored', accountId };
+      await setStatus('active');
+      if (!newer) return { outcome: 'stale', accountId };
+      await writeAudit(trx, { accountId, actor: 'system', actorUserId: null, action: 'billing.resumed', targetType: 'subscription', targetId: sub.id, data: { event: e.event } });
+      // Service paused at the period's end comes back with the next charge (Razorpay charges on resuming).
+      return { outcome: 'resumed', accountId };
+    }
     case 'subscription.cancelled':
     case 'subscription.completed': {
       await setStatus(e.event === 'subscription.cancelled' ? 'cancelled' : 'completed');
@@ -693,6 +712,25 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
 }
 
 // ── Time: grace periods and ends of cancelled periods ──────────────────────────────────────────
+
+/**
+ * A paused subscription's paid period is over: the account is suspended (402 for new work, data
+ * readable and exportable) until a charge — after Razorpay resumes it, or a new checkout — restores it.
+ */
+async function suspendIfPausedAndDue(trx: Trx, accountId: string, now: Date): Promise<boolean> {
+  const row = await trx
+    .updateTable('account')
+    .set({ subscription_status: 'suspended', updated_at: new Date() })
+    .where('id', '=', accountId)
+    .where('subscription_status', '=', 'active')
+    .where('cancel_at_period_end', '=', false)
+    .where('current_period_end', '<=', now)
+    .where('subscription_id', 'in', (eb) => eb.selectFrom('subscription').select('subscription.id').where('subscription.status', '=', 'paused'))
+    .returning('id')
+    .executeTakeFirst();
+  if (row) await writeAudit(trx, { accountId, actor: 'system', actorUserId: null, action: 'billing.suspended', targetType: 'account', targetId: accountId, data: { at: now.toISOString(), reason: 'paused' } });
+  return row !== undefined;
+}
 
 /** Falls to Free (data kept) when a cancelled plan's paid period is over. */
 async function endIfDue(trx: Trx, accountId: string, now: Date): Promise<boolean> {
@@ -754,7 +792,8 @@ export async function refillAnnualMonths(db: Kysely<Database>, now: Date): Promi
 
 /**
  * billing-tick (worker cron, every 10 minutes; payload { now? } for a fake clock): past_due accounts
- * whose grace ended are suspended; cancelled plans whose period ended fall to Free; annual plans
+ * whose grace ended are suspended, and so are accounts whose paused subscription's paid period is
+ * over; cancelled plans whose period ended fall to Free; annual plans
  * get the monthly refills that are due (refillAnnualMonths).
  */
 export async function billingTick(deps: AppDeps, now: Date): Promise<{ suspended: string[]; fellToFree: string[]; refilled: Array<{ accountId: string; monthStart: string }> }> {
@@ -780,7 +819,17 @@ export async function billingTick(deps: AppDeps, now: Date): Promise<{ suspended
       .execute();
     const fell: string[] = [];
     for (const r of due) if (await endIfDue(trx, r.id, now)) fell.push(r.id);
-    return { suspended: suspended.map((r) => r.id), fellToFree: fell };
+    const paused = await trx
+      .selectFrom('account')
+      .innerJoin('subscription', 'subscription.id', 'account.subscription_id')
+      .select('account.id')
+      .where('subscription.status', '=', 'paused')
+      .where('account.subscription_status', '=', 'active')
+      .where('account.current_period_end', '<=', now)
+      .execute();
+    const pausedSuspended: string[] = [];
+    for (const r of paused) if (await suspendIfPausedAndDue(trx, r.id, now)) pausedSuspended.push(r.id);
+    return { suspended: [...suspended.map((r) => r.id), ...pausedSuspended], fellToFree: fell };
   });
   await sendBillingMails(deps, mails);
   const refilled = await refillAnnualMonths(deps.db, now);

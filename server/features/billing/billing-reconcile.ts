@@ -130,8 +130,8 @@ async function reconcileOne(
 
   // A status Razorpay moved to that we never heard of (a renewal that failed, a subscription halted,
   // ended or paused): the event it sends for it, once per status and period.
-  const event = STATUS_EVENTS[remote.status];
   const fresh = await deps.db.selectFrom('subscription').select('status').where('id', '=', subscriptionId).executeTakeFirstOrThrow();
+  const event = remote.status === 'active' && fresh.status === 'paused' ? 'subscription.resumed' : STATUS_EVENTS[remote.status];
   const same = fresh.status === remote.status || (remote.status === 'expired' && fresh.status === 'cancelled');
   if (event && !same) {
     await apply(`rec_${remote.status}_${subscriptionId}_${remote.current_end ?? 0}`.slice(0, 100), {

@@ -1,0 +1,69 @@
+// subscription.paused / subscription.resumed: Razorpay takes no payment while a subscription is
+// paused, so the plan runs to the end of the period already paid and the service pauses then
+// (suspended: 402 for new work, data readable) until the subscription is charged again; resuming
+// within the paid period changes nothing for the customer. The paused subscription still counts
+// as live: deleting the account stops it at Razorpay, so a later resume cannot bill a deleted account.
+import { describe, expect, it } from 'vitest';
+import { billingTick } from '../../server/features/billing/billing-events';
+import { razorpayServer } from '../helpers/razorpay-server';
+import { signUpVerified } from '../helpers/test-server';
+
+let n = 0;
+const DAY = 86_400;
+
+describe('paused and resumed subscriptions', () => {
+  const { ts, rzp } = razorpayServer('whsec_paused_1');
+  const db = () => ts.testDb.db;
+  const account = (id: string) => db().selectFrom('account').select(['plan', 'subscription_status', 'subscription_id']).where('id', '=', id).executeTakeFirstOrThrow();
+  const subStatus = async (id: string) => (await db().selectFrom('subscription').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+
+  async function subscribed() {
+    const client = await signUpVerified(ts, { email: `paused-${++n}-${Date.now().toString(36)}@example.com`, name: 'Payer', password: 'secret123' });
+    const accountId = (await client.trpcQuery('account.me')).body.result.data.accountId as string;
+    const co = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+    rzp.setNow(Math.floor(Date.now() / 1000));
+    await rzp.pay(co.subscriptionId);
+    return { client, accountId, subscriptionId: co.subscriptionId as string, end: rzp.subscriptions.get(co.subscriptionId)!.current_end! };
+  }
+
+  it('paused: the plan runs to the paid period’s end, then new work answers 402 until a charge after resuming restores it', async () => {
+    const { client, accountId, subscriptionId, end } = await subscribed();
+    rzp.setNow(end - 10 * DAY);
+    await rzp.pause(subscriptionId);
+    expect(await subStatus(subscriptionId)).toBe('paused');
+    await billingTick(ts.server.deps, new Date((end - DAY) * 1000));
+    expect(await account(accountId)).toMatchObject({ plan: 'starter', subscription_status: 'active' });
+
+    // The paid period is over and Razorpay charges nothing while paused: the service is not free.
+    await billingTick(ts.server.deps, new Date((end + 60) * 1000));
+    expect(await account(accountId)).toMatchObject({ plan: 'starter', subscription_status: 'suspended', subscription_id: subscriptionId });
+    const check = await client.trpcMutation('validation.check', { email: 'someone@example.com' });
+    expect(check.status).toBe(402);
+
+    rzp.setNow(end + 2 * DAY);
+    await rzp.resume(subscriptionId);
+    expect(await subStatus(subscriptionId)).toBe('active');
+    expect((await account(accountId)).subscription_status).toBe('suspended'); // nothing paid yet
+    await rzp.renew(subscriptionId);
+    expect(await account(accountId)).toMatchObject({ plan: 'starter', subscription_status: 'active' });
+  });
+
+  it('resumed within the paid period: nothing changes for the customer', async () => {
+    const { accountId, subscriptionId, end } = await subscribed();
+    rzp.setNow(end - 20 * DAY);
+    await rzp.pause(subscriptionId);
+    rzp.setNow(end - 15 * DAY);
+    await rzp.resume(subscriptionId);
+    expect(await subStatus(subscriptionId)).toBe('active');
+    await billingTick(ts.server.deps, new Date((end - DAY) * 1000));
+    expect(await account(accountId)).toMatchObject({ plan: 'starter', subscription_status: 'active' });
+  });
+
+  it('deleting the account while its subscription is paused stops it at Razorpay', async () => {
+    const { client, subscriptionId } = await subscribed();
+    await rzp.pause(subscriptionId);
+    const del = await client.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password: 'secret123' });
+    expect(del.status).toBe(200);
+    expect(rzp.subscriptions.get(subscriptionId)!.status).toBe('cancelled');
+  });
+});
