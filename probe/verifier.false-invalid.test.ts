@@ -135,3 +135,33 @@ describe('a multi-line reply whose lines carry different codes (RFC 5321 4.2.1: 
     }
   });
 });
+
+describe('a permanent refusal at RCPT whose text says it is about policy or a block, whatever its code says', () => {
+  // The code (5.1.1, or a bare 550/551) claims "no such mailbox"; the text says we were blocked, a
+  // policy or filter refused, or the server does not relay: nothing is known about the mailbox.
+  const refusals = [
+    '550 Requested action not taken: mailbox unavailable - IP blocked',
+    '550 5.1.1 Your IP has been blocked',
+    '550 5.1.1 <alice@banner.test>: Recipient address rejected: blocked',
+    '550 5.1.1 Recipient rejected due to policy',
+    '550 5.1.1 Access denied',
+    '550 5.1.1 Address rejected by content filter',
+    '550 Mailbox unavailable or access denied',
+    '551 not local host banner.test, not a gateway',
+  ];
+
+  it.each(refusals)('%s → unknown/policy_block, never invalid', async (refusal) => {
+    const { result } = await verifyAgainst(
+      {
+        reply: (line) => {
+          if (line.startsWith('EHLO')) return '250-mx.banner.test\r\n250 PIPELINING';
+          if (line.startsWith('RCPT')) return /<alice@/.test(line) ? refusal : '550 5.1.1 User unknown';
+          return line.startsWith('QUIT') ? '221 bye' : '250 2.1.0 Ok';
+        },
+      },
+      'alice@banner.test',
+    );
+    expect(result.result).not.toBe('invalid');
+    expect(result).toMatchObject({ verdict: 'unknown', reason: 'policy_block' });
+  });
+});

@@ -43,6 +43,11 @@ const NOT_FOUND =
 const POLICY = /policy|denied|not (?:allowed|permitted|authori[sz]ed)|relay|authenticat|blocked|refused|rate limit|too many (?:connections|messages)|try again later/i;
 /** A refusal of our MAIL FROM, given at RCPT time (sender verification callouts, Postfix's reject_unknown_sender…). */
 const SENDER = /\bsender\b.{0,30}\b(?:rejected|refused|denied|verif\w*|unknown|invalid|blocked|not (?:found|allowed|permitted))|\bverification failed for\b|\bmail from\b.{0,30}\b(?:rejected|refused|denied|invalid)/i;
+/**
+ * Says we were blocked, a policy or filter refused, or the server does not relay: whatever code
+ * comes with it (5.1.1, a bare 550), nothing is known about the mailbox.
+ */
+const BLOCKED = /\bblocked\b|\bpolic(?:y|ies)\b|access denied|content filter|not a gateway|\brelay(?:ing)? (?:access )?(?:denied|not permitted|prohibited|disallowed)/i;
 const TOO_MANY_RCPTS = /too many (?:recipients|rcpt)|recipient limit|rcpt limit/i;
 /**
  * An enhanced code of another class than the reply code (parseReplyLines leaves it at the head of
@@ -68,6 +73,8 @@ export const REPLY_TABLE: readonly Row[] = [
   { cls: 'mailbox_full', code: /^(?:452|552)$/, text: FULL, example: '452 Mailbox is full, try again later' },
   // Microsoft 365 directory-based edge blocking: the tenant does not know the recipient (conclusive).
   { cls: 'mailbox_not_found', code: /^550$/, enhanced: /^5\.4\.1$/, text: /^Recipient address rejected: Access denied\b/i, example: '550 5.4.1 Recipient address rejected: Access denied. AS(201806281) [AM4PEPF00027A5F.eurprd04.prod.outlook.com]' },
+  // A block or a policy in the text outweighs a mailbox code (Microsoft 365's "Access denied" with 5.4.1 is the one above).
+  { cls: 'policy_block', code: /^5/, text: BLOCKED, example: '550 5.1.1 Your IP has been blocked' },
   { cls: 'policy_block', enhanced: /^5\.1\.[78]$/, example: '553 5.1.8 <verify@probe.example>: Sender address rejected: Domain not found' },
   { cls: 'mailbox_not_found', enhanced: /^5\.1\.\d{1,3}$/, example: "550 5.1.1 The email account that you tried to reach does not exist" },
   { cls: 'mailbox_disabled', enhanced: /^5\.2\.1$/, example: '550 5.2.1 The email account that you tried to reach is disabled' },
