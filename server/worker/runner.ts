@@ -3,7 +3,8 @@
 // Crash recovery: graphile-worker only frees the jobs of a dead worker after 4 hours. Each runner
 // here connects with its own application_name and records its worker ids (worker_lease), so any
 // runner can see that a lock belongs to a process whose connections are gone (killed, OOM, lost
-// machine) and release it at once with graphile's force_unlock_workers. The tasks are
+// machine) and release it at once with graphile's force_unlock_workers; a job whose last allowed
+// attempt was the one cut short gets that attempt back (worker-lease.service.ts). The tasks are
 // idempotent, so running such a job again is always safe.
 //
 // Two runners share the process and its pool: the main one (WORKER_CONCURRENCY slots: bulk chunks,

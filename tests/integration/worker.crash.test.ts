@@ -6,7 +6,7 @@ import { closeDeps, createDeps } from '../../server/boot';
 import type { AppDeps } from '../../server/deps';
 import { readEnv } from '../../server/env';
 import { createJob } from '../../server/features/jobs/jobs.service';
-import { releaseDeadWorkers } from '../../server/features/workers/worker-lease.service';
+import { CRASH_ATTEMPTS_CEILING, releaseDeadWorkers } from '../../server/features/workers/worker-lease.service';
 import { startWorker, type WorkerHandle } from '../../server/worker/runner';
 import { createTestDb, type TestDb } from '../helpers/test-db';
 import { credits, plainDomains, resultStats, seedAccount, startProbeWorld, waitForJob, type ProbeWorld } from './jobs.world';
@@ -79,6 +79,40 @@ describe('bulk jobs survive crashes and concurrency', () => {
     expect(open).toEqual([]);
   }, 120_000);
 
+  it('runs again a chunk whose last allowed attempt was on the killed worker: the job completes, one result and one credit per address', async () => {
+    const { accountId, userId } = await seedAccount(tdb.db, { plan: 'starter', credits: 5000 });
+    const emails = pw.world.emails.slice(0, 2000);
+    const { jobId } = await createJob(tdb.db, { accountId, userId, filename: 'last-attempt.csv', emails, source: 'upload', depth: 'smtp' });
+    // Every chunk on its last attempt (as after a long probe outage): the attempt the kill cuts short is its last.
+    await sql`update graphile_worker._private_jobs set max_attempts = 1 where key like ${`bulk-validate-chunk:${jobId}:%`}`.execute(tdb.db);
+
+    const first = spawnWorker();
+    try {
+      const mid = await waitForJob(tdb.db, jobId, { timeoutMs: 40_000, until: (j) => j.processed_emails >= 150 || (j.status !== 'pending' && j.status !== 'processing') });
+      first.kill('SIGKILL');
+      await exited(first);
+      expect(mid.status).toBe('processing');
+      expect((await waitForJob(tdb.db, jobId, { until: () => true })).processed_emails).toBeLessThan(2000);
+    } finally {
+      if (first.exitCode === null && first.signalCode === null) first.kill('SIGKILL');
+    }
+
+    const second = spawnWorker();
+    try {
+      const done = await waitForJob(tdb.db, jobId, { timeoutMs: 60_000, until: (j) => j.status !== 'pending' && j.status !== 'processing' }).catch(async (e: unknown) => {
+        console.error((await sql`select key, attempts, max_attempts, locked_by from graphile_worker.jobs where key like ${`bulk-validate-chunk:${jobId}:%`}`.execute(tdb.db)).rows);
+        throw e;
+      });
+      expect(done.status).toBe('completed');
+      expect(done.processed_emails).toBe(2000);
+    } finally {
+      second.kill('SIGTERM');
+      await exited(second);
+    }
+    expect(await resultStats(tdb.db, jobId)).toEqual({ rows: 2000, unique: 2000 });
+    expect(await credits(tdb.db, accountId)).toBe(3000);
+  }, 150_000);
+
   it('two workers on one database, with every chunk delivered twice, write each address once', async () => {
     const env = readEnv({ NODE_ENV: 'test', DATA_DIR: '.data/test', WORKER_CONCURRENCY: '3' });
     const depsA: AppDeps = await createDeps({ env, databaseUrl: tdb.url, probe: { urls: [pw.url], token: pw.token }, runMigrations: false, poolSize: 6 });
@@ -132,6 +166,20 @@ describe('bulk jobs survive crashes and concurrency', () => {
       expect(rows.rows).toEqual([
         { key: 'lock-dead', locked_by: null },
         { key: 'lock-live', locked_by: ids.find((id) => id.startsWith('pool-')) },
+      ]);
+
+      // A dead worker's job on its last attempt gets that attempt back, but not past the ceiling
+      // (a task that kills its process every time must not crash-loop the workers for ever).
+      for (const [key, attempts] of [['last-attempt', 1], ['crash-loop', CRASH_ATTEMPTS_CEILING]] as const) {
+        await sql`select graphile_worker.add_job('no-such-task', '{}'::json, job_key := ${key}, run_at := now() + interval '1 hour', max_attempts := ${attempts}::int)`.execute(tdb.db);
+        await sql`update graphile_worker._private_jobs set attempts = ${attempts}, locked_by = 'pool-0000dea2', locked_at = now() - interval '1 minute' where key = ${key}`.execute(tdb.db);
+      }
+      expect(await releaseDeadWorkers(tdb.db)).toEqual(['pool-0000dea2']);
+      const exhausted = await sql<{ key: string; attempts: number; max_attempts: number; locked_by: string | null }>`
+        select key, attempts, max_attempts, locked_by from graphile_worker._private_jobs where key in ('last-attempt', 'crash-loop') order by key`.execute(tdb.db);
+      expect(exhausted.rows).toEqual([
+        { key: 'crash-loop', attempts: CRASH_ATTEMPTS_CEILING, max_attempts: CRASH_ATTEMPTS_CEILING, locked_by: null },
+        { key: 'last-attempt', attempts: 1, max_attempts: 2, locked_by: null },
       ]);
     } finally {
       await live.stop();

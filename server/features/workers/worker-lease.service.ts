@@ -7,6 +7,9 @@ import type { Db } from '../../../db/client';
 /** Locks older than this, held by worker ids with no live connection, are released. */
 const LOCK_GRACE_SECONDS = 3;
 
+/** A job released from a dead worker gets its cut-short attempt back only below this many attempts (every task's max_attempts is lower). */
+export const CRASH_ATTEMPTS_CEILING = 30;
+
 /** Records that worker (or worker pool) `workerId` belongs to the runner `instance`. */
 export async function recordWorkerLease(db: Db, workerId: string, instance: string): Promise<void> {
   await db
@@ -35,6 +38,14 @@ export async function releaseDeadWorkers(db: Db): Promise<string[]> {
       )`.execute(db);
   const dead = r.rows.map((x) => x.worker_id);
   if (dead.length > 0) {
+    // graphile-worker counts an attempt when it hands the job out, so a job whose last allowed
+    // attempt was cut short by the crash would be released as exhausted and never run again: a bulk
+    // job stuck in processing forever, a webhook delivery pending forever. That attempt never ended,
+    // so it is given back (up to CRASH_ATTEMPTS_CEILING, so a task that kills its process every
+    // time cannot crash-loop the workers without end).
+    await sql`
+      update graphile_worker._private_jobs set max_attempts = attempts + 1
+      where locked_by = any(${dead}::text[]) and attempts >= max_attempts and attempts < ${CRASH_ATTEMPTS_CEILING}`.execute(db);
     await sql`select graphile_worker.force_unlock_workers(${dead}::text[])`.execute(db);
     console.warn(`[worker] released jobs of ${dead.length} dead worker(s): ${dead.join(', ')}`);
   }
