@@ -1,11 +1,11 @@
 // better-auth: email + password with required verification, sessions, TOTP two-factor, and the
 // organization plugin as the account/team model (owner/admin/member, invitations).
 import { betterAuth, type BetterAuthOptions } from 'better-auth';
-import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
+import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'better-auth/api';
 import { organization, twoFactor } from 'better-auth/plugins';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
-import { clearSignInAttempts, countSignInAttempt, mayMailMailbox, SIGN_IN_LOCKED_MESSAGE, type AuthMailKind } from '../features/account/auth-mail-throttle';
+import { clearSignInAttempts, countSignInAttempt, mayMailMailbox, recordWrongPassword, SIGN_IN_LOCKED_MESSAGE, WRONG_PASSWORDS_MESSAGE, wrongPasswordsSpent, type AuthMailKind } from '../features/account/auth-mail-throttle';
 import { grantFreeCreditsOnVerification, provisionAccount } from '../features/account/provision';
 import { brandForHost, invitationBrand, mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
 import { invitationAllowance, teamMemberLimit } from '../features/team/team.service';
@@ -82,10 +82,27 @@ const signInEmail = (body: unknown): string | null => {
   return typeof email === 'string' && email.trim() ? email : null;
 };
 
+/**
+ * Signed-in routes that ask for the current password: wrong ones count against the user with Delete
+ * Account's (auth-mail-throttle.ts), so a stolen session cannot guess its way to the password, and
+ * from there to changing it or turning two-factor off.
+ */
+const PASSWORD_CONFIRM_PATHS = new Set(['/change-password', '/two-factor/enable', '/two-factor/disable']);
+
+async function passwordConfirmUser(ctx: Parameters<typeof getSessionFromCtx>[0]): Promise<string | null> {
+  if (!PASSWORD_CONFIRM_PATHS.has(ctx.path)) return null;
+  const session = await getSessionFromCtx(ctx).catch(() => null);
+  return session?.user.id ?? null;
+}
+
 /** Before: refuses hostile input, then counts a password sign-in against its address (auth-mail-throttle.ts). */
 function beforeHook(db: Db) {
   return createAuthMiddleware(async (ctx) => {
     rejectHostileInput(ctx);
+    const confirming = await passwordConfirmUser(ctx);
+    if (confirming && (await wrongPasswordsSpent(db, confirming))) {
+      throw new APIError('TOO_MANY_REQUESTS', { message: WRONG_PASSWORDS_MESSAGE, code: 'TOO_MANY_WRONG_PASSWORDS' });
+    }
     const email = ctx.path === SIGN_IN_PATH ? signInEmail(ctx.body) : null;
     if (!email) return;
     const attempt = await countSignInAttempt(db, email);
@@ -95,12 +112,19 @@ function beforeHook(db: Db) {
   });
 }
 
-/** After: the right password (signed in, sent on to two-factor, or told to verify the address) clears the count. */
+/**
+ * After: a wrong current password is counted against the user; the right password at sign-in
+ * (signed in, sent on to two-factor, or told to verify the address) clears the address's count.
+ */
 function afterHook(db: Db) {
   return createAuthMiddleware(async (ctx) => {
+    const returned = ctx.context.returned;
+    if (isAPIError(returned) && returned.body?.code === 'INVALID_PASSWORD') {
+      const confirming = await passwordConfirmUser(ctx);
+      if (confirming) await recordWrongPassword(db, confirming);
+    }
     const email = ctx.path === SIGN_IN_PATH ? signInEmail(ctx.body) : null;
     if (!email) return;
-    const returned = ctx.context.returned;
     const rightPassword = !isAPIError(returned) || (returned.statusCode === 403 && returned.body?.code === 'EMAIL_NOT_VERIFIED');
     if (rightPassword) await clearSignInAttempts(db, email);
   });

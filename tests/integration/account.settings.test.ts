@@ -78,6 +78,22 @@ describe('change password', () => {
     expect((await signIn('pw-change@example.com', 'old-secret')).status).toBe(401);
     expect((await signIn('pw-change@example.com', 'new-secret')).status).toBe(200);
   });
+
+  it('cannot be used to guess the password with a stolen session: wrong current passwords (here, for 2FA, for Delete Account) count together, 5 an hour', async () => {
+    const c = await signUpVerified(ts, { email: 'pw-guess@example.com', password: 'right-secret' });
+    for (let i = 0; i < 3; i++) {
+      expect((await c.request('/api/auth/change-password', { json: { currentPassword: `guess-${i}`, newPassword: 'taken-over' } })).status).toBe(400);
+    }
+    expect((await c.request('/api/auth/two-factor/enable', { json: { password: 'guess-3' } })).status).toBe(400);
+    expect((await c.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password: 'guess-4' })).status).toBe(400);
+
+    const right = await c.request('/api/auth/change-password', { json: { currentPassword: 'right-secret', newPassword: 'taken-over' } });
+    expect(right.status).toBe(429);
+    expect(((await right.json()) as { message: string }).message).toBe('Too many wrong passwords. Try again in an hour.');
+    expect((await c.request('/api/auth/two-factor/enable', { json: { password: 'right-secret' } })).status).toBe(429);
+    expect((await signIn('pw-guess@example.com', 'taken-over')).status).toBe(401);
+    expect((await signIn('pw-guess@example.com', 'right-secret')).status).toBe(200);
+  });
 });
 
 describe('two-factor authentication (TOTP)', () => {

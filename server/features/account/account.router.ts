@@ -5,7 +5,7 @@ import { router } from '../../trpc/init';
 import { auditLogInput } from '../../contracts/audit';
 import { accountProcedure, authedProcedure, requirePermission } from '../../trpc/procedures';
 import { readAuditLog } from '../audit/audit.service';
-import { recordWrongPassword, wrongPasswordsSpent } from './auth-mail-throttle';
+import { recordWrongPassword, WRONG_PASSWORDS_MESSAGE, wrongPasswordsSpent } from './auth-mail-throttle';
 import { provisionAccount } from './provision';
 import { DELETE_CONFIRMATION, accountOverview, accountSummary, deleteUserAndOwnedAccounts, getProfile, updateProfile } from './account.service';
 
@@ -55,7 +55,7 @@ export const accountRouter = router({
   deleteAccount: authedProcedure.input(deleteAccountInput).mutation(async ({ ctx, input }) => {
     if (input.confirmation.trim() !== DELETE_CONFIRMATION) throw new AppError('BAD_INPUT', `Type ${DELETE_CONFIRMATION} to confirm.`);
     if (!input.password) throw new AppError('BAD_INPUT', 'Enter your password to confirm.');
-    if (await wrongPasswordsSpent(ctx.deps.db, ctx.user.id)) throw new AppError('RATE_LIMITED', 'Too many wrong passwords. Try again in an hour.');
+    if (await wrongPasswordsSpent(ctx.deps.db, ctx.user.id)) throw new AppError('RATE_LIMITED', WRONG_PASSWORDS_MESSAGE);
     try {
       await ctx.deps.auth.api.verifyPassword({ body: { password: input.password }, headers: ctx.headers });
     } catch (err) {

@@ -37,11 +37,12 @@ export async function mayMailMailbox(db: Db, kind: AuthMailKind, email: string):
 }
 
 /**
- * Wrong passwords typed to confirm Delete Account, per user (the same table, kind
- * `delete-account-password`, keyed by user id): after WRONG_PASSWORDS_PER_HOUR in an hour even the
- * right one is refused, so a stolen session cannot guess its way to deleting the account.
+ * Wrong passwords typed to confirm Delete Account, Change Password or a two-factor change, per user
+ * (the same table, kind `delete-account-password`, keyed by user id): after WRONG_PASSWORDS_PER_HOUR
+ * in an hour even the right one is refused, so a stolen session cannot guess its way to the password.
  */
 export const WRONG_PASSWORDS_PER_HOUR = 5;
+export const WRONG_PASSWORDS_MESSAGE = 'Too many wrong passwords. Try again in an hour.';
 const WRONG_PASSWORD_KIND = 'delete-account-password';
 
 export async function wrongPasswordsSpent(db: Db, userId: string): Promise<boolean> {
