@@ -155,6 +155,12 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env, o: { laptop?: b
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
+  // One Razorpay key without the other would quietly fall back (to the labelled test checkout with
+  // developer tools on, to "payments unavailable" without them): a misspelt name stops the start.
+  if (!parsed.data.RAZORPAY_KEY_ID !== !parsed.data.RAZORPAY_KEY_SECRET) {
+    const missing = parsed.data.RAZORPAY_KEY_ID ? 'RAZORPAY_KEY_SECRET' : 'RAZORPAY_KEY_ID';
+    throw new Error(`Invalid environment:\n  ${missing}: required with ${missing === 'RAZORPAY_KEY_ID' ? 'RAZORPAY_KEY_SECRET' : 'RAZORPAY_KEY_ID'} (Razorpay takes payments only with both keys)`);
+  }
   if (parsed.data.PROBE_URLS && !parsed.data.PROBE_TOKEN) throw new Error('Invalid environment:\n  PROBE_TOKEN: required with PROBE_URLS (the bearer token the probe daemons expect)');
   const refused = productionRefusals(parsed.data);
   if (refused.length > 0) throw new Error(`Refused in production (NODE_ENV=production):\n${refused.map((l) => `  ${l}`).join('\n')}`);

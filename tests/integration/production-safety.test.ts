@@ -42,6 +42,9 @@ describe('environment', () => {
     ] as const) {
       expect(() => readEnv({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(`^Invalid environment:\\n  ${name}: `));
     }
+    // One Razorpay key without the other: not a quiet fall-back to the test checkout (or to no payments).
+    expect(() => readEnv({ RAZORPAY_KEY_ID: 'rzp_live_x' }, { laptop: true })).toThrow(/RAZORPAY_KEY_SECRET: required with RAZORPAY_KEY_ID/);
+    expect(() => readEnv({ ...PROD, RAZORPAY_KEY_SECRET: 's', RAZORPAY_WEBHOOK_SECRET: 'w' })).toThrow(/RAZORPAY_KEY_ID: required with RAZORPAY_KEY_SECRET/);
     // Daemons without their token would answer 401 to every check: refused at start.
     expect(() => readEnv({ PROBE_URLS: 'http://probe-1:8025' })).toThrow(/PROBE_TOKEN: required with PROBE_URLS/);
     expect(readEnv({ PROBE_URLS: 'http://probe-1:8025, https://probe-2', PROBE_TOKEN: 't' }).PROBE_URLS).toBe('http://probe-1:8025, https://probe-2');
