@@ -98,6 +98,39 @@ describe('auto revalidation schedules', () => {
     expect(runs).toHaveLength(2);
   });
 
+  it('reports what changed between the last two completed runs, not against a run that failed or is still running', async () => {
+    const { client, accountId, userId } = await signUpOnPlan(ts, 'sched-changes-failed@example.com', 'pro');
+    const db = ts.testDb.db;
+    const schedule = await db
+      .insertInto('schedule')
+      .values({ account_id: accountId, created_by: userId, name: 'Customers', email_list: ['a@x.test', 'b@x.test'], frequency: 'weekly' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const DAY = 86_400_000;
+    const run = async (daysAgo: number, status: 'completed' | 'failed' | 'processing', results: Array<[string, 'valid' | 'invalid']>) => {
+      const job = await db
+        .insertInto('validation_job')
+        .values({ account_id: accountId, created_by: userId, filename: 'Customers (scheduled weekly run)', source: 'schedule', schedule_id: schedule.id, status, total_emails: 2, processed_emails: results.length, created_at: new Date(Date.now() - daysAgo * DAY), error: status === 'failed' ? 'Not enough credits' : null, webhook_url: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (results.length > 0) {
+        await db
+          .insertInto('validation_result')
+          .values(results.map(([email, r]) => ({ account_id: accountId, job_id: job.id, email, result: r, verdict: r === 'valid' ? 'deliverable' : 'undeliverable', reason: r === 'valid' ? 'accepted' : 'mailbox_not_found', is_syntax_valid: true, is_dns_valid: true, is_mx_valid: true, is_smtp_valid: r === 'valid', deliverability_score: r === 'valid' ? 90 : 10, role_detected: false, disposable_provider: false })) as never)
+          .execute();
+      }
+      return job.id;
+    };
+    const first = await run(21, 'completed', [['a@x.test', 'valid'], ['b@x.test', 'valid']]);
+    const second = await run(14, 'completed', [['a@x.test', 'valid'], ['b@x.test', 'invalid']]);
+    await run(7, 'failed', []); // too few credits that week
+    const expected = { lastRun: { jobId: second, status: 'completed' }, previousRun: { jobId: first, status: 'completed' }, newlyInvalid: [{ email: 'b@x.test', previous: 'valid', reason: 'mailbox_not_found' }], recovered: [] };
+    expect(data(await client.trpcQuery('schedules.changes', { scheduleId: schedule.id }))).toMatchObject(expected);
+    // This week's run has only just started: still the last two completed runs.
+    await run(0, 'processing', [['a@x.test', 'valid']]);
+    expect(data(await client.trpcQuery('schedules.changes', { scheduleId: schedule.id }))).toMatchObject(expected);
+  });
+
   it("deletes and toggles only the caller's own schedules", async () => {
     const a = await signUpOnPlan(ts, 'sched-a@example.com', 'pro');
     const b = await signUpOnPlan(ts, 'sched-b@example.com', 'pro');

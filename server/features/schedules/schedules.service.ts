@@ -164,7 +164,11 @@ export interface ScheduleChanges {
   recovered: Array<{ email: string; current: string }>;
 }
 
-/** What changed between the last two runs of a schedule. */
+/**
+ * What changed between the last two completed runs of a schedule (as schedule.run_completed
+ * compares). A run that failed (too few credits, suspended) has no results, and one still running
+ * has only some: compared with either, every change would look like "nothing turned invalid".
+ */
 export async function scheduleChanges(db: Db, accountId: string, scheduleId: string): Promise<ScheduleChanges> {
   const schedule = await db.selectFrom('schedule').select('id').where('id', '=', scheduleId).where('account_id', '=', accountId).executeTakeFirst();
   if (!schedule) throw new AppError('NOT_FOUND', 'Schedule not found');
@@ -173,6 +177,7 @@ export async function scheduleChanges(db: Db, accountId: string, scheduleId: str
     .select(['id', 'status', 'created_at'])
     .where('account_id', '=', accountId)
     .where('schedule_id', '=', scheduleId)
+    .where('status', '=', 'completed')
     .orderBy('created_at', 'desc')
     .limit(2)
     .execute();
