@@ -1,6 +1,7 @@
 // One live subscription per account: two checkouts opened while the account is still Free (two
 // tabs, or an abandoned Starter checkout completed after a Pro one) must never both be paid, or the
 // customer is billed twice and each renewal of the older one moves the account back to its plan.
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { billingTick } from '../../server/features/billing/billing-events';
 import { razorpayServer } from '../helpers/razorpay-server';
@@ -137,5 +138,28 @@ describe('Pay now while Razorpay’s own retry of the unpaid subscription also g
     expect(rzp.refunds.slice(refundsBefore).map((r) => r.payment_id)).toEqual([paid.razorpay_payment_id]);
     await expect.poll(() => payment(paid.razorpay_payment_id)).toMatchObject({ status: 'refunded', credits_granted: 0 });
     expect(rzp.subscriptions.get(newSub)!.status).toBe('cancelled');
+  });
+
+  it('both charges at the same moment: the Pay now one applies, the retry’s is refunded, and neither webhook fails on a deadlock', async () => {
+    const { accountId, oldSub, newSub } = await pastDue('together');
+    const refundsBefore = rzp.refunds.length;
+    const retry = rzp.renewHeld(oldSub);
+    const paid = rzp.payHeld(newSub);
+    const waiting = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(ts.testDb.db)).rows[0]!.n);
+    // Both webhooks queue behind the account row (held here a moment), the Pay now charge first.
+    let deliveries: Array<Promise<number>> = [];
+    await ts.testDb.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('account').select('id').where('id', '=', accountId).forUpdate().execute();
+      deliveries = [rzp.deliver(paid.charged)];
+      await expect.poll(waiting, { interval: 20, timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+      deliveries.push(rzp.deliver(retry.charged));
+      await expect.poll(waiting, { interval: 20, timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    });
+    expect(await Promise.all(deliveries)).toEqual([200, 200]);
+    expect(await account(accountId)).toMatchObject({ plan: 'starter', subscription_id: newSub, subscription_status: 'active', cancel_at_period_end: false, credits_balance: 10_000 });
+    expect(rzp.refunds.slice(refundsBefore).map((r) => r.payment_id)).toEqual([retry.paymentId]);
+    await expect.poll(() => payment(retry.paymentId)).toMatchObject({ status: 'refunded', credits_granted: 0 });
+    expect(await payment(paid.paymentId)).toMatchObject({ status: 'captured', credits_granted: 10_000 });
   });
 });

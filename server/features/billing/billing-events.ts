@@ -98,12 +98,32 @@ export type ChargeOutcome =
   | { applied: false; reason: 'second_payment'; refundPaymentId: string; cancelSubscriptionId: string };
 
 /**
+ * Every billing transaction of an account (a webhook's event, the checkout handler's charge, a
+ * refund) first takes this account's billing lock, then its rows: subscription, account, payment.
+ * Two of them never hold rows the other waits for — a charge of a new subscription also updates the
+ * subscription it replaces, which a charge of that one (Razorpay's retry, at the same moment) holds
+ * — so Postgres never has to abort one as a deadlock (a webhook answered 500, a checkout's answer an
+ * error, a refund made at Razorpay whose plan change rolled back).
+ */
+export async function lockAccountBilling(trx: Trx, accountId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(727275, hashtext(${accountId}))`.execute(trx);
+}
+
+/** The subscription row, locked after its account's billing lock (undefined: not ours). */
+async function lockSubscription(trx: Trx, subscriptionId: string): Promise<Selectable<SubscriptionTable> | undefined> {
+  const seen = await trx.selectFrom('subscription').select('account_id').where('id', '=', subscriptionId).executeTakeFirst();
+  if (!seen) return undefined;
+  await lockAccountBilling(trx, seen.account_id);
+  return trx.selectFrom('subscription').selectAll().where('id', '=', subscriptionId).forUpdate().executeTakeFirst();
+}
+
+/**
  * One charge: records the payment (once per payment id), starts the period, refills the credits and
  * makes the account active on the subscription's plan. A plan change waiting for the renewal takes
  * effect with the first charge of the new plan.
  */
 export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutcome> {
-  const sub = await trx.selectFrom('subscription').selectAll().where('id', '=', c.subscriptionId).forUpdate().executeTakeFirst();
+  const sub = await lockSubscription(trx, c.subscriptionId);
   if (!sub) return { applied: false, reason: 'unknown_subscription' };
   const account = await trx
     .selectFrom('account')
@@ -376,13 +396,13 @@ export async function lowerPlanForRefund(
 }
 
 /**
- * The rows a refund changes, locked in the one order every billing transaction takes them —
- * subscription, then account, then payment (applyCharge: the subscription, the account, then its
- * payment) — so a refund and a charge of the same subscription wait for each other instead of
+ * The rows a refund changes, locked in the one order every billing transaction takes them — the
+ * account's billing lock, subscription, account, payment (applyCharge: the same) — so a refund and a charge of the same subscription wait for each other instead of
  * deadlocking (Postgres would abort one: a webhook answered 500, or a refund made at Razorpay whose
  * plan change rolled back).
  */
 export async function lockForRefund(trx: Trx, o: { paymentId: string; accountId: string; subscriptionId: string | null }) {
+  await lockAccountBilling(trx, o.accountId);
   if (o.subscriptionId) await trx.selectFrom('subscription').select('id').where('id', '=', o.subscriptionId).forUpdate().execute();
   const account = await trx.selectFrom('account').select(['plan', 'subscription_id', 'monthly_validations_used']).where('id', '=', o.accountId).forUpdate().executeTakeFirstOrThrow();
   const pay = await trx.selectFrom('payment').selectAll().where('id', '=', o.paymentId).forUpdate().executeTakeFirstOrThrow();
@@ -593,7 +613,7 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
   }
 
   if (!subId) return { outcome: 'ignored', accountId: null };
-  const sub = await trx.selectFrom('subscription').selectAll().where('id', '=', subId).forUpdate().executeTakeFirst();
+  const sub = await lockSubscription(trx, subId);
   if (!sub) return { outcome: 'unknown_subscription', accountId: null };
   const accountId = sub.account_id;
 
