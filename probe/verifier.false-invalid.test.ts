@@ -1,5 +1,7 @@
-// What a user sees from the whole engine (DNS + SMTP + verdict) behind a server that sends more
-// replies than asked for: an existing mailbox is never reported invalid.
+// What a user sees from the whole engine (DNS + SMTP + verdict) behind mail servers it may never
+// have met: one that sends more replies than asked for, one without SMTPUTF8, multi-line replies
+// with mixed codes, refusals whose code says "no mailbox" and whose text says "blocked". An
+// existing mailbox is never reported invalid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifier, type ProbeOptions } from './index';
 import { startFakeDns, type FakeDns } from './testing/fake-dns';
@@ -163,5 +165,16 @@ describe('a permanent refusal at RCPT whose text says it is about policy or a bl
     );
     expect(result.result).not.toBe('invalid');
     expect(result).toMatchObject({ verdict: 'unknown', reason: 'policy_block' });
+  });
+});
+
+describe('the evidence of a refusal before RCPT', () => {
+  it('lists the refusing reply once (a 554 greeting, a 550 to MAIL FROM), not twice', async () => {
+    const atMail = await verifyAgainst({ reply: (line) => (line.startsWith('MAIL') ? '550 5.7.1 Sender rejected' : line.startsWith('QUIT') ? '221 bye' : '250 ok') }, 'alice@banner.test');
+    expect(atMail.result).toMatchObject({ verdict: 'unknown', reason: 'policy_block' });
+    expect(atMail.result.evidence.replies.filter((r) => r.stage === 'mail')).toHaveLength(1);
+    const atGreeting = await verifyAgainst({ banner: '554 5.7.1 No SMTP service here', reply: () => '221 bye' }, 'alice@banner.test');
+    expect(atGreeting.result).toMatchObject({ verdict: 'unknown', reason: 'policy_block' });
+    expect(atGreeting.result.evidence.replies.filter((r) => r.stage === 'banner')).toHaveLength(1);
   });
 });

@@ -105,7 +105,7 @@ class EarlyEnd extends Error {
 }
 
 /** Maps a non-success reply before RCPT to the session outcome. */
-function earlyOutcome(r: RawReply): SessionOutcome {
+function earlyOutcome(r: { code: number }): SessionOutcome {
   if (r.code === 421) return 'busy';
   if (r.code >= 400 && r.code < 500) return 'temp_fail';
   return 'refused';
@@ -189,8 +189,9 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
   if (p.onHeard) conn.whenHeard(p.onHeard);
   const expect = async (stage: string, timeoutMs: number, code: number): Promise<RawReply> => {
     const r = await conn.read(timeoutMs, p.signal);
-    transcript.push(toSmtpReply(stage, r));
-    if (r.code !== code) throw unexpected(stage, r);
+    const reply = toSmtpReply(stage, r);
+    transcript.push(reply);
+    if (r.code !== code) throw unexpected(reply);
     return r;
   };
 
@@ -319,9 +320,10 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
  * What ends the session when `stage` did not get the reply it needs: any other 2xx is a reply to
  * something else (a second greeting, a goodbye), so the server is out of step; the rest ends it early.
  */
-function unexpected(stage: string, r: RawReply): Error {
-  if (r.code >= 200 && r.code < 300) return new SmtpError('out_of_step', `out of step: ${r.code} in reply to ${stage}`);
-  return new EarlyEnd(earlyOutcome(r), toSmtpReply(stage, r), `${stage}: ${r.code} ${r.text}`);
+function unexpected(r: SmtpReply): Error {
+  if (r.code >= 200 && r.code < 300) return new SmtpError('out_of_step', `out of step: ${r.code} in reply to ${r.stage}`);
+  // The reply is the transcript's own entry: the evidence lists it once.
+  return new EarlyEnd(earlyOutcome(r), r, `${r.stage}: ${r.code} ${r.text}`);
 }
 
 /** At most this many 220s read in place of EHLO's (or HELO's) reply are taken as more greeting. */
@@ -344,14 +346,16 @@ async function greet(conn: SmtpConnection, p: SessionParams, transcript: SmtpRep
   };
   conn.write([`EHLO ${p.heloName}`]);
   const ehlo = await reply();
-  transcript.push(toSmtpReply('ehlo', ehlo));
+  const ehloReply = toSmtpReply('ehlo', ehlo);
+  transcript.push(ehloReply);
   if (ehlo.code === 250) return ehloKeywords(ehlo);
   // A 2xx is no refusal (never a reason for HELO); 421 says the server is closing.
-  if (ehlo.code === 421 || (ehlo.code >= 200 && ehlo.code < 300)) throw unexpected('ehlo', ehlo);
+  if (ehlo.code === 421 || (ehlo.code >= 200 && ehlo.code < 300)) throw unexpected(ehloReply);
   conn.write([`HELO ${p.heloName}`]);
   const helo = await reply();
-  transcript.push(toSmtpReply('helo', helo));
-  if (helo.code !== 250) throw unexpected('helo', helo);
+  const heloReply = toSmtpReply('helo', helo);
+  transcript.push(heloReply);
+  if (helo.code !== 250) throw unexpected(heloReply);
   return new Set();
 }
 
