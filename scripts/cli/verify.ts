@@ -10,7 +10,7 @@
 // could not be verified, 2 when the input is refused (unreadable CSV, no email column, …).
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { Command } from 'commander';
 import { addEngineOptions, cliLine, exitWhenStdoutCloses, optionsFromFlags, parseCli, stdinLine, verifyStdin, type VerifyFlags } from '../../probe/cli';
@@ -18,8 +18,9 @@ import { ProbeClient } from '../../probe/client/probe-client';
 import { depthSchema, trimAddress, type VerificationResult } from '../../probe/contract';
 import { createVerifier } from '../../probe/index';
 import { RESULT_CSV_COLUMNS } from '../../server/contracts/jobs';
-import { MAX_VALUE_LENGTH, parseEmailCsv } from '../../server/features/jobs/csv-import';
+import { MAX_VALUE_LENGTH } from '../../server/features/jobs/csv-import';
 import { csvCell } from '../../server/lib/csv-cell';
+import { readCsvFile } from './csv-file';
 
 interface CliFlags extends VerifyFlags {
   csv?: string;
@@ -116,53 +117,170 @@ class Progress {
   }
 }
 
-function results(emails: string[], flags: CliFlags): AsyncIterable<VerificationResult> & { close(): Promise<void> } {
+/** Verifies one batch of addresses, locally or on the fleet; close() once every batch is done. */
+function verifierOf(flags: CliFlags): { verify(emails: string[]): AsyncIterable<VerificationResult>; close(): Promise<void> } {
   const depth = depthSchema.parse(flags.depth);
   const mode = flags.mode === 'bulk' ? 'bulk' : 'realtime';
   if (flags.probeUrls) {
     const token = flags.probeToken ?? process.env.PROBE_TOKEN ?? '';
     if (!token) throw new Error('--probe-urls needs the fleet token: --probe-token or PROBE_TOKEN');
     const client = new ProbeClient({ urls: flags.probeUrls.split(','), token });
-    return Object.assign(client.verify(emails, { depth, mode }), { close: async () => undefined });
+    return { verify: (emails) => client.verify(emails, { depth, mode }), close: async () => undefined };
   }
   const verifier = createVerifier(optionsFromFlags(flags, process.env));
-  return Object.assign(verifier.verifyBatch(emails, { depth, mode }), { close: () => verifier.close() });
+  return { verify: (emails) => verifier.verifyBatch(emails, { depth, mode }), close: () => verifier.close() };
 }
 
-async function readStdinLines(): Promise<string[]> {
-  const out: string[] = [];
+async function* stdinAddresses(): AsyncGenerator<string> {
+  let first = true;
   for await (const raw of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
-    const line = stdinLine(raw, out.length === 0);
-    if (trimAddress(line) !== '') out.push(line);
+    const line = stdinLine(raw, first);
+    if (trimAddress(line) === '') continue;
+    first = false;
+    yield line;
   }
-  return out;
+}
+
+/** Addresses handed to the verifier at a time (as the stdin mode batches them). */
+export const BATCH_SIZE = 10_000;
+/**
+ * At most this many addresses are read but not yet written (4 batches): what a run holds, whatever
+ * the size of the list. A slow address (a greylisting server) holds back the lines after it, and the
+ * reading of the list, never the memory.
+ */
+export const RESULT_WINDOW = 4 * BATCH_SIZE;
+
+export interface StreamOptions {
+  /** Lines in input order (the CSV), or as results come (JSON lines). */
+  ordered: boolean;
+  batchSize?: number;
+  window?: number;
+  onRead?: (read: number) => void;
+  onResult?: (r: VerificationResult) => void;
+}
+
+/**
+ * Verifies `addresses` (unique) batch by batch, several batches at once, and writes one line per
+ * result as soon as it may be written: in input order once every address before it has its line
+ * (ordered), or as it comes. An address that got no result (the verifier failed) has no line; after
+ * a failure no further batch is started. Returns how many addresses were read and the failure.
+ */
+export async function verifyStream(
+  addresses: AsyncIterable<string>,
+  verify: (emails: string[]) => AsyncIterable<VerificationResult>,
+  line: (r: VerificationResult) => string,
+  write: (line: string) => Promise<void>,
+  o: StreamOptions,
+): Promise<{ read: number; failure: Error | null }> {
+  const batchSize = o.batchSize ?? BATCH_SIZE;
+  const window = Math.max(o.window ?? RESULT_WINDOW, batchSize);
+  const waiting = new Map<number, string | null>(); // ordered: lines that wait for an earlier one
+  let next = 0; // ordered: the index of the next line to hand to the writer
+  let settled = 0; // addresses whose line is written (or that have none)
+  let writing = Promise.resolve();
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const poke = (): void => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  let broken: unknown = null; // the writer's failure: nothing more is written, the caller gets it
+  const emit = (l: string | null): void => {
+    if (l === null) {
+      settled++;
+      return;
+    }
+    writing = writing.then(async () => {
+      try {
+        if (broken === null) await write(l);
+      } catch (err) {
+        broken = err;
+      } finally {
+        settled++;
+        poke();
+      }
+    });
+  };
+  const deliver = (i: number, l: string | null): void => {
+    if (!o.ordered) emit(l);
+    else {
+      waiting.set(i, l);
+      while (waiting.has(next)) {
+        const ready = waiting.get(next)!;
+        waiting.delete(next);
+        next++;
+        emit(ready);
+      }
+    }
+    poke();
+  };
+  const running: Promise<void>[] = [];
+  const start = (emails: string[], base: number): void => {
+    const index = new Map(emails.map((e, i) => [e, base + i]));
+    running.push(
+      (async () => {
+        try {
+          for await (const r of verify(emails)) {
+            const i = index.get(r.email);
+            if (i === undefined && o.ordered) continue;
+            index.delete(r.email);
+            o.onResult?.(r);
+            deliver(i ?? -1, line(r));
+          }
+        } catch (err) {
+          failure ??= err as Error;
+        } finally {
+          for (const i of index.values()) deliver(i, null);
+        }
+      })(),
+    );
+  };
+
+  let read = 0;
+  let batch: string[] = [];
+  for await (const email of addresses) {
+    batch.push(email);
+    read++;
+    o.onRead?.(read);
+    if (batch.length < batchSize) continue;
+    start(batch, read - batch.length);
+    batch = [];
+    while (!failure && broken === null && read - settled >= window) await new Promise<void>((resolve) => (wake = resolve));
+    if (failure || broken !== null) break;
+  }
+  if (batch.length > 0 && !failure && broken === null) start(batch, read - batch.length);
+  await Promise.all(running);
+  await writing;
+  if (broken !== null) throw broken;
+  return { read, failure };
 }
 
 async function runCsv(flags: CliFlags & { csv: string }): Promise<number> {
-  let bytes: Uint8Array;
+  // The upload's rules, without its per-file cap: the CLI takes a self-hoster's whole list, read
+  // from the file as it is verified (checked whole first, before any address is verified).
+  let parsed: Awaited<ReturnType<typeof readCsvFile>>;
   try {
-    bytes = await readFile(flags.csv);
+    parsed = await readCsvFile(flags.csv);
   } catch (err) {
     process.stderr.write(`mailvet verify: cannot read ${flags.csv}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
     return 2;
   }
-  // The upload's rules, without its per-file cap: the CLI takes a self-hoster's whole list.
-  const parsed = parseEmailCsv(bytes, { maxEmails: Number.MAX_SAFE_INTEGER });
   if (!parsed.ok) {
-    process.stderr.write(`mailvet verify: ${flags.csv}: ${parsed.error.message}\n`);
+    process.stderr.write(`mailvet verify: ${flags.csv}: ${parsed.message}\n`);
     return 2;
   }
-  const { emails, rows, duplicates, skipped } = parsed.value;
+  const { unique, rows, duplicates, skipped } = parsed.value;
   // The result file has one row per address verified: say what the upload rules left out of it.
   const leftOut = [duplicates > 0 ? plural(duplicates, 'duplicate') : null, skipped > 0 ? `${plural(skipped, 'value')} longer than ${fmt(MAX_VALUE_LENGTH)} characters` : null].filter(Boolean);
   if (leftOut.length > 0) process.stderr.write(`Read ${fmt(rows)} addresses from ${flags.csv}; left out: ${leftOut.join(', ')}\n`);
-  return verifyList(emails, flags, 'csv');
+  return verifyList(parsed.value.addresses(), unique, flags, 'csv');
 }
 
-async function verifyList(emails: string[], flags: CliFlags, output: 'csv' | 'jsonl'): Promise<number> {
+async function verifyList(addresses: AsyncIterable<string>, total: number | null, flags: CliFlags, output: 'csv' | 'jsonl'): Promise<number> {
   const started = Date.now();
   // Where the result goes is checked before the work, not after hours of it: the file is made now
-  // (next to --out, renamed onto it at the end).
+  // (next to --out, written as results come, renamed onto it at the end).
   const tmp = flags.out ? `${flags.out}.${randomUUID()}.tmp` : null;
   // Interrupted (Ctrl+C, kill): nothing is written, and the temporary file does not stay behind.
   // Listened for before the file is made, so no signal can fall between the two.
@@ -175,64 +293,107 @@ async function verifyList(emails: string[], flags: CliFlags, output: 'csv' | 'js
     process.once('SIGINT', interrupted);
     process.once('SIGTERM', interrupted);
   }
+  let file: FileHandle | null = null;
   try {
     if (tmp) {
       try {
         await writeFile(tmp, '');
+        file = await open(tmp, 'w');
       } catch (err) {
         process.stderr.write(`mailvet verify: cannot write ${flags.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
         return 2;
       }
     }
-    return await verifyInto(emails, flags, output, started, tmp);
+    const code = await verifyInto(addresses, total, flags, output, started, file);
+    if (code === 2 || !file || !flags.out || !tmp) return code;
+    try {
+      await file.close();
+      file = null;
+      await rename(tmp, flags.out);
+    } catch (err) {
+      process.stderr.write(`mailvet verify: cannot write ${flags.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+      return 2;
+    }
+    return code;
   } finally {
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);
+    await file?.close().catch(() => undefined);
     if (tmp) await rm(tmp, { force: true }).catch(() => undefined); // gone already when renamed onto --out, or never made
   }
 }
 
-async function verifyInto(emails: string[], flags: CliFlags, output: 'csv' | 'jsonl', started: number, tmp: string | null): Promise<number> {
-  const progress = new Progress(emails.length, process.stderr.isTTY === true);
-  const got = new Map<string, { r: VerificationResult; at: Date }>();
-  const tally = new ResultTally();
-  let failure: Error | null = null;
-  const stream = results(emails, flags);
-  try {
-    for await (const r of stream) {
-      tally.add(r);
-      if (output === 'csv') got.set(r.email, { r, at: new Date() });
-      else await writeStdout(`${cliLine(r)}\n`);
-      progress.tick();
+/**
+ * The result's destination: lines gathered into pieces of up to 64 KB, each piece written once the
+ * lines that come at once are in (so a reader sees every row as soon as it may be written).
+ */
+class Output {
+  private buf: string[] = [];
+  private size = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private scheduled = false;
+  constructor(private readonly file: FileHandle | null) {}
+  private failed: { err: unknown } | null = null;
+  write(text: string): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed.err); // the disk is full: stop, do not verify on for nothing
+    this.buf.push(text);
+    this.size += text.length;
+    if (this.size >= 65_536) return this.flush();
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.flush().catch(() => undefined); // the failure stays in the chain: the next write or flush gets it
+      });
     }
+    return Promise.resolve();
+  }
+  flush(): Promise<void> {
+    const text = this.buf.join('');
+    this.buf = [];
+    this.size = 0;
+    if (text !== '')
+      this.chain = this.chain
+        .then(async () => (this.file ? void (await this.file.write(text)) : writeStdout(text)))
+        .catch((err: unknown) => {
+          this.failed ??= { err };
+          throw err;
+        });
+    return this.chain;
+  }
+}
+
+async function verifyInto(addresses: AsyncIterable<string>, total: number | null, flags: CliFlags, output: 'csv' | 'jsonl', started: number, file: FileHandle | null): Promise<number> {
+  const progress = new Progress(total ?? 0, process.stderr.isTTY === true);
+  const tally = new ResultTally();
+  const verifier = verifierOf(flags);
+  // The CSV is written as it is verified, in input order; JSON lines as results come (each at once:
+  // a reader of the stream sees every result when it is known).
+  const out = new Output(file);
+  const write = output === 'csv' ? (l: string) => out.write(l) : (l: string) => writeStdout(l);
+  let run: { read: number; failure: Error | null };
+  try {
+    if (output === 'csv') await write(`${CLI_CSV_COLUMNS.join(',')}\r\n`);
+    run = await verifyStream(addresses, (emails) => verifier.verify(emails), output === 'csv' ? (r) => `${resultCsvLine(r, new Date())}\r\n` : (r) => `${cliLine(r)}\n`, write, {
+      ordered: output === 'csv',
+      onRead: total === null ? (read) => (progress.total = read) : undefined,
+      onResult: (r) => {
+        tally.add(r);
+        progress.tick();
+      },
+    });
+    await out.flush();
   } catch (err) {
-    failure = err as Error;
+    if (!file) throw err;
+    process.stderr.write(`mailvet verify: cannot write ${flags.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+    return 2;
   } finally {
-    await stream.close();
+    await verifier.close();
     progress.end();
   }
-  if (output === 'csv') {
-    // Input order; an address without a result is left out (and the exit code says so).
-    const lines = [CLI_CSV_COLUMNS.join(',')];
-    for (const e of emails) {
-      const hit = got.get(e);
-      if (hit) lines.push(resultCsvLine(hit.r, hit.at));
-    }
-    const text = `${lines.join('\r\n')}\r\n`;
-    if (flags.out && tmp) {
-      try {
-        await writeFile(tmp, text);
-        await rename(tmp, flags.out);
-      } catch (err) {
-        await rm(tmp, { force: true });
-        process.stderr.write(`mailvet verify: cannot write ${flags.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
-        return 2;
-      }
-    } else await writeStdout(text);
-  }
-  process.stderr.write(tally.summary(Date.now() - started, emails.length));
-  if (failure) process.stderr.write(`mailvet verify: ${failure.message}\n`);
-  return failure || tally.count !== emails.length ? 1 : 0;
+  process.stderr.write(tally.summary(Date.now() - started, run.read));
+  if (run.failure) process.stderr.write(`mailvet verify: ${run.failure.message}\n`);
+  return run.failure || tally.count !== run.read ? 1 : 0;
 }
 
 /**
@@ -296,7 +457,7 @@ export async function runVerifyCli(argv: string[]): Promise<number> {
       }
       try {
         if (flags.csv) code = await runCsv({ ...flags, csv: flags.csv });
-        else if (flags.probeUrls) code = await verifyList(await readStdinLines(), flags, 'jsonl');
+        else if (flags.probeUrls) code = await verifyList(stdinAddresses(), null, flags, 'jsonl');
         else code = await runStdin(flags);
       } catch (err) {
         process.stderr.write(`mailvet verify: ${(err as Error).message}\n`);

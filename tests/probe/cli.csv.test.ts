@@ -10,12 +10,13 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProbeDaemon } from '../../probe/daemon/server';
-import { progressLine } from '../../scripts/cli/verify';
+import type { VerificationResult } from '../../probe/contract';
+import { progressLine, verifyStream } from '../../scripts/cli/verify';
 import { buildScenarios, startMailWorld, type MailWorld } from '../mailworld/index';
 import { collectOutput, fastProbeOptions } from './mailworld-helpers';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const domains = buildScenarios().filter((d) => ['normal', 'catch-all', 'nxdomain', 'mailbox-states'].includes(d.domain.split('.')[0] ?? ''));
+const domains = buildScenarios().filter((d) => ['normal', 'catch-all', 'nxdomain', 'mailbox-states', 'silent'].includes(d.domain.split('.')[0] ?? ''));
 
 let world: MailWorld;
 let dir: string;
@@ -106,6 +107,39 @@ describe('mailvet verify --csv', () => {
     }
   });
 
+  it('writes each row as soon as every address before it has its result, not once the whole list is done (a list of millions is never held)', { timeout: 90_000 }, async () => {
+    const input = path.join(dir, 'streamed.csv');
+    const early = ['alice@normal.mailworld.test', 'ghost@normal.mailworld.test', 'alice@nxdomain.mailworld.test', 'not-an-address'];
+    const held = 'alice@silent.mailworld.test'; // accepts the connection and never greets: no result for --timeout-ms
+    await writeFile(input, ['email', ...early, held].join('\n'));
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/mailvet.ts'), 'verify', '--csv', input, '--dns-server', world.dnsServer, '--smtp-port', String(world.smtpPort), '--allow-private-networks', '--timeout-ms', '45000'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    let stdout = '';
+    // What stdout held, and whether the run was still going, when the early rows were first all there.
+    const firstSeen = new Promise<{ stdout: string; running: boolean } | null>((resolve) => {
+      child.stdout.on('data', (d) => {
+        stdout += d;
+        if (early.every((e) => stdout.includes(`\n${e},`))) resolve({ stdout, running: child.exitCode === null });
+      });
+      void closed.then(() => resolve(null));
+    });
+    try {
+      const seen = await firstSeen;
+      expect(seen, 'the early rows never came before the run ended').not.toBeNull();
+      expect(seen!.running).toBe(true);
+      expect(seen!.stdout).not.toContain(held);
+      const rows = parse(seen!.stdout, { columns: true, relax_column_count: true }) as Record<string, string>[];
+      expect(rows.map((r) => r.Email)).toEqual(early); // input order
+    } finally {
+      child.kill('SIGTERM');
+      await closed;
+    }
+  });
+
   it('refuses a missing file, a CSV without an email column and --out without --csv, with exit 2 and no output file', { timeout: 60_000 }, async () => {
     const out = path.join(dir, 'never.csv');
     const missing = await mailvet(['verify', '--csv', path.join(dir, 'nope.csv'), '--out', out]);
@@ -164,5 +198,48 @@ describe('the progress line', () => {
     expect(progressLine(500, 2000, 2000, 8)).toBe('[##------]  25% 500/2,000 · 250/s · ETA 0:06');
     expect(progressLine(0, 10, 0, 4)).toBe('[----]   0% 0/10 · 0/s · ETA --:--');
     expect(progressLine(10, 10, 5000, 4)).toBe('[####] 100% 10/10 · 2/s · ETA 0:00');
+  });
+});
+
+describe('verifyStream (how the CSV mode reads, verifies and writes a list of any size)', () => {
+  it('while an early address waits, reads no further than its window of addresses; then writes every line in input order', async () => {
+    const total = 5_000;
+    const batchSize = 100;
+    const window = 400;
+    let read = 0;
+    async function* list(): AsyncGenerator<string> {
+      for (let i = 0; i < total; i++) {
+        read++;
+        yield `u${i}@x.test`;
+      }
+    }
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let batchesDone = 0;
+    let fourDone!: () => void;
+    const fourBatchesDone = new Promise<void>((resolve) => (fourDone = resolve));
+    async function* verify(emails: string[]): AsyncGenerator<VerificationResult> {
+      for (const email of emails) {
+        if (email === 'u0@x.test') await gate; // the first address of the list is slow (a greylisting server)
+        yield { email } as VerificationResult;
+      }
+      if (++batchesDone === 3) fourDone(); // every batch but the held one
+    }
+    const written: string[] = [];
+    let maxHeld = 0;
+    const run = verifyStream(list(), verify, (r) => r.email, async (l) => void written.push(l), {
+      ordered: true,
+      batchSize,
+      window,
+      onResult: () => (maxHeld = Math.max(maxHeld, read - written.length)),
+    });
+    await fourBatchesDone;
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toEqual([]); // nothing may come before u0's line
+    expect(read).toBeLessThanOrEqual(window + 1); // the list is read no further than the window
+    release();
+    expect(await run).toEqual({ read: total, failure: null });
+    expect(written).toEqual(Array.from({ length: total }, (_, i) => `u${i}@x.test`));
+    expect(maxHeld).toBeLessThanOrEqual(window + batchSize);
   });
 });

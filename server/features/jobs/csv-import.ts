@@ -85,35 +85,119 @@ const UTF8_BOM = [0xef, 0xbb, 0xbf];
  */
 const RECORD_DELIMITERS = ['\r\n', '\n', '\r'];
 
+export const NOT_TEXT_MESSAGE = 'This file is not a readable CSV (it looks like binary data). Please upload a CSV file.';
+
+/** Thrown by CsvTextDecoder for bytes that are not text (NUL, mostly control characters). */
+export class NotTextError extends Error {
+  constructor() {
+    super(NOT_TEXT_MESSAGE);
+  }
+}
+
+/** The fatal UTF-8 decoder's refusal: the file is read again as Windows-1252. */
+export const isNotUtf8 = (err: unknown): boolean => (err as NodeJS.ErrnoException | null)?.code === 'ERR_ENCODING_INVALID_ENCODED_DATA';
+
+const TEXT_SAMPLE = 65_536;
+const isControl = (c: number): boolean => (c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 0xfffd || c === 0x7f;
+
+/**
+ * Bytes → text by the intake's rules, a piece at a time (an upload is one piece; `mailvet verify
+ * --csv` reads its file in pieces, so a list of any size is never held whole): UTF-16 with a
+ * byte-order mark (Excel's "Unicode Text"); else UTF-8 (`windows1252: false`, fatal: the caller reads
+ * the file again as Windows-1252 on isNotUtf8) or Windows-1252. A UTF-8 BOM is dropped either way,
+ * and one U+FEFF at the start of the text. Throws NotTextError when a NUL appears anywhere or
+ * more than 1% of the first 65,536 characters are control characters.
+ */
+export class CsvTextDecoder {
+  private decoder: InstanceType<typeof TextDecoder> | null = null;
+  private utf16 = false;
+  private started = false;
+  private sampled = 0;
+  private control = 0;
+  private judged = false;
+
+  constructor(private readonly windows1252: boolean) {}
+
+  private head: Uint8Array = new Uint8Array(0);
+
+  decode(piece: Uint8Array, final: boolean): string {
+    let bytes = piece;
+    if (this.decoder === null) {
+      // The byte-order mark needs the first three bytes, whatever the size of the pieces.
+      bytes = this.head.length > 0 ? Buffer.concat([this.head, piece]) : piece;
+      if (bytes.length < UTF8_BOM.length && !final) {
+        this.head = bytes;
+        return '';
+      }
+      const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : null;
+      if (utf16) {
+        this.utf16 = true;
+        this.decoder = new TextDecoder(utf16);
+        bytes = bytes.subarray(2);
+      } else {
+        // The UTF-8 byte-order mark is not text in either decoding: Windows-1252 would read it as "ï»¿"
+        // (an Excel "CSV UTF-8" file with one line added by a Latin-1 tool), glued to the first header.
+        if (UTF8_BOM.every((b, i) => bytes[i] === b)) bytes = bytes.subarray(UTF8_BOM.length);
+        this.decoder = this.windows1252 ? new TextDecoder('windows-1252') : new TextDecoder('utf-8', { fatal: true });
+      }
+    }
+    if (!this.utf16 && bytes.includes(0)) throw new NotTextError();
+    let text = this.decoder.decode(bytes, { stream: !final });
+    // U+0000 can be neither stored nor checked: a file holding one is treated as binary.
+    if (hasNul(text)) throw new NotTextError();
+    if (!this.started && text.length > 0) {
+      this.started = true;
+      text = text.replace(/^\uFEFF/, '');
+    }
+    this.judge(text, final);
+    return text;
+  }
+
+  private judge(text: string, final: boolean): void {
+    if (this.judged) return;
+    const n = Math.min(text.length, TEXT_SAMPLE - this.sampled);
+    for (let i = 0; i < n; i++) if (isControl(text.charCodeAt(i))) this.control++;
+    this.sampled += n;
+    if (this.sampled < TEXT_SAMPLE && !final) return;
+    this.judged = true;
+    if (this.control > Math.max(2, this.sampled * 0.01)) throw new NotTextError();
+  }
+}
+
 /** Text from bytes: UTF-8 (BOM allowed), else Windows-1252; null when it is not text at all. */
 export function decodeText(bytes: Uint8Array): string | null {
-  // Excel's "Unicode Text" and some exports are UTF-16 with a byte-order mark.
-  const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : null;
-  if (utf16) {
-    const text = new TextDecoder(utf16).decode(bytes.subarray(2));
-    return isMostlyText(text) ? text : null;
-  }
-  if (bytes.includes(0)) return null;
-  // The UTF-8 byte-order mark is not text in either decoding: Windows-1252 would read it as "ï»¿"
-  // (an Excel "CSV UTF-8" file with one line added by a Latin-1 tool), glued to the first header.
-  const unmarked = UTF8_BOM.every((b, i) => bytes[i] === b) ? bytes.subarray(UTF8_BOM.length) : bytes;
-  let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(unmarked);
-  } catch {
-    text = new TextDecoder('windows-1252').decode(unmarked);
+    try {
+      return new CsvTextDecoder(false).decode(bytes, true);
+    } catch (err) {
+      if (!isNotUtf8(err)) throw err;
+      return new CsvTextDecoder(true).decode(bytes, true);
+    }
+  } catch (err) {
+    if (err instanceof NotTextError) return null;
+    throw err;
   }
-  return isMostlyText(text) ? text : null;
 }
 
 function isMostlyText(text: string): boolean {
   let control = 0;
-  const n = Math.min(text.length, 65_536);
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 0xfffd || c === 0x7f) control++;
-  }
+  const n = Math.min(text.length, TEXT_SAMPLE);
+  for (let i = 0; i < n; i++) if (isControl(text.charCodeAt(i))) control++;
   return control <= Math.max(2, n * 0.01);
+}
+
+/** csv-parse's options for every file we read (the delimiter from detectDelimiter). */
+export function csvParseOptions(delimiter: string) {
+  return {
+    bom: true,
+    delimiter,
+    record_delimiter: RECORD_DELIMITERS,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    skip_records_with_empty_values: true,
+    trim: true,
+  };
 }
 
 /**
@@ -153,73 +237,81 @@ function emailColumnOf(records: string[][]): number {
   if (exact >= 0) return exact;
   const named = keys.findIndex((k) => EMAIL_HEADERS.has(k));
   if (named >= 0) return named;
-  const sample = records.slice(1, 51);
+  const sample = records.slice(1, LAYOUT_SAMPLE);
   return keys.findIndex((k, i) => k !== '' && EMAIL_HEADER_WORDS.some((w) => k.includes(w)) && sample.some((r) => (r[i] ?? '').includes('@')));
 }
 
+/** How many records (the header and the rows after it) decide a file's layout. */
+export const LAYOUT_SAMPLE = 51;
+
+export interface CsvLayout {
+  column: number;
+  hasHeader: boolean;
+}
+
+/**
+ * Where the addresses are, from the file's first LAYOUT_SAMPLE records: the email column under its
+ * header, or a header-less list (one address per line); null when neither (no email column).
+ */
+export function csvLayout(head: string[][]): CsvLayout | null {
+  const column = emailColumnOf(head);
+  if (column >= 0) return { column, hasHeader: true };
+  const first = head[0]!;
+  const filled = first.filter((c) => c.trim() !== '');
+  if (filled.length === 1 && filled[0]!.includes('@')) return { column: first.findIndex((c) => c.trim() !== ''), hasHeader: false };
+  return null;
+}
+
+/**
+ * A value of the email column, normalised: the address to check, '' when the cell is blank or
+ * missing, null when it is too long to be an address (left out, and counted).
+ */
+export function cellAddress(raw: string | undefined): string | null {
+  if (raw === undefined) return '';
+  const email = normalizeEmail(raw);
+  return email.length > MAX_VALUE_LENGTH ? null : email;
+}
+
+export const tooManyMessage = (maxEmails: number): string =>
+  `This file has more than ${maxEmails.toLocaleString('en-US')} email addresses. The limit is ${maxEmails.toLocaleString('en-US')} per file: please split it.`;
+
 export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: number } = {}): CsvImportOutcome {
   const maxEmails = o.maxEmails ?? MAX_EMAILS_PER_FILE;
-  const read = typeof input === 'string' ? (isMostlyText(input) ? input : null) : decodeText(input);
-  // U+0000 can be neither stored nor checked: a file holding one is treated as binary. A lone
-  // surrogate (possible only in text handed in as a string: decoded bytes never hold one) is no text.
-  const decoded = read !== null && (hasNul(read) || hasLoneSurrogate(read)) ? null : read;
-  if (decoded === null) return fail('NOT_TEXT', 'This file is not a readable CSV (it looks like binary data). Please upload a CSV file.');
-  const text = decoded.replace(/^\uFEFF/, '');
+  // A lone surrogate (possible only in text handed in as a string: decoded bytes never hold one) is no text.
+  const read = typeof input === 'string' ? (isMostlyText(input) && !hasNul(input) && !hasLoneSurrogate(input) ? input.replace(/^\uFEFF/, '') : null) : decodeText(input);
+  if (read === null) return fail('NOT_TEXT', NOT_TEXT_MESSAGE);
+  const text = read;
   if (text.trim().length === 0) return fail('EMPTY_FILE', SCHEDULE_MESSAGES.csvEmpty);
 
   const delimiter = detectDelimiter(text);
   let records: string[][];
   try {
-    records = parse(text, {
-      bom: true,
-      delimiter,
-      record_delimiter: RECORD_DELIMITERS,
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: true,
-      skip_records_with_empty_values: true,
-      trim: true,
-    }) as string[][];
+    records = parse(text, csvParseOptions(delimiter)) as string[][];
   } catch (err) {
     return fail('UNREADABLE', `The CSV could not be read: ${(err as Error).message}`);
   }
   if (records.length === 0) return fail('EMPTY_FILE', SCHEDULE_MESSAGES.csvEmpty);
 
-  let column = emailColumnOf(records);
-  let body: string[][];
-  let hasHeader: boolean;
-  if (column >= 0) {
-    body = records.slice(1);
-    hasHeader = true;
-  } else if (records[0]!.filter((c) => c.trim() !== '').length === 1 && records[0]!.find((c) => c.trim() !== '')!.includes('@')) {
-    // A header-less list: one address per line.
-    column = records[0]!.findIndex((c) => c.trim() !== '');
-    body = records;
-    hasHeader = false;
-  } else {
-    return fail('NO_EMAIL_COLUMN', SCHEDULE_MESSAGES.csvNoEmailColumn);
-  }
+  const layout = csvLayout(records.slice(0, LAYOUT_SAMPLE));
+  if (layout === null) return fail('NO_EMAIL_COLUMN', SCHEDULE_MESSAGES.csvNoEmailColumn);
+  const { column, hasHeader } = layout;
 
   const seen = new Set<string>();
   const emails: string[] = [];
   let rows = 0;
   let skipped = 0;
-  for (const record of body) {
-    const raw = record[column];
-    if (raw === undefined) continue;
-    const email = normalizeEmail(raw);
+  for (const record of hasHeader ? records.slice(1) : records) {
+    const email = cellAddress(record[column]);
     if (email === '') continue;
     rows++;
-    if (email.length > MAX_VALUE_LENGTH) {
+    if (email === null) {
       skipped++;
       continue;
     }
     if (seen.has(email)) continue;
     seen.add(email);
     emails.push(email);
-    if (emails.length > maxEmails) {
-      return fail('TOO_MANY_EMAILS', `This file has more than ${maxEmails.toLocaleString('en-US')} email addresses. The limit is ${maxEmails.toLocaleString('en-US')} per file: please split it.`);
-    }
+    if (emails.length > maxEmails) return fail('TOO_MANY_EMAILS', tooManyMessage(maxEmails));
   }
   if (emails.length === 0) return fail('NO_EMAILS', SCHEDULE_MESSAGES.noValidEmails);
   return { ok: true, value: { emails, rows, duplicates: rows - skipped - emails.length, skipped, delimiter, hasHeader } };

@@ -1,0 +1,162 @@
+// A CSV file of any size read by the upload's rules (server/features/jobs/csv-import.ts), piece by
+// piece, for `mailvet verify --csv`: a self-hoster's list of millions of rows is never held whole.
+// Two passes over the file: the first checks it (text, delimiter, email column, readable to the end)
+// and counts what the rules leave out, before any address is verified; the second hands out the
+// unique addresses in file order. Only the set of unique addresses is kept between them.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import { SCHEDULE_MESSAGES } from '../../server/contracts/schedules';
+import { cellAddress, CsvTextDecoder, csvLayout, csvParseOptions, detectDelimiter, isNotUtf8, LAYOUT_SAMPLE, NOT_TEXT_MESSAGE, NotTextError, parseEmailCsv, type CsvLayout } from '../../server/features/jobs/csv-import';
+
+export interface CsvFileScan {
+  /** Unique addresses (how many will be verified). */
+  unique: number;
+  /** Non-blank values read from the email column (before de-duplication). */
+  rows: number;
+  duplicates: number;
+  /** Values too long to be an address, left out. */
+  skipped: number;
+  /** The unique addresses in file order (the second pass). */
+  addresses(): AsyncIterable<string>;
+}
+
+export type CsvFileOutcome = { ok: true; value: CsvFileScan } | { ok: false; message: string };
+
+/** The first two non-blank lines are complete (what detectDelimiter looks at), or the text has ended. */
+function holdsTwoLines(head: string): boolean {
+  const lines = head.split(/\r\n|\r|\n/);
+  lines.pop(); // not ended yet
+  return lines.filter((l) => l.trim().length > 0).length >= 2;
+}
+
+interface Records {
+  layoutHead: string[][];
+  rest: AsyncIterable<string[]>;
+  /** Whether any text other than white space was read (known once every record has been read). */
+  sawText(): boolean;
+}
+
+/** The file's records, decoded and parsed as the upload does; errors surface while iterating. */
+async function recordsOf(file: string, windows1252: boolean, pieceBytes: number | undefined): Promise<Records> {
+  const decoder = new CsvTextDecoder(windows1252);
+  let nonBlank = false;
+  async function* text(): AsyncGenerator<string> {
+    for await (const piece of createReadStream(file, { highWaterMark: pieceBytes })) {
+      const t = decoder.decode(piece as Buffer, false);
+      if (!nonBlank && /\S/.test(t)) nonBlank = true;
+      if (t) yield t;
+    }
+    const t = decoder.decode(new Uint8Array(0), true);
+    if (!nonBlank && /\S/.test(t)) nonBlank = true;
+    if (t) yield t;
+  }
+  const pieces = text();
+  let head = '';
+  for (let next = await pieces.next(); ; next = await pieces.next()) {
+    if (next.done) break;
+    head += next.value;
+    if (/[\r\n]/.test(next.value) && holdsTwoLines(head)) break;
+  }
+  const source = Readable.from(
+    (async function* () {
+      if (head) yield head;
+      yield* pieces;
+    })(),
+  );
+  const parser = parse(csvParseOptions(detectDelimiter(head)));
+  source.on('error', (err) => parser.destroy(err));
+  source.pipe(parser);
+  const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
+  const layoutHead: string[][] = [];
+  while (layoutHead.length < LAYOUT_SAMPLE) {
+    const next = await records.next();
+    if (next.done) break;
+    layoutHead.push(next.value);
+  }
+  return { layoutHead, rest: { [Symbol.asyncIterator]: () => records }, sawText: () => nonBlank };
+}
+
+async function* bodyOf(r: Records, layout: CsvLayout): AsyncGenerator<string | null> {
+  for (const record of layout.hasHeader ? r.layoutHead.slice(1) : r.layoutHead) yield cellAddress(record[layout.column]);
+  for await (const record of r.rest) yield cellAddress(record[layout.column]);
+}
+
+/**
+ * The same text as one flat string: the normalised address is built of pieces (V8 keeps them as a
+ * tree of slices), half again as big to keep in the set of millions. Lossless for any string.
+ */
+const flat = (s: string): string => JSON.parse(JSON.stringify(s)) as string;
+
+async function scan(file: string, windows1252: boolean, pieceBytes: number | undefined): Promise<CsvFileOutcome> {
+  const r = await recordsOf(file, windows1252, pieceBytes);
+  if (r.layoutHead.length === 0) return { ok: false, message: SCHEDULE_MESSAGES.csvEmpty };
+  const layout = csvLayout(r.layoutHead);
+  if (layout === null) return { ok: false, message: SCHEDULE_MESSAGES.csvNoEmailColumn };
+  const seen = new Set<string>();
+  let rows = 0;
+  let skipped = 0;
+  for await (const email of bodyOf(r, layout)) {
+    if (email === '') continue;
+    rows++;
+    if (email === null) skipped++;
+    else if (!seen.has(email)) seen.add(flat(email));
+  }
+  if (!r.sawText()) return { ok: false, message: SCHEDULE_MESSAGES.csvEmpty };
+  if (seen.size === 0) return { ok: false, message: SCHEDULE_MESSAGES.noValidEmails };
+  const unique = seen.size;
+  return {
+    ok: true,
+    value: {
+      unique,
+      rows,
+      duplicates: rows - skipped - unique,
+      skipped,
+      // The first time an address comes by it is handed out and leaves the set: a later copy is a duplicate.
+      async *addresses() {
+        for await (const email of bodyOf(await recordsOf(file, windows1252, pieceBytes), layout)) if (email && seen.delete(email)) yield email;
+      },
+    },
+  };
+}
+
+/**
+ * Reads `file` by the upload's rules without its per-file cap (`pieceBytes`: the size of the pieces
+ * it is read in; 64 KB unless a test makes them tiny). A file that cannot be read twice (a
+ * pipe, /dev/stdin) is read whole, as an upload is. Throws only for a file that cannot be opened.
+ */
+export async function readCsvFile(file: string, o: { pieceBytes?: number } = {}): Promise<CsvFileOutcome> {
+  if (!(await stat(file)).isFile()) {
+    const pieces: Buffer[] = [];
+    for await (const piece of createReadStream(file)) pieces.push(piece as Buffer);
+    const bytes = Buffer.concat(pieces);
+    const parsed = parseEmailCsv(bytes, { maxEmails: Number.MAX_SAFE_INTEGER });
+    if (!parsed.ok) return { ok: false, message: parsed.error.message };
+    const { emails, rows, duplicates, skipped } = parsed.value;
+    return {
+      ok: true,
+      value: {
+        unique: emails.length,
+        rows,
+        duplicates,
+        skipped,
+        async *addresses() {
+          yield* emails;
+        },
+      },
+    };
+  }
+  try {
+    try {
+      return await scan(file, false, o.pieceBytes);
+    } catch (err) {
+      if (!isNotUtf8(err)) throw err;
+      return await scan(file, true, o.pieceBytes);
+    }
+  } catch (err) {
+    if (err instanceof NotTextError) return { ok: false, message: NOT_TEXT_MESSAGE };
+    if ((err as { code?: string }).code?.startsWith('CSV_')) return { ok: false, message: `The CSV could not be read: ${(err as Error).message}` };
+    throw err;
+  }
+}
