@@ -1,7 +1,9 @@
 // Production cannot run test paths by accident: developer tools (dev outbox, test checkout) exist
 // only when switched on, the outbox answers loopback clients only, and settings that open holes
 // are refused at start in production.
+import { spawn } from 'node:child_process';
 import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEnv } from '../../server/env';
 import { isLoopbackSocket } from '../../server/http/dev-outbox';
@@ -15,6 +17,7 @@ describe('environment', () => {
     expect(() => readEnv({ ...PROD, DEV_TOOLS: 'true' })).toThrow(/DEV_TOOLS/);
     expect(() => readEnv({ ...PROD, WEBHOOK_ALLOW_PRIVATE: 'true' })).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
     expect(() => readEnv({ ...PROD, AUTH_RATE_LIMIT: 'false' })).toThrow(/AUTH_RATE_LIMIT/);
+    expect(() => readEnv({ ...PROD, RAZORPAY_BASE_URL: 'http://127.0.0.1:4010' })).toThrow(/RAZORPAY_BASE_URL: must be https/);
     const ok = readEnv({ ...PROD, WEBHOOK_ALLOW_PRIVATE: 'false', DEV_TOOLS: 'false' });
     expect(ok).toMatchObject({ DEV_TOOLS: false, WEBHOOK_ALLOW_PRIVATE: false, AUTH_RATE_LIMIT: true });
   });
@@ -67,6 +70,35 @@ describe('environment', () => {
   it('recognises loopback sockets only (IPv4 127/8, ::1, IPv4-mapped), never a LAN or public address', () => {
     for (const a of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) expect(isLoopbackSocket(a)).toBe(true);
     for (const a of [undefined, '', '10.0.0.5', '192.168.1.2', '::ffff:10.0.0.5', '203.0.113.7', 'fe80::1', '127.0.0.1.evil']) expect(isLoopbackSocket(a)).toBe(false);
+  });
+});
+
+/** Runs `tsx server/main.ts web` (the Dockerfile's web role) with `env` only; its exit code and output. */
+function runWebProcess(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/main.ts'), 'web'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000); // a process that started (the failure) is stopped
+  return new Promise((resolve) => child.once('exit', (code) => (clearTimeout(timer), resolve({ code, output }))));
+}
+
+describe('a production process given a test flag', () => {
+  // Everything a production web process needs, pointed at closed loopback ports: it must never get that far.
+  const prod = { NODE_ENV: 'production', BETTER_AUTH_SECRET: 'x'.repeat(40), BASE_URL: 'https://mailvet.example.com', WEBHOOK_SECRET_KEY: 'ab'.repeat(32), DATABASE_URL: 'postgres://mailvet:pw@127.0.0.1:9/mailvet', PROBE_URLS: 'http://127.0.0.1:9', PROBE_TOKEN: 't', PORT: '0' };
+
+  it('refuses to start (exit 1, naming the flag) before it opens the database or a port', { timeout: 60_000 }, async () => {
+    const run = await runWebProcess({ ...prod, DEV_TOOLS: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', AUTH_RATE_LIMIT: 'false' });
+    expect(run.code, run.output).toBe(1);
+    expect(run.output).toContain('Refused in production (NODE_ENV=production):');
+    for (const flag of ['DEV_TOOLS', 'WEBHOOK_ALLOW_PRIVATE', 'AUTH_RATE_LIMIT']) expect(run.output).toContain(`\n  ${flag}: `);
+    expect(run.output).not.toContain('started');
+    expect(run.output).not.toContain('ECONNREFUSED'); // refused before any connection was tried
   });
 });
 
