@@ -46,7 +46,10 @@ describe('auto revalidation schedules', () => {
   it('lets an account that dropped below Pro pause a schedule, but not switch it back on', async () => {
     const { client, accountId } = await signUpOnPlan(ts, 'sched-downgraded@example.com', 'pro');
     const created = data(await client.trpcMutation('schedules.create', { name: 'Old list', emails: ['a@x.io'] }));
+    expect(data(await client.trpcQuery('schedules.list'))[0].next_run_at).not.toBeNull();
     await ts.testDb.db.updateTable('account').set({ plan: 'starter' }).where('id', '=', accountId).execute();
+    // Still active, but the cron runs no schedule on Starter: no "next run" is promised.
+    expect(data(await client.trpcQuery('schedules.list'))[0]).toMatchObject({ is_active: true, next_run_at: null });
     expect(data(await client.trpcMutation('schedules.setActive', { scheduleId: created.id, isActive: false }))).toMatchObject({ is_active: false });
     const on = await client.trpcMutation('schedules.setActive', { scheduleId: created.id, isActive: true });
     expect(on.status).toBe(403);

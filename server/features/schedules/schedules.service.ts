@@ -53,6 +53,9 @@ export interface ScheduleView {
 }
 
 export async function listSchedules(db: Db, accountId: string): Promise<ScheduleView[]> {
+  // Below Pro the cron runs none of the account's schedules (dueScheduleIds): no next run to show.
+  const account = await db.selectFrom('account').select('plan').where('id', '=', accountId).executeTakeFirst();
+  const runs = account ? planAllows(account.plan, 'autoRevalidation') : false;
   const rows = await db
     .selectFrom('schedule as s')
     .leftJoinLateral(
@@ -94,7 +97,7 @@ export async function listSchedules(db: Db, accountId: string): Promise<Schedule
     email_count: Number(r.email_count),
     total_runs: r.total_runs,
     last_run_at: r.last_run_at?.toISOString() ?? null,
-    next_run_at: nextRunAt(r)?.toISOString() ?? null,
+    next_run_at: runs ? (nextRunAt(r)?.toISOString() ?? null) : null,
     created_at: r.created_at.toISOString(),
     last_job: r.job_id
       ? { id: r.job_id, status: r.job_status!, invalid_count: r.invalid_count ?? 0, processed_emails: r.processed_emails ?? 0, total_emails: r.total_emails ?? 0 }

@@ -86,7 +86,13 @@ export function ScheduleCard({ schedule: s, onToggle, onDelete, toggling, deleti
       </dl>
       <div className="mt-auto flex flex-wrap items-center justify-between gap-2 border-t border-slate-100 bg-slate-50/60 px-5 py-2.5 text-xs text-slate-500">
         <span>
-          {s.is_active && s.next_run_at ? <>Next run {new Date(s.next_run_at) <= new Date() ? 'due now' : formatDateTime(s.next_run_at)}</> : 'Paused: no runs while inactive'}
+          {s.is_active && s.next_run_at ? (
+            <>Next run {new Date(s.next_run_at) <= new Date() ? 'due now' : formatDateTime(s.next_run_at)}</>
+          ) : s.is_active ? (
+            'No runs on your current plan'
+          ) : (
+            'Paused: no runs while inactive'
+          )}
         </span>
         {s.last_job && (
           <Link to={paths.dashboard.history} className="font-medium text-brand-700 hover:underline">
