@@ -18,6 +18,8 @@
 export const CLIENT_IP_HEADER = 'x-mailvet-client-ip';
 /** The host the request came to (Express's req.hostname, per TRUST_PROXY), for white-label mails and origins. */
 export const CLIENT_HOST_HEADER = 'x-mailvet-client-host';
+/** When Express received the request (performance.now() of this process), for answers padded to a floor. */
+export const RECEIVED_AT_HEADER = 'x-mailvet-received-at';
 
 export interface AuthRoute {
   method: 'GET' | 'POST';

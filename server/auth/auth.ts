@@ -11,7 +11,7 @@ import { brandForHost, invitationBrand, mailBrandForHost, mailBrandForUser, type
 import { invitationAllowance, teamMemberLimit } from '../features/team/team.service';
 import { linkMail, type Mailer } from '../mail/mailer';
 import { holdsNul, NUL_MESSAGE } from '../lib/nul';
-import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER } from './auth-routes';
+import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER, RECEIVED_AT_HEADER } from './auth-routes';
 
 export interface AuthDeps {
   pool: pg.Pool;
@@ -22,6 +22,8 @@ export interface AuthDeps {
   production: boolean;
   /** better-auth's per-IP rate limit (env AUTH_RATE_LIMIT; always on in production). */
   rateLimit: boolean;
+  /** Every sign-up answer takes at least this long (env AUTH_SIGNUP_MIN_MS): see afterHook. */
+  signUpMinMs: number;
 }
 
 /**
@@ -116,8 +118,16 @@ function beforeHook(db: Db) {
  * After: a wrong current password is counted against the user; the right password at sign-in
  * (signed in, sent on to two-factor, or told to verify the address) clears the address's count.
  */
-function afterHook(db: Db) {
+function afterHook(db: Db, signUpMinMs: number) {
   return createAuthMiddleware(async (ctx) => {
+    // A new address costs a user, an account and a mail; a taken one only a note to its owner. The
+    // answers are the same, but their timing told which addresses have an account: every sign-up
+    // answer is held until signUpMinMs after the request arrived (auth-guard.ts stamps it).
+    if (ctx.path === '/sign-up/email' && signUpMinMs > 0) {
+      const receivedAt = Number(ctx.request?.headers.get(RECEIVED_AT_HEADER) ?? ctx.headers?.get(RECEIVED_AT_HEADER));
+      const wait = Number.isFinite(receivedAt) ? signUpMinMs - (performance.now() - receivedAt) : signUpMinMs;
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    }
     const returned = ctx.context.returned;
     if (isAPIError(returned) && returned.body?.code === 'INVALID_PASSWORD') {
       const confirming = await passwordConfirmUser(ctx);
@@ -256,7 +266,7 @@ export function createAuth(d: AuthDeps) {
         }));
       },
     },
-    hooks: { before: beforeHook(d.db), after: afterHook(d.db) },
+    hooks: { before: beforeHook(d.db), after: afterHook(d.db, d.signUpMinMs) },
     databaseHooks: {
       user: {
         create: {

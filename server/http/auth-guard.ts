@@ -7,7 +7,7 @@
 //    cannot set: any incoming copy is dropped first, so a spoofed X-Forwarded-For buys no fresh
 //    budget and a proxy does not put everyone in one bucket.
 import type { NextFunction, Request, Response } from 'express';
-import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER, isAllowedAuthRoute } from '../auth/auth-routes';
+import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER, isAllowedAuthRoute, RECEIVED_AT_HEADER } from '../auth/auth-routes';
 
 export function authAllowlistGuard(basePath = '/api/auth') {
   return function authGuard(req: Request, res: Response, next: NextFunction): void {
@@ -23,6 +23,8 @@ export function authAllowlistGuard(basePath = '/api/auth') {
     // Likewise the host (white-label: mails sent and origins trusted on a verified custom domain).
     delete req.headers[CLIENT_HOST_HEADER];
     if (req.hostname) req.headers[CLIENT_HOST_HEADER] = req.hostname;
+    // And when the request arrived (sign-up answers are padded to a floor from then: auth.ts).
+    req.headers[RECEIVED_AT_HEADER] = String(performance.now());
     next();
   };
 }

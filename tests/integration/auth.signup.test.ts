@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { Browserless, signUpVerified, testServer, verificationLink } from '../helpers/test-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browserless, signUpVerified, startTestServer, testServer, verificationLink, type TestServer } from '../helpers/test-server';
 
 const ts = testServer();
 
@@ -106,5 +106,39 @@ describe('sign-up', () => {
     const out = await c.request('/api/auth/sign-out', { json: {} });
     expect(out.status).toBe(200);
     expect((await c.trpcQuery('account.me')).status).toBe(401);
+  });
+});
+
+describe('sign-up timing', () => {
+  // A new address costs a user, an account and a mail, a taken one a note only: the answers are the
+  // same, and so is the time they take (AUTH_SIGNUP_MIN_MS, 1000 by default outside tests).
+  const FLOOR_MS = 1200;
+  let padded: TestServer;
+  beforeAll(async () => {
+    padded = await startTestServer({ env: { AUTH_SIGNUP_MIN_MS: String(FLOOR_MS) } });
+  });
+  afterAll(async () => {
+    await padded?.stop();
+  });
+
+  it('holds every answer, for a new address and for a taken one, until the floor, so its timing tells nothing', async () => {
+    await signUpVerified(padded, { email: 'taken@example.com' });
+    const signUp = async (email: string) => {
+      const started = performance.now();
+      const res = await fetch(`${padded.url}/api/auth/sign-up/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: padded.url },
+        body: JSON.stringify({ name: 'Timing', email, password: 'secret123' }),
+      });
+      const body = (await res.json()) as { token: unknown; user: Record<string, unknown> };
+      return { status: res.status, ms: performance.now() - started, keys: Object.keys(body.user).sort(), token: body.token };
+    };
+    const answers = [await signUp('new-1@example.com'), await signUp('taken@example.com'), await signUp('new-2@example.com'), await signUp('taken@example.com')];
+    for (const a of answers) {
+      expect(a.status).toBe(200);
+      expect(a.token).toBeNull();
+      expect(a.ms).toBeGreaterThanOrEqual(FLOOR_MS - 1);
+    }
+    expect(answers[1]!.keys).toEqual(answers[0]!.keys);
   });
 });
