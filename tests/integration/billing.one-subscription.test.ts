@@ -162,4 +162,17 @@ describe('Pay now while Razorpay’s own retry of the unpaid subscription also g
     await expect.poll(() => payment(retry.paymentId)).toMatchObject({ status: 'refunded', credits_granted: 0 });
     expect(await payment(paid.paymentId)).toMatchObject({ status: 'captured', credits_granted: 10_000 });
   });
+
+  it('a second payment Razorpay had already refunded (its refund.processed came first) is recorded refunded, not refunded again', async () => {
+    const { accountId, oldSub, newSub } = await pastDue('refunded-first');
+    const retry = rzp.renewHeld(oldSub);
+    await rzp.pay(newSub);
+    const early = await rzp.dashboardRefund(retry.paymentId); // delivered before the charge
+    expect(await rzp.deliver(retry.charged)).toBe(200);
+    const refund = rzp.refunds.find((r) => r.payment_id === retry.paymentId)!;
+    expect(await payment(retry.paymentId)).toMatchObject({ status: 'refunded', refund_id: refund.id, credits_granted: 0 });
+    expect(rzp.refunds.filter((r) => r.payment_id === retry.paymentId)).toHaveLength(1);
+    expect((await ts.testDb.db.selectFrom('billing_event').select('outcome').where('id', '=', early.id).executeTakeFirstOrThrow()).outcome).toBe('refund_recorded');
+    expect(await account(accountId)).toMatchObject({ subscription_id: newSub, subscription_status: 'active', credits_balance: 10_000 });
+  });
 });

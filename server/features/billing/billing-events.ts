@@ -292,6 +292,8 @@ async function recordSecondPayment(trx: Trx, sub: Selectable<SubscriptionTable>,
     targetId: c.paymentId,
     data: { subscription_id: sub.id, kept_subscription_id: keptSubscriptionId, amount: c.amount, currency: sub.currency, period_start: c.periodStart.toISOString(), via: c.source, refund: 'due' },
   });
+  // Already refunded (a refund.processed that came before this charge): recorded, nothing to give back twice.
+  await applyEarlyRefund(trx, c.paymentId, new Date());
   return { applied: false, reason: 'second_payment', refundPaymentId: c.paymentId, cancelSubscriptionId: sub.id };
 }
 
