@@ -98,6 +98,16 @@ describe('billing reconciliation against Razorpay', () => {
     expect(await grants(subscriptionId)).toBe(1);
   });
 
+  it('a checkout whose subscription.activated arrived but whose charge never did gets its plan', async () => {
+    const { accountId, subscriptionId } = await checkout('starter');
+    rzp.setNow(Math.floor(Date.now() / 1000));
+    const held = rzp.payHeld(subscriptionId);
+    expect(await rzp.deliver(held.activated)).toBe(200);
+    expect((await account(accountId)).plan).toBe('free');
+    expect(await reconcile(subscriptionId, Math.floor(Date.now() / 1000) + 11 * 60)).toEqual([{ subscriptionId, event: 'subscription.charged', outcome: 'charged' }]);
+    expect(await account(accountId)).toMatchObject({ plan: 'starter', subscription_id: subscriptionId, subscription_status: 'active' });
+  });
+
   it('a renewal that failed and was halted at Razorpay, its webhooks lost: past due (mail to the owner), then suspended as usual', async () => {
     const { accountId, subscriptionId, end1 } = await subscribed('starter');
     rzp.subscriptions.get(subscriptionId)!.status = 'halted'; // retries exhausted; nothing was delivered

@@ -62,19 +62,21 @@ export async function reconcileBilling(deps: AppDeps, now: Date, o: { subscripti
 }
 
 /**
- * Subscriptions that may have missed a webhook: checkouts opened 10 minutes to 3 days ago and never
- * heard from (paid, the handler's answer and the webhooks lost); accounts whose paid period ended
+ * Subscriptions that may have missed a webhook: checkouts opened 10 minutes to 3 days ago with no
+ * charge heard of (paid, the handler's answer and the charge's webhook lost); accounts whose paid period ended
  * an hour ago or more without a renewal heard of (charged, failed, halted, ended or paused at
  * Razorpay); past-due and suspended accounts (a retry charged, its webhook lost).
  */
 async function candidates(deps: AppDeps, gateway: PaymentGateway, now: Date): Promise<string[]> {
+  // (Its subscription.activated may have come; its charge not: still no payment of it here.)
   const checkouts = await deps.db
     .selectFrom('subscription')
-    .select('id')
-    .where('mode', '=', gateway.mode)
-    .where('status', 'in', ['created', 'authenticated'])
-    .where('created_at', '<=', new Date(now.getTime() - CHECKOUT_SETTLE_MS))
-    .where('created_at', '>', new Date(now.getTime() - CHECKOUT_MAX_AGE_MS))
+    .select('subscription.id')
+    .where('subscription.mode', '=', gateway.mode)
+    .where('subscription.status', 'in', ['created', 'authenticated', 'active'])
+    .where('subscription.created_at', '<=', new Date(now.getTime() - CHECKOUT_SETTLE_MS))
+    .where('subscription.created_at', '>', new Date(now.getTime() - CHECKOUT_MAX_AGE_MS))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('payment').select('payment.id').whereRef('payment.subscription_id', '=', 'subscription.id').where('payment.status', '<>', 'failed'))))
     .execute();
   const accounts = await deps.db
     .selectFrom('account')
