@@ -4,31 +4,54 @@
 import crypto from 'node:crypto';
 import { startProbeDaemon } from '../probe/daemon/server';
 import { probeOptionsFromEnv } from '../probe/env';
-import { readEnv } from '../server/env';
+import { readEnv, type Env } from '../server/env';
 import { startServer } from '../server/main';
 import { buildIfStale } from './build-if-stale';
 import { openLocalDb } from './local-db';
 
+export interface Laptop {
+  url: string;
+  env: Env;
+  /** Stops the server, the local probe daemon and the embedded Postgres, in that order. */
+  stop(): Promise<void>;
+}
+
+/** Everything `npm start` runs, from its environment: the embedded Postgres, a probe daemon, web and worker. */
+export async function startLaptop(source: NodeJS.ProcessEnv): Promise<Laptop> {
+  // Developer tools (dev outbox, test checkout) come with the embedded database unless DEV_TOOLS says otherwise.
+  const env = readEnv(source, { laptop: true });
+  const db = await openLocalDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const stops: Array<() => Promise<void>> = [db.stop];
+  const stopAll = async () => {
+    for (const stop of stops.splice(0)) await stop().catch((e) => console.error(e));
+  };
+  // A start that fails half-way (the port is taken…) stops what it had started: a Postgres left
+  // running would be adopted by the next start as another process's and outlive its Ctrl+C.
+  try {
+    let probe: { urls: string[]; token: string };
+    if (env.PROBE_URLS) {
+      probe = { urls: env.PROBE_URLS.split(',').map((u) => u.trim()), token: env.PROBE_TOKEN ?? '' };
+    } else {
+      const token = env.PROBE_TOKEN ?? crypto.randomBytes(24).toString('hex');
+      const daemon = await startProbeDaemon({ port: 0, host: '127.0.0.1', token, probe: probeOptionsFromEnv(source) });
+      stops.unshift(daemon.close);
+      probe = { urls: [daemon.url], token };
+    }
+    const server = await startServer({ env, role: 'all', databaseUrl: db.url, probe });
+    stops.unshift(server.stop);
+    return { url: server.url ?? '', env, stop: stopAll };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
 async function main() {
   const started = Date.now();
   buildIfStale();
-  // Developer tools (dev outbox, test checkout) come with the embedded database unless DEV_TOOLS says otherwise.
-  const env = readEnv(process.env, { laptop: true });
-  const db = await openLocalDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
-  const stops: Array<() => Promise<void>> = [db.stop];
-
-  let probe: { urls: string[]; token: string };
-  if (env.PROBE_URLS) {
-    probe = { urls: env.PROBE_URLS.split(',').map((u) => u.trim()), token: env.PROBE_TOKEN ?? '' };
-  } else {
-    const token = env.PROBE_TOKEN ?? crypto.randomBytes(24).toString('hex');
-    const daemon = await startProbeDaemon({ port: 0, host: '127.0.0.1', token, probe: probeOptionsFromEnv(process.env) });
-    stops.unshift(daemon.close);
-    probe = { urls: [daemon.url], token };
-  }
-
-  const server = await startServer({ env, role: 'all', databaseUrl: db.url, probe });
-  stops.unshift(server.stop);
+  const laptop = await startLaptop(process.env);
+  const { env } = laptop;
+  const server = laptop;
   console.log(`\n  Mailvet is running at ${server.url}  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   if (!env.SMTP_URL && env.DEV_TOOLS) console.log(`  Mail goes to the dev outbox: ${server.url}/dev/outbox`);
   console.log('  Press Ctrl+C to stop.\n');
@@ -38,14 +61,16 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log('\nStopping Mailvet…');
-    for (const stop of stops) await stop().catch((e) => console.error(e));
+    await laptop.stop();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
 }
 
-main().catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}
