@@ -150,6 +150,12 @@ describe('a permanent refusal at RCPT whose text says it is about policy or a bl
     '550 5.1.1 Address rejected by content filter',
     '550 Mailbox unavailable or access denied',
     '551 not local host banner.test, not a gateway',
+    "553 sorry, that domain isn't in my list of allowed rcpthosts.",
+    '550 Domain not served here',
+    '550 Mailbox unavailable (greylisted)',
+    '550 Service unavailable',
+    '550 Not accepting mail from your network',
+    '550 5.1.1 Too many invalid recipients',
   ];
 
   it.each(refusals)('%s → unknown/policy_block, never invalid', async (refusal) => {
@@ -165,6 +171,20 @@ describe('a permanent refusal at RCPT whose text says it is about policy or a bl
     );
     expect(result.result).not.toBe('invalid');
     expect(result).toMatchObject({ verdict: 'unknown', reason: 'policy_block' });
+  });
+
+  it('those words inside an address or a host name are not read: "550 5.1.1 <ghost@blocked-policy.example>… greylist.example" is still mailbox_not_found', async () => {
+    const { result } = await verifyAgainst(
+      {
+        reply: (line) => {
+          if (line.startsWith('EHLO')) return '250-mx.banner.test\r\n250 PIPELINING';
+          if (line.startsWith('RCPT')) return '550 5.1.1 <ghost@blocked-policy.example>: Recipient address rejected: User unknown (mx.greylist.example, see https://relay.example/blocked)';
+          return line.startsWith('QUIT') ? '221 bye' : '250 2.1.0 Ok';
+        },
+      },
+      'ghost@banner.test',
+    );
+    expect(result).toMatchObject({ verdict: 'undeliverable', reason: 'mailbox_not_found' });
   });
 });
 

@@ -29,6 +29,8 @@ interface Row {
   code?: RegExp;
   enhanced?: RegExp;
   text?: RegExp;
+  /** Like `text`, tested on the text without addresses and host names (a domain named greylist.example says nothing). */
+  words?: RegExp;
   example: string;
 }
 
@@ -44,10 +46,12 @@ const POLICY = /policy|denied|not (?:allowed|permitted|authori[sz]ed)|relay|auth
 /** A refusal of our MAIL FROM, given at RCPT time (sender verification callouts, Postfix's reject_unknown_sender…). */
 const SENDER = /\bsender\b.{0,30}\b(?:rejected|refused|denied|verif\w*|unknown|invalid|blocked|not (?:found|allowed|permitted))|\bverification failed for\b|\bmail from\b.{0,30}\b(?:rejected|refused|denied|invalid)/i;
 /**
- * Says we were blocked, a policy or filter refused, or the server does not relay: whatever code
- * comes with it (5.1.1, a bare 550), nothing is known about the mailbox.
+ * Says we were blocked, a policy or filter refused, the server does not relay for (host) the domain,
+ * greylisting, the service is down, or it is about our network or our many unknown recipients:
+ * whatever code comes with it (5.1.1, a bare 550), nothing is known about the mailbox.
  */
-const BLOCKED = /\bblocked\b|\bpolic(?:y|ies)\b|access denied|content filter|not a gateway|\brelay(?:ing)? (?:access )?(?:denied|not permitted|prohibited|disallowed)/i;
+const BLOCKED =
+  /\bblocked\b|\bpolic(?:y|ies)\b|access denied|content filter|not a gateway|\brelay(?:ing)? (?:access )?(?:denied|not permitted|prohibited|disallowed)|rcpthosts|not (?:a |our )?local domain|domain (?:is )?not local|not our domain|domain not (?:served|hosted|handled) here|greylist|service (?:is )?(?:currently )?unavailable|\byour (?:ip|network|host|server|mail server)\b|too many (?:invalid|unknown|bad|failed|non-?existent) (?:recipients|addresses|users)/i;
 const TOO_MANY_RCPTS = /too many (?:recipients|rcpt)|recipient limit|rcpt limit/i;
 /**
  * An enhanced code of another class than the reply code (parseReplyLines leaves it at the head of
@@ -74,7 +78,7 @@ export const REPLY_TABLE: readonly Row[] = [
   // Microsoft 365 directory-based edge blocking: the tenant does not know the recipient (conclusive).
   { cls: 'mailbox_not_found', code: /^550$/, enhanced: /^5\.4\.1$/, text: /^Recipient address rejected: Access denied\b/i, example: '550 5.4.1 Recipient address rejected: Access denied. AS(201806281) [AM4PEPF00027A5F.eurprd04.prod.outlook.com]' },
   // A block or a policy in the text outweighs a mailbox code (Microsoft 365's "Access denied" with 5.4.1 is the one above).
-  { cls: 'policy_block', code: /^5/, text: BLOCKED, example: '550 5.1.1 Your IP has been blocked' },
+  { cls: 'policy_block', code: /^5/, words: BLOCKED, example: '550 5.1.1 Your IP has been blocked' },
   { cls: 'policy_block', enhanced: /^5\.1\.[78]$/, example: '553 5.1.8 <verify@probe.example>: Sender address rejected: Domain not found' },
   { cls: 'mailbox_not_found', enhanced: /^5\.1\.\d{1,3}$/, example: "550 5.1.1 The email account that you tried to reach does not exist" },
   { cls: 'mailbox_disabled', enhanced: /^5\.2\.1$/, example: '550 5.2.1 The email account that you tried to reach is disabled' },
@@ -104,13 +108,20 @@ export function classifyReply(reply: Reply): ReplyClass {
 function classifyByTable(reply: Reply): ReplyClass {
   const code = String(reply.code);
   const enhanced = reply.enhanced ?? '';
+  let words: string | undefined;
   for (const row of REPLY_TABLE) {
     if (row.code && !row.code.test(code)) continue;
     if (row.enhanced && !row.enhanced.test(enhanced)) continue;
     if (row.text && !row.text.test(reply.text)) continue;
+    if (row.words && !row.words.test((words ??= withoutNames(reply.text)))) continue;
     return row.cls;
   }
   return 'policy_block';
+}
+
+/** The text with addresses (<a@b.example>, a@b.example), URLs and host names taken out. */
+function withoutNames(text: string): string {
+  return text.replace(/<[^>]*>|\S+@\S+|\b[a-z][a-z0-9+.-]*:\/\/\S+|\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b/gi, ' ');
 }
 
 /** The verdict reason a final recipient class stands for. */
