@@ -41,7 +41,7 @@ export async function createDeps(o: BootOptions): Promise<AppDeps> {
   webhookEncryptionKey(env, secret); // refuses a missing (production) or malformed WEBHOOK_SECRET_KEY at start
   if (o.runMigrations ?? true) await migrate({ db, pool, authOptions: authSchemaOptions() });
   const mailer = createMailer({ db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM });
-  const auth = createAuth({ pool, db, mailer, baseURL, secret, production: env.NODE_ENV === 'production', rateLimit: env.AUTH_RATE_LIMIT, signUpMinMs: env.AUTH_SIGNUP_MIN_MS });
+  const auth = createAuth({ pool, db, mailer, baseURL, secret, production: env.NODE_ENV === 'production', rateLimit: env.AUTH_RATE_LIMIT, answerFloorMs: env.AUTH_ANSWER_FLOOR_MS });
   return {
     env,
     pool,

@@ -127,20 +127,20 @@ const envSchema = z.object({
   /** How many web processes serve /v1 behind the balancer (divides the in-memory API rate). */
   WEB_PROCESSES: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(256).default(1)),
   /**
-   * Every sign-up answer takes at least this many ms, so its timing does not tell whether the address
-   * already has an account. Default 1000; 0 (off) when NODE_ENV=test.
+   * Sign-up, password-reset and verification-mail answers take at least this many ms, so their timing
+   * does not tell whether the address has an account. Default 1000; 0 (off) when NODE_ENV=test.
    */
-  AUTH_SIGNUP_MIN_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(10_000).optional()),
+  AUTH_ANSWER_FLOOR_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(10_000).optional()),
   /** better-auth's per-IP rate limit (database-backed). On unless NODE_ENV=test; production refuses false. */
   AUTH_RATE_LIMIT: z.preprocess(emptyAsUndefined, z.stringbool().optional()),
 });
 
 type ParsedEnv = z.infer<typeof envSchema>;
-export type Env = Omit<ParsedEnv, 'DEV_TOOLS' | 'AUTH_RATE_LIMIT' | 'API_RATE_LIMIT_STORE' | 'AUTH_SIGNUP_MIN_MS'> & {
+export type Env = Omit<ParsedEnv, 'DEV_TOOLS' | 'AUTH_RATE_LIMIT' | 'API_RATE_LIMIT_STORE' | 'AUTH_ANSWER_FLOOR_MS'> & {
   DEV_TOOLS: boolean;
   AUTH_RATE_LIMIT: boolean;
   API_RATE_LIMIT_STORE: 'memory' | 'postgres';
-  AUTH_SIGNUP_MIN_MS: number;
+  AUTH_ANSWER_FLOOR_MS: number;
 };
 
 /**
@@ -180,7 +180,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env, o: { laptop?: b
     ...e,
     DEV_TOOLS: e.DEV_TOOLS ?? (e.NODE_ENV === 'test' || (o.laptop === true && !e.DATABASE_URL && e.NODE_ENV !== 'production')),
     AUTH_RATE_LIMIT: e.AUTH_RATE_LIMIT ?? e.NODE_ENV !== 'test',
-    AUTH_SIGNUP_MIN_MS: e.AUTH_SIGNUP_MIN_MS ?? (e.NODE_ENV === 'test' ? 0 : 1000),
+    AUTH_ANSWER_FLOOR_MS: e.AUTH_ANSWER_FLOOR_MS ?? (e.NODE_ENV === 'test' ? 0 : 1000),
     API_RATE_LIMIT_STORE: e.API_RATE_LIMIT_STORE ?? (e.WEB_PROCESSES > 1 ? 'postgres' : 'memory'),
   };
 }

@@ -22,8 +22,8 @@ export interface AuthDeps {
   production: boolean;
   /** better-auth's per-IP rate limit (env AUTH_RATE_LIMIT; always on in production). */
   rateLimit: boolean;
-  /** Every sign-up answer takes at least this long (env AUTH_SIGNUP_MIN_MS): see afterHook. */
-  signUpMinMs: number;
+  /** Answers that could tell whether an address has an account take at least this long (env AUTH_ANSWER_FLOOR_MS): see afterHook. */
+  answerFloorMs: number;
 }
 
 /**
@@ -79,6 +79,8 @@ function rejectHostileInput(ctx: { path: string; body?: unknown }): void {
 }
 
 const SIGN_IN_PATH = '/sign-in/email';
+/** Routes whose work differs with whether the address has an account (afterHook pads them). */
+const FLOORED_PATHS = new Set(['/sign-up/email', '/request-password-reset', '/send-verification-email']);
 const signInEmail = (body: unknown): string | null => {
   const email = (body as { email?: unknown } | null)?.email;
   return typeof email === 'string' && email.trim() ? email : null;
@@ -118,14 +120,15 @@ function beforeHook(db: Db) {
  * After: a wrong current password is counted against the user; the right password at sign-in
  * (signed in, sent on to two-factor, or told to verify the address) clears the address's count.
  */
-function afterHook(db: Db, signUpMinMs: number) {
+function afterHook(db: Db, answerFloorMs: number) {
   return createAuthMiddleware(async (ctx) => {
-    // A new address costs a user, an account and a mail; a taken one only a note to its owner. The
-    // answers are the same, but their timing told which addresses have an account: every sign-up
-    // answer is held until signUpMinMs after the request arrived (auth-guard.ts stamps it).
-    if (ctx.path === '/sign-up/email' && signUpMinMs > 0) {
+    // A new address costs a user, an account and a mail, a taken one only a note to its owner; a
+    // reset or a verification mail costs a token and a mail for an address with an account, a lookup
+    // otherwise. The answers are the same, but their timing told which addresses have an account:
+    // they are held until answerFloorMs after the request arrived (auth-guard.ts stamps it).
+    if (FLOORED_PATHS.has(ctx.path) && answerFloorMs > 0) {
       const receivedAt = Number(ctx.request?.headers.get(RECEIVED_AT_HEADER) ?? ctx.headers?.get(RECEIVED_AT_HEADER));
-      const wait = Number.isFinite(receivedAt) ? signUpMinMs - (performance.now() - receivedAt) : signUpMinMs;
+      const wait = Number.isFinite(receivedAt) ? answerFloorMs - (performance.now() - receivedAt) : answerFloorMs;
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     }
     const returned = ctx.context.returned;
@@ -266,7 +269,7 @@ export function createAuth(d: AuthDeps) {
         }));
       },
     },
-    hooks: { before: beforeHook(d.db), after: afterHook(d.db, d.signUpMinMs) },
+    hooks: { before: beforeHook(d.db), after: afterHook(d.db, d.answerFloorMs) },
     databaseHooks: {
       user: {
         create: {

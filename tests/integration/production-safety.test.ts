@@ -19,7 +19,7 @@ describe('environment', () => {
     expect(() => readEnv({ ...PROD, AUTH_RATE_LIMIT: 'false' })).toThrow(/AUTH_RATE_LIMIT/);
     expect(() => readEnv({ ...PROD, RAZORPAY_BASE_URL: 'http://127.0.0.1:4010' })).toThrow(/RAZORPAY_BASE_URL: must be https/);
     const ok = readEnv({ ...PROD, WEBHOOK_ALLOW_PRIVATE: 'false', DEV_TOOLS: 'false' });
-    expect(ok).toMatchObject({ DEV_TOOLS: false, WEBHOOK_ALLOW_PRIVATE: false, AUTH_RATE_LIMIT: true, AUTH_SIGNUP_MIN_MS: 1000 });
+    expect(ok).toMatchObject({ DEV_TOOLS: false, WEBHOOK_ALLOW_PRIVATE: false, AUTH_RATE_LIMIT: true, AUTH_ANSWER_FLOOR_MS: 1000 });
   });
 
   it('refuses production without a public BASE_URL (links in mail and the auth origin would say localhost)', () => {
@@ -42,8 +42,8 @@ describe('environment', () => {
       ['PROBE_URLS', 'http://probe-1:8025,ftp://probe-2'],
       ['WEBHOOK_DNS_SERVERS', 'dns.example.com:53'],
       ['BRANDING_DNS_SERVERS', '127.0.0.1:99999'],
-      ['AUTH_SIGNUP_MIN_MS', '-5'],
-      ['AUTH_SIGNUP_MIN_MS', '1s'],
+      ['AUTH_ANSWER_FLOOR_MS', '-5'],
+      ['AUTH_ANSWER_FLOOR_MS', '1s'],
     ] as const) {
       expect(() => readEnv({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(`^Invalid environment:\\n  ${name}: `));
     }
