@@ -26,7 +26,7 @@ export interface FakeRazorpay {
   close(): Promise<void>;
   plans: Map<string, FakePlan>;
   subscriptions: Map<string, FakeSubscription>;
-  refunds: Array<{ id: string; payment_id: string; amount: number }>;
+  refunds: Array<{ id: string; payment_id: string; amount: number; created_at: number }>;
   /** Where webhooks go, signed with this secret. */
   webhooks(target: { url: string; secret: string }): void;
   /** The fake's clock (unix seconds); defaults to the wall clock. */
@@ -115,7 +115,7 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
   const plans = new Map<string, FakePlan>();
   const subscriptions = new Map<string, FakeSubscription>();
   const payments = new Map<string, { id: string; amount: number; currency: string; subscription_id: string }>();
-  const refunds: Array<{ id: string; payment_id: string; amount: number }> = [];
+  const refunds: Array<{ id: string; payment_id: string; amount: number; created_at: number }> = [];
   const invoices: FakeInvoice[] = [];
   const sent: FakeWebhook[] = [];
   let target: { url: string; secret: string } | null = null;
@@ -188,6 +188,18 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
           return void res.end(JSON.stringify(subEntity(sub)));
         }
       }
+      if (req.method === 'GET' && url.startsWith('/v1/refunds')) {
+        const q = new URL(url, 'http://fake').searchParams;
+        const count = Math.min(Number(q.get('count') ?? 10) || 10, 100);
+        const skip = Number(q.get('skip') ?? 0) || 0;
+        const from = Number(q.get('from') ?? 0) || 0;
+        const items = refunds
+          .filter((r) => r.created_at >= from)
+          .toReversed()
+          .slice(skip, skip + count)
+          .map((r) => ({ id: r.id, entity: 'refund', amount: r.amount, currency: payments.get(r.payment_id)?.currency ?? 'INR', payment_id: r.payment_id, status: 'processed', created_at: r.created_at }));
+        return void res.end(JSON.stringify({ entity: 'collection', count: items.length, items }));
+      }
       if (req.method === 'GET' && url.startsWith('/v1/invoices?')) {
         const q = new URL(url, 'http://fake').searchParams;
         const count = Math.min(Number(q.get('count') ?? 10) || 10, 100);
@@ -203,7 +215,7 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
         const amount = typeof body.amount === 'number' ? body.amount : pay.amount;
         if (refunds.some((r) => r.payment_id === pay.id)) return error(400, 'BAD_REQUEST_ERROR', 'The payment has been fully refunded already');
         if (amount > pay.amount) return error(400, 'BAD_REQUEST_ERROR', 'The refund amount provided is greater than amount captured');
-        const refund = { id: rid('rfnd'), payment_id: pay.id, amount };
+        const refund = { id: rid('rfnd'), payment_id: pay.id, amount, created_at: now() };
         refunds.push(refund);
         const hold = refundHold;
         refundHold = null;
@@ -354,7 +366,7 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
       if (!pay) throw new Error(`fake razorpay: no payment ${paymentId}`);
       if (refunds.some((r) => r.payment_id === pay.id)) throw new Error('fake razorpay: the payment has been fully refunded already');
       const amount = o.amount ?? pay.amount;
-      const refund = { id: rid('rfnd'), payment_id: pay.id, amount };
+      const refund = { id: rid('rfnd'), payment_id: pay.id, amount, created_at: now() };
       refunds.push(refund);
       const w = api.build('refund.processed', { refund: { entity: { id: refund.id, entity: 'refund', payment_id: pay.id, amount, status: 'processed' } }, payment: { entity: { id: pay.id, entity: 'payment', amount: pay.amount, currency: pay.currency, status: amount < pay.amount ? 'captured' : 'refunded' } } });
       if (!o.hold) await api.deliver(w);

@@ -123,4 +123,21 @@ describe('billing reconciliation against Razorpay', () => {
     expect(await reconcile(subscriptionId, end1 + 2 * HOUR)).toEqual([{ subscriptionId, event: 'subscription.completed', outcome: 'cancel_recorded' }]);
     expect(await account(accountId)).toMatchObject({ plan: 'free', subscription_status: 'none', subscription_id: null });
   });
+
+  it('a refund made in Razorpay’s dashboard whose refund.processed never arrived follows the refund rule; the late webhook changes nothing', async () => {
+    const { accountId, subscriptionId } = await subscribed('starter');
+    const paymentId = rzp.subscriptions.get(subscriptionId)!.charges[0]!;
+    const held = await rzp.dashboardRefund(paymentId, { hold: true });
+    expect((await account(accountId)).plan).toBe('starter');
+
+    const applied = (await reconcileBilling(ts.server.deps, new Date())).applied.filter((a) => a.subscriptionId === subscriptionId);
+    expect(applied).toEqual([{ subscriptionId, event: 'refund.processed', outcome: 'refunded' }]);
+    expect(await account(accountId)).toMatchObject({ plan: 'free', subscription_status: 'none', subscription_id: null, credits_balance: 500 });
+    expect((await db().selectFrom('payment').select('status').where('id', '=', paymentId).executeTakeFirstOrThrow()).status).toBe('refunded');
+    expect(rzp.subscriptions.get(subscriptionId)!.status).toBe('cancelled');
+
+    expect(await rzp.deliver(held)).toBe(200);
+    expect((await db().selectFrom('billing_event').select('outcome').where('id', '=', held.id).executeTakeFirstOrThrow()).outcome).toBe('already_refunded');
+    expect((await db().selectFrom('audit_log').select('id').where('account_id', '=', accountId).where('action', '=', 'billing.refunded').execute()).length).toBe(1);
+  });
 });

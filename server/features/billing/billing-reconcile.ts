@@ -5,7 +5,8 @@
 // applies what we lack as the event Razorpay would have sent, through the very path webhooks take
 // (applyBillingEvent → applyEvent → applyCharge): a charge is keyed by its payment id (the
 // `payment` primary key and the month's credit_grant key), so the webhook arriving late, after
-// this, grants nothing twice, and this finds nothing to do after the webhook. Second payments whose
+// this, grants nothing twice, and this finds nothing to do after the webhook. Refunds of the last
+// three days whose refund.processed never came are applied the same way; second payments whose
 // refund failed are refunded again here.
 import type { AppDeps } from '../../deps';
 import { applyBillingEvent, refundSecondPayments, type WebhookBody } from './billing-events';
@@ -46,6 +47,8 @@ export async function reconcileBilling(deps: AppDeps, now: Date, o: { subscripti
   const due = await deps.db.selectFrom('payment').select('id').where('second_payment', '=', true).where('status', '=', 'captured').execute();
   result.refunded = await refundSecondPayments(deps.db, gateway, due.map((r) => r.id));
 
+  result.applied.push(...(await reconcileRefunds(deps, gateway, now, result)));
+
   const ids = o.subscriptionIds ?? (await candidates(deps, gateway, now));
   for (const id of ids) {
     result.checked++;
@@ -59,6 +62,46 @@ export async function reconcileBilling(deps: AppDeps, now: Date, o: { subscripti
     }
   }
   return result;
+}
+
+/** Refunds look back this far (a refund made in Razorpay's dashboard while we were down for days). */
+const REFUND_LOOKBACK_MS = 3 * DAY;
+
+/**
+ * Refunds Razorpay made (its dashboard, or our own refund API) whose refund.processed never reached
+ * us: a payment we still hold captured is refunded through the same rule (applyRefund: the current
+ * period's payment lowers the plan to Free at once), keyed like the webhook's payment, so a late
+ * webhook finds it refunded.
+ */
+async function reconcileRefunds(deps: AppDeps, gateway: PaymentGateway, now: Date, result: ReconcileResult): Promise<ReconcileResult['applied']> {
+  const applied: ReconcileResult['applied'] = [];
+  let refunds: Array<{ id: string; paymentId: string; amount: number }>;
+  try {
+    refunds = await gateway.refundsSince(Math.floor((now.getTime() - REFUND_LOOKBACK_MS) / 1000));
+  } catch (err) {
+    result.failed.push('refunds');
+    console.error('[billing] reconciliation of refunds failed:', (err as { error?: unknown })?.error ?? err);
+    return applied;
+  }
+  if (refunds.length === 0) return applied;
+  const captured = await deps.db
+    .selectFrom('payment')
+    .select(['id', 'subscription_id'])
+    .where('id', 'in', refunds.map((r) => r.paymentId))
+    .where('status', '=', 'captured')
+    .execute();
+  const held = new Map(captured.map((p) => [p.id, p.subscription_id]));
+  for (const r of refunds) {
+    if (!held.has(r.paymentId)) continue;
+    const outcome = await applyBillingEvent(deps, {
+      eventId: `rec_refund_${r.id}`.slice(0, 100),
+      event: { event: 'refund.processed', created_at: Math.floor(now.getTime() / 1000), payload: { refund: { entity: { id: r.id, payment_id: r.paymentId, amount: r.amount } } } },
+      now,
+      gateway,
+    });
+    if (outcome !== 'duplicate') applied.push({ subscriptionId: held.get(r.paymentId) ?? '', event: 'refund.processed', outcome });
+  }
+  return applied;
 }
 
 /**

@@ -53,6 +53,8 @@ export interface PaymentGateway {
    * gateway keeps nothing to reconcile (the test checkout applies its charges as it makes them).
    */
   subscriptionState(subscriptionId: string): Promise<{ subscription: RemoteSubscription; charges: RemoteCharge[] } | null>;
+  /** Refunds made since `fromUnix` (ours and those made in Razorpay's dashboard), for the reconciliation. */
+  refundsSince(fromUnix: number): Promise<Array<{ id: string; paymentId: string; amount: number }>>;
 }
 
 export function hmacHex(secret: string, data: string | Buffer): string {
@@ -165,6 +167,16 @@ function razorpayGateway(keyId: string, keySecret: string, baseURL: string, webh
         charges,
       };
     },
+    async refundsSince(fromUnix) {
+      const out: Array<{ id: string; paymentId: string; amount: number }> = [];
+      // Bounded: at most 10 pages of 100 a run; the next run's window overlaps this one.
+      for (let skip = 0; skip < 1000; skip += 100) {
+        const page = await client.refunds.all({ from: fromUnix, count: 100, skip });
+        for (const r of page.items) out.push({ id: r.id, paymentId: r.payment_id, amount: Number(r.amount ?? 0) });
+        if (page.items.length < 100) break;
+      }
+      return out;
+    },
   };
 }
 
@@ -194,6 +206,9 @@ function testGateway(authSecret: string): PaymentGateway {
     },
     async subscriptionState() {
       return null;
+    },
+    async refundsSince() {
+      return [];
     },
   };
 }
