@@ -521,4 +521,25 @@ describe('account webhooks of jobs that end without a worker, and of endpoints r
     expect(await deliverWebhook(stack.ts.server.deps, after.id, { number: 2, max: 10 })).toEqual({ kind: 'skipped', reason: 'already_failed' });
     expect(forPath('/gone')).toHaveLength(1);
   });
+
+  it('stops retrying the deliveries of an event the endpoint no longer subscribes to, and keeps the others', { timeout: 20_000 }, async () => {
+    const owner = await ownerOn(stack.ts, 'enterprise', 'events-unsubscribed');
+    const endpoint = data(await owner.client.trpcMutation('webhooks.createEndpoint', { url: `${receiver.url}/unsub`, events: ['job.completed', 'job.failed'] }));
+    receiver.script.push(503, 503); // both first attempts fail; their retries are due a few seconds later
+    const failedJob = await finishedJob(owner.accountId, { status: 'failed' });
+    await enqueueWebhook(db(), { jobId: failedJob });
+    await enqueueWebhook(db(), { jobId: await finishedJob(owner.accountId) });
+    const deliveries = () => db().selectFrom('webhook_delivery').select(['id', 'event', 'status', 'attempts', 'last_error']).where('account_id', '=', owner.accountId).orderBy('event').execute();
+    await expect.poll(async () => (await deliveries()).map((d) => d.attempts), { timeout: 10_000 }).toEqual([1, 1]);
+
+    expect((await owner.client.trpcMutation('webhooks.updateEndpoint', { id: endpoint.id, events: ['job.completed'] })).status).toBe(200);
+    const [completed, failed] = await deliveries();
+    expect(failed).toMatchObject({ event: 'job.failed', status: 'failed' });
+    expect(failed!.last_error).toMatch(/no longer subscribes/);
+    expect(completed).toMatchObject({ event: 'job.completed', status: 'pending' });
+    expect(await deliverWebhook(stack.ts.server.deps, failed!.id, { number: 2, max: 10 })).toEqual({ kind: 'skipped', reason: 'already_failed' });
+    // The job.completed delivery is still retried and arrives.
+    await expect.poll(async () => (await deliveries())[0]!.status, { timeout: 15_000 }).toBe('delivered');
+    expect(forPath('/unsub').map((r) => JSON.parse(r.body).event).sort()).toEqual(['job.completed', 'job.completed', 'job.failed']);
+  });
 });

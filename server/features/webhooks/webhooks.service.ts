@@ -359,11 +359,33 @@ export async function createEndpoint(deps: Pick<AppDeps, 'db' | 'env'>, o: { acc
   });
 }
 
+/** What the delivery log says of a delivery whose event its endpoint stopped subscribing to before it got through. */
+export const EVENT_UNSUBSCRIBED_ERROR = 'The webhook endpoint no longer subscribes to this event; this delivery was not retried.';
+
+/**
+ * Ends the endpoint's deliveries still pending (waiting for a retry) as failed, with `reason` in the
+ * log, and removes their queued retries; `keep` lists the events whose deliveries go on. An attempt
+ * already under way finishes and is logged.
+ */
+async function stopPendingDeliveries(trx: Q, o: { accountId: string; endpointId: string; keep: WebhookEvent[]; reason: string }): Promise<void> {
+  let q = trx
+    .updateTable('webhook_delivery')
+    .set({ status: 'failed', last_error: o.reason, completed_at: new Date() })
+    .where('account_id', '=', o.accountId)
+    .where('endpoint_id', '=', o.endpointId)
+    .where('status', '=', 'pending');
+  if (o.keep.length > 0) q = q.where('event', 'not in', o.keep);
+  const stopped = await q.returning('id').execute();
+  for (const d of stopped) await sql`select graphile_worker.remove_job(${`${WEBHOOK_TASK}:${d.id}`}::text)`.execute(trx);
+}
+
 export async function updateEndpoint(db: Db, o: { accountId: string; userId: string; id: string; events: WebhookEvent[] }): Promise<WebhookEndpoint> {
   return db.transaction().execute(async (trx) => {
     const events = [...new Set(o.events)];
     const row = await trx.updateTable('webhook_endpoint').set({ events }).where('id', '=', o.id).where('account_id', '=', o.accountId).returning(['id', 'url', 'events', 'created_at']).executeTakeFirst();
     if (!row) throw new AppError('NOT_FOUND', 'Webhook endpoint not found.');
+    // Unsubscribed events: their pending retries stop, as when the endpoint is deleted.
+    await stopPendingDeliveries(trx, { accountId: o.accountId, endpointId: row.id, keep: events, reason: EVENT_UNSUBSCRIBED_ERROR });
     await writeAudit(trx as unknown as Db, { accountId: o.accountId, actorUserId: o.userId, action: 'webhook.endpoint_updated', targetType: 'webhook_endpoint', targetId: row.id, data: { url: row.url, events } });
     return endpointView(row);
   });
@@ -381,17 +403,9 @@ export async function deleteEndpoint(db: Db, o: { accountId: string; userId: str
   return db.transaction().execute(async (trx) => {
     // Before the delete, which sets their endpoint_id to null (replays carry it too). Nothing is
     // changed if the endpoint is not this account's: the NOT_FOUND below rolls this back.
-    const stopped = await trx
-      .updateTable('webhook_delivery')
-      .set({ status: 'failed', last_error: ENDPOINT_DELETED_ERROR, completed_at: new Date() })
-      .where('account_id', '=', o.accountId)
-      .where('endpoint_id', '=', o.id)
-      .where('status', '=', 'pending')
-      .returning('id')
-      .execute();
+    await stopPendingDeliveries(trx, { accountId: o.accountId, endpointId: o.id, keep: [], reason: ENDPOINT_DELETED_ERROR });
     const row = await trx.deleteFrom('webhook_endpoint').where('id', '=', o.id).where('account_id', '=', o.accountId).returning(['id', 'url']).executeTakeFirst();
     if (!row) throw new AppError('NOT_FOUND', 'Webhook endpoint not found.');
-    for (const d of stopped) await sql`select graphile_worker.remove_job(${`${WEBHOOK_TASK}:${d.id}`}::text)`.execute(trx);
     await writeAudit(trx as unknown as Db, { accountId: o.accountId, actorUserId: o.userId, action: 'webhook.endpoint_deleted', targetType: 'webhook_endpoint', targetId: row.id, data: { url: row.url } });
     return { id: row.id };
   });
