@@ -140,7 +140,8 @@ describe('a multi-line reply whose lines carry different codes (RFC 5321 4.2.1: 
 
 describe('a permanent refusal at RCPT whose text says it is about policy or a block, whatever its code says', () => {
   // The code (5.1.1, or a bare 550/551) claims "no such mailbox"; the text says we were blocked, a
-  // policy or filter refused, or the server does not relay: nothing is known about the mailbox.
+  // policy or filter refused, the server does not relay, or our sender is refused: nothing is known
+  // about the mailbox.
   const refusals = [
     '550 Requested action not taken: mailbox unavailable - IP blocked',
     '550 5.1.1 Your IP has been blocked',
@@ -156,6 +157,12 @@ describe('a permanent refusal at RCPT whose text says it is about policy or a bl
     '550 Service unavailable',
     '550 Not accepting mail from your network',
     '550 5.1.1 Too many invalid recipients',
+    // Our sender refused at RCPT time (Postfix's smtpd_delay_reject), in words other than "sender … rejected".
+    '550 5.1.0 Invalid sender address',
+    '550 Unknown sender',
+    '553 5.1.1 Forged sender',
+    '550 5.1.1 The sender domain has no MX',
+    '550 5.1.1 Return path rejected',
   ];
 
   it.each(refusals)('%s → unknown/policy_block, never invalid', async (refusal) => {

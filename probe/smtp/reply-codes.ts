@@ -52,6 +52,9 @@ const SENDER = /\bsender\b.{0,30}\b(?:rejected|refused|denied|verif\w*|unknown|i
  */
 const BLOCKED =
   /\bblocked\b|\bpolic(?:y|ies)\b|access denied|content filter|not a gateway|\brelay(?:ing)? (?:access )?(?:denied|not permitted|prohibited|disallowed)|rcpthosts|not (?:a |our )?local domain|domain (?:is )?not local|not our domain|domain not (?:served|hosted|handled) here|greylist|service (?:is )?(?:currently )?unavailable|\byour (?:ip|network|host|server|mail server)\b|too many (?:invalid|unknown|bad|failed|non-?existent) (?:recipients|addresses|users)/i;
+/** Our sender named as what is wrong in other words ("Invalid sender address", "sender domain has no MX", "Return path rejected"). */
+const SENDER_NAMED =
+  /\b(?:invalid|unknown|bad|unverified|unverifiable|forged|spoofed|illegal|unauthori[sz]ed|non-?existent)\s+(?:envelope\s+)?sender\b|\bsender\s+(?:domain|address|host)\b|\breturn[- ]path\b.{0,30}\b(?:rejected|refused|denied|invalid|unknown)/i;
 const TOO_MANY_RCPTS = /too many (?:recipients|rcpt)|recipient limit|rcpt limit/i;
 /**
  * An enhanced code of another class than the reply code (parseReplyLines leaves it at the head of
@@ -68,6 +71,7 @@ export const REPLY_TABLE: readonly Row[] = [
   { cls: 'policy_block', code: /^5/, text: REPUTATION, example: '550 5.7.1 Service unavailable; client [203.0.113.9] blocked using zen.spamhaus.org' },
   // About our sender, whatever the code (Postfix puts 5.1.0 on it, Exim's callout says "Unrouteable address").
   { cls: 'policy_block', code: /^5/, text: SENDER, example: '550 5.1.0 <verify@probe.example>: Sender address rejected: User unknown in local recipient table' },
+  { cls: 'policy_block', code: /^5/, words: SENDER_NAMED, example: '550 5.1.0 Invalid sender address' },
   { cls: 'policy_block', code: /^5/, text: ABOUT_US, example: '550 Administrative prohibition' },
   // A 5xx whose enhanced code says otherwise (4.x.x) is inconsistent about what it means: not about the mailbox.
   { cls: 'policy_block', code: /^5/, enhanced: /^$/, text: STRAY_ENHANCED, example: '550 4.7.1 Service temporarily unavailable' },
