@@ -1,6 +1,7 @@
 // The security matrix: every tRPC procedure, every /v1 route, the upload/export doors and every
-// allowlisted auth route, called as anonymous, member, admin and owner of account A, and as the
-// owner of another account B aimed at A's rows. Each call is checked for its status, and the whole
+// allowlisted auth route, called as anonymous, member, admin and owner of account A, as the
+// owner of another account B aimed at A's rows, and as an ex-admin of A (removed from the team,
+// session and API key kept) who must get exactly what B gets. Each call is checked for its status, and the whole
 // walk for what it must never do: read one of A's rows into B's answers, or change any of A's rows
 // from B (or from anyone on a refused call).
 //
@@ -25,8 +26,12 @@ import { joinAs, ownerOn, setPlan, uniqueEmail, type Person } from '../helpers/a
 import { Browserless, startTestServer, type TestServer } from '../helpers/test-server';
 
 type Caller = 'anonymous' | 'member' | 'admin' | 'owner' | 'foreign';
-const CALLERS: Caller[] = ['anonymous', 'foreign', 'member', 'admin', 'owner'];
+/** `exMember`: removed from A, back in an account of their own (Pro, like B's): answered as `foreign` in every entry. */
+type Walker = Caller | 'exMember';
+const CALLERS: Walker[] = ['anonymous', 'foreign', 'exMember', 'member', 'admin', 'owner'];
 type Statuses = Record<Caller, number>;
+const expected = (e: { expect: Statuses }, who: Walker): number => e.expect[who === 'exMember' ? 'foreign' : who];
+const outsider = (who: Walker): boolean => who === 'foreign' || who === 'anonymous' || who === 'exMember';
 
 /** The usual shapes. */
 const everyone = (s = 200): Statuses => ({ anonymous: 401, member: s, admin: s, owner: s, foreign: s });
@@ -36,6 +41,8 @@ const inAccount = (): Statuses => ({ anonymous: 401, member: 200, admin: 200, ow
 let ts: TestServer;
 let A: { owner: Person; admin: Person; member: Person };
 let B: Person;
+/** An admin of A removed from the team, with the session and the API key they had. */
+let exMember: Person & { apiKey: string };
 let markers: string[]; // text only A's rows contain: never in an answer to B or anonymous
 
 /** Fresh rows of account A for calls that read, change or delete one. */
@@ -174,6 +181,8 @@ const TRPC: Record<string, TrpcEntry> = {
 // ---- every /v1 route (API keys: A's key, B's key, none) ------------------------------------
 // `unscoped`: A's key holding every scope but the one the route declares (403 SCOPE_REQUIRED).
 type V1Caller = 'anonymous' | 'revoked' | 'unscoped' | 'owner' | 'foreign';
+/** `exMember`: the key an admin of A made before being removed: revoked with the removal. */
+type V1Walker = V1Caller | 'exMember';
 interface V1Entry {
   request: () => Promise<{ method: string; path: string; body?: unknown }>;
   expect: Record<V1Caller, number>;
@@ -256,9 +265,10 @@ const AUTH: Record<string, { request: (who: Caller) => { json?: unknown; query?:
 
 // ------------------------------------------------------------------------------------------------
 
-function clientOf(who: Caller): Browserless {
+function clientOf(who: Walker): Browserless {
   if (who === 'anonymous') return new Browserless(ts.url);
   if (who === 'foreign') return B.client;
+  if (who === 'exMember') return exMember.client;
   return A[who].client;
 }
 
@@ -294,6 +304,16 @@ beforeAll(async () => {
   B = await ownerOn(ts, 'pro', 'matrix-b');
   await setPlan(ts, B.accountId, 'pro');
   await ts.testDb.db.updateTable('account').set({ team_member_limit: 1000, credits_balance: 100_000 }).where('id', '=', B.accountId).execute();
+  // An admin of A who made an API key there, then was removed: their own account gets B's shape.
+  const ex = await joinAs(ts, owner, 'admin', 'matrix-a-exadmin');
+  const exKey = (await ex.client.trpcMutation('apiKeys.create', { name: 'matrix ex-admin key' })).body.result.data.api_key as string;
+  const exRow = await ts.testDb.db.selectFrom('member').select('id').where('organizationId', '=', owner.accountId).where('userId', '=', ex.userId).executeTakeFirstOrThrow();
+  const removed = await owner.client.trpcMutation('team.removeMember', { memberId: exRow.id });
+  if (removed.status !== 200) throw new Error(`could not remove the ex-admin: ${JSON.stringify(removed.body).slice(0, 200)}`);
+  const exOwn = await ts.testDb.db.selectFrom('member').select('organizationId').where('userId', '=', ex.userId).where('role', '=', 'owner').executeTakeFirstOrThrow();
+  await setPlan(ts, exOwn.organizationId, 'pro');
+  await ts.testDb.db.updateTable('account').set({ team_member_limit: 1000, credits_balance: 100_000 }).where('id', '=', exOwn.organizationId).execute();
+  exMember = { ...ex, accountId: exOwn.organizationId, apiKey: exKey };
   await fx.subscription();
   const secretA = (await A.owner.client.trpcQuery('apiKeys.webhookSecret')).body.result.data.secret as string;
   markers = ['secret-a-list.csv', 'secret-a-row@example.com', 'Secret A schedule', 'Secret A key', 'Secret A member', secretA, A.owner.accountId, A.admin.email, A.member.email];
@@ -326,14 +346,14 @@ describe('security matrix', () => {
     expect(Object.keys(DOORS).sort(), 'Express routes without an entry').toEqual(expressRoutes());
   });
 
-  it('walks every tRPC procedure as anonymous, owner of another account, member, admin and owner', { timeout: 180_000 }, async () => {
+  it('walks every tRPC procedure as anonymous, owner of another account, removed admin, member, admin and owner', { timeout: 180_000 }, async () => {
     const before = await snapshotA();
     const failures: string[] = [];
     const procedures = (appRouter as unknown as { _def: { procedures: Record<string, { _def: { type: string } }> } })._def.procedures;
     for (const who of CALLERS) {
       for (const [path, entry] of Object.entries(TRPC)) {
         const type = procedures[path]?._def.type;
-        const input = entry.input ? await entry.input(who) : undefined;
+        const input = entry.input ? await entry.input(who === 'exMember' ? 'foreign' : who) : undefined;
         let status: number;
         let text = '';
         if (type === 'subscription') {
@@ -344,13 +364,13 @@ describe('security matrix', () => {
           status = res.status;
           text = JSON.stringify(res.body);
         }
-        if (status !== entry.expect[who]) failures.push(`${who} ${path}: ${status} (expected ${entry.expect[who]}) ${text.slice(0, 160)}`);
-        if ((who === 'foreign' || who === 'anonymous') && path !== 'team.invitationPreview') {
+        if (status !== expected(entry, who)) failures.push(`${who} ${path}: ${status} (expected ${expected(entry, who)}) ${text.slice(0, 160)}`);
+        if (outsider(who) && path !== 'team.invitationPreview') {
           const leaked = leaks(text);
           if (leaked.length) failures.push(`${who} ${path} read A's rows: ${leaked.join(', ')}`);
         }
       }
-      if (who === 'foreign' || who === 'anonymous') {
+      if (outsider(who)) {
         // Nothing of A changed, except the rows this pass itself added to A through fx.
         const after = JSON.parse(await snapshotA()) as Record<string, Array<{ id?: string }>>;
         const was = JSON.parse(before) as Record<string, Array<{ id?: string }>>;
@@ -367,7 +387,7 @@ describe('security matrix', () => {
     expect(failures).toEqual([]);
   });
 
-  it('walks every /v1 route with no key, a revoked key, A\'s key and B\'s key (aimed at A\'s jobs)', { timeout: 60_000 }, async () => {
+  it('walks every /v1 route with no key, a revoked key, a removed admin\'s key, A\'s key and B\'s key (aimed at A\'s jobs)', { timeout: 60_000 }, async () => {
     const keyA = (await A.owner.client.trpcMutation('apiKeys.create', { name: 'matrix v1 A' })).body.result.data.api_key as string;
     const keyB = (await B.client.trpcMutation('apiKeys.create', { name: 'matrix v1 B' })).body.result.data.api_key as string;
     const revoked = await A.owner.client.trpcMutation('apiKeys.create', { name: 'matrix revoked' });
@@ -378,10 +398,10 @@ describe('security matrix', () => {
       const k = await A.owner.client.trpcMutation('apiKeys.create', { name: `matrix without ${scope}`, scopes: API_SCOPES.filter((s) => s !== scope) });
       withoutScope.set(scope, k.body.result.data.api_key as string);
     }
-    const keys: Record<Exclude<V1Caller, 'unscoped'>, string | null> = { anonymous: null, revoked: revoked.body.result.data.api_key, owner: keyA, foreign: keyB };
+    const keys: Record<Exclude<V1Walker, 'unscoped'>, string | null> = { anonymous: null, revoked: revoked.body.result.data.api_key, owner: keyA, foreign: keyB, exMember: exMember.apiKey };
     const before = await snapshotA();
     const failures: string[] = [];
-    for (const who of ['anonymous', 'revoked', 'unscoped', 'foreign', 'owner'] as V1Caller[]) {
+    for (const who of ['anonymous', 'revoked', 'exMember', 'unscoped', 'foreign', 'owner'] as V1Walker[]) {
       for (const [route, entry] of Object.entries(V1)) {
         const key = who === 'unscoped' ? withoutScope.get(scopeOf.get(route)!)! : keys[who];
         const r = await entry.request();
@@ -398,7 +418,8 @@ describe('security matrix', () => {
           failures.push(`${who} ${route}: rate-limited; the walk is too fast`);
           continue;
         }
-        if (res.status !== entry.expect[who]) failures.push(`${who} ${route}: ${res.status} (expected ${entry.expect[who]}) ${text.slice(0, 160)}`);
+        const want = entry.expect[who === 'exMember' ? 'revoked' : who];
+        if (res.status !== want) failures.push(`${who} ${route}: ${res.status} (expected ${want}) ${text.slice(0, 160)}`);
         if (who !== 'owner' && leaks(text).length) failures.push(`${who} ${route} read A's rows: ${leaks(text).join(', ')}`);
       }
     }
@@ -411,7 +432,7 @@ describe('security matrix', () => {
 
   it('walks every other Express route (upload, export, reports, receipts, webhooks, public ones) as every caller', { timeout: 60_000 }, async () => {
     // Business: the CSV report is a Business feature.
-    for (const id of [A.owner.accountId, B.accountId]) await ts.testDb.db.updateTable('account').set({ plan: 'business' }).where('id', '=', id).execute();
+    for (const id of [A.owner.accountId, B.accountId, exMember.accountId]) await ts.testDb.db.updateTable('account').set({ plan: 'business' }).where('id', '=', id).execute();
     const before = await snapshotA();
     const failures: string[] = [];
     for (const who of CALLERS) {
@@ -424,8 +445,8 @@ describe('security matrix', () => {
           body: r.body,
         });
         const text = await res.text();
-        if (res.status !== entry.expect[who]) failures.push(`${who} ${door}: ${res.status} (expected ${entry.expect[who]}) ${text.slice(0, 160)}`);
-        if ((who === 'foreign' || who === 'anonymous') && !door.includes('/dev/outbox') && leaks(text).length) failures.push(`${who} ${door} read A's rows: ${leaks(text).join(', ')}`);
+        if (res.status !== expected(entry, who)) failures.push(`${who} ${door}: ${res.status} (expected ${expected(entry, who)}) ${text.slice(0, 160)}`);
+        if (outsider(who) && !door.includes('/dev/outbox') && leaks(text).length) failures.push(`${who} ${door} read A's rows: ${leaks(text).join(', ')}`);
       }
     }
     expect(failures).toEqual([]);
@@ -448,15 +469,15 @@ describe('security matrix', () => {
   });
 });
 
-async function authCall(who: Caller, route: string, entry: (typeof AUTH)[string]): Promise<string[]> {
+async function authCall(who: Walker, route: string, entry: (typeof AUTH)[string]): Promise<string[]> {
   const [method, path] = route.split(' ') as [string, string];
-  const r = entry.request(who);
+  const r = entry.request(who === 'exMember' ? 'foreign' : who);
   const base = path.replace('/:token', '');
   const c = who === 'anonymous' ? new Browserless(ts.url) : cloneClient(clientOf(who));
   const res = await c.request(`/api/auth${base}${r.query ?? ''}`, { method, json: r.json });
   const text = await res.text();
   const out: string[] = [];
-  if (res.status !== entry.expect[who]) out.push(`${who} ${route}: ${res.status} (expected ${entry.expect[who]}) ${text.slice(0, 160)}`);
+  if (res.status !== expected(entry, who)) out.push(`${who} ${route}: ${res.status} (expected ${expected(entry, who)}) ${text.slice(0, 160)}`);
   if (who !== 'owner' && route === 'GET /get-session' && text.includes(A.owner.email)) out.push(`${who} ${route} saw A's owner`);
   return out;
 }
@@ -468,7 +489,7 @@ function cloneClient(c: Browserless): Browserless {
   return copy;
 }
 
-async function subscriptionStatus(who: Caller, path: string): Promise<number> {
+async function subscriptionStatus(who: Walker, path: string): Promise<number> {
   const c = clientOf(who);
   const headers = new Headers({ cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; ') });
   const caller = createCaller(await createContextInner(ts.server.deps, headers));
