@@ -48,8 +48,21 @@ export type CreateScheduleInput = z.input<typeof createScheduleInput>;
 export const scheduleIdInput = z.object({ scheduleId: z.uuid() });
 export const setScheduleActiveInput = z.object({ scheduleId: z.uuid(), isActive: z.boolean() });
 
+/** The longest base64 text of a 10 MB file. */
+export const MAX_CSV_BASE64_CHARS = Math.ceil((10 * 1024 * 1024) / 3) * 4;
+
 export const parseScheduleCsvInput = z.object({
   filename: z.string().trim().min(1).max(255),
-  /** The file's text (the dialog reads it with File.text()). */
-  content: z.string().max(10 * 1024 * 1024, SCHEDULE_MESSAGES.csvTooLarge),
+  /**
+   * The file's bytes, base64 (what the dialog sends): read on the server as Bulk Upload reads a file
+   * (UTF-16 with a BOM, UTF-8, else Windows-1252). A browser's File.text() would read every file as
+   * UTF-8, so an Excel "Unicode Text" export looked like binary data and Latin-1 names came out as U+FFFD.
+   */
+  contentBase64: z
+    .string()
+    .max(MAX_CSV_BASE64_CHARS, SCHEDULE_MESSAGES.csvTooLarge)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'The file must be sent as base64')
+    .optional(),
+  /** Or the file's text, already decoded. */
+  content: z.string().max(10 * 1024 * 1024, SCHEDULE_MESSAGES.csvTooLarge).optional(),
 });

@@ -4,7 +4,7 @@ import { toNodeHandler } from 'better-auth/node';
 import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
 import type { RequestListener } from 'node:http';
 import type { AppError } from '../lib/app-error';
-import { BULK_BODY_BYTES, SMALL_BODY_BYTES, jsonBodyGuard, jsonQueryGuard } from './body-guard';
+import { BULK_BODY_BYTES, CSV_BASE64_BODY_BYTES, SMALL_BODY_BYTES, jsonBodyGuard, jsonQueryGuard } from './body-guard';
 import { httpError } from './send-error';
 import { setCommonHeaders } from './common-headers';
 import fs from 'node:fs';
@@ -27,6 +27,7 @@ const LARGE_TRPC_PROCEDURES = new Set(['schedules.create', 'schedules.parseCsv']
 
 function trpcBodyLimit(req: Request): number {
   const procedures = decodeURIComponent(req.path.replace(/^\//, '')).split(',');
+  if (procedures.includes('schedules.parseCsv')) return CSV_BASE64_BODY_BYTES;
   return procedures.some((p) => LARGE_TRPC_PROCEDURES.has(p)) ? BULK_BODY_BYTES : SMALL_BODY_BYTES;
 }
 
@@ -74,7 +75,7 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
     '/api/trpc',
     jsonQueryGuard('input', replyTrpc),
     jsonBodyGuard({ limit: trpcBodyLimit, deliver: 'text', reply: replyTrpc }),
-    createExpressMiddleware({ router: appRouter, createContext: contextFactory(deps), maxBodySize: BULK_BODY_BYTES }),
+    createExpressMiddleware({ router: appRouter, createContext: contextFactory(deps), maxBodySize: CSV_BASE64_BODY_BYTES }),
   );
   app.use(jobsHttpRouter(deps)); // POST /api/jobs/upload (raw CSV ≤ 10 MB), GET /api/jobs/:id/export
   app.use(reportingHttpRouter(deps)); // GET /api/reports/analytics.csv (Business and up)

@@ -10,6 +10,8 @@ import { AppError } from '../lib/app-error';
 export const SMALL_BODY_BYTES = 64 * 1024;
 /** Bulk bodies: 10,000 addresses of up to 1,024 characters, with JSON overhead. */
 export const BULK_BODY_BYTES = 12 * 1024 * 1024;
+/** A 10 MB CSV file sent as base64 (the New Schedule dialog's "load from CSV"), with JSON overhead. */
+export const CSV_BASE64_BODY_BYTES = 14 * 1024 * 1024;
 export const MAX_JSON_DEPTH = 64;
 
 export const BODY_MESSAGES = {

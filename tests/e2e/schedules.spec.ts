@@ -48,6 +48,14 @@ test('on Pro a schedule is created (typed or from CSV), toggled and deleted', as
   await expect(toast(page, "CSV must contain an 'email' column")).toContainText('Error Parsing CSV');
   await csv.setInputFiles({ name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from('email\n"unterminated\n') });
   await expect(toast(page, 'Quote Not Closed')).toContainText('Error Parsing CSV');
+  // Excel's "Unicode Text" (UTF-16 with a byte-order mark) and a Windows-1252 file read as Bulk
+  // Upload reads them: the dialog hands the server the file's bytes, not the browser's UTF-8 reading.
+  await csv.setInputFiles({ name: 'excel-unicode.csv', mimeType: 'text/csv', buffer: Buffer.from('\uFEFFName\tEmail\r\nZoë\tzoe@normal.mailworld.test\r\nBo\tbo@normal.mailworld.test\r\n', 'utf16le') });
+  await expect(toast(page, 'Found 2 email addresses')).toBeVisible();
+  await expect(dialog.getByLabel('Email addresses')).toHaveValue('zoe@normal.mailworld.test\nbo@normal.mailworld.test');
+  await csv.setInputFiles({ name: 'latin1.csv', mimeType: 'text/csv', buffer: Buffer.from('Nom;Courriel\r\nJos\xe9;jos\xe9@normal.mailworld.test\r\n', 'latin1') });
+  await expect(toast(page, 'Found 1 email address')).toBeVisible();
+  await expect(dialog.getByLabel('Email addresses')).toHaveValue('jos\u00e9@normal.mailworld.test');
   await csv.setInputFiles(fixture('schedule-list.csv'));
   await expect(toast(page, 'Found 3 email addresses')).toBeVisible();
   await expect(dialog.getByLabel('Email addresses')).toHaveValue('alice@normal.mailworld.test\nghost@normal.mailworld.test\nbob@normal.mailworld.test');

@@ -31,5 +31,7 @@ export const schedulesRouter = router({
   changes: accountProcedure.input(scheduleIdInput).query(({ ctx, input }) => scheduleChanges(ctx.deps.db, ctx.accountId, input.scheduleId)),
 
   /** The dialog's CSV load: {emails, count, message: 'Found N email addresses'} or section 5's errors. */
-  parseCsv: accountProcedure.input(parseScheduleCsvInput).mutation(({ input }) => parseScheduleCsv(input.filename, input.content)),
+  parseCsv: accountProcedure
+    .input(parseScheduleCsvInput)
+    .mutation(({ input }) => parseScheduleCsv(input.filename, input.contentBase64 !== undefined ? Buffer.from(input.contentBase64, 'base64') : (input.content ?? ''))),
 });

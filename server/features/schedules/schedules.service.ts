@@ -149,8 +149,9 @@ export async function deleteSchedule(db: Db, caller: { accountId: string; userId
 }
 
 /** The dialog's "load from CSV": the same parser as Bulk Upload, with section 5's messages. */
-export function parseScheduleCsv(filename: string, content: string): { emails: string[]; count: number; message: string } {
+export function parseScheduleCsv(filename: string, content: string | Uint8Array): { emails: string[]; count: number; message: string } {
   if (!/\.csv$/i.test(filename)) throw new AppError('BAD_INPUT', SCHEDULE_MESSAGES.csvType);
+  if (content.length > 10 * 1024 * 1024) throw new AppError('BAD_INPUT', SCHEDULE_MESSAGES.csvTooLarge);
   const parsed = parseEmailCsv(content);
   if (!parsed.ok) throw new AppError('BAD_INPUT', parsed.error.message, { details: { reason: parsed.error.code } });
   const emails = parsed.value.emails;
