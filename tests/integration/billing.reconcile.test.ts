@@ -140,4 +140,19 @@ describe('billing reconciliation against Razorpay', () => {
     expect((await db().selectFrom('billing_event').select('outcome').where('id', '=', held.id).executeTakeFirstOrThrow()).outcome).toBe('already_refunded');
     expect((await db().selectFrom('audit_log').select('id').where('account_id', '=', accountId).where('action', '=', 'billing.refunded').execute()).length).toBe(1);
   });
+
+  it('a renewal applied weeks late keeps Razorpay’s payment time: the 14-day refund window counts from it', async () => {
+    const wall = Math.floor(Date.now() / 1000);
+    const { client, subscriptionId } = await checkout('starter');
+    rzp.setNow(wall - 50 * 86_400);
+    await rzp.pay(subscriptionId);
+    const end1 = rzp.subscriptions.get(subscriptionId)!.current_end!;
+    rzp.setNow(end1); // about 20 days ago
+    const lost = rzp.renewHeld(subscriptionId);
+    expect(await reconcile(subscriptionId, wall)).toEqual([{ subscriptionId, event: 'subscription.charged', outcome: 'charged' }]);
+    expect((await db().selectFrom('payment').select('created_at').where('id', '=', lost.paymentId).executeTakeFirstOrThrow()).created_at).toEqual(new Date(end1 * 1000));
+    const refund = await client.trpcMutation('billing.refund');
+    expect(refund.status).toBe(409);
+    expect(refund.body.error.message).toBe('Refunds are available within 14 days of a payment.');
+  });
 });

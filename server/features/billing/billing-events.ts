@@ -76,7 +76,12 @@ export interface ChargeInput {
   billingPlanId?: string | null;
   source: 'checkout' | 'webhook';
   actorUserId?: string | null;
+  /** When Razorpay took the payment (the event's time), if known: the payment's date (receipt, refund window). */
+  paidAt?: Date | null;
 }
+
+/** The payment's recorded date: Razorpay's time of it when known (never in the future), else now. */
+const paymentDate = (c: ChargeInput): Date | undefined => (c.paidAt && c.paidAt.getTime() < Date.now() ? c.paidAt : undefined);
 
 export type ChargeOutcome =
   | {
@@ -168,6 +173,7 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
       period_start: c.periodStart,
       period_end: c.periodEnd,
       credits_granted: plan.monthlyValidations,
+      created_at: paymentDate(c),
     })
     .onConflict((oc) => oc.column('id').doNothing())
     .returning('id')
@@ -277,6 +283,7 @@ async function recordSecondPayment(trx: Trx, sub: Selectable<SubscriptionTable>,
       period_end: c.periodEnd,
       credits_granted: 0,
       second_payment: true,
+      created_at: paymentDate(c),
     })
     .onConflict((oc) => oc.column('id').doNothing())
     .returning('id')
@@ -646,6 +653,7 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
         periodEnd: end,
         billingPlanId: subEntity.plan_id ?? null,
         source: 'webhook',
+        paidAt: fromUnix(e.created_at),
       });
       if (!r.applied && r.reason === 'second_payment') {
         cancels.push(r.cancelSubscriptionId);
