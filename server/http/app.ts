@@ -14,6 +14,7 @@ import { appRouter } from '../trpc/app-router';
 import { contextFactory } from '../trpc/context';
 import { toTRPCError } from '../trpc/init';
 import { billingHttpRouter } from '../features/billing/billing.http';
+import { databaseAnswers } from '../features/health/health.service';
 import { decideCurrency } from '../features/billing/currency';
 import { reportingHttpRouter } from '../features/reporting/reporting.http';
 import { brandingHttpRouter } from '../features/branding/branding.http';
@@ -58,8 +59,11 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
     next();
   });
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ ok: true });
+  // Healthy = this process can reach its database; otherwise 503, so a balancer routes around it.
+  app.get('/healthz', async (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    if (await databaseAnswers(deps.db)) res.json({ ok: true });
+    else res.status(503).json({ ok: false, database: 'unreachable' });
   });
   // The public REST API + /v1/openapi.json first: no other router below serves /v1, and the API's
   // requests (the busiest) then walk no other router's route table.

@@ -2,7 +2,8 @@
 // before it closes: it stops taking new connections at once, but a caller whose request is already
 // in flight gets its answer, not a reset connection.
 import http from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 
 /** A geolocation service (GEO_URL) that holds every request until the test lets it answer. */
@@ -58,5 +59,29 @@ describe('stopping the web server', () => {
     geo.release();
     expect(await inFlight).toEqual({ status: 200, body: { currency: 'INR', geoUrl: geo.url } });
     await stopping;
+  });
+});
+
+describe('GET /healthz', () => {
+  it('answers 503 while the database cannot be reached, so a balancer routes around the process, and 200 again once it can', async () => {
+    ts = await startTestServer();
+    const health = async () => {
+      const r = await fetch(`${ts!.url}/healthz`);
+      return { status: r.status, body: (await r.json()) as unknown };
+    };
+    expect(await health()).toEqual({ status: 200, body: { ok: true } });
+    const name = new URL(ts.testDb.url).pathname.slice(1);
+    const admin = new pg.Client(inject('pgAdminUrl'));
+    await admin.connect();
+    try {
+      // The database refuses new connections and drops the ones it has (a failover, a lost network).
+      await admin.query(`alter database ${name} allow_connections false`);
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+      await expect.poll(health, { timeout: 10_000 }).toEqual({ status: 503, body: { ok: false, database: 'unreachable' } });
+    } finally {
+      await admin.query(`alter database ${name} allow_connections true`);
+      await admin.end();
+    }
+    await expect.poll(health, { timeout: 10_000 }).toEqual({ status: 200, body: { ok: true } });
   });
 });
