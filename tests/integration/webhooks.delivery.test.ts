@@ -15,7 +15,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { scheduleRunPayload as documentedSchedulePayload, webhookPayload as documentedJobPayload } from '../../src/features/docs/examples';
 import { verifyWebhookSignature, verifyWebhookV2 } from '../../server/features/webhooks/webhook-signing';
 import { purgeExpired } from '../../server/features/retention/retention.service';
-import { deliverWebhook, enqueueWebhook, postWithDeadline } from '../../server/features/webhooks/webhooks.service';
+import { deliverWebhook, enqueueWebhook, MAX_WEBHOOK_ATTEMPTS, postWithDeadline } from '../../server/features/webhooks/webhooks.service';
+import { WEBHOOK_RETRY_WINDOW_HOURS } from '../../server/contracts/webhooks';
 import { runSchedule } from '../../server/features/schedules/schedules.service';
 import { joinAs, ownerOn, type Person } from '../helpers/accounts';
 import { fileFixture } from '../helpers/file-fixture';
@@ -541,5 +542,31 @@ describe('account webhooks of jobs that end without a worker, and of endpoints r
     // The job.completed delivery is still retried and arrives.
     await expect.poll(async () => (await deliveries())[0]!.status, { timeout: 15_000 }).toBe('delivered');
     expect(forPath('/unsub').map((r) => JSON.parse(r.body).event).sort()).toEqual(['job.completed', 'job.completed', 'job.failed']);
+  });
+});
+
+describe('the retry schedule', () => {
+  it('retries a failing delivery for as long as the dashboard says, then delivers on the last attempt', { timeout: 60_000 }, async () => {
+    const owner = await ownerOn(stack.ts, 'pro', 'hooks-backoff');
+    const jobId = await finishedJob(owner.accountId, { webhookUrl: `${receiver.url}/backoff` });
+    receiver.script.push(...Array.from({ length: MAX_WEBHOOK_ATTEMPTS - 1 }, () => 500));
+    await enqueueWebhook(db(), { jobId });
+    // After each failed attempt, the wait graphile-worker set (run_at − the attempt's log time); then the retry is let run at once.
+    const waits: number[] = [];
+    const waitAfter = async (n: number) => {
+      const r = await sql<{ wait: number }>`
+        select extract(epoch from j.run_at - a.created_at)::float8 as wait
+        from graphile_worker._private_jobs j, webhook_attempt a
+        where j.key = ${`webhook-deliver:${jobId}`} and j.attempts = ${n} and j.locked_by is null and a.delivery_id = ${jobId}::uuid and a.attempt = ${n}`.execute(db());
+      return r.rows[0]?.wait;
+    };
+    for (let n = 1; n < MAX_WEBHOOK_ATTEMPTS; n++) {
+      await expect.poll(() => waitAfter(n), { timeout: 10_000, interval: 50 }).toBeTypeOf('number');
+      waits.push((await waitAfter(n))!);
+      await sql`update graphile_worker._private_jobs set run_at = now() where key = ${`webhook-deliver:${jobId}`}`.execute(db());
+    }
+    await expect.poll(async () => (await db().selectFrom('webhook_delivery').select(['status', 'attempts']).where('id', '=', jobId).executeTakeFirstOrThrow()), { timeout: 10_000 }).toEqual({ status: 'delivered', attempts: MAX_WEBHOOK_ATTEMPTS });
+    const hours = waits.reduce((a, b) => a + b, 0) / 3600;
+    expect(Math.round(hours * 2) / 2).toBe(WEBHOOK_RETRY_WINDOW_HOURS);
   });
 });

@@ -9,8 +9,8 @@
 // slow receiver holds at most one webhook slot and never a bulk-job slot. One attempt is bounded as a
 // whole — connect, headers and body within WEBHOOK_TIMEOUT_MS — and reads at most 64 KB of the
 // answer. A non-2xx answer, a timeout or a network error fails the task and graphile-worker retries
-// it with exponential backoff (about 3 s, 7 s, 20 s, 55 s … up to MAX_WEBHOOK_ATTEMPTS, ~2.5 h in
-// all). Receivers de-duplicate with X-Mailvet-Delivery (a job's own webhook_url uses the job id).
+// it with exponential backoff (about 3 s, 7 s, 20 s, 55 s … up to MAX_WEBHOOK_ATTEMPTS, ~3.5 h in
+// all: WEBHOOK_RETRY_WINDOW_HOURS). Receivers de-duplicate with X-Mailvet-Delivery (a job's own webhook_url uses the job id).
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import type { Plan } from '../../../db/types';
 import { planAllows } from '../../../server/contracts/plans';
-import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_EVENTS, type WebhookEventName } from '../../../server/contracts/webhooks';
+import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_EVENTS, WEBHOOK_RETRY_WINDOW_HOURS, type WebhookEventName } from '../../../server/contracts/webhooks';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -293,7 +293,7 @@ function DeliveryLogCard({ plan }: { plan: Plan }) {
         <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
           <div>
             <CardTitle>Webhook deliveries</CardTitle>
-            <CardDescription>Every call we made to your webhooks, newest first: answer, time taken and attempts. Failed calls are retried for about 2.5 hours.</CardDescription>
+            <CardDescription>Every call we made to your webhooks, newest first: answer, time taken and attempts. Failed calls are retried for about {WEBHOOK_RETRY_WINDOW_HOURS} hours.</CardDescription>
           </div>
           <div className="flex gap-2">
             <Select aria-label="Filter by event" className={select} value={event} onValueChange={setEvent} options={EVENT_FILTERS} />
