@@ -53,6 +53,7 @@ export async function lookupMailRoute(dns: DnsCache, domain: string, urgent = fa
   if (hosts.length > 0) return { kind: 'mx', implicit: false, hosts };
   const error = resolved.find((x) => x.addr.error !== null);
   if (error) return { kind: 'dns_error', detail: `MX host ${error.r.exchange}: ${error.addr.error}` };
+  // The explanation shown to users (src/…/explain-result.ts) tells this case apart by this detail's start.
   return { kind: 'no_mx', detail: `no MX host of ${domain} has an address` };
 }
 

@@ -65,7 +65,10 @@ export function explainResult(r: ExplainInput): string {
     case 'null_mx':
       return REASON_TEXT.null_mx.explanation!;
     case 'no_mx':
-      return REASON_TEXT.no_mx.explanation!;
+      // probe/dns/mx.ts's detail when the domain has MX records but none of their hosts has an address.
+      return /^no MX host of /.test(r.evidence.detail ?? '')
+        ? "The domain's MX records name mail servers that have no address (no A/AAAA record), so no mail can be delivered to it."
+        : REASON_TEXT.no_mx.explanation!;
     case 'dns_error':
       return REASON_TEXT.dns_error.explanation!;
     case 'smtp_unreachable':
