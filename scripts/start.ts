@@ -37,7 +37,8 @@ export async function startLaptop(source: NodeJS.ProcessEnv): Promise<Laptop> {
       stops.unshift(daemon.close);
       probe = { urls: [daemon.url], token };
     }
-    const server = await startServer({ env, role: 'all', databaseUrl: db.url, probe });
+    // On a laptop, Ctrl+C should not wait long for a slow request (a check waiting on a mail server).
+    const server = await startServer({ env, role: 'all', databaseUrl: db.url, probe, shutdownGraceMs: 5_000 });
     stops.unshift(server.stop);
     return { url: server.url ?? '', env, stop: stopAll };
   } catch (err) {
