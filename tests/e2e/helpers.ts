@@ -81,3 +81,17 @@ export async function openDialog(page: Page, button: string, dialog = button): P
   await page.getByRole('button', { name: button }).click();
   return page.getByRole('dialog', { name: dialog });
 }
+
+/**
+ * Makes the tRPC query `procedure` (e.g. 'account.me') fail with a 500 for this page, as a server
+ * error would; the other calls batched with it still get their real answers.
+ */
+export async function failProcedure(page: Page, procedure: string): Promise<void> {
+  await page.route(`**/api/trpc/*${procedure}*`, async (route) => {
+    const names = new URL(route.request().url()).pathname.split('/').pop()!.split(',');
+    const failed = { error: { message: 'Internal server error', code: -32603, data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 } } };
+    const others = names.some((n) => n !== procedure) ? ((await (await route.fetch()).json()) as unknown[]) : names.map(() => failed);
+    const body = names.map((n, i) => (n === procedure ? failed : others[i]));
+    await route.fulfill({ status: names.length > 1 ? 207 : 500, contentType: 'application/json', body: JSON.stringify(body) });
+  });
+}

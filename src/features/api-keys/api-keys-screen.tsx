@@ -18,6 +18,7 @@ import { CreateKeyDialog } from './create-key-dialog';
 import { API_KEYS_UPGRADE, RevokeKeyDialog } from './key-dialogs';
 import { API_KEYS_TEXT, formatDate, formatLastUsed, maskedKey, scopesSummary } from './messages';
 import { WebhooksSection } from './webhooks-section';
+import { PlanLoadFailed } from '../jobs/plan-load-failed';
 
 const td = cellClass('comfortable');
 
@@ -86,6 +87,8 @@ export function ApiKeysScreen() {
         }
         action={canManage ? { label: 'Create API Key', icon: Plus, onClick: openCreate, disabled: me.isPending } : undefined}
       />
+
+      {me.isError && <PlanLoadFailed onRetry={() => void me.refetch()} />}
 
       {me.data && !planAllowsKeys && (
         <div className="flex flex-col gap-3 rounded-xl border border-brand-200 bg-brand-50/60 px-5 py-4 sm:flex-row sm:items-center sm:justify-between" data-testid="api-keys-plan-notice">

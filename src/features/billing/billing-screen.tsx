@@ -17,6 +17,7 @@ import { IntervalSwitch, PlanCards, PricingNotes } from './pricing-section';
 import { openRazorpayCheckout, type RazorpaySuccess } from './razorpay-checkout';
 import { TestCheckoutDialog, type TestOrder } from './test-checkout-dialog';
 import { useCurrency } from './use-currency';
+import { PlanLoadFailed } from '../jobs/plan-load-failed';
 
 const salesHref = `mailto:${SALES_EMAIL}?subject=${encodeURIComponent('Mailvet Enterprise plan enquiry')}`;
 
@@ -141,7 +142,7 @@ export function BillingScreen() {
   }
 
   function renderAction(plan: PlanDefinition, ctx: { currency: Currency; interval: BillingInterval; isCurrent: boolean; isPopular: boolean }) {
-    if (!currentPlan) return <Button variant="outline" className="w-full" disabled>Loading…</Button>;
+    if (!currentPlan) return <Button variant="outline" className="w-full" disabled>{me.isError ? 'Unavailable' : 'Loading…'}</Button>;
     const unpaid = overview.data?.status === 'past_due' || overview.data?.status === 'suspended';
     if (ctx.isCurrent && unpaid) {
       // A renewal went unpaid: paying now opens a new subscription that replaces the unpaid one.
@@ -232,6 +233,7 @@ export function BillingScreen() {
   return (
     <div className="space-y-8">
       <PageHeader title="Billing" description="Choose the plan that fits your volume. Upgrades apply as soon as the payment is verified." />
+      {me.isError && <PlanLoadFailed onRetry={() => void me.refetch()} />}
 
       {ov?.status === 'past_due' && (
         <p role="alert" className="flex gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="past-due-banner">

@@ -14,6 +14,7 @@ import { paths } from '../../config/paths';
 import { useFieldState } from '../../hooks/use-field-state';
 import { cn } from '../../lib/cn';
 import { useTRPC } from '../../lib/trpc';
+import { PlanLoadFailed } from '../jobs/plan-load-failed';
 
 // Spec section 8: 'Webhook Saved' and 'Zapier Connected' are local only: nothing is stored.
 export const INTEGRATIONS_TEXT = {
@@ -224,6 +225,8 @@ export function IntegrationsScreen() {
   return (
     <div className="space-y-6">
       <PageHeader title="Integrations" description="Connect Mailvet to the tools you already use." />
+
+      {me.isError && <PlanLoadFailed onRetry={() => void me.refetch()} />}
 
       {plan && locked && (
         <div

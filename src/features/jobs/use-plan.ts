@@ -18,5 +18,6 @@ export function usePlanGate(gate: PlanGate) {
     planName: plan ? planByType(plan).name : undefined,
     allowed: plan ? planAllows(plan, gate) : false,
     me: me.data,
+    refetch: () => void me.refetch(),
   };
 }

@@ -9,6 +9,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
 import { PlanLocked } from '../jobs/plan-locked';
+import { PlanLoadFailed } from '../jobs/plan-load-failed';
 import { usePlanGate } from '../jobs/use-plan';
 import { useTRPC } from '../../lib/trpc';
 import { errorMessage } from '../../lib/error-message';
@@ -42,6 +43,14 @@ export function AnalyticsScreen() {
   const report = useQuery({ ...trpc.reporting.analytics.queryOptions(filters), enabled: gate.allowed });
 
   if (gate.isLoading) return <Spinner />;
+  if (gate.isError) {
+    return (
+      <div className="space-y-6">
+        <PageHeader title="Analytics" description="Validations over time, list quality per schedule, credits used and the most common reasons." />
+        <PlanLoadFailed onRetry={gate.refetch} />
+      </div>
+    );
+  }
   if (!gate.allowed) {
     return (
       <div className="space-y-6">

@@ -9,6 +9,7 @@ import { ListEmpty, ListFailed, ListLoading } from '../../../components/ui/list-
 import { UpgradeDialog } from '../../../components/ui/upgrade-dialog';
 import { errorMessage, NO_ANSWER_MESSAGE } from '../../../lib/error-message';
 import { useJobStream } from '../../../features/jobs/job-stream';
+import { PlanLoadFailed } from '../../../features/jobs/plan-load-failed';
 import { usePlanGate } from '../../../features/jobs/use-plan';
 import { useScheduleMutations, useSchedules } from '../../../features/schedules/api';
 import { SCHEDULE_TEXT } from '../../../features/schedules/messages';
@@ -120,7 +121,7 @@ export default function AutoRevalidationRoute() {
       <PageHeader
         title="Auto Revalidation"
         description="Revalidate saved lists on a schedule and catch addresses that go bad."
-        action={canManage ? { label: 'New Schedule', icon: gate.allowed || gate.isLoading ? Plus : Lock, onClick: newSchedule, disabled: gate.isLoading } : undefined}
+        action={canManage ? { label: 'New Schedule', icon: gate.allowed || !gate.plan ? Plus : Lock, onClick: newSchedule, disabled: !gate.plan } : undefined}
         actions={
           !canManage && (
             <span className="text-sm text-slate-500" data-testid="schedules-read-only">
@@ -130,7 +131,9 @@ export default function AutoRevalidationRoute() {
         }
       />
 
-      {!gate.isLoading && !gate.allowed && (
+      {gate.isError && <PlanLoadFailed onRetry={gate.refetch} />}
+
+      {gate.plan && !gate.allowed && (
         <div className="mb-6 flex flex-wrap items-center gap-3 rounded-xl border border-brand-100 bg-brand-50/70 px-4 py-3 text-sm text-brand-900" data-testid="upgrade-banner">
           <Lock className="size-4 shrink-0 text-brand-600" aria-hidden />
           <span className="flex-1">
