@@ -480,14 +480,16 @@ export async function replayDelivery(db: Db, o: { accountId: string; userId: str
 
 /**
  * Retention: deliveries (their bodies hold addresses) and their attempts older than the cutoff are
- * deleted, a batch at a time, except those still pending. Called by the retention purge.
+ * deleted, a batch at a time. Pending ones too: retries end within hours (WEBHOOK_RETRY_WINDOW_HOURS),
+ * so a delivery still pending after 90 days is stuck (its task lost) and would otherwise keep its
+ * addresses for ever. Called by the retention purge.
  */
 export async function purgeWebhookDeliveries(db: Db, cutoff: Date): Promise<number> {
   let total = 0;
   for (;;) {
     const gone = await db
       .deleteFrom('webhook_delivery')
-      .where('id', 'in', (eb) => eb.selectFrom('webhook_delivery').select('id').where('created_at', '<', cutoff).where('status', '<>', 'pending').limit(1000))
+      .where('id', 'in', (eb) => eb.selectFrom('webhook_delivery').select('id').where('created_at', '<', cutoff).limit(1000))
       .returning('id')
       .execute();
     total += gone.length;
