@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { SCHEDULE_MESSAGES } from '../../server/contracts/schedules';
-import { cellAddress, CsvTextDecoder, csvLayout, csvParseOptions, detectDelimiter, isNotUtf8, LAYOUT_SAMPLE, NOT_TEXT_MESSAGE, NotTextError, parseEmailCsv, type CsvLayout } from '../../server/features/jobs/csv-import';
+import { cellAddress, CsvTextDecoder, csvLayout, csvParseOptions, detectDelimiter, isNotUtf8, LAYOUT_SAMPLE, NOT_TEXT_MESSAGE, NotTextError, parseEmailCsv, separatorHint, type CsvLayout } from '../../server/features/jobs/csv-import';
 
 export interface CsvFileScan {
   /** Unique addresses (how many will be verified). */
@@ -65,7 +65,9 @@ async function recordsOf(file: string, windows1252: boolean, pieceBytes: number 
       yield* pieces;
     })(),
   );
-  const parser = parse(csvParseOptions(detectDelimiter(head)));
+  const hint = separatorHint(head);
+  if (hint) head = hint.rest;
+  const parser = parse(csvParseOptions(hint?.delimiter ?? detectDelimiter(head)));
   source.on('error', (err) => parser.destroy(err));
   source.pipe(parser);
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;

@@ -91,4 +91,16 @@ describe('parseEmailCsv on files from real tools', () => {
     expect(v.emails).toEqual(['ann@x.com', 'bo@x.com', 'cy@x.com']);
     expect(v.duplicates).toBe(1);
   });
+
+  it("honours Excel's separator hint line (sep=;) instead of reading it as the header", () => {
+    expect(ok('sep=;\r\nName;Email\r\nAnn;ann@x.com\r\n').emails).toEqual(['ann@x.com']);
+    expect(ok('\uFEFFsep=,\nemail\nann@x.com\n').emails).toEqual(['ann@x.com']);
+    expect(ok('"sep=;"\nName;E-mail\nLee, Bo;bo@x.com\n').emails).toEqual(['bo@x.com']);
+    expect(ok('SEP=\t\r\nemail\tname\r\nann@x.com\tAnn\r\n').emails).toEqual(['ann@x.com']);
+  });
+
+  it('reads a header-less file whose rows hold the address and other columns (address first or not)', () => {
+    expect(ok('ann@x.com,Ann Lee,ACME\r\nbo@x.com,Bo,\r\n').emails).toEqual(['ann@x.com', 'bo@x.com']);
+    expect(ok('Ann;ann@x.com;1\nBo;bo@x.com;2\n').emails).toEqual(['ann@x.com', 'bo@x.com']);
+  });
 });

@@ -201,6 +201,16 @@ export function csvParseOptions(delimiter: string) {
 }
 
 /**
+ * Excel's separator hint: a first line `sep=;` (tools write it so that Excel, which honours and hides
+ * it, splits the file right in any locale). The delimiter it names and the text after the line; null
+ * when the file has none.
+ */
+export function separatorHint(text: string): { delimiter: string; rest: string } | null {
+  const m = /^"?sep=([^\r\n"])"?[ \t]*(?:\r\n|\r|\n|$)/i.exec(text);
+  return m ? { delimiter: m[1]!, rest: text.slice(m[0].length) } : null;
+}
+
+/**
  * The delimiter of the first non-blank line: the most frequent of , ; tab | outside quotes (a tie:
  * the earlier). `|` is also legal inside an address's local part (`sales|eu@example.com`), so it is
  * taken only from a header line (no @ in it) or when the next line has as many.
@@ -251,15 +261,16 @@ export interface CsvLayout {
 
 /**
  * Where the addresses are, from the file's first LAYOUT_SAMPLE records: the email column under its
- * header, or a header-less list (one address per line); null when neither (no email column).
+ * header, or a header-less file's column of addresses; null when neither (no email column).
  */
 export function csvLayout(head: string[][]): CsvLayout | null {
   const column = emailColumnOf(head);
   if (column >= 0) return { column, hasHeader: true };
+  // A header-less file: the one cell of the first row that holds an address ("ann@x.com" alone, or
+  // "Ann,ann@x.com,ACME") names the column.
   const first = head[0]!;
-  const filled = first.filter((c) => c.trim() !== '');
-  if (filled.length === 1 && filled[0]!.includes('@')) return { column: first.findIndex((c) => c.trim() !== ''), hasHeader: false };
-  return null;
+  const withAt = first.flatMap((c, i) => (c.includes('@') ? [i] : []));
+  return withAt.length === 1 ? { column: withAt[0]!, hasHeader: false } : null;
 }
 
 /**
@@ -280,10 +291,11 @@ export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: numbe
   // A lone surrogate (possible only in text handed in as a string: decoded bytes never hold one) is no text.
   const read = typeof input === 'string' ? (isMostlyText(input) && !hasNul(input) && !hasLoneSurrogate(input) ? input.replace(/^\uFEFF/, '') : null) : decodeText(input);
   if (read === null) return fail('NOT_TEXT', NOT_TEXT_MESSAGE);
-  const text = read;
+  const hint = separatorHint(read);
+  const text = hint ? hint.rest : read;
   if (text.trim().length === 0) return fail('EMPTY_FILE', SCHEDULE_MESSAGES.csvEmpty);
 
-  const delimiter = detectDelimiter(text);
+  const delimiter = hint?.delimiter ?? detectDelimiter(text);
   let records: string[][];
   try {
     records = parse(text, csvParseOptions(delimiter)) as string[][];
