@@ -171,7 +171,8 @@ async function runDaemon(): Promise<number> {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      void daemon.close().then(resolve);
+      process.stderr.write(`mailvet probe: stopping; verify streams under way may finish for ${settings.drainMs} ms\n`);
+      void daemon.close({ drainMs: settings.drainMs }).then(resolve);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

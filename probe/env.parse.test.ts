@@ -77,8 +77,10 @@ describe('probe env', () => {
     expect(() => probeOptionsFromEnv({ PROBE_FLEET_MX_RCPT_PER_MINUTE: '600', PROBE_FLEET_SIZE: '3', PROBE_FLEET_MX_RCPT_WINDOW_MS: '-1' })).toThrow(/PROBE_FLEET_MX_RCPT_WINDOW_MS/);
   });
 
-  it('requires PROBE_TOKEN for the daemon and defaults the port to 8025', () => {
+  it('requires PROBE_TOKEN for the daemon and defaults the port to 8025 and the drain on stop to 8 s', () => {
     expect(() => daemonSettingsFromEnv({})).toThrow(/PROBE_TOKEN/);
-    expect(daemonSettingsFromEnv({ PROBE_TOKEN: 's3cret' })).toEqual({ port: 8025, host: '0.0.0.0', token: 's3cret' });
+    expect(daemonSettingsFromEnv({ PROBE_TOKEN: 's3cret' })).toEqual({ port: 8025, host: '0.0.0.0', token: 's3cret', drainMs: 8000 });
+    expect(daemonSettingsFromEnv({ PROBE_TOKEN: 's3cret', PROBE_DRAIN_MS: '0' }).drainMs).toBe(0);
+    expect(() => daemonSettingsFromEnv({ PROBE_TOKEN: 's3cret', PROBE_DRAIN_MS: '-1' })).toThrow(/PROBE_DRAIN_MS/);
   });
 });

@@ -26,6 +26,8 @@ export const probeEnvSchema = z.object({
   PROBE_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(8025)),
   PROBE_HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
   PROBE_TOKEN: text,
+  /** On SIGTERM, how long verify streams under way may run on before they are cut (their clients re-send the rest). */
+  PROBE_DRAIN_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(600_000).default(8000)),
   PROBE_ALLOW_PRIVATE_NETWORKS: z.preprocess(emptyAsUndefined, z.enum(['0', '1', 'true', 'false']).optional()),
   PROBE_DNS_SERVERS: list,
   PROBE_DNS_TIMEOUT_MS: int,
@@ -112,8 +114,8 @@ export function fleetRcptBudget(e: ProbeEnv): { rcpts: number; windowMs: number;
 }
 
 /** The daemon's settings: port, host and the (required) bearer token. */
-export function daemonSettingsFromEnv(env: NodeJS.ProcessEnv | Record<string, string | undefined>): { port: number; host: string; token: string } {
+export function daemonSettingsFromEnv(env: NodeJS.ProcessEnv | Record<string, string | undefined>): { port: number; host: string; token: string; drainMs: number } {
   const e = parseProbeEnv(env);
   if (!e.PROBE_TOKEN) throw new Error('PROBE_TOKEN is required to run the probe daemon');
-  return { port: e.PROBE_PORT, host: e.PROBE_HOST, token: e.PROBE_TOKEN };
+  return { port: e.PROBE_PORT, host: e.PROBE_HOST, token: e.PROBE_TOKEN, drainMs: e.PROBE_DRAIN_MS };
 }

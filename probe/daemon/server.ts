@@ -122,8 +122,20 @@ export interface HealthBudget {
   node_share: number;
 }
 
-export function createProbeServer(o: { token: string; verifier: Verifier; budget?: HealthBudget }): http.Server {
+/**
+ * A daemon being stopped (SIGTERM: a deploy, a scale-down) drains: it takes no new connection,
+ * answers new verify requests and /healthz with 503 (a fleet client sends that work to the other
+ * nodes), and lets the streams under way finish, up to the drain deadline.
+ */
+export interface DrainState {
+  draining: boolean;
+  /** Verify streams under way, each settled when its answer has ended. */
+  readonly streams: Set<Promise<void>>;
+}
+
+export function createProbeServer(o: { token: string; verifier: Verifier; budget?: HealthBudget; drain?: DrainState }): http.Server {
   const metrics = createProbeMetrics();
+  const drain = o.drain ?? { draining: false, streams: new Set<Promise<void>>() };
 
   function authorize(req: http.IncomingMessage, res: http.ServerResponse): void {
     if (!isAuthorized(req.headers.authorization, o.token)) {
@@ -134,8 +146,19 @@ export function createProbeServer(o: { token: string; verifier: Verifier; budget
 
   async function verify(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     authorize(req, res);
+    if (drain.draining) throw new HttpError(503, 'this probe node is shutting down');
     requireJson(req);
     const body = parseVerifyBody(await readBody(req));
+    const stream = streamResults(res, body);
+    drain.streams.add(stream);
+    try {
+      await stream;
+    } finally {
+      drain.streams.delete(stream);
+    }
+  }
+
+  async function streamResults(res: http.ServerResponse, body: ReturnType<typeof parseVerifyBody>): Promise<void> {
     const abort = new AbortController();
     const onClose = (): void => {
       if (!res.writableFinished) abort.abort();
@@ -180,6 +203,7 @@ export function createProbeServer(o: { token: string; verifier: Verifier; budget
     const handle = async (): Promise<void> => {
       switch (route) {
         case 'GET /healthz':
+          if (drain.draining) return sendJson(res, 503, { ok: false, draining: true });
           return sendJson(res, 200, o.budget && isAuthorized(req.headers.authorization, o.token) ? { ok: true, mx_rcpt_budget: o.budget } : { ok: true });
         case 'GET /metrics': {
           authorize(req, res);
@@ -235,13 +259,23 @@ export async function assertLocalAddresses(ips: readonly string[]): Promise<void
   }
 }
 
-export async function startProbeDaemon(o: { port: number; host?: string; token: string; probe?: ProbeOptions }): Promise<{ url: string; close(): Promise<void> }> {
+export interface ProbeDaemon {
+  url: string;
+  /**
+   * Stops the daemon. With `drainMs`, it first drains (DrainState): streams under way may finish
+   * for that long, then whatever is left is cut (its clients re-send it). Without, it stops at once.
+   */
+  close(o?: { drainMs?: number }): Promise<void>;
+}
+
+export async function startProbeDaemon(o: { port: number; host?: string; token: string; probe?: ProbeOptions }): Promise<ProbeDaemon> {
   if (!o.token) throw new Error('a probe daemon needs a token');
   await assertLocalAddresses(o.probe?.sourceIps ?? []);
   const verifier = createVerifier(o.probe);
   const share = o.probe?.mxRcptBudget;
   const budget = share?.fleet ? { budget: share.fleet.budget, fleet_size: share.fleet.size, window_ms: share.windowMs ?? 60_000, node_share: share.rcpts } : undefined;
-  const server = createProbeServer({ token: o.token, verifier, budget });
+  const drain: DrainState = { draining: false, streams: new Set() };
+  const server = createProbeServer({ token: o.token, verifier, budget, drain });
   const host = o.host ?? '0.0.0.0';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -254,10 +288,20 @@ export async function startProbeDaemon(o: { port: number; host?: string; token: 
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}`,
-    async close() {
+    async close(c = {}) {
+      drain.draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve())); // no new connection; idle ones end
+      const drainMs = c.drainMs ?? 0;
+      if (drainMs > 0 && drain.streams.size > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)));
+        await Promise.race([Promise.allSettled([...drain.streams]), deadline]);
+        clearTimeout(timer);
+      }
+      server.closeAllConnections(); // cuts what is left: each stream's client hears it end early
+      await Promise.allSettled([...drain.streams]);
       await verifier.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed;
     },
   };
 }
