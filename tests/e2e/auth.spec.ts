@@ -177,3 +177,15 @@ test('a user who forgot the password gets a link by mail, chooses a new one and 
   await submitSignIn(page, email, 'second-password');
   await page.waitForURL('**/dashboard');
 });
+
+test('a two-factor code sent after the sign-in expired (or on a reloaded or bookmarked code page) says to sign in again and shows the sign-in form', async ({ page }) => {
+  // No pending two-factor sign-in: the server has nothing to check the code against.
+  await page.goto('/auth?step=2fa');
+  await page.getByLabel('Verification code').fill('123456');
+  await page.getByRole('button', { name: 'Verify' }).click();
+  const toast = page.locator('[data-sonner-toast]', { hasText: 'Login Failed' });
+  await expect(toast).toContainText('Your sign-in has expired. Please sign in again with your email and password.');
+  await expect(toast).not.toContainText('cookie');
+  await expect(page.getByLabel('Password')).toBeVisible();
+  await expect(page).toHaveURL((u) => !u.searchParams.has('step'));
+});

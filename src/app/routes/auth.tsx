@@ -10,7 +10,7 @@ import { Label } from '../../components/ui/label';
 import { PasswordField } from '../../components/ui/password-input';
 import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../components/ui/tabs';
 import { paths } from '../../config/paths';
-import { AUTH_TOASTS, serverMessage } from '../../features/auth/messages';
+import { AUTH_TOASTS, serverMessage, TWO_FACTOR_EXPIRED_CODE } from '../../features/auth/messages';
 import { ForgotPasswordForm, ResetPasswordForm } from '../../features/auth/password-reset';
 import { InvitationNotice } from '../../features/team/invitation-notice';
 import { useInvitationLanding } from '../../features/team/use-invitation-landing';
@@ -147,6 +147,8 @@ function TwoFactorForm({ onCancel }: { onCancel: () => void }) {
     setBusy(false);
     if (error) {
       toast.error(AUTH_TOASTS.loginFailed, { description: serverMessage(error, 'Invalid verification code') });
+      // No pending sign-in left to finish: back to the email and password form.
+      if (error.code === TWO_FACTOR_EXPIRED_CODE) onCancel();
       return;
     }
     toast.success(AUTH_TOASTS.welcomeTitle, { description: AUTH_TOASTS.welcomeBody });
