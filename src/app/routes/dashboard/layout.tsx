@@ -63,8 +63,27 @@ function NavList({ compact, onNavigate }: { compact: boolean; onNavigate?: () =>
   );
 }
 
+/**
+ * The session could not be checked (a 5xx or no answer, not "signed out": better-auth answers that
+ * with 200 and no session). Sending a signed-in user to the sign-in page would be wrong; say so and
+ * let them try again.
+ */
+function SessionCheckFailed({ onRetry, retrying }: { onRetry: () => void; retrying: boolean }) {
+  return (
+    <div className="flex min-h-screen items-center justify-center bg-slate-50 p-4">
+      <div role="alert" className="max-w-md space-y-4 rounded-xl border border-slate-200 bg-white p-6 text-center shadow-sm">
+        <p className="font-semibold text-slate-900">Could not check your sign-in.</p>
+        <p className="text-sm text-slate-600">Check your connection and try again. You have not been signed out.</p>
+        <Button onClick={onRetry} loading={retrying}>
+          Try again
+        </Button>
+      </div>
+    </div>
+  );
+}
+
 export default function DashboardLayout() {
-  const { data: session, isPending } = authClient.useSession();
+  const { data: session, isPending, error: sessionError, refetch: refetchSession, isRefetching } = authClient.useSession();
   const sidebar = useSidebar();
   const location = useLocation();
   const navigate = useNavigate();
@@ -87,6 +106,7 @@ export default function DashboardLayout() {
       </div>
     );
   }
+  if (!session && sessionError) return <SessionCheckFailed onRetry={() => void refetchSession()} retrying={isRefetching} />;
   if (!session) return <Navigate to={dashboardExit(location.search)} replace />;
 
   async function signOut() {
