@@ -255,4 +255,12 @@ test('with the live stream blocked (a proxy that buffers or drops server-sent ev
   await expect(row.getByTestId('job-status')).toHaveText('Completed', { timeout: 30_000 });
   await expect(row.getByTestId('job-percent')).toHaveText('100%');
   await expect(row.getByRole('button', { name: 'Download', exact: true })).toBeVisible();
+
+  // It says the list is being refreshed, not "Connecting..." for ever, and a job started elsewhere
+  // (here the upload door called directly, as another browser would) still appears, every job shown being finished.
+  await expect(page.getByTestId('live-status')).toHaveText('Refreshing every few seconds', { timeout: 15_000 });
+  const origin = new URL(page.url()).origin;
+  const elsewhere = await page.request.post(`${origin}/api/jobs/upload?filename=elsewhere.csv`, { headers: { 'content-type': 'text/csv', origin }, data: Buffer.from('email\nsomeone@example.com\n') });
+  expect(elsewhere.status()).toBe(200);
+  await expect(page.getByTestId('job-row').filter({ hasText: 'elsewhere.csv' })).toBeVisible({ timeout: 30_000 });
 });

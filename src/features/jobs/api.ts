@@ -29,22 +29,25 @@ export function toJobItem(j: JobView): JobItem {
   };
 }
 
-/** How often History reloads its unfinished jobs while the live stream is down. */
+/** How often History reloads while the live stream is down and a job shown is unfinished. */
 export const OFFLINE_POLL_MS = 3000;
+/** …and while it is down with every job shown finished (a job may still start elsewhere: the API, a schedule, another browser). */
+export const OFFLINE_IDLE_POLL_MS = 15_000;
 
 /**
  * History's jobs, newest first, a page at a time (`fetchNextPage` for older ones). A refetch (live
  * update) reloads every page shown, each from the fresh page before it, so none is missed or doubled.
  * While `live` is false (the stream is not connected: a proxy that buffers or blocks server-sent
- * events, a dropped connection) and a job shown is unfinished, the list is reloaded every few
- * seconds instead, so a job still moves to Completed without a reload.
+ * events, a dropped connection), the list is reloaded instead: every few seconds while a job shown
+ * is unfinished, so it still moves to Completed without a reload, and now and then otherwise, so a
+ * job started elsewhere still appears.
  */
 export function useJobs({ live }: { live: boolean }) {
   const trpc = useTRPC();
   return useInfiniteQuery({
     ...trpc.jobs.list.infiniteQueryOptions({}, { getNextPageParam: (page) => page.nextCursor }),
     refetchInterval: (query) =>
-      !live && query.state.data?.pages.some((p) => p.jobs.some((j) => !FINISHED_JOB_STATUSES.includes(j.status))) ? OFFLINE_POLL_MS : false,
+      live ? false : query.state.data?.pages.some((p) => p.jobs.some((j) => !FINISHED_JOB_STATUSES.includes(j.status))) ? OFFLINE_POLL_MS : OFFLINE_IDLE_POLL_MS,
   });
 }
 

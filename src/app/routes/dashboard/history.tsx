@@ -19,19 +19,33 @@ import { cn } from '../../../lib/cn';
 
 const PAGE_SIZE = 25;
 
+/** How long the stream may take to connect before the indicator says the list is being refreshed instead. */
+const CONNECT_GRACE_MS = 8000;
+
 function LiveIndicator({ live }: { live: boolean }) {
+  // Not live for a while (a proxy that blocks server-sent events): the list is polled (useJobs),
+  // so say that rather than "Connecting..." for ever.
+  const [polling, setPolling] = useState(false);
+  useEffect(() => {
+    if (live) {
+      setPolling(false);
+      return;
+    }
+    const t = setTimeout(() => setPolling(true), CONNECT_GRACE_MS);
+    return () => clearTimeout(t);
+  }, [live]);
   return (
     <span
       className="inline-flex items-center gap-2 rounded-full border border-slate-200 bg-white px-3 py-1 text-xs font-medium text-slate-600"
       data-testid="live-status"
       data-state={live ? 'live' : 'offline'}
-      title={live ? 'The list updates as jobs change' : 'Reconnecting to live updates'}
+      title={live ? 'The list updates as jobs change' : polling ? 'Live updates are unavailable; the list is reloaded every few seconds' : 'Connecting to live updates'}
     >
       <span className="relative flex size-2">
         {live && <span className="absolute inline-flex size-full animate-ping rounded-full bg-emerald-400 opacity-60" />}
         <span className={cn('relative inline-flex size-2 rounded-full', live ? 'bg-emerald-500' : 'bg-slate-300')} />
       </span>
-      {live ? 'Live' : 'Connecting...'}
+      {live ? 'Live' : polling ? 'Refreshing every few seconds' : 'Connecting...'}
     </span>
   );
 }
