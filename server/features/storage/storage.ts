@@ -31,11 +31,20 @@ export function resolveObject(storageDir: string, key: string): string {
 /** Stores an upload; returns its key ({userId}/{timestamp}-{filename}). */
 export async function saveValidationFile(storageDir: string, userId: string, originalName: string, bytes: Uint8Array, now = new Date()): Promise<string> {
   const safeUser = userId.replace(/[^A-Za-z0-9_-]/g, '_');
-  const key = `${safeUser}/${now.getTime()}-${sanitizeFilename(originalName)}`;
-  const full = resolveObject(storageDir, key);
-  await fs.mkdir(path.dirname(full), { recursive: true });
-  await fs.writeFile(full, bytes);
-  return key;
+  const name = sanitizeFilename(originalName);
+  // Two uploads of one name by one user in the same millisecond (two tabs, /v1 and the dashboard)
+  // must not share a file: the name is claimed exclusively, the next millisecond tried if taken.
+  for (let ms = now.getTime(); ; ms++) {
+    const key = `${safeUser}/${ms}-${name}`;
+    const full = resolveObject(storageDir, key);
+    await fs.mkdir(path.dirname(full), { recursive: true });
+    try {
+      await fs.writeFile(full, bytes, { flag: 'wx' });
+      return key;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || ms - now.getTime() >= 1000) throw err;
+    }
+  }
 }
 
 export async function deleteValidationFile(storageDir: string, key: string): Promise<void> {
