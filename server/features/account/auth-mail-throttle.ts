@@ -5,10 +5,9 @@
 // free-grant email key's digest). Refused sends are skipped silently: the answer to the caller is the same.
 // The same hourly counter also bounds wrong passwords typed to confirm Delete Account (per user)
 // and password sign-ins per email address, from any number of client IPs.
-import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
-import { mailboxDigest } from './email-key';
+import { addressDigest, mailboxDigest } from './email-key';
 
 export const AUTH_MAILS_PER_HOUR = 5;
 
@@ -73,8 +72,8 @@ export const SIGN_INS_PER_HOUR = 10;
 const SIGN_IN_KIND = 'sign-in-password';
 export const SIGN_IN_LOCKED_MESSAGE = 'Too many failed sign-in attempts for this email. Try again in an hour, or reset your password.';
 
-/** The address as typed, lower-cased, and only its digest stored (like every mailbox key here). */
-const signInKey = (email: string): string => createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
+/** The address as typed (each +tag spelling its own user), only its digest stored like every key here. */
+const signInKey = addressDigest;
 
 /** Counts one password sign-in for `email`; `allowed` is false once this hour's attempts are spent. */
 export async function countSignInAttempt(db: Db, email: string): Promise<{ allowed: boolean; retryAfterSeconds: number }> {

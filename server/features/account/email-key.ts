@@ -21,6 +21,8 @@ export function freeGrantEmailKey(email: string): string {
   return `${local}@${domain}`;
 }
 
+const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
+
 /**
  * What is stored for a mailbox (free_grant.email_key, auth_mail_throttle.mailbox): the SHA-256 of its
  * key, never the address. free_grant outlives a deleted account (free credits once per person), and
@@ -29,5 +31,10 @@ export function freeGrantEmailKey(email: string): string {
  * every grant when the server secret is rotated.
  */
 export function mailboxDigest(emailOrKey: string): string {
-  return createHash('sha256').update(freeGrantEmailKey(emailOrKey)).digest('hex');
+  return sha256Hex(freeGrantEmailKey(emailOrKey));
+}
+
+/** The digest of one address as typed (lower case): its own user, not its mailbox (sign-in attempts). */
+export function addressDigest(email: string): string {
+  return sha256Hex(email.trim().toLowerCase());
 }
