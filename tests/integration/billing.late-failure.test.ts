@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { razorpayServer } from '../helpers/razorpay-server';
 import { signUpVerified } from '../helpers/test-server';
-import { billingTick } from '../../server/features/billing/billing-events';
+import { billingTick } from '../../server/features/billing/billing-tick';
 
 let n = 0;
 const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${++n}@example.com`;

@@ -3,7 +3,7 @@
 // customer is billed twice and each renewal of the older one moves the account back to its plan.
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { billingTick } from '../../server/features/billing/billing-events';
+import { billingTick } from '../../server/features/billing/billing-tick';
 import { razorpayServer } from '../helpers/razorpay-server';
 import { signUpVerified } from '../helpers/test-server';
 

@@ -4,7 +4,7 @@
 // within the paid period changes nothing for the customer. The paused subscription still counts
 // as live: deleting the account stops it at Razorpay, so a later resume cannot bill a deleted account.
 import { describe, expect, it } from 'vitest';
-import { billingTick } from '../../server/features/billing/billing-events';
+import { billingTick } from '../../server/features/billing/billing-tick';
 import { razorpayServer } from '../helpers/razorpay-server';
 import { signUpVerified } from '../helpers/test-server';
 

@@ -4,7 +4,7 @@
 // a customer who paid gets the period and credits, and a webhook arriving after that grants nothing
 // twice.
 import { describe, expect, it } from 'vitest';
-import { billingTick } from '../../server/features/billing/billing-events';
+import { billingTick } from '../../server/features/billing/billing-tick';
 import { reconcileBilling } from '../../server/features/billing/billing-reconcile';
 import { razorpayServer } from '../helpers/razorpay-server';
 import { signUpVerified } from '../helpers/test-server';

@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../db/types';
 import { planByType } from '../../server/contracts/plans';
-import { billingTick } from '../../server/features/billing/billing-events';
+import { billingTick } from '../../server/features/billing/billing-tick';
 import { startFakeGeo } from '../helpers/fake-geo';
 import { startFakeRazorpay, type FakeRazorpay } from '../helpers/fake-razorpay';
 import { Browserless, signUpVerified, startTestServer, testServer, type TestServer } from '../helpers/test-server';

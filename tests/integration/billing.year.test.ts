@@ -4,7 +4,7 @@
 // fake Razorpay's signed webhooks; the balances must come out exact: 12 grants a year, one a month.
 import { describe, expect, it } from 'vitest';
 import { planByType } from '../../server/contracts/plans';
-import { billingTick } from '../../server/features/billing/billing-events';
+import { billingTick } from '../../server/features/billing/billing-tick';
 import { takeCredits } from '../../server/features/credits/credits';
 import { resetMonthlyQuotas } from '../../server/features/credits/monthly-reset';
 import { razorpayServer } from '../helpers/razorpay-server';

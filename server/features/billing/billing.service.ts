@@ -21,7 +21,8 @@ import {
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
-import { LIVE_STATUSES, addInterval, applyCharge, formatDay, handleRazorpayWebhook, lockForRefund, lowerPlanForRefund, refundSecondPayments } from './billing-events';
+import { LIVE_STATUSES, addInterval, applyCharge, handleRazorpayWebhook, lockForRefund, lowerPlanForRefund, refundSecondPayments } from './billing-events';
+import { formatDay } from './billing-mail';
 import { decideCurrency } from './currency';
 import { hexSignatureMatches, paymentGateway, subscriptionPaymentSignature, testId, webhookSignature, type PaymentGateway } from './razorpay';
 

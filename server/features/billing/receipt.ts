@@ -3,7 +3,7 @@
 import type { Db } from '../../../db/client';
 import { formatMinorAmount, planByType } from '../../contracts/plans';
 import { AppError } from '../../lib/app-error';
-import { formatDay } from './billing-events';
+import { formatDay } from './billing-mail';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 

@@ -3,7 +3,7 @@
 // Payload { now? } for a fake clock.
 import type { Task } from 'graphile-worker';
 import type { AppDeps } from '../../deps';
-import { billingTick } from '../../features/billing/billing-events';
+import { billingTick } from '../../features/billing/billing-tick';
 import { payloadNow } from '../clock';
 
 export function billingTickTask(deps: AppDeps): Task {
