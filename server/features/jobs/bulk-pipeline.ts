@@ -10,13 +10,17 @@
 // job, the job's other chunks still running store and charge nothing more, so the failed job's
 // counts, its job.failed webhook and the balance stay as they were when it failed.
 // A chunk of a suspended account's job (one queued before the suspension) probes nothing: the job
-// fails with the suspension message.
+// fails with the suspension message. Nor does one of a job asked deeper than the account's plan now
+// checks (a job queued on a paid plan, the account since refunded or its cancelled period ended:
+// Free, no bulk and no SMTP mailbox check): it fails saying so.
 import { sql } from 'kysely';
 import { ProbeClient } from '../../../probe/client/probe-client';
 import type { VerificationResult } from '../../../probe/contract';
 import type { Db } from '../../../db/client';
 import { takeCredits } from '../credits/credits';
-import { isSuspended, SUSPENDED_MESSAGE } from '../billing/service-state';
+import { SUSPENDED_MESSAGE } from '../billing/service-state';
+import { depthForPlan } from '../validation/validation.service';
+import type { Depth } from '../../../probe/contract';
 import { resultRow } from '../validation/results.queries';
 import { creditsNeededMessage } from './jobs.service';
 import { enqueueWebhook } from '../webhooks/webhooks.service';
@@ -43,7 +47,21 @@ class JobStopped extends Error {}
 /** How often a chunk waiting on the probe looks whether its job was cancelled. */
 export const CANCEL_POLL_MS = 500;
 
-export type ChunkOutcome = 'done' | 'job-gone' | 'job-finished' | 'out-of-credits' | 'cancelled' | 'suspended';
+export type ChunkOutcome = 'done' | 'job-gone' | 'job-finished' | 'out-of-credits' | 'cancelled' | 'suspended' | 'plan-changed';
+
+/** The failed job's reason when the account fell to a plan that does not check this deep (Free). */
+export const PLAN_CHANGED_MESSAGE =
+  'Your account is now on the Free plan, which includes neither bulk validation nor the SMTP mailbox check, so this job stopped. Its results so far are kept; upgrade from the Billing page to validate the rest.';
+
+const DEPTH_RANK: Record<Depth, number> = { syntax: 0, mx: 1, smtp: 2 };
+
+/** Why a paid job's chunk may do no more work now (a suspension, a plan below the job's depth), or null. */
+async function accountStop(db: Db, accountId: string, depth: Depth): Promise<'suspended' | 'plan-changed' | null> {
+  const row = await db.selectFrom('account').select(['subscription_status', 'plan']).where('id', '=', accountId).executeTakeFirst();
+  if (!row) return null;
+  if (row.subscription_status === 'suspended') return 'suspended';
+  return DEPTH_RANK[depth] > DEPTH_RANK[depthForPlan(row.plan)] ? 'plan-changed' : null;
+}
 
 export async function runChunk(o: ChunkRunOptions, jobId: string, chunkNo: number): Promise<ChunkOutcome> {
   const { db } = o;
@@ -72,9 +90,11 @@ export async function runChunk(o: ChunkRunOptions, jobId: string, chunkNo: numbe
       if (stopped) return stopped;
       // A job queued before its account was suspended (an unpaid renewal) does no more paid work:
       // it fails with the suspension message; what it stored so far stays readable and exportable.
-      if (job.charge_credits && !job.is_sandbox && (await isSuspended(db, job.account_id))) {
-        await failJob(db, jobId, SUSPENDED_MESSAGE);
-        return 'suspended';
+      // Likewise a job asked deeper than the account's plan now allows (fallen to Free).
+      const stop = job.charge_credits && !job.is_sandbox ? await accountStop(db, job.account_id, job.depth) : null;
+      if (stop) {
+        await failJob(db, jobId, stop === 'suspended' ? SUSPENDED_MESSAGE : PLAN_CHANGED_MESSAGE);
+        return stop;
       }
       const remaining = await unansweredEmails(db, jobId, chunk.emails);
       if (remaining.length === 0) break;

@@ -1,0 +1,47 @@
+// What a plan taken away leaves behind (spec sections 6 and 9): an account that falls to Free (a
+// refund, a cancelled period's end) has no bulk validation and no SMTP mailbox check from that
+// moment, whatever was queued while it paid.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planByType } from '../../server/contracts/plans';
+import { runChunk } from '../../server/features/jobs/bulk-pipeline';
+import { createJob } from '../../server/features/jobs/jobs.service';
+import { startTestServer, type TestServer } from '../helpers/test-server';
+import { credits, plainDomains, resultStats, signUpOnPlan, startProbeWorld, type ProbeWorld } from './jobs.world';
+
+let pw: ProbeWorld;
+let ts: TestServer;
+beforeAll(async () => {
+  pw = await startProbeWorld(plainDomains(2, 5, 'downgraded'));
+  ts = await startTestServer(); // no worker: the test runs the chunks itself
+});
+afterAll(async () => {
+  await ts?.stop();
+  await pw?.stop();
+});
+
+const free = planByType('free');
+const toFree = { plan: 'free' as const, monthly_validations_quota: free.monthlyValidations, team_member_limit: free.teamMemberLimit, subscription_status: 'none' as const };
+
+describe('a bulk job queued on a paid plan when the account falls to Free', () => {
+  it('its next chunk asks no mail server and takes no credit: the job fails saying why, the results so far kept', async () => {
+    const { accountId, userId } = await signUpOnPlan(ts, 'queued-then-free@example.com', 'starter', 1000);
+    const db = ts.testDb.db;
+    const job = await createJob(db, { accountId, userId, filename: 'list.csv', emails: pw.world.emails.slice(0, 10), source: 'upload', depth: 'smtp', chunkSize: 5 });
+    const probe = { urls: [pw.url], token: pw.token };
+    const fast = { initialMs: 10, maxMs: 10, budgetMs: 200 };
+    expect(await runChunk({ db, probe, retry: fast }, job.jobId, 0)).toBe('done');
+    const stored = (await resultStats(db, job.jobId)).rows;
+    expect(stored).toBe(5);
+
+    // Refunded (or the cancelled period ended): Free, with what is left of its credits.
+    await db.updateTable('account').set(toFree).where('id', '=', accountId).execute();
+    const before = await credits(db, accountId);
+    expect(await runChunk({ db, probe, retry: fast }, job.jobId, 1)).toBe('plan-changed');
+    expect(await credits(db, accountId)).toBe(before);
+    expect((await resultStats(db, job.jobId)).rows).toBe(stored);
+    const row = await db.selectFrom('validation_job').select(['status', 'error']).where('id', '=', job.jobId).executeTakeFirstOrThrow();
+    expect(row.status).toBe('failed');
+    expect(row.error).toMatch(/Free plan/);
+    expect(row.error).toMatch(/results so far are kept/);
+  });
+});
