@@ -21,6 +21,22 @@ function AppRoot() {
   );
 }
 
+/**
+ * The page's first history entry gets its own key, as every in-app navigation's entry has.
+ * react-router names an entry without one 'default', so ScrollRestoration kept one saved position
+ * for every page opened by its address in the tab (typed, a link from a mail, a full-page link):
+ * /privacy opened after the landing page had been scrolled to its pricing opened 2,500 px down, and
+ * a #section link lost to that saved place. history.state survives a reload and Back/Forward, so
+ * those still return to where the reader was.
+ */
+function keyFirstEntry() {
+  const state: unknown = window.history.state;
+  const current = state && typeof state === 'object' ? (state as Record<string, unknown>) : {};
+  if (typeof current.key === 'string') return;
+  window.history.replaceState({ ...current, key: Math.random().toString(36).slice(2, 10) }, '');
+}
+keyFirstEntry();
+
 const router = createBrowserRouter([
   {
     Component: AppRoot,
