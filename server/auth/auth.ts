@@ -30,10 +30,12 @@ export interface AuthDeps {
  * Users: deleting one is the product's Delete Account flow (typed DELETE + password), never
  * better-auth's route. `signupBrandAccountId`: the account whose verified custom domain the user
  * signed up through (set on the server, never from the request body); its mails may be branded.
+ * Never in an answer: a sign-up through the domain named the tenant for a new address and null for
+ * one that had an account, so its answer told which addresses have one.
  */
 const userOptions = {
   deleteUser: { enabled: false },
-  additionalFields: { signupBrandAccountId: { type: 'string', required: false, input: false } },
+  additionalFields: { signupBrandAccountId: { type: 'string', required: false, input: false, returned: false } },
 } satisfies BetterAuthOptions['user'];
 
 /** The options that shape better-auth's tables; also used by db/migrate.ts to create them. */

@@ -30,12 +30,18 @@ afterAll(async () => {
 });
 
 function postWithHost(path: string, body: unknown): Promise<number> {
+  return postForAnswer(path, body).then((a) => a.status);
+}
+
+function postForAnswer(path: string, body: unknown): Promise<{ status: number; body: string }> {
   const u = new URL(ts.url);
   const data = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: u.hostname, port: u.port, path, method: 'POST', headers: { host, origin: `http://${host}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
     });
     req.on('error', reject);
     req.end(data);
@@ -88,6 +94,22 @@ describe("mails asked through a tenant's custom domain", () => {
     expect(await postWithHost('/api/auth/request-password-reset', { email: memberEmail, redirectTo: '/auth/reset' })).toBe(200);
     const mail = await lastMail(memberEmail, /password$/);
     expect(mail.link.host).toBe(host);
+  });
+
+  it('a sign-up through the domain answers a new address and one with an account alike (nothing names the tenant)', async () => {
+    const taken = `taken-${Date.now()}@example.com`;
+    await signUpVerified(ts, { email: taken });
+    const answer = async (email: string) => {
+      const res = await postForAnswer('/api/auth/sign-up/email', { email, password: 'secret-pass-1', name: 'Same' });
+      const body = JSON.parse(res.body) as { token: unknown; user: Record<string, unknown> };
+      // What differs by nature (a fresh id, the clock, the address typed) is left out.
+      const { id: _id, createdAt: _c, updatedAt: _u, email: _e, ...rest } = body.user;
+      return { status: res.status, token: body.token, user: rest };
+    };
+    const fresh = await answer(`fresh-${Date.now()}@example.com`);
+    expect(fresh.status).toBe(200);
+    expect(await answer(taken)).toEqual(fresh);
+    expect(JSON.stringify(fresh)).not.toContain(tenant.accountId);
   });
 
   it('a sign-up body cannot claim a tenant for itself (the field is set on the server only)', async () => {
