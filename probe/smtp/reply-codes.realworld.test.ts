@@ -16,6 +16,22 @@ const falseInvalid: Case[] = [
   ['QQ Mail: per-connection rate limit', ['550 Connection frequency limited. http://service.mail.qq.com/cgi-bin/help?subtype=1&&id=20022&&no=1000722'], 'policy_block'],
   ['Cisco ESA (IronPort): RAT reject = relay refused ("#5.7.1" not parsed)', ['550 #5.7.1 Your access to submit messages to this e-mail system has been rejected.'], 'policy_block'],
   ['Cisco ESA (IronPort): default SPF reject text', ['550 #5.7.1 SPF unauthorized mail is prohibited.'], 'policy_block'],
+  // A bare 550 is RFC 5321's "mailbox unavailable (e.g., mailbox not found, no access, or command
+  // rejected for policy reasons)": unless its text says the user is unknown, it proves nothing.
+  ['bare 550: dynamic-address block (Sendmail access map)', ['550 Dynamic IP addresses are not accepted here'], 'policy_block'],
+  ['bare 550: residential block', ['550 Residential IP space not accepted'], 'policy_block'],
+  ['bare 550: concurrency limit', ['550 Too many concurrent SMTP connections from this host'], 'policy_block'],
+  ['bare 550: sending rate', ['550 Sending rate exceeded, try later'], 'policy_block'],
+  ['bare 550: rate under RFC 5321 text', ['550 Requested action not taken: too many emails per second'], 'policy_block'],
+  ['bare 550: hourly limit (not a full mailbox)', ['550 Exceeded the maximum number of messages per hour'], 'policy_block'],
+  ['bare 550: service down', ['550 Service not available'], 'policy_block'],
+  ['bare 550: temporary in a 5xx', ['550 Temporary failure, please retry'], 'policy_block'],
+  ['bare 550: busy', ['550 System is busy, please retry later'], 'policy_block'],
+  ['bare 550: about our address', ['550 Not accepting mail from this IP'], 'policy_block'],
+  ['bare 550: generic refusal', ['550 Message rejected'], 'policy_block'],
+  ['bare 550: a server that could not check', ['550 Unable to verify user'], 'policy_block'],
+  ['bare 550: local error', ['550 Local error in processing'], 'policy_block'],
+  ['5.1.1 with a connection limit for text', ['550 5.1.1 Too many connections, slow down'], 'policy_block'],
 ];
 
 // ---- A clear "user unknown": mailbox_not_found
@@ -23,6 +39,8 @@ const missedUnknown: Case[] = [
   ['Yahoo / AOL', ["554 delivery error: dd This user doesn't have a yahoo.com account (nobody@yahoo.com) [0] - mta4012.mail.gq1.yahoo.com"], 'mailbox_not_found'],
   // Yandex puts 5.7.1 (policy) on unknown users: read as policy, it errs towards risky, never invalid.
   ['Yandex', ['550 5.7.1 No such user!'], 'policy_block'],
+  ['bare 550, RFC 5321 text only', ['550 Requested action not taken'], 'mailbox_not_found'],
+  ['bare 550, mailbox not available', ['550 Mailbox not available'], 'mailbox_not_found'],
 ];
 
 // ---- A temporary server condition is never final: 452 (the server's disk) is retried

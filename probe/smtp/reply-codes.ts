@@ -38,10 +38,11 @@ const REPUTATION = /spamhaus|spamcop|barracuda|block ?list|black ?list|\brbl\b|d
 // "Insufficient system storage" is RFC 5321's text for 452 (the server's disk, not the mailbox): temporary.
 const FULL = /mailbox (?:is )?full|over ?quota|quota exceeded|exceeded (?:its|the|storage)|out of storage/i;
 /** About our connection, DNS or sending rate, whatever the code (Exim's ACL default, reverse-DNS checks, QQ's limits, SPF). */
-const ABOUT_US = /administrative prohibition|\bPTR\b|reverse (?:dns|lookup)|\brdns\b|invalid dns|resource record|frequency limited|\bspf\b|\bdkim\b|\bdmarc\b/i;
+const ABOUT_US =
+  /administrative prohibition|\bPTR\b|reverse (?:dns|lookup)|\brdns\b|invalid dns|resource record|frequency limited|\bspf\b|\bdkim\b|\bdmarc\b|\bdynamic\b.{0,20}\b(?:ip|ips|address(?:es)?|hosts?|pool|range)\b|\bresidential\b|\bdial-?up\b/i;
 const DISABLED = /(?:account|mailbox|user|recipient)\b.{0,40}\b(?:disabled|deactivated|inactive|suspended|closed|locked)/i;
 const NOT_FOUND =
-  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|doesn'?t have an? [\w.-]+ account|(?:does not|doesn'?t|did not) exist|mailbox (?:is )?unavailable|(?:mailbox|recipient|user|address|account) (?:not found|unknown)|unknown (?:recipient|mailbox|address|account)|invalid (?:recipient|mailbox|address|user)|not a valid (?:mailbox|recipient|user)|no mailbox|user not (?:found|local)|unrouteable address|undeliverable address|address not present|recipient address rejected: user/i;
+  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|doesn'?t have an? [\w.-]+ account|(?:does not|doesn'?t|did not) exist|mailbox (?:is )?(?:unavailable|not available)|(?:mailbox|recipient|user|address|account) (?:not found|unknown)|unknown (?:recipient|mailbox|address|account)|invalid (?:recipient|mailbox|address|user)|not a valid (?:mailbox|recipient|user)|no mailbox|user not (?:found|local)|unrouteable address|undeliverable address|address not present|recipient address rejected: user/i;
 const POLICY = /policy|denied|not (?:allowed|permitted|authori[sz]ed)|relay|authenticat|blocked|refused|rate limit|too many (?:connections|messages)|try again later/i;
 /** A refusal of our MAIL FROM, given at RCPT time (sender verification callouts, Postfix's reject_unknown_sender…). */
 const SENDER = /\bsender\b.{0,30}\b(?:rejected|refused|denied|verif\w*|unknown|invalid|blocked|not (?:found|allowed|permitted))|\bverification failed for\b|\bmail from\b.{0,30}\b(?:rejected|refused|denied|invalid)/i;
@@ -51,7 +52,7 @@ const SENDER = /\bsender\b.{0,30}\b(?:rejected|refused|denied|verif\w*|unknown|i
  * whatever code comes with it (5.1.1, a bare 550), nothing is known about the mailbox.
  */
 const BLOCKED =
-  /\bblocked\b|\bpolic(?:y|ies)\b|access denied|content filter|not a gateway|\brelay(?:ing)? (?:access )?(?:denied|not permitted|prohibited|disallowed)|rcpthosts|not (?:a |our )?local domain|domain (?:is )?not local|not our domain|domain not (?:served|hosted|handled) here|greylist|service (?:is )?(?:currently )?unavailable|\byour (?:ip|network|host|server|mail server)\b|too many (?:invalid|unknown|bad|failed|non-?existent) (?:recipients|addresses|users)/i;
+  /\bblocked\b|\bpolic(?:y|ies)\b|access denied|content filter|not a gateway|\brelay(?:ing)? (?:access )?(?:denied|not permitted|prohibited|disallowed)|rcpthosts|not (?:a |our )?local domain|domain (?:is )?not local|not our domain|domain not (?:served|hosted|handled) here|greylist|service (?:is )?(?:currently )?(?:unavailable|not available)|\byour (?:ip|network|host|server|mail server)\b|\b(?:this|sending|client|connecting|remote|source) ip\b|too many (?:invalid|unknown|bad|failed|non-?existent) (?:recipients|addresses|users)|too many (?:concurrent |simultaneous |smtp )*(?:connections|sessions|messages|e?mails|requests)|\brate (?:limit|exceeded)|\bsending rate\b|\bper (?:second|minute|hour|day)\b|\b(?:unable|cannot|can'?t|could not|couldn'?t) (?:to )?verify\b|\btemporar(?:y|ily)\b|\b(?:server|system) (?:is )?busy\b/i;
 /** Our sender named as what is wrong in other words ("Invalid sender address", "sender domain has no MX", "Return path rejected"). */
 const SENDER_NAMED =
   /\b(?:invalid|unknown|bad|unverified|unverifiable|forged|spoofed|illegal|unauthori[sz]ed|non-?existent)\s+(?:envelope\s+)?sender\b|\bsender\s+(?:domain|address|host)\b|\breturn[- ]path\b.{0,30}\b(?:rejected|refused|denied|invalid|unknown)/i;
@@ -92,8 +93,11 @@ export const REPLY_TABLE: readonly Row[] = [
   { cls: 'mailbox_disabled', code: /^5/, text: DISABLED, example: '550 Account has been disabled' },
   { cls: 'mailbox_not_found', code: /^5/, text: NOT_FOUND, example: '550 5.5.0 Requested action not taken: mailbox unavailable' },
   { cls: 'policy_block', code: /^5/, text: POLICY, example: '554 Relay access denied' },
-  // A bare 550/551/553 with no enhanced code at all is RFC 5321's "mailbox unavailable / not local / name not allowed".
-  { cls: 'mailbox_not_found', code: /^55[013]$/, enhanced: /^$/, example: '550 Requested action not taken' },
+  // A bare 550/551/553 with no enhanced code that says no more than RFC 5321's own text for it
+  // ("Requested action not taken: mailbox unavailable / not local / name not allowed").
+  { cls: 'mailbox_not_found', code: /^55[013]$/, enhanced: /^$/, text: /^(?:requested action not taken\b[\s.:;,-]*)?$/i, example: '550 Requested action not taken' },
+  // Any other bare 550 ("550 Message rejected", "550 Not accepting mail from you") says something the table
+  // does not know: RFC 5321 puts "no access" and policy refusals under 550 too, so it is no proof.
   // Anything else permanent (5.3.x system, 5.4.x routing, 5.5.x protocol, 554 …) is not about the mailbox.
   { cls: 'policy_block', code: /^5/, example: '554 5.3.0 Transaction failed' },
   { cls: 'temporary', code: /^4/, example: '450 4.7.1 <a@b.example>: Recipient address rejected: Greylisted, try again in 60s' },
