@@ -51,7 +51,8 @@ export async function invitationIdFromMail(ts: TestServer, to: string): Promise<
 
 /**
  * A new user invited by `owner` as `role` who accepted (the account becomes their active one).
- * The seat limit is lifted for the invitation only, so any plan can be given any team shape.
+ * The seat limit is lifted for the invitation, then left at least at the team's size, so any plan
+ * can be given any team shape (past the limit a member would have no seat: membership.ts).
  */
 export async function joinAs(ts: TestServer, owner: Person, role: 'admin' | 'member', tag: string = role): Promise<Person> {
   const db = ts.testDb.db;
@@ -69,6 +70,7 @@ export async function joinAs(ts: TestServer, owner: Person, role: 'admin' | 'mem
     expect(accountId).toBe(owner.accountId);
     return { client, email, userId, accountId };
   } finally {
-    await db.updateTable('account').set({ team_member_limit }).where('id', '=', owner.accountId).execute();
+    const { n } = await db.selectFrom('member').select((eb) => eb.fn.countAll<string>().as('n')).where('organizationId', '=', owner.accountId).executeTakeFirstOrThrow();
+    await db.updateTable('account').set({ team_member_limit: Math.max(team_member_limit, Number(n)) }).where('id', '=', owner.accountId).execute();
   }
 }

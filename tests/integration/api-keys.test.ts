@@ -121,6 +121,7 @@ describe('API keys', () => {
 
   it('lets members see the keys but not create or revoke them', async () => {
     const a = await owner('keys-team-owner@example.com');
+    await ts.testDb.db.updateTable('account').set({ team_member_limit: 2 }).where('id', '=', a.accountId).execute(); // a seat for the member
     const key = data(await a.c.trpcMutation('apiKeys.create', { name: 'Shared' }));
     const m = await signUpVerified(ts, { email: 'keys-team-member@example.com' });
     const user = await ts.testDb.db.selectFrom('user').select('id').where('email', '=', 'keys-team-member@example.com').executeTakeFirstOrThrow();

@@ -6,6 +6,7 @@ import { planByType } from '../../server/contracts/plans';
 import { runChunk } from '../../server/features/jobs/bulk-pipeline';
 import { createJob } from '../../server/features/jobs/jobs.service';
 import { startTestServer, type TestServer } from '../helpers/test-server';
+import { joinAs, ownerOn, setPlan } from '../helpers/accounts';
 import { credits, plainDomains, resultStats, signUpOnPlan, startProbeWorld, type ProbeWorld } from './jobs.world';
 
 let pw: ProbeWorld;
@@ -43,5 +44,38 @@ describe('a bulk job queued on a paid plan when the account falls to Free', () =
     expect(row.status).toBe('failed');
     expect(row.error).toMatch(/Free plan/);
     expect(row.error).toMatch(/results so far are kept/);
+  });
+});
+
+describe('a team larger than the plan it fell to', () => {
+  it("members past the new team size no longer work in the account (the owner and the earliest keep their seats); an upgrade gives the seats back", async () => {
+    const owner = await ownerOn(ts, 'business', 'seats-owner');
+    const admin = await joinAs(ts, owner, 'admin', 'seats-admin');
+    const member = await joinAs(ts, owner, 'member', 'seats-member');
+    const db = ts.testDb.db;
+    const before = await db.selectFrom('account').select('credits_balance').where('id', '=', owner.accountId).executeTakeFirstOrThrow();
+
+    // Business (10) → Pro (2 members total): the owner and the admin (who joined first) keep their seats.
+    await setPlan(ts, owner.accountId, 'pro');
+    const acting = async (p: typeof member) => (await p.client.trpcQuery('account.me')).body.result.data.accountId as string;
+    expect(await acting(owner)).toBe(owner.accountId);
+    expect(await acting(admin)).toBe(owner.accountId);
+    expect(await acting(member)).not.toBe(owner.accountId);
+    // The third member's checks are not the team's: no credit of the team's is spent.
+    await member.client.trpcMutation('validation.check', { email: 'not-an-address' });
+    expect((await db.selectFrom('account').select('credits_balance').where('id', '=', owner.accountId).executeTakeFirstOrThrow()).credits_balance).toBe(before.credits_balance);
+    expect((await member.client.trpcQuery('team.members')).body.result.data.map((m: { account_id: string }) => m.account_id)).not.toContain(owner.accountId);
+
+    // Free (the owner alone): nobody but the owner.
+    await db.updateTable('account').set(toFree).where('id', '=', owner.accountId).execute();
+    expect(await acting(admin)).not.toBe(owner.accountId);
+    expect(await acting(owner)).toBe(owner.accountId);
+    // The owner still sees every member, to choose whom to remove.
+    expect((await owner.client.trpcQuery('team.members')).body.result.data).toHaveLength(3);
+
+    // Back on Business: both are in the team again.
+    await setPlan(ts, owner.accountId, 'business');
+    expect(await acting(admin)).toBe(owner.accountId);
+    expect(await acting(member)).toBe(owner.accountId);
   });
 });

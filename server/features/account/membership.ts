@@ -1,5 +1,6 @@
 // Which account a signed-in user is acting in (and with which role and plan): the one read every
 // session-authenticated door (tRPC, upload/export, reports, receipts) starts from.
+import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import type { Plan } from '../../../db/types';
 import type { Role } from '../../contracts/permissions';
@@ -19,6 +20,10 @@ export interface Membership {
  *     who signs in again lands in the shared team rather than in the empty personal account;
  *  3. their oldest membership (their own account).
  * Removal from a team drops that membership, so the choice falls back to the user's own account.
+ * So does a seat past the account's team size (spec section 6: team_member_limit, owner included),
+ * as when a plan falls to a smaller one (a refund, a downgrade at renewal, a cancelled period's end):
+ * owners always keep theirs, then the earliest members; the others work in no account of that team
+ * until an upgrade (or the removal of a member) gives them a seat again.
  */
 export async function resolveMembership(db: Db, userId: string, sessionId: string | null = null): Promise<Membership | null> {
   const rows = await db
@@ -29,6 +34,20 @@ export async function resolveMembership(db: Db, userId: string, sessionId: strin
     )
     .select(['member.organizationId as accountId', 'member.role', 'account.plan', 'member.createdAt', 'session.id as activeSessionId'])
     .where('member.userId', '=', userId)
+    .where((eb) =>
+      eb.or([
+        eb('member.role', '=', 'owner'),
+        // members seated before this one (owners first, then by joining order) fill less than the team size
+        eb(
+          sql<number>`(select count(*) from member ahead
+            where ahead."organizationId" = member."organizationId"
+              and (ahead.role = 'owner'
+                or (ahead."createdAt", ahead.id) < (member."createdAt", member.id)))`,
+          '<',
+          eb.ref('account.team_member_limit'),
+        ),
+      ]),
+    )
     .orderBy('member.createdAt', 'asc')
     .execute();
   const row =
