@@ -1,7 +1,7 @@
 // The public site as a visitor meets it in a tab they keep using: pages opened by their address, by a
 // link from a mail or another site, reloaded, or reached with Back and Forward.
 import { expect, test, type Page } from '@playwright/test';
-import { SCREENSHOT_DIR } from './helpers';
+import { newUserOn, SCREENSHOT_DIR, submitSignUp, uniqueEmail } from './helpers';
 
 const scrollY = (page: Page) => page.evaluate(() => Math.round(window.scrollY));
 
@@ -44,4 +44,32 @@ test('a page opened by its address opens at its top (or at its #section), not wh
   await expect.poll(() => scrollY(page)).toBe(900);
   await page.goBack();
   await expect.poll(() => scrollY(page)).toBeGreaterThan(2000);
+});
+
+test('a signed-in visitor opening /auth goes to the dashboard without the sign-in form showing first, even on a slow session check', async ({ page }) => {
+  await newUserOn(page, '/dashboard', { tag: 'rv-auth-flash' });
+  // Records whether the sign-in card was ever on screen while /auth was the page.
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      if (location.pathname === '/auth' && document.body?.innerText.includes('Sign in to your account')) sessionStorage.setItem('signin-form-shown', '1');
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  await page.route('**/api/auth/get-session*', async (route) => {
+    await new Promise((r) => setTimeout(r, 800));
+    await route.continue();
+  });
+  await page.goto('/auth');
+  await page.waitForURL('**/dashboard');
+  await expect(page.getByRole('link', { name: 'Overview' })).toBeVisible();
+  expect(await page.evaluate(() => sessionStorage.getItem('signin-form-shown')), 'the sign-in form flashed before the redirect').toBeNull();
+  // A signed-out visitor still gets the form once the (slow) check answers.
+  await page.context().clearCookies();
+  await page.goto('/auth');
+  await expect(page.getByRole('tab', { name: 'Sign In', selected: true })).toBeVisible();
+  // ...and keeps it through the checks that follow (a sign-up asks again): the note stays, on Sign Up.
+  const email = uniqueEmail('rv-auth-flash2');
+  await submitSignUp(page, { email });
+  await expect(page.getByText('Check Your Email!')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: `We sent a verification link to ${email}` })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Sign Up', selected: true })).toBeVisible();
 });

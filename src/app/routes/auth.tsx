@@ -169,6 +169,12 @@ function TwoFactorForm({ onCancel }: { onCancel: () => void }) {
 
 export default function AuthRoute() {
   const { data: session, isPending } = authClient.useSession();
+  // Only the first check hides the page: better-auth marks every later one (on focus, after a sign-up)
+  // pending again while nobody is signed in, and the forms must not lose what was typed then.
+  const [answered, setAnswered] = useState(false);
+  useEffect(() => {
+    if (!isPending) setAnswered(true);
+  }, [isPending]);
   const [params, setParams] = useSearchParams();
   const step = params.get('step');
   const landing = useInvitationLanding();
@@ -180,8 +186,10 @@ export default function AuthRoute() {
     if (branded) document.title = name;
   }, [branded, name]);
   if (!isPending && session) return <Navigate to={landing} replace />;
-  // On a custom domain, wait for its brand rather than flash Mailvet's.
-  if (brand.isPending) return <main className="min-h-screen bg-white" aria-busy="true" />;
+  // Until the first session check answers (a signed-in visitor is sent on to the dashboard) and, on a
+  // custom domain, its brand is known: an empty page, not a sign-in form or Mailvet's brand that
+  // flashes and goes.
+  if ((isPending && !answered) || brand.isPending) return <main className="min-h-screen bg-white" aria-busy="true" />;
   return (
     <main className="flex min-h-screen flex-col items-center justify-center bg-gradient-to-b from-brand-50 to-white px-4 py-12" style={brandStyle(b.brandColor)} data-testid="auth-page" data-branded={branded ? 'true' : undefined}>
       <div className="w-full max-w-md">
