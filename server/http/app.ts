@@ -3,8 +3,10 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { toNodeHandler } from 'better-auth/node';
 import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
 import type { RequestListener } from 'node:http';
-import type { AppError } from '../lib/app-error';
+import { AppError } from '../lib/app-error';
 import { BULK_BODY_BYTES, CSV_BASE64_BODY_BYTES, SMALL_BODY_BYTES, jsonBodyGuard, jsonQueryGuard } from './body-guard';
+import { TRPC_MAX_BATCH_CALLS } from '../contracts/transport';
+import type { ErrorCode } from '../contracts/error-codes';
 import { httpError } from './send-error';
 import { setCommonHeaders } from './common-headers';
 import fs from 'node:fs';
@@ -36,6 +38,26 @@ function trpcBodyLimit(req: Request): number {
 function replyTrpc(res: Response, err: AppError): void {
   const { status, body } = httpError(err);
   res.status(status).json({ error: { message: body.message, code: -32600, data: { code: toTRPCError(err).code, httpStatus: status, appCode: err.code } } });
+}
+
+/**
+ * tRPC serves GET (queries, subscriptions), POST (mutations) and HEAD; anything else is a 405 here.
+ * Left to the adapter, TRACE was a 500 (it builds a WHATWG Request, which refuses that method) and
+ * OPTIONS, PUT or DELETE without a body a 415 "Missing content-type header".
+ */
+const TRPC_METHODS = new Set(['GET', 'HEAD', 'POST']);
+function trpcMethodGate(req: Request, res: Response, next: () => void): void {
+  if (TRPC_METHODS.has(req.method)) return next();
+  res.setHeader('Allow', 'GET, HEAD, POST');
+  replyTrpc(res, new AppError('METHOD_NOT_ALLOWED', `The dashboard API takes GET and POST, not ${req.method}.`));
+}
+
+/** The app code of a 4xx Express or serve-static raises itself; any other 4xx is BAD_INPUT. */
+const EXPRESS_ERROR_CODES: Partial<Record<number, ErrorCode>> = { 404: 'NOT_FOUND', 405: 'METHOD_NOT_ALLOWED', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+
+/** The dashboard routes' envelope for a path nothing serves. */
+function notFound(_req: Request, res: Response): void {
+  res.status(404).json({ error: { code: 'NOT_FOUND', message: 'Not found' } });
 }
 
 function replyPlain(res: Response, err: AppError): void {
@@ -77,9 +99,12 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
   app.use(brandingHttpRouter(deps)); // POST /api/branding/logo (raw PNG/SVG ≤ 256 KB), GET logo, GET /api/public-branding (by Host)
   app.use(
     '/api/trpc',
+    trpcMethodGate,
     jsonQueryGuard('input', replyTrpc),
     jsonBodyGuard({ limit: trpcBodyLimit, deliver: 'text', reply: replyTrpc }),
-    createExpressMiddleware({ router: appRouter, createContext: contextFactory(deps), maxBodySize: CSV_BASE64_BODY_BYTES }),
+    // A batch runs every call it names: bounded, so one request (even an anonymous GET of public
+    // calls) cannot ask for hundreds of calls' work. The SPA's batch link splits at the same size.
+    createExpressMiddleware({ router: appRouter, createContext: contextFactory(deps), maxBodySize: CSV_BASE64_BODY_BYTES, maxBatchSize: TRPC_MAX_BATCH_CALLS }),
   );
   app.use(jobsHttpRouter(deps)); // POST /api/jobs/upload (raw CSV ≤ 10 MB), GET /api/jobs/:id/export
   app.use(reportingHttpRouter(deps)); // GET /api/reports/analytics.csv (Business and up)
@@ -91,23 +116,32 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
   });
   if (deps.env.DEV_TOOLS) app.use(devOutboxRouter(deps.db)); // never in production (env.ts refuses DEV_TOOLS there)
   o.extra?.(app);
-  app.use('/api', (_req, res) => {
-    res.status(404).json({ error: 'Not found' });
-  });
+  app.use('/api', notFound);
 
   if (o.spaDir && fs.existsSync(path.join(o.spaDir, 'index.html'))) {
     const spaDir = o.spaDir;
     app.use(express.static(spaDir, { index: false, maxAge: '1h' }));
+    // A build file that is not there (a tab still on the previous deploy asking for its chunk) is a
+    // 404: the SPA page in its place made the browser fail on HTML served as a script.
+    app.use('/assets', notFound);
     app.get('/{*splat}', (_req, res) => {
       res.setHeader('Cache-Control', 'no-cache');
       res.sendFile(path.join(spaDir, 'index.html'));
     });
   }
 
+  // Whatever no route took (another method on a page, any path without a built SPA): JSON, not
+  // Express's HTML page.
+  app.use(notFound);
+
   const onError: ErrorRequestHandler = (err, _req, res, _next) => {
     const status = typeof err?.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
     if (status === 500) console.error('[http] unhandled error:', err);
-    res.status(status).json({ error: status === 500 ? 'Internal server error' : String(err.message ?? 'Bad request') });
+    if (res.headersSent) return void res.end();
+    // Express's own 4xx (an undecodable path, a Range past the file …): the dashboard envelope, with
+    // its status's app code when there is one.
+    const code = status === 500 ? 'INTERNAL_ERROR' : (EXPRESS_ERROR_CODES[status] ?? 'BAD_INPUT');
+    res.status(status).json({ error: { code, message: status === 500 ? 'Something went wrong on our side. Please try again.' : String(err.message ?? 'Bad request') } });
   };
   app.use(onError);
   return app;

@@ -12,7 +12,7 @@ export interface TestServer {
 }
 
 /** The real web server (and optionally the worker) on a free port with a database of its own. */
-export async function startTestServer(o: { role?: 'web' | 'all'; probeUrls?: string[]; probeToken?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startTestServer(o: { role?: 'web' | 'all'; probeUrls?: string[]; probeToken?: string; env?: Record<string, string>; spaDir?: string } = {}): Promise<TestServer> {
   const testDb = await createTestDb();
   // freePort's port can be taken by another test file before the server listens: try another.
   for (let attempt = 1; ; attempt++) {
@@ -37,6 +37,7 @@ async function startOn(port: number, testDb: TestDb, o: Parameters<typeof startT
     databaseUrl: testDb.url,
     probe: { urls: o.probeUrls ?? [], token: o.probeToken ?? 'test-token' },
     baseURL,
+    ...(o.spaDir ? { spaDir: o.spaDir } : {}),
   });
   return {
     url: baseURL,

@@ -2,10 +2,11 @@
 //   POST /api/branding/logo            the logo's bytes (PNG or SVG, ≤ 256 KB), owner/admin, Business+
 //   GET  /api/branding/logo/:id.png    an account's logo (always PNG; SVGs were rasterised on upload)
 //   GET  /api/public-branding          the brand of the custom domain this request came to (Host), or {}
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type Request, type Response } from 'express';
 import { can } from '../../contracts/permissions';
 import { planAllows } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
+import { rawBodyGuard } from '../../http/body-guard';
 import { sendError } from '../../http/send-error';
 import { admitSessionMember } from '../../http/session-member';
 import { AppError } from '../../lib/app-error';
@@ -14,7 +15,6 @@ import { BRANDING_MESSAGES, brandForHost, logoPng, MAX_LOGO_BYTES, setLogo } fro
 
 export function brandingHttpRouter(deps: AppDeps): express.Router {
   const r = express.Router();
-  const raw = express.raw({ type: () => true, limit: MAX_LOGO_BYTES });
 
   r.post(
     '/api/branding/logo',
@@ -23,13 +23,9 @@ export function brandingHttpRouter(deps: AppDeps): express.Router {
       // Refuse before reading the body when the plan has no white-label.
       if (!planAllows(m.plan, 'whiteLabel')) throw new AppError('PLAN_REQUIRED', GATE_MESSAGES.whiteLabel);
     }),
-    (req: Request, res: Response, next: NextFunction) => {
-      raw(req, res, (err?: unknown) => {
-        if ((err as { type?: string } | undefined)?.type === 'entity.too.large') return sendError(res, new AppError('PAYLOAD_TOO_LARGE', BRANDING_MESSAGES.logoSize));
-        if (err) return next(err);
-        next();
-      });
-    },
+    // The bytes, bounded as every upload's (server/http/body-guard.ts): 413 past 256 KB, 415 for an
+    // unknown Content-Encoding, 400 for a body that cannot be read (a broken gzip, a cut stream).
+    rawBodyGuard({ limit: MAX_LOGO_BYTES, reply: (res, err) => sendError(res, err), tooLarge: () => new AppError('PAYLOAD_TOO_LARGE', BRANDING_MESSAGES.logoSize) }),
     async (req: Request, res: Response) => {
       try {
         const c = res.locals.caller as { userId: string; accountId: string; plan: Parameters<typeof setLogo>[1]['plan'] };
