@@ -5,7 +5,7 @@ import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'b
 import { organization, twoFactor } from 'better-auth/plugins';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
-import { clearSignInAttempts, countSignInAttempt, mayMailMailbox, recordWrongPassword, SIGN_IN_LOCKED_MESSAGE, WRONG_PASSWORDS_MESSAGE, wrongPasswordsSpent, type AuthMailKind } from '../features/account/auth-mail-throttle';
+import { claimTotpCode, clearSignInAttempts, countSignInAttempt, mayMailMailbox, recordWrongPassword, releaseTotpCode, SIGN_IN_LOCKED_MESSAGE, TOTP_CODE_USED_MESSAGE, WRONG_PASSWORDS_MESSAGE, wrongPasswordsSpent, type AuthMailKind } from '../features/account/auth-mail-throttle';
 import { grantFreeCreditsOnVerification, provisionAccount } from '../features/account/provision';
 import { brandForHost, invitationBrand, mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
 import { invitationAllowance, teamMemberLimit } from '../features/team/team.service';
@@ -95,16 +95,56 @@ const signInEmail = (body: unknown): string | null => {
  */
 const PASSWORD_CONFIRM_PATHS = new Set(['/change-password', '/two-factor/enable', '/two-factor/disable']);
 
-async function passwordConfirmUser(ctx: Parameters<typeof getSessionFromCtx>[0]): Promise<string | null> {
+type HookContext = Parameters<typeof getSessionFromCtx>[0];
+
+async function passwordConfirmUser(ctx: HookContext): Promise<string | null> {
   if (!PASSWORD_CONFIRM_PATHS.has(ctx.path)) return null;
   const session = await getSessionFromCtx(ctx).catch(() => null);
   return session?.user.id ?? null;
+}
+
+/**
+ * "Trust this device" is not offered: a browser trusted once (with the password and one code) would
+ * sign in with the password alone for 30 days, renewed at each sign-in, so one phished or
+ * shoulder-surfed code became two-factor off for good. The flag is refused, and a trust cookie
+ * already in a browser is never read (server/http/auth-guard.ts drops it).
+ */
+const TWO_FACTOR_CODE_PATHS = new Set(['/two-factor/verify-totp', '/two-factor/verify-backup-code']);
+export const TRUST_DEVICE_MESSAGE = 'Trusting a device is not offered: enter a code from your authenticator app each time you sign in.';
+
+const TOTP_PATH = '/two-factor/verify-totp';
+/** The code each verify-totp request claimed (auth-mail-throttle.ts claimTotpCode), to give back if it did not sign in. */
+const totpClaims = new WeakMap<Request, { userId: string; code: string }>();
+
+/** Whose code this is: the signed-in user (turning two-factor on), or the user of the pending two-factor sign-in. */
+async function twoFactorUserId(ctx: HookContext): Promise<string | null> {
+  const session = await getSessionFromCtx(ctx).catch(() => null);
+  if (session) return session.user.id;
+  const pending = await ctx.getSignedCookie(ctx.context.createAuthCookie('two_factor').name, ctx.context.secret);
+  if (!pending) return null;
+  const verification = await ctx.context.internalAdapter.findVerificationValue(pending).catch(() => null);
+  return verification?.value ?? null;
+}
+
+/** Refuses a TOTP code already taken by its user (a replay); otherwise claims it for this request. */
+async function claimTotp(db: Db, ctx: HookContext): Promise<void> {
+  const code = (ctx.body as { code?: unknown } | undefined)?.code;
+  if (ctx.path !== TOTP_PATH || !ctx.request || typeof code !== 'string' || !code) return;
+  const userId = await twoFactorUserId(ctx);
+  if (!userId) return; // better-auth refuses it: no pending sign-in, no session
+  if (!(await claimTotpCode(db, userId, code))) throw new APIError('UNAUTHORIZED', { message: TOTP_CODE_USED_MESSAGE, code: 'INVALID_CODE' });
+  totpClaims.set(ctx.request, { userId, code });
 }
 
 /** Before: refuses hostile input, then counts a password sign-in against its address (auth-mail-throttle.ts). */
 function beforeHook(db: Db) {
   return createAuthMiddleware(async (ctx) => {
     rejectHostileInput(ctx);
+    if (TWO_FACTOR_CODE_PATHS.has(ctx.path)) {
+      const trust = (ctx.body as { trustDevice?: unknown } | undefined)?.trustDevice;
+      if (trust !== undefined && trust !== false) throw new APIError('BAD_REQUEST', { message: TRUST_DEVICE_MESSAGE, code: 'TRUST_DEVICE_NOT_OFFERED' });
+      await claimTotp(db, ctx);
+    }
     const confirming = await passwordConfirmUser(ctx);
     if (confirming && (await wrongPasswordsSpent(db, confirming))) {
       throw new APIError('TOO_MANY_REQUESTS', { message: WRONG_PASSWORDS_MESSAGE, code: 'TOO_MANY_WRONG_PASSWORDS' });
@@ -134,6 +174,8 @@ function afterHook(db: Db, answerFloorMs: number) {
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     }
     const returned = ctx.context.returned;
+    const claim = ctx.request ? totpClaims.get(ctx.request) : undefined;
+    if (claim && isAPIError(returned)) await releaseTotpCode(db, claim.userId, claim.code);
     if (isAPIError(returned) && returned.body?.code === 'INVALID_PASSWORD') {
       const confirming = await passwordConfirmUser(ctx);
       if (confirming) await recordWrongPassword(db, confirming);

@@ -25,6 +25,15 @@ export function authAllowlistGuard(basePath = '/api/auth') {
     if (req.hostname) req.headers[CLIENT_HOST_HEADER] = req.hostname;
     // And when the request arrived (sign-up answers are padded to a floor from then: auth.ts).
     req.headers[RECEIVED_AT_HEADER] = String(performance.now());
+    // "Trust this device" is not offered (auth.ts): a trust cookie a browser still holds would let
+    // the password alone sign in, so better-auth never sees one.
+    const cookie = req.headers.cookie;
+    if (cookie && TRUST_DEVICE_COOKIE.test(cookie)) {
+      req.headers.cookie = cookie.split(';').filter((pair) => !TRUST_DEVICE_COOKIE.test(pair)).join(';');
+    }
     next();
   };
 }
+
+/** better-auth's two-factor trust cookie (`better-auth.trust_device`, `__Secure-` prefixed over https). */
+const TRUST_DEVICE_COOKIE = /(?:^|;)\s*(?:__Secure-)?better-auth\.trust_device\s*=/i;

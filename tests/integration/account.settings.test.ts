@@ -1,5 +1,6 @@
 // Settings: the profile (email read-only; full name and company saved), change password, TOTP
 // two-factor end to end (enable, sign in with the code, disable), and deleting the account.
+import crypto from 'node:crypto';
 import { base32 } from '@better-auth/utils/base32';
 import { createOTP } from '@better-auth/utils/otp';
 import { describe, expect, it } from 'vitest';
@@ -137,6 +138,81 @@ describe('two-factor authentication (TOTP)', () => {
     const plain = await signIn(email, 'totp-secret');
     expect(plain.body.twoFactorRedirect).toBeUndefined();
     expect(await me(plain.client)).not.toBeNull();
+  });
+
+  /** Signs up and turns two-factor on with the code of `step`; returns the authenticator. */
+  async function withTwoFactor(email: string, password: string, step: number) {
+    const c = await signUpVerified(ts, { email, password });
+    const enable = await c.request('/api/auth/two-factor/enable', { json: { password } });
+    const { totpURI } = (await enable.json()) as { totpURI: string };
+    const otp = createOTP(base32.decode(new URL(totpURI).searchParams.get('secret')!));
+    expect((await c.request('/api/auth/two-factor/verify-totp', { json: { code: await otp.hotp(step) } })).status).toBe(200);
+    const user = await db().selectFrom('user').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+    return { otp, userId: user.id };
+  }
+
+  it('takes each code once: a code that signed in is refused a second time, even in parallel, and a new code signs in', async () => {
+    const email = 'totp-replay@example.com';
+    const step = Math.floor(Date.now() / 30_000);
+    const { otp } = await withTwoFactor(email, 'replay-secret', step);
+    const code = await otp.hotp(step + 1);
+
+    const first = await signIn(email, 'replay-secret');
+    expect((await first.client.request('/api/auth/two-factor/verify-totp', { json: { code } })).status).toBe(200);
+    expect(await me(first.client)).not.toBeNull();
+
+    // Someone who saw that code (over a shoulder, in a screen share, through a phishing page) and knows the password.
+    const replay = await signIn(email, 'replay-secret');
+    expect(replay.body.twoFactorRedirect).toBe(true);
+    const again = await replay.client.request('/api/auth/two-factor/verify-totp', { json: { code } });
+    expect(again.status).toBe(401);
+    expect(((await again.json()) as { message: string }).message).toBe('This code was already used. Wait for the next code from your authenticator app.');
+    expect(await me(replay.client)).toBeNull();
+    // The code that turned two-factor on is spent too.
+    expect((await replay.client.request('/api/auth/two-factor/verify-totp', { json: { code: await otp.hotp(step) } })).status).toBe(401);
+    expect(await me(replay.client)).toBeNull();
+
+    // Two sign-ins racing with one fresh code: one gets in.
+    const now = Math.floor(Date.now() / 30_000);
+    const freshStep = [now - 1, now, now + 1].find((s) => s !== step && s !== step + 1)!;
+    const fresh = await otp.hotp(freshStep);
+    const racers = [await signIn(email, 'replay-secret'), await signIn(email, 'replay-secret')];
+    const answers = await Promise.all(racers.map((r) => r.client.request('/api/auth/two-factor/verify-totp', { json: { code: fresh } })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
+
+    // A wrong code is not spent: the owner's next try with the right one still works.
+    const owner = await signIn(email, 'replay-secret');
+    const wrong = (await otp.hotp(freshStep)) === '000000' ? '111111' : '000000';
+    expect((await owner.client.request('/api/auth/two-factor/verify-totp', { json: { code: wrong } })).status).toBe(401);
+  });
+
+  it('never trusts a device: a code sent with trustDevice is refused, and a trust cookie from before is ignored (the password alone never signs in)', async () => {
+    const email = 'totp-trust@example.com';
+    const step = Math.floor(Date.now() / 30_000);
+    const { otp, userId } = await withTwoFactor(email, 'trust-secret', step);
+
+    const pending = await signIn(email, 'trust-secret');
+    const trusting = await pending.client.request('/api/auth/two-factor/verify-totp', { json: { code: await otp.hotp(step + 1), trustDevice: true } });
+    expect(trusting.status).toBe(400);
+    expect(((await trusting.json()) as { message: string }).message).toBe('Trusting a device is not offered: enter a code from your authenticator app each time you sign in.');
+    expect(trusting.headers.getSetCookie().some((c) => c.includes('trust_device='))).toBe(false);
+    expect((await pending.client.request('/api/auth/two-factor/verify-backup-code', { json: { code: 'anything', trustDevice: true } })).status).toBe(400);
+    // The same code without the flag signs in (the refused request spent nothing).
+    expect((await pending.client.request('/api/auth/two-factor/verify-totp', { json: { code: await otp.hotp(step + 1) } })).status).toBe(200);
+
+    // A trust cookie an earlier version handed out (minted here as better-auth does) no longer skips the code.
+    const { secret, internalAdapter } = await ts.server.deps.auth.$context;
+    const identifier = `trust-device-${crypto.randomBytes(16).toString('hex')}`;
+    await internalAdapter.createVerificationValue({ value: userId, identifier, expiresAt: new Date(Date.now() + 86_400_000) });
+    const token = crypto.createHmac('sha256', secret).update(`${userId}!${identifier}`).digest('base64url');
+    const value = `${token}!${identifier}`;
+    const signature = crypto.createHmac('sha256', secret).update(value).digest('base64');
+    const trusted = new Browserless(ts.url);
+    trusted.cookies.set('better-auth.trust_device', encodeURIComponent(`${value}.${signature}`));
+    const res = await trusted.request('/api/auth/sign-in/email', { json: { email, password: 'trust-secret' } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { twoFactorRedirect?: boolean }).twoFactorRedirect).toBe(true);
+    expect(await me(trusted)).toBeNull();
   });
 });
 

@@ -7,7 +7,7 @@
 // and password sign-ins per email address, from any number of client IPs.
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
-import { addressDigest, mailboxDigest } from './email-key';
+import { addressDigest, mailboxDigest, sha256Hex } from './email-key';
 
 export const AUTH_MAILS_PER_HOUR = 5;
 
@@ -84,4 +84,35 @@ export async function countSignInAttempt(db: Db, email: string): Promise<{ allow
 /** The right password was given (or a new one chosen through the mailbox): the count starts again. */
 export async function clearSignInAttempts(db: Db, email: string): Promise<void> {
   await db.deleteFrom('auth_mail_throttle').where('kind', '=', SIGN_IN_KIND).where('mailbox', '=', signInKey(email)).execute();
+}
+
+/**
+ * Two-factor codes are taken once (RFC 6238 section 5.2). A code is good for about 90 s (its 30 s
+ * step and one either side), so one seen over a shoulder, in a screen share or a phishing relay
+ * could sign in again with the password until it aged out. A code is claimed for its user
+ * (kind `totp-used`, keyed by the digest of user and code) before it is checked: a second use within
+ * TOTP_USED_FOR, even a parallel one, is refused; a code that turned out wrong is given back.
+ */
+const TOTP_USED_KIND = 'totp-used';
+const TOTP_USED_FOR = sql<Date>`now() - interval '2 minutes'`;
+export const TOTP_CODE_USED_MESSAGE = 'This code was already used. Wait for the next code from your authenticator app.';
+
+const totpKey = (userId: string, code: string): string => sha256Hex(`${userId}:${code}`);
+
+/** Claims `code` for `userId`; false when it was taken within the last two minutes. */
+export async function claimTotpCode(db: Db, userId: string, code: string): Promise<boolean> {
+  // Claims past any code's life are dead weight: the table keeps only the last few minutes'.
+  await db.deleteFrom('auth_mail_throttle').where('kind', '=', TOTP_USED_KIND).where('window_start', '<=', TOTP_USED_FOR).execute();
+  const row = await db
+    .insertInto('auth_mail_throttle')
+    .values({ kind: TOTP_USED_KIND, mailbox: totpKey(userId, code), window_start: sql`now()`, sent: 1 })
+    .onConflict((oc) => oc.columns(['kind', 'mailbox']).doNothing())
+    .returning('sent')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Gives back a claimed code that did not sign in (wrong, or refused for another reason). */
+export async function releaseTotpCode(db: Db, userId: string, code: string): Promise<void> {
+  await db.deleteFrom('auth_mail_throttle').where('kind', '=', TOTP_USED_KIND).where('mailbox', '=', totpKey(userId, code)).execute();
 }

@@ -21,7 +21,7 @@ export function freeGrantEmailKey(email: string): string {
   return `${local}@${domain}`;
 }
 
-const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
+export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /**
  * What is stored for a mailbox (free_grant.email_key, auth_mail_throttle.mailbox): the SHA-256 of its
