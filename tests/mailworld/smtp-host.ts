@@ -377,7 +377,12 @@ class Session {
       case 'disabled':
         return `550 5.2.1 <${rcpt}>: Mailbox disabled, not accepting messages`;
       default:
-        if (domain.catchAll) return '250 2.1.5 Ok';
+        if (domain.catchAll) {
+          if (domain.catchAllRefuses !== undefined && new RegExp(domain.catchAllRefuses, 'i').test(local)) {
+            return `550 5.1.1 <${rcpt}>: Recipient address rejected: User unknown in virtual mailbox table`;
+          }
+          return '250 2.1.5 Ok';
+        }
         if (domain.rejectUnknown === 'm365') return `550 5.4.1 Recipient address rejected: Access denied. AS(201806281) [${this.host.name}]`;
         if (domain.rejectUnknown === 'policy') return `550 5.7.1 <${rcpt}>: Recipient rejected by policy`;
         if (this.host.spec.enhancedCodes === false) return '550 No such user here';

@@ -83,6 +83,12 @@ export interface DomainSpec {
   aRecords?: { ip: string; server?: ServerSpec }[];
   /** Every RCPT is accepted. */
   catchAll?: boolean;
+  /**
+   * With catchAll: the made-up shapes this catch-all still refuses (`550 5.1.1`), as a
+   * case-insensitive pattern over the local part (a server that turns away machine-made-looking
+   * recipients: very long ones, ones full of digits); every other local part is accepted.
+   */
+  catchAllRefuses?: string;
   /** Every RCPT gets `550 5.7.1` (reputation/policy block). */
   policyBlock?: boolean;
   /**
