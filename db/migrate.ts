@@ -24,6 +24,7 @@ import * as mAuthMailThrottle from './migrations/2026_11_24_05_40_00_create_auth
 import * as mPaymentSecondPayment from './migrations/2026_11_24_06_00_00_add_payment_second_payment';
 import * as mSubscriptionPaused from './migrations/2026_11_24_06_10_00_subscription_paused';
 import * as mHashMailboxKeys from './migrations/2026_11_24_06_20_00_hash_mailbox_keys';
+import * as mResultViaApi from './migrations/2026_11_24_08_10_00_validation_result_via_api';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_21_00_00_create_core': m001,
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_06_00_00_add_payment_second_payment': mPaymentSecondPayment,
   '2026_11_24_06_10_00_subscription_paused': mSubscriptionPaused,
   '2026_11_24_06_20_00_hash_mailbox_keys': mHashMailboxKeys,
+  '2026_11_24_08_10_00_validation_result_via_api': mResultViaApi,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

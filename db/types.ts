@@ -186,6 +186,8 @@ export interface ValidationResultTable {
   evidence: Json | null;
   /** False when fair charging returned the credit (an undecided, unknown result). */
   charged: Generated<boolean>;
+  /** A single check made with an API key (reports' source; created_by alone cannot tell once its user is deleted). */
+  via_api: Generated<boolean>;
   checked_at: Timestamp;
 }
 

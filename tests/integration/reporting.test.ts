@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
 import { signUpOnPlan } from './jobs.world';
 import { Browserless, testServer } from '../helpers/test-server';
+import { joinAs, ownerOn } from '../helpers/accounts';
 
 const ts = testServer();
 
@@ -16,6 +17,7 @@ async function seed(db: Db, accountId: string, userId: string) {
     account_id: accountId,
     job_id: o.jobId ?? null,
     created_by: o.by === undefined ? userId : o.by,
+    via_api: o.by === null && !o.jobId,
     email: o.email,
     result: o.result,
     verdict: o.result,
@@ -120,5 +122,26 @@ describe('reporting', () => {
     expect(refused.body.error.message).toBe('Analytics are available on the Pro, Business and Enterprise plans.');
     expect((await new Browserless(ts.url).trpcQuery('reporting.analytics')).status).toBe(401);
     expect((await new Browserless(ts.url).request('/api/reports/analytics.csv')).status).toBe(401);
+  });
+});
+
+describe('a single check’s source outlives its author', () => {
+  it('a dashboard check by a member who later deleted their user stays a dashboard check; an API key’s check stays an API check', async () => {
+    const owner = await ownerOn(ts, 'business', 'src-owner');
+    const member = await joinAs(ts, owner, 'member', 'src-member');
+    // Syntax-decided checks: stored without a probe, through the same doors as any other.
+    expect((await member.client.trpcMutation('validation.check', { email: 'no-at-sign' })).status).toBe(200);
+    const key = (await owner.client.trpcMutation('apiKeys.create', { name: 'reports' })).body.result.data.api_key as string;
+    const viaApi = await fetch(new URL('/v1/validate', ts.url), { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'also-no-at-sign' }) });
+    expect(viaApi.status).toBe(200);
+
+    const bySource = async () => Object.fromEntries(((await owner.client.trpcQuery('reporting.analytics')).body.result.data.bySource as Array<{ source: string; count: number }>).map((s) => [s.source, s.count]));
+    expect(await bySource()).toEqual({ dashboard: 1, api: 1, schedule: 0 });
+
+    // The member leaves Mailvet altogether: their check stays in the account, still from the dashboard.
+    expect((await member.client.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password: 'secret123' })).status).toBe(200);
+    expect(await bySource()).toEqual({ dashboard: 1, api: 1, schedule: 0 });
+    const apiOnly = (await owner.client.trpcQuery('reporting.analytics', { source: 'api' })).body.result.data.totals.total;
+    expect(apiOnly).toBe(1);
   });
 });

@@ -67,11 +67,11 @@ const chargeAndStoreStatement = preparedStatement(
     ), ins as (
       insert into validation_result (id, account_id, job_id, created_by, email, result, verdict, reason,
         is_syntax_valid, is_dns_valid, is_mx_valid, is_smtp_valid, deliverability_score, mx_hosts,
-        role_detected, disposable_provider, free_provider, catch_all, suggestion, domain_age_days, evidence, charged)
+        role_detected, disposable_provider, free_provider, catch_all, suggestion, domain_age_days, evidence, charged, via_api)
       select id, $1, null, created_by, email, result, verdict, reason,
         is_syntax_valid, is_dns_valid, is_mx_valid, is_smtp_valid, deliverability_score,
         array(select jsonb_array_elements_text(mx_hosts)), role_detected, disposable_provider, free_provider,
-        catch_all, suggestion, domain_age_days, evidence, charge = 1
+        catch_all, suggestion, domain_age_days, evidence, charge = 1, created_by is null
       from ok
       returning id, checked_at, charged
     )

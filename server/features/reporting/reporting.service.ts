@@ -2,7 +2,8 @@
 // schedule run, credits used vs quota, top reasons — and Business's advanced reporting: the same
 // filtered by source (dashboard, API, schedule) and a date range, exportable as CSV.
 // Source of a result: a single check by a signed-in user or an upload/replay → dashboard; a single
-// check with an API key or a /v1 job → api; a schedule run → schedule.
+// check with an API key (validation_result.via_api, kept when its author's user is deleted) or a /v1
+// job → api; a schedule run → schedule.
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../../db/client';
@@ -51,7 +52,7 @@ export function resolveRange(plan: PlanType, input: ReportInput, now = new Date(
 
 /** SQL: the source of a validation_result row `r` (left-joined job `j`). */
 const sourceExpr = sql<ReportSource>`case
-  when r.job_id is null then (case when r.created_by is null then 'api' else 'dashboard' end)
+  when r.job_id is null then (case when r.via_api then 'api' else 'dashboard' end)
   when j.source = 'api' then 'api'
   when j.source = 'schedule' then 'schedule'
   else 'dashboard' end`;

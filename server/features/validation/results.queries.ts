@@ -42,6 +42,8 @@ export function resultRow(o: { accountId: string; jobId: string | null; userId: 
     ...pickVerdictFields(r),
     evidence: JSON.stringify(r.evidence),
     charged: isCharged(r),
+    // A single check without a user is an API key's (reports tell the sources apart by this).
+    via_api: o.jobId === null && o.userId === null,
   };
 }
 
