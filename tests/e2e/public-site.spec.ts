@@ -73,3 +73,36 @@ test('a signed-in visitor opening /auth goes to the dashboard without the sign-i
   await expect(page.getByRole('status').filter({ hasText: `We sent a verification link to ${email}` })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Sign Up', selected: true })).toBeVisible();
 });
+
+test('the legal pages\' "On this page" links jump to their section below the top bar, and Back walks back through them', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/privacy');
+  const toc = page.getByRole('navigation', { name: 'On this page' });
+  /** The section heading sits just below the sticky top bar (not under it, not half a screen down). */
+  const expectAtTop = async (heading: string) => {
+    await expectInView(page, heading);
+    const headerBottom = await page.getByRole('banner').evaluate((h) => h.getBoundingClientRect().bottom);
+    await expect.poll(() => page.getByRole('heading', { name: heading }).evaluate((h) => h.getBoundingClientRect().top)).toBeLessThan(headerBottom + 100);
+  };
+  await toc.getByRole('link', { name: 'Data retention' }).click();
+  await expect(page).toHaveURL(/\/privacy#retention$/);
+  await expectAtTop('4.Data retention');
+  await toc.getByRole('link', { name: 'Cookies' }).click();
+  await expect(page).toHaveURL(/\/privacy#cookies$/);
+  await expectAtTop('8.Cookies');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/privacy-toc-cookies.png` });
+  await page.goBack();
+  await expect(page).toHaveURL(/\/privacy#retention$/);
+  await expectAtTop('4.Data retention');
+  await page.goBack();
+  await expect(page).toHaveURL(/\/privacy$/);
+  await expect.poll(() => scrollY(page)).toBe(0);
+
+  // From the keyboard: Enter on an entry, then Tab goes on inside that section.
+  await page.goto('/terms');
+  await page.getByRole('navigation', { name: 'On this page' }).getByRole('link', { name: 'Refunds' }).focus();
+  await page.keyboard.press('Enter');
+  await expectAtTop('6.Refunds');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('region', { name: '6.Refunds' }).getByRole('link', { name: 'support@mailvet.io' })).toBeFocused();
+});

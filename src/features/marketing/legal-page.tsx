@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import { MarketingLayout, MarketingPageHeader } from '../../components/layouts/marketing-layout';
 
 export interface LegalSection {
@@ -35,9 +36,15 @@ export function LegalPage({
             <ol className="mt-3 space-y-2 border-l border-slate-200 text-sm">
               {sections.map((s) => (
                 <li key={s.id}>
-                  <a href={`#${s.id}`} className="-ml-px block border-l border-transparent pl-4 text-slate-600 hover:border-slate-400 hover:text-slate-900">
+                  {/* The router's own link: a plain #link made a history entry the router could not tell
+                      from the others, so Back after two of them stayed where it was. */}
+                  <Link
+                    to={{ hash: s.id }}
+                    onClick={() => requestAnimationFrame(() => document.getElementById(s.id)?.focus({ preventScroll: true }))}
+                    className="-ml-px block border-l border-transparent pl-4 text-slate-600 hover:border-slate-400 hover:text-slate-900"
+                  >
                     {s.title}
-                  </a>
+                  </Link>
                 </li>
               ))}
             </ol>
@@ -46,7 +53,7 @@ export function LegalPage({
         </nav>
         <article className="max-w-3xl">
           {sections.map((s, i) => (
-            <section key={s.id} id={s.id} aria-labelledby={`${s.id}-title`} className="scroll-mt-24 border-b border-slate-100 py-8 first:pt-0 last:border-0">
+            <section key={s.id} id={s.id} aria-labelledby={`${s.id}-title`} tabIndex={-1} className="scroll-mt-6 border-b border-slate-100 py-8 first:pt-0 last:border-0">
               <h2 id={`${s.id}-title`} className="text-xl font-semibold text-slate-900">
                 <span className="mr-2 text-slate-400">{i + 1}.</span>
                 {s.title}
