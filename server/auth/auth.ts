@@ -60,12 +60,13 @@ const MAX_EMAIL_LENGTH = 254;
 const MAX_NAME_LENGTH = 200;
 
 /**
- * Refuses hostile input before better-auth sees it: a NUL character in any field (PostgreSQL
+ * Refuses hostile input before better-auth sees it: a NUL character in any field or query parameter (PostgreSQL
  * cannot compare it, a 500 on reset-password; and scrypt's HMAC reads "password\0" as "password"),
  * over-long or control-character emails and names.
  */
-function rejectHostileInput(ctx: { path: string; body?: unknown }): void {
-  if (holdsNul(ctx.body)) throw new APIError('BAD_REQUEST', { message: NUL_MESSAGE, code: 'INVALID_INPUT' });
+function rejectHostileInput(ctx: { path: string; body?: unknown; query?: unknown }): void {
+  // The query too: POST /reset-password also takes its token as ?token= (a NUL there was a 500).
+  if (holdsNul(ctx.body) || holdsNul(ctx.query)) throw new APIError('BAD_REQUEST', { message: NUL_MESSAGE, code: 'INVALID_INPUT' });
   if (!ctx.path.startsWith('/sign-up') && !ctx.path.startsWith('/sign-in')) return;
   const body = (ctx.body ?? {}) as { email?: unknown; name?: unknown };
   const control = /[\u0000-\u001f\u007f]/;

@@ -1,7 +1,8 @@
 // The guard in front of better-auth's handler: a separate middleware so other concerns (body
 // limits, headers) can sit beside it without touching the allowlist.
-//  - Only the routes in server/auth/auth-routes.ts reach better-auth; anything else answers 404
-//    before better-auth sees it (an upgrade that adds routes adds nothing reachable).
+//  - Only the routes in server/auth/auth-routes.ts reach better-auth, spelled exactly (no trailing
+//    slash); anything else answers 404 before better-auth sees it (an upgrade that adds routes adds
+//    nothing reachable).
 //  - The client IP better-auth rate-limits on is the one Express resolved with the same
 //    TRUST_PROXY setting as everything else (req.ip), passed in a header of our own that a client
 //    cannot set: any incoming copy is dropped first, so a spoofed X-Forwarded-For buys no fresh
@@ -12,6 +13,11 @@ import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER, isAllowedAuthRoute, RECEIVED_AT_H
 export function authAllowlistGuard(basePath = '/api/auth') {
   return function authGuard(req: Request, res: Response, next: NextFunction): void {
     const pathname = (req.originalUrl.split('?')[0] ?? '').slice(basePath.length) || '/';
+    // A trailing slash: better-auth routes none of its paths with one (it answered an empty 404).
+    if (pathname.length > 1 && pathname.endsWith('/')) {
+      res.status(404).json({ code: 'NOT_FOUND', message: 'Not found' });
+      return;
+    }
     if (!isAllowedAuthRoute(req.method, pathname)) {
       res.status(404).json({ code: 'NOT_FOUND', message: 'Not found' });
       return;
