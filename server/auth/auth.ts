@@ -189,7 +189,7 @@ function afterHook(db: Db, answerFloorMs: number) {
 }
 
 /** The app's own origin; outside production also its localhost/127.0.0.1 twin (same port). */
-function trustedOrigins(baseURL: string, production: boolean): string[] {
+export function trustedOrigins(baseURL: string, production: boolean): string[] {
   const origins = [new URL(baseURL).origin];
   if (!production) {
     const u = new URL(baseURL);

@@ -23,6 +23,7 @@ import { brandingHttpRouter } from '../features/branding/branding.http';
 import { jobsHttpRouter } from '../features/jobs/jobs.http';
 import { directValidateListener, restApiRouter } from '../rest/mount';
 import { authAllowlistGuard } from './auth-guard';
+import { sameOriginGuard } from './origin-guard';
 import { devOutboxRouter } from './dev-outbox';
 
 /** Dashboard calls that carry a whole address list or CSV; every other tRPC body is small. */
@@ -94,6 +95,8 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
   // charset, UTF-8, depth: nothing unbounded reaches it), then the allowlist: only the routes in
   // server/auth/auth-routes.ts reach it, with Express's client IP.
   app.all('/api/auth/{*any}', jsonBodyGuard({ limit: () => SMALL_BODY_BYTES, deliver: 'text', reply: replyPlain }), authAllowlistGuard('/api/auth'), toNodeHandler(deps.auth));
+  // Every other cookie-authenticated change comes from the app's own pages (server/http/origin-guard.ts).
+  app.use('/api', sameOriginGuard({ baseURL: deps.baseURL, production: deps.env.NODE_ENV === 'production' }));
   // Razorpay webhooks read their raw body (the signature covers the exact bytes): before any parser.
   app.use(billingHttpRouter(deps)); // POST /api/billing/razorpay/webhook (raw, ≤ 256 KB), GET /api/billing/receipts/:id
   app.use(brandingHttpRouter(deps)); // POST /api/branding/logo (raw PNG/SVG ≤ 256 KB), GET logo, GET /api/public-branding (by Host)

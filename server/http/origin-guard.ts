@@ -1,0 +1,39 @@
+// Cookie-authenticated changes come from the app's own pages only. The session cookie is SameSite=Lax:
+// a page on another host of the same site (a sibling subdomain of the app, or of a tenant's custom
+// domain) still gets it sent with a POST, and a "simple" one (text/plain, no preflight) reached the
+// raw-body routes (CSV upload, branding logo), which read any bytes: an upload or a new logo in the
+// victim's account. better-auth checks its own routes (/api/auth); this guard checks the others.
+//  - GET/HEAD/OPTIONS and requests without a cookie pass (they change nothing, or carry no session:
+//    the Razorpay webhook, /v1 with its API key).
+//  - With an Origin header: it must be the request's own host (the app, or the verified custom
+//    domain it was served on) or the app's configured origin (behind a proxy that rewrites Host).
+//  - Without one: a browser's Sec-Fetch-Site must not say another site made the request.
+import type { NextFunction, Request, Response } from 'express';
+import { trustedOrigins } from '../auth/auth';
+import { AppError } from '../lib/app-error';
+import { sendError } from './send-error';
+
+export const CROSS_ORIGIN_MESSAGE = "Refused: this request came from another website, not from this app's own pages.";
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function sameHost(origin: string, req: Request): boolean {
+  try {
+    const u = new URL(origin);
+    return u.host === req.headers.host || (!!req.hostname && u.hostname === req.hostname);
+  } catch {
+    return false; // "null" (a sandboxed frame, a data: URL) or garbage
+  }
+}
+
+export function sameOriginGuard(o: { baseURL: string; production: boolean }) {
+  const own = new Set(trustedOrigins(o.baseURL, o.production));
+  return function originGuard(req: Request, res: Response, next: NextFunction): void {
+    if (SAFE_METHODS.has(req.method) || !req.headers.cookie) return next();
+    const origin = req.headers.origin;
+    const site = req.headers['sec-fetch-site'];
+    const allowed = origin !== undefined ? own.has(origin) || sameHost(origin, req) : site !== 'cross-site' && site !== 'same-site';
+    if (allowed) return next();
+    sendError(res, new AppError('PERMISSION_DENIED', CROSS_ORIGIN_MESSAGE));
+  };
+}

@@ -1,0 +1,52 @@
+// A cookie-authenticated change must come from the app's own pages. The session cookie is
+// SameSite=Lax, so a page on another host of the same site (a sibling subdomain, another host under
+// a tenant's custom domain) gets it sent with its POSTs: here such a browser is modelled by sending
+// the victim's cookie with that page's Origin. A "simple" request (text/plain, no preflight) reached
+// the raw-body routes, which read any bytes: a CSV upload spending credits, a new logo.
+import { describe, expect, it } from 'vitest';
+import { signUpOnPlan } from './jobs.world';
+import { testServer } from '../helpers/test-server';
+
+const ts = testServer();
+
+const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"></svg>';
+const REFUSED = "Refused: this request came from another website, not from this app's own pages.";
+
+async function victim(email: string) {
+  const v = await signUpOnPlan(ts, email, 'business');
+  const cookie = [...v.client.cookies].map(([k, val]) => `${k}=${val}`).join('; ');
+  const post = (path: string, headers: Record<string, string>, body?: string) => fetch(`${ts.url}${path}`, { method: 'POST', headers: { cookie, ...headers }, body });
+  const jobs = async () => (await ts.testDb.db.selectFrom('validation_job').select('id').where('account_id', '=', v.accountId).execute()).length;
+  const logo = async () => (await ts.testDb.db.selectFrom('account_branding').select('logo_updated_at').where('account_id', '=', v.accountId).executeTakeFirst())?.logo_updated_at ?? null;
+  return { ...v, post, jobs, logo };
+}
+
+describe('cookie-authenticated changes from another origin', () => {
+  it('refuses a CSV upload and a logo sent as text/plain from a page on another origin, and changes nothing', async () => {
+    const v = await victim('csrf-victim@example.com');
+    const before = { jobs: await v.jobs(), logo: await v.logo() };
+    for (const headers of [
+      { origin: 'https://evil.example.com', 'sec-fetch-site': 'same-site' },
+      { origin: 'null' }, // a sandboxed frame
+      { 'sec-fetch-site': 'same-site' }, // a browser that sent no Origin says where the request came from
+    ]) {
+      const upload = await v.post('/api/jobs/upload?filename=list.csv', { ...headers, 'content-type': 'text/plain' }, 'email\nsomeone@example.com\n');
+      expect(upload.status, JSON.stringify(headers)).toBe(403);
+      expect(((await upload.json()) as { error: { message: string } }).error.message).toBe(REFUSED);
+      const logo = await v.post('/api/branding/logo', { ...headers, 'content-type': 'text/plain' }, SVG);
+      expect(logo.status, JSON.stringify(headers)).toBe(403);
+      const trpc = await v.post('/api/trpc/account.profile.update', { ...headers, 'content-type': 'application/json' }, JSON.stringify({ full_name: 'Hijacked', company_name: '' }));
+      expect(trpc.status, JSON.stringify(headers)).toBe(403);
+    }
+    expect({ jobs: await v.jobs(), logo: await v.logo() }).toEqual(before);
+  });
+
+  it("takes the same requests from the app's own pages, and from clients that are not browsers (no Origin)", async () => {
+    const v = await victim('csrf-owner@example.com');
+    expect((await v.post('/api/jobs/upload?filename=list.csv', { origin: ts.url, 'sec-fetch-site': 'same-origin', 'content-type': 'text/csv' }, 'email\nsomeone@example.com\n')).status).toBe(200);
+    expect((await v.post('/api/branding/logo', { origin: ts.url, 'content-type': 'image/svg+xml' }, SVG)).status).toBe(200);
+    expect((await v.post('/api/jobs/upload?filename=list.csv', { 'content-type': 'text/csv' }, 'email\nother@example.com\n')).status).toBe(200);
+    expect(await v.jobs()).toBe(2);
+    expect(await v.logo()).not.toBeNull();
+  });
+});
