@@ -40,6 +40,9 @@ keyFirstEntry();
 const router = createBrowserRouter([
   {
     Component: AppRoot,
+    // Every page is code-split: while the first one loads, show nothing (as before) instead of
+    // React Router's console warning that no HydrateFallback was given.
+    HydrateFallback: () => null,
     errorElement: <ErrorScreen />,
     children: [
       { path: paths.home, ...page(() => import('./routes/landing')) },

@@ -42,9 +42,14 @@ function brandStyle(color: string | null | undefined): CSSProperties | undefined
   return {
     '--color-brand-50': `color-mix(in srgb, ${color} 8%, white)`,
     '--color-brand-100': `color-mix(in srgb, ${color} 16%, white)`,
+    '--color-brand-200': `color-mix(in srgb, ${color} 30%, white)`,
+    '--color-brand-300': `color-mix(in srgb, ${color} 45%, white)`,
+    '--color-brand-400': `color-mix(in srgb, ${color} 65%, white)`,
     '--color-brand-500': `color-mix(in srgb, ${color} 85%, white)`,
     '--color-brand-600': color,
     '--color-brand-700': `color-mix(in srgb, ${color} 85%, black)`,
+    '--color-brand-800': `color-mix(in srgb, ${color} 70%, black)`,
+    '--color-brand-900': `color-mix(in srgb, ${color} 55%, black)`,
   } as CSSProperties;
 }
 

@@ -155,7 +155,11 @@ export function ApiKeysScreen() {
       <CreateKeyDialog
         open={createOpen}
         onClose={() => setCreateOpen(false)}
-        onCreated={() => void refresh()}
+        onCreated={() => {
+          void refresh();
+          // Overview's Getting Started step "Generate an API key" is now done.
+          void queryClient.invalidateQueries({ queryKey: trpc.account.overview.pathKey() });
+        }}
         onPlanRequired={() => setUpgradeOpen(true)}
         planRate={plan ? planByType(plan).apiRatePerSecond : null}
       />

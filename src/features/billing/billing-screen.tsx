@@ -60,7 +60,9 @@ export function BillingScreen() {
 
   async function refreshAll() {
     await Promise.all([
-      queryClient.invalidateQueries({ queryKey: trpc.account.me.queryKey() }),
+      // account.* (me, and Overview's plan, credits and quota) and the plan's white-label brand.
+      queryClient.invalidateQueries({ queryKey: trpc.account.pathKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.branding.pathKey() }),
       queryClient.invalidateQueries({ queryKey: trpc.billing.overview.queryKey() }),
       queryClient.invalidateQueries({ queryKey: trpc.billing.payments.queryKey() }),
     ]);

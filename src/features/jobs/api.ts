@@ -135,7 +135,7 @@ export function useDownloadJob() {
   };
 }
 
-/** Cancels a running job (jobs.cancel); the list and the balance refresh. */
+/** Cancels a running job (jobs.cancel); the list, the balance and the Overview refresh. */
 export function useCancelJob() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -143,7 +143,7 @@ export function useCancelJob() {
     trpc.jobs.cancel.mutationOptions({
       onSuccess: () => {
         void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.infiniteQueryKey() });
-        void queryClient.invalidateQueries({ queryKey: trpc.account.me.queryKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.account.pathKey() });
       },
     }),
   );
@@ -196,7 +196,7 @@ export function useUploadCsv() {
     },
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.infiniteQueryKey() });
-      void queryClient.invalidateQueries({ queryKey: trpc.account.me.queryKey() });
+      void queryClient.invalidateQueries({ queryKey: trpc.account.pathKey() });
     },
   });
   return { isPending: http.isPending, mutateAsync: http.mutateAsync };

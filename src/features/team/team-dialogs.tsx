@@ -93,7 +93,7 @@ export function UpgradeDialog({ open, limit, planName, onClose }: { open: boolea
       }
     >
       <p className="text-sm text-slate-600">
-        {planName ? `You're on the ${planName} plan. ` : ''}Members and pending invitations both count towards the limit. Team sizes:{' '}
+        {planName ? `You're on the ${planName} plan. ` : ''}Every member, the owner included, takes a seat; an invitation takes one when it is accepted. Team sizes:{' '}
         {TEAM_PLANS.map((p) => `${p.name} ${isUnlimited(p.teamMemberLimit) ? 'unlimited' : p.teamMemberLimit}`).join(', ')}.
       </p>
     </Dialog>

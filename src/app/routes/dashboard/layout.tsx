@@ -146,9 +146,9 @@ export default function DashboardLayout() {
       </aside>
 
       {/* Mobile drawer: 18rem under 768 px. */}
-      <Dialog open={sidebar.isMobile && sidebar.mobileOpen} onClose={() => sidebar.setMobileOpen(false)} className="relative z-50 md:hidden">
+      <Dialog open={sidebar.isMobile && sidebar.mobileOpen} onClose={() => sidebar.setMobileOpen(false)} aria-label="Navigation" className="relative z-50 md:hidden">
         <div className="fixed inset-0 bg-slate-900/40" aria-hidden />
-        <DialogPanel data-testid="sidebar-drawer" aria-label="Navigation" style={{ width: '18rem' }} className="fixed inset-y-0 left-0 flex flex-col gap-4 bg-white p-4 shadow-xl">
+        <DialogPanel data-testid="sidebar-drawer" style={{ width: '18rem' }} className="fixed inset-y-0 left-0 flex flex-col gap-4 bg-white p-4 shadow-xl">
           <Logo />
           <NavList compact={false} onNavigate={() => sidebar.setMobileOpen(false)} />
         </DialogPanel>

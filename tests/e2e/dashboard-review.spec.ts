@@ -1,0 +1,119 @@
+// Dashboard screens measured against the spec in a real browser: what an owner, admin or member
+// sees on a free or paid plan, on a desktop and on a 375 px phone.
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { newUserOn, SCREENSHOT_DIR } from './helpers';
+
+/** The colour of an element's top border, as the browser paints it. */
+function borderColor(el: Locator): Promise<string> {
+  return el.evaluate((e) => getComputedStyle(e).borderTopColor);
+}
+
+/** Follows a sidebar link (a client-side move, so the page keeps what it has loaded). */
+async function sidebarTo(page: Page, label: string) {
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: label, exact: true }).click();
+}
+
+test('the plan notices on API Keys and Integrations have a light brand border, not a black one', async ({ page }) => {
+  await newUserOn(page, '/dashboard/api-keys', { tag: 'rv-dash-border' });
+  const keysNotice = page.getByTestId('api-keys-plan-notice');
+  await expect(keysNotice).toContainText('API access starts on the Starter plan');
+  // brand-200 (#c7d2fe); an undefined theme colour left the border in the text colour (near black).
+  expect(await borderColor(keysNotice)).toBe('rgb(199, 210, 254)');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-api-keys-free.png` });
+
+  await page.goto('/dashboard/integrations');
+  const banner = page.getByTestId('integrations-upgrade');
+  await expect(banner).toContainText('Integrations are available on the Enterprise plan');
+  expect(await borderColor(banner)).toBe('rgb(199, 210, 254)');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-integrations-free.png` });
+});
+
+test('after creating an API key and after upgrading, Overview shows the key step done and the new plan at once', async ({ page }) => {
+  await newUserOn(page, '/dashboard', { tag: 'rv-dash-fresh' });
+  await expect(page.getByTestId('stat-plan')).toContainText('Free');
+  const keyStep = page.getByTestId('checklist-item').filter({ hasText: 'Generate an API key' });
+  await expect(keyStep).toHaveAttribute('data-done', 'false');
+
+  // Upgrade to Starter from Billing, then back to Overview by the sidebar.
+  await sidebarTo(page, 'Billing');
+  await page.getByRole('button', { name: 'Upgrade to Starter' }).click();
+  await page.getByRole('dialog', { name: 'Mailvet checkout' }).getByRole('button', { name: /^Pay .* \(test\)$/ }).click();
+  await expect(page.getByText("You've been upgraded to the Starter plan.")).toBeVisible();
+  await sidebarTo(page, 'Overview');
+  await expect(page.getByTestId('stat-plan')).toContainText('Starter');
+  await expect(page.getByTestId('stat-plan')).toContainText('10,000 / month');
+
+  // Create a key, close its dialog, back to Overview: the checklist step is done.
+  await sidebarTo(page, 'API Keys');
+  await page.getByRole('button', { name: 'Create API Key' }).click();
+  const create = page.getByRole('dialog', { name: 'Create API Key' });
+  await create.getByLabel('Key Name').fill('Fresh key');
+  await create.getByLabel('Key Name').press('Enter');
+  await expect(page.getByRole('dialog', { name: 'API Key Created' }).getByRole('button', { name: 'Done' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await sidebarTo(page, 'Overview');
+  await expect(keyStep).toHaveAttribute('data-done', 'true');
+  await expect(page.getByText('2 of 3 done')).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-overview-fresh.png`, fullPage: true });
+});
+
+test("the team upgrade dialog agrees with the seat rule: invitations take no seat until they are accepted", async ({ page }) => {
+  await newUserOn(page, '/dashboard/team', { tag: 'rv-dash-seats' });
+  await expect(page.getByTestId('seat-summary')).toContainText('An invitation takes a seat when it is accepted.');
+  await page.getByRole('button', { name: 'Invite Member' }).click();
+  const upgrade = page.getByRole('dialog', { name: 'Upgrade to add team members' });
+  await expect(upgrade).toContainText('Your current plan allows 1 team member(s) total');
+  // The server counts members only (spec section 6); the dialog said pending invitations count too.
+  await expect(upgrade).not.toContainText('pending invitations both count');
+  await expect(upgrade).toContainText('an invitation takes one when it is accepted');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-team-upgrade.png` });
+});
+
+test('on a 375 px phone the webhook delivery filters fit inside their card', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await newUserOn(page, '/dashboard/api-keys', { tag: 'rv-dash-filters', plan: 'pro' });
+  const card = page.getByTestId('webhook-deliveries');
+  await card.scrollIntoViewIfNeeded();
+  const box = (await card.boundingBox())!;
+  for (const name of ['Filter by event', 'Filter by status']) {
+    const filter = card.getByRole('combobox', { name });
+    await expect(filter).toBeVisible();
+    const f = (await filter.boundingBox())!;
+    // The longest event name (schedule.run_completed) pushed the status filter past the card's edge.
+    expect(f.x + f.width, `${name} ends inside the card`).toBeLessThanOrEqual(box.x + box.width);
+  }
+  await card.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-webhook-filters-375.png` });
+});
+
+test('on a 375 px phone the navigation drawer is a named dialog that Escape closes, returning focus to its toggle', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await newUserOn(page, '/dashboard', { tag: 'rv-dash-drawer' });
+  const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  const drawer = page.getByRole('dialog', { name: 'Navigation' });
+  await expect(drawer.getByRole('link', { name: 'Validate Email' })).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-drawer-375.png` });
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(toggle).toBeFocused();
+});
+
+test('opening each dashboard page logs no console error or warning', async ({ page }) => {
+  await newUserOn(page, '/dashboard', { tag: 'rv-dash-console', plan: 'pro' });
+  const logged: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') logged.push(`${page.url()} ${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => logged.push(`${page.url()} pageerror: ${e.message}`));
+  for (const path of ['/dashboard', '/dashboard/validate', '/dashboard/bulk', '/dashboard/auto-revalidation', '/dashboard/history', '/dashboard/api-keys', '/dashboard/team', '/dashboard/integrations', '/dashboard/billing', '/dashboard/documentation', '/dashboard/settings']) {
+    await page.goto(path);
+    // One page title per page: the header's (a second h1 on Documentation confused screen readers' outline).
+    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+    await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+  }
+  // React Router warned "No `HydrateFallback` element provided" on every page load.
+  expect(logged).toEqual([]);
+});
