@@ -146,6 +146,14 @@ export function isUnlimited(n: number): boolean {
   return n >= UNLIMITED;
 }
 
+/**
+ * A credit balance as the screens show it: "Unlimited" on a plan of unlimited volume (Enterprise,
+ * whose balance is a stand-in: UNLIMITED less what was used), else the number ("1,234").
+ */
+export function creditsLabel(balance: number, monthlyQuota: number): string {
+  return isUnlimited(monthlyQuota) ? 'Unlimited' : balance.toLocaleString('en-US');
+}
+
 // ── Billing intervals (issue #10): annual prices are derived from the monthly ones above ──
 
 export const billingIntervalSchema = z.enum(['monthly', 'annual'], { error: 'Billing interval must be monthly or annual.' });

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, CreditCard, FileText, FlaskConical, Info } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { PLAN_RANK, REFUND_WINDOW_DAYS, SALES_EMAIL, formatMinorAmount, isUnlimited, planByType, type BillingInterval, type Currency, type PlanDefinition, type PlanType } from '../../../server/contracts/plans';
+import { PLAN_RANK, REFUND_WINDOW_DAYS, SALES_EMAIL, creditsLabel, formatMinorAmount, isUnlimited, planByType, type BillingInterval, type Currency, type PlanDefinition, type PlanType } from '../../../server/contracts/plans';
 import { FAIR_CHARGING_RULE } from '../../../server/contracts/charging';
 import { PageHeader } from '../../components/layouts/page-header';
 import { Button } from '../../components/ui/button';
@@ -253,7 +253,7 @@ export function BillingScreen() {
       <Card>
         <dl className="grid divide-y divide-slate-100 sm:grid-cols-4 sm:divide-x sm:divide-y-0">
           <Stat label="Current plan" value={current ? `${current.name}${ov?.interval ? ` (${ov.interval === 'annual' ? 'annual' : 'monthly'})` : ''}` : '…'} testId="current-plan" />
-          <Stat label="Credits balance" value={me.data ? me.data.credits_balance.toLocaleString('en-US') : '…'} testId="credits-balance" />
+          <Stat label="Credits balance" value={me.data ? creditsLabel(me.data.credits_balance, me.data.monthly_validations_quota) : '…'} testId="credits-balance" />
           <Stat
             label="Monthly quota"
             value={me.data ? (isUnlimited(me.data.monthly_validations_quota) ? 'Unlimited' : me.data.monthly_validations_quota.toLocaleString('en-US')) : '…'}

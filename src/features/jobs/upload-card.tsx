@@ -9,7 +9,8 @@ import { checkCsvFile, formatBytes } from './file-checks';
 export interface UploadCardProps {
   busy: boolean;
   /** The account's credit balance, when known. */
-  credits?: number;
+  /** The balance as shown (creditsLabel): "1,234" or "Unlimited". */
+  credits?: string;
   onUpload: (file: File) => Promise<boolean>;
 }
 
@@ -58,7 +59,7 @@ export function UploadCard({ busy, credits, onUpload }: UploadCardProps) {
           {credits !== undefined && (
             <>
               {' '}
-              · <span className="font-medium text-slate-900" data-testid="credits-available">{credits.toLocaleString('en-US')}</span> credits available
+              · <span className="font-medium text-slate-900" data-testid="credits-available">{credits}</span> credits available
             </>
           )}
           .

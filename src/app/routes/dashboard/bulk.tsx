@@ -13,6 +13,7 @@ import { PlanLocked } from '../../../features/jobs/plan-locked';
 import { UploadCard } from '../../../features/jobs/upload-card';
 import { FormatNotes, HowItWorks } from '../../../features/jobs/upload-guidance';
 import { usePlanGate } from '../../../features/jobs/use-plan';
+import { creditsLabel } from '../../../../server/contracts/plans';
 
 export default function BulkUploadRoute() {
   const gate = usePlanGate('csvUpload');
@@ -90,7 +91,7 @@ export default function BulkUploadRoute() {
       {header}
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="space-y-6">
-          <UploadCard busy={busy} credits={gate.me?.credits_balance} onUpload={onUpload} />
+          <UploadCard busy={busy} credits={gate.me ? creditsLabel(gate.me.credits_balance, gate.me.monthly_validations_quota) : undefined} onUpload={onUpload} />
           <HowItWorks />
         </div>
         <FormatNotes />

@@ -10,6 +10,7 @@ import { UsageChart } from '../../../features/account/components/usage-chart';
 import { OVERVIEW_TEXT } from '../../../features/account/messages';
 import { authClient } from '../../../lib/auth-client';
 import { useTRPC } from '../../../lib/trpc';
+import { creditsLabel } from '../../../../server/contracts/plans';
 
 const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const n = (v: number) => v.toLocaleString('en-US');
@@ -37,7 +38,7 @@ export default function OverviewRoute() {
       />
 
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <StatCard title={OVERVIEW_TEXT.credits} icon={Wallet} value={o ? n(o.credits_balance) : '—'} hint="Available validation credits" testId="stat-credits" />
+        <StatCard title={OVERVIEW_TEXT.credits} icon={Wallet} value={o ? creditsLabel(o.credits_balance, o.monthly_validations_quota) : '—'} hint="Available validation credits" testId="stat-credits" />
         <StatCard title={OVERVIEW_TEXT.plan} icon={Crown} value={o?.plan_name ?? '—'} hint={quota} testId="stat-plan" />
         <StatCard
           title={OVERVIEW_TEXT.month}

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Info } from 'lucide-react';
-import { planAllows } from '../../../../server/contracts/plans';
+import { creditsLabel, isUnlimited, planAllows } from '../../../../server/contracts/plans';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { useTRPC } from '../../../lib/trpc';
@@ -17,7 +17,9 @@ export function PlanNote() {
         <Info className="mt-0.5 size-4 shrink-0 text-brand-600" aria-hidden />
         <p className="text-sm text-slate-700">
           <span className="font-medium text-slate-900" data-testid="credits-left">
-            {me.data.credits_balance.toLocaleString('en-US')} {me.data.credits_balance === 1 ? 'credit' : 'credits'} left.
+            {isUnlimited(me.data.monthly_validations_quota)
+              ? 'Unlimited credits.'
+              : `${creditsLabel(me.data.credits_balance, me.data.monthly_validations_quota)} ${me.data.credits_balance === 1 ? 'credit' : 'credits'} left.`}
           </span>{' '}
           {smtp
             ? 'Checks cover syntax, DNS, MX records and the mailbox itself (SMTP), plus disposable and role detection.'
