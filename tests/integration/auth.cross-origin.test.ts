@@ -25,11 +25,12 @@ describe('cookie-authenticated changes from another origin', () => {
   it('refuses a CSV upload and a logo sent as text/plain from a page on another origin, and changes nothing', async () => {
     const v = await victim('csrf-victim@example.com');
     const before = { jobs: await v.jobs(), logo: await v.logo() };
-    for (const headers of [
+    const foreign: Array<Record<string, string>> = [
       { origin: 'https://evil.example.com', 'sec-fetch-site': 'same-site' },
       { origin: 'null' }, // a sandboxed frame
       { 'sec-fetch-site': 'same-site' }, // a browser that sent no Origin says where the request came from
-    ]) {
+    ];
+    for (const headers of foreign) {
       const upload = await v.post('/api/jobs/upload?filename=list.csv', { ...headers, 'content-type': 'text/plain' }, 'email\nsomeone@example.com\n');
       expect(upload.status, JSON.stringify(headers)).toBe(403);
       expect(((await upload.json()) as { error: { message: string } }).error.message).toBe(REFUSED);
