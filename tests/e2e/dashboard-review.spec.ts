@@ -117,3 +117,18 @@ test('opening each dashboard page logs no console error or warning', async ({ pa
   // React Router warned "No `HydrateFallback` element provided" on every page load.
   expect(logged).toEqual([]);
 });
+
+test("a new full name saved in Settings shows at once in Overview's greeting and on the Team list", async ({ page }) => {
+  await newUserOn(page, '/dashboard', { tag: 'rv-dash-rename', name: 'Alice Old' });
+  await expect(page.getByRole('heading', { name: 'Welcome back, Alice' })).toBeVisible();
+  await sidebarTo(page, 'Team');
+  await expect(page.getByTestId('member-row')).toContainText('Alice Old');
+  await sidebarTo(page, 'Settings');
+  await page.getByLabel('Full Name').fill('Bob New');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('Profile updated successfully')).toBeVisible();
+  await sidebarTo(page, 'Overview');
+  await expect(page.getByRole('heading', { name: 'Welcome back, Bob' })).toBeVisible();
+  await sidebarTo(page, 'Team');
+  await expect(page.getByTestId('member-row')).toContainText('Bob New');
+});

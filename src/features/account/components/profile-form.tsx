@@ -31,7 +31,9 @@ export function ProfileForm() {
         setProblem(null);
         queryClient.setQueryData(trpc.account.profile.get.queryKey(), data);
         void queryClient.invalidateQueries({ queryKey: trpc.account.me.queryKey() });
-        void authClient.getSession({ query: { disableCookieCache: true } });
+        // The name shows elsewhere too: the team list, and Overview's greeting (from the session).
+        void queryClient.invalidateQueries({ queryKey: trpc.team.members.queryKey() });
+        void authClient.getSession({ query: { disableCookieCache: true } }).then(() => authClient.$store.notify('$sessionSignal'));
         toast.success(SETTINGS_TEXT.successTitle, { description: SETTINGS_TEXT.profileUpdated });
       },
       onError(err) {
