@@ -3,6 +3,12 @@
 import { expect, test, type Page } from '@playwright/test';
 import { newUserOn, SCREENSHOT_DIR, submitSignUp, uniqueEmail } from './helpers';
 
+/** Tells the geolocation fake which country the browser is in (its URL comes from /api/public-config). */
+async function setCountry(page: Page, country: string) {
+  const config = (await (await page.request.get('/api/public-config')).json()) as { geoUrl: string };
+  await page.request.post(new URL(`/country/${country}`, config.geoUrl).toString());
+}
+
 const scrollY = (page: Page) => page.evaluate(() => Math.round(window.scrollY));
 
 /** The element's top edge is below the sticky top navigation and inside the window. */
@@ -105,4 +111,44 @@ test('the legal pages\' "On this page" links jump to their section below the top
   await expectAtTop('6.Refunds');
   await page.keyboard.press('Tab');
   await expect(page.getByRole('region', { name: '6.Refunds' }).getByRole('link', { name: 'support@mailvet.io' })).toBeFocused();
+});
+
+test('a visitor from India sees rupee prices on the landing page and /pricing without dollar prices showing first; elsewhere, or when the lookup fails, dollars', async ({ page }) => {
+  // Records every price the Starter card showed while the page was open.
+  await page.addInitScript(() => {
+    const seen = new Set<string>();
+    new MutationObserver(() => {
+      const price = document.querySelector('[data-testid="price-starter"]')?.textContent;
+      if (price) seen.add(price);
+      sessionStorage.setItem('starter-prices', JSON.stringify([...seen]));
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  // A lookup that takes its time, as a third-party geolocation service can.
+  await page.route('**/api/public-config', async (route) => {
+    await new Promise((r) => setTimeout(r, 600));
+    await route.continue();
+  });
+  const shown = () => page.evaluate(() => JSON.parse(sessionStorage.getItem('starter-prices') ?? '[]') as string[]);
+  try {
+    await setCountry(page, 'IN');
+    for (const path of ['/', '/pricing']) {
+      await page.goto(path);
+      await expect(page.getByTestId('price-starter')).toHaveText('₹999');
+      await expect(page.getByTestId('price-pro')).toHaveText('₹2,999');
+      await expect(page.getByTestId('currency-note')).toContainText('INR');
+      expect(await shown(), `${path}: prices a visitor from India saw`).toEqual(['₹999']);
+    }
+    await page.getByRole('radio', { name: /Annual/ }).click();
+    await expect(page.getByTestId('billed-starter')).toContainText('₹');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/pricing-inr.png` });
+    for (const country of ['US', 'FAIL']) {
+      await setCountry(page, country);
+      await page.goto('/pricing');
+      await expect(page.getByTestId('price-starter')).toHaveText('$19');
+      await expect(page.getByTestId('currency-note')).toHaveText('Prices in USD ($)');
+      expect(await shown(), `${country}: prices shown`).toEqual(['$19']);
+    }
+  } finally {
+    await setCountry(page, 'US');
+  }
 });

@@ -36,6 +36,8 @@ export interface PlanCardsProps {
   renderAction?: (plan: PlanDefinition, ctx: PlanActionContext) => ReactNode;
   /** 'dashboard': fewer columns, for the narrower content area beside the sidebar (five only on very wide screens). */
   layout?: 'page' | 'dashboard';
+  /** The visitor's currency is still being looked up: prices are placeholders, not dollars that turn into rupees. */
+  pricePending?: boolean;
   className?: string;
 }
 
@@ -101,13 +103,14 @@ export function IntervalSwitch({ value, onChange, className }: { value: BillingI
   );
 }
 
-export function PlanCards({ popular, currency, interval = 'monthly', currentPlan, renderAction, layout = 'page', className }: PlanCardsProps) {
+export function PlanCards({ popular, currency, interval = 'monthly', currentPlan, renderAction, layout = 'page', pricePending = false, className }: PlanCardsProps) {
   return (
     <ul role="list" className={cn('grid gap-5', GRID_LAYOUTS[layout], className)}>
       {PLANS.map((plan) => {
         const isPopular = isPopularOn(plan, popular);
         const isCurrent = currentPlan === plan.type;
         const price = intervalPriceLabel(plan, currency, interval);
+        const pending = pricePending && plan.priceUSD !== null;
         const titleId = `plan-${plan.type}-title`;
         return (
           <li
@@ -131,10 +134,14 @@ export function PlanCards({ popular, currency, interval = 'monthly', currentPlan
               {isCurrent && <Badge variant="success">Current</Badge>}
             </div>
             <p className="mt-4 flex items-baseline gap-1">
-              <span className="text-4xl font-bold tracking-tight text-slate-900" data-testid={`price-${plan.type}`}>{price.perMonth}</span>
+              {pending ? (
+                <span className="h-10 w-24 animate-pulse rounded-md bg-slate-100" data-testid={`price-${plan.type}`} aria-label="Price loading" role="img" />
+              ) : (
+                <span className="text-4xl font-bold tracking-tight text-slate-900" data-testid={`price-${plan.type}`}>{price.perMonth}</span>
+              )}
               {plan.period && <span className="text-sm font-medium text-slate-500">{plan.period}</span>}
             </p>
-            {price.billed && <p className="mt-1 text-xs font-medium text-slate-500" data-testid={`billed-${plan.type}`}>{price.billed}</p>}
+            {price.billed && !pending && <p className="mt-1 text-xs font-medium text-slate-500" data-testid={`billed-${plan.type}`}>{price.billed}</p>}
             <p className="mt-3 min-h-10 text-sm leading-5 text-slate-600">{plan.description}</p>
             <div className="mt-6">
               {renderAction ? renderAction(plan, { currency, interval, isCurrent, isPopular }) : <DefaultPlanAction plan={plan} isPopular={isPopular} />}
@@ -162,10 +169,10 @@ export function PlanCards({ popular, currency, interval = 'monthly', currentPlan
 }
 
 /** "Prices in USD" / "Prices in INR" plus the annual-billing note. */
-export function PricingNotes({ currency, className }: { currency: Currency; className?: string }) {
+export function PricingNotes({ currency, pending = false, className }: { currency: Currency; pending?: boolean; className?: string }) {
   return (
     <div className={cn('flex flex-wrap items-center justify-center gap-x-6 gap-y-2 text-sm text-slate-600', className)}>
-      <span className="inline-flex items-center gap-1.5" data-testid="currency-note">
+      <span className={cn('inline-flex items-center gap-1.5', pending && 'invisible')} aria-hidden={pending || undefined} data-testid="currency-note">
         <Globe className="size-4 text-slate-400" aria-hidden="true" />
         {currency === 'INR' ? 'Prices in INR (₹), based on your location' : 'Prices in USD ($)'}
       </span>
@@ -201,7 +208,9 @@ export function PricingSection({
   id,
   className,
 }: PricingSectionProps) {
-  const { currency } = useCurrency();
+  // Until the server says which currency (a geolocation lookup, up to a few seconds), no prices:
+  // a visitor from India saw the dollar prices first, then rupees.
+  const { currency, isLoading: pricePending } = useCurrency();
   const [interval, setBillingInterval] = useState<BillingInterval>('monthly');
   return (
     <section id={id} aria-labelledby={title ? `${id ?? 'pricing'}-heading` : undefined} className={className}>
@@ -214,11 +223,11 @@ export function PricingSection({
           {description && <p className="mt-4 text-lg text-slate-600">{description}</p>}
         </div>
       )}
-      <PricingNotes currency={currency} className={title !== null ? 'mt-6' : undefined} />
+      <PricingNotes currency={currency} pending={pricePending} className={title !== null ? 'mt-6' : undefined} />
       <div className="mt-6 flex justify-center">
         <IntervalSwitch value={interval} onChange={setBillingInterval} />
       </div>
-      <PlanCards popular={popular} currency={currency} interval={interval} currentPlan={currentPlan} renderAction={renderAction} className="mt-12" />
+      <PlanCards popular={popular} currency={currency} interval={interval} currentPlan={currentPlan} renderAction={renderAction} pricePending={pricePending} className="mt-12" />
       <p className="mt-8 text-center text-sm text-slate-500">
         All plans include SSL encryption, a 99.9% uptime target and GDPR-compliant processing.
       </p>
