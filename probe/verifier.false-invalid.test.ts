@@ -205,3 +205,31 @@ describe('the evidence of a refusal before RCPT', () => {
     expect(atGreeting.result.evidence.replies.filter((r) => r.stage === 'banner')).toHaveLength(1);
   });
 });
+
+describe('a recipient limit refused with 552 or 550 (RFC 821 listed 552; RFC 5321 4.5.3.1.10: treat it as 452)', () => {
+  // Two RCPTs per connection, then the limit: every further RCPT of that session gets `refusal`.
+  const limited = (refusal: string): Parameters<typeof startScriptedSmtp>[0] => ({
+    reply: (line, state) => {
+      if (line.startsWith('EHLO')) return '250-mx.banner.test\r\n250 PIPELINING';
+      if (line.startsWith('RCPT')) {
+        if (state.commands.filter((c) => c.startsWith('RCPT')).length > 2) return refusal;
+        return /<user\d@/.test(line) ? '250 2.1.5 Ok' : '550 5.1.1 User unknown';
+      }
+      return line.startsWith('QUIT') ? '221 bye' : '250 2.1.0 Ok';
+    },
+  });
+
+  it.each(['552 Too many recipients', '550 Too many recipients', '552 4.5.3 Too many recipients', '552 Recipient limit exceeded'])('%s: the recipients past the limit are asked in new sessions, and every existing one is deliverable', async (refusal) => {
+    const server = await startScriptedSmtp(limited(refusal));
+    const v = createVerifier(loopbackOptions(dns.server, server.port));
+    try {
+      const users = ['user1', 'user2', 'user3', 'user4', 'user5'].map((u) => `${u}@banner.test`);
+      const got = new Map<string, string>();
+      for await (const r of v.verifyBatch([...users, 'ghost@banner.test'])) got.set(r.email, `${r.verdict}/${r.reason}`);
+      expect(Object.fromEntries(got)).toEqual({ ...Object.fromEntries(users.map((u) => [u, 'deliverable/accepted'])), 'ghost@banner.test': 'undeliverable/mailbox_not_found' });
+    } finally {
+      await v.close();
+      await server.close();
+    }
+  });
+});

@@ -42,6 +42,10 @@ const cases: [string, ReplyClass][] = [
   ['554 Transaction failed', 'policy_block'],
   ['452 4.5.3 Error: too many recipients', 'too_many_recipients'],
   ['452 Too many recipients received this hour', 'too_many_recipients'],
+  // RFC 5321 4.5.3.1.10: RFC 821's 552 for the recipient limit is taken as 452 (some servers send 550).
+  ['552 Too many recipients', 'too_many_recipients'],
+  ['550 Too many recipients', 'too_many_recipients'],
+  ['552 4.5.3 Too many recipients', 'too_many_recipients'],
   ['421 4.7.0 Too many connections from your IP, closing', 'service_closing'],
   ['450 4.7.1 <a@b.example>: Recipient address rejected: Greylisted, try again in 60s', 'temporary'],
   ['451 4.7.1 Please try again later', 'temporary'],

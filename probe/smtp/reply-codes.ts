@@ -56,7 +56,7 @@ const BLOCKED =
 /** Our sender named as what is wrong in other words ("Invalid sender address", "sender domain has no MX", "Return path rejected"). */
 const SENDER_NAMED =
   /\b(?:invalid|unknown|bad|unverified|unverifiable|forged|spoofed|illegal|unauthori[sz]ed|non-?existent)\s+(?:envelope\s+)?sender\b|\bsender\s+(?:domain|address|host)\b|\breturn[- ]path\b.{0,30}\b(?:rejected|refused|denied|invalid|unknown)/i;
-const TOO_MANY_RCPTS = /too many (?:recipients|rcpt)|recipient limit|rcpt limit/i;
+const TOO_MANY_RCPTS = /too many (?:recipients|rcpts?)\b|recipients? limit|rcpt limit/i;
 /**
  * An enhanced code of another class than the reply code (parseReplyLines leaves it at the head of
  * the text, or in qmail's "(#4.7.1)"): not a valid enhanced code, but the reply is no bare one either.
@@ -74,10 +74,12 @@ export const REPLY_TABLE: readonly Row[] = [
   { cls: 'policy_block', code: /^5/, text: SENDER, example: '550 5.1.0 <verify@probe.example>: Sender address rejected: User unknown in local recipient table' },
   { cls: 'policy_block', code: /^5/, words: SENDER_NAMED, example: '550 5.1.0 Invalid sender address' },
   { cls: 'policy_block', code: /^5/, text: ABOUT_US, example: '550 Administrative prohibition' },
+  // The recipient limit of the session: RFC 821 listed 552 for it, and RFC 5321 4.5.3.1.10 says to take
+  // a 552 (some servers send 550) "too many recipients" as the 452 it should be, whatever its enhanced code.
+  { cls: 'too_many_recipients', code: /^(?:452|55[02])$/, text: TOO_MANY_RCPTS, example: '552 Too many recipients' },
   // A 5xx whose enhanced code says otherwise (4.x.x) is inconsistent about what it means: not about the mailbox.
   { cls: 'policy_block', code: /^5/, enhanced: /^$/, text: STRAY_ENHANCED, example: '550 4.7.1 Service temporarily unavailable' },
   { cls: 'too_many_recipients', enhanced: /^[45]\.5\.3$/, example: '452 4.5.3 Error: too many recipients' },
-  { cls: 'too_many_recipients', code: /^452$/, text: TOO_MANY_RCPTS, example: '452 Too many recipients received this hour' },
   { cls: 'mailbox_full', enhanced: /^[45]\.2\.2$/, example: '552 5.2.2 The email account that you tried to reach is over quota' },
   { cls: 'mailbox_full', code: /^(?:452|552)$/, text: FULL, example: '452 Mailbox is full, try again later' },
   // Microsoft 365 directory-based edge blocking: the tenant does not know the recipient (conclusive).
