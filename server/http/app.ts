@@ -9,6 +9,7 @@ import { TRPC_MAX_BATCH_CALLS } from '../contracts/transport';
 import type { ErrorCode } from '../contracts/error-codes';
 import { httpError } from './send-error';
 import { setCommonHeaders } from './common-headers';
+import { hostGuard, isValidHost } from './host-guard';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../deps';
@@ -81,6 +82,7 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
     setCommonHeaders(req, res);
     next();
   });
+  app.use(hostGuard(deps.baseURL));
 
   // Healthy = this process can reach its database; otherwise 503, so a balancer routes around it.
   app.get('/healthz', async (_req, res) => {
@@ -159,6 +161,7 @@ export function createRequestListener(deps: AppDeps, o: HttpOptions = {}): Reque
   const app = createHttpApp(deps, o);
   const direct = directValidateListener(deps, app);
   return (req, res) => {
-    if (!direct(req, res)) app(req, res);
+    // A Host that is no host name goes to the app, whose host guard refuses it.
+    if (!isValidHost(req.headers.host) || !direct(req, res)) app(req, res);
   };
 }
