@@ -68,7 +68,7 @@ function rejectHostileInput(ctx: { path: string; body?: unknown; query?: unknown
   // The query too: POST /reset-password also takes its token as ?token= (a NUL there was a 500).
   if (holdsNul(ctx.body) || holdsNul(ctx.query)) throw new APIError('BAD_REQUEST', { message: NUL_MESSAGE, code: 'INVALID_INPUT' });
   if (!ctx.path.startsWith('/sign-up') && !ctx.path.startsWith('/sign-in')) return;
-  const body = (ctx.body ?? {}) as { email?: unknown; name?: unknown };
+  const body = (ctx.body ?? {}) as { email?: unknown; name?: unknown; image?: unknown };
   const control = /[\u0000-\u001f\u007f]/;
   if (typeof body.email === 'string' && (body.email.length > MAX_EMAIL_LENGTH || control.test(body.email))) {
     throw new APIError('BAD_REQUEST', { message: 'Please enter a valid email address.', code: 'INVALID_EMAIL' });
@@ -78,6 +78,11 @@ function rejectHostileInput(ctx: { path: string; body?: unknown; query?: unknown
   }
   if (ctx.path.startsWith('/sign-up') && typeof body.name === 'string' && !body.name.trim()) {
     throw new APIError('BAD_REQUEST', { message: 'Full name is required.', code: 'INVALID_NAME' });
+  }
+  // The product has no profile pictures: better-auth would store any URL a sign-up sends (an
+  // internal host, a tracking pixel) and hand it out with every session, for a future avatar to load.
+  if (ctx.path.startsWith('/sign-up') && body.image !== undefined && body.image !== null) {
+    throw new APIError('BAD_REQUEST', { message: 'Profile pictures are not supported.', code: 'INVALID_INPUT' });
   }
 }
 

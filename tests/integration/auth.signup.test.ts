@@ -90,6 +90,14 @@ describe('sign-up', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('refuses a picture URL at sign-up (the product has none) with 400 and stores nothing', async () => {
+    const before = await counts();
+    const res = await new Browserless(ts.url).request('/api/auth/sign-up/email', { json: { name: 'Pic', email: 'pic@example.com', password: 'secret123', image: 'http://169.254.169.254/latest/meta-data/' } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toBe('Profile pictures are not supported.');
+    expect(await counts()).toEqual(before);
+  });
+
   it('stores SQL-looking names verbatim', async () => {
     const name = "Robert'); DROP TABLE account;--";
     const client = await signUpVerified(ts, { email: 'bobby@example.com', name });
