@@ -152,3 +152,29 @@ test('a visitor from India sees rupee prices on the landing page and /pricing wi
     await setCountry(page, 'US');
   }
 });
+
+test('the Monthly / Annual switch works from the keyboard like the radio group it is announced as: one Tab stop, arrow keys choose', async ({ page }) => {
+  await page.goto('/pricing');
+  await expect(page.getByTestId('price-starter')).toHaveText('$19');
+  const monthly = page.getByRole('radio', { name: 'Monthly' });
+  const annual = page.getByRole('radio', { name: /Annual/ });
+  await page.getByTestId('currency-note').click(); // a place just before the switch
+  await page.keyboard.press('Tab');
+  await expect(monthly).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(annual).toBeFocused();
+  await expect(annual).toBeChecked();
+  await expect(page.getByTestId('billed-starter')).toHaveText('$182.40 billed yearly');
+  await expect(page.getByTestId('price-starter')).toHaveText('$15.20');
+  // Tab leaves the group (to the first plan's button) instead of stopping on Monthly again.
+  await page.keyboard.press('Shift+Tab');
+  await expect(monthly).not.toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(annual).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Start Free' }).last()).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('ArrowLeft');
+  await expect(monthly).toBeChecked();
+  await expect(page.getByTestId('price-starter')).toHaveText('$19');
+});

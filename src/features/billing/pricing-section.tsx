@@ -1,5 +1,5 @@
 import { Check, Globe, Minus } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import {
   ANNUAL_DISCOUNT_PERCENT,
   PLANS,
@@ -76,11 +76,21 @@ function isExclusion(feature: string) {
 /** The five plan cards, straight from PLANS (server/contracts/plans.ts). */
 /** Monthly / Annual switch (annual: ANNUAL_DISCOUNT_PERCENT off, derived from the plan table). */
 export function IntervalSwitch({ value, onChange, className }: { value: BillingInterval; onChange: (v: BillingInterval) => void; className?: string }) {
+  // A radio group from the keyboard: one Tab stop (the checked option), arrow keys choose.
+  function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
+    const next = { ArrowRight: 'annual', ArrowDown: 'annual', ArrowLeft: 'monthly', ArrowUp: 'monthly' }[e.key] as BillingInterval | undefined;
+    if (!next) return;
+    e.preventDefault();
+    onChange(next);
+    e.currentTarget.querySelector<HTMLElement>(`[data-interval="${next}"]`)?.focus();
+  }
   const option = (v: BillingInterval, label: ReactNode) => (
     <button
       type="button"
       role="radio"
       aria-checked={value === v}
+      tabIndex={value === v ? 0 : -1}
+      data-interval={v}
       onClick={() => onChange(v)}
       className={cn(
         'cursor-pointer rounded-md px-4 py-1.5 text-sm font-medium transition-colors',
@@ -91,7 +101,7 @@ export function IntervalSwitch({ value, onChange, className }: { value: BillingI
     </button>
   );
   return (
-    <div role="radiogroup" aria-label="Billing period" className={cn('inline-flex gap-1 rounded-lg border border-slate-200 bg-slate-100/80 p-1', className)}>
+    <div role="radiogroup" aria-label="Billing period" onKeyDown={onKeyDown} className={cn('inline-flex gap-1 rounded-lg border border-slate-200 bg-slate-100/80 p-1', className)}>
       {option('monthly', 'Monthly')}
       {option(
         'annual',
