@@ -178,3 +178,15 @@ test('the Monthly / Annual switch works from the keyboard like the radio group i
   await expect(monthly).toBeChecked();
   await expect(page.getByTestId('price-starter')).toHaveText('$19');
 });
+
+test('on a 375 px phone all four Documentation tabs are on screen (Best Practices was hidden past the edge of the tab bar)', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto('/documentation');
+  const tabs = page.getByRole('tablist', { name: 'Documentation sections' });
+  await expect(tabs.getByRole('tab')).toHaveText(['Quick Start', 'API Reference', 'Examples', 'Best Practices']);
+  for (const tab of await tabs.getByRole('tab').all()) await expect(tab).toBeInViewport({ ratio: 1 });
+  expect(await tabs.evaluate((t) => t.scrollWidth - t.clientWidth), 'the tab bar scrolls sideways').toBeLessThanOrEqual(1);
+  await tabs.screenshot({ path: `${SCREENSHOT_DIR}/documentation-tabs-phone.png` });
+  await tabs.getByRole('tab', { name: 'Best Practices' }).click();
+  await expect(tabs.getByRole('tab', { name: 'Best Practices' })).toHaveAttribute('aria-selected', 'true');
+});

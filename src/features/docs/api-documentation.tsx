@@ -323,7 +323,7 @@ function BestPractices() {
 export function ApiDocumentation({ className }: { className?: string }) {
   return (
     <Tabs className={className}>
-      <TabsList aria-label="Documentation sections" className="w-full sm:w-fit">
+      <TabsList aria-label="Documentation sections" className="grid w-full grid-cols-2 sm:flex sm:w-fit">
         <TabsTrigger>Quick Start</TabsTrigger>
         <TabsTrigger>API Reference</TabsTrigger>
         <TabsTrigger>Examples</TabsTrigger>
