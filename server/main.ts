@@ -6,6 +6,7 @@ import { closeDeps, createDeps } from './boot';
 import type { AppDeps } from './deps';
 import { readEnv, type Env } from './env';
 import { createRequestListener } from './http/app';
+import { answerClientError } from './http/client-error';
 import { probeUrl } from '../probe/client/probe-client';
 import { startWorker } from './worker/runner';
 
@@ -67,6 +68,8 @@ export async function startServer(o: {
       }
       listener(req, res);
     });
+    // What the HTTP parser refuses gets a JSON body too (Node's own answer has none).
+    server.on('clientError', answerClientError);
     try {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
