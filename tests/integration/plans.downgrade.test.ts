@@ -70,8 +70,9 @@ describe('a team larger than the plan it fell to', () => {
     await db.updateTable('account').set(toFree).where('id', '=', owner.accountId).execute();
     expect(await acting(admin)).not.toBe(owner.accountId);
     expect(await acting(owner)).toBe(owner.accountId);
-    // The owner still sees every member, to choose whom to remove.
-    expect((await owner.client.trpcQuery('team.members')).body.result.data).toHaveLength(3);
+    // The owner still sees every member, to choose whom to remove, and who has no seat.
+    const seats = (await owner.client.trpcQuery('team.members')).body.result.data as Array<{ email: string; seated: boolean }>;
+    expect(Object.fromEntries(seats.map((m) => [m.email, m.seated]))).toEqual({ [owner.email]: true, [admin.email]: false, [member.email]: false });
 
     // Back on Business: both are in the team again.
     await setPlan(ts, owner.accountId, 'business');

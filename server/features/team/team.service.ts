@@ -38,6 +38,11 @@ export interface TeamMember {
   created_at: Date;
   email: string;
   full_name: string;
+  /**
+   * False for a member past the plan's team size (the plan fell): they work in no part of the
+   * account until a seat is free (membership.ts seats the owners, then the earliest members).
+   */
+  seated: boolean;
 }
 
 /** The spec's user_roles reading: members with profile email and full_name, oldest first. */
@@ -51,6 +56,10 @@ export async function listMembers(db: Db, accountId: string): Promise<TeamMember
     .orderBy('member.createdAt', 'asc')
     .orderBy('member.id', 'asc')
     .execute();
+  const limit = await teamMemberLimit(db, accountId);
+  // Seats in membership.ts's order: owners, then the others by joining order.
+  const owners = rows.filter((r) => r.role === 'owner').length;
+  let others = 0;
   return rows.map((r) => ({
     id: r.id,
     user_id: r.userId,
@@ -59,6 +68,7 @@ export async function listMembers(db: Db, accountId: string): Promise<TeamMember
     created_at: new Date(r.createdAt),
     email: r.email,
     full_name: r.full_name || r.name,
+    seated: r.role === 'owner' || owners + others++ < limit,
   }));
 }
 

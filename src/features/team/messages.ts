@@ -1,5 +1,8 @@
 // Spec sections 5, 6 and 8: the Team screen's texts, verbatim where the spec gives them.
 export const TEAM_TEXT = {
+  /** A member past the plan's team size (the plan fell): server/features/account/membership.ts. */
+  noSeat: 'No seat',
+  noSeatHint: (limit: number) => `Your plan allows ${limit} team member(s) total: this member cannot use the account until you upgrade or remove someone.`,
   errorTitle: 'Error',
   loadFailed: 'Failed to load team data',
   inviteFailed: 'Failed to send invitation',

@@ -167,6 +167,11 @@ export function TeamScreen() {
                   <td className={td}>{m.email}</td>
                   <td className={td}>
                     <RoleBadge role={m.role} />
+                    {!m.seated && (
+                      <span className="ml-2" title={TEAM_TEXT.noSeatHint(limit)}>
+                        <Badge variant="danger">{TEAM_TEXT.noSeat}</Badge>
+                      </span>
+                    )}
                   </td>
                   <td className={`${td} whitespace-nowrap text-slate-500`}>{formatDate(m.created_at)}</td>
                   {canManage && (
