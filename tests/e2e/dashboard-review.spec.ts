@@ -132,3 +132,27 @@ test("a new full name saved in Settings shows at once in Overview's greeting and
   await sidebarTo(page, 'Team');
   await expect(page.getByTestId('member-row')).toContainText('Bob New');
 });
+
+test('on a 375 px phone the Team tabs and the empty API keys table keep their text inside the card', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await newUserOn(page, '/dashboard/api-keys', { tag: 'rv-dash-phone-tables', plan: 'pro' });
+  // The keys table is wider than the phone and scrolls sideways; its empty message was centred on
+  // the whole table, so "Create a key to start validating from your own code." ran off the card.
+  const table = page.getByRole('table', { name: 'API keys' });
+  const message = table.getByText('Create a key to start validating from your own code.');
+  await expect(message).toBeVisible();
+  const card = (await table.locator('xpath=../..').boundingBox())!;
+  const text = (await message.boundingBox())!;
+  expect(text.x).toBeGreaterThanOrEqual(card.x);
+  expect(text.x + text.width).toBeLessThanOrEqual(card.x + card.width);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-api-keys-empty-375.png` });
+
+  // The Team tabs ran past the page's right padding; they now stay within the members table's width.
+  await page.goto('/dashboard/team');
+  const pending = page.getByRole('tab', { name: 'Pending Invitations (0)' });
+  await expect(pending).toBeVisible();
+  const list = (await page.getByRole('tablist', { name: 'Team' }).boundingBox())!;
+  const members = (await page.getByRole('table').boundingBox())!;
+  expect(list.x + list.width).toBeLessThanOrEqual(members.x + members.width + 1);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-team-375.png` });
+});

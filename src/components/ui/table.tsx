@@ -73,18 +73,23 @@ export function Table({ columns, children, density = 'comfortable', caption, cla
 export function TableCard({ children, className }: { children: ReactNode; className?: string }) {
   return (
     <Card className={cn('overflow-hidden', className)}>
-      {/* relative: sr-only header text is absolutely positioned and must stay inside the scroller. */}
-      <div className="relative overflow-x-auto">{children}</div>
+      {/* relative: sr-only header text is absolutely positioned and must stay inside the scroller.
+          @container: a message row (TableMessageRow) takes the scroller's visible width. */}
+      <div className="@container relative overflow-x-auto">{children}</div>
     </Card>
   );
 }
 
-/** One full-width row with a message (loading, failed, empty). */
+/**
+ * One full-width row with a message (loading, failed, empty). The message is as wide as what the
+ * scroller shows and stays put while the table scrolls sideways, so on a phone it is not centred on
+ * the whole (wider) table and cut off. Its scroller must be an `@container` (TableCard is).
+ */
 export function TableMessageRow({ colSpan, children }: { colSpan: number; children: ReactNode }) {
   return (
     <tr>
-      <td colSpan={colSpan} className="px-6 py-12 text-center text-sm text-slate-500">
-        {children}
+      <td colSpan={colSpan} className="p-0">
+        <div className="sticky left-0 w-[100cqw] px-6 py-12 text-center text-sm text-slate-500">{children}</div>
       </td>
     </tr>
   );

@@ -151,7 +151,7 @@ export function TeamScreen() {
       )}
 
       <Tabs selectedIndex={canManage ? tab : 0} onChange={setTab}>
-        <TabsList aria-label="Team" className="inline-flex">
+        <TabsList aria-label="Team" className="inline-flex max-w-full">
           <TabsTrigger>Team Members ({memberRows.length})</TabsTrigger>
           {canManage && <TabsTrigger>Pending Invitations ({invitationRows.length})</TabsTrigger>}
         </TabsList>
