@@ -190,3 +190,20 @@ test('on a 375 px phone all four Documentation tabs are on screen (Best Practice
   await tabs.getByRole('tab', { name: 'Best Practices' }).click();
   await expect(tabs.getByRole('tab', { name: 'Best Practices' })).toHaveAttribute('aria-selected', 'true');
 });
+
+test('on a 375 px phone the Examples tab does not scroll the page sideways and every language of an example is on screen', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto('/documentation');
+  await page.getByRole('tab', { name: 'Examples' }).click();
+  const langs = page.getByRole('tablist', { name: /: language$/ }).first();
+  await expect(langs.getByRole('tab', { name: 'PHP' })).toBeAttached();
+  for (const tab of await langs.getByRole('tab').all()) {
+    await tab.scrollIntoViewIfNeeded();
+    await expect(tab).toBeInViewport({ ratio: 1 });
+  }
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, '/documentation Examples scrolls sideways on a phone').toBeLessThanOrEqual(1);
+  await langs.getByRole('tab', { name: 'PHP' }).click();
+  await expect(page.getByRole('tabpanel').filter({ hasText: '<?php' }).first()).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/documentation-examples-phone.png` });
+});

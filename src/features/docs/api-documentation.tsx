@@ -237,7 +237,7 @@ function Examples() {
 function ExampleCard({ example }: { example: ex.ApiExample }) {
   const langs = LANGUAGES.filter((l) => example[l.key] !== undefined);
   return (
-    <section id={`example-${example.id}`} aria-labelledby={`example-${example.id}-title`} className="scroll-mt-24 space-y-3">
+    <section id={`example-${example.id}`} aria-labelledby={`example-${example.id}-title`} className="scroll-mt-6 space-y-3">
       <H3 id={`example-${example.id}-title`}>{example.title}</H3>
       <P>
         {example.operation ? (
@@ -248,7 +248,7 @@ function ExampleCard({ example }: { example: ex.ApiExample }) {
         {example.description}
       </P>
       <Tabs>
-        <TabsList aria-label={`${example.title}: language`} className="w-fit">
+        <TabsList aria-label={`${example.title}: language`} className="grid w-full grid-cols-3 sm:flex sm:w-fit">
           {langs.map((l) => (
             <TabsTrigger key={l.key}>{l.name}</TabsTrigger>
           ))}

@@ -102,7 +102,7 @@ function examplesFor(ep: EndpointModel): ApiExample[] {
 function EndpointCard({ ep, origin }: { ep: EndpointModel; origin: string }) {
   const samples = examplesFor(ep);
   return (
-    <section id={ep.id} aria-labelledby={`${ep.id}-title`} className="scroll-mt-24 space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+    <section id={ep.id} aria-labelledby={`${ep.id}-title`} className="scroll-mt-6 space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
       <div className="flex flex-wrap items-center gap-3">
         <MethodBadge method={ep.method} />
         <code className="font-mono text-sm font-semibold text-slate-900">{ep.path}</code>
@@ -141,7 +141,7 @@ function EndpointCard({ ep, origin }: { ep: EndpointModel; origin: string }) {
 
 function WebhookCard({ hook }: { hook: WebhookModel }) {
   return (
-    <section id={hook.id} aria-labelledby={`${hook.id}-title`} className="scroll-mt-24 space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+    <section id={hook.id} aria-labelledby={`${hook.id}-title`} className="scroll-mt-6 space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
       <div className="flex flex-wrap items-center gap-3">
         <MethodBadge method="POST" />
         <code className="font-mono text-sm font-semibold text-slate-900">{hook.event}</code>
@@ -213,7 +213,7 @@ export function OpenApiEndpoints({ origin }: { origin: string }) {
       <div className="space-y-6">
         <H2 id="objects">Objects</H2>
         {objectsOf(doc.data).map((o) => (
-          <section key={o.name} id={`object-${o.name}`} className="scroll-mt-24 space-y-3">
+          <section key={o.name} id={`object-${o.name}`} className="scroll-mt-6 space-y-3">
             <h3 className="font-mono text-base font-semibold text-slate-900">{o.name}</h3>
             {o.description ? <p className="text-sm leading-7 text-slate-600">{o.description}</p> : null}
             <FieldTable caption={`${o.name} fields`} rows={o.fields} showRequired={false} />
@@ -229,7 +229,7 @@ export function ReasonCodes() {
   return (
     <DocTable caption="Reason codes" columns={['reason', 'Label', 'Meaning']}>
       {reasonSchema.options.map((r) => (
-        <tr key={r} id={`reason-${r}`} data-reason={r} className="scroll-mt-24">
+        <tr key={r} id={`reason-${r}`} data-reason={r} className="scroll-mt-6">
           <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">{r}</td>
           <td className="px-4 py-2.5 whitespace-nowrap text-slate-900">{REASON_TEXT[r].label}</td>
           <td className="px-4 py-2.5 text-slate-600">{REASON_TEXT[r].description}</td>
@@ -248,7 +248,7 @@ export function ErrorCodes() {
       {[...errorCodes]
         .sort((a, b) => a[1].status - b[1].status)
         .map(([code, info]) => (
-          <tr key={code} id={`error-${code}`} data-error-code={code} className="scroll-mt-24">
+          <tr key={code} id={`error-${code}`} data-error-code={code} className="scroll-mt-6">
             <td className="px-4 py-2.5">
               <Badge variant={info.status === 429 || info.status === 402 ? 'warning' : 'danger'} className="font-mono">
                 {info.status}

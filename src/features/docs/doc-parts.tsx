@@ -7,7 +7,7 @@ import { cn } from '../../lib/cn';
 /** A section heading (an anchor target: it clears the sticky header). */
 export function H2({ id, className, children }: { id?: string; className?: string; children: ReactNode }) {
   return (
-    <h2 id={id} className={cn('scroll-mt-24 text-xl font-semibold tracking-tight text-slate-900', className)}>
+    <h2 id={id} className={cn('scroll-mt-6 text-xl font-semibold tracking-tight text-slate-900', className)}>
       {children}
     </h2>
   );
@@ -15,7 +15,7 @@ export function H2({ id, className, children }: { id?: string; className?: strin
 
 export function H3({ id, children }: { id?: string; children: ReactNode }) {
   return (
-    <h3 id={id} className="scroll-mt-24 text-base font-semibold text-slate-900">
+    <h3 id={id} className="scroll-mt-6 text-base font-semibold text-slate-900">
       {children}
     </h3>
   );
