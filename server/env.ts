@@ -143,6 +143,9 @@ export type Env = Omit<ParsedEnv, 'DEV_TOOLS' | 'AUTH_RATE_LIMIT' | 'API_RATE_LI
   AUTH_ANSWER_FLOOR_MS: number;
 };
 
+/** better-auth only warns below this; a short secret lets verification links and signed cookies be forged. */
+export const MIN_AUTH_SECRET_LENGTH = 32;
+
 /**
  * Settings that would open a hole in production (test paths, private-network access, no brute-force
  * limit) are refused at start rather than honoured. (PROBE_ALLOW_PRIVATE_NETWORKS: probe/env.ts.)
@@ -151,6 +154,10 @@ export function productionRefusals(env: ParsedEnv): string[] {
   if (env.NODE_ENV !== 'production') return [];
   const out: string[] = [];
   if (!env.BASE_URL) out.push('BASE_URL: the public URL of the app is required (links in mail and the sign-in origin would otherwise point at localhost)');
+  else if (!env.BASE_URL.startsWith('https://')) out.push('BASE_URL: must be https:// in production (session cookies are marked Secure only on https, and would otherwise travel in clear text)');
+  if (env.BETTER_AUTH_SECRET !== undefined && env.BETTER_AUTH_SECRET.length < MIN_AUTH_SECRET_LENGTH) {
+    out.push(`BETTER_AUTH_SECRET: must be at least ${MIN_AUTH_SECRET_LENGTH} characters (it signs session cookies, verification links and two-factor cookies; e.g. openssl rand -base64 32)`);
+  }
   if (env.DEV_TOOLS === true) out.push('DEV_TOOLS: the dev outbox and test checkout cannot run in production');
   if (env.WEBHOOK_ALLOW_PRIVATE) out.push('WEBHOOK_ALLOW_PRIVATE: webhooks to private/loopback addresses are refused in production');
   if (env.RAZORPAY_KEY_ID && !env.RAZORPAY_WEBHOOK_SECRET) out.push('RAZORPAY_WEBHOOK_SECRET: Razorpay keys are set but webhooks could not be verified (renewals, failures and refunds would be lost)');

@@ -22,6 +22,14 @@ describe('environment', () => {
     expect(ok).toMatchObject({ DEV_TOOLS: false, WEBHOOK_ALLOW_PRIVATE: false, AUTH_RATE_LIMIT: true, AUTH_ANSWER_FLOOR_MS: 1000 });
   });
 
+  it('refuses production over plain http or with a short auth secret (cookies in clear text; forgeable links and cookies), naming each', () => {
+    expect(() => readEnv({ ...PROD, BASE_URL: 'http://mailvet.example.com' })).toThrow(/BASE_URL: must be https/);
+    expect(() => readEnv({ ...PROD, BETTER_AUTH_SECRET: 'changeme' })).toThrow(/BETTER_AUTH_SECRET: must be at least 32 characters/);
+    expect(readEnv({ ...PROD, BETTER_AUTH_SECRET: 'y'.repeat(32) }).BASE_URL).toBe('https://mailvet.example.com');
+    // Outside production both stay allowed (npm start on http://localhost).
+    expect(readEnv({ NODE_ENV: 'development', BASE_URL: 'http://localhost:3000', BETTER_AUTH_SECRET: 'dev' }).BASE_URL).toBe('http://localhost:3000');
+  });
+
   it('refuses production without a public BASE_URL (links in mail and the auth origin would say localhost)', () => {
     const { BASE_URL: _unset, ...withoutBase } = PROD;
     expect(() => readEnv(withoutBase)).toThrow(/BASE_URL/);
