@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../db/types';
 import { planByType } from '../../server/contracts/plans';
+import { FREE_CREDITS_USED_MESSAGE, INSUFFICIENT_CREDITS_MESSAGE } from '../../server/features/validation/validation.service';
 import { buildScenarios } from '../mailworld/index';
 import { probeStack } from '../helpers/probe-stack';
 import { signUpVerified, startTestServer, type Browserless, type TestServer } from '../helpers/test-server';
@@ -142,6 +143,21 @@ describe('validation.check', () => {
     expect(stack.world.counters.connections).toBe(0);
     expect(await resultCount(accountId)).toBe(0);
     expect((await account(accountId)).credits_balance).toBe(0);
+  });
+
+  it('a Free account with its 500 used is not told to wait for monthly credits: Free gets none, so it is told to upgrade', async () => {
+    const free = await newUser('free');
+    await stack.ts.testDb.db.updateTable('account').set({ credits_balance: 0 }).where('id', '=', free.accountId).execute();
+    for (const email of ['alice@implicit-mx.mailworld.test', 'no-at-sign']) {
+      const res = await check(free.client, email);
+      expect(res.status).toBe(402);
+      expect(res.body.error.message).toBe(FREE_CREDITS_USED_MESSAGE);
+      expect(res.body.error.message).not.toMatch(/wait for your monthly credits/);
+    }
+    // A paid plan's credits do come back each month: its message says so.
+    const paid = await newUser('starter');
+    await stack.ts.testDb.db.updateTable('account').set({ credits_balance: 0 }).where('id', '=', paid.accountId).execute();
+    expect((await check(paid.client, 'alice@implicit-mx.mailworld.test')).body.error.message).toBe(INSUFFICIENT_CREDITS_MESSAGE);
   });
 
   it('refuses empty, line-broken and enormous input with a 4xx and takes no credit', async () => {

@@ -10,7 +10,7 @@
 import type { Db } from '../../../db/client';
 import { ProbeClient } from '../../../probe/client/probe-client';
 import { verificationResultSchema, type Depth, type Evidence, type Reason, type VerificationResult, type Verdict } from '../../../probe/contract';
-import { planAllows, type PlanType } from '../../contracts/plans';
+import { FREE_SIGNUP_CREDITS, planAllows, type PlanType } from '../../contracts/plans';
 import { describeCharacter, trimAddress } from '../../../probe/contract';
 import { AppError } from '../../lib/app-error';
 import { timed } from '../../lib/server-timing';
@@ -29,6 +29,13 @@ export const SINGLE_CHECK_TIMEOUT_MS = 60_000;
 
 export const EMPTY_EMAIL_MESSAGE = 'Please enter an email address';
 export const INSUFFICIENT_CREDITS_MESSAGE = 'You have no validation credits left. Upgrade your plan or wait for your monthly credits to validate more addresses.';
+/** Free's credits are granted once (FREE_SIGNUP_CREDITS), never monthly: waiting brings none. */
+export const FREE_CREDITS_USED_MESSAGE = `You have no validation credits left. The Free plan's ${FREE_SIGNUP_CREDITS} validations are granted once, not monthly: upgrade your plan to validate more addresses.`;
+
+/** What a refusal for want of credits tells the caller, by plan. */
+export function insufficientCreditsMessage(plan: PlanType): string {
+  return plan === 'free' ? FREE_CREDITS_USED_MESSAGE : INSUFFICIENT_CREDITS_MESSAGE;
+}
 export const PROBE_UNAVAILABLE_MESSAGE = 'The verification service is unavailable right now. No credit was used; please try again in a moment.';
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
@@ -133,7 +140,7 @@ export async function checkSingleEmail(
   // One statement: the service state and the balance are both conditions of the debit.
   const reserved = await timed('credit', () => reserveCredits(deps.db, o.accountId, 1));
   if (reserved === 'suspended') throw new AppError('PAYMENT_REQUIRED', SUSPENDED_MESSAGE);
-  if (reserved === 'insufficient') throw new AppError('INSUFFICIENT_CREDITS', INSUFFICIENT_CREDITS_MESSAGE);
+  if (reserved === 'insufficient') throw new AppError('INSUFFICIENT_CREDITS', insufficientCreditsMessage(o.plan));
 
   let verification: VerificationResult;
   try {
@@ -160,11 +167,11 @@ export async function checkSingleEmail(
 }
 
 /** A check the syntax check decided: charged (unless fair charging says not) and stored in one statement. */
-async function storeDecided(deps: CheckDeps, o: { accountId: string; userId: string | null }, email: string, depth: Depth, verification: VerificationResult): Promise<SingleCheckResult> {
+async function storeDecided(deps: CheckDeps, o: { accountId: string; userId: string | null; plan: PlanType }, email: string, depth: Depth, verification: VerificationResult): Promise<SingleCheckResult> {
   const row = resultRow({ accountId: o.accountId, jobId: null, userId: o.userId, email, result: verification });
   const outcome = await timed('credit', () => storeDecidedCheck(deps.db, o.accountId, { row, charged: isCharged(verification) }));
   if (outcome.kind === 'suspended') throw new AppError('PAYMENT_REQUIRED', SUSPENDED_MESSAGE);
-  if (outcome.kind === 'insufficient') throw new AppError('INSUFFICIENT_CREDITS', INSUFFICIENT_CREDITS_MESSAGE);
+  if (outcome.kind === 'insufficient') throw new AppError('INSUFFICIENT_CREDITS', insufficientCreditsMessage(o.plan));
   return singleCheckResult(email, depth, verification, outcome);
 }
 
