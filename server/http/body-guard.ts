@@ -60,10 +60,11 @@ function mediaTypeOf(header: string | undefined): { type: string; charset: strin
 
 const isJsonType = (type: string) => type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 
+/** False when the request declares no body bytes (no framing, or a Content-Length of 0, 00 …); a chunked body may still turn out empty. */
 function hasBody(req: Request): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
   const length = req.headers['content-length'];
-  return length !== undefined && length !== '0';
+  return length !== undefined && !/^0+$/.test(length);
 }
 
 const rawReaders = new Map<number, RequestHandler>();
@@ -157,7 +158,10 @@ export function jsonBodyGuard(o: JsonBodyOptions): RequestHandler {
       return next();
     }
     const refused = jsonContentTypeRefusal(req.headers['content-type']);
-    if (refused) return o.reply(res, refused);
+    // A declared length refuses the media type before reading; a chunked body is read first, since
+    // one of zero bytes (an HTTP client streaming an empty body) is no body, whatever its type says.
+    const chunked = req.headers['transfer-encoding'] !== undefined;
+    if (refused && !chunked) return o.reply(res, refused);
     const limit = o.limit(req);
     rawReader(limit)(req, res, (err?: unknown) => {
       if (err) {
@@ -167,7 +171,13 @@ export function jsonBodyGuard(o: JsonBodyOptions): RequestHandler {
         return o.reply(res, new AppError('BAD_INPUT', BODY_MESSAGES.unreadable));
       }
       const bytes: unknown = req.body;
-      const body = decodeJsonBody(Buffer.isBuffer(bytes) ? bytes : new Uint8Array());
+      if (!Buffer.isBuffer(bytes) || bytes.length === 0) {
+        // No bytes: handed on as a request without a body (the stream is read, req.body undefined).
+        req.body = undefined;
+        return next();
+      }
+      if (refused) return o.reply(res, refused);
+      const body = decodeJsonBody(bytes);
       if (body instanceof AppError) return o.reply(res, body);
       req.body = o.deliver === 'text' ? body.text : body.value;
       // Checked and decoded: UTF-8 JSON, whatever spelling of a JSON media type it came under (any
