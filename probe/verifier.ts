@@ -31,6 +31,8 @@ import type { ProbeOptions, Verifier, VerifyCallOptions } from './types';
  * longer (from then on) before the result goes out without them, at every depth.
  */
 const HINT_GRACE_MS = 300;
+/** MX addresses one domain is checked on, in preference order (Postfix's smtp_mx_address_limit is 5). */
+const MAX_MX_ADDRESSES = 10;
 /** Longest a share marked "catch-all pending" waits for its peer's answer before asking the random mailbox itself. */
 const PEER_CATCH_ALL_WAIT_MS = 15_000;
 /**
@@ -327,9 +329,15 @@ export class Engine implements Verifier {
     }
   }
 
-  /** MX addresses in priority order, minus those the network guard refuses. */
+  /**
+   * MX addresses in priority order, minus those the network guard refuses, at most MAX_MX_ADDRESSES:
+   * a domain publishing dozens (or a hostile one, hundreds) would otherwise have one check connect to
+   * every address of its best preference.
+   */
   private targetsOf(route: Extract<MailRoute, { kind: 'mx' }>): Target[] {
-    return route.hosts.flatMap((h) => h.ips.filter((ip) => !isBlockedAddress(ip, this.o.allowPrivateNetworks)).map((ip) => ({ host: h.host, ip, priority: h.priority })));
+    return route.hosts
+      .flatMap((h) => h.ips.filter((ip) => !isBlockedAddress(ip, this.o.allowPrivateNetworks)).map((ip) => ({ host: h.host, ip, priority: h.priority })))
+      .slice(0, MAX_MX_ADDRESSES);
   }
 }
 
