@@ -207,3 +207,26 @@ test('on a 375 px phone the Examples tab does not scroll the page sideways and e
   await expect(page.getByRole('tabpanel').filter({ hasText: '<?php' }).first()).toBeVisible();
   await page.screenshot({ path: `${SCREENSHOT_DIR}/documentation-examples-phone.png` });
 });
+
+test('the documentation links every API error carries (type: …/documentation#error-CODE) open that error on the API Reference tab; #example-… opens Examples', async ({ page, request }) => {
+  // A real /v1 error and the link it gives the developer.
+  const problem = (await (await request.post('/v1/validate', { data: { email: 'a@example.com' } })).json()) as { type: string };
+  const link = new URL(problem.type);
+  expect(link.pathname).toBe('/documentation');
+  await page.goto(`${link.pathname}${link.hash}`);
+  await expect(page.getByRole('tab', { name: 'API Reference' })).toHaveAttribute('aria-selected', 'true');
+  const row = page.locator(link.hash);
+  await expect(row).toBeInViewport();
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/documentation-error-link.png` });
+  // An endpoint of the API Reference (rendered from the OpenAPI document once it has loaded) and an example.
+  await page.goto('/documentation#jobs-get');
+  await expect(page.getByRole('tab', { name: 'API Reference' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('#jobs-get')).toBeInViewport();
+  await page.goto('/dashboard/no-such-page'); // a page of another kind in between
+  await page.goto('/documentation#example-bulk-csv');
+  await expect(page.getByRole('tab', { name: 'Examples' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('#example-bulk-csv')).toBeInViewport();
+  // Without a #section: Quick Start, at the top.
+  await page.goto('/documentation');
+  await expect(page.getByRole('tab', { name: 'Quick Start' })).toHaveAttribute('aria-selected', 'true');
+});

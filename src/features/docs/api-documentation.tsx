@@ -1,6 +1,7 @@
 import { AlertTriangle, KeyRound, Rocket, ShieldCheck, Timer, Webhook } from 'lucide-react';
 import { FAIR_CHARGING_RULE } from '../../../server/contracts/charging';
-import { Link } from 'react-router-dom';
+import { useEffect, useState } from 'react';
+import { Link, useLocation } from 'react-router-dom';
 import { PLANS, SUPPORT_EMAIL, formatPlanPrice } from '../../../server/contracts/plans';
 import { IconCardList } from '../../components/ui/icon-card';
 import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../components/ui/tabs';
@@ -319,10 +320,57 @@ function BestPractices() {
   );
 }
 
+const REFERENCE_TAB = 1;
+const EXAMPLES_TAB = 2;
+const REFERENCE_SECTION = /^(error|reason|object|tag|webhook)-|^(authentication|sandbox|scopes|objects|reasons|errors|rate-limits|webhooks)$/;
+
+function sectionOf(hash: string): string {
+  try {
+    return decodeURIComponent(hash.slice(1));
+  } catch {
+    return '';
+  }
+}
+
+/** The tab that holds a #section of the docs, or null when the id is not one of the known patterns. */
+function tabOfSection(id: string): number | null {
+  if (!id) return null;
+  if (id === 'ai-assistant' || id.startsWith('example-')) return EXAMPLES_TAB;
+  return REFERENCE_SECTION.test(id) ? REFERENCE_TAB : null;
+}
+
+/**
+ * The tab a #link opens. Every /v1 error's `type` is …/documentation#error-CODE, and endpoints,
+ * objects and examples have their own #ids, but only the selected tab is rendered: such a link
+ * showed Quick Start and went nowhere. Now the tab holding the section opens and the page scrolls
+ * to it once it is there (the API Reference's endpoints wait for the OpenAPI document).
+ */
+function useTabOfHash(): [number, (tab: number) => void] {
+  const { hash } = useLocation();
+  const [tab, setTab] = useState(() => tabOfSection(sectionOf(hash)) ?? 0);
+  useEffect(() => {
+    const id = sectionOf(hash);
+    // Already on the page (a link inside the open tab, the page's own #main): the browser and the router scroll to it.
+    if (!id || document.getElementById(id)) return;
+    setTab(tabOfSection(id) ?? REFERENCE_TAB); // an endpoint's id (its operationId) is on the API Reference
+    let frame = 0;
+    let tries = 0;
+    const scrollWhenShown = () => {
+      const el = document.getElementById(id);
+      if (el) el.scrollIntoView();
+      else if (++tries < 600) frame = requestAnimationFrame(scrollWhenShown);
+    };
+    frame = requestAnimationFrame(scrollWhenShown);
+    return () => cancelAnimationFrame(frame);
+  }, [hash]);
+  return [tab, setTab];
+}
+
 /** The whole API documentation (tabs). Shared by /documentation and /dashboard/documentation. */
 export function ApiDocumentation({ className }: { className?: string }) {
+  const [tab, setTab] = useTabOfHash();
   return (
-    <Tabs className={className}>
+    <Tabs className={className} selectedIndex={tab} onChange={setTab}>
       <TabsList aria-label="Documentation sections" className="grid w-full grid-cols-2 sm:flex sm:w-fit">
         <TabsTrigger>Quick Start</TabsTrigger>
         <TabsTrigger>API Reference</TabsTrigger>

@@ -229,7 +229,7 @@ export function ReasonCodes() {
   return (
     <DocTable caption="Reason codes" columns={['reason', 'Label', 'Meaning']}>
       {reasonSchema.options.map((r) => (
-        <tr key={r} id={`reason-${r}`} data-reason={r} className="scroll-mt-6">
+        <tr key={r} id={`reason-${r}`} data-reason={r} className="scroll-mt-6 target:bg-amber-50">
           <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">{r}</td>
           <td className="px-4 py-2.5 whitespace-nowrap text-slate-900">{REASON_TEXT[r].label}</td>
           <td className="px-4 py-2.5 text-slate-600">{REASON_TEXT[r].description}</td>
@@ -248,7 +248,7 @@ export function ErrorCodes() {
       {[...errorCodes]
         .sort((a, b) => a[1].status - b[1].status)
         .map(([code, info]) => (
-          <tr key={code} id={`error-${code}`} data-error-code={code} className="scroll-mt-6">
+          <tr key={code} id={`error-${code}`} data-error-code={code} className="scroll-mt-6 target:bg-amber-50">
             <td className="px-4 py-2.5">
               <Badge variant={info.status === 429 || info.status === 402 ? 'warning' : 'danger'} className="font-mono">
                 {info.status}
