@@ -208,6 +208,7 @@ export function createAuth(d: AuthDeps) {
   // White-label mails: a mail a visitor triggers on a verified custom domain (by Host, which the
   // auth guard passes from Express) carries that domain's brand and links to it; else Mailvet's.
   const base = new URL(d.baseURL);
+  const https = base.protocol === 'https:';
   const secure = d.production || base.protocol === 'https:';
   const hostOf = (request: Request | undefined): string | null | undefined => request?.headers.get(CLIENT_HOST_HEADER);
   const mailBrand = (request: Request | undefined): Promise<MailBrand | null> => mailBrandForHost(d.db, hostOf(request), { secure, port: base.port });
@@ -350,7 +351,11 @@ export function createAuth(d: AuthDeps) {
       // from another site).
       disableOriginCheck: false,
       backgroundTasks: d.mailer.transport === 'smtp' ? { handler: (task) => void task.catch(log('mail')) } : undefined,
-      useSecureCookies: d.baseURL.startsWith('https://'),
+      // Over https every cookie is __Host- (Secure, Path=/, no Domain): a browser takes such a cookie
+      // from this host only, so a sibling subdomain cannot plant a session of its choosing (session
+      // fixation) the way it could with __Secure- names and a Domain=.parent copy. Plain http
+      // (npm start, tests) keeps plain names: browsers refuse Secure cookies there.
+      ...(https ? { useSecureCookies: false, cookiePrefix: '__Host-better-auth', defaultCookieAttributes: { secure: true } } : { useSecureCookies: false }),
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     plugins: [

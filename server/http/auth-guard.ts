@@ -41,5 +41,5 @@ export function authAllowlistGuard(basePath = '/api/auth') {
   };
 }
 
-/** better-auth's two-factor trust cookie (`better-auth.trust_device`, `__Secure-` prefixed over https). */
-const TRUST_DEVICE_COOKIE = /(?:^|;)\s*(?:__Secure-)?better-auth\.trust_device\s*=/i;
+/** better-auth's two-factor trust cookie (`better-auth.trust_device`; `__Host-` prefixed over https, `__Secure-` before). */
+const TRUST_DEVICE_COOKIE = /(?:^|;)\s*(?:__Secure-|__Host-)?better-auth\.trust_device\s*=/i;
