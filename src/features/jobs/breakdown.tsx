@@ -1,5 +1,20 @@
+import { useSyncExternalStore } from 'react';
 import { Cell, Pie, PieChart, ResponsiveContainer } from 'recharts';
 import { formatCount } from './format';
+
+/** Tailwind's `sm` breakpoint: the donut's box is hidden below it. */
+const SM_QUERY = '(min-width: 640px)';
+
+function subscribeSm(onChange: () => void) {
+  const mql = window.matchMedia(SM_QUERY);
+  mql.addEventListener('change', onChange);
+  return () => mql.removeEventListener('change', onChange);
+}
+
+/** Whether the screen is at least `sm` wide (the donut shows). */
+function useSmUp(): boolean {
+  return useSyncExternalStore(subscribeSm, () => window.matchMedia(SM_QUERY).matches);
+}
 
 export interface Breakdown {
   valid: number;
@@ -35,6 +50,9 @@ export function BreakdownPanel({ breakdown }: { breakdown: Breakdown }) {
   const total = breakdown.valid + breakdown.invalid + breakdown.risky;
   const data = SLICES.map((s) => ({ name: s.label, value: breakdown[s.key], color: s.color }));
   const pcts = wholePercents(breakdown);
+  // A chart measured in a hidden (0 × 0) box draws nothing and warns in the console: on phones the
+  // tiles say it all, so the donut is not drawn at all.
+  const showDonut = useSmUp();
   return (
     <section aria-label="Result breakdown" className="grid items-center gap-4 rounded-xl border border-slate-200 bg-slate-50/60 p-3 sm:grid-cols-[1fr_7rem]">
       <dl className="grid grid-cols-3 gap-3">
@@ -52,27 +70,29 @@ export function BreakdownPanel({ breakdown }: { breakdown: Breakdown }) {
           );
         })}
       </dl>
-      <div className="relative hidden h-28 sm:block" aria-hidden>
-        {total > 0 ? (
-          <ResponsiveContainer width="100%" height="100%">
-            <PieChart>
-              <Pie data={data} dataKey="value" nameKey="name" innerRadius="62%" outerRadius="95%" paddingAngle={total > 0 ? 2 : 0} stroke="none" isAnimationActive={false}>
-                {data.map((d) => (
-                  <Cell key={d.name} fill={d.color} />
-                ))}
-              </Pie>
-            </PieChart>
-          </ResponsiveContainer>
-        ) : (
-          <div className="grid h-full place-items-center rounded-full border-8 border-slate-200" />
-        )}
-        <div className="pointer-events-none absolute inset-0 grid place-items-center text-center">
-          <span>
-            <span className="block text-base font-semibold text-slate-900 tabular-nums">{formatCount(total)}</span>
-            <span className="block text-[10px] text-slate-500">results</span>
-          </span>
+      {showDonut && (
+        <div className="relative h-28" aria-hidden>
+          {total > 0 ? (
+            <ResponsiveContainer width="100%" height="100%">
+              <PieChart>
+                <Pie data={data} dataKey="value" nameKey="name" innerRadius="62%" outerRadius="95%" paddingAngle={total > 0 ? 2 : 0} stroke="none" isAnimationActive={false}>
+                  {data.map((d) => (
+                    <Cell key={d.name} fill={d.color} />
+                  ))}
+                </Pie>
+              </PieChart>
+            </ResponsiveContainer>
+          ) : (
+            <div className="grid h-full place-items-center rounded-full border-8 border-slate-200" />
+          )}
+          <div className="pointer-events-none absolute inset-0 grid place-items-center text-center">
+            <span>
+              <span className="block text-base font-semibold text-slate-900 tabular-nums">{formatCount(total)}</span>
+              <span className="block text-[10px] text-slate-500">results</span>
+            </span>
+          </div>
         </div>
-      </div>
+      )}
     </section>
   );
 }

@@ -62,7 +62,7 @@ export function ResultsDialog({ job, onClose, rows, total, page, pageSize, onPag
       className="sm:max-w-6xl"
       title={
         <span className="flex flex-wrap items-center gap-2">
-          Validation Results <span className="font-normal text-slate-400">·</span>{' '}
+          Validation Results <span className="hidden font-normal text-slate-400 sm:inline">·</span>{' '}
           <span className="max-w-[24rem] truncate font-medium text-slate-700">{job?.filename}</span>
           {job && <JobStatusBadge status={job.status} />}
         </span>
