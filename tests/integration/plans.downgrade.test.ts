@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planByType } from '../../server/contracts/plans';
 import { runChunk } from '../../server/features/jobs/bulk-pipeline';
+import { billingTick } from '../../server/features/billing/billing-tick';
 import { createJob } from '../../server/features/jobs/jobs.service';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 import { joinAs, ownerOn, setPlan } from '../helpers/accounts';
@@ -78,5 +79,23 @@ describe('a team larger than the plan it fell to', () => {
     await setPlan(ts, owner.accountId, 'business');
     expect(await acting(admin)).toBe(owner.accountId);
     expect(await acting(member)).toBe(owner.accountId);
+  });
+});
+
+describe('a cancelled plan whose paid period ended', () => {
+  it("starts Free's usage period: This Month no longer shows the paid period's use against Free's quota (8,000 = 1,600 % of 500)", async () => {
+    const { client, accountId } = await signUpOnPlan(ts, 'cancelled-then-free@example.com', 'starter', 2_000);
+    const db = ts.testDb.db;
+    const periodEnd = new Date(Date.now() - 60_000);
+    await db
+      .updateTable('account')
+      .set({ monthly_validations_used: 8_000, subscription_status: 'active', billing_interval: 'monthly', cancel_at_period_end: true, current_period_end: periodEnd })
+      .where('id', '=', accountId)
+      .execute();
+    expect((await billingTick(ts.server.deps, new Date())).fellToFree).toContain(accountId);
+
+    const o = (await client.trpcQuery('account.overview')).body.result.data;
+    expect(o).toMatchObject({ plan: 'free', monthly_validations_quota: 500, monthly_validations_used: 0, usage_percent: 0, credits_balance: 2_000 });
+    expect(o.usage_period_start).toBe(new Date().toISOString().slice(0, 10));
   });
 });

@@ -18,12 +18,18 @@ import { sendBillingMails, type BillingMail } from './billing-mail';
 type Trx = Transaction<Database>;
 const DAY = 24 * 60 * 60 * 1000;
 
-/** The account columns of a plan fallen to Free (refund, end of a cancelled period): data kept, no subscription. */
+/**
+ * The account columns of a plan fallen to Free (refund, end of a cancelled period): data kept, no
+ * subscription, and Free's usage period starts (the paid one is over: This Month no longer counts its
+ * use against Free's quota).
+ */
 function freePlanColumns(updatedAt: Date) {
   const free = planByType('free');
   return {
     plan: 'free' as const,
     monthly_validations_quota: free.monthlyValidations,
+    monthly_validations_used: 0,
+    usage_period_start: updatedAt.toISOString().slice(0, 10),
     team_member_limit: free.teamMemberLimit,
     subscription_status: 'none' as const,
     subscription_id: null,
