@@ -133,7 +133,7 @@ interface Ask {
    * back where it was refused).
    */
   heldRefusal: { finding: SmtpFinding; replies: SmtpReply[]; target: Target } | null;
-  /** A held "accepted" stands at this time even if the more-preferred address is still silent (one more head start). */
+  /** A held answer stands at this time even if the more-preferred address is still silent (one more head start); Infinity: only when that one fails. */
   heldUntil: number;
 }
 
@@ -343,7 +343,7 @@ class DomainProbe {
 
   /** The ask is waiting for a session (not settled, not delayed, not in one unless released from a slow one). */
   private ready(a: Ask, now: number): boolean {
-    return !a.settled && a.notBefore <= now && (a.flights === 0 || (a.released && a.heldRefusal?.finding !== 'accepted'));
+    return !a.settled && a.notBefore <= now && (a.flights === 0 || (a.released && !(a.heldRefusal && a.heldUntil < Infinity)));
   }
 
   /**
@@ -372,10 +372,10 @@ class DomainProbe {
     for (let i = this.head; i < this.asks.length; i++) {
       const a = this.asks[i] as Ask;
       if (a.settled) continue;
-      if (a.heldRefusal?.finding === 'accepted' && a.flights > 0) {
+      if (a.heldRefusal && a.heldUntil < Infinity && a.flights > 0) {
         // Held while the more-preferred address is still asked: it stands after one more head start.
         if (a.heldUntil <= now) {
-          this.settle(a, 'accepted', a.heldRefusal.replies, a.heldRefusal.target, null);
+          this.settle(a, a.heldRefusal.finding, a.heldRefusal.replies, a.heldRefusal.target, null);
           if (this.done) return;
         } else nextAt = Math.min(nextAt, a.heldUntil);
         continue;
@@ -696,10 +696,11 @@ class DomainProbe {
         // is held while a more-preferred one that has begun greeting is asked, till that one fails.
         const cls = reply && !(closing && offset + i >= closing.index) ? classifyReply(reply) : null;
         if (!cls || !isFinalClass(cls)) return;
-        if (cls === 'accepted' ? !this.holdsAccepted(a, target) : !this.morePreferredInFlight(a, target)) this.settle(a, cls, evidence(reply), target, null);
+        const hold = cls === 'accepted' ? (this.holdsAccepted(a, target) ? 'bounded' : null) : this.holdsRefusal(a, target);
+        if (hold === null) this.settle(a, cls, evidence(reply), target, null);
         else {
           a.heldRefusal = { finding: cls, replies: evidence(reply), target };
-          a.heldUntil = cls === 'accepted' ? Date.now() + (this.p.ctx.headStartMs ?? 0) : Infinity;
+          a.heldUntil = hold === 'bounded' ? Date.now() + (this.p.ctx.headStartMs ?? 0) : Infinity;
         }
         return;
       }
@@ -747,6 +748,16 @@ class DomainProbe {
     // Asked with the next pump (handle() ends with one).
     if (known === undefined) this.askRandomAt(target.ip);
     return true;
+  }
+
+  /**
+   * How long a refusal from `target` is held while the ask is still out at a more-preferred address:
+   * until that one fails when it has begun greeting ('until_answered'), one more head start when it
+   * has only taken the connection (a tarpit greets late: 'bounded'), not at all otherwise (null).
+   */
+  private holdsRefusal(a: Ask, target: Target): 'until_answered' | 'bounded' | null {
+    if (this.morePreferredInFlight(a, target)) return 'until_answered';
+    return this.morePreferredInFlight(a, target, true) ? 'bounded' : null;
   }
 
   /**

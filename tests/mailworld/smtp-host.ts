@@ -350,7 +350,7 @@ class Session {
     const local = rcpt.slice(0, at).toLowerCase();
     const domainName = rcpt.slice(at + 1).toLowerCase();
     const known = ctx.recipientDomain(domainName);
-    if (!known || !known.servedBy.has(this.host.ip)) {
+    if (!known || !known.servedBy.has(this.host.ip) || this.host.spec.relayDenied) {
       return `554 5.7.1 <${rcpt}>: Relay access denied`;
     }
     const domain = known.spec;

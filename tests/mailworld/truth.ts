@@ -54,7 +54,7 @@ export function truthFor(d: DomainSpec, local: string, index: MailboxIndex = mai
     return mode === 'smtp' || mode === 'policy-banner';
   });
   if (!live) return t('unknown', 'smtp_unreachable');
-  if ((live.server.mode ?? 'smtp') === 'policy-banner' || live.server.rejectMailFrom || d.policyBlock) {
+  if ((live.server.mode ?? 'smtp') === 'policy-banner' || live.server.rejectMailFrom || live.server.relayDenied || d.policyBlock) {
     return t('unknown', 'policy_block');
   }
   if (d.greylistMs === Infinity) return t('unknown', 'greylisted');

@@ -41,6 +41,11 @@ export interface ServerSpec {
    * serves gets `250`, existing or not (the ground truth: catch_all).
    */
   acceptAll?: boolean;
+  /**
+   * A listed MX that does not relay for the domains it is listed for (a backup nobody configured):
+   * every RCPT gets `554 5.7.1 <rcpt>: Relay access denied` (the ground truth: policy_block).
+   */
+  relayDenied?: boolean;
   /** Extra wait before every reply after the greeting (a slow server behind a quick banner). */
   slowRepliesMs?: number;
   /**
