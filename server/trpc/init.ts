@@ -41,9 +41,12 @@ const t = initTRPC
       const zodIssues = error.cause instanceof ZodError ? error.cause.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) : null;
       if (error.code === 'INTERNAL_SERVER_ERROR') console.error('[trpc] internal error:', error.cause ?? error);
       const appError = error.cause instanceof AppError ? error.cause : null;
+      // An input the schema refused: its first rule's own sentence (the SPA shows this message), not
+      // ZodError's message, a JSON dump of every issue with its codes and the patterns we check with.
+      const message = error.code === 'INTERNAL_SERVER_ERROR' ? 'Something went wrong on our side. Please try again.' : (zodIssues?.[0]?.message ?? shape.message);
       return {
         ...shape,
-        message: error.code === 'INTERNAL_SERVER_ERROR' ? 'Something went wrong on our side. Please try again.' : shape.message,
+        message,
         data: { ...shape.data, stack: undefined, zodIssues, appCode: appError?.code ?? null, details: appError?.details ?? null },
       };
     },
