@@ -230,3 +230,35 @@ test('the documentation links every API error carries (type: …/documentation#e
   await page.goto('/documentation');
   await expect(page.getByRole('tab', { name: 'Quick Start' })).toHaveAttribute('aria-selected', 'true');
 });
+
+test('every public page has its own title (browser tab, history, bookmarks, screen readers), and the dashboard does not inherit one', async ({ page }) => {
+  const titles: Array<[string, string]> = [
+    ['/', 'Mailvet — Email Validation'],
+    ['/features', 'Features — Mailvet'],
+    ['/pricing', 'Pricing — Mailvet'],
+    ['/documentation', 'API Documentation — Mailvet'],
+    ['/about', 'About — Mailvet'],
+    ['/contact', 'Contact — Mailvet'],
+    ['/privacy', 'Privacy Policy — Mailvet'],
+    ['/terms', 'Terms of Service — Mailvet'],
+    ['/security', 'Security — Mailvet'],
+    ['/auth', 'Sign In — Mailvet'],
+    ['/no/such/page', 'Page not found — Mailvet'],
+  ];
+  for (const [path, title] of titles) {
+    await page.goto(path);
+    await expect(page, path).toHaveTitle(title);
+  }
+  // Moving inside the app (no reload) changes it too.
+  await page.goto('/');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' }).click();
+  await expect(page).toHaveTitle('Pricing — Mailvet');
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' }).click();
+  await expect(page).toHaveTitle('Privacy Policy — Mailvet');
+  await page.goBack();
+  await expect(page).toHaveTitle('Pricing — Mailvet');
+  // Signing in from /auth: the dashboard is not titled 'Sign In'.
+  await newUserOn(page, '/dashboard', { tag: 'rv-titles' });
+  await expect(page.getByRole('link', { name: 'Overview' })).toBeVisible();
+  await expect(page).toHaveTitle('Mailvet — Email Validation');
+});

@@ -41,7 +41,7 @@ const values = [
 
 export default function AboutRoute() {
   return (
-    <MarketingLayout>
+    <MarketingLayout title="About">
       <MarketingPageHeader
         eyebrow="About Mailvet"
         title="We make sure your email reaches people"

@@ -14,6 +14,7 @@ import { AUTH_TOASTS, serverMessage, TWO_FACTOR_EXPIRED_CODE } from '../../featu
 import { ForgotPasswordForm, ResetPasswordForm } from '../../features/auth/password-reset';
 import { InvitationNotice } from '../../features/team/invitation-notice';
 import { useInvitationLanding } from '../../features/team/use-invitation-landing';
+import { usePageTitle } from '../../hooks/use-page-title';
 import { authClient } from '../../lib/auth-client';
 
 interface PublicBrand {
@@ -187,6 +188,8 @@ export default function AuthRoute() {
   const b = brand.data ?? {};
   const branded = Boolean(b.domain);
   const name = b.productName ?? 'Mailvet';
+  // On a custom domain the tab carries only its product name (set once its brand is known).
+  usePageTitle(brand.isPending || branded ? null : 'Sign In');
   useEffect(() => {
     if (branded) document.title = name;
   }, [branded, name]);

@@ -88,7 +88,7 @@ function ContactForm() {
 
 export default function ContactRoute() {
   return (
-    <MarketingLayout>
+    <MarketingLayout title="Contact">
       <MarketingPageHeader
         eyebrow="Contact"
         title="Get in touch"

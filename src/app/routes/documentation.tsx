@@ -3,7 +3,7 @@ import { ApiDocumentation } from '../../features/docs/api-documentation';
 
 export default function DocumentationRoute() {
   return (
-    <MarketingLayout>
+    <MarketingLayout title="API Documentation">
       <MarketingPageHeader
         eyebrow="Developers"
         title="API Documentation"

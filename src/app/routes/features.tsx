@@ -22,7 +22,7 @@ const verdicts = [
 
 export default function FeaturesRoute() {
   return (
-    <MarketingLayout>
+    <MarketingLayout title="Features">
       <MarketingPageHeader
         eyebrow="Features"
         title="Every check between you and the inbox"

@@ -1,7 +1,9 @@
 import { Link } from 'react-router-dom';
 import { paths } from '../../config/paths';
+import { usePageTitle } from '../../hooks/use-page-title';
 
 export function NotFoundRoute() {
+  usePageTitle('Page not found');
   return (
     <main className="flex min-h-screen flex-col items-center justify-center bg-slate-50 px-6 text-center">
       <p className="text-6xl font-bold text-brand-600">404</p>

@@ -32,7 +32,7 @@ const faqs = [
 
 export default function PricingRoute() {
   return (
-    <MarketingLayout>
+    <MarketingLayout title="Pricing">
       <div className="bg-gradient-to-b from-brand-50/70 via-white to-white py-20">
         <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
           <PricingSection popular="landing" as="h1" title="Pricing that scales with your lists" />

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { SUPPORT_EMAIL } from '../../../server/contracts/plans';
 import { paths } from '../../config/paths';
+import { usePageTitle } from '../../hooks/use-page-title';
 import { cn } from '../../lib/cn';
 import { Button } from '../ui/button';
 
@@ -169,8 +170,9 @@ function MarketingFooter() {
   );
 }
 
-/** Public-site shell: sticky top navigation (with a mobile menu), page content, footer. */
-export function MarketingLayout({ children }: { children: ReactNode }) {
+/** Public-site shell: sticky top navigation (with a mobile menu), page content, footer. `title` names the browser tab ("<title> — Mailvet"). */
+export function MarketingLayout({ title, children }: { title?: string; children: ReactNode }) {
+  usePageTitle(title);
   return (
     <div className="flex min-h-screen flex-col bg-white text-slate-900 antialiased">
       <a

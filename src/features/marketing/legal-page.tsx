@@ -12,6 +12,7 @@ export interface LegalSection {
 export function LegalPage({
   eyebrow = 'Legal',
   title,
+  tabTitle = title,
   intro,
   updated,
   sections,
@@ -19,13 +20,15 @@ export function LegalPage({
 }: {
   eyebrow?: string;
   title: string;
+  /** The browser tab's name, when shorter than the heading. */
+  tabTitle?: string;
   intro: ReactNode;
   updated: string;
   sections: readonly LegalSection[];
   aside?: ReactNode;
 }) {
   return (
-    <MarketingLayout>
+    <MarketingLayout title={tabTitle}>
       <MarketingPageHeader eyebrow={eyebrow} title={title} description={intro}>
         <p className="mt-4 text-sm text-slate-500">Last updated {updated}</p>
       </MarketingPageHeader>

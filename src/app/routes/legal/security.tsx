@@ -125,6 +125,7 @@ export default function SecurityRoute() {
     <LegalPage
       eyebrow="Trust"
       title="Security at Mailvet"
+      tabTitle="Security"
       updated="1 November 2026"
       intro="TLS 1.3 in transit, AES-256 at rest, one-way hashed API keys, and SOC 2, GDPR and CCPA compliance."
       sections={sections}
