@@ -2,6 +2,7 @@
 // sees on a free or paid plan, on a desktop and on a 375 px phone.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { fixture } from '../fixtures/e2e/paid-plan';
+import { withE2eDb } from './db';
 import { newUserOn, SCREENSHOT_DIR } from './helpers';
 
 /** The colour of an element's top border, as the browser paints it. */
@@ -189,4 +190,21 @@ test('on a 375 px phone a finished job\'s results open without console warnings 
   // recharts warned "The width(0) and height(0) of chart should be greater than 0" twice: the donut
   // was drawn inside a box that phones hide.
   expect(logged).toEqual([]);
+});
+
+test('Getting Started does not promise 500 free validations to an account that started without them', async ({ page }) => {
+  // Free validations are given once per person: after the account was deleted, the new one starts at 0.
+  const email = await newUserOn(page, '/dashboard', { tag: 'rv-dash-no-free' });
+  await withE2eDb(async (c) => {
+    await c.query(`delete from organization where id in (select m."organizationId" from member m join "user" u on u.id = m."userId" where u.email = $1)`, [email]);
+  });
+  await page.goto('/dashboard');
+  await page.getByRole('alert').filter({ hasText: 'Your account was deleted' }).getByRole('button', { name: 'Start a paid plan' }).click();
+  await page.waitForURL('**/dashboard/billing');
+  await sidebarTo(page, 'Overview');
+  await expect(page.getByTestId('stat-credits')).toContainText('0');
+  const created = page.getByTestId('checklist-item').filter({ hasText: 'Account created' });
+  await expect(created).toHaveAttribute('data-done', 'true');
+  await expect(created).not.toContainText('500 free validations');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-overview-no-free.png`, fullPage: true });
 });

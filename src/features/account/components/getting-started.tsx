@@ -15,7 +15,8 @@ interface Step {
 
 export function GettingStarted({ state }: { state: Overview['getting_started'] | undefined }) {
   const steps: Step[] = [
-    { label: 'Account created', done: true, hint: 'You have 500 free validations to start with.' },
+    // Not "500 free validations": an account opened after a deleted one, or joined as a member, has other credits.
+    { label: 'Account created', done: true, hint: 'Your account is ready to use.' },
     { label: 'Validate your first email', done: state?.first_validation ?? false, to: paths.dashboard.validate, hint: 'Check one address in real time.' },
     { label: 'Generate an API key', done: state?.api_key_created ?? false, to: paths.dashboard.apiKeys, hint: 'Validate from your own code.' },
   ];
