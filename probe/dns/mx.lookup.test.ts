@@ -20,6 +20,14 @@ beforeAll(async () => {
     'slow.test': { behaviour: 'timeout' },
     'badhost.test': { mx: [[10, 'broken.badhost.test']] },
     'broken.badhost.test': { behaviour: 'servfail' },
+    // CNAMEs: an MX host that is an alias (two links), a domain that is an alias of one with MX,
+    // an MX host written in capitals with a trailing dot, an alias to a name that does not exist.
+    'aliasmx.test': { mx: [[10, 'MX.AliasMX.Test.']] },
+    'mx.aliasmx.test': { cname: 'hop.aliasmx.test' },
+    'hop.aliasmx.test': { cname: 'real.aliasmx.test' },
+    'real.aliasmx.test': { a: ['192.0.2.20'], ttl: 0 },
+    'aliasdomain.test': { cname: 'multi.test' },
+    'dangling.test': { cname: 'gone.dangling.test' },
     '2.2.0.192.bl.test': { a: ['127.0.0.2'] },
     '3.2.0.192.bl.test': { a: ['127.255.255.254'] },
   });
@@ -37,6 +45,16 @@ describe('mail route lookup', () => {
         { host: 'mx2.multi.test', priority: 20, ips: ['192.0.2.2', '192.0.2.3'] },
       ],
     });
+  });
+
+  it('follows CNAMEs for MX hosts and for the domain; names are compared without case or trailing dot; TTL 0 is fine', async () => {
+    const c = cache();
+    expect(await lookupMailRoute(c, 'aliasmx.test')).toEqual({ kind: 'mx', implicit: false, hosts: [{ host: 'mx.aliasmx.test', priority: 10, ips: ['192.0.2.20'] }] });
+    expect(await lookupMailRoute(c, 'aliasmx.test')).toMatchObject({ kind: 'mx' }); // a TTL of 0 is cached for a second, not refused
+    const alias = await lookupMailRoute(c, 'aliasdomain.test');
+    expect(alias.kind === 'mx' && alias.hosts.map((h) => h.host)).toEqual(['mx1.multi.test', 'mx2.multi.test']);
+    // An alias whose target does not exist: the resolver's NXDOMAIN, as for any name that does not exist.
+    expect((await lookupMailRoute(c, 'dangling.test')).kind).toBe('no_domain');
   });
 
   it('uses the A record as implicit MX when there is no MX', async () => {

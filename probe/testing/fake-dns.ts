@@ -9,6 +9,8 @@ export interface FakeName {
   a?: string[];
   aaaa?: string[];
   ttl?: number;
+  /** The name is an alias: answered with this CNAME, then the target's records of the asked type (as a recursive resolver does). */
+  cname?: string;
   behaviour?: 'servfail' | 'timeout';
 }
 
@@ -36,13 +38,26 @@ export async function startFakeDns(names: Record<string, FakeName>): Promise<Fak
       response.header.rcode = Packet.RCODE.NXDOMAIN;
       return send(response);
     }
-    const ttl = data.ttl ?? 300;
+    let owner = q.name;
+    let answered = data;
+    // A CNAME chain (at most 8 links), each link in the answer before the target's records.
+    for (let hops = 0; answered.cname !== undefined && hops < 8; hops++) {
+      response.answers.push(Packet.createResourceFromQuestion({ ...q, name: owner }, { type: Packet.TYPE.CNAME, class: Packet.CLASS.IN, ttl: answered.ttl ?? 300, domain: answered.cname }));
+      owner = answered.cname;
+      const next = names[owner.toLowerCase().replace(/\.$/, '')];
+      if (!next) {
+        response.header.rcode = Packet.RCODE.NXDOMAIN;
+        return send(response);
+      }
+      answered = next;
+    }
+    const ttl = answered.ttl ?? 300;
     const add = (r: Partial<dns2.Packet.Resource>): void => {
-      response.answers.push(Packet.createResourceFromQuestion(q, { class: Packet.CLASS.IN, ttl, ...r }));
+      response.answers.push(Packet.createResourceFromQuestion({ ...q, name: owner }, { class: Packet.CLASS.IN, ttl, ...r }));
     };
-    if (q.type === Packet.TYPE.MX) for (const [priority, exchange] of data.mx ?? []) add({ type: Packet.TYPE.MX, priority, exchange });
-    if (q.type === Packet.TYPE.A) for (const address of data.a ?? []) add({ type: Packet.TYPE.A, address });
-    if (q.type === Packet.TYPE.AAAA) for (const address of data.aaaa ?? []) add({ type: Packet.TYPE.AAAA, address });
+    if (q.type === Packet.TYPE.MX) for (const [priority, exchange] of answered.mx ?? []) add({ type: Packet.TYPE.MX, priority, exchange });
+    if (q.type === Packet.TYPE.A) for (const address of answered.a ?? []) add({ type: Packet.TYPE.A, address });
+    if (q.type === Packet.TYPE.AAAA) for (const address of answered.aaaa ?? []) add({ type: Packet.TYPE.AAAA, address });
     send(response);
   });
   udp.on('error', () => undefined);
