@@ -6,7 +6,7 @@ import { closeDeps, createDeps } from './boot';
 import type { AppDeps } from './deps';
 import { readEnv, type Env } from './env';
 import { createRequestListener } from './http/app';
-import { answerClientError } from './http/client-error';
+import { answerClientError, answerExpectation } from './http/client-error';
 import { probeUrl } from '../probe/client/probe-client';
 import { startWorker } from './worker/runner';
 
@@ -68,8 +68,9 @@ export async function startServer(o: {
       }
       listener(req, res);
     });
-    // What the HTTP parser refuses gets a JSON body too (Node's own answer has none).
+    // What the HTTP parser refuses, and an Expect we do not meet, get a JSON body too (Node's own answers have none).
     server.on('clientError', answerClientError);
+    server.on('checkExpectation', answerExpectation);
     try {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

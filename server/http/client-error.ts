@@ -2,7 +2,7 @@
 // with Transfer-Encoding, a broken chunk, headers past the limit, a request line that is no HTTP):
 // the same status Node's own answer has, with a JSON body in the dashboard envelope instead of a
 // bare status line. No route has seen the request, so there is nothing else to say.
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 const BY_CODE: Record<string, { status: number; code: 'BAD_INPUT' | 'PAYLOAD_TOO_LARGE'; message: string }> = {
@@ -30,4 +30,14 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
       'Connection: close\r\n\r\n' +
       body,
   );
+}
+
+/**
+ * The http.Server 'checkExpectation' listener: an Expect other than 100-continue is a 417 (as Node
+ * answers it) with a JSON body, and the connection closes (the body, if any, is never read).
+ */
+export function answerExpectation(_req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify({ error: { code: 'BAD_INPUT', message: 'The Expect header asks for something this server does not do (only 100-continue).' } });
+  res.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'X-Content-Type-Options': 'nosniff', Connection: 'close' });
+  res.end(body);
 }

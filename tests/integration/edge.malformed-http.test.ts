@@ -41,4 +41,11 @@ describe('malformed HTTP', () => {
     expect(body.error.code).toBe('BAD_INPUT');
     expect(body.error.message).toMatch(status === 431 ? /headers are larger than this server accepts/ : /not valid HTTP/);
   });
+
+  it('an Expect other than 100-continue: 417 with a JSON body, and nothing runs', async () => {
+    const res = await exchange('POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: something-else\r\nContent-Length: 2\r\n\r\n{}');
+    expect(res.status, res.head).toBe(417);
+    expect(res.head).toMatch(/content-type: application\/json/i);
+    expect(JSON.parse(res.body)).toEqual({ error: { code: 'BAD_INPUT', message: 'The Expect header asks for something this server does not do (only 100-continue).' } });
+  });
 });
