@@ -208,3 +208,16 @@ test('Getting Started does not promise 500 free validations to an account that s
   await expect(created).not.toContainText('500 free validations');
   await page.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-overview-no-free.png`, fullPage: true });
 });
+
+test("on a 1280 px desktop the Payments table shows each payment's Receipt link without scrolling sideways", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await newUserOn(page, '/dashboard/billing', { tag: 'rv-dash-receipt', plan: 'pro' });
+  const table = page.getByTestId('payments');
+  const receipt = table.getByRole('link', { name: 'Receipt' });
+  await expect(receipt).toBeVisible();
+  // The period ("November 24, 2026 – December 24, 2026") made the table wider than its card, so
+  // the Receipt link sat past the card's right edge until the table was scrolled sideways.
+  const scroller = table.locator('xpath=..');
+  expect(await scroller.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-payments-1280.png`, fullPage: true });
+});

@@ -204,6 +204,8 @@ export function BillingScreen() {
   const current = currentPlan ? planByType(currentPlan) : null;
   const ov = overview.data;
   const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }) : '—');
+  // "Nov 24, 2026": the Payments table's period, so the table (and its Receipt link) fits a laptop's width.
+  const shortDay = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }) : '—');
 
   // Cancelling and refunding each ask first (the dialog says what happens), like every other
   // action the user cannot take back; the target is what the dialog's text names. A refusal (say,
@@ -339,7 +341,7 @@ export function BillingScreen() {
                   <tr key={p.id}>
                     <td className="px-4 py-2.5 whitespace-nowrap">{day(p.createdAt)}</td>
                     <td className="px-4 py-2.5 whitespace-nowrap">{p.planName} ({p.interval})</td>
-                    <td className="px-4 py-2.5 whitespace-nowrap">{p.periodStart ? `${day(p.periodStart)} – ${day(p.periodEnd)}` : '—'}</td>
+                    <td className="px-4 py-2.5 whitespace-nowrap">{p.periodStart ? `${shortDay(p.periodStart)} – ${shortDay(p.periodEnd)}` : '—'}</td>
                     <td className="px-4 py-2.5 whitespace-nowrap">{formatMinorAmount(p.amount, p.currency)}</td>
                     <td className="px-4 py-2.5">{p.currency}</td>
                     <td className="px-4 py-2.5 capitalize">{p.status === 'captured' ? 'Paid' : p.status}</td>
