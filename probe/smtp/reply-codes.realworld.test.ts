@@ -32,6 +32,9 @@ const falseInvalid: Case[] = [
   ['bare 550: a server that could not check', ['550 Unable to verify user'], 'policy_block'],
   ['bare 550: local error', ['550 Local error in processing'], 'policy_block'],
   ['5.1.1 with a connection limit for text', ['550 5.1.1 Too many connections, slow down'], 'policy_block'],
+  // RFC 3463: X.2.X says the mailbox exists; only 5.2.1 (disabled) and 5.2.2 (full) say more.
+  ['5.2.0 with the RFC 5321 550 text', ['550 5.2.0 Requested action not taken: mailbox unavailable'], 'policy_block'],
+  ['5.2.0 worded as unknown', ['550 5.2.0 User unknown'], 'policy_block'],
   // An account that is disabled or locked, but ours (the sender, the client), not the recipient's.
   ['our sender locked', ['550 Sender account locked'], 'policy_block'],
   ['our sender suspended (5.2.1)', ['550 5.2.1 Sender account is suspended'], 'policy_block'],
@@ -46,6 +49,7 @@ const missedUnknown: Case[] = [
   ['bare 550, RFC 5321 text only', ['550 Requested action not taken'], 'mailbox_not_found'],
   ['bare 550, mailbox not available', ['550 Mailbox not available'], 'mailbox_not_found'],
   ["the recipient's account disabled", ['550 The user account is disabled'], 'mailbox_disabled'],
+  ['5.2.0 worded as disabled', ['550 5.2.0 Mailbox disabled, not accepting messages'], 'mailbox_disabled'],
 ];
 
 // ---- A temporary server condition is never final: 452 (the server's disk) is retried

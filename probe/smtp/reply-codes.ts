@@ -93,6 +93,9 @@ export const REPLY_TABLE: readonly Row[] = [
   // Permanent refusals with no (or a generic) enhanced code: read the text.
   { cls: 'mailbox_full', code: /^5/, text: FULL, example: '552 Requested mail action aborted: exceeded storage allocation' },
   { cls: 'mailbox_disabled', code: /^5/, text: DISABLED, example: '550 Account has been disabled' },
+  // RFC 3463 X.2.X is mailbox status, "the mailbox exists": a 5.2.x that is neither full, disabled nor
+  // worded so is a contradiction ("550 5.2.0 Mailbox unavailable"), never proof that the mailbox is missing.
+  { cls: 'policy_block', enhanced: /^5\.2\.\d{1,3}$/, example: '550 5.2.0 Mailbox unavailable' },
   { cls: 'mailbox_not_found', code: /^5/, text: NOT_FOUND, example: '550 5.5.0 Requested action not taken: mailbox unavailable' },
   { cls: 'policy_block', code: /^5/, text: POLICY, example: '554 Relay access denied' },
   // A bare 550/551/553 with no enhanced code that says no more than RFC 5321's own text for it
