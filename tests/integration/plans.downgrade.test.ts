@@ -62,6 +62,10 @@ describe('a team larger than the plan it fell to', () => {
     expect(await acting(owner)).toBe(owner.accountId);
     expect(await acting(admin)).toBe(owner.accountId);
     expect(await acting(member)).not.toBe(owner.accountId);
+    // They are told why: the team, and its size.
+    const me = (await member.client.trpcQuery('account.me')).body.result.data;
+    expect(me.seatless).toEqual([{ accountId: owner.accountId, name: expect.any(String), limit: 2 }]);
+    expect((await admin.client.trpcQuery('account.me')).body.result.data.seatless).toEqual([]);
     // The third member's checks are not the team's: no credit of the team's is spent.
     await member.client.trpcMutation('validation.check', { email: 'not-an-address' });
     expect((await db.selectFrom('account').select('credits_balance').where('id', '=', owner.accountId).executeTakeFirstOrThrow()).credits_balance).toBe(before.credits_balance);

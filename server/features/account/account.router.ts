@@ -7,6 +7,7 @@ import { accountProcedure, authedProcedure, requirePermission } from '../../trpc
 import { readAuditLog } from '../audit/audit.service';
 import { recordWrongPassword, WRONG_PASSWORDS_MESSAGE, wrongPasswordsSpent } from './auth-mail-throttle';
 import { provisionAccount } from './provision';
+import { seatlessMemberships } from './membership';
 import { DELETE_CONFIRMATION, accountOverview, accountSummary, deleteUserAndOwnedAccounts, getProfile, updateProfile } from './account.service';
 
 export const overviewInput = z.object({ timeZone: z.string().max(64).optional() }).optional();
@@ -22,6 +23,8 @@ export const accountRouter = router({
       accountId: ctx.accountId,
       role: ctx.role,
       ...account,
+      /** Teams this user has no seat in (their plan fell): the dashboard says so. */
+      seatless: await seatlessMemberships(ctx.deps.db, ctx.user.id),
     };
   }),
 

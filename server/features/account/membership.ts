@@ -1,6 +1,6 @@
 // Which account a signed-in user is acting in (and with which role and plan): the one read every
 // session-authenticated door (tRPC, upload/export, reports, receipts) starts from.
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../../db/client';
 import type { Plan } from '../../../db/types';
 import type { Role } from '../../contracts/permissions';
@@ -9,6 +9,28 @@ export interface Membership {
   accountId: string;
   role: Role;
   plan: Plan;
+}
+
+/**
+ * SQL: the `member` row (joined with its `account`) holds a seat: an owner, or a member whom the
+ * members seated before them (owners first, then by joining order) leave room for in the team size.
+ */
+const seated = sql<SqlBool>`(member.role = 'owner' or (select count(*) from member ahead
+  where ahead."organizationId" = member."organizationId"
+    and (ahead.role = 'owner' or (ahead."createdAt", ahead.id) < (member."createdAt", member.id))) < account.team_member_limit)`;
+
+/** The teams the user belongs to but has no seat in (their plan fell below the team's size): told on every screen. */
+export async function seatlessMemberships(db: Db, userId: string): Promise<Array<{ accountId: string; name: string; limit: number }>> {
+  const rows = await db
+    .selectFrom('member')
+    .innerJoin('account', 'account.id', 'member.organizationId')
+    .innerJoin('organization', 'organization.id', 'member.organizationId')
+    .select(['member.organizationId as accountId', 'organization.name', 'account.team_member_limit as limit'])
+    .where('member.userId', '=', userId)
+    .where(sql<SqlBool>`not ${seated}`)
+    .orderBy('member.createdAt', 'asc')
+    .execute();
+  return rows.map((r) => ({ accountId: r.accountId, name: r.name, limit: r.limit }));
 }
 
 /**
@@ -34,20 +56,7 @@ export async function resolveMembership(db: Db, userId: string, sessionId: strin
     )
     .select(['member.organizationId as accountId', 'member.role', 'account.plan', 'member.createdAt', 'session.id as activeSessionId'])
     .where('member.userId', '=', userId)
-    .where((eb) =>
-      eb.or([
-        eb('member.role', '=', 'owner'),
-        // members seated before this one (owners first, then by joining order) fill less than the team size
-        eb(
-          sql<number>`(select count(*) from member ahead
-            where ahead."organizationId" = member."organizationId"
-              and (ahead.role = 'owner'
-                or (ahead."createdAt", ahead.id) < (member."createdAt", member.id)))`,
-          '<',
-          eb.ref('account.team_member_limit'),
-        ),
-      ]),
-    )
+    .where(seated)
     .orderBy('member.createdAt', 'asc')
     .execute();
   const row =

@@ -2,6 +2,8 @@
 export const TEAM_TEXT = {
   /** A member past the plan's team size (the plan fell): server/features/account/membership.ts. */
   noSeat: 'No seat',
+  seatlessNotice: (team: string, limit: number) =>
+    `You no longer have a seat in ${team}: its plan allows ${limit} team member(s) total, so you are working in your own account. Ask its owner to upgrade or free a seat.`,
   noSeatHint: (limit: number) => `Your plan allows ${limit} team member(s) total: this member cannot use the account until you upgrade or remove someone.`,
   errorTitle: 'Error',
   loadFailed: 'Failed to load team data',

@@ -13,6 +13,7 @@ import { AccountGone } from '../../../features/account/components/account-gone';
 import { dashboardExit, leaveDashboardTo } from '../../../features/auth/dashboard-exit';
 import { AUTH_TOASTS } from '../../../features/auth/messages';
 import { BillingStateBanner } from '../../../features/billing/billing-banner';
+import { SeatBanner } from '../../../features/team/seat-banner';
 import { appCodeOf } from '../../../../server/contracts/error-codes';
 import { useTRPC } from '../../../lib/trpc';
 import { authClient } from '../../../lib/auth-client';
@@ -172,6 +173,7 @@ export default function DashboardLayout() {
         </header>
         <main className="flex-1 p-4 md:p-8">
           {location.pathname !== paths.dashboard.billing && <BillingStateBanner />}
+          <SeatBanner />
           <Outlet />
         </main>
       </div>
