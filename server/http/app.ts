@@ -31,7 +31,13 @@ import { devOutboxRouter } from './dev-outbox';
 const LARGE_TRPC_PROCEDURES = new Set(['schedules.create', 'schedules.parseCsv']);
 
 function trpcBodyLimit(req: Request): number {
-  const procedures = decodeURIComponent(req.path.replace(/^\//, '')).split(',');
+  let path: string;
+  try {
+    path = decodeURIComponent(req.path.replace(/^\//, ''));
+  } catch {
+    return SMALL_BODY_BYTES; // not valid URL-encoding (it threw: a 500); tRPC refuses the path with a 400
+  }
+  const procedures = path.split(',');
   if (procedures.includes('schedules.parseCsv')) return CSV_BASE64_BODY_BYTES;
   return procedures.some((p) => LARGE_TRPC_PROCEDURES.has(p)) ? BULK_BODY_BYTES : SMALL_BODY_BYTES;
 }

@@ -56,6 +56,14 @@ describe('the dashboard API (/api/trpc) and the methods it takes', () => {
     }
   });
 
+  it('a POST whose procedure path is not valid URL-encoding is a 400, not a 500', async () => {
+    for (const p of ['/api/trpc/%zz', '/api/trpc/%', '/api/trpc/apiKeys.create%zz', '/api/trpc/account.me,%E0%A4%A?batch=1']) {
+      const res = await send('POST', p, { cookie: cookieOf(owner), origin: ts.url, 'content-type': 'application/json' }, '{}');
+      expect(res.status, `${p}: ${res.text}`).toBe(400);
+      expect(JSON.parse(res.text).error.message).toMatch(/Invalid URL-encoding in path/);
+    }
+  });
+
   it('still answers GET, HEAD and POST as before', async () => {
     expect((await send('GET', '/api/trpc/account.me', { cookie: cookieOf(owner) })).status).toBe(200);
     expect((await send('HEAD', '/api/trpc/account.me', { cookie: cookieOf(owner) })).status).toBeLessThan(300);
