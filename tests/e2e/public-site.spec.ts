@@ -262,3 +262,29 @@ test('every public page has its own title (browser tab, history, bookmarks, scre
   await expect(page.getByRole('link', { name: 'Overview' })).toBeVisible();
   await expect(page).toHaveTitle('Mailvet — Email Validation');
 });
+
+test('in the API Reference, the Endpoints list and a field\'s object link jump there, and Back returns to where the reader was', async ({ page }) => {
+  await page.goto('/documentation');
+  await page.getByRole('tab', { name: 'API Reference' }).click();
+  const endpoints = page.getByRole('navigation', { name: 'Endpoints' });
+  // An endpoint further down whose fields link to an object.
+  const first = '#jobs-list';
+  const withObject = page.locator(first);
+  await endpoints.getByRole('link', { name: '/v1/jobs', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`${first}$`));
+  await expect(page.locator(first)).toBeInViewport();
+  const objectLink = withObject.locator('a[href*="#object-"]').first();
+  await objectLink.scrollIntoViewIfNeeded();
+  const firstY = await scrollY(page); // where the reader is when following the link
+  expect(firstY).toBeGreaterThan(0);
+  await objectLink.click();
+  const second = new URL(page.url()).hash;
+  expect(second).toMatch(/^#object-/);
+  await expect(page.locator(second)).toBeInViewport();
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`${first}$`));
+  await expect.poll(() => scrollY(page)).toBe(firstY);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/documentation$/);
+  await expect(page.getByRole('tab', { name: 'API Reference' })).toHaveAttribute('aria-selected', 'true');
+});

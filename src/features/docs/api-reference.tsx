@@ -2,6 +2,7 @@
 // OpenAPI document (GET /v1/openapi.json); reason codes and error codes from the shared contracts.
 // Adding a route, a field, a reason or an error code to the server shows it here with no edit.
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
 import { ERROR_CODES, type ErrorCode } from '../../../server/contracts/error-codes';
 import { reasonSchema } from '../../../probe/contract';
 import { SANDBOX_ENTRIES, SANDBOX_SYNTAX_EXAMPLE } from '../../../server/contracts/sandbox';
@@ -44,9 +45,9 @@ function EnumValues({ values, link }: { values: string[]; link?: string }) {
     return (
       <span className="mt-1 block text-xs text-slate-500">
         One of {values.length} codes, listed under{' '}
-        <a href={link} className="font-medium text-brand-700 hover:underline">
+        <Link to={link} className="font-medium text-brand-700 hover:underline">
           Reason codes
-        </a>
+        </Link>
         .
       </span>
     );
@@ -78,9 +79,9 @@ export function FieldTable({ rows, caption, showRequired = true }: { rows: reado
           </td>
           <td className="px-4 py-3 font-mono text-xs text-slate-500">
             {r.ref ? (
-              <a href={`#object-${r.ref}`} className="text-brand-700 hover:underline">
+              <Link to={`#object-${r.ref}`} className="text-brand-700 hover:underline">
                 {r.type}
-              </a>
+              </Link>
             ) : (
               r.type
             )}
@@ -187,9 +188,9 @@ export function OpenApiEndpoints({ origin }: { origin: string }) {
           {endpoints.map((ep) => (
             <li key={ep.id} className="flex items-center gap-2 text-sm">
               <MethodBadge method={ep.method} />
-              <a href={`#${ep.id}`} className="font-mono text-[13px] text-slate-800 hover:text-brand-700 hover:underline">
+              <Link to={`#${ep.id}`} className="font-mono text-[13px] text-slate-800 hover:text-brand-700 hover:underline">
                 {ep.path}
-              </a>
+              </Link>
             </li>
           ))}
         </ul>
