@@ -115,7 +115,17 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
     jsonBodyGuard({ limit: trpcBodyLimit, deliver: 'text', reply: replyTrpc }),
     // A batch runs every call it names: bounded, so one request (even an anonymous GET of public
     // calls) cannot ask for hundreds of calls' work. The SPA's batch link splits at the same size.
-    createExpressMiddleware({ router: appRouter, createContext: contextFactory(deps), maxBodySize: CSV_BASE64_BODY_BYTES, maxBatchSize: TRPC_MAX_BATCH_CALLS }),
+    createExpressMiddleware({
+      router: appRouter,
+      createContext: contextFactory(deps),
+      maxBodySize: CSV_BASE64_BODY_BYTES,
+      maxBatchSize: TRPC_MAX_BATCH_CALLS,
+      // A rate refusal (the dashboard's budget) says when to retry in the header too, as the upload door and /v1 do.
+      responseMeta: ({ errors }) => {
+        const wait = errors.map((e) => (e.cause instanceof AppError ? Number(e.cause.details?.retryAfterSeconds) : NaN)).find((n) => Number.isFinite(n) && n > 0);
+        return wait ? { headers: { 'Retry-After': String(wait) } } : {};
+      },
+    }),
   );
   app.use(jobsHttpRouter(deps)); // POST /api/jobs/upload (raw CSV ≤ 10 MB), GET /api/jobs/:id/export
   app.use(reportingHttpRouter(deps)); // GET /api/reports/analytics.csv (Business and up)

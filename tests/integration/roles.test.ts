@@ -99,6 +99,10 @@ describe('dashboard rate per account', () => {
     expect(limited[0]!.body.error.data.appCode).toBe('RATE_LIMITED');
     expect(limited[0]!.body.error.data.details.retryAfterSeconds).toBeGreaterThan(0);
     expect((await b.client.trpcMutation('validation.check', { email: 'someone@example.com' })).status).not.toBe(429);
+    // Like the upload door on the same budget and /v1, the refusal carries Retry-After.
+    const again = await a.client.request('/api/trpc/validation.check', { method: 'POST', json: { email: 'someone@example.com' } });
+    expect(again.status).toBe(429);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it('holds job uploads (the HTTP upload door spends the dashboard budget)', async () => {
