@@ -71,6 +71,7 @@ test('billing shows five plans and upgrades through the labelled test checkout',
 
   // A plan change while subscribed waits for the renewal (no second checkout, no proration).
   await card(page, 'Pro').getByRole('button', { name: 'Upgrade to Pro' }).click();
+  await page.getByRole('dialog', { name: 'Change to the Pro plan at renewal?' }).getByRole('button', { name: 'Schedule change' }).click();
   await expect(page.getByText('Plan change scheduled')).toBeVisible();
   await expect(page.getByTestId('renewal')).toContainText('then changes to the Pro plan');
   await expect(page.getByTestId('current-plan')).toHaveText('Starter (monthly)');

@@ -221,3 +221,32 @@ test("on a 1280 px desktop the Payments table shows each payment's Receipt link 
   expect(await scroller.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-payments-1280.png`, fullPage: true });
 });
+
+test('a subscribed owner is asked before a plan change is scheduled for the renewal, and Keep my plan or Escape schedules nothing', async ({ page }) => {
+  await newUserOn(page, '/dashboard/billing', { tag: 'rv-dash-schedule-change', plan: 'pro' });
+  await expect(page.getByTestId('renewal')).toContainText('Renews on');
+  const upgrade = page.getByRole('button', { name: 'Upgrade to Business' });
+  // One click scheduled the Business price from the renewal on, with nothing to confirm or undo.
+  await upgrade.click();
+  const ask = page.getByRole('dialog', { name: 'Change to the Business plan at renewal?' });
+  await expect(ask).toContainText('Nothing is charged now. Your Pro plan runs until');
+  await expect(ask).toContainText('from then on your subscription is the Business plan, billed monthly at its price.');
+  await page.waitForFunction(() => document.querySelectorAll('[data-transition]').length === 0);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-billing-change-at-renewal.png` });
+  await ask.getByRole('button', { name: 'Keep my plan' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await upgrade.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Change to the Business plan at renewal?' }).getByRole('button', { name: 'Schedule change' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(upgrade).toBeFocused();
+  await page.reload();
+  await expect(page.getByTestId('renewal')).toContainText('Renews on');
+  await expect(page.getByTestId('renewal')).not.toContainText('then changes');
+
+  await upgrade.click();
+  await page.getByRole('dialog', { name: 'Change to the Business plan at renewal?' }).getByRole('button', { name: 'Schedule change' }).click();
+  await expect(page.getByText('Plan change scheduled')).toBeVisible();
+  await expect(page.getByTestId('renewal')).toContainText('then changes to the Business plan');
+});

@@ -123,6 +123,23 @@ export function BillingScreen() {
     }
   }
 
+  // A running subscription changes plan (or interval) at its renewal, without a checkout to
+  // confirm in: ask first, as for every other change to what the owner pays.
+  const changesAtRenewal = (o: typeof overview.data) => !!o && o.status !== 'none' && o.status !== 'past_due' && o.status !== 'suspended' && !o.cancelAtPeriodEnd;
+  const scheduling = useConfirmAction<{ plan: PlanDefinition; from: string; interval: BillingInterval; on: string }>({
+    run: ({ plan }) => upgrade(plan),
+    onError: (err) => toast.error(BILLING_TEXT.errorTitle, { description: errorMessage(err, BILLING_TEXT.processFailed) }),
+    closeOnError: true,
+  });
+  function choose(plan: PlanDefinition) {
+    const ov = overview.data;
+    if (isOwner && changesAtRenewal(ov) && currentPlan) {
+      scheduling.ask({ plan, from: planByType(currentPlan).name, interval, on: day(ov!.currentPeriodEnd) });
+      return;
+    }
+    void upgrade(plan);
+  }
+
   async function payTest() {
     if (!testOrder) return;
     const { orderId } = testOrder;
@@ -157,7 +174,7 @@ export function BillingScreen() {
     const running = overview.data?.status && overview.data.status !== 'none' && !overview.data.cancelAtPeriodEnd;
     if (ctx.isCurrent && running && overview.data?.interval && overview.data.interval !== ctx.interval) {
       return (
-        <Button variant="outline" className="w-full" loading={pendingPlan === plan.type} disabled={!isOwner || paymentsOff} onClick={() => void upgrade(plan)}>
+        <Button variant="outline" className="w-full" loading={pendingPlan === plan.type} disabled={!isOwner || paymentsOff} onClick={() => choose(plan)}>
           Switch to {ctx.interval === 'annual' ? 'annual' : 'monthly'}
         </Button>
       );
@@ -194,7 +211,7 @@ export function BillingScreen() {
         loading={pendingPlan === plan.type}
         disabled={(pendingPlan !== null && pendingPlan !== plan.type) || !isOwner || paymentsOff}
         title={!isOwner ? BILLING_TEXT.ownerOnly : undefined}
-        onClick={() => void upgrade(plan)}
+        onClick={() => choose(plan)}
       >
         Upgrade to {plan.name}
       </Button>
@@ -391,6 +408,17 @@ export function BillingScreen() {
         title={BILLING_TEXT.refundTitle}
         description={refunding.target ? BILLING_TEXT.refundBody(refunding.target.amount, refunding.target.plan) : ''}
         confirmLabel="Refund and move to Free"
+        cancelLabel="Keep my plan"
+      />
+      <ConfirmDialog
+        {...scheduling.dialog}
+        title={scheduling.target ? BILLING_TEXT.changeAtRenewalTitle(scheduling.target.plan.name) : ''}
+        description={
+          scheduling.target
+            ? BILLING_TEXT.changeAtRenewalBody(scheduling.target.from, scheduling.target.plan.name, scheduling.target.interval === 'annual' ? 'annually' : 'monthly', scheduling.target.on)
+            : ''
+        }
+        confirmLabel="Schedule change"
         cancelLabel="Keep my plan"
       />
       <TestCheckoutDialog order={testOrder} busy={completeTest.isPending || verify.isPending} onPay={() => void payTest()} onClose={closeTest} />
