@@ -288,3 +288,29 @@ test('in the API Reference, the Endpoints list and a field\'s object link jump t
   await expect(page).toHaveURL(/\/documentation$/);
   await expect(page.getByRole('tab', { name: 'API Reference' })).toHaveAttribute('aria-selected', 'true');
 });
+
+test('after a new release (the page\'s code files replaced), the next link a visitor follows in an open tab loads the page instead of an error screen; a page that still cannot load shows the error screen once', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Enterprise-Grade Email Validation' })).toBeVisible();
+  // The tab's old build asks for a Pricing chunk the server no longer has (once: the reloaded page gets the current one).
+  let refused = 0;
+  await page.route(/\/assets\/pricing-[^/]+\.js$/, async (route) => {
+    if (refused++ === 0) await route.fulfill({ status: 404, body: 'Not found' });
+    else await route.continue();
+  });
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' }).click();
+  await expect(page.getByRole('heading', { name: 'Pricing that scales with your lists' })).toBeVisible();
+  await expect(page).toHaveURL(/\/pricing$/);
+  expect(refused).toBeGreaterThanOrEqual(2);
+
+  // A chunk that stays missing: the default error screen (after one reload), not a reload loop.
+  let loads = 0;
+  page.on('load', () => loads++);
+  await page.unroute(/\/assets\/pricing-[^/]+\.js$/);
+  await page.route(/\/assets\/features-[^/]+\.js$/, (route) => route.fulfill({ status: 404, body: 'Not found' }));
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Features' }).click();
+  await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
+  await expect(page.getByText(/Failed to fetch dynamically imported module/)).toBeVisible();
+  await page.waitForTimeout(1000);
+  expect(loads).toBeLessThanOrEqual(1);
+});
