@@ -1,7 +1,7 @@
 // The public site as a visitor meets it in a tab they keep using: pages opened by their address, by a
 // link from a mail or another site, reloaded, or reached with Back and Forward.
 import { expect, test, type Page } from '@playwright/test';
-import { newUserOn, SCREENSHOT_DIR, submitSignUp, uniqueEmail } from './helpers';
+import { followMailLink, newUserOn, SCREENSHOT_DIR, submitSignIn, submitSignUp, uniqueEmail } from './helpers';
 
 /** Tells the geolocation fake which country the browser is in (its URL comes from /api/public-config). */
 async function setCountry(page: Page, country: string) {
@@ -313,4 +313,35 @@ test('after a new release (the page\'s code files replaced), the next link a vis
   await expect(page.getByText(/Failed to fetch dynamically imported module/)).toBeVisible();
   await page.waitForTimeout(1000);
   expect(loads).toBeLessThanOrEqual(1);
+});
+
+test('a password reset link opened in a browser that is still signed in shows the new-password form (it went straight to the dashboard), and the new password works', async ({ page, browser }) => {
+  const email = await newUserOn(page, '/dashboard', { tag: 'rv-reset-signed-in', password: 'first-password' });
+  // The reset is asked for elsewhere (another device where the password is forgotten).
+  const other = await browser.newContext();
+  const elsewhere = await other.newPage();
+  await elsewhere.goto('/auth');
+  await elsewhere.getByRole('button', { name: 'Forgot password?' }).click();
+  await elsewhere.getByRole('form', { name: 'Reset password' }).getByLabel('Email').fill(email);
+  await elsewhere.getByRole('button', { name: 'Send Reset Link' }).click();
+  await expect(elsewhere.getByText("If an account exists for that address, we've sent a link to reset your password.")).toBeVisible();
+  await other.close();
+
+  // The mail is opened in the browser that is still signed in.
+  await followMailLink(page, email, 'Reset your Mailvet password');
+  await expect(page.getByRole('form', { name: 'Choose a new password' })).toBeVisible();
+  await expect(page).toHaveURL(/\/auth\?.*step=reset/);
+  await page.getByRole('textbox', { name: 'New password', exact: true }).fill('second-password');
+  await page.getByLabel('Confirm new password').fill('second-password');
+  const visited: string[] = [];
+  page.on('framenavigated', (f) => {
+    if (f === page.mainFrame()) visited.push(new URL(f.url()).pathname);
+  });
+  await page.getByRole('button', { name: 'Set New Password' }).click();
+  await expect(page.getByText('You can now sign in with your new password.')).toBeVisible();
+  // Resetting signs every session out (the server revokes them): the sign-in form, then the new password.
+  await expect(page.getByRole('form', { name: 'Sign in' })).toBeVisible();
+  expect(visited, 'pages passed through after the reset').not.toContain('/dashboard');
+  await submitSignIn(page, email, 'second-password');
+  await page.waitForURL('**/dashboard');
 });

@@ -174,7 +174,7 @@ function TwoFactorForm({ onCancel }: { onCancel: () => void }) {
 }
 
 export default function AuthRoute() {
-  const { data: session, isPending } = authClient.useSession();
+  const { data: session, isPending, refetch } = authClient.useSession();
   // Only the first check hides the page: better-auth marks every later one (on focus, after a sign-up)
   // pending again while nobody is signed in, and the forms must not lose what was typed then.
   const [answered, setAnswered] = useState(false);
@@ -193,7 +193,9 @@ export default function AuthRoute() {
   useEffect(() => {
     if (branded) document.title = name;
   }, [branded, name]);
-  if (!isPending && session) return <Navigate to={landing} replace />;
+  // A password reset link is for whoever holds the mailbox, signed in here or not (the password may
+  // be forgotten on this device too): it shows its form instead of sending a signed-in visitor on.
+  if (!isPending && session && step !== 'reset') return <Navigate to={landing} replace />;
   // Until the first session check answers (a signed-in visitor is sent on to the dashboard) and, on a
   // custom domain, its brand is known: an empty page, not a sign-in form or Mailvet's brand that
   // flashes and goes.
@@ -233,7 +235,16 @@ export default function AuthRoute() {
             ) : step === 'forgot' ? (
               <ForgotPasswordForm onBack={() => setParams({})} />
             ) : step === 'reset' ? (
-              <ResetPasswordForm token={params.get('token')} invalid={params.get('error') === 'INVALID_TOKEN'} onDone={() => setParams({})} />
+              <ResetPasswordForm
+                token={params.get('token')}
+                invalid={params.get('error') === 'INVALID_TOKEN'}
+                onDone={async () => {
+                  // The reset signed every session out on the server: ask again first, so this page
+                  // shows Sign In rather than passing through the dashboard.
+                  await refetch();
+                  setParams({});
+                }}
+              />
             ) : (
               <Tabs defaultIndex={0}>
                 <TabsList aria-label="Sign in or sign up" className="grid w-full grid-cols-2">
