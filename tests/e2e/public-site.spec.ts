@@ -345,3 +345,30 @@ test('a password reset link opened in a browser that is still signed in shows th
   await submitSignIn(page, email, 'second-password');
   await page.waitForURL('**/dashboard');
 });
+
+test('Contact from the keyboard: Send shows Sending..., then Message Sent! with the 24-hour promise, clears the form, sends nothing to a server, and keeps the keyboard user\'s place', async ({ page }) => {
+  await page.goto('/contact');
+  await page.getByLabel('Name').focus();
+  await page.keyboard.type('Jane Cooper');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('jane@example.com');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Volumes');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('About 2 million addresses a month.');
+  await page.keyboard.press('Tab');
+  const send = page.getByRole('button', { name: 'Send Message' });
+  await expect(send).toBeFocused();
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(`${r.method()} ${r.url()}`));
+  await page.keyboard.press('Enter');
+  const sending = page.getByRole('button', { name: 'Sending...' });
+  await expect(sending).toBeVisible();
+  await expect(sending, 'focus fell off the page while sending').toBeFocused();
+  await page.keyboard.press('Enter'); // a second press while sending sends nothing twice
+  await expect(page.getByText('Message Sent!')).toHaveCount(1);
+  await expect(page.getByText("We'll get back to you within 24 hours.", { exact: true })).toBeVisible();
+  for (const field of ['Name', 'Email', 'Subject', 'Message']) await expect(page.getByLabel(field)).toHaveValue('');
+  await expect(page.getByRole('button', { name: 'Send Message' })).toBeFocused();
+  expect(requests).toEqual([]);
+});

@@ -72,7 +72,8 @@ function ContactForm() {
           placeholder="Tell us about your lists, volumes or the question you have."
         />
       </Field>
-      <Button type="submit" size="lg" disabled={sending} className="w-full sm:w-auto">
+      {/* aria-disabled, not disabled: a disabled button drops the keyboard focus to the page. A press while sending is ignored (onSubmit). */}
+      <Button type="submit" size="lg" aria-disabled={sending || undefined} className="w-full sm:w-auto">
         {sending ? (
           'Sending...'
         ) : (
