@@ -372,3 +372,21 @@ test('Contact from the keyboard: Send shows Sending..., then Message Sent! with 
   await expect(page.getByRole('button', { name: 'Send Message' })).toBeFocused();
   expect(requests).toEqual([]);
 });
+
+test('switching between Sign In and Sign Up (arrow keys or clicks) keeps the email typed, never the password', async ({ page }) => {
+  await page.goto('/auth');
+  const email = uniqueEmail('rv-tab-switch');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('not-my-account');
+  await page.getByRole('tab', { name: 'Sign In' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Sign Up', selected: true })).toBeFocused();
+  await expect(page.getByLabel('Email')).toHaveValue(email);
+  await expect(page.getByLabel('Password')).toHaveValue('');
+  await expect(page.getByLabel('Full Name')).toHaveValue('');
+  const changed = uniqueEmail('rv-tab-switch2');
+  await page.getByLabel('Email').fill(changed);
+  await page.getByRole('tab', { name: 'Sign In' }).click();
+  await expect(page.getByLabel('Email')).toHaveValue(changed);
+  await expect(page.getByLabel('Password')).toHaveValue('');
+});

@@ -54,7 +54,13 @@ function brandStyle(color: string | null | undefined): CSSProperties | undefined
   } as CSSProperties;
 }
 
-function SignInForm({ onTwoFactor, onForgot }: { onTwoFactor: () => void; onForgot: () => void }) {
+/** The address typed on either tab, so switching between Sign In and Sign Up keeps it (never the password). */
+interface SharedEmail {
+  email: string;
+  onEmail: (email: string) => void;
+}
+
+function SignInForm({ onTwoFactor, onForgot, email, onEmail }: { onTwoFactor: () => void; onForgot: () => void } & SharedEmail) {
   const navigate = useNavigate();
   const landing = useInvitationLanding();
   const [busy, setBusy] = useState(false);
@@ -79,7 +85,7 @@ function SignInForm({ onTwoFactor, onForgot }: { onTwoFactor: () => void; onForg
     <form onSubmit={submit} className="space-y-4" aria-label="Sign in">
       <div className="space-y-1.5">
         <Label htmlFor="signin-email" required>Email</Label>
-        <Input id="signin-email" name="email" type="email" autoComplete="email" required placeholder="you@company.com" />
+        <Input id="signin-email" name="email" type="email" autoComplete="email" required placeholder="you@company.com" defaultValue={email} onChange={(e) => onEmail(e.target.value)} />
       </div>
       <PasswordField
         id="signin-password"
@@ -94,7 +100,7 @@ function SignInForm({ onTwoFactor, onForgot }: { onTwoFactor: () => void; onForg
   );
 }
 
-function SignUpForm() {
+function SignUpForm({ email: typed, onEmail }: SharedEmail) {
   const landing = useInvitationLanding();
   const [busy, setBusy] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -132,7 +138,7 @@ function SignUpForm() {
       </div>
       <div className="space-y-1.5">
         <Label htmlFor="signup-email" required>Email</Label>
-        <Input id="signup-email" name="email" type="email" autoComplete="email" required placeholder="you@company.com" />
+        <Input id="signup-email" name="email" type="email" autoComplete="email" required placeholder="you@company.com" defaultValue={typed} onChange={(e) => onEmail(e.target.value)} />
       </div>
       <PasswordField id="signup-password" label="Password" hint="At least 6 characters." name="password" autoComplete="new-password" required minLength={6} />
       <Button type="submit" className="w-full" loading={busy}>Create Account</Button>
@@ -178,6 +184,7 @@ export default function AuthRoute() {
   // Only the first check hides the page: better-auth marks every later one (on focus, after a sign-up)
   // pending again while nobody is signed in, and the forms must not lose what was typed then.
   const [answered, setAnswered] = useState(false);
+  const [email, setEmail] = useState('');
   useEffect(() => {
     if (!isPending) setAnswered(true);
   }, [isPending]);
@@ -252,8 +259,8 @@ export default function AuthRoute() {
                   <TabsTrigger>Sign Up</TabsTrigger>
                 </TabsList>
                 <TabsPanels className="mt-6">
-                  <TabsPanel><SignInForm onTwoFactor={() => setParams({ step: '2fa' })} onForgot={() => setParams({ step: 'forgot' })} /></TabsPanel>
-                  <TabsPanel><SignUpForm /></TabsPanel>
+                  <TabsPanel><SignInForm onTwoFactor={() => setParams({ step: '2fa' })} onForgot={() => setParams({ step: 'forgot' })} email={email} onEmail={setEmail} /></TabsPanel>
+                  <TabsPanel><SignUpForm email={email} onEmail={setEmail} /></TabsPanel>
                 </TabsPanels>
               </Tabs>
             )}
