@@ -1,9 +1,9 @@
 // Dashboard screens measured against the spec in a real browser: what an owner, admin or member
 // sees on a free or paid plan, on a desktop and on a 375 px phone.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { fixture } from '../fixtures/e2e/paid-plan';
+import { fixture, upgradeTo } from '../fixtures/e2e/paid-plan';
 import { withE2eDb } from './db';
-import { newUserOn, SCREENSHOT_DIR } from './helpers';
+import { followMailLink, newUserOn, SCREENSHOT_DIR, signUpAndVerify, submitSignUp, uniqueEmail } from './helpers';
 
 /** The colour of an element's top border, as the browser paints it. */
 function borderColor(el: Locator): Promise<string> {
@@ -176,7 +176,7 @@ test('on a 375 px phone a finished job\'s results open without console warnings 
   await row.getByRole('button', { name: 'View Results' }).click();
   await expect(results.getByTestId('breakdown-valid')).toBeVisible();
   await expect(results.getByText('results', { exact: true })).toBeVisible();
-  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).first().click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   // …a phone the tiles only.
   await page.setViewportSize({ width: 375, height: 800 });
@@ -185,7 +185,7 @@ test('on a 375 px phone a finished job\'s results open without console warnings 
   await expect(results.getByText('results', { exact: true })).toBeHidden();
   await page.waitForFunction(() => document.querySelectorAll('[data-transition]').length === 0);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-results-375.png` });
-  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).first().click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   // recharts warned "The width(0) and height(0) of chart should be greater than 0" twice: the donut
   // was drawn inside a box that phones hide.
@@ -249,4 +249,39 @@ test('a subscribed owner is asked before a plan change is scheduled for the rene
   await page.getByRole('dialog', { name: 'Change to the Business plan at renewal?' }).getByRole('button', { name: 'Schedule change' }).click();
   await expect(page.getByText('Plan change scheduled')).toBeVisible();
   await expect(page.getByTestId('renewal')).toContainText('then changes to the Business plan');
+});
+
+test('an admin who removes themselves is told they leave, and the page then shows their own account, not the old plan', async ({ browser }) => {
+  const owner = await (await browser.newContext()).newPage();
+  await signUpAndVerify(owner, { email: uniqueEmail('rv-dash-leave-owner'), name: 'Olga Owner' });
+  await upgradeTo(owner, 'pro');
+  const adminEmail = uniqueEmail('rv-dash-leave-admin');
+  await owner.goto('/dashboard/team');
+  await owner.getByRole('button', { name: 'Invite Member' }).click();
+  const invite = owner.getByRole('dialog', { name: 'Invite Team Member' });
+  await invite.getByLabel('Email').fill(adminEmail);
+  await invite.getByLabel('Role').selectOption('admin');
+  await invite.getByRole('button', { name: 'Send Invitation' }).click();
+  await expect(owner.getByText('Invitation Sent')).toBeVisible();
+
+  const page = await (await browser.newContext()).newPage();
+  await followMailLink(page, adminEmail, "You're invited", /invitation=/);
+  await submitSignUp(page, { name: 'Adam Admin', email: adminEmail });
+  await expect(page.getByText('Check Your Email!')).toBeVisible();
+  await followMailLink(page, adminEmail, 'Verify your email', /verify-email/);
+  await page.waitForURL('**/dashboard/team**');
+  await expect(page.getByText('Invitation Accepted')).toBeVisible();
+  await expect(page.getByTestId('seat-summary')).toContainText('on the Pro plan');
+
+  await page.getByRole('button', { name: `Remove ${adminEmail}` }).click();
+  const confirm = page.getByRole('dialog', { name: 'Remove team member?' });
+  await expect(confirm).toContainText('You will leave this account straight away');
+  await confirm.getByRole('button', { name: 'Remove Member' }).click();
+  await expect(page.getByText('Member Removed')).toBeVisible();
+  // The team list became their own account's while the plan line still read the old account's Pro.
+  await expect(page.getByTestId('seat-summary')).toContainText('on the Free plan');
+  await expect(page.getByTestId('member-row')).toHaveCount(1);
+  await expect(page.getByTestId('member-row')).toContainText('Owner');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-admin-left.png`, fullPage: true });
 });

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Clock, Mail, Trash2, UserPlus, Users, X } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { isUnlimited, planByType } from '../../../server/contracts/plans';
 import { PageHeader } from '../../components/layouts/page-header';
@@ -30,7 +30,7 @@ function RoleBadge({ role }: { role: string }) {
 }
 
 /** A member or an invitation, as its confirmation needs it. */
-type Person = { id: string; email: string };
+type Person = { id: string; email: string; self?: boolean };
 
 /**
  * A change to a member or invitation behind a confirmation: make it, say so naming the address, then
@@ -93,7 +93,21 @@ export function TeamScreen() {
   const remove = useMutation(trpc.team.removeMember.mutationOptions());
   const cancel = useMutation(trpc.team.cancelInvitation.mutationOptions());
 
-  const removal = useConfirmAction(teamChange((m) => remove.mutateAsync({ memberId: m.id }), TEAM_TEXT.memberRemovedTitle, TEAM_TEXT.memberRemovedBody, TEAM_TEXT.removeFailed, refresh));
+  // An admin who removes themselves has left this account: everything the dashboard shows (plan,
+  // role, credits, the team) now belongs to another account, so all of it is reloaded.
+  const leftAccount = useRef(false);
+  const removal = useConfirmAction(
+    teamChange(
+      async (m) => {
+        await remove.mutateAsync({ memberId: m.id });
+        if (m.self) leftAccount.current = true;
+      },
+      TEAM_TEXT.memberRemovedTitle,
+      TEAM_TEXT.memberRemovedBody,
+      TEAM_TEXT.removeFailed,
+      () => (leftAccount.current ? queryClient.invalidateQueries() : refresh()),
+    ),
+  );
   const cancellation = useConfirmAction(
     teamChange((inv) => cancel.mutateAsync({ invitationId: inv.id }), TEAM_TEXT.invitationCancelledTitle, TEAM_TEXT.invitationCancelledBody, TEAM_TEXT.cancelFailed, refresh),
   );
@@ -179,7 +193,7 @@ export function TeamScreen() {
                       {m.role === 'owner' ? (
                         <span className="text-xs text-slate-400">—</span>
                       ) : (
-                        <RowAction icon={Trash2} onClick={() => removal.ask({ id: m.id, email: m.email })} aria-label={`Remove ${m.email}`}>
+                        <RowAction icon={Trash2} onClick={() => removal.ask({ id: m.id, email: m.email, self: m.user_id === me.data?.user.id })} aria-label={`Remove ${m.email}`}>
                           Remove
                         </RowAction>
                       )}
@@ -239,7 +253,13 @@ export function TeamScreen() {
           <ConfirmDialog
             {...removal.dialog}
             title="Remove team member?"
-            description={removal.target ? `${removal.target.email} will lose access to this account straight away, and the API keys they created will stop working. You can invite them again later.` : ''}
+            description={
+              !removal.target
+                ? ''
+                : removal.target.self
+                  ? 'You will leave this account straight away: you lose access to its data, and the API keys you created here stop working. An owner or admin can invite you again.'
+                  : `${removal.target.email} will lose access to this account straight away, and the API keys they created will stop working. You can invite them again later.`
+            }
             confirmLabel="Remove Member"
           />
           <ConfirmDialog
