@@ -20,3 +20,14 @@ test('an unknown path under /dashboard shows the 404 page to a signed-in user to
   await expect(page.getByRole('heading', { name: 'Oops! Page not found' })).toBeVisible();
   await page.screenshot({ path: '/tmp/fix-ui/not-found-dashboard.png' });
 });
+
+// Crawlers ask /robots.txt before anything else; it was the SPA's index.html with 200 (read as no rules),
+// so the dashboard, sign-in and API paths were fair game for indexing.
+test('robots.txt is a plain-text file that keeps crawlers out of the dashboard, sign-in and the API', async ({ request }) => {
+  const res = await request.get('/robots.txt');
+  expect(res.status()).toBe(200);
+  expect(res.headers()['content-type']).toMatch(/^text\/plain/);
+  const lines = (await res.text()).split('\n').map((l) => l.trim());
+  expect(lines).toContain('User-agent: *');
+  for (const path of ['/dashboard', '/auth', '/api/', '/v1/']) expect(lines).toContain(`Disallow: ${path}`);
+});
