@@ -133,8 +133,6 @@ interface Ask {
    * back where it was refused).
    */
   heldRefusal: { finding: SmtpFinding; replies: SmtpReply[]; target: Target } | null;
-  /** A held answer stands at this time even if the more-preferred address is still silent (one more head start); Infinity: only when that one fails. */
-  heldUntil: number;
 }
 
 /** One session in progress, as the head start and the race see it. */
@@ -142,8 +140,6 @@ interface Flight {
   ip: string;
   parts: { probe: DomainProbe; asks: Ask[] }[];
   cancel: AbortController;
-  /** The TCP connection is up: the server may be a tarpit that greets late. */
-  connected: boolean;
   /** The server has begun its greeting (sent anything): alive, however slow. */
   heard: boolean;
   greeted: boolean;
@@ -343,7 +339,7 @@ class DomainProbe {
 
   /** The ask is waiting for a session (not settled, not delayed, not in one unless released from a slow one). */
   private ready(a: Ask, now: number): boolean {
-    return !a.settled && a.notBefore <= now && (a.flights === 0 || (a.released && !(a.heldRefusal && a.heldUntil < Infinity)));
+    return !a.settled && a.notBefore <= now && (a.flights === 0 || a.released);
   }
 
   /**
@@ -371,16 +367,7 @@ class DomainProbe {
     this.skipSettled();
     for (let i = this.head; i < this.asks.length; i++) {
       const a = this.asks[i] as Ask;
-      if (a.settled) continue;
-      if (a.heldRefusal && a.heldUntil < Infinity && a.flights > 0) {
-        // Held while the more-preferred address is still asked: it stands after one more head start.
-        if (a.heldUntil <= now) {
-          this.settle(a, a.heldRefusal.finding, a.heldRefusal.replies, a.heldRefusal.target, null);
-          if (this.done) return;
-        } else nextAt = Math.min(nextAt, a.heldUntil);
-        continue;
-      }
-      if (a.flights > 0 && !a.released) continue;
+      if (a.settled || (a.flights > 0 && !a.released)) continue;
       if (a.pin !== null && a.flights === 0 && this.dead.has(a.pin)) {
         // Pinned to an address found dead since (no worker will serve it): elsewhere, or unreachable.
         const pin = a.pin;
@@ -460,7 +447,7 @@ class DomainProbe {
           room -= asks.length;
         }
         const all = parts.flatMap((part) => part.asks);
-        const flight: Flight = { ip, parts, cancel: new AbortController(), connected: false, heard: false, greeted: false, done: false };
+        const flight: Flight = { ip, parts, cancel: new AbortController(), heard: false, greeted: false, done: false };
         // A recipient asked elsewhere too (its first server is slow): this session races that one.
         if (all.some((a) => a.flights > 1)) for (const part of parts) part.probe.races.add(flight);
         for (const part of parts) part.probe.open.add(flight);
@@ -488,9 +475,6 @@ class DomainProbe {
           replyTimeoutMs: this.p.ctx.replyTimeoutMs,
           signal: this.p.signal,
           cancel: flight.cancel.signal,
-          onConnected: () => {
-            flight.connected = true;
-          },
           onHeard: () => {
             flight.heard = true;
           },
@@ -696,12 +680,8 @@ class DomainProbe {
         // is held while a more-preferred one that has begun greeting is asked, till that one fails.
         const cls = reply && !(closing && offset + i >= closing.index) ? classifyReply(reply) : null;
         if (!cls || !isFinalClass(cls)) return;
-        const hold = cls === 'accepted' ? (this.holdsAccepted(a, target) ? 'bounded' : null) : this.holdsRefusal(a, target);
-        if (hold === null) this.settle(a, cls, evidence(reply), target, null);
-        else {
-          a.heldRefusal = { finding: cls, replies: evidence(reply), target };
-          a.heldUntil = hold === 'bounded' ? Date.now() + (this.p.ctx.headStartMs ?? 0) : Infinity;
-        }
+        if (cls === 'accepted' || !this.morePreferredInFlight(a, target)) this.settle(a, cls, evidence(reply), target, null);
+        else a.heldRefusal = { finding: cls, replies: evidence(reply), target };
         return;
       }
       if (closing && offset + i >= closing.index) {
@@ -735,40 +715,13 @@ class DomainProbe {
   }
 
   /**
-   * An "accepted" from a less-preferred address, while the ask is still out at a more-preferred one
-   * that has taken the connection (a tarpit greets late): a backup MX may accept everyone (store and
-   * forward), so its "accepted" says nothing the primary's answer would not say better. It is held
-   * unless that address is known to refuse the random mailbox (it checks recipients), and the random
-   * mailbox is asked there meanwhile: its refusal lets the held answer stand at once (see settle).
-   */
-  private holdsAccepted(a: Ask, target: Target): boolean {
-    if (a.random || !this.morePreferredInFlight(a, target, true)) return false;
-    const known = this.catchAllAt(target.ip);
-    if (known === false) return false;
-    // Asked with the next pump (handle() ends with one).
-    if (known === undefined) this.askRandomAt(target.ip);
-    return true;
-  }
-
-  /**
-   * How long a refusal from `target` is held while the ask is still out at a more-preferred address:
-   * until that one fails when it has begun greeting ('until_answered'), one more head start when it
-   * has only taken the connection (a tarpit greets late: 'bounded'), not at all otherwise (null).
-   */
-  private holdsRefusal(a: Ask, target: Target): 'until_answered' | 'bounded' | null {
-    if (this.morePreferredInFlight(a, target)) return 'until_answered';
-    return this.morePreferredInFlight(a, target, true) ? 'bounded' : null;
-  }
-
-  /**
    * The ask is still being asked at an address more preferred than `target` whose server has begun
-   * its greeting (alive, like postscreen pausing after "220-"), or with `connected`, has at least
-   * taken the connection. One that has said nothing may be dead or blackholed: it does not hold up a
-   * refusal from elsewhere.
+   * its greeting (alive, like postscreen pausing after "220-"). One that has said nothing may be
+   * dead or blackholed: it does not hold up an answer from elsewhere.
    */
-  private morePreferredInFlight(a: Ask, target: Target, connected = false): boolean {
+  private morePreferredInFlight(a: Ask, target: Target): boolean {
     for (const f of this.open) {
-      if (f.done || !(f.heard || (connected && f.connected)) || !a.at.has(f.ip)) continue;
+      if (f.done || !f.heard || !a.at.has(f.ip)) continue;
       if ((this.byIp.get(f.ip)?.priority ?? Infinity) < target.priority && f.parts.some((part) => part.asks.includes(a))) return true;
     }
     return false;
@@ -886,15 +839,6 @@ class DomainProbe {
         this.randomAt.set(target.ip, catchAllFromFinding(finding));
         const last = replies[replies.length - 1];
         if (last && last.stage === 'rcpt') this.randomReplyAt.set(target.ip, { ...last, stage: 'rcpt_random' });
-        // An "accepted" held from this address while a more-preferred one was asked: an address that
-        // refuses the random mailbox checks its recipients, and its answer stands now.
-        if (this.randomAt.get(target.ip) === false) {
-          for (const held of this.asks) {
-            if (!held.settled && held.heldRefusal?.finding === 'accepted' && held.heldRefusal.target.ip === target.ip) {
-              this.settle(held, 'accepted', held.heldRefusal.replies, held.heldRefusal.target, null);
-            }
-          }
-        }
       }
       this.flushWaiting();
     } else if (finding === 'accepted') {
@@ -1033,7 +977,6 @@ function newAsk(address: string, random: boolean, seq: number): Ask {
     released: false,
     lastChance: false,
     heldRefusal: null,
-    heldUntil: Infinity,
   };
 }
 

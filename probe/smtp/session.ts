@@ -34,8 +34,6 @@ export interface SessionParams {
    * greeted server gets QUIT, one that has not greeted yet is disconnected. Outcome 'aborted'.
    */
   cancel?: AbortSignal;
-  /** Called when the TCP connection is up (the server may still say nothing for a while: a tarpit). */
-  onConnected?: () => void;
   /** Called when the server's 220 greeting arrives. */
   onGreeted?: () => void;
   /** Called when the server's first bytes arrive (a greeting has begun, however slowly it ends). */
@@ -188,7 +186,6 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
   // The server notices our close a moment after we do: keep the slot a little longer so that
   // its own count of our connections never exceeds the cap.
   void conn.closed.then(() => setTimeout(() => p.onClosed?.(), CLOSE_GRACE_MS));
-  p.onConnected?.();
   if (p.onHeard) conn.whenHeard(p.onHeard);
   const expect = async (stage: string, timeoutMs: number, code: number): Promise<RawReply> => {
     const r = await conn.read(timeoutMs, p.signal);

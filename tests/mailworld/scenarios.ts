@@ -106,12 +106,6 @@ export function buildScenarios(p: ScenarioParams = {}): DomainSpec[] {
     d(40, { name: 'gateway-accept', scenario: 'security gateway (Proofpoint style) accepting every recipient at RCPT, policy later', mx: hosted(40, 'mx0a-gateway-accept.pphosted.com', 10, 'proofpoint'), catchAll: true, addresses: ['alice', 'whoever'] }),
     d(41, { name: 'gateway-policy', scenario: 'security gateway (Mimecast style) refusing unknown recipients with a policy code (550 5.7.1)', mx: hosted(41, 'eu-smtp-inbound-1.mimecast.com', 10, 'mimecast'), rejectUnknown: 'policy' }),
     d(42, { name: 'gateway-validating', scenario: 'security gateway (Barracuda style) that validates recipients (550 5.1.1): conclusive', mx: hosted(42, 'd42.ess.barracudanetworks.com', 10, 'barracuda') }),
-    // Refuses local parts of 16+ characters or with 3+ digits (what a verifier's made-up mailbox often
-    // looks like), accepts every other: still a catch-all for the names a list holds.
-    d(43, { name: 'catch-all-shapes', scenario: 'catch-all refusing only machine-made-looking local parts (16+ characters, 3+ digits)', catchAll: true, catchAllRefuses: '^(?:.{16,}|(?:\\D*\\d){3}.*)$', addresses: ['alice', 'whoever', 'j.smith', 'qq7x9y2z8w6v5u4t3s'] }),
-    d(44, { name: 'slow-primary-accept-all-backup', scenario: `primary MX greets after ${slowBannerMs} ms, backup MX accepts every recipient (store and forward): the primary decides`, mx: pair(44, 'slow-primary-accept-all-backup', [10, { bannerDelayMs: slowBannerMs }], [20, { acceptAll: true }]) }),
-    d(45, { name: 'slow-primary-relay-denied-backup', scenario: `primary MX greets after ${slowBannerMs} ms, backup MX refuses to relay for the domain (554 5.7.1): the primary decides`, mx: pair(45, 'slow-primary-relay-denied-backup', [10, { bannerDelayMs: slowBannerMs }], [20, { relayDenied: true }]) }),
-    d(46, { name: 'relay-denied-backup', scenario: 'silent primary MX, backup MX refuses to relay for the domain (554 5.7.1)', mx: pair(46, 'relay-denied-backup', [10, { mode: 'silent' }], [20, { relayDenied: true }]) }),
     d(32, { name: 'xn--bcher-kva', scenario: 'IDN domain (bücher), served under its A-label' }),
     { ...d(26, { name: 'mailinator', scenario: 'disposable provider (served locally)', disposable: true, addresses: alice }), domain: 'mailinator.com', mx: [{ host: 'mail.mailinator.com', priority: 10, ip: ip(26) }] },
   ];

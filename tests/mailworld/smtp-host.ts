@@ -350,7 +350,7 @@ class Session {
     const local = rcpt.slice(0, at).toLowerCase();
     const domainName = rcpt.slice(at + 1).toLowerCase();
     const known = ctx.recipientDomain(domainName);
-    if (!known || !known.servedBy.has(this.host.ip) || this.host.spec.relayDenied) {
+    if (!known || !known.servedBy.has(this.host.ip)) {
       return `554 5.7.1 <${rcpt}>: Relay access denied`;
     }
     const domain = known.spec;
@@ -377,12 +377,7 @@ class Session {
       case 'disabled':
         return `550 5.2.1 <${rcpt}>: Mailbox disabled, not accepting messages`;
       default:
-        if (domain.catchAll) {
-          if (domain.catchAllRefuses !== undefined && new RegExp(domain.catchAllRefuses, 'i').test(local)) {
-            return `550 5.1.1 <${rcpt}>: Recipient address rejected: User unknown in virtual mailbox table`;
-          }
-          return '250 2.1.5 Ok';
-        }
+        if (domain.catchAll) return '250 2.1.5 Ok';
         if (domain.rejectUnknown === 'm365') return `550 5.4.1 Recipient address rejected: Access denied. AS(201806281) [${this.host.name}]`;
         if (domain.rejectUnknown === 'policy') return `550 5.7.1 <${rcpt}>: Recipient rejected by policy`;
         if (this.host.spec.enhancedCodes === false) return '550 No such user here';

@@ -54,7 +54,7 @@ export function truthFor(d: DomainSpec, local: string, index: MailboxIndex = mai
     return mode === 'smtp' || mode === 'policy-banner';
   });
   if (!live) return t('unknown', 'smtp_unreachable');
-  if ((live.server.mode ?? 'smtp') === 'policy-banner' || live.server.rejectMailFrom || live.server.relayDenied || d.policyBlock) {
+  if ((live.server.mode ?? 'smtp') === 'policy-banner' || live.server.rejectMailFrom || d.policyBlock) {
     return t('unknown', 'policy_block');
   }
   if (d.greylistMs === Infinity) return t('unknown', 'greylisted');
@@ -66,8 +66,7 @@ export function truthFor(d: DomainSpec, local: string, index: MailboxIndex = mai
   if (gateway && (d.catchAll || d.rejectUnknown === 'policy')) return t('unknown', 'security_gateway');
   const state = index.get(local.toLowerCase());
   if (d.rejectUnknown === 'policy' && state === undefined) return t('unknown', 'policy_block');
-  const refusedShape = d.catchAllRefuses !== undefined && new RegExp(d.catchAllRefuses, 'i').test(local);
-  if (state === undefined && (!d.catchAll || refusedShape)) return t('undeliverable', 'mailbox_not_found');
+  if (state === undefined && !d.catchAll) return t('undeliverable', 'mailbox_not_found');
   if (state === 'disabled') return t('undeliverable', 'mailbox_disabled');
   if (state === 'full' || state === 'full-temp') return t('risky', 'mailbox_full');
   if (d.catchAll) return t('risky', 'catch_all');

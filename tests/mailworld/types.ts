@@ -41,11 +41,6 @@ export interface ServerSpec {
    * serves gets `250`, existing or not (the ground truth: catch_all).
    */
   acceptAll?: boolean;
-  /**
-   * A listed MX that does not relay for the domains it is listed for (a backup nobody configured):
-   * every RCPT gets `554 5.7.1 <rcpt>: Relay access denied` (the ground truth: policy_block).
-   */
-  relayDenied?: boolean;
   /** Extra wait before every reply after the greeting (a slow server behind a quick banner). */
   slowRepliesMs?: number;
   /**
@@ -88,12 +83,6 @@ export interface DomainSpec {
   aRecords?: { ip: string; server?: ServerSpec }[];
   /** Every RCPT is accepted. */
   catchAll?: boolean;
-  /**
-   * With catchAll: the made-up shapes this catch-all still refuses (`550 5.1.1`), as a
-   * case-insensitive pattern over the local part (a server that turns away machine-made-looking
-   * recipients: very long ones, ones full of digits); every other local part is accepted.
-   */
-  catchAllRefuses?: string;
   /** Every RCPT gets `550 5.7.1` (reputation/policy block). */
   policyBlock?: boolean;
   /**
