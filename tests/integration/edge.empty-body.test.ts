@@ -2,8 +2,8 @@
 // or "Transfer-Encoding: chunked" with only the last chunk (what an HTTP client streaming an empty
 // body sends). The routes that take no body (POST /v1/jobs/{id}/cancel, better-auth's sign-out, a
 // tRPC mutation without input) answered the chunked spelling with a 415 or "not valid JSON".
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawExchange, type RawAnswer } from '../helpers/raw-http';
 import { signUpVerified, startTestServer, type Browserless, type TestServer } from '../helpers/test-server';
 
 let ts: TestServer;
@@ -23,22 +23,9 @@ afterAll(async () => {
 
 const cookieOf = (c: Browserless) => [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
 
-function exchange(head: string, body = ''): Promise<{ status: number; body: string }> {
-  const u = new URL(ts.url);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(u.port), u.hostname);
-    let data = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (d: string) => (data += d));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const split = data.indexOf('\r\n\r\n');
-      let rest = data.slice(split + 4);
-      if (/transfer-encoding: chunked/i.test(data.slice(0, split))) rest = rest.replace(/(^|\r\n)[0-9a-f]+\r\n/gi, '').replace(/\r\n$/, '');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0), body: rest });
-    });
-    socket.write(`${head}Host: ${u.host}\r\nConnection: close\r\n\r\n${body}`);
-  });
+/** One request on its own connection (`Host` and `Connection: close` added), answered in full. */
+function exchange(head: string, body = ''): Promise<RawAnswer> {
+  return rawExchange(ts.url, `${head}Host: ${new URL(ts.url).host}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 const EMPTY_FRAMINGS: Array<[string, string, string]> = [

@@ -1,27 +1,13 @@
 // Requests Node's HTTP parser refuses before any route sees them (a Content-Length that is no
 // number, a header block past the limit, a broken chunk size, a request line that is no HTTP):
 // a 4xx with a JSON body in the dashboard envelope, not a bare status line and an empty body.
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { rawExchange, type RawAnswer } from '../helpers/raw-http';
 import { testServer } from '../helpers/test-server';
 
 const ts = testServer();
 
-function exchange(bytes: string): Promise<{ status: number; head: string; body: string }> {
-  const u = new URL(ts.url);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(u.port), u.hostname);
-    let data = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (d: string) => (data += d));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const split = data.indexOf('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0), head: data.slice(0, split), body: data.slice(split + 4) });
-    });
-    socket.write(bytes);
-  });
-}
+const exchange = (bytes: string): Promise<RawAnswer> => rawExchange(ts.url, bytes);
 
 describe('malformed HTTP', () => {
   it.each([
