@@ -2,11 +2,23 @@
 // an "accepted" for a real address proves nothing (risky, catch_all).
 import { randomBytes } from 'node:crypto';
 
-/** A random local part no person would own (letters and digits only, 20 characters). */
+const CONSONANTS = 'bcdfghjklmnprstvz';
+const VOWELS = 'aeiou';
+
+/**
+ * A random local part no person owns that looks like one a person could: ten lower-case letters,
+ * consonant then vowel (85^5, about 4.4e9 of them). Some catch-alls still refuse machine-made
+ * shapes (long strings, runs of digits) while they accept every name: a random mailbox of that
+ * shape would be refused there and make the domain look like one that tells real from made-up.
+ */
 export function randomLocalPart(): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = randomBytes(19);
-  return `x${Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('')}`;
+  const bytes = randomBytes(10);
+  let local = '';
+  for (let i = 0; i < bytes.length; i++) {
+    const alphabet = i % 2 === 0 ? CONSONANTS : VOWELS;
+    local += alphabet[(bytes[i] ?? 0) % alphabet.length];
+  }
+  return local;
 }
 
 /** true: random mailbox accepted; false: refused as unknown/disabled; null: not determined. */
