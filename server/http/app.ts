@@ -7,7 +7,7 @@ import { AppError } from '../lib/app-error';
 import { BULK_BODY_BYTES, CSV_BASE64_BODY_BYTES, SMALL_BODY_BYTES, jsonBodyGuard, jsonQueryGuard } from './body-guard';
 import { TRPC_MAX_BATCH_CALLS } from '../contracts/transport';
 import type { ErrorCode } from '../contracts/error-codes';
-import { httpError } from './send-error';
+import { httpError, sendError } from './send-error';
 import { setCommonHeaders } from './common-headers';
 import { hostGuard, isValidHost } from './host-guard';
 import fs from 'node:fs';
@@ -65,7 +65,7 @@ const EXPRESS_ERROR_CODES: Partial<Record<number, ErrorCode>> = { 404: 'NOT_FOUN
 
 /** The dashboard routes' envelope for a path nothing serves. */
 function notFound(_req: Request, res: Response): void {
-  res.status(404).json({ error: { code: 'NOT_FOUND', message: 'Not found' } });
+  sendError(res, new AppError('NOT_FOUND', 'Not found'));
 }
 
 function replyPlain(res: Response, err: AppError): void {
