@@ -24,6 +24,8 @@ const FILES: Record<string, Buffer> = {
   'quoted field holding line breaks': Buffer.from('name,email\r\n"two\r\nlines",a@x.com\r\n"x",b@x.com\r\n'),
   'Google Contacts export': Buffer.from('Name,E-mail 1 - Type,E-mail 1 - Value\r\nAnn,* Home,ann@x.com\r\n'),
   'duplicates, "Name <address>", blanks and trailing empty columns': Buffer.from('email,,,\r\n"Ann <ann@x.com>",,,\r\nann@x.com,,,\r\n,,,\r\n  bo@x.com ,,,\r\n'),
+  '"Name" <address> cells written unquoted': Buffer.from('name,email,company\r\n"Lee, Ann","Ann" <ann@x.com>,ACME\r\n"Bo, B",bo@x.com,"B, Inc"\r\n"Cy" <cy@x.com>\r\n'),
+  '"Name" <address> header-less, LF': Buffer.from('"Ann Lee" <ann@x.com>\n"Bo" <bo@x.com>\nann@x.com\n'),
   'header-less list': Buffer.from('ann@x.com\nbo@x.com\nann@x.com\n'),
   'header-less rows with other columns': Buffer.from('Ann,ann@x.com,ACME\r\nBo,bo@x.com,\r\n'),
   "Excel's separator hint line": Buffer.from('\uFEFFsep=;\r\nName;Email\r\nLee, Bo;bo@x.com\r\n'),

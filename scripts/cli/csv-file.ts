@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { SCHEDULE_MESSAGES } from '../../server/contracts/schedules';
-import { cellAddress, CsvTextDecoder, csvLayout, csvParseOptions, detectDelimiter, isNotUtf8, LAYOUT_SAMPLE, NOT_TEXT_MESSAGE, NotTextError, parseEmailCsv, separatorHint, type CsvLayout } from '../../server/features/jobs/csv-import';
+import { cellAddress, CsvTextDecoder, csvLayout, csvParseOptions, detectDelimiter, isNotUtf8, isTextAfterClosingQuote, LAYOUT_SAMPLE, NOT_TEXT_MESSAGE, NotTextError, parseEmailCsv, repairNamedAddresses, separatorHint, type CsvLayout } from '../../server/features/jobs/csv-import';
 
 export interface CsvFileScan {
   /** Unique addresses (how many will be verified). */
@@ -38,8 +38,28 @@ interface Records {
   sawText(): boolean;
 }
 
+/** How a file is read: its encoding (UTF-8, else Windows-1252) and whether "Name" <address> fields are repaired. */
+interface Reading {
+  windows1252: boolean;
+  repair: boolean;
+}
+
+/** The text with repairNamedAddresses applied a whole line at a time (what it rewrites never spans lines). */
+async function* repairedLines(text: AsyncIterable<string>, delimiter: string): AsyncGenerator<string> {
+  let rest = '';
+  for await (const t of text) {
+    rest += t;
+    const end = Math.max(rest.lastIndexOf('\n'), rest.lastIndexOf('\r')) + 1;
+    if (end === 0) continue;
+    yield repairNamedAddresses(rest.slice(0, end), delimiter);
+    rest = rest.slice(end);
+  }
+  if (rest) yield repairNamedAddresses(rest, delimiter);
+}
+
 /** The file's records, decoded and parsed as the upload does; errors surface while iterating. */
-async function recordsOf(file: string, windows1252: boolean, pieceBytes: number | undefined): Promise<Records> {
+async function recordsOf(file: string, reading: Reading, pieceBytes: number | undefined): Promise<Records> {
+  const { windows1252 } = reading;
   const decoder = new CsvTextDecoder(windows1252);
   let nonBlank = false;
   async function* text(): AsyncGenerator<string> {
@@ -59,15 +79,15 @@ async function recordsOf(file: string, windows1252: boolean, pieceBytes: number 
     head += next.value;
     if (/[\r\n]/.test(next.value) && holdsTwoLines(head)) break;
   }
-  const source = Readable.from(
-    (async function* () {
-      if (head) yield head;
-      yield* pieces;
-    })(),
-  );
   const hint = separatorHint(head);
   if (hint) head = hint.rest;
-  const parser = parse(csvParseOptions(hint?.delimiter ?? detectDelimiter(head)));
+  const delimiter = hint?.delimiter ?? detectDelimiter(head);
+  const all = (async function* () {
+    if (head) yield head;
+    yield* pieces;
+  })();
+  const source = Readable.from(reading.repair ? repairedLines(all, delimiter) : all);
+  const parser = parse(csvParseOptions(delimiter));
   source.on('error', (err) => parser.destroy(err));
   source.pipe(parser);
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
@@ -91,8 +111,8 @@ async function* bodyOf(r: Records, layout: CsvLayout): AsyncGenerator<string | n
  */
 const flat = (s: string): string => JSON.parse(JSON.stringify(s)) as string;
 
-async function scan(file: string, windows1252: boolean, pieceBytes: number | undefined): Promise<CsvFileOutcome> {
-  const r = await recordsOf(file, windows1252, pieceBytes);
+async function scan(file: string, reading: Reading, pieceBytes: number | undefined): Promise<CsvFileOutcome> {
+  const r = await recordsOf(file, reading, pieceBytes);
   if (r.layoutHead.length === 0) return { ok: false, message: SCHEDULE_MESSAGES.csvEmpty };
   const layout = csvLayout(r.layoutHead);
   if (layout === null) return { ok: false, message: SCHEDULE_MESSAGES.csvNoEmailColumn };
@@ -117,7 +137,7 @@ async function scan(file: string, windows1252: boolean, pieceBytes: number | und
       skipped,
       // The first time an address comes by it is handed out and leaves the set: a later copy is a duplicate.
       async *addresses() {
-        for await (const email of bodyOf(await recordsOf(file, windows1252, pieceBytes), layout)) if (email && seen.delete(email)) yield email;
+        for await (const email of bodyOf(await recordsOf(file, reading, pieceBytes), layout)) if (email && seen.delete(email)) yield email;
       },
     },
   };
@@ -149,12 +169,25 @@ export async function readCsvFile(file: string, o: { pieceBytes?: number } = {})
       },
     };
   }
+  // Read as the upload reads: UTF-8, else Windows-1252; strictly, else with "Name" <address> fields repaired.
+  const read = async (windows1252: boolean): Promise<CsvFileOutcome> => {
+    try {
+      return await scan(file, { windows1252, repair: false }, o.pieceBytes);
+    } catch (err) {
+      if (!isTextAfterClosingQuote(err)) throw err;
+      try {
+        return await scan(file, { windows1252, repair: true }, o.pieceBytes);
+      } catch (again) {
+        throw isNotUtf8(again) || again instanceof NotTextError ? again : err;
+      }
+    }
+  };
   try {
     try {
-      return await scan(file, false, o.pieceBytes);
+      return await read(false);
     } catch (err) {
       if (!isNotUtf8(err)) throw err;
-      return await scan(file, true, o.pieceBytes);
+      return await read(true);
     }
   } catch (err) {
     if (err instanceof NotTextError) return { ok: false, message: NOT_TEXT_MESSAGE };

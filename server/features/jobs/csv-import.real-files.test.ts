@@ -92,6 +92,16 @@ describe('parseEmailCsv on files from real tools', () => {
     expect(v.duplicates).toBe(1);
   });
 
+  it('reads "Name" <address> cells written unquoted (a To line pasted from a mail program), not refusing the file', () => {
+    // The display name's quotes open the CSV field and the bracketed address follows them: strictly
+    // not CSV, yet what a mail program copies. The rest of the file (quoted fields too) reads as CSV.
+    expect(ok('email\r\n"Ann Lee" <ann@X.com>\r\n"Lee, Bo" <bo@x.com>\r\ncy@x.com\r\n').emails).toEqual(['ann@x.com', 'bo@x.com', 'cy@x.com']);
+    expect(ok('"Ann Lee" <ann@x.com>\n"Bo" <bo@x.com>\n').emails).toEqual(['ann@x.com', 'bo@x.com']);
+    expect(ok('name,email,company\n"Lee, Ann","Ann" <ann@x.com>,ACME\n"Bo, B",bo@x.com,"B, Inc"\n').emails).toEqual(['ann@x.com', 'bo@x.com']);
+    // A value that is text after a closing quote and not a bracketed address is still refused.
+    expect(parseEmailCsv('email\n"ann@x.com"x\n').ok).toBe(false);
+  });
+
   it("honours Excel's separator hint line (sep=;) instead of reading it as the header", () => {
     expect(ok('sep=;\r\nName;Email\r\nAnn;ann@x.com\r\n').emails).toEqual(['ann@x.com']);
     expect(ok('\uFEFFsep=,\nemail\nann@x.com\n').emails).toEqual(['ann@x.com']);

@@ -201,6 +201,27 @@ export function csvParseOptions(delimiter: string) {
 }
 
 /**
+ * csv-parse's refusal of text after a field's closing quote: `"Ann Lee" <ann@x.com>`, a recipient as
+ * a mail program copies it, written into the file unquoted. Such a file is read again, repaired.
+ */
+export const isTextAfterClosingQuote = (err: unknown): boolean => {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE' || code === 'CSV_INVALID_CLOSING_QUOTE';
+};
+
+/**
+ * Each field that is a quoted display name followed by a bracketed address (`"Lee, Ann" <ann@x.com>`)
+ * rewritten as the CSV field holding that text (`"""Lee, Ann"" <ann@x.com>"`), which normalizeEmail
+ * reads as the address. Only a whole field (after a line start or the delimiter, up to the next) is
+ * rewritten, and only on one line, so the text may be repaired a line at a time.
+ */
+export function repairNamedAddresses(text: string, delimiter: string): string {
+  const d = delimiter.replace(/[\\^$.*+?()[\]{}|-]/g, '\\$&');
+  const field = new RegExp(`(?<![^\\r\\n${d}])([ \\t]*)"([^"\\r\\n]*)"[ \\t]*<([^<>"\\r\\n]*@[^<>"\\r\\n]*)>[ \\t]*(?=${d}|[\\r\\n]|$)`, 'g');
+  return text.replace(field, (_m, lead: string, name: string, address: string) => `${lead}"""${name}"" <${address}>"`);
+}
+
+/**
  * Excel's separator hint: a first line `sep=;` (tools write it so that Excel, which honours and hides
  * it, splits the file right in any locale). The delimiter it names and the text after the line; null
  * when the file has none.
@@ -300,7 +321,12 @@ export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: numbe
   try {
     records = parse(text, csvParseOptions(delimiter)) as string[][];
   } catch (err) {
-    return fail('UNREADABLE', `The CSV could not be read: ${(err as Error).message}`);
+    try {
+      if (!isTextAfterClosingQuote(err)) throw err;
+      records = parse(repairNamedAddresses(text, delimiter), csvParseOptions(delimiter)) as string[][];
+    } catch {
+      return fail('UNREADABLE', `The CSV could not be read: ${(err as Error).message}`);
+    }
   }
   if (records.length === 0) return fail('EMPTY_FILE', SCHEDULE_MESSAGES.csvEmpty);
 
