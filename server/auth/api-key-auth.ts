@@ -24,6 +24,8 @@ export interface ApiKeyPrincipal {
   ratePerSecond: number | null;
   /** Enterprise: the account's own API rate (mailvet accounts set-api-rate), or null for the plan table's. */
   accountRatePerSecond: number | null;
+  /** The key's creator has no seat in the account (its plan fell below the team's size): the account's team size, else null. */
+  seatlessCreatorLimit: number | null;
 }
 
 export type ApiKeyAuthFailure = {
@@ -86,6 +88,6 @@ export async function authenticateApiKey(db: Db, authorizationHeader: string | n
   }
   return {
     ok: true,
-    principal: { accountId: row.accountId, keyId: row.keyId, plan: row.plan, isTest: row.isTest, scopes: knownScopes(row.scopes), ratePerSecond: row.ratePerSecond, accountRatePerSecond: row.accountRatePerSecond },
+    principal: { accountId: row.accountId, keyId: row.keyId, plan: row.plan, isTest: row.isTest, scopes: knownScopes(row.scopes), ratePerSecond: row.ratePerSecond, accountRatePerSecond: row.accountRatePerSecond, seatlessCreatorLimit: row.creatorSeatless ? row.teamMemberLimit : null },
   };
 }

@@ -109,7 +109,7 @@ function rewriteErrorBodies(res: Response, docsBase: string): void {
 async function validateDirect(ctx: RestContext, rawInput: unknown) {
   try {
     const caller = await v1Gates.authenticate(ctx);
-    v1Gates.plan(caller.plan);
+    v1Gates.plan(caller);
     v1Gates.scope(caller.keyScopes, 'validate');
     await v1Gates.rate(ctx, caller);
     let input: z.infer<typeof validateInput>;

@@ -9,7 +9,7 @@ import type { ApiScope } from '../contracts/api-keys';
 import { AppError } from '../lib/app-error';
 import { timed } from '../lib/server-timing';
 import { publicProcedure } from '../trpc/init';
-import { GATE_MESSAGES, requirePlan } from '../trpc/procedures';
+import { GATE_MESSAGES } from '../trpc/procedures';
 import { planAllows, type PlanType } from '../contracts/plans';
 import type { AppDeps } from '../deps';
 import { consumeV1KeyRequest, consumeV1Request, type ApiRateStore, type RateDecision } from './rate-limit';
@@ -17,6 +17,11 @@ import { restStateOf, type RestState } from './rest-context';
 import type { RequestHandler } from 'express';
 import { fromNodeHeaders } from 'better-auth/node';
 import { sendProblem } from '../http/send-error';
+
+/** Why a key whose creator lost their seat (the plan fell below the team's size) is refused. */
+export function seatlessCreatorMessage(teamMemberLimit: number): string {
+  return `The person who created this API key has no seat in this team: your current plan allows ${teamMemberLimit} team member(s) total. Upgrade the plan or remove a member to use this key again.`;
+}
 
 export function scopeRequiredMessage(scope: ApiScope): string {
   return `This API key does not have the "${scope}" scope. Create a key with that scope on the API Keys page.`;
@@ -31,6 +36,8 @@ export interface V1Caller {
   keyScopes: ApiScope[];
   keyRatePerSecond: number | null;
   accountRatePerSecond: number | null;
+  /** The key's creator has no seat in the account: its team size (the key is refused), else null. */
+  seatlessCreatorLimit: number | null;
 }
 
 /**
@@ -42,12 +49,16 @@ export const v1Gates = {
   async authenticate(ctx: { deps: AppDeps; headers: Headers }): Promise<V1Caller> {
     const auth = await timed('auth', () => authenticateApiKey(ctx.deps.db, ctx.headers.get('authorization')));
     if (!auth.ok) throw new AppError(auth.code, auth.message);
-    const { accountId, keyId, plan, isTest, scopes, ratePerSecond, accountRatePerSecond } = auth.principal;
-    return { accountId, keyId, plan, sandbox: isTest, keyScopes: scopes, keyRatePerSecond: ratePerSecond, accountRatePerSecond };
+    const { accountId, keyId, plan, isTest, scopes, ratePerSecond, accountRatePerSecond, seatlessCreatorLimit } = auth.principal;
+    return { accountId, keyId, plan, sandbox: isTest, keyScopes: scopes, keyRatePerSecond: ratePerSecond, accountRatePerSecond, seatlessCreatorLimit };
   },
-  /** The plan includes API access (403 PLAN_REQUIRED). */
-  plan(plan: PlanType): void {
-    if (!planAllows(plan, 'apiKeys')) throw new AppError('PLAN_REQUIRED', GATE_MESSAGES.apiKeys);
+  /**
+   * The plan includes API access, and the key's creator holds a seat in the team (a member past the
+   * plan's team size works in no part of the account, /v1 included: membership.ts) — else 403 PLAN_REQUIRED.
+   */
+  plan(caller: Pick<V1Caller, 'plan' | 'seatlessCreatorLimit'>): void {
+    if (!planAllows(caller.plan, 'apiKeys')) throw new AppError('PLAN_REQUIRED', GATE_MESSAGES.apiKeys);
+    if (caller.seatlessCreatorLimit !== null) throw new AppError('PLAN_REQUIRED', seatlessCreatorMessage(caller.seatlessCreatorLimit));
   },
   /** The key has the scope (403 SCOPE_REQUIRED naming it). */
   scope(keyScopes: ApiScope[], scope: ApiScope): void {
@@ -82,9 +93,10 @@ export const v1Gates = {
 
 const keyAuthedProcedure = publicProcedure
   .use(async function isApiKeyAuthed({ ctx, next }) {
-    return next({ ctx: { ...ctx, ...(await v1Gates.authenticate(ctx)) } });
-  })
-  .use(requirePlan('apiKeys'));
+    const caller = await v1Gates.authenticate(ctx);
+    v1Gates.plan(caller);
+    return next({ ctx: { ...ctx, ...caller } });
+  });
 
 /** The base procedure of a /v1 route that needs `scope`. */
 export function apiKeyProcedure(scope: ApiScope) {
@@ -123,7 +135,7 @@ export function gatesBeforeBody(deps: AppDeps, routeOf: (req: Parameters<Request
     if (!route) return next();
     try {
       const caller = await v1Gates.authenticate({ deps, headers: fromNodeHeaders(req.headers) });
-      v1Gates.plan(caller.plan);
+      v1Gates.plan(caller);
       v1Gates.scope(caller.keyScopes, route.scope);
       const rate: RestState = { responseHeaders: {} };
       try {

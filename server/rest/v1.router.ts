@@ -29,7 +29,7 @@ const TAG_JOBS = 'Jobs';
 const COMMON_ERRORS = {
   400: 'Bad input',
   401: 'Missing, invalid or revoked API key',
-  403: 'Plan does not include API access (PLAN_REQUIRED), or the key lacks the scope (SCOPE_REQUIRED, with scope)',
+  403: "Plan does not include API access, or the key's creator has no seat in the team on the current plan (PLAN_REQUIRED); or the key lacks the scope (SCOPE_REQUIRED, with scope)",
   429: 'Rate limit exceeded (see Retry-After)',
 };
 

@@ -14,10 +14,12 @@ export interface Membership {
 /**
  * SQL: the `member` row (joined with its `account`) holds a seat: an owner, or a member whom the
  * members seated before them (owners first, then by joining order) leave room for in the team size.
+ * As text too, for the API key lookup's prepared statement (api-keys.queries.ts).
  */
-const seated = sql<SqlBool>`(member.role = 'owner' or (select count(*) from member ahead
+export const SEATED_SQL = `(member.role = 'owner' or (select count(*) from member ahead
   where ahead."organizationId" = member."organizationId"
     and (ahead.role = 'owner' or (ahead."createdAt", ahead.id) < (member."createdAt", member.id))) < account.team_member_limit)`;
+const seated = sql<SqlBool>`${sql.raw(SEATED_SQL)}`;
 
 /** The teams the user belongs to but has no seat in (their plan fell below the team's size): told on every screen. */
 export async function seatlessMemberships(db: Db, userId: string): Promise<Array<{ accountId: string; name: string; limit: number }>> {

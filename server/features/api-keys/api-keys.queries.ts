@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import { preparedStatement, runPrepared } from '../../../db/prepared';
 import { API_SCOPES, type ApiKey, type ApiScope } from '../../contracts/api-keys';
+import { SEATED_SQL } from '../account/membership';
 
 const publicColumns = ['id', 'name', 'key_prefix', 'created_at', 'last_used_at', 'revoked_at', 'is_test', 'scopes', 'rate_limit_per_second'] as const;
 
@@ -121,6 +122,13 @@ export interface KeyLookup {
   ratePerSecond: number | null;
   /** Enterprise: the account's API rate set by the operator (null: the plan table's). */
   accountRatePerSecond: number | null;
+  /**
+   * The key's creator is a member of its account without a seat (the plan fell below the team's
+   * size: membership.ts), so the key works no more than they do until a seat is theirs again.
+   */
+  creatorSeatless: boolean;
+  /** The account's team size (what a seatless creator's refusal names). */
+  teamMemberLimit: number;
 }
 
 /** $1 the key's SHA-256 (hex). A named statement: every /v1 request runs it (db/prepared.ts). */
@@ -129,12 +137,14 @@ const keyByHashStatement = preparedStatement(
   `select api_key.id as "keyId", api_key.account_id as "accountId", api_key.key_hash as "keyHash",
       api_key.revoked_at as "revokedAt", api_key.last_used_at as "lastUsedAt", account.plan,
       api_key.is_test as "isTest", api_key.scopes, api_key.rate_limit_per_second as "ratePerSecond",
-      account.api_rate_per_second as "accountRatePerSecond"
+      account.api_rate_per_second as "accountRatePerSecond", account.team_member_limit as "teamMemberLimit",
+      exists (select 1 from member where member."organizationId" = api_key.account_id
+        and member."userId" = api_key.created_by and not ${SEATED_SQL}) as "creatorSeatless"
     from api_key inner join account on account.id = api_key.account_id
     where api_key.key_hash = $1`,
 );
 
-/** The key with this hash (unique index) and its account's plan and API rate, in one read. */
+/** The key with this hash (unique index), its account's plan and API rate, and its creator's seat, in one read. */
 export async function findApiKeyByHash(db: Db, hash: string): Promise<KeyLookup | null> {
   const [row] = await runPrepared<KeyLookup>(db, keyByHashStatement, [hash]);
   return row ?? null;
