@@ -163,6 +163,11 @@ describe('a permanent refusal at RCPT whose text says it is about policy or a bl
     '553 5.1.1 Forged sender',
     '550 5.1.1 The sender domain has no MX',
     '550 5.1.1 Return path rejected',
+    // The same in the server's own language: blocked, access denied, our sender invalid.
+    '550 5.1.1 Ihre IP-Adresse ist gesperrt',
+    '550 5.1.1 Accès refusé',
+    '550 5.1.0 Absender ungültig',
+    '550 5.1.0 Remitente rechazado',
   ];
 
   it.each(refusals)('%s → unknown/policy_block, never invalid', async (refusal) => {

@@ -184,6 +184,49 @@ const passing: Case[] = [
   ['ImprovMX PTR', ['550 5.7.25 IP name lookup failed. No valid PTR record found for the given IP address. - ImprovMX v2024.06.06'], 'policy_block'],
 ];
 
+// ---- Servers that answer in their own language (German, French, Spanish, Italian, Portuguese, Dutch,
+// Polish, Russian). A mailbox code (5.1.1, 5.1.0) whose text says we were blocked, access was denied,
+// a policy refused, or our sender is the problem says nothing about the mailbox; a bare 550 whose
+// text names an unknown user says what its English twin says.
+const otherLanguages: Case[] = [
+  ['German: our IP blocked under 5.1.1', ['550 5.1.1 Ihre IP-Adresse ist gesperrt'], 'policy_block'],
+  ['German: access denied under 5.1.1', ['550 5.1.1 Zugriff verweigert'], 'policy_block'],
+  ['German: our sender invalid under 5.1.0', ['550 5.1.0 Absender ungültig'], 'policy_block'],
+  ['German: our sender, written without the umlaut', ['550 5.1.0 <verify@probe.example>: Absender ungueltig'], 'policy_block'],
+  ['German: refused by policy', ['550 5.1.1 Abgelehnt aufgrund einer Richtlinie'], 'policy_block'],
+  ['French: access refused under 5.1.1', ['550 5.1.1 Accès refusé'], 'policy_block'],
+  ['French: sender refused', ['550 5.1.0 Expéditeur refusé'], 'policy_block'],
+  ['French: blocked, written without accents', ['550 5.1.1 Adresse IP bloquee'], 'policy_block'],
+  ['Spanish: blocked', ['550 5.1.1 Su dirección IP ha sido bloqueada'], 'policy_block'],
+  ['Spanish: sender refused', ['550 5.1.0 Remitente rechazado'], 'policy_block'],
+  ['Spanish: access denied', ['550 5.1.1 Acceso denegado'], 'policy_block'],
+  ['Italian: access denied', ['550 5.1.1 Accesso negato'], 'policy_block'],
+  ['Italian: sender not allowed', ['550 5.1.0 Mittente non autorizzato'], 'policy_block'],
+  ['Portuguese: blocked', ['550 5.1.1 Endereço IP bloqueado'], 'policy_block'],
+  ['Portuguese: sender', ['550 5.1.0 Remetente inválido'], 'policy_block'],
+  ['Dutch: blocked', ['550 5.1.1 Uw IP-adres is geblokkeerd'], 'policy_block'],
+  ['Polish: blocked', ['550 5.1.1 Adres IP zablokowany'], 'policy_block'],
+  ['Russian: blocked', ['550 5.1.1 Ваш IP-адрес заблокирован'], 'policy_block'],
+  ['Russian: sender refused', ['550 5.1.0 Отправитель отклонён'], 'policy_block'],
+  ['German: unknown user, bare 550', ['550 Benutzer unbekannt'], 'mailbox_not_found'],
+  ['German: unknown recipient, bare 550', ['550 Empfänger unbekannt: <ghost@example.de>'], 'mailbox_not_found'],
+  ['German: mailbox does not exist, bare 550', ['550 Postfach existiert nicht'], 'mailbox_not_found'],
+  ['French: unknown user, bare 550', ['550 Utilisateur inconnu'], 'mailbox_not_found'],
+  ['French: unknown recipient, bare 550', ['550 Destinataire inconnu'], 'mailbox_not_found'],
+  ['Spanish: unknown user, bare 550', ['550 Usuario desconocido'], 'mailbox_not_found'],
+  ['Spanish: mailbox does not exist, bare 550', ['550 El buzón no existe'], 'mailbox_not_found'],
+  ['Italian: unknown user, bare 550', ['550 Utente sconosciuto'], 'mailbox_not_found'],
+  ['Italian: recipient does not exist, bare 550', ['550 Destinatario inesistente'], 'mailbox_not_found'],
+  ['Portuguese: unknown user, bare 550', ['550 Usuário desconhecido'], 'mailbox_not_found'],
+  ['Dutch: unknown user, bare 550', ['550 Onbekende gebruiker'], 'mailbox_not_found'],
+  ['Polish: user does not exist, bare 550', ['550 Użytkownik nie istnieje'], 'mailbox_not_found'],
+  ['Russian: user not found, bare 550', ['550 Пользователь не найден'], 'mailbox_not_found'],
+  ['German: unknown user with 5.1.1 (as before)', ['550 5.1.1 Benutzer unbekannt'], 'mailbox_not_found'],
+  // A sender named in another language never makes a missing mailbox of the recipient.
+  ['German: sender unknown, bare 550', ['550 Absender unbekannt'], 'policy_block'],
+  ['Spanish: sender does not exist, bare 550', ['550 El remitente no existe'], 'policy_block'],
+];
+
 const fmt = ([src, lines]: Case) => `${src}: ${lines.join(' | ')}`;
 
 const groups: [string, Case[]][] = [
@@ -191,6 +234,7 @@ const groups: [string, Case[]][] = [
   ['clear unknown users', missedUnknown],
   ['a temporary server condition', tempMadeFinal],
   ['real-world replies', passing],
+  ['replies in other languages', otherLanguages],
 ];
 
 describe.each(groups)('%s', (_group, cases) => {

@@ -41,6 +41,9 @@ const FULL = /mailbox (?:is )?full|over ?quota|quota exceeded|exceeded (?:its|th
 const ABOUT_US =
   /administrative prohibition|\bPTR\b|reverse (?:dns|lookup)|\brdns\b|invalid dns|resource record|frequency limited|\bspf\b|\bdkim\b|\bdmarc\b|\bdynamic\b.{0,20}\b(?:ip|ips|address(?:es)?|hosts?|pool|range)\b|\bresidential\b|\bdial-?up\b/i;
 const DISABLED = /(?:account|mailbox|user|recipient)\b.{0,40}\b(?:disabled|deactivated|inactive|suspended|closed|locked)/i;
+/** "User unknown", "no such mailbox" as servers write it in German, French, Spanish, Italian, Portuguese, Dutch, Polish and Russian (with or without accents). */
+const NOT_FOUND_ELSEWHERE =
+  /benutzer (?:ist )?unbekannt|unbekannte[rs]? (?:benutzer|empf(?:ä|ae|a)nger)|empf(?:ä|ae|a)nger (?:ist )?unbekannt|postfach (?:existiert nicht|nicht vorhanden|unbekannt)|utilisateur inconnu|destinataire inconnu|bo[iî]te (?:aux lettres )?(?:inexistante|inconnue)|usuario (?:desconocido|inexistente|no existe)|destinatario (?:desconocido|inexistente|inesistente|no existe|sconosciuto)|buz[oó]n (?:desconocido|inexistente|no existe)|utente (?:sconosciuto|inesistente|non esiste)|casella (?:di posta )?(?:inesistente|non esiste)|usu[aá]rio (?:desconhecido|inexistente|n[aã]o existe)|utilizador (?:desconhecido|inexistente)|destinat[aá]rio (?:desconhecido|inexistente)|onbekende (?:gebruiker|ontvanger)|(?:gebruiker|ontvanger|mailbox) bestaat niet|nieznany (?:u[zż]ytkownik|odbiorca)|(?:u[zż]ytkownik|skrzynka|odbiorca) nie istnieje|пользовател\S* не (?:найден|существует)|нет такого (?:пользователя|ящика|адреса)|(?:ящик|адрес)\S* не существует|неизвестный (?:пользователь|получатель)/i;
 const NOT_FOUND =
   /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|doesn'?t have an? [\w.-]+ account|(?:does not|doesn'?t|did not) exist|mailbox (?:is )?(?:unavailable|not available)|(?:mailbox|recipient|user|address|account) (?:not found|unknown)|unknown (?:recipient|mailbox|address|account)|invalid (?:recipient|mailbox|address|user)|not a valid (?:mailbox|recipient|user)|no mailbox|user not (?:found|local)|unrouteable address|undeliverable address|address not present|recipient address rejected: user/i;
 const POLICY = /policy|denied|not (?:allowed|permitted|authori[sz]ed)|relay|authenticat|blocked|refused|rate limit|too many (?:connections|messages)|try again later/i;
@@ -53,9 +56,12 @@ const SENDER = /\bsender\b.{0,30}\b(?:rejected|refused|denied|verif\w*|unknown|i
  */
 const BLOCKED =
   /\bblocked\b|\bpolic(?:y|ies)\b|access denied|content filter|not a gateway|\brelay(?:ing)? (?:access )?(?:denied|not permitted|prohibited|disallowed)|rcpthosts|not (?:a |our )?local domain|domain (?:is )?not local|not our domain|domain not (?:served|hosted|handled) here|greylist|service (?:is )?(?:currently )?(?:unavailable|not available)|\byour (?:ip|network|host|server|mail server|account)\b|\b(?:this|sending|client|connecting|remote|source) ip\b|too many (?:invalid|unknown|bad|failed|non-?existent) (?:recipients|addresses|users)|too many (?:concurrent |simultaneous |smtp )*(?:connections|sessions|messages|e?mails|requests)|\brate (?:limit|exceeded)|\bsending rate\b|\bper (?:second|minute|hour|day)\b|\b(?:unable|cannot|can'?t|could not|couldn'?t) (?:to )?verify\b|\btemporar(?:y|ily)\b|\b(?:server|system) (?:is )?busy\b/i;
+/** Blocked, access denied, policy in German, French, Spanish, Italian, Portuguese, Dutch, Polish and Russian (accents optional). */
+const BLOCKED_ELSEWHERE =
+  /gesperrt|blockiert|zugriff verweigert|richtlinie|\bbloqu[eé]|\bbloccat|geblokkeerd|zablokowan|блокирован|acc[eè]s (?:refus[eé]|interdit)|acceso denegado|accesso negato|acesso negado|toegang geweigerd|odmowa dost[eę]pu|доступ запрещ|politique|\bpol[ií]tica|\bbeleid\b|polityk|политик/i;
 /** Our sender named as what is wrong in other words ("Invalid sender address", "sender domain has no MX", "Return path rejected"). */
 const SENDER_NAMED =
-  /\b(?:invalid|unknown|bad|unverified|unverifiable|forged|spoofed|illegal|unauthori[sz]ed|non-?existent)\s+(?:envelope\s+)?sender\b|\bsender\s+(?:domain|address|host)\b|\breturn[- ]path\b.{0,30}\b(?:rejected|refused|denied|invalid|unknown)/i;
+  /\b(?:invalid|unknown|bad|unverified|unverifiable|forged|spoofed|illegal|unauthori[sz]ed|non-?existent)\s+(?:envelope\s+)?sender\b|\bsender\s+(?:domain|address|host)\b|\breturn[- ]path\b.{0,30}\b(?:rejected|refused|denied|invalid|unknown)|\b(?:absender|remitente|mittente|remetente|afzender|nadawc)|exp[eé]diteur|отправител/i;
 const TOO_MANY_RCPTS = /too many (?:recipients|rcpts?)\b|recipients? limit|rcpt limit/i;
 /**
  * An enhanced code of another class than the reply code (parseReplyLines leaves it at the head of
@@ -86,6 +92,7 @@ export const REPLY_TABLE: readonly Row[] = [
   { cls: 'mailbox_not_found', code: /^550$/, enhanced: /^5\.4\.1$/, text: /^Recipient address rejected: Access denied\b/i, example: '550 5.4.1 Recipient address rejected: Access denied. AS(201806281) [AM4PEPF00027A5F.eurprd04.prod.outlook.com]' },
   // A block or a policy in the text outweighs a mailbox code (Microsoft 365's "Access denied" with 5.4.1 is the one above).
   { cls: 'policy_block', code: /^5/, words: BLOCKED, example: '550 5.1.1 Your IP has been blocked' },
+  { cls: 'policy_block', code: /^5/, words: BLOCKED_ELSEWHERE, example: '550 5.1.1 Ihre IP-Adresse ist gesperrt' },
   { cls: 'policy_block', enhanced: /^5\.1\.[78]$/, example: '553 5.1.8 <verify@probe.example>: Sender address rejected: Domain not found' },
   { cls: 'mailbox_not_found', enhanced: /^5\.1\.\d{1,3}$/, example: "550 5.1.1 The email account that you tried to reach does not exist" },
   { cls: 'mailbox_disabled', enhanced: /^5\.2\.1$/, example: '550 5.2.1 The email account that you tried to reach is disabled' },
@@ -97,6 +104,7 @@ export const REPLY_TABLE: readonly Row[] = [
   // worded so is a contradiction ("550 5.2.0 Mailbox unavailable"), never proof that the mailbox is missing.
   { cls: 'policy_block', enhanced: /^5\.2\.\d{1,3}$/, example: '550 5.2.0 Mailbox unavailable' },
   { cls: 'mailbox_not_found', code: /^5/, text: NOT_FOUND, example: '550 5.5.0 Requested action not taken: mailbox unavailable' },
+  { cls: 'mailbox_not_found', code: /^5/, text: NOT_FOUND_ELSEWHERE, example: '550 Benutzer unbekannt' },
   { cls: 'policy_block', code: /^5/, text: POLICY, example: '554 Relay access denied' },
   // A bare 550/551/553 with no enhanced code that says no more than RFC 5321's own text for it
   // ("Requested action not taken: mailbox unavailable / not local / name not allowed").
