@@ -365,7 +365,7 @@ export interface DevOutboxTable {
   created_at: Timestamp;
 }
 
-export type WebhookEvent = 'job.completed' | 'job.failed' | 'schedule.run_completed';
+export type WebhookEvent = 'job.completed' | 'job.failed' | 'job.cancelled' | 'schedule.run_completed';
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export interface WebhookSigningSecretTable {

@@ -92,10 +92,10 @@ export function toPublicJob(j: {
 
 export const jobWebhookPayloadSchema = z
   .object({
-    event: z.enum(['job.completed', 'job.failed']).meta({ description: 'job.completed when the job finished, job.failed when it could not.' }),
+    event: z.enum(['job.completed', 'job.failed', 'job.cancelled']).meta({ description: 'job.completed when the job finished, job.failed when it could not, job.cancelled when it was stopped (the results done so far are kept).' }),
     ...publicJobSchema.shape,
   })
-  .meta({ id: 'JobWebhookPayload', description: 'The body of job.completed and job.failed: the event name, then the job as GET /v1/jobs/{id} returns it.' });
+  .meta({ id: 'JobWebhookPayload', description: 'The body of job.completed, job.failed and job.cancelled: the event name, then the job as GET /v1/jobs/{id} returns it.' });
 export type JobWebhookPayload = z.infer<typeof jobWebhookPayloadSchema>;
 
 export const scheduleRunWebhookPayloadSchema = z

@@ -1,12 +1,13 @@
 // Outgoing webhooks: the shapes the dashboard and the server share. Pure data: shared with the browser.
 import { z } from 'zod';
 
-export const WEBHOOK_EVENTS = ['job.completed', 'job.failed', 'schedule.run_completed'] as const;
+export const WEBHOOK_EVENTS = ['job.completed', 'job.failed', 'job.cancelled', 'schedule.run_completed'] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
 export const WEBHOOK_EVENT_LABELS: Record<WebhookEventName, string> = {
   'job.completed': 'A bulk job completed',
   'job.failed': 'A bulk job failed',
+  'job.cancelled': 'A bulk job was cancelled (from History or through the API)',
   'schedule.run_completed': 'An auto-revalidation run completed (with the addresses whose status changed)',
 };
 

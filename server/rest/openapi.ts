@@ -158,6 +158,7 @@ function describeScopes(doc: OpenAPIObject): OpenAPIObject {
 const WEBHOOK_PAYLOADS: Record<WebhookEventName, z.ZodType> = {
   'job.completed': jobWebhookPayloadSchema,
   'job.failed': jobWebhookPayloadSchema,
+  'job.cancelled': jobWebhookPayloadSchema,
   'schedule.run_completed': scheduleRunWebhookPayloadSchema,
 };
 

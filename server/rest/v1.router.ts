@@ -51,7 +51,7 @@ const bulkInput = z.object({
   webhook_url: z
     .string({ error: 'webhook_url must be a string.' })
     .optional()
-    .meta({ description: 'HTTPS URL we POST a signed job.completed / job.failed event to when the job ends.', example: 'https://yourapp.com/hooks/mailvet' }),
+    .meta({ description: 'HTTPS URL we POST a signed job.completed / job.failed / job.cancelled event to when the job ends.', example: 'https://yourapp.com/hooks/mailvet' }),
 });
 
 const bulkOutput = z.object({

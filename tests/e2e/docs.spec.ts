@@ -36,7 +36,7 @@ test('the API Reference renders the OpenAPI document and the contracts', async (
   }
 
   const hooks = webhooksOf(doc);
-  expect(hooks.map((h) => h.event)).toEqual(['job.completed', 'job.failed', 'schedule.run_completed']);
+  expect(hooks.map((h) => h.event)).toEqual(['job.completed', 'job.failed', 'job.cancelled', 'schedule.run_completed']);
   for (const h of hooks) {
     const card = page.locator(`section#${h.id}`);
     await expect(card, h.event).toContainText(h.event);

@@ -2,6 +2,7 @@
 // job's row lock (the lock every result batch takes, bulk-pipeline.ts storeBatch): the job becomes
 // 'cancelled', its queued chunk tasks are removed, and the workers already on it stop at their
 // next batch or poll, storing nothing more. The results done so far stay (viewable, downloadable).
+// The job's webhook_url (and account endpoints subscribed to it) get job.cancelled.
 //
 // Credits: a job takes one credit per stored result, in that result's transaction; nothing is held
 // for the addresses still waiting. So the addresses a cancel leaves unchecked cost nothing: the
@@ -12,6 +13,7 @@ import type { Db } from '../../../db/client';
 import { TASKS } from '../../lib/tasks';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
+import { enqueueWebhook } from '../webhooks/webhooks.service';
 import { accountJobOr404 } from './job-results';
 import type { JobView } from './jobs.queries';
 
@@ -57,6 +59,9 @@ export async function cancelJob(db: Db, o: { accountId: string; jobId: string; u
       targetId: job.id,
       data: { total_emails: job.total_emails, processed_emails: job.processed_emails },
     });
+    // The job ended: its webhook_url and the account endpoints subscribed to job.cancelled are told,
+    // queued with this commit (a second cancel returned above and queues nothing).
+    await enqueueWebhook(trx, { jobId: job.id });
   });
   return cancelOutcome(db, o.accountId, existing.id);
 }

@@ -1,7 +1,8 @@
 // Outgoing webhooks. Two kinds of target get the same signed POSTs:
-//  - a bulk job's own `webhook_url` (POST /v1/bulk, Pro and up): `job.completed` / `job.failed`;
+//  - a bulk job's own `webhook_url` (POST /v1/bulk, Pro and up): `job.completed` / `job.failed` /
+//    `job.cancelled` (cancelled from History or through the API: the job ended all the same);
 //  - the account's webhook endpoints (Enterprise, API Keys page): the events each subscribes to,
-//    `job.completed`, `job.failed` and `schedule.run_completed`.
+//    `job.completed`, `job.failed`, `job.cancelled` and `schedule.run_completed`.
 // Every POST is a delivery row (webhook_delivery: the exact body, sent unchanged on every attempt)
 // with one row per attempt (webhook_attempt: status code, latency, error). Deliveries run as the
 // graphile-worker task `webhook-deliver` on a runner of their own (server/worker/runner.ts:
@@ -59,7 +60,7 @@ async function queueDelivery(db: Q, d: { id: string; account_id: string }): Prom
 interface FinishedJob {
   id: string;
   account_id: string;
-  status: 'completed' | 'failed';
+  status: 'completed' | 'failed' | 'cancelled';
   total_emails: number;
   processed_emails: number;
   webhook_url: string | null;
@@ -75,12 +76,14 @@ async function finishedJob(db: Q, jobId: string): Promise<FinishedJob | 'no_job'
     .where('id', '=', jobId)
     .executeTakeFirst();
   if (!job) return 'no_job';
-  if (job.status !== 'completed' && job.status !== 'failed') return 'not_finished';
+  if (job.status !== 'completed' && job.status !== 'failed' && job.status !== 'cancelled') return 'not_finished';
   return { ...job, status: job.status };
 }
 
+const JOB_EVENTS = { completed: 'job.completed', failed: 'job.failed', cancelled: 'job.cancelled' } as const satisfies Record<FinishedJob['status'], WebhookEvent>;
+
 function jobPayload(job: FinishedJob): JobWebhookPayload {
-  return { event: job.status === 'completed' ? 'job.completed' : 'job.failed', ...toPublicJob(job) };
+  return { event: JOB_EVENTS[job.status], ...toPublicJob(job) };
 }
 
 /** The delivery to a job's own webhook_url: its id is the job id (X-Mailvet-Delivery), one per job. */
@@ -141,9 +144,9 @@ export async function scheduleRunPayload(db: Q, job: FinishedJob): Promise<Sched
 
 /**
  * Queues every webhook a finished job owes: its own webhook_url, and the account's endpoints
- * subscribed to job.completed / job.failed (and, for a completed schedule run,
- * schedule.run_completed). Call it from the job's finalize step with the same transaction that
- * marks the job completed or failed, so the webhooks are queued exactly when that commits. Calling it
+ * subscribed to job.completed / job.failed / job.cancelled (and, for a completed schedule run,
+ * schedule.run_completed). Call it from the job's finalize step (or its cancel) with the same
+ * transaction that marks the job completed, failed or cancelled, so the webhooks are queued exactly when that commits. Calling it
  * twice is harmless: each delivery has a key of its own and is created once.
  */
 export async function enqueueWebhook(db: Q, o: { jobId: string }): Promise<void> {
@@ -156,7 +159,7 @@ export async function enqueueWebhook(db: Q, o: { jobId: string }): Promise<void>
   // Endpoints are an Enterprise feature: the plan comes from the account's own door.
   const account = await accountById(db, job.account_id);
   if (account && planAllows(account.plan, 'integrations')) {
-    const event: WebhookEvent = job.status === 'completed' ? 'job.completed' : 'job.failed';
+    const event: WebhookEvent = JOB_EVENTS[job.status];
     const endpoints = await db.selectFrom('webhook_endpoint').select(['id', 'url', 'events']).where('account_id', '=', job.account_id).execute();
     const want = (e: WebhookEvent) => endpoints.filter((x) => x.events.includes(e));
     const rows: Array<{ endpoint_id: string; url: string; event: WebhookEvent; body: string }> = want(event).map((x) => ({ endpoint_id: x.id, url: x.url, event, body: webhookBody(jobPayload(job)) }));

@@ -214,7 +214,8 @@ function EndpointsCard({ plan }: { plan: Plan }) {
         </CardTitle>
         <CardDescription>
           Endpoints that receive this account&apos;s events, whichever key or person started the work: <code className="font-mono text-[13px]">job.completed</code>,{' '}
-          <code className="font-mono text-[13px]">job.failed</code> and <code className="font-mono text-[13px]">schedule.run_completed</code> (with the addresses whose
+          <code className="font-mono text-[13px]">job.failed</code>, <code className="font-mono text-[13px]">job.cancelled</code> and{' '}
+          <code className="font-mono text-[13px]">schedule.run_completed</code> (with the addresses whose
           status changed since the previous run). Up to {MAX_WEBHOOK_ENDPOINTS} endpoints, HTTPS on port 443.
         </CardDescription>
       </CardHeader>

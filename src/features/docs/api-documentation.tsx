@@ -146,7 +146,7 @@ function ApiReference() {
         <H2 id="webhooks">Webhooks</H2>
         <P>
           We send a <InlineCode>POST</InlineCode> with a JSON body when something happens: to the <InlineCode>webhook_url</InlineCode> of a bulk
-          job when it completes or fails (Pro and up), and to your account webhooks for the events each one subscribes to (Enterprise; owners and
+          job when it completes, fails or is cancelled (Pro and up), and to your account webhooks for the events each one subscribes to (Enterprise; owners and
           admins add them on the API Keys page).
         </P>
         <div className="overflow-x-auto rounded-lg border border-slate-200">
@@ -168,6 +168,11 @@ function ApiReference() {
                 <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">job.failed</td>
                 <td className="px-4 py-2.5 text-slate-600">A bulk job could not finish (job webhook_url and account webhooks).</td>
                 <td className="px-4 py-2.5 text-slate-600">the same fields, with status failed</td>
+              </tr>
+              <tr>
+                <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">job.cancelled</td>
+                <td className="px-4 py-2.5 text-slate-600">A bulk job was cancelled, from History or through the API (job webhook_url and account webhooks).</td>
+                <td className="px-4 py-2.5 text-slate-600">the same fields, with status cancelled (the results done so far are kept)</td>
               </tr>
               <tr>
                 <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">schedule.run_completed</td>
