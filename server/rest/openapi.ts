@@ -102,7 +102,14 @@ function describeOurAnswers(doc: OpenAPIObject): OpenAPIObject {
           },
         ];
         for (const [status, r] of Object.entries(POST_REFUSALS)) {
-          if (base && !schemas[r.schema]) schemas[r.schema] = { ...structuredClone(base), title: r.title, example: { code: r.code, message: r.description } };
+          if (base && !schemas[r.schema]) {
+            // The 400 schema's shape, with this refusal's own examples (not BAD_INPUT's).
+            const schema = { ...structuredClone(base), title: r.title, example: { code: r.code, message: r.description } };
+            const props = (schema as ErrorSchema).properties as { code?: { example?: string }; message?: { example?: string } } | undefined;
+            if (props?.code) props.code.example = r.code;
+            if (props?.message) props.message.example = r.description;
+            schemas[r.schema] = schema;
+          }
           const existing = responses[status];
           if (existing) existing.description = `${existing.description ?? ''}; or: ${r.description}`;
           else responses[status] = { description: r.description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${r.schema}` } } } };

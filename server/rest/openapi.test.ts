@@ -1,0 +1,40 @@
+// What a client generated from /v1/openapi.json shows of our errors: each error status's schema
+// gives, as its examples, a code that this status really carries (contracts/error-codes.ts) and a
+// message for it, not another status's (a 413 documented with the example code BAD_INPUT).
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../contracts/error-codes';
+import { openApiDocument } from './openapi';
+
+interface Schema {
+  properties?: { code?: { example?: string }; message?: { example?: string } };
+  example?: { code?: string; message?: string };
+}
+
+describe('the OpenAPI error schemas', () => {
+  it('give each error status an example code of that status, in the property and the schema example alike', () => {
+    const doc = JSON.parse(JSON.stringify(openApiDocument('http://127.0.0.1:1'))) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> }>>;
+      components: { schemas: Record<string, Schema> };
+    };
+    const seen = new Map<string, Set<number>>();
+    for (const item of Object.values(doc.paths)) {
+      for (const op of Object.values(item)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          const ref = response.content?.['application/problem+json']?.schema?.$ref;
+          if (Number(status) < 400 || !ref) continue;
+          const id = ref.slice(ref.lastIndexOf('/') + 1);
+          seen.set(id, (seen.get(id) ?? new Set()).add(Number(status)));
+        }
+      }
+    }
+    expect(seen.size).toBeGreaterThan(5);
+    for (const [id, statuses] of seen) {
+      const schema = doc.components.schemas[id]!;
+      const code = schema.properties?.code?.example ?? '';
+      const status = (ERROR_CODES as Record<string, { status: number }>)[code]?.status;
+      expect([...statuses], `${id}: example code ${code}`).toContain(status);
+      if (schema.example?.code !== undefined) expect(schema.example.code, id).toBe(code);
+      if (schema.example?.message !== undefined) expect(schema.properties?.message?.example, id).toBe(schema.example.message);
+    }
+  });
+});
