@@ -182,6 +182,26 @@ describe('a tarpit on unknown recipients (anti-harvesting delay longer than our 
     });
     expect(r.settled.get('alice@d.test')?.outcome.finding).toBe('accepted');
   }, 20_000);
+  it('the random mailbox is asked after the real ones in its session: a tarpit on unknown recipients never leaves them unanswered and asked again', async () => {
+    // Unknown recipients are answered only after 2.5 s (reply timeout 1.5 s). Asked first, the random
+    // mailbox's silence left alice unanswered behind it, session after session, and she was asked anew each time.
+    const known = (a: string): boolean => a.startsWith('alice') || a.startsWith('bob');
+    const host = await startMiniHost('127.0.0.1', 0, (a) => (known(a) ? '250 2.1.5 ok' : '550 5.1.1 no such user'), (a) => (known(a) ? 0 : 2500));
+    closers.push(() => host.close());
+    const r = await runProbe({
+      targets: [{ host: 'mx.d.test', ip: '127.0.0.1', priority: 10 }],
+      addresses: ['alice@d.test', 'bob@d.test'],
+      randomAddress: 'xrandom@d.test',
+      knownCatchAll: null,
+      ctx: smtpContext(host.port),
+      deadlineMs: 8000,
+      retryDelaysMs: [300, 600],
+    });
+    expect(r.settled.get('alice@d.test')?.outcome.finding).toBe('accepted');
+    expect(r.settled.get('bob@d.test')?.outcome.finding).toBe('accepted');
+    expect(host.rcpts.slice(0, 3)).toEqual(['alice@d.test', 'bob@d.test', 'xrandom@d.test']);
+    expect(host.rcpts.filter((a) => a !== 'xrandom@d.test')).toEqual(['alice@d.test', 'bob@d.test']);
+  }, 20_000);
 });
 
 describe('an address with a UTF-8 local part (RFC 6531) and MX hosts with and without SMTPUTF8', () => {

@@ -41,7 +41,7 @@ async function server(rcpt: (address: string, attempt: number) => string, o: { b
 const rcptCounts = (srv: { commandsSeen: string[][] }) => srv.commandsSeen.map((c) => c.filter((l) => l.startsWith('RCPT')).length);
 
 describe('probing one domain', () => {
-  it('packs recipients into sessions of at most the limit, random mailbox first, within the connection cap', async () => {
+  it('packs recipients into sessions of at most the limit, random mailbox last in its session, within the connection cap', async () => {
     const srv = await server((a) => (a.startsWith('x') ? '550 5.1.1 no such user' : '250 ok'));
     const addresses = Array.from({ length: 45 }, (_, i) => `user${i}@d.test`);
     const r = await run({ targets: [{ host: 'mx.d.test', ip: '127.0.0.1', priority: 10 }], addresses, randomAddress: 'xrandom@d.test', knownCatchAll: null, ctx: ctx(srv.port, {}, { perIp: 2, rcpts: 20 }), deadlineMs: 1000, retryDelaysMs: [] });
@@ -50,7 +50,9 @@ describe('probing one domain', () => {
     expect([...r.settled.values()].every((s) => s.outcome.finding === 'accepted' && s.catchAll === false)).toBe(true);
     expect(rcptCounts(srv).sort()).toEqual([20, 20, 6]);
     expect(srv.counters.maxConcurrent).toBeLessThanOrEqual(2);
-    expect(srv.commandsSeen[0]?.find((l) => l.startsWith('RCPT'))).toBe('RCPT TO:<xrandom@d.test>');
+    // Asked after the real mailboxes of its session (a tarpit on unknown recipients holds up none of them).
+    const withRandom = srv.commandsSeen.find((c) => c.includes('RCPT TO:<xrandom@d.test>')) ?? [];
+    expect(withRandom.filter((l) => l.startsWith('RCPT')).at(-1)).toBe('RCPT TO:<xrandom@d.test>');
   });
 
   it('obeys 452: finishes the session and continues in new ones with a lower limit', async () => {

@@ -572,7 +572,7 @@ class DomainProbe {
     }
   }
 
-  /** Takes up to `limit` ready recipients that may use `ip`: pinned ones first, the random mailbox early. */
+  /** Takes up to `limit` ready recipients that may use `ip`: pinned ones first (the random mailbox goes last in the batch). */
   private take(ip: string, limit: number): Ask[] {
     const now = Date.now();
     const batch: Ask[] = [];
@@ -597,6 +597,10 @@ class DomainProbe {
       if (a.pin !== null || !this.ready(a, now) || a.at.has(ip) || !this.candidates(a).includes(ip)) continue;
       add(a);
     }
+    // Taken first so that it has a place, asked last: a server that answers unknown recipients
+    // slowly (a tarpit) or turns a session away after one must not hold up the real mailboxes.
+    const random = batch.findIndex((a) => a.random);
+    if (random >= 0 && random < batch.length - 1) batch.push(...batch.splice(random, 1));
     return batch;
   }
 
@@ -659,7 +663,13 @@ class DomainProbe {
     // A 421 after some recipients were answered: the server's real per-session limit. Continue in
     // new sessions that stay under it, at once (like 452), instead of backing off.
     if (closing && closing.index > 0) this.p.ctx.politeness.lowerRcptLimit(target.ip, closing.index);
-    batch.forEach((a, i) => {
+    // The random mailbox (asked last) is read first: what the server said about it is known before
+    // the real mailboxes of the same session are settled (their catch-all flag).
+    const order = batch.map((_, i) => i);
+    const random = batch.findIndex((a) => a.random);
+    if (random > 0) order.unshift(...order.splice(random, 1));
+    order.forEach((i) => {
+      const a = batch[i] as Ask;
       const reply = res.rcptReplies[i] ?? null;
       if (a.settled) return;
       if (res.needsSmtpUtf8[i]) {
