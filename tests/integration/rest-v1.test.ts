@@ -320,7 +320,7 @@ describe('GET /v1/openapi.json', () => {
     expect(res.body.components.schemas['error.TOO_MANY_REQUESTS'].example.code).toBe('RATE_LIMITED');
     expect(res.body.paths['/validate'].post.security).toEqual([{ bearerAuth: [] }]);
     // The requests we send are described too (OpenAPI 3.1 webhooks), one per event.
-    expect(Object.keys(res.body.webhooks).sort()).toEqual(['job.completed', 'job.failed', 'schedule.run_completed']);
+    expect(Object.keys(res.body.webhooks).sort()).toEqual(['job.cancelled', 'job.completed', 'job.failed', 'schedule.run_completed']);
     const hook = res.body.webhooks['schedule.run_completed'].post;
     expect(hook.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ScheduleRunWebhookPayload' });
     expect(hook.parameters.map((p: { name: string }) => p.name)).toEqual(['X-Mailvet-Signature-V2', 'X-Mailvet-Timestamp', 'X-Mailvet-Signature', 'X-Mailvet-Event', 'X-Mailvet-Delivery', 'X-Mailvet-Attempt']);
