@@ -40,9 +40,19 @@ export function problemDetails(status: number, body: { code: string; message: st
 
 export const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 
+/**
+ * The challenge a public API 401 carries (RFC 9110 §11.6.1 requires one; RFC 6750 §3 its form): the
+ * Bearer scheme, with error="invalid_token" when a key was sent but is malformed, unknown or revoked.
+ * Some HTTP clients cannot read a 401 without it (Android's HttpURLConnection).
+ */
+export function bearerChallenge(code: string): string {
+  return code === 'MISSING_API_KEY' ? 'Bearer realm="Mailvet API"' : 'Bearer realm="Mailvet API", error="invalid_token"';
+}
+
 /** Sends an error as application/problem+json. */
 export function sendProblem(res: Response, err: unknown, docsBase: string): void {
   if (!(err instanceof AppError)) console.error('[http] unexpected error:', err);
   const { status, body } = httpError(err);
+  if (status === 401) res.setHeader('WWW-Authenticate', bearerChallenge(body.code));
   res.status(status).type(PROBLEM_JSON).send(JSON.stringify(problemDetails(status, body, docsBase)));
 }

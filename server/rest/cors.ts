@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, Idempotency-Key, X-Request-Id';
-const EXPOSE_HEADERS = 'X-Request-Id, X-Next-Cursor, Idempotent-Replayed, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, Server-Timing';
+const EXPOSE_HEADERS = 'X-Request-Id, X-Next-Cursor, Idempotent-Replayed, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, Server-Timing, WWW-Authenticate';
 
 /** The headers every /v1 answer carries for a cross-origin caller. */
 export function allowCrossOrigin(res: ServerResponse): void {

@@ -137,6 +137,11 @@ function describeOurAnswers(doc: OpenAPIObject): OpenAPIObject {
         if (Number(status) < 400 || !response.content?.['application/json']) continue;
         response.content = { 'application/problem+json': response.content['application/json'] };
         if (status === '429') response.headers = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } } };
+        if (status === '401') {
+          response.headers = {
+            'WWW-Authenticate': { description: 'Bearer realm="Mailvet API", with error="invalid_token" when the key sent is malformed, unknown or revoked.', schema: { type: 'string' } },
+          };
+        }
       }
     }
   }
