@@ -49,8 +49,10 @@ async function* repairedLines(text: AsyncIterable<string>, delimiter: string): A
   let rest = '';
   for await (const t of text) {
     rest += t;
-    const end = Math.max(rest.lastIndexOf('\n'), rest.lastIndexOf('\r')) + 1;
-    if (end === 0) continue;
+    // The last line end of this piece (looked for in the piece only: a long line is not rescanned).
+    const inPiece = Math.max(t.lastIndexOf('\n'), t.lastIndexOf('\r'));
+    if (inPiece < 0) continue;
+    const end = rest.length - t.length + inPiece + 1;
     yield repairNamedAddresses(rest.slice(0, end), delimiter);
     rest = rest.slice(end);
   }
