@@ -7,6 +7,7 @@ import { createVerifier, type ProbeOptions } from './index';
 import { startFakeDns, type FakeDns } from './testing/fake-dns';
 import { startScriptedSmtp, type RunningServer } from './testing/fake-smtp';
 import { loopbackOptions } from './testing/loopback-options';
+import { lineSplitter, startLoopbackServer } from './testing/loopback-server';
 
 let dns: FakeDns;
 let smtp: RunningServer;
@@ -232,6 +233,48 @@ describe('a recipient limit refused with 552 or 550 (RFC 821 listed 552; RFC 532
       const got = new Map<string, string>();
       for await (const r of v.verifyBatch([...users, 'ghost@banner.test'])) got.set(r.email, `${r.verdict}/${r.reason}`);
       expect(Object.fromEntries(got)).toEqual({ ...Object.fromEntries(users.map((u) => [u, 'deliverable/accepted'])), 'ghost@banner.test': 'undeliverable/mailbox_not_found' });
+    } finally {
+      await v.close();
+      await server.close();
+    }
+  });
+});
+
+describe('a server that answers the RCPTs of a pipelined group before MAIL (its sender check finishes late)', () => {
+  // PIPELINING offered; MAIL's reply waits for a sender check, RCPT replies go out as soon as read.
+  // Read in order, each reply would answer the command before its own: alice would get ghost's 550.
+  async function startLateMail(): Promise<{ port: number; close(): Promise<void> }> {
+    return startLoopbackServer((socket) => {
+      socket.write('220 mx.banner.test ESMTP\r\n');
+      const lines = lineSplitter();
+      socket.on('data', (d) => {
+        for (const line of lines(d)) {
+          if (line.startsWith('EHLO')) socket.write('250-mx.banner.test\r\n250-PIPELINING\r\n250 ENHANCEDSTATUSCODES\r\n');
+          else if (line.startsWith('MAIL')) setTimeout(() => socket.writable && socket.write('250 2.1.0 Ok\r\n'), 100);
+          else if (line.startsWith('RCPT')) {
+            const addr = /<([^>]*)>/.exec(line)?.[1] ?? '';
+            const answer = /^(alice|bob)@/.test(addr) ? '250 2.1.5 Ok' : `550 5.1.1 <${addr}>: Recipient address rejected: User unknown in virtual mailbox table`;
+            socket.write(`${answer}\r\n`);
+          } else if (line.startsWith('QUIT')) setTimeout(() => socket.writable && socket.end('221 2.0.0 Bye\r\n'), 150);
+          else socket.write('250 2.0.0 Ok\r\n');
+        }
+      });
+    });
+  }
+
+  it('no existing mailbox is reported undeliverable: the answers out of order are dropped, and the server is asked one command at a time', async () => {
+    const server = await startLateMail();
+    const v = createVerifier(loopbackOptions(dns.server, server.port));
+    try {
+      const got = new Map<string, string>();
+      for await (const r of v.verifyBatch(['alice@banner.test', 'ghost@banner.test', 'bob@banner.test'])) got.set(r.email, `${r.verdict}/${r.reason}`);
+      expect(got.get('alice@banner.test')).not.toBe('undeliverable/mailbox_not_found');
+      expect(got.get('bob@banner.test')).not.toBe('undeliverable/mailbox_not_found');
+      expect(Object.fromEntries(got)).toEqual({
+        'alice@banner.test': 'deliverable/accepted',
+        'ghost@banner.test': 'undeliverable/mailbox_not_found',
+        'bob@banner.test': 'deliverable/accepted',
+      });
     } finally {
       await v.close();
       await server.close();

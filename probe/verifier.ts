@@ -86,6 +86,7 @@ export class Engine implements Verifier {
       replyTimeoutMs: this.o.replyTimeoutMs,
       maxConnectionsPerIp: this.o.maxConnectionsPerIp,
       noTlsIps: new Set(),
+      noPipeliningIps: new Set(),
       pool: new SessionPool(),
       unreachableUntil: new Map(),
     };

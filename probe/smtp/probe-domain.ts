@@ -48,6 +48,8 @@ export interface SmtpContext {
   maxConnectionsPerIp: number;
   /** IPs whose TLS handshake failed: talk to them in plain text. */
   noTlsIps: Set<string>;
+  /** IPs that answered a pipelined group out of step: one command at a time there (optional). */
+  noPipeliningIps?: Set<string>;
   /** Lets domains on the same mail server address share sessions (optional). */
   pool?: SessionPool<unknown>;
   /** Addresses found unreachable recently (ip → until when), tried last by later checks (optional). */
@@ -470,6 +472,7 @@ class DomainProbe {
           localAddress: this.p.ctx.politeness.sourceFor(ip),
           rcpts: all.map((a) => a.address),
           startTls: !this.p.ctx.noTlsIps.has(ip),
+          pipelining: !this.p.ctx.noPipeliningIps?.has(ip),
           connectTimeoutMs: this.p.ctx.connectTimeoutMs,
           bannerTimeoutMs: this.p.ctx.bannerTimeoutMs,
           replyTimeoutMs: this.p.ctx.replyTimeoutMs,
@@ -612,6 +615,15 @@ class DomainProbe {
     // It answered: an address marked dead after another connection failed is alive after all, so the
     // recipients this session pins to it (4xx, 421) have somewhere to go.
     if (res.outcome !== 'unreachable' && res.outcome !== 'aborted') this.dead.delete(target.ip);
+    const noPipelining = this.p.ctx.noPipeliningIps;
+    if (res.outOfStep && res.pipelining && noPipelining && !noPipelining.has(target.ip)) {
+      // Its replies to a pipelined group did not match the commands (answers out of order, or more
+      // than asked for): asked again at once, one command at a time, which such a server answers in step.
+      noPipelining.add(target.ip);
+      for (const a of batch) this.requeue(a, 0, false);
+      this.pump();
+      return;
+    }
     switch (res.outcome) {
       case 'aborted':
         // Aborted by the domain that owned the session (another batch): ask again.

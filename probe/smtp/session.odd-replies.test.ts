@@ -177,3 +177,38 @@ describe('unsolicited replies (a banner sent as two complete replies)', () => {
     expect(r.settled.get('alice@f.test')?.outcome.finding).not.toBe('mailbox_not_found');
   });
 });
+
+describe('a pipelined group answered out of order (the RCPTs before MAIL), without enhanced codes', () => {
+  // "250 Ok" for MAIL and for a known recipient alike: only the addresses the refusals name show the shift.
+  const lateMail = () =>
+    startLoopbackServer((socket) => {
+      socket.write('220 fake.test ESMTP\r\n');
+      const lines = lineSplitter();
+      socket.on('data', (d) => {
+        for (const line of lines(d)) {
+          if (line.startsWith('EHLO')) socket.write('250-fake.test\r\n250 PIPELINING\r\n');
+          else if (line.startsWith('MAIL')) setTimeout(() => socket.writable && socket.write('250 Ok\r\n'), 80);
+          else if (line.startsWith('RCPT')) {
+            const addr = /<([^>]*)>/.exec(line)?.[1] ?? '';
+            socket.write(addr.startsWith('alice@') ? '250 Ok\r\n' : `550 <${addr.toUpperCase()}>: Recipient address rejected: User unknown\r\n`);
+          } else if (line.startsWith('QUIT')) setTimeout(() => socket.writable && socket.end('221 Bye\r\n'), 120);
+        }
+      });
+    });
+
+  it('a refusal naming another recipient is never kept as an answer: the session is out of step, no reply is handed out', async () => {
+    const srv = track(await lateMail());
+    for (const rcpts of [['alice@f.test', 'ghost@f.test'], ['ghost@f.test', 'alice@f.test']]) {
+      const res = await runSession(params(srv.port, rcpts));
+      expect(res.outOfStep, rcpts.join()).toBe(true);
+      expect(res.rcptReplies, rcpts.join()).toEqual([null, null]);
+    }
+  });
+
+  it('one command at a time (pipelining: false), the same server answers each recipient in step', async () => {
+    const srv = track(await lateMail());
+    const res = await runSession(params(srv.port, ['alice@f.test', 'ghost@f.test'], { pipelining: false }));
+    expect(res.pipelining).toBe(false);
+    expect(res.rcptReplies.map((r) => r?.code ?? null)).toEqual([250, 550]);
+  });
+});

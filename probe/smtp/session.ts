@@ -25,6 +25,11 @@ export interface SessionParams {
   rcpts: string[];
   /** Try STARTTLS when offered. */
   startTls: boolean;
+  /**
+   * false: one command at a time even when PIPELINING is offered (the server was found answering a
+   * pipelined group out of step). Default: pipeline when offered.
+   */
+  pipelining?: boolean;
   connectTimeoutMs: number;
   bannerTimeoutMs: number;
   replyTimeoutMs: number;
@@ -83,6 +88,8 @@ export interface SessionResult {
    * did not offer it (RFC 6531 3.4: such an address must not be sent there). Its reply stays null.
    */
   needsSmtpUtf8: boolean[];
+  /** The session ended because the server's replies did not match our commands ('out_of_step'). */
+  outOfStep: boolean;
 }
 
 export function toSmtpReply(stage: string, r: RawReply): SmtpReply {
@@ -152,6 +159,7 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
   /** The recipient whose reply is being waited for (-1: none). */
   let awaiting = -1;
   let stalledAt: number | null = null;
+  let outOfStep = false;
   const result = (outcome: SessionOutcome, decisive: SmtpReply | null, detail: string | null, pipelining = false, tls = false): SessionResult => ({
     outcome,
     transcript,
@@ -163,6 +171,7 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
     heldBack,
     stalledAt,
     needsSmtpUtf8,
+    outOfStep,
   });
   /** Room in the fleet budget for up to `wanted` RCPTs (waits for one); an abort ends the session like any other wait. */
   const budget = async (wanted: number): Promise<number> => {
@@ -187,10 +196,11 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
   // its own count of our connections never exceeds the cap.
   void conn.closed.then(() => setTimeout(() => p.onClosed?.(), CLOSE_GRACE_MS));
   if (p.onHeard) conn.whenHeard(p.onHeard);
-  const expect = async (stage: string, timeoutMs: number, code: number): Promise<RawReply> => {
+  const expect = async (stage: string, timeoutMs: number, code: number, notOurs?: (r: RawReply) => boolean): Promise<RawReply> => {
     const r = await conn.read(timeoutMs, p.signal);
     const reply = toSmtpReply(stage, r);
     transcript.push(reply);
+    if (notOurs?.(r)) throw new SmtpError('out_of_step', `out of step: the reply read for ${stage} answers a recipient (${r.code} ${r.text.slice(0, 80)})`);
     if (r.code !== code) throw unexpected(reply);
     return r;
   };
@@ -217,7 +227,7 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
         });
       }
     }
-    pipelining = keywords.has('PIPELINING');
+    pipelining = keywords.has('PIPELINING') && p.pipelining !== false;
     // RFC 6531: an address with a UTF-8 local part goes only to a server that offers SMTPUTF8, with
     // the SMTPUTF8 parameter on MAIL; elsewhere it is not sent at all (its refusal there, often
     // "501 5.1.3 bad address syntax", would say nothing about the mailbox).
@@ -242,7 +252,17 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
       heldBack = n < sendable.length ? p.rcpts.length - (sendable[n] ?? p.rcpts.length) : 0;
       quitSent = true;
       p.onRcptsSent?.(n);
-      await expect('mail', p.replyTimeoutMs, 250);
+      // A server that answers the group's RCPTs before MAIL (its sender check finishing late) shifts
+      // every answer onto the command before: a recipient's reply (2.1.5 "destination address valid",
+      // or one naming one of our recipients) read for MAIL, or a recipient's reply naming another of
+      // them, means no answer of the session can be trusted to be its recipient's.
+      const named = sent.map((i) => `<${(p.rcpts[i] ?? '').toLowerCase()}>`);
+      const names = (r: RawReply, own: string | null): boolean => {
+        if (!r.text.includes('<')) return false;
+        const text = r.text.toLowerCase();
+        return named.some((a) => a !== own && text.includes(a));
+      };
+      await expect('mail', p.replyTimeoutMs, 250, (r) => r.enhanced === '2.1.5' || names(r, null));
       /** QUIT's reply was read (or waited for). */
       let quitRead = false;
       for (const i of sent) {
@@ -252,6 +272,9 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
         if (r.code === 221) {
           quitRead = true;
           break;
+        }
+        if (names(r, `<${(p.rcpts[i] ?? '').toLowerCase()}>`)) {
+          throw new SmtpError('out_of_step', `out of step: the reply read for RCPT ${p.rcpts[i] ?? ''} names another recipient (${r.code} ${r.text.slice(0, 80)})`);
         }
         rcptReplies[i] = toSmtpReply('rcpt', r);
         if (r.code === 421) break; // the server is closing the connection
@@ -300,7 +323,10 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
     const e = err as SmtpError;
     if (e.kind === 'timeout' && awaiting >= 0) stalledAt = awaiting;
     // Out of step: no reply read in this session is known to answer the command it was read for.
-    if (e.kind === 'out_of_step') rcptReplies.fill(null);
+    if (e.kind === 'out_of_step') {
+      rcptReplies.fill(null);
+      outOfStep = true;
+    }
     // Cancelled (another MX won the race) after the greeting: say goodbye politely.
     if (e.kind === 'aborted' && greeted && !quitSent && p.cancel?.aborted && !outer?.aborted) void conn.quit(Math.min(p.replyTimeoutMs, 1000));
     else conn.destroy();
