@@ -3,27 +3,14 @@
 // not getaddrinfo, so the requests waiting on it hold none of libuv's four pool threads — which file
 // access, password hashing and every dns.lookup of the process share — and each gives up on its own.
 import { pbkdf2 } from 'node:crypto';
-import dgram from 'node:dgram';
 import fs from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliverWebhook, enqueueWebhook } from '../../server/features/webhooks/webhooks.service';
 import { ownerOn, type Person } from '../helpers/accounts';
+import { insertFinishedJob } from '../helpers/jobs';
+import { startSilentDns } from '../helpers/silent-dns';
 import { startTestServer, type TestServer } from '../helpers/test-server';
-
-/** A "DNS server" that reads every question and never answers; it keeps the names it was asked. */
-async function startSilentDns() {
-  const asked: string[] = [];
-  const socket = dgram.createSocket('udp4');
-  socket.on('message', (msg: Buffer) => {
-    // The question's name: length-prefixed labels after the 12-byte header.
-    const labels: string[] = [];
-    for (let i = 12; i < msg.length && msg[i]! > 0 && labels.length < 64; i += msg[i]! + 1) labels.push(msg.subarray(i + 1, i + 1 + msg[i]!).toString('latin1'));
-    asked.push(labels.join('.').toLowerCase());
-  });
-  await new Promise<void>((r) => socket.bind(0, '127.0.0.1', r));
-  return { address: `127.0.0.1:${(socket.address() as AddressInfo).port}`, asked, close: () => new Promise<void>((r) => socket.close(() => r())) };
-}
 
 let dns: Awaited<ReturnType<typeof startSilentDns>>;
 let ts: TestServer;
@@ -62,5 +49,28 @@ describe('webhook hosts whose DNS never answers', () => {
     }
     const jobs = await ts.testDb.db.selectFrom('validation_job').select('id').where('account_id', '=', owner.accountId).execute();
     expect(jobs).toEqual([]);
+  });
+});
+
+describe('a delivery whose host DNS does not answer when it is sent', () => {
+  // The URL passed the check when the job was submitted; at send time its DNS fails for a while (a
+  // timeout, SERVFAIL): that is a network error like a refused connection, retried with the backoff —
+  // not a final refusal after one try. An address that is not public stays a final refusal.
+  it('is a failed attempt that is retried, ended only by the last attempt; a non-public address is refused at once', { timeout: 60_000 }, async () => {
+    const db = ts.testDb.db;
+    const deps = { db, auth: ts.server.deps.auth, env: ts.server.deps.env };
+    const row = (id: string) => db.selectFrom('webhook_delivery').select(['status', 'attempts', 'last_error']).where('id', '=', id).executeTakeFirstOrThrow();
+
+    const flaky = await insertFinishedJob(db, owner.accountId, { webhookUrl: 'https://flaky.webhook-dns.test/hook' });
+    await enqueueWebhook(db, { jobId: flaky });
+    await expect(deliverWebhook(deps, flaky, { number: 1, max: 10 })).rejects.toThrow(/could not be resolved/);
+    expect(await row(flaky)).toMatchObject({ status: 'pending', attempts: 1, last_error: expect.stringMatching(/could not be resolved/) });
+    await expect(deliverWebhook(deps, flaky, { number: 10, max: 10 })).rejects.toThrow(/could not be resolved/);
+    expect(await row(flaky)).toMatchObject({ status: 'failed', attempts: 10 });
+
+    const internal = await insertFinishedJob(db, owner.accountId, { webhookUrl: 'https://10.0.0.1/hook' });
+    await enqueueWebhook(db, { jobId: internal });
+    expect(await deliverWebhook(deps, internal, { number: 1, max: 10 })).toMatchObject({ kind: 'refused' });
+    expect(await row(internal)).toMatchObject({ status: 'failed', attempts: 1 });
   });
 });

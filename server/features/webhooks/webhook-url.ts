@@ -17,7 +17,8 @@ export const WEBHOOK_URL_MAX_LENGTH = 2048;
 /** The only port a webhook may target: receivers are public HTTPS endpoints, not other services. */
 export const WEBHOOK_PORTS: readonly string[] = ['', '443'];
 
-export type WebhookUrlCheck = { ok: true; url: URL } | { ok: false; message: string };
+/** A refusal; `unresolved` when only DNS failed (no answer, SERVFAIL, NXDOMAIN): at send time a network error to retry, not a verdict on the URL. */
+export type WebhookUrlCheck = { ok: true; url: URL } | { ok: false; message: string; unresolved?: true };
 
 /** Syntax and scheme only (no DNS): cheap enough for zod refinements. */
 export function parseWebhookUrl(raw: string, allowPrivate: boolean): WebhookUrlCheck {
@@ -90,10 +91,10 @@ export async function checkWebhookUrl(raw: string, o: { allowPrivate: boolean; d
     try {
       addresses = (await resolveWebhookHost(host, o.dnsServers)).map((a) => a.address);
     } catch {
-      return { ok: false, message: `webhook_url host ${host} could not be resolved.` };
+      return { ok: false, message: `webhook_url host ${host} could not be resolved.`, unresolved: true };
     }
   }
-  if (addresses.length === 0) return { ok: false, message: `webhook_url host ${host} could not be resolved.` };
+  if (addresses.length === 0) return { ok: false, message: `webhook_url host ${host} could not be resolved.`, unresolved: true };
   for (const a of addresses) {
     if (!checkAddress(a).ok) return { ok: false, message: 'webhook_url must point to a public internet address (private, loopback, link-local, metadata, reserved and tunnelled addresses are refused).' };
   }

@@ -276,8 +276,22 @@ export async function deliverWebhook(deps: Pick<AppDeps, 'db' | 'auth' | 'env'>,
     });
   };
 
+  /** An attempt the receiver did not take: logged, then thrown so the task is retried (the last one ends the delivery). */
+  const failedAttempt = async (r: { statusCode: number | null; latencyMs: number; error: string }): Promise<never> => {
+    const final = attempt.number >= attempt.max;
+    await record({ ...r, final: final ? 'failed' : null });
+    if (final) await audit('webhook.failed', { error: r.error, final: true });
+    throw new Error(`webhook ${d.id} (${d.event}) not delivered (attempt ${attempt.number}/${attempt.max}): ${r.error}`);
+  };
+
   const allowPrivate = deps.env.WEBHOOK_ALLOW_PRIVATE;
+  const checkStarted = performance.now();
   const check = await checkWebhookUrl(d.url, { allowPrivate, dnsServers: deps.env.WEBHOOK_DNS_SERVERS });
+  if (!check.ok && check.unresolved) {
+    // DNS did not answer now (a timeout, SERVFAIL, a zone being changed): a network error like a
+    // refused connection, retried with the backoff; only the last attempt ends the delivery.
+    return failedAttempt({ statusCode: null, latencyMs: Math.round(performance.now() - checkStarted), error: check.message });
+  }
   const host = check.ok ? check.url.hostname.replace(/^\[(.*)\]$/, '$1') : '';
   if (!check.ok || (!allowPrivate && net.isIP(host) && !checkAddress(host).ok)) {
     const message = check.ok ? 'webhook_url points to a non-public address' : check.message;
@@ -315,10 +329,7 @@ export async function deliverWebhook(deps: Pick<AppDeps, 'db' | 'auth' | 'env'>,
   } catch (err) {
     error = errorText(err);
   }
-  const final = attempt.number >= attempt.max;
-  await record({ statusCode, latencyMs: Math.round(performance.now() - started), error, final: final ? 'failed' : null });
-  if (final) await audit('webhook.failed', { error, final: true });
-  throw new Error(`webhook ${d.id} (${d.event}) not delivered (attempt ${attempt.number}/${attempt.max}): ${error}`);
+  return failedAttempt({ statusCode, latencyMs: Math.round(performance.now() - started), error });
 }
 
 /**
