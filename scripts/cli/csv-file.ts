@@ -103,7 +103,7 @@ async function recordsOf(file: string, reading: Reading, pieceBytes: number | un
 }
 
 async function* bodyOf(r: Records, layout: CsvLayout): AsyncGenerator<string | null> {
-  for (const record of layout.hasHeader ? r.layoutHead.slice(1) : r.layoutHead) yield cellAddress(record[layout.column]);
+  for (const record of r.layoutHead.slice(layout.skip)) yield cellAddress(record[layout.column]);
   for await (const record of r.rest) yield cellAddress(record[layout.column]);
 }
 

@@ -102,6 +102,24 @@ describe('parseEmailCsv on files from real tools', () => {
     expect(parseEmailCsv('email\n"ann@x.com"x\n').ok).toBe(false);
   });
 
+  it("reads LinkedIn's Connections.csv, whose notes come before the header row", () => {
+    const linkedIn = [
+      'Notes:',
+      '"When exporting your connection data, you may notice that some of the email addresses are missing. You will only see email addresses for connections who have allowed their connections to see or download their email address using this setting https://www.linkedin.com/mypreferences/d/download-my-data. You can learn more here https://www.linkedin.com/help/linkedin/answer/261"',
+      '',
+      'First Name,Last Name,URL,Email Address,Company,Position,Connected On',
+      'Ann,Lee,https://www.linkedin.com/in/annlee,ann@x.com,ACME,CTO,01 Mar 2024',
+      'Bo,Berg,https://www.linkedin.com/in/bo,,Initech,Dev,02 Mar 2024',
+      'Cy,Ng,https://www.linkedin.com/in/cy,cy@y.com,"Globex, Inc",CEO,03 Mar 2024',
+      '',
+    ].join('\n');
+    expect(ok(linkedIn).emails).toEqual(['ann@x.com', 'cy@y.com']);
+    // A title line over an export's header, as report tools write one.
+    expect(ok('Customer list exported 2024-03-01\r\nName,Email\r\nAnn,ann@x.com\r\n').emails).toEqual(['ann@x.com']);
+    // Lines above a header are read as a preamble only while they hold no address: a header-less list stays one.
+    expect(parseEmailCsv('Customers\r\nann@x.com\r\nemail\r\nbo@x.com\r\n').ok).toBe(false);
+  });
+
   it("honours Excel's separator hint line (sep=;) instead of reading it as the header", () => {
     expect(ok('sep=;\r\nName;Email\r\nAnn;ann@x.com\r\n').emails).toEqual(['ann@x.com']);
     expect(ok('\uFEFFsep=,\nemail\nann@x.com\n').emails).toEqual(['ann@x.com']);

@@ -289,20 +289,34 @@ export const LAYOUT_SAMPLE = 51;
 export interface CsvLayout {
   column: number;
   hasHeader: boolean;
+  /** Records before the first row of addresses: lines above the header, and the header. */
+  skip: number;
 }
+
+/** How many lines above the header a file may have (LinkedIn's notes, a report's title). */
+export const MAX_PREAMBLE = 10;
 
 /**
  * Where the addresses are, from the file's first LAYOUT_SAMPLE records: the email column under its
- * header, or a header-less file's column of addresses; null when neither (no email column).
+ * header (the first record, or one after a few lines that hold no address), or a header-less
+ * file's column of addresses; null when neither (no email column).
  */
 export function csvLayout(head: string[][]): CsvLayout | null {
   const column = emailColumnOf(head);
-  if (column >= 0) return { column, hasHeader: true };
+  if (column >= 0) return { column, hasHeader: true, skip: 1 };
   // A header-less file: the one cell of the first row that holds an address ("ann@x.com" alone, or
   // "Ann,ann@x.com,ACME") names the column.
   const first = head[0]!;
   const withAt = first.flatMap((c, i) => (c.includes('@') ? [i] : []));
-  return withAt.length === 1 ? { column: withAt[0]!, hasHeader: false } : null;
+  if (withAt.length === 1) return { column: withAt[0]!, hasHeader: false, skip: 0 };
+  // Lines above the header (LinkedIn's Connections.csv starts with notes; a report tool's title):
+  // the header may come after up to MAX_PREAMBLE records, as long as none of them holds an address.
+  for (let i = 1; i <= MAX_PREAMBLE && i < head.length; i++) {
+    if (head[i - 1]!.some((c) => c.includes('@'))) break;
+    const col = emailColumnOf(head.slice(i));
+    if (col >= 0) return { column: col, hasHeader: true, skip: i + 1 };
+  }
+  return null;
 }
 
 /**
@@ -343,13 +357,13 @@ export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: numbe
 
   const layout = csvLayout(records.slice(0, LAYOUT_SAMPLE));
   if (layout === null) return fail('NO_EMAIL_COLUMN', SCHEDULE_MESSAGES.csvNoEmailColumn);
-  const { column, hasHeader } = layout;
+  const { column, hasHeader, skip } = layout;
 
   const seen = new Set<string>();
   const emails: string[] = [];
   let rows = 0;
   let skipped = 0;
-  for (const record of hasHeader ? records.slice(1) : records) {
+  for (const record of records.slice(skip)) {
     const email = cellAddress(record[column]);
     if (email === '') continue;
     rows++;
