@@ -56,14 +56,17 @@ export function toPublicResult(r: {
   };
 }
 
+/** A time as toISOString writes it, declared `format: date-time` (generated clients read a time). */
+const isoTime = z.string().meta({ format: 'date-time' });
+
 export const publicJobSchema = z
   .object({
     job_id: z.string().meta({ description: 'The job id.' }),
     status: jobStatusSchema.meta({ description: 'pending, then processing, then completed; failed when it could not finish, cancelled when stopped.' }),
     total_emails: z.number().int().min(0).meta({ description: 'Addresses in the job.' }),
     processed_emails: z.number().int().min(0).meta({ description: 'Addresses checked so far.' }),
-    created_at: z.string().meta({ description: 'When the job was created (ISO 8601).' }),
-    completed_at: z.string().nullable().meta({ description: 'When it finished (ISO 8601); null while it runs.' }),
+    created_at: isoTime.meta({ description: 'When the job was created (ISO 8601).' }),
+    completed_at: isoTime.nullable().meta({ description: 'When it finished (ISO 8601); null while it runs.' }),
   })
   .meta({ id: 'Job' });
 export type PublicJob = z.infer<typeof publicJobSchema>;
@@ -107,7 +110,7 @@ export const scheduleRunWebhookPayloadSchema = z
     previous_job_id: z.string().nullable().meta({ description: "The schedule's previous completed run, compared with this one (null on a first run)." }),
     total_emails: z.number().int().min(0).meta({ description: 'Addresses in this run.' }),
     processed_emails: z.number().int().min(0).meta({ description: 'Addresses checked in this run.' }),
-    completed_at: z.string().nullable().meta({ description: 'When the run finished (ISO 8601).' }),
+    completed_at: isoTime.nullable().meta({ description: 'When the run finished (ISO 8601).' }),
     changed: z
       .array(
         z.object({

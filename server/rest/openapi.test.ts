@@ -38,3 +38,22 @@ describe('the OpenAPI error schemas', () => {
     }
   });
 });
+
+describe('the OpenAPI times', () => {
+  it('declares every *_at field a date-time, so generated clients read a time and validators check it', () => {
+    const doc = JSON.parse(JSON.stringify(openApiDocument('http://127.0.0.1:1'))) as unknown;
+    const untyped: string[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}/${i}`));
+      if (!node || typeof node !== 'object') return;
+      const props = (node as { properties?: Record<string, { format?: string; anyOf?: Array<{ format?: string }> }> }).properties;
+      for (const [name, prop] of Object.entries(props ?? {})) {
+        const formats = [prop.format, ...(prop.anyOf ?? []).map((b) => b.format)];
+        if (name.endsWith('_at') && !formats.includes('date-time')) untyped.push(`${where}.${name}`);
+      }
+      for (const [k, v] of Object.entries(node)) walk(v, `${where}/${k}`);
+    };
+    walk(doc, '#');
+    expect(untyped).toEqual([]);
+  });
+});

@@ -5,6 +5,11 @@
 import Ajv2020 from 'ajv/dist/2020';
 import { openApiDocument } from '../../server/rest/openapi';
 
+/** The formats the document uses, checked: a date-time is an RFC 3339 time as toISOString writes it; a uri an absolute URL. */
+function withFormats(ajv: Ajv2020): Ajv2020 {
+  return ajv.addFormat('uri', (s: string) => URL.canParse(s)).addFormat('date-time', (s: string) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(s) && !Number.isNaN(Date.parse(s)));
+}
+
 interface Doc {
   webhooks?: Record<string, { post?: { parameters?: { name: string; in: string; required?: boolean }[]; requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> } } }>;
   components?: { schemas?: Record<string, object> };
@@ -15,7 +20,7 @@ export function webhookBodyProblems(event: string, body: string): string[] {
   const doc = JSON.parse(JSON.stringify(openApiDocument('http://127.0.0.1:1'))) as Doc;
   const ref = doc.webhooks?.[event]?.post?.requestBody?.content?.['application/json']?.schema?.$ref;
   if (!ref) return [`the OpenAPI document has no webhook body for ${event}`];
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  const ajv = withFormats(new Ajv2020({ strict: false, allErrors: true }));
   const validate = ajv.compile({ ...doc.components!.schemas![ref.slice(ref.lastIndexOf('/') + 1)], $defs: doc.components!.schemas });
   return validate(JSON.parse(body)) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
 }
@@ -57,7 +62,7 @@ export function responseProblems(method: string, path: string, answer: { status:
   if (!/json$/.test(media) || !declared.schema) return [];
   // The document's references point into components.schemas; the validator sees them as $defs.
   const local = (v: unknown) => JSON.parse(JSON.stringify(v).replace(/#\/components\/schemas\//g, '#/$defs/')) as object;
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  const ajv = withFormats(new Ajv2020({ strict: false, allErrors: true }));
   const validate = ajv.compile({ ...local(declared.schema), $defs: local(doc.components!.schemas) });
   return validate(JSON.parse(answer.body)) ? [] : (validate.errors ?? []).map((e) => `${method} ${path} ${answer.status}: ${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
 }
