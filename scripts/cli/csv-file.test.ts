@@ -20,6 +20,7 @@ const FILES: Record<string, Buffer> = {
   'UTF-16 BE': utf16('email\nann@x.com\nbo@x.com\n', 'be'),
   'Windows-1252 with semicolons': Buffer.from('Nom;Courriel\r\nJos\xe9;jose@x.com\r\nD\xfcrer;durer@x.com\r\n', 'latin1'),
   'UTF-8 BOM, then one Latin-1 line late in the file': Buffer.concat([Buffer.from(`\uFEFFEmail\r\n${Array.from({ length: 300 }, (_, i) => `u${i}@x.com`).join('\r\n')}\r\n`), Buffer.from('caf\xe9@x.com\r\n', 'latin1')]),
+  'UTF-8 lines with one Windows-1252 line between them': Buffer.concat([Buffer.from('email\nzoë@x.com\n', 'utf8'), Buffer.from('josé@x.com\r\n', 'latin1'), Buffer.from('ann@münchen.de\rłukasz@x.pl', 'utf8')]),
   'CR-only line ends (old Mac)': Buffer.from('email\ra@x.com\rb@x.com\r'),
   'quoted field holding line breaks': Buffer.from('name,email\r\n"two\r\nlines",a@x.com\r\n"x",b@x.com\r\n'),
   'Google Contacts export': Buffer.from('Name,E-mail 1 - Type,E-mail 1 - Value\r\nAnn,* Home,ann@x.com\r\n'),

@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { SCHEDULE_MESSAGES } from '../../server/contracts/schedules';
-import { cellAddress, CsvTextDecoder, csvLayout, csvParseOptions, detectDelimiter, isNotUtf8, isTextAfterClosingQuote, LAYOUT_SAMPLE, NOT_TEXT_MESSAGE, NotTextError, parseEmailCsv, repairNamedAddresses, separatorHint, type CsvLayout } from '../../server/features/jobs/csv-import';
+import { cellAddress, CsvTextDecoder, csvLayout, csvParseOptions, detectDelimiter, isTextAfterClosingQuote, LAYOUT_SAMPLE, NOT_TEXT_MESSAGE, NotTextError, parseEmailCsv, repairNamedAddresses, separatorHint, type CsvLayout } from '../../server/features/jobs/csv-import';
 
 export interface CsvFileScan {
   /** Unique addresses (how many will be verified). */
@@ -38,9 +38,8 @@ interface Records {
   sawText(): boolean;
 }
 
-/** How a file is read: its encoding (UTF-8, else Windows-1252) and whether "Name" <address> fields are repaired. */
+/** How a file is read: whether "Name" <address> fields are repaired. */
 interface Reading {
-  windows1252: boolean;
   repair: boolean;
 }
 
@@ -61,8 +60,7 @@ async function* repairedLines(text: AsyncIterable<string>, delimiter: string): A
 
 /** The file's records, decoded and parsed as the upload does; errors surface while iterating. */
 async function recordsOf(file: string, reading: Reading, pieceBytes: number | undefined): Promise<Records> {
-  const { windows1252 } = reading;
-  const decoder = new CsvTextDecoder(windows1252);
+  const decoder = new CsvTextDecoder();
   let nonBlank = false;
   async function* text(): AsyncGenerator<string> {
     for await (const piece of createReadStream(file, { highWaterMark: pieceBytes })) {
@@ -171,25 +169,17 @@ export async function readCsvFile(file: string, o: { pieceBytes?: number } = {})
       },
     };
   }
-  // Read as the upload reads: UTF-8, else Windows-1252; strictly, else with "Name" <address> fields repaired.
-  const read = async (windows1252: boolean): Promise<CsvFileOutcome> => {
+  // Read as the upload reads: strictly, else with "Name" <address> fields repaired.
+  try {
     try {
-      return await scan(file, { windows1252, repair: false }, o.pieceBytes);
+      return await scan(file, { repair: false }, o.pieceBytes);
     } catch (err) {
       if (!isTextAfterClosingQuote(err)) throw err;
       try {
-        return await scan(file, { windows1252, repair: true }, o.pieceBytes);
+        return await scan(file, { repair: true }, o.pieceBytes);
       } catch (again) {
-        throw isNotUtf8(again) || again instanceof NotTextError ? again : err;
+        throw again instanceof NotTextError ? again : err;
       }
-    }
-  };
-  try {
-    try {
-      return await read(false);
-    } catch (err) {
-      if (!isNotUtf8(err)) throw err;
-      return await read(true);
     }
   } catch (err) {
     if (err instanceof NotTextError) return { ok: false, message: NOT_TEXT_MESSAGE };

@@ -55,7 +55,7 @@ export const parseScheduleCsvInput = z.object({
   filename: z.string().trim().min(1).max(255),
   /**
    * The file's bytes, base64 (what the dialog sends): read on the server as Bulk Upload reads a file
-   * (UTF-16 with a BOM, UTF-8, else Windows-1252). A browser's File.text() would read every file as
+   * (UTF-16 with a BOM, else each line UTF-8 or Windows-1252). A browser's File.text() would read every file as
    * UTF-8, so an Excel "Unicode Text" export looked like binary data and Latin-1 names came out as U+FFFD.
    */
   contentBase64: z

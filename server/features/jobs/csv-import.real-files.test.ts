@@ -1,5 +1,5 @@
-// CSV files as real tools write them: mixed line ends, pipe delimiters, a UTF-8 BOM in a file that
-// falls back to Windows-1252. parseEmailCsv is the one parser behind the dashboard upload, POST
+// CSV files as real tools write them: mixed line ends, pipe delimiters, a UTF-8 file (BOM or not)
+// holding Windows-1252 lines. parseEmailCsv is the one parser behind the dashboard upload, POST
 // /v1/bulk multipart, schedules and `mailvet verify --csv`, so each case holds for every door.
 import { describe, expect, it } from 'vitest';
 import { parseEmailCsv } from './csv-import';
@@ -56,10 +56,17 @@ describe('parseEmailCsv on files from real tools', () => {
   });
 
   it('reads an Excel "CSV UTF-8" file (BOM, Email first) that also holds one Latin-1 line', () => {
-    // UTF-8 with a BOM, one row appended by a Latin-1 tool: not valid UTF-8, so read as Windows-1252.
+    // UTF-8 with a BOM, one row appended by a Latin-1 tool: that line is not UTF-8, so it is read as Windows-1252.
     const bytes = Buffer.concat([Buffer.from('\uFEFFEmail,Name\r\nzoe@x.com,Zoë\r\n', 'utf8'), Buffer.from('jose@x.com,José\r\n', 'latin1')]);
     const v = ok(new Uint8Array(bytes));
     expect(v.emails).toEqual(['zoe@x.com', 'jose@x.com']);
+  });
+
+  it('reads each line of a UTF-8 file that also holds a Windows-1252 line in its own encoding (no mojibake addresses)', () => {
+    // An Excel "CSV UTF-8" list with rows pasted in by a Latin-1 tool: read whole as Windows-1252,
+    // zoë@ became "zoÃ«@" and münchen.de "mÃ¼nchen.de", checked as other (invalid) addresses.
+    const bytes = Buffer.concat([Buffer.from('\uFEFFEmail,Name\r\nzoë@x.com,Zoë\r\nann@münchen.de,Ann\r\n', 'utf8'), Buffer.from('josé@x.com,José\r\n', 'latin1'), Buffer.from('łukasz@x.pl,Łukasz\r\n', 'utf8')]);
+    expect(ok(new Uint8Array(bytes)).emails).toEqual(['zoë@x.com', 'ann@münchen.de', 'josé@x.com', 'łukasz@x.pl']);
   });
 
   it('never glues the UTF-8 byte-order mark onto the first address of a header-less list', () => {

@@ -2,6 +2,7 @@
 // csv-parse does the CSV (BOM, quoted fields, line ends); this module picks the delimiter, finds the
 // email column (case-insensitive; or a header-less single column of addresses), normalises each
 // address (trimmed, domain lower-cased) and refuses what is not a usable list with a clear message.
+import { isUtf8 } from 'node:buffer';
 import { parse } from 'csv-parse/sync';
 import { hasLoneSurrogate, hasNul, trimAddress } from '../../../probe/contract';
 import { lowerCaseDomain } from '../../../probe/syntax/idna';
@@ -103,63 +104,105 @@ export class NotTextError extends Error {
   }
 }
 
-/** The fatal UTF-8 decoder's refusal: the file is read again as Windows-1252. */
-export const isNotUtf8 = (err: unknown): boolean => (err as NodeJS.ErrnoException | null)?.code === 'ERR_ENCODING_INVALID_ENCODED_DATA';
-
 const TEXT_SAMPLE = 65_536;
 const isControl = (c: number): boolean => (c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 0xfffd || c === 0x7f;
+
+const utf8Decoder = new TextDecoder('utf-8');
+const cp1252Decoder = new TextDecoder('windows-1252');
+
+/** Index just past the last CR or LF of `bytes` (0 when there is none). */
+function afterLastLineEnd(bytes: Uint8Array): number {
+  for (let i = bytes.length - 1; i >= 0; i--) if (bytes[i] === 0x0a || bytes[i] === 0x0d) return i + 1;
+  return 0;
+}
+
+/**
+ * Whole lines of bytes → text: UTF-8 where a line is UTF-8, else Windows-1252, line by line. A list
+ * is often put together by more than one tool (an Excel "CSV UTF-8" export with rows pasted in from a
+ * Latin-1 one): read whole as Windows-1252, its UTF-8 addresses came out as mojibake ("zoÃ«@…") and
+ * were checked as other, invalid, addresses. CR and LF are single bytes in both encodings, never
+ * inside a UTF-8 sequence, so lines can be told apart before decoding.
+ */
+function decodeLines(bytes: Uint8Array): string {
+  if (isUtf8(bytes)) return utf8Decoder.decode(bytes);
+  let out = '';
+  let start = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i < bytes.length && bytes[i] !== 0x0a && bytes[i] !== 0x0d) continue;
+    const line = bytes.subarray(start, Math.min(i + 1, bytes.length));
+    out += (isUtf8(line) ? utf8Decoder : cp1252Decoder).decode(line);
+    start = i + 1;
+  }
+  return out;
+}
 
 /**
  * Bytes → text by the intake's rules, a piece at a time (an upload is one piece; `mailvet verify
  * --csv` reads its file in pieces, so a list of any size is never held whole): UTF-16 with a
- * byte-order mark (Excel's "Unicode Text"); else UTF-8 (`windows1252: false`, fatal: the caller reads
- * the file again as Windows-1252 on isNotUtf8) or Windows-1252. A UTF-8 BOM is dropped either way,
- * and one U+FEFF at the start of the text. Throws NotTextError when a NUL appears anywhere or
- * more than 1% of the first 65,536 characters are control characters.
+ * byte-order mark (Excel's "Unicode Text"); else each line UTF-8, or Windows-1252 when it is not
+ * UTF-8 (decodeLines). A UTF-8 BOM is dropped, and one U+FEFF at the start of the text. Throws
+ * NotTextError when a NUL appears anywhere or more than 1% of the first 65,536 characters are
+ * control characters.
  */
 export class CsvTextDecoder {
+  /** UTF-16's decoder (a byte-order mark began the file); null: UTF-8 / Windows-1252 lines. */
   private decoder: InstanceType<typeof TextDecoder> | null = null;
   private utf16 = false;
-  private started = false;
+  /** Whether the first bytes (a byte-order mark?) have been looked at. */
+  private begun = false;
+  /** Whether a U+FEFF at the start of the text may still have to be dropped. */
+  private leading = true;
   private sampled = 0;
   private control = 0;
   private judged = false;
-
-  constructor(private readonly windows1252: boolean) {}
+  /** The bytes of a line not yet ended (UTF-8 / Windows-1252 text is decoded a whole line at a time). */
+  private partial: Uint8Array[] = [];
 
   private head: Uint8Array = new Uint8Array(0);
 
   decode(piece: Uint8Array, final: boolean): string {
     let bytes = piece;
-    if (this.decoder === null) {
+    if (!this.begun) {
       // The byte-order mark needs the first three bytes, whatever the size of the pieces.
       bytes = this.head.length > 0 ? Buffer.concat([this.head, piece]) : piece;
       if (bytes.length < UTF8_BOM.length && !final) {
         this.head = bytes;
         return '';
       }
+      this.head = new Uint8Array(0);
       const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : null;
       if (utf16) {
         this.utf16 = true;
         this.decoder = new TextDecoder(utf16);
         bytes = bytes.subarray(2);
-      } else {
-        // The UTF-8 byte-order mark is not text in either decoding: Windows-1252 would read it as "ï»¿"
-        // (an Excel "CSV UTF-8" file with one line added by a Latin-1 tool), glued to the first header.
-        if (UTF8_BOM.every((b, i) => bytes[i] === b)) bytes = bytes.subarray(UTF8_BOM.length);
-        this.decoder = this.windows1252 ? new TextDecoder('windows-1252') : new TextDecoder('utf-8', { fatal: true });
+      } else if (UTF8_BOM.every((b, i) => bytes[i] === b)) {
+        // The UTF-8 byte-order mark is not text: read as Windows-1252 it would be "ï»¿", glued to the first header.
+        bytes = bytes.subarray(UTF8_BOM.length);
       }
+      this.begun = true;
     }
     if (!this.utf16 && bytes.includes(0)) throw new NotTextError();
-    let text = this.decoder.decode(bytes, { stream: !final });
+    let text = this.decoder ? this.decoder.decode(bytes, { stream: !final }) : this.lines(bytes, final);
     // U+0000 can be neither stored nor checked: a file holding one is treated as binary.
     if (hasNul(text)) throw new NotTextError();
-    if (!this.started && text.length > 0) {
-      this.started = true;
+    if (this.leading && text.length > 0) {
+      this.leading = false;
       text = text.replace(/^\uFEFF/, '');
     }
     this.judge(text, final);
     return text;
+  }
+
+  /** The piece's whole lines decoded (decodeLines); the unended last line waits for the next piece. */
+  private lines(bytes: Uint8Array, final: boolean): string {
+    const end = final ? bytes.length : afterLastLineEnd(bytes);
+    if (end === 0 && !final) {
+      if (bytes.length > 0) this.partial.push(bytes);
+      return '';
+    }
+    const ready = this.partial.length > 0 ? Buffer.concat([...this.partial, bytes.subarray(0, end)]) : bytes.subarray(0, end);
+    this.partial = end < bytes.length ? [bytes.subarray(end)] : [];
+    return decodeLines(ready);
   }
 
   private judge(text: string, final: boolean): void {
@@ -173,15 +216,10 @@ export class CsvTextDecoder {
   }
 }
 
-/** Text from bytes: UTF-8 (BOM allowed), else Windows-1252; null when it is not text at all. */
+/** Text from bytes (CsvTextDecoder's rules); null when it is not text at all. */
 export function decodeText(bytes: Uint8Array): string | null {
   try {
-    try {
-      return new CsvTextDecoder(false).decode(bytes, true);
-    } catch (err) {
-      if (!isNotUtf8(err)) throw err;
-      return new CsvTextDecoder(true).decode(bytes, true);
-    }
+    return new CsvTextDecoder().decode(bytes, true);
   } catch (err) {
     if (err instanceof NotTextError) return null;
     throw err;
