@@ -10,7 +10,7 @@
 // could not be verified, 2 when the input is refused (unreadable CSV, no email column, …).
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { Command } from 'commander';
 import { addEngineOptions, cliLine, exitWhenStdoutCloses, optionsFromFlags, parseCli, stdinLine, verifyStdin, type VerifyFlags } from '../../probe/cli';
@@ -182,6 +182,11 @@ async function verifyList(addresses: AsyncIterable<string>, total: number | null
   let file: FileHandle | null = null;
   try {
     if (tmp) {
+      // A directory at --out would refuse the rename only at the end, the whole run's results lost with it.
+      if ((await stat(flags.out!).catch(() => null))?.isDirectory()) {
+        process.stderr.write(`mailvet verify: cannot write ${flags.out}: EISDIR (a directory; name the result file)\n`);
+        return 2;
+      }
       try {
         await writeFile(tmp, '');
         file = await open(tmp, 'w');

@@ -115,4 +115,15 @@ describe('mailvet verify --csv --out', () => {
     expect(stderr).toMatch(/^mailvet verify: cannot write .*out\.csv: ENOENT/);
     expect(dns.queries.length - before).toBe(0);
   });
+
+  it('an --out that names a directory is refused before any address is verified (not after the whole run)', { timeout: 60_000 }, async () => {
+    const input = path.join(dir, 'in-dir.csv');
+    await writeFile(input, 'email\nsomeone@slow.test\n');
+    const before = dns.queries.length;
+    const { code, stderr } = await mailvet(['verify', '--depth', 'mx', '--dns-server', dns.server, '--csv', input, '--out', dir], null);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^mailvet verify: cannot write .*: EISDIR/);
+    expect(stderr).not.toMatch(/Verified/);
+    expect(dns.queries.length - before).toBe(0);
+  });
 });
