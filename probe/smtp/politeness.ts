@@ -40,6 +40,8 @@ interface IpState {
   quietUntil: number;
   /** 421s in a row without a session let through since: the pause doubles with each. */
   busyStreak: number;
+  /** When a session to this address was last greeted (epoch ms; 0: never). */
+  lastGreeting: number;
 }
 
 const MAX_TRACKED_IPS = 10_000;
@@ -171,6 +173,21 @@ export class Politeness {
     if (state) state.busyStreak = 0;
   }
 
+  /** A session to `ip` was greeted: the server is alive, whichever domain the session was for. */
+  greeted(ip: string): void {
+    this.state(ip).lastGreeting = Date.now();
+  }
+
+  /** A session of this node to `ip` was greeted at or after `since` (epoch ms): the server is alive. */
+  greetedSince(ip: string, since: number): boolean {
+    return (this.ips.get(this.key(ip))?.lastGreeting ?? 0) >= since;
+  }
+
+  /** Sessions of this node open on `ip` right now (one asking about its own counts itself). */
+  openSessions(ip: string): number {
+    return this.ips.get(this.key(ip))?.open ?? 0;
+  }
+
   observeSession(ip: string, ms: number): void {
     const state = this.state(ip);
     state.sessionMs = state.sessionMs === null ? ms : 0.8 * state.sessionMs + 0.2 * ms;
@@ -215,7 +232,7 @@ export class Politeness {
     }
     if (!s) {
       if (this.ips.size >= MAX_TRACKED_IPS) this.forgetIdle();
-      s = { slots: new Semaphore(this.o.maxConnectionsPerIp), rcptLimit: this.o.maxRcptsPerSession, loweredAt: null, sessionMs: null, open: 0, quietUntil: 0, busyStreak: 0 };
+      s = { slots: new Semaphore(this.o.maxConnectionsPerIp), rcptLimit: this.o.maxRcptsPerSession, loweredAt: null, sessionMs: null, open: 0, quietUntil: 0, busyStreak: 0, lastGreeting: 0 };
       this.ips.set(ip, s);
     }
     return s;

@@ -173,6 +173,8 @@ interface SessionFacts {
   firstTooMany: number;
   /** Session-wide index of the recipient whose reply timed out (SessionResult.stalledAt); -1: none. */
   stalledAt: number;
+  /** Unreachable, but the server is alive: the connection was turned away (its limit per client). */
+  turnedAway: boolean;
 }
 
 const isFinalClass = (cls: string): cls is SmtpFinding =>
@@ -483,6 +485,7 @@ class DomainProbe {
           },
           onGreeted: () => {
             flight.greeted = true;
+            this.p.ctx.politeness.greeted(ip);
             for (const part of parts) part.probe.greetedAt.add(ip);
           },
           onRcptsSent: (n) => this.p.ctx.politeness.countRcpts(n),
@@ -497,7 +500,13 @@ class DomainProbe {
         // Told "too busy" before any recipient (421 at the greeting, MAIL or the first RCPT), or turned
         // away while our other sessions there are answered: one connection fewer, and for every
         // domain this node sends there, a pause before the next connection (once per session).
-        const turnedAway = res.outcome === 'unreachable' && parts.some((part) => part.probe.greetedAt.has(ip));
+        // Not let in while the server greets our other sessions, for this domain or any other on the
+        // same address (or, dropped at once, while others are open there): its limit per client
+        // (a connection closed, reset or left silent instead of a 421), not a dead server.
+        const politeness = this.p.ctx.politeness;
+        const turnedAway =
+          res.outcome === 'unreachable' &&
+          (parts.some((part) => part.probe.greetedAt.has(ip)) || politeness.greetedSince(ip, startedAt) || (res.droppedBeforeGreeting && politeness.openSessions(ip) > 1));
         if (res.outcome === 'busy' || closingAt === 0 || turnedAway) this.p.ctx.politeness.backOff(ip);
         else if (res.outcome === 'ok') this.p.ctx.politeness.welcomed(ip);
         // A session that answered some recipients and then went quiet or hung up: its limit.
@@ -517,7 +526,7 @@ class DomainProbe {
           part.probe.races.delete(flight);
           part.probe.open.delete(flight);
           const share: SessionResult = { ...res, rcptReplies: res.rcptReplies.slice(offset, offset + part.asks.length), needsSmtpUtf8: res.needsSmtpUtf8.slice(offset, offset + part.asks.length) };
-          if (!part.probe.done) part.probe.handle(share, part.asks, part.target, offset, { closing, answered, heldFrom, firstTooMany, stalledAt });
+          if (!part.probe.done) part.probe.handle(share, part.asks, part.target, offset, { closing, answered, heldFrom, firstTooMany, stalledAt, turnedAway });
           offset += part.asks.length;
         }
         for (const part of parts) part.probe.sweepRaces();
@@ -630,7 +639,7 @@ class DomainProbe {
         for (const a of batch) this.requeue(a, 0, false);
         break;
       case 'unreachable':
-        if (this.greetedAt.has(target.ip)) {
+        if (session.turnedAway) {
           // The server answers our other sessions: this connection was turned away (its limit per
           // client; the worker lowered the cap), and these recipients go again.
           for (const a of batch) this.turnedAway(a, res, target);
@@ -784,10 +793,17 @@ class DomainProbe {
     }
   }
 
-  /** A connection turned away by a server that answers others: asked again, then elsewhere, then unreachable. */
+  /**
+   * A connection turned away by a server that answers others. Not let in at all (over its limit per
+   * client, a silent 421): asked again after a pause, as after a 421 at the greeting. Lost after its
+   * greeting: asked again once. Then elsewhere, then unreachable.
+   */
   private turnedAway(a: Ask, res: SessionResult, target: Target): void {
-    a.silentCount++;
-    if (a.silentCount < 2) return this.requeue(a, 0, true);
+    if (res.transcript.length === 0) {
+      a.busyCount++;
+      const delay = busyBackoffMs(a.busyCount);
+      if (a.busyCount <= MAX_BUSY_RETRIES && Date.now() + delay - this.start <= this.p.deadlineMs) return this.requeue(a, delay, true);
+    } else if (++a.silentCount < 2) return this.requeue(a, 0, true);
     if (this.avoid(a, target.ip)) return this.requeue(a, 0, true);
     this.settle(a, 'smtp_unreachable', res.transcript, target, res.detail ?? 'connection turned away');
   }

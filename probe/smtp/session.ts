@@ -90,6 +90,8 @@ export interface SessionResult {
   needsSmtpUtf8: boolean[];
   /** The session ended because the server's replies did not match our commands ('out_of_step'). */
   outOfStep: boolean;
+  /** The server accepted the connection, then closed or reset it before greeting (not silent: it said so). */
+  droppedBeforeGreeting: boolean;
 }
 
 export function toSmtpReply(stage: string, r: RawReply): SmtpReply {
@@ -160,6 +162,7 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
   let awaiting = -1;
   let stalledAt: number | null = null;
   let outOfStep = false;
+  let droppedBeforeGreeting = false;
   const result = (outcome: SessionOutcome, decisive: SmtpReply | null, detail: string | null, pipelining = false, tls = false): SessionResult => ({
     outcome,
     transcript,
@@ -172,6 +175,7 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
     stalledAt,
     needsSmtpUtf8,
     outOfStep,
+    droppedBeforeGreeting,
   });
   /** Room in the fleet budget for up to `wanted` RCPTs (waits for one); an abort ends the session like any other wait. */
   const budget = async (wanted: number): Promise<number> => {
@@ -327,6 +331,7 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
       rcptReplies.fill(null);
       outOfStep = true;
     }
+    droppedBeforeGreeting = !greeted && e.kind === 'closed';
     // Cancelled (another MX won the race) after the greeting: say goodbye politely.
     if (e.kind === 'aborted' && greeted && !quitSent && p.cancel?.aborted && !outer?.aborted) void conn.quit(Math.min(p.replyTimeoutMs, 1000));
     else conn.destroy();
