@@ -1,6 +1,7 @@
 // webhooks: the account's signing secret (rotate), its webhook endpoints and the delivery log with
 // replay. All of it is webhook settings: owner and admin only (contracts/permissions.ts). Endpoints
-// are the Enterprise plan's account webhooks; replay follows the job-webhook gate (Pro and up).
+// are the Enterprise plan's account webhooks; replay follows the job-webhook gate (Pro and up), and
+// an endpoint's delivery the endpoints' (Enterprise).
 import { z } from 'zod';
 import {
   createWebhookEndpointInput,
@@ -63,5 +64,5 @@ export const webhooksRouter = router({
     .use(withinAccountRate)
     .input(deliveryIdInput)
     .output(webhookDeliverySchema)
-    .mutation(({ ctx, input }) => replayDelivery(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id, id: input.id })),
+    .mutation(({ ctx, input }) => replayDelivery(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id, plan: ctx.plan, id: input.id })),
 });

@@ -20,7 +20,8 @@ import type { Db } from '../../../db/client';
 import type { Database, WebhookDeliveryTable, WebhookEvent } from '../../../db/types';
 import { checkAddress, type Reason } from '../../../probe/index';
 import { MAX_CHANGES_PER_PAYLOAD, MAX_WEBHOOK_ENDPOINTS, WEBHOOK_RESPONSE_CAP_BYTES, type WebhookDelivery, type WebhookEndpoint } from '../../contracts/webhooks';
-import { planAllows } from '../../contracts/plans';
+import { planAllows, type PlanType } from '../../contracts/plans';
+import { GATE_MESSAGES } from '../../trpc/procedures';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { TASKS } from '../../lib/tasks';
@@ -243,6 +244,9 @@ function errorText(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).slice(0, 500);
 }
 
+/** What the delivery log says of an account endpoint's delivery once the plan no longer includes account webhooks. */
+export const ENDPOINTS_OFF_PLAN_ERROR = 'Account webhooks are no longer on your plan (Enterprise); this delivery was not sent.';
+
 /**
  * Sends one delivery (one attempt). Returns what happened; throws when the receiver did not take
  * it (non-2xx, deadline, network error) so the task is retried. Every attempt is logged.
@@ -253,6 +257,15 @@ export async function deliverWebhook(deps: Pick<AppDeps, 'db' | 'auth' | 'env'>,
   if (!d) return { kind: 'skipped', reason: 'no_delivery' };
   if (d.status === 'delivered') return { kind: 'skipped', reason: 'already_delivered' };
   if (d.status === 'failed') return { kind: 'skipped', reason: 'already_failed' };
+  // An account endpoint's delivery (a replay of one too) goes out only while the plan includes
+  // account webhooks: after a fall below Enterprise nothing more is sent to them, retries included.
+  if (d.endpoint_id !== null) {
+    const account = await accountById(db, d.account_id);
+    if (!account || !planAllows(account.plan, 'integrations')) {
+      await db.updateTable('webhook_delivery').set({ status: 'failed', last_error: ENDPOINTS_OFF_PLAN_ERROR, completed_at: new Date() }).where('id', '=', d.id).where('status', '=', 'pending').execute();
+      return { kind: 'refused', message: ENDPOINTS_OFF_PLAN_ERROR };
+    }
+  }
   // A job's own webhook_url keeps its audit trail (webhook.delivered / webhook.failed on the job).
   const jobUrl = d.endpoint_id === null && d.replay_of === null && d.job_id === d.id;
   const audit = (action: string, data: Record<string, unknown>) =>
@@ -476,11 +489,16 @@ export async function getDelivery(db: Db, accountId: string, id: string) {
   return { ...deliveryView(d), body: d.body, attempt_log: attempts.map((a) => ({ attempt: a.attempt, status_code: a.status_code, latency_ms: a.latency_ms, error: a.error, at: a.created_at.toISOString() })) };
 }
 
-/** Sends a delivery's exact body again as a new delivery (own id, own log), signed with today's secret. */
-export async function replayDelivery(db: Db, o: { accountId: string; userId: string; id: string }): Promise<WebhookDelivery> {
+/**
+ * Sends a delivery's exact body again as a new delivery (own id, own log), signed with today's secret.
+ * An account endpoint's delivery needs the plan that includes account webhooks (Enterprise); a job's
+ * own webhook_url, the plan with job webhooks (the router's gate).
+ */
+export async function replayDelivery(db: Db, o: { accountId: string; userId: string; plan: PlanType; id: string }): Promise<WebhookDelivery> {
   return db.transaction().execute(async (trx) => {
     const d = await trx.selectFrom('webhook_delivery').select(['id', 'account_id', 'endpoint_id', 'job_id', 'event', 'url', 'body']).where('id', '=', o.id).where('account_id', '=', o.accountId).executeTakeFirst();
     if (!d) throw new AppError('NOT_FOUND', 'Delivery not found.');
+    if (d.endpoint_id !== null && !planAllows(o.plan, 'integrations')) throw new AppError('PLAN_REQUIRED', GATE_MESSAGES.integrations);
     const row = await trx
       .insertInto('webhook_delivery')
       .values({ account_id: d.account_id, endpoint_id: d.endpoint_id, job_id: d.job_id, event: d.event, url: d.url, body: d.body, replay_of: d.id, created_by: o.userId })
