@@ -93,7 +93,10 @@ test('History shows an empty state, then a job that completes live, its results,
   await expect(page.getByText('Download Started')).toBeVisible();
   expect(download.suggestedFilename()).toContain(jobId!);
   expect(download.suggestedFilename()).toMatch(/\.csv$/);
-  const csv = fs.readFileSync(await download.path(), 'utf8').trim().split(/\r?\n/);
+  const saved = fs.readFileSync(await download.path(), 'utf8');
+  // UTF-8 with a byte-order mark, so that Excel reads it as UTF-8.
+  expect(saved.startsWith('\uFEFF')).toBe(true);
+  const csv = saved.slice(1).trim().split(/\r?\n/);
   expect(csv[0]).toBe(RESULT_COLUMNS);
   expect(csv).toHaveLength(9);
   expect(csv.some((l) => l.startsWith('ghost@normal.mailworld.test,invalid,'))).toBe(true);

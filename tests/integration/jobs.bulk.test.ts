@@ -85,6 +85,21 @@ describe('bulk upload → worker → History', () => {
     expect(cells.sort()).toEqual(["'+1@d0.bulk.test", "'-2@d0.bulk.test", "'=cmd|calc@x.io", "'@3@d0.bulk.test"].sort());
   });
 
+  it('downloads a file Excel opens as UTF-8 (byte-order mark first): a non-ASCII address is not turned into mojibake', async () => {
+    const { client } = await signUpOnPlan(ts, 'excel@example.com', 'starter', 100);
+    const up = await uploadCsv(client, 'intl.csv', csvOf(['josé@d0.bulk.test', 'ann@d0.bulk.test']));
+    expect(up.status).toBe(200);
+    expect((await waitForJob(ts.testDb.db, up.body.jobId)).status).toBe('completed');
+    const exp = await client.request(`/api/jobs/${up.body.jobId}/export`);
+    expect(exp.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const bytes = new Uint8Array(await exp.arrayBuffer());
+    // Without it Excel reads the file in the Windows code page: "josé@" shows as "josÃ©@".
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(3));
+    expect(text.split('\r\n')[0]).toBe('Email,Result,Deliverability Score,Syntax Valid,DNS Valid,MX Valid,SMTP Valid,Role Detected,Disposable Provider,Checked At');
+    expect(text).toContain('\r\njosé@d0.bulk.test,');
+  });
+
   it('refuses bad files with a clear 4xx before any credit is taken or any job is made', async () => {
     const { client, accountId } = await signUpOnPlan(ts, 'refused@example.com', 'starter', 5);
     const jobsBefore = await ts.testDb.db.selectFrom('validation_job').select('id').where('account_id', '=', accountId).execute();

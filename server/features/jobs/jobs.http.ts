@@ -1,7 +1,7 @@
 // Two plain-HTTP doors for bulk jobs, beside tRPC, for what JSON carries badly:
 //   POST /api/jobs/upload?filename=list.csv   body: the file's bytes (fetch(url, { body: file })), ≤ 10 MB
 //        → 200 { jobId, totalEmails, fileName, duplicates } | 4xx { error: { code, title?, message } }
-//   GET  /api/jobs/:jobId/export[?result=valid|invalid|risky] → the result CSV as a download
+//   GET  /api/jobs/:jobId/export[?result=valid|invalid|risky] → the result CSV as a download (UTF-8, BOM first)
 //        (completed jobs only; `result` keeps only those verdicts, comma-separated)
 // Same session cookie, same services and the same plan gate as the tRPC procedures.
 import express, { type Request, type Response } from 'express';
@@ -64,7 +64,9 @@ export function jobsHttpRouter(deps: AppDeps): express.Router {
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       res.setHeader('Content-Disposition', `attachment; filename="${out.filename}"`);
       res.setHeader('Cache-Control', 'no-store');
-      res.send(out.csv);
+      // A UTF-8 byte-order mark first: Excel reads a CSV without one in the Windows code page, so a
+      // non-ASCII address ("josé@…") showed as mojibake. (/v1's CSV, read by programs, has none.)
+      res.send(`\uFEFF${out.csv}`);
     } catch (err) {
       sendError(res, err, UPLOAD_MESSAGES.failed.message);
     }

@@ -130,7 +130,8 @@ export function useDownloadJob() {
       throw new Error(body?.error?.message ?? '');
     }
     const filename = dispositionName(res.headers.get('content-disposition')) ?? `validation-results-${jobId}.csv`;
-    saveText(await res.text(), filename, 'text/csv;charset=utf-8');
+    // The bytes as sent: res.text() would drop the byte-order mark that makes Excel read the file as UTF-8.
+    saveBlob(new Blob([await res.arrayBuffer()], { type: 'text/csv;charset=utf-8' }), filename);
     return filename;
   };
 }
@@ -149,8 +150,8 @@ export function useCancelJob() {
   );
 }
 
-export function saveText(text: string, filename: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+export function saveBlob(blob: Blob, filename: string) {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
   a.download = filename;
