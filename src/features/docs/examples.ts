@@ -324,7 +324,7 @@ echo $first['job_id'] === $retry['job_id'] ? "same job {$first['job_id']}\\n" : 
     ...described({
       id: 'job-status',
       title: "Follow a job's progress",
-      description: 'Poll until the status is completed or failed (or pass webhook_url and let us call you).',
+      description: 'Poll until the job ends: completed, failed or cancelled (or pass webhook_url and let us call you).',
       call: jobStatus,
       response: json({ ...sampleJob, status: 'processing', processed_emails: 2, completed_at: null }),
     }),
@@ -341,7 +341,7 @@ import time
 while True:
     job = call("GET", ${pathArg('python', jobStatus.path)})
     ${say('python', 'job', '{status}: {processed_emails}/{total_emails}')}
-    if job["status"] in ("completed", "failed"):
+    if job["status"] not in ("pending", "processing"):  # completed, failed or cancelled
         break
     time.sleep(2)`,
     php: `${phpHeader}
