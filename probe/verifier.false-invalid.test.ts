@@ -281,3 +281,46 @@ describe('a server that answers the RCPTs of a pipelined group before MAIL (its 
     }
   });
 });
+
+describe('a server that refuses every further recipient of a session once it has seen too many unknown ones (anti-harvesting)', () => {
+  // After two unknown recipients in one session, every further RCPT of that session is refused with
+  // `poison`, whether the mailbox exists or not; a new session starts the count over.
+  const harvestGuard = (poison: string): Parameters<typeof startScriptedSmtp>[0] => {
+    let unknown = 0;
+    return {
+      reply: (line) => {
+        if (line.startsWith('EHLO')) return '250-mx.banner.test\r\n250-PIPELINING\r\n250 ENHANCEDSTATUSCODES';
+        if (line.startsWith('MAIL')) {
+          unknown = 0;
+          return '250 2.1.0 Ok';
+        }
+        if (line.startsWith('RCPT')) {
+          if (unknown >= 2) return poison;
+          if (/<(alice|bob)@/.test(line)) return '250 2.1.5 Ok';
+          unknown++;
+          return '550 5.1.1 User unknown';
+        }
+        return line.startsWith('QUIT') ? '221 bye' : '250 2.1.0 Ok';
+      },
+    };
+  };
+
+  it.each(['550 5.7.1 Too many invalid recipients', '550 Too many bad recipients in this session'])('%s: the existing mailboxes after it are asked again in a new session and found', async (poison) => {
+    const server = await startScriptedSmtp(harvestGuard(poison));
+    const v = createVerifier(loopbackOptions(dns.server, server.port, { greylistDeadlineMs: { realtime: 1500, bulk: 1500 }, greylistRetryDelaysMs: [300] }));
+    try {
+      const got = new Map<string, string>();
+      for await (const r of v.verifyBatch(['ghost1@banner.test', 'ghost2@banner.test', 'alice@banner.test', 'ghost3@banner.test', 'bob@banner.test'])) got.set(r.email, `${r.verdict}/${r.reason}`);
+      expect(Object.fromEntries(got)).toEqual({
+        'ghost1@banner.test': 'undeliverable/mailbox_not_found',
+        'ghost2@banner.test': 'undeliverable/mailbox_not_found',
+        'alice@banner.test': 'deliverable/accepted',
+        'ghost3@banner.test': 'undeliverable/mailbox_not_found',
+        'bob@banner.test': 'deliverable/accepted',
+      });
+    } finally {
+      await v.close();
+      await server.close();
+    }
+  });
+});

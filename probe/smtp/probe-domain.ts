@@ -16,7 +16,7 @@ import type { SmtpReply } from '../contract';
 import type { SmtpFinding } from '../score';
 import { catchAllFromFinding, randomLocalPart } from './catch-all';
 import type { Politeness } from './politeness';
-import { classifyReply } from './reply-codes';
+import { classifyReply, saysTooManyInvalid } from './reply-codes';
 import { busyBackoffMs } from './retry-schedule';
 import { runSession, type SessionResult } from './session';
 import type { SessionPool } from './session-pool';
@@ -513,7 +513,9 @@ class DomainProbe {
         const heldFrom = all.length - res.heldBack;
         // Recipients not sent for want of SMTPUTF8 count as answered here: they are no sign of a limit.
         const answered = res.rcptReplies.filter((r, i) => r !== null || (i < heldFrom && res.needsSmtpUtf8[i])).length;
-        const firstTooMany = res.rcptReplies.findIndex((r) => r !== null && classifyReply(r) === 'too_many_recipients');
+        // A recipient limit (452), or, after the first recipient, a refusal for the unknown ones seen
+        // so far in the session (anti-harvesting): the rest go again in sessions that stay under it.
+        const firstTooMany = res.rcptReplies.findIndex((r, i) => r !== null && (classifyReply(r) === 'too_many_recipients' || (i > 0 && saysTooManyInvalid(r))));
         const stalledAt = res.stalledAt ?? -1;
         if (!closing && res.outcome === 'ok' && answered > 0 && answered < heldFrom) this.p.ctx.politeness.lowerRcptLimit(ip, answered);
         let offset = 0;
@@ -730,8 +732,9 @@ class DomainProbe {
         return this.settle(a, 'smtp_unreachable', evidence(null), target, res.detail ?? 'no reply to RCPT');
       }
       const cls = classifyReply(reply);
-      if (isFinalClass(cls)) return this.settle(a, cls, evidence(reply), target, null);
-      if (cls === 'too_many_recipients') {
+      const poisoned = session.firstTooMany > 0 && offset + i >= session.firstTooMany && saysTooManyInvalid(reply);
+      if (isFinalClass(cls) && !poisoned) return this.settle(a, cls, evidence(reply), target, null);
+      if (cls === 'too_many_recipients' || poisoned) {
         // Refused from the session's first recipient on: not a per-session count we can stay under
         // ("452 Too many recipients received this hour"), so back off like any 4xx, to the deadline.
         if (session.firstTooMany === 0) return this.temporary(a, evidence(reply), target, null);

@@ -63,6 +63,15 @@ const BLOCKED_ELSEWHERE =
 const SENDER_NAMED =
   /\b(?:invalid|unknown|bad|unverified|unverifiable|forged|spoofed|illegal|unauthori[sz]ed|non-?existent)\s+(?:envelope\s+)?sender\b|\bsender\s+(?:domain|address|host)\b|\breturn[- ]path\b.{0,30}\b(?:rejected|refused|denied|invalid|unknown)|\b(?:absender|remitente|mittente|remetente|afzender|nadawc)|exp[eé]diteur|отправител/i;
 const TOO_MANY_RCPTS = /too many (?:recipients|rcpts?)\b|recipients? limit|rcpt limit/i;
+const TOO_MANY_INVALID = /too many (?:invalid|unknown|bad|failed|non-?existent) (?:recipients|addresses|users)/i;
+
+/**
+ * The server refuses because of the unknown recipients it has seen (anti-harvesting: "550 5.7.1 Too
+ * many invalid recipients"): about the session, not this mailbox, which a new session may still ask.
+ */
+export function saysTooManyInvalid(reply: Reply): boolean {
+  return reply.code >= 400 && TOO_MANY_INVALID.test(reply.text);
+}
 /**
  * An enhanced code of another class than the reply code (parseReplyLines leaves it at the head of
  * the text, or in qmail's "(#4.7.1)"): not a valid enhanced code, but the reply is no bare one either.
