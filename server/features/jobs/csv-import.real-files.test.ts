@@ -125,6 +125,10 @@ describe('parseEmailCsv on files from real tools', () => {
     expect(ok('Customer list exported 2024-03-01\r\nName,Email\r\nAnn,ann@x.com\r\n').emails).toEqual(['ann@x.com']);
     // Lines above a header are read as a preamble only while they hold no address: a header-less list stays one.
     expect(parseEmailCsv('Customers\r\nann@x.com\r\nemail\r\nbo@x.com\r\n').ok).toBe(false);
+    // A title is one line, narrower than the header: a table whose data rows happen to hold the word "email" has no header below.
+    expect(ok('Address book\r\nemail\r\nann@x.com\r\n').emails).toEqual(['ann@x.com']);
+    const notAList = parseEmailCsv('Name,Note\r\nAnn,email\r\nBo,call back\r\n');
+    expect(notAList.ok ? notAList.value.emails : notAList.error.code).toBe('NO_EMAIL_COLUMN');
   });
 
   it("honours Excel's separator hint line (sep=;) instead of reading it as the header", () => {

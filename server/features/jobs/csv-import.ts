@@ -348,14 +348,20 @@ export function csvLayout(head: string[][]): CsvLayout | null {
   const withAt = first.flatMap((c, i) => (c.includes('@') ? [i] : []));
   if (withAt.length === 1) return { column: withAt[0]!, hasHeader: false, skip: 0 };
   // Lines above the header (LinkedIn's Connections.csv starts with notes; a report tool's title):
-  // the header may come after up to MAX_PREAMBLE records, as long as none of them holds an address.
+  // the header may come after up to MAX_PREAMBLE records, as long as none of them holds an address
+  // and each is a line of text (one cell) or narrower than the header: a table whose rows hold the
+  // word "email" somewhere has no header in them.
   for (let i = 1; i <= MAX_PREAMBLE && i < head.length; i++) {
     if (head[i - 1]!.some((c) => c.includes('@'))) break;
     const col = emailColumnOf(head.slice(i));
-    if (col >= 0) return { column: col, hasHeader: true, skip: i + 1 };
+    if (col < 0) continue;
+    const width = filledCells(head[i]!);
+    if (head.slice(0, i).every((r) => filledCells(r) <= 1 || filledCells(r) < width)) return { column: col, hasHeader: true, skip: i + 1 };
   }
   return null;
 }
+
+const filledCells = (record: string[]): number => record.filter((c) => c !== '').length;
 
 /**
  * A value of the email column, normalised: the address to check, '' when the cell is blank or
