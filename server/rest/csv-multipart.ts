@@ -1,8 +1,9 @@
 // POST /v1/bulk with a CSV file (multipart/form-data): the part named `file` is read under the file
 // limit the guard hands on (res.locals.bodyLimit: the dashboard's 10 MB) and parsed by the dashboard's
 // CSV parser (features/jobs: same rules, same 10,000-address limit); an optional `webhook_url`
-// field rides along. The request then continues as the JSON body { emails, webhook_url }, so the
-// bulk procedure, its gates and Idempotency-Key treat both forms alike.
+// field rides along (left empty, as a form sends an unfilled input: none). The request then
+// continues as the JSON body { emails, webhook_url }, so the bulk procedure, its gates and
+// Idempotency-Key treat both forms alike.
 import busboy from 'busboy';
 import type { RequestHandler } from 'express';
 import { MAX_UPLOAD_BYTES } from '../contracts/jobs';
@@ -75,7 +76,9 @@ export function csvMultipart(deps: AppDeps): RequestHandler {
       checkUploadFile(part.filename || 'upload.csv', part.bytes.byteLength, part.type);
       const parsed = parseOrRefuse(part.bytes);
       req.headers['content-type'] = 'application/json';
-      req.body = { emails: parsed.emails, ...(part.fields.webhook_url !== undefined ? { webhook_url: part.fields.webhook_url } : {}) };
+      // An HTML form sends its optional webhook_url input even when left empty: that is no webhook.
+      const webhookUrl = part.fields.webhook_url?.trim() ? part.fields.webhook_url : undefined;
+      req.body = { emails: parsed.emails, ...(webhookUrl !== undefined ? { webhook_url: webhookUrl } : {}) };
       res.locals.csvUpload = { filename: (part.filename || 'upload.csv').trim().slice(0, 255) };
       next();
     } catch (err) {

@@ -122,7 +122,7 @@ function describeOurAnswers(doc: OpenAPIObject): OpenAPIObject {
                 type: 'object',
                 properties: {
                   file: { type: 'string', format: 'binary', description: 'The CSV (up to 10 MB): an email column, or the first column.' },
-                  webhook_url: { type: 'string', description: 'As in the JSON body.' },
+                  webhook_url: { type: 'string', description: 'As in the JSON body; an empty field (a form input left blank) is no webhook.' },
                 },
                 required: ['file'],
               },
