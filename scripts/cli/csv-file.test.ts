@@ -28,6 +28,7 @@ const FILES: Record<string, Buffer> = {
   '"Name" <address> cells written unquoted': Buffer.from('name,email,company\r\n"Lee, Ann","Ann" <ann@x.com>,ACME\r\n"Bo, B",bo@x.com,"B, Inc"\r\n"Cy" <cy@x.com>\r\n'),
   '"Name" <address> header-less, LF': Buffer.from('"Ann Lee" <ann@x.com>\n"Bo" <bo@x.com>\nann@x.com\n'),
   "LinkedIn's Connections.csv (notes above the header)": Buffer.from('Notes:\n"When exporting your connection data, you may notice that some of the email addresses are missing."\n\nFirst Name,Last Name,URL,Email Address,Company\nAnn,Lee,https://x/in/a,ann@x.com,ACME\nBo,B,https://x/in/b,,\nCy,N,https://x/in/c,cy@y.com,"Globex, Inc"\n'),
+  'a quoted nickname at the start of a name cell': Buffer.from('Name,Email\r\n"Doc" Smith,doc@x.com\r\nAnn,ann@x.com\r\n'),
   'header-less list': Buffer.from('ann@x.com\nbo@x.com\nann@x.com\n'),
   'header-less rows with other columns': Buffer.from('Ann,ann@x.com,ACME\r\nBo,bo@x.com,\r\n'),
   "Excel's separator hint line": Buffer.from('\uFEFFsep=;\r\nName;Email\r\nLee, Bo;bo@x.com\r\n'),

@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { SCHEDULE_MESSAGES } from '../../server/contracts/schedules';
-import { cellAddress, CsvTextDecoder, csvLayout, csvParseOptions, detectDelimiter, isTextAfterClosingQuote, LAYOUT_SAMPLE, NOT_TEXT_MESSAGE, NotTextError, parseEmailCsv, repairNamedAddresses, separatorHint, type CsvLayout } from '../../server/features/jobs/csv-import';
+import { cellAddress, CsvTextDecoder, csvLayout, csvParseOptions, detectDelimiter, isTextAfterClosingQuote, LAYOUT_SAMPLE, NOT_TEXT_MESSAGE, NotTextError, parseEmailCsv, repairTextAfterQuotes, separatorHint, type CsvLayout } from '../../server/features/jobs/csv-import';
 
 export interface CsvFileScan {
   /** Unique addresses (how many will be verified). */
@@ -38,12 +38,12 @@ interface Records {
   sawText(): boolean;
 }
 
-/** How a file is read: whether "Name" <address> fields are repaired. */
+/** How a file is read: whether fields with text after their closing quote are repaired. */
 interface Reading {
   repair: boolean;
 }
 
-/** The text with repairNamedAddresses applied a whole line at a time (what it rewrites never spans lines). */
+/** The text with repairTextAfterQuotes applied a whole line at a time (what it rewrites never spans lines). */
 async function* repairedLines(text: AsyncIterable<string>, delimiter: string): AsyncGenerator<string> {
   let rest = '';
   for await (const t of text) {
@@ -52,10 +52,10 @@ async function* repairedLines(text: AsyncIterable<string>, delimiter: string): A
     const inPiece = Math.max(t.lastIndexOf('\n'), t.lastIndexOf('\r'));
     if (inPiece < 0) continue;
     const end = rest.length - t.length + inPiece + 1;
-    yield repairNamedAddresses(rest.slice(0, end), delimiter);
+    yield repairTextAfterQuotes(rest.slice(0, end), delimiter);
     rest = rest.slice(end);
   }
-  if (rest) yield repairNamedAddresses(rest, delimiter);
+  if (rest) yield repairTextAfterQuotes(rest, delimiter);
 }
 
 /** The file's records, decoded and parsed as the upload does; errors surface while iterating. */
@@ -169,7 +169,7 @@ export async function readCsvFile(file: string, o: { pieceBytes?: number } = {})
       },
     };
   }
-  // Read as the upload reads: strictly, else with "Name" <address> fields repaired.
+  // Read as the upload reads: strictly, else with text after closing quotes repaired.
   try {
     try {
       return await scan(file, { repair: false }, o.pieceBytes);

@@ -106,7 +106,7 @@ describe('parseEmailCsv on a hostile cell', () => {
 
   it('answers a file whose unquoted "Name" <address> repair meets thousands of \'@\'', { timeout: 20_000 }, () => {
     const r = parseEmailCsv(`email\r\n"Ann" <ann@x.com>\r\n"Bo" <${'@'.repeat(250_000)}\r\n`);
-    expect(r.ok ? r.value.emails : r.error.message).toMatch(/could not be read/);
+    expect(r.ok ? { emails: r.value.emails, skipped: r.value.skipped } : r.error.message).toEqual({ emails: ['ann@x.com'], skipped: 1 });
   });
 });
 

@@ -248,8 +248,9 @@ export function csvParseOptions(delimiter: string) {
 }
 
 /**
- * csv-parse's refusal of text after a field's closing quote: `"Ann Lee" <ann@x.com>`, a recipient as
- * a mail program copies it, written into the file unquoted. Such a file is read again, repaired.
+ * csv-parse's refusal of text after a field's closing quote: `"Ann Lee" <ann@x.com>` (a recipient as
+ * a mail program copies it) or `"Doc" Smith` (a nickname in a name column), written unquoted. Such a
+ * file is read again, repaired (repairTextAfterQuotes).
  */
 export const isTextAfterClosingQuote = (err: unknown): boolean => {
   const code = (err as { code?: string } | null)?.code;
@@ -257,17 +258,16 @@ export const isTextAfterClosingQuote = (err: unknown): boolean => {
 };
 
 /**
- * Each field that is a quoted display name followed by a bracketed address (`"Lee, Ann" <ann@x.com>`)
- * rewritten as the CSV field holding that text (`"""Lee, Ann"" <ann@x.com>"`), which normalizeEmail
- * reads as the address. Only a whole field (after a line start or the delimiter, up to the next) is
- * rewritten, and only on one line, so the text may be repaired a line at a time.
+ * Each field that opens with a quoted piece and goes on after its closing quote (`"Lee, Ann"
+ * <ann@x.com>`, `"Doc" Smith`) rewritten as the CSV field holding that text (`"""Doc"" Smith"`):
+ * the cell reads as it shows, and normalizeEmail reads "Name" <address> as the address. Only a
+ * whole field (from a line start or a delimiter to the next) is rewritten, never across a line, so
+ * the text may be repaired a line at a time; a field of valid CSV never has this shape.
  */
-export function repairNamedAddresses(text: string, delimiter: string): string {
+export function repairTextAfterQuotes(text: string, delimiter: string): string {
   const d = delimiter.replace(/[\\^$.*+?()[\]{}|-]/g, '\\$&');
-  // The address is checked for '@' after the match: `[^<>]*@[^<>]*` would backtrack over every '@'
-  // of a hostile line from every other one.
-  const field = new RegExp(`(?<![^\\r\\n${d}])([ \\t]*)"([^"\\r\\n]*)"[ \\t]*<([^<>"\\r\\n]*)>[ \\t]*(?=${d}|[\\r\\n]|$)`, 'g');
-  return text.replace(field, (m: string, lead: string, name: string, address: string) => (address.includes('@') ? `${lead}"""${name}"" <${address}>"` : m));
+  const field = new RegExp(`(?<![^\\r\\n${d}])([ \\t]*)"([^"\\r\\n]*)"([^"\\r\\n${d}]+)(?=${d}|[\\r\\n]|$)`, 'g');
+  return text.replace(field, (_m, lead: string, quoted: string, rest: string) => `${lead}"""${quoted}""${rest}"`);
 }
 
 /**
@@ -392,7 +392,7 @@ export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: numbe
   } catch (err) {
     try {
       if (!isTextAfterClosingQuote(err)) throw err;
-      records = parse(repairNamedAddresses(text, delimiter), csvParseOptions(delimiter)) as string[][];
+      records = parse(repairTextAfterQuotes(text, delimiter), csvParseOptions(delimiter)) as string[][];
     } catch {
       return fail('UNREADABLE', `The CSV could not be read: ${(err as Error).message}`);
     }
