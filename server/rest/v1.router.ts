@@ -356,7 +356,7 @@ export const v1Router = router({
       .output(cancelOutput)
       .mutation(async ({ ctx, input }) => {
         await accountJobOr404(ctx.deps.db, ctx.accountId, input.id, { sandbox: ctx.sandbox });
-        const out = await cancelJob(ctx.deps.db, { accountId: ctx.accountId, jobId: input.id, userId: null, actor: 'api_key' });
+        const out = await cancelJob(ctx.deps.db, { accountId: ctx.accountId, jobId: input.id, userId: null, actor: 'api_key', apiKeyId: ctx.keyId });
         return { job: toPublicJob(out.job), processed_emails: out.processed, unprocessed_emails: out.unprocessed, credits_charged: out.creditsCharged, credits_not_charged: out.creditsNotCharged };
       }),
   }),

@@ -150,6 +150,15 @@ export async function findApiKeyByHash(db: Db, hash: string): Promise<KeyLookup 
   return row ?? null;
 }
 
+/**
+ * How the audit log names the API key that did something (its shown prefix and its name), so an
+ * owner can tell which key to revoke; nothing if the key is gone.
+ */
+export async function apiKeyAuditFacts(db: Db, accountId: string, keyId: string): Promise<{ api_key: string; api_key_name: string } | Record<string, never>> {
+  const key = await db.selectFrom('api_key').select(['key_prefix', 'name']).where('id', '=', keyId).where('account_id', '=', accountId).executeTakeFirst();
+  return key ? { api_key: `${key.key_prefix}…`, api_key_name: key.name } : {};
+}
+
 /** Records use at most once per `minIntervalSeconds` per key, so busy keys cost no extra writes. */
 export async function touchApiKey(db: Db, keyId: string, minIntervalSeconds: number): Promise<void> {
   await db

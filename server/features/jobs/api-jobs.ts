@@ -5,6 +5,7 @@ import type { Db } from '../../../db/client';
 import type { PlanType } from '../../contracts/plans';
 import { normalizeEmail } from './csv-import';
 import { createJobInTransaction } from './jobs.service';
+import { apiKeyAuditFacts } from '../api-keys/api-keys.queries';
 import { depthForPlan } from '../validation/validation.service';
 
 export const API_JOB_FILENAME = 'api-request';
@@ -33,6 +34,9 @@ export async function createApiBulkJob(
       depth: depthForPlan(o.plan),
       // A test key's job: answered from the sandbox table by the same workers, free of charge.
       chargeCredits: !o.sandbox,
+      // Logged as the key's work, naming the key (not as a user's: there is none).
+      actor: 'api_key',
+      auditFacts: await apiKeyAuditFacts(trx, o.accountId, o.keyId),
     });
     if (o.webhookUrl || o.sandbox) {
       await trx

@@ -15,6 +15,7 @@ import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
 import { enqueueWebhook } from '../webhooks/webhooks.service';
 import { accountJobOr404 } from './job-results';
+import { apiKeyAuditFacts } from '../api-keys/api-keys.queries';
 import type { JobView } from './jobs.queries';
 
 export interface CancelOutcome {
@@ -29,7 +30,7 @@ export interface CancelOutcome {
   creditsNotCharged: number;
 }
 
-export async function cancelJob(db: Db, o: { accountId: string; jobId: string; userId: string | null; actor: 'user' | 'api_key' }): Promise<CancelOutcome> {
+export async function cancelJob(db: Db, o: { accountId: string; jobId: string; userId: string | null; actor: 'user' | 'api_key'; apiKeyId?: string }): Promise<CancelOutcome> {
   const existing = await accountJobOr404(db, o.accountId, o.jobId);
   await db.transaction().execute(async (trx) => {
     const job = await trx
@@ -57,7 +58,7 @@ export async function cancelJob(db: Db, o: { accountId: string; jobId: string; u
       action: 'job.cancelled',
       targetType: 'validation_job',
       targetId: job.id,
-      data: { total_emails: job.total_emails, processed_emails: job.processed_emails },
+      data: { total_emails: job.total_emails, processed_emails: job.processed_emails, ...(o.apiKeyId ? await apiKeyAuditFacts(trx, o.accountId, o.apiKeyId) : {}) },
     });
     // The job ended: its webhook_url and the account endpoints subscribed to job.cancelled are told,
     // queued with this commit (a second cancel returned above and queues nothing).

@@ -52,7 +52,9 @@ export interface NewJobOptions {
   scheduleId?: string | null;
   replayOf?: string | null;
   chargeCredits?: boolean;
-  actor?: 'user' | 'operator' | 'system';
+  actor?: 'user' | 'operator' | 'system' | 'api_key';
+  /** More facts for the job.created audit entry (the API key that started it). */
+  auditFacts?: Record<string, unknown>;
   chunkSize?: number;
 }
 
@@ -113,7 +115,7 @@ export async function createJobInTransaction(trx: Db, o: NewJobOptions): Promise
     action: 'job.created',
     targetType: 'validation_job',
     targetId: job.id,
-    data: { filename: o.filename, source: o.source, total_emails: o.emails.length, chunks: chunks.length, replay_of: o.replayOf ?? null, schedule_id: o.scheduleId ?? null },
+    data: { filename: o.filename, source: o.source, total_emails: o.emails.length, chunks: chunks.length, replay_of: o.replayOf ?? null, schedule_id: o.scheduleId ?? null, ...o.auditFacts },
   });
   return { jobId: job.id, totalEmails: o.emails.length };
 }
