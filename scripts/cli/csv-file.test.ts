@@ -43,6 +43,7 @@ const FILES: Record<string, Buffer> = {
   'text with a NUL late in the file': Buffer.concat([Buffer.from(`email\n${'a@x.com\n'.repeat(20_000)}`), Buffer.from([0x00]), Buffer.from('\n')]),
   'UTF-16 holding U+0000': utf16('email\na\u0000@x.com\n', 'le'),
   'mostly control characters': Buffer.from('email\n\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0e\x0f@x.com\n'),
+  'an unclosed quote after a quoted line break and a separator hint': Buffer.from('sep=;\r\nName;Email\r\n"two\r\nlines";a@x.com\r\n"Cy;cy@x.com\r\nDi;di@x.com\r\n'),
   'an unclosed quote': Buffer.from('email\n"ann@x.com\nbo@x.com\n'),
 };
 

@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { SCHEDULE_MESSAGES } from '../../server/contracts/schedules';
-import { cellAddress, CsvTextDecoder, csvLayout, csvParseOptions, detectDelimiter, isTextAfterClosingQuote, LAYOUT_SAMPLE, NOT_TEXT_MESSAGE, NotTextError, parseEmailCsv, repairTextAfterQuotes, separatorHint, type CsvLayout } from '../../server/features/jobs/csv-import';
+import { cellAddress, CsvTextDecoder, csvLayout, csvParseOptions, detectDelimiter, isTextAfterClosingQuote, LAYOUT_SAMPLE, NOT_TEXT_MESSAGE, NotTextError, OpenQuoteFinder, parseEmailCsv, repairTextAfterQuotes, separatorHint, unreadableMessage, type CsvLayout } from '../../server/features/jobs/csv-import';
 
 export interface CsvFileScan {
   /** Unique addresses (how many will be verified). */
@@ -80,17 +80,32 @@ async function recordsOf(file: string, reading: Reading, pieceBytes: number | un
     if (/[\r\n]/.test(next.value) && holdsTwoLines(head)) break;
   }
   const hint = separatorHint(head);
+  const delimiter = hint?.delimiter ?? detectDelimiter(hint ? hint.rest : head);
+  // The text as read also goes past an OpenQuoteFinder: a quote never closed is reported where it opened.
   if (hint) head = hint.rest;
-  const delimiter = hint?.delimiter ?? detectDelimiter(head);
+  const finder = new OpenQuoteFinder(delimiter, hint ? 2 : 1);
+  finder.push(head);
   const all = (async function* () {
     if (head) yield head;
-    yield* pieces;
+    for await (const t of pieces) {
+      finder.push(t);
+      yield t;
+    }
   })();
   const source = Readable.from(reading.repair ? repairedLines(all, delimiter) : all);
   const parser = parse(csvParseOptions(delimiter));
   source.on('error', (err) => parser.destroy(err));
   source.pipe(parser);
-  const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
+  const parsed = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
+  const records: AsyncIterator<string[]> = {
+    next: async () => {
+      try {
+        return await parsed.next();
+      } catch (err) {
+        throw Object.assign(err as Error, { openQuoteLine: finder.end() });
+      }
+    },
+  };
   const layoutHead: string[][] = [];
   while (layoutHead.length < LAYOUT_SAMPLE) {
     const next = await records.next();
@@ -183,7 +198,7 @@ export async function readCsvFile(file: string, o: { pieceBytes?: number } = {})
     }
   } catch (err) {
     if (err instanceof NotTextError) return { ok: false, message: NOT_TEXT_MESSAGE };
-    if ((err as { code?: string }).code?.startsWith('CSV_')) return { ok: false, message: `The CSV could not be read: ${(err as Error).message}` };
+    if ((err as { code?: string }).code?.startsWith('CSV_')) return { ok: false, message: unreadableMessage(err, (err as { openQuoteLine?: number | null }).openQuoteLine ?? null) };
     throw err;
   }
 }

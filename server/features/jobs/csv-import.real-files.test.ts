@@ -138,6 +138,15 @@ describe('parseEmailCsv on files from real tools', () => {
     expect(notAList.ok ? notAList.value.emails : notAList.error.code).toBe('NO_EMAIL_COLUMN');
   });
 
+  it('says on which line a never-closed quote opens (not the last line of the file, where the reading ended)', () => {
+    const lines = ['Name,Email', 'Ann,ann@x.com', '"Bob,bob@x.com', ...Array.from({ length: 50 }, (_, i) => `U${i},u${i}@x.com`)];
+    const r = parseEmailCsv(`${lines.join('\r\n')}\r\n`);
+    expect(r.ok ? r.value.emails : r.error.message).toBe('The CSV could not be read: the quote that starts a cell on line 3 is never closed. Close it or remove it.');
+    // Quoted cells that hold line breaks, and a separator hint line, count as the lines they are.
+    const hinted = parseEmailCsv('sep=;\nName;Email\n"two\nlines";a@x.com\n"Cy;cy@x.com\nDi;di@x.com\n');
+    expect(hinted.ok ? hinted.value.emails : hinted.error.message).toBe('The CSV could not be read: the quote that starts a cell on line 5 is never closed. Close it or remove it.');
+  });
+
   it("honours Excel's separator hint line (sep=;) instead of reading it as the header", () => {
     expect(ok('sep=;\r\nName;Email\r\nAnn;ann@x.com\r\n').emails).toEqual(['ann@x.com']);
     expect(ok('\uFEFFsep=,\nemail\nann@x.com\n').emails).toEqual(['ann@x.com']);

@@ -271,6 +271,75 @@ export function repairTextAfterQuotes(text: string, delimiter: string): string {
 }
 
 /**
+ * Where a quote that opens a cell and is never closed started (csv-parse says only where its reading
+ * ended: the file's last line, or further, counting each CRLF twice). Reads text as csv-parse does
+ * (a quote is special only at the start of a cell, after blanks; "" inside is one quote), a piece at
+ * a time; lines are counted as the file's own (CRLF, LF or CR).
+ */
+export class OpenQuoteFinder {
+  private line: number;
+  private prevCR = false;
+  private fieldStart = true;
+  private quoted = false;
+  private quoteAfter = false; // a " seen inside a quoted cell: closing, or the first of ""
+  private openedOn = 0;
+
+  /** `firstLine`: the line the text starts on (2 after a separator hint line, which is not CSV). */
+  constructor(
+    private readonly delimiter: string,
+    firstLine = 1,
+  ) {
+    this.line = firstLine;
+  }
+
+  push(text: string): void {
+    for (let i = 0; i < text.length; i++) {
+      const ch = text[i]!;
+      if (ch === '\n' && !this.prevCR) this.line++;
+      else if (ch === '\r') this.line++;
+      this.prevCR = ch === '\r';
+      if (this.quoted) {
+        if (this.quoteAfter) {
+          this.quoteAfter = false;
+          if (ch === '"') continue; // "" is a quote inside the cell
+          this.quoted = false; // the quote before closed the cell; this character is outside it
+        } else {
+          if (ch === '"') this.quoteAfter = true;
+          continue;
+        }
+      }
+      if (ch === this.delimiter || ch === '\r' || ch === '\n') this.fieldStart = true;
+      else if (this.fieldStart && (ch === ' ' || ch === '\t')) continue;
+      else if (this.fieldStart && ch === '"') {
+        this.quoted = true;
+        this.openedOn = this.line;
+        this.fieldStart = false;
+      } else this.fieldStart = false;
+    }
+  }
+
+  /** The line of the quote still open at the end of the text, or null. */
+  end(): number | null {
+    return this.quoted && !this.quoteAfter ? this.openedOn : null;
+  }
+}
+
+/** The refusal of a file csv-parse could not read; `openQuoteLine` where a never-closed quote opened. */
+export function unreadableMessage(err: unknown, openQuoteLine: number | null): string {
+  if ((err as { code?: string } | null)?.code === 'CSV_QUOTE_NOT_CLOSED' && openQuoteLine !== null) {
+    return `The CSV could not be read: the quote that starts a cell on line ${openQuoteLine.toLocaleString('en-US')} is never closed. Close it or remove it.`;
+  }
+  return `The CSV could not be read: ${(err as Error).message}`;
+}
+
+/** openQuoteLine for text read whole. */
+function openQuoteLineOf(text: string, delimiter: string, firstLine: number): number | null {
+  const finder = new OpenQuoteFinder(delimiter, firstLine);
+  finder.push(text);
+  return finder.end();
+}
+
+/**
  * Excel's separator hint: a first line `sep=;` (tools write it so that Excel, which honours and hides
  * it, splits the file right in any locale). The delimiter it names and the text after the line; null
  * when the file has none.
@@ -394,7 +463,7 @@ export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: numbe
       if (!isTextAfterClosingQuote(err)) throw err;
       records = parse(repairTextAfterQuotes(text, delimiter), csvParseOptions(delimiter)) as string[][];
     } catch {
-      return fail('UNREADABLE', `The CSV could not be read: ${(err as Error).message}`);
+      return fail('UNREADABLE', unreadableMessage(err, openQuoteLineOf(text, delimiter, hint ? 2 : 1)));
     }
   }
   if (records.length === 0) return fail('EMPTY_FILE', SCHEDULE_MESSAGES.csvEmpty);
