@@ -67,6 +67,7 @@ export const publicJobSchema = z
     processed_emails: z.number().int().min(0).meta({ description: 'Addresses checked so far.' }),
     created_at: isoTime.meta({ description: 'When the job was created (ISO 8601).' }),
     completed_at: isoTime.nullable().meta({ description: 'When it finished (ISO 8601); null while it runs.' }),
+    test: z.boolean().meta({ description: 'Started with a test key (mv_test_…): sandbox answers, no credits, and readable only with a test key (a live key gets 404).' }),
   })
   .meta({ id: 'Job' });
 export type PublicJob = z.infer<typeof publicJobSchema>;
@@ -79,6 +80,7 @@ export function toPublicJob(j: {
   processed_emails: number;
   created_at: Date | string;
   completed_at: Date | string | null;
+  is_sandbox: boolean;
 }): PublicJob {
   const iso = (d: Date | string) => (typeof d === 'string' ? d : d.toISOString());
   return {
@@ -88,6 +90,7 @@ export function toPublicJob(j: {
     processed_emails: j.processed_emails,
     created_at: iso(j.created_at),
     completed_at: j.completed_at === null ? null : iso(j.completed_at),
+    test: j.is_sandbox,
   };
 }
 

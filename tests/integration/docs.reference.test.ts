@@ -49,7 +49,7 @@ describe('API reference model', () => {
     }
     const job = hooks.find((h) => h.event === 'job.completed')!;
     expect(job.bodyRef).toBe('JobWebhookPayload');
-    expect(job.body.map((f) => f.name)).toEqual(['event', 'job_id', 'status', 'total_emails', 'processed_emails', 'created_at', 'completed_at']);
+    expect(job.body.map((f) => f.name)).toEqual(['event', 'job_id', 'status', 'total_emails', 'processed_emails', 'created_at', 'completed_at', 'test']);
     const run = hooks.find((h) => h.event === 'schedule.run_completed')!;
     expect(run.body.find((f) => f.name === 'changed')?.type).toBe('object[]');
     expect(run.body.filter((f) => f.name.startsWith('changed[].')).map((f) => f.name)).toEqual(['changed[].email', 'changed[].previous', 'changed[].current', 'changed[].reason']);

@@ -176,7 +176,7 @@ describe('GET /v1/jobs', () => {
     } while (cursor);
     expect(seen).toEqual([...ids].reverse());
     const first = await api(key, 'GET', '/v1/jobs?limit=1');
-    expect(Object.keys(first.body.jobs[0]).sort()).toEqual(['completed_at', 'created_at', 'job_id', 'processed_emails', 'status', 'total_emails']);
+    expect(Object.keys(first.body.jobs[0]).sort()).toEqual(['completed_at', 'created_at', 'job_id', 'processed_emails', 'status', 'test', 'total_emails']);
     expect(first.body.next_cursor).toMatch(/^[A-Za-z0-9_-]+$/);
     // Another account's cursor, forged cursors, out-of-range limits: 400, never a silent empty page.
     const foreignCursor = (await api(other.key, 'GET', '/v1/jobs?limit=1')).body.next_cursor ?? Buffer.from(JSON.stringify({ k: 'j', id: randomUUID() })).toString('base64url');

@@ -68,12 +68,13 @@ interface FinishedJob {
   schedule_id: string | null;
   created_at: Date;
   completed_at: Date | null;
+  is_sandbox: boolean;
 }
 
 async function finishedJob(db: Q, jobId: string): Promise<FinishedJob | 'no_job' | 'not_finished'> {
   const job = await db
     .selectFrom('validation_job')
-    .select(['id', 'account_id', 'status', 'total_emails', 'processed_emails', 'webhook_url', 'schedule_id', 'created_at', 'completed_at'])
+    .select(['id', 'account_id', 'status', 'total_emails', 'processed_emails', 'webhook_url', 'schedule_id', 'created_at', 'completed_at', 'is_sandbox'])
     .where('id', '=', jobId)
     .executeTakeFirst();
   if (!job) return 'no_job';

@@ -162,7 +162,7 @@ function ApiReference() {
               <tr>
                 <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">job.completed</td>
                 <td className="px-4 py-2.5 text-slate-600">A bulk job finished (job webhook_url and account webhooks).</td>
-                <td className="px-4 py-2.5 text-slate-600">event, job_id, status, total_emails, processed_emails, created_at, completed_at</td>
+                <td className="px-4 py-2.5 text-slate-600">event, job_id, status, total_emails, processed_emails, created_at, completed_at, test</td>
               </tr>
               <tr>
                 <td className="px-4 py-2.5 font-mono text-[13px] text-slate-900">job.failed</td>

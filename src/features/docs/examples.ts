@@ -58,6 +58,7 @@ const sampleJob = {
   processed_emails: 3,
   created_at: '2026-11-22T09:14:03.512Z',
   completed_at: '2026-11-22T09:14:41.907Z',
+  test: false,
 };
 
 /** One address's result as the API answers it (a mailbox that accepted, or a risky one). */
@@ -468,6 +469,7 @@ echo "{$est['checked']} checked: {$est['deliverable_domains']} deliverable domai
             processed_emails: 418,
             created_at: '2026-11-21T16:02:11.004Z',
             completed_at: '2026-11-21T16:03:09.220Z',
+            test: false,
           },
         ],
         next_cursor: 'eyJjIjoiMjAyNi0xMS0yMVQxNjowMjoxMS4wMDRaIn0',
