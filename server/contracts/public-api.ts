@@ -13,7 +13,10 @@ const reasonList = reasonSchema.options.map((r) => `\`${r}\`: ${REASON_TEXT[r].d
 
 export const publicResultSchema = z
   .object({
-    email: z.string().meta({ description: 'The address you sent, exactly as received.' }),
+    email: z.string().meta({
+      description:
+        'POST /validate: the address you sent, without surrounding spaces. A bulk job\'s results: the address as the job lists it — surrounding spaces, a mailto: prefix or a "Name <…>" wrapper removed and the domain in lower case (the local part is kept as sent), so an address sent twice is checked once.',
+    }),
     result: resultSchema.meta({
       description: 'valid (the mailbox accepts mail), invalid (it will bounce) or risky (catch-all, disposable, greylisted or not conclusively verifiable).',
     }),
