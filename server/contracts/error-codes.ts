@@ -17,7 +17,7 @@ export const ERROR_CODES = {
   KEY_REVOKED: { status: 401, description: 'The API key was revoked.' },
   INSUFFICIENT_CREDITS: { status: 402, description: 'The account does not have enough credits for the request.' },
   PAYMENT_REQUIRED: { status: 402, description: 'The account is suspended for an unpaid subscription; data stays readable, new work resumes once paid.' },
-  PLAN_REQUIRED: { status: 403, description: "The account's plan does not include this feature." },
+  PLAN_REQUIRED: { status: 403, description: "The account's plan does not include this feature; on /v1 also when the person who created the API key has no seat in the team on the current plan (the message says so)." },
   SCOPE_REQUIRED: { status: 403, description: "The API key's scopes do not include this call; the body's scope field names the one needed." },
   NOT_A_MEMBER: { status: 403, description: 'The signed-in user belongs to no account.' },
   PERMISSION_DENIED: { status: 403, description: "The caller's role does not allow this action." },
