@@ -47,7 +47,7 @@ test('on Pro a schedule is created (typed or from CSV), toggled and deleted', as
   await csv.setInputFiles(fixture('no-email-column.csv'));
   await expect(toast(page, "CSV must contain an 'email' column")).toContainText('Error Parsing CSV');
   await csv.setInputFiles({ name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from('email\n"unterminated\n') });
-  await expect(toast(page, 'Quote Not Closed')).toContainText('Error Parsing CSV');
+  await expect(toast(page, 'the quote that starts a cell on line 2 is never closed')).toContainText('Error Parsing CSV');
   // Excel's "Unicode Text" (UTF-16 with a byte-order mark) and a Windows-1252 file read as Bulk
   // Upload reads them: the dialog hands the server the file's bytes, not the browser's UTF-8 reading.
   await csv.setInputFiles({ name: 'excel-unicode.csv', mimeType: 'text/csv', buffer: Buffer.from('\uFEFFName\tEmail\r\nZoë\tzoe@normal.mailworld.test\r\nBo\tbo@normal.mailworld.test\r\n', 'utf16le') });
