@@ -13,9 +13,16 @@ export function allowCrossOrigin(res: ServerResponse): void {
   res.setHeader('Access-Control-Expose-Headers', EXPOSE_HEADERS);
 }
 
-/** A CORS preflight (OPTIONS with Access-Control-Request-Method): answered here with 204; false for anything else. */
-export function answerPreflight(req: IncomingMessage, res: ServerResponse): boolean {
+/**
+ * OPTIONS, answered here with 204: a CORS preflight (with Access-Control-Request-Method) on any path,
+ * or a plain OPTIONS on a path that exists; either way `allow` (the path's methods, when it exists)
+ * goes in Allow (RFC 9110 §9.3.7). False for anything else (a plain OPTIONS on no path: a 404 next).
+ */
+export function answerPreflight(req: IncomingMessage, res: ServerResponse, allow: string[] | null = null): boolean {
   if (req.method !== 'OPTIONS') return false;
+  const preflight = req.headers['access-control-request-method'] !== undefined;
+  if (!preflight && !allow) return false;
+  if (allow) res.setHeader('Allow', [...allow, 'OPTIONS'].join(', '));
   allowCrossOrigin(res);
   res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
   res.setHeader('Access-Control-Allow-Headers', ALLOW_HEADERS);

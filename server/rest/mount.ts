@@ -248,9 +248,12 @@ function methodGate(docsBase: string): express.RequestHandler {
 
 export function restApiRouter(deps: AppDeps): express.Router {
   const r = express.Router();
-  // Callable from any origin with a key (bearer only, no cookies): preflights end here.
+  const routes = routeMethods();
+  // Callable from any origin with a key (bearer only, no cookies): preflights end here, and so does
+  // a plain OPTIONS on a path that exists (with Allow).
   r.use((req, res, next) => {
-    if (!answerPreflight(req, res)) {
+    const allow = req.method === 'OPTIONS' ? (routes.find((route) => route.pattern.test(req.path))?.methods ?? null) : null;
+    if (!answerPreflight(req, res, allow)) {
       allowCrossOrigin(res);
       next();
     }

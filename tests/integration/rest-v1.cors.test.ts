@@ -39,6 +39,27 @@ describe('/v1 from another origin', () => {
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  it('answers OPTIONS with the methods each path takes (Allow), and a plain OPTIONS on an unknown path with 404', async () => {
+    for (const [path, allow] of [
+      ['/validate', 'POST, OPTIONS'],
+      ['/jobs/00000000-0000-4000-8000-000000000000', 'GET, HEAD, OPTIONS'],
+      ['/jobs/00000000-0000-4000-8000-000000000000/cancel/', 'POST, OPTIONS'],
+      ['/openapi.json', 'GET, HEAD, OPTIONS'],
+    ] as const) {
+      const plain = await fetch(`${ts.url}/v1${path}`, { method: 'OPTIONS' });
+      expect(plain.status, path).toBe(204);
+      expect(plain.headers.get('allow'), path).toBe(allow);
+      const preflight = await fetch(`${ts.url}/v1${path}`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': allow.split(', ')[0]! } });
+      expect(preflight.status, path).toBe(204);
+      expect(preflight.headers.get('allow'), path).toBe(allow);
+    }
+    const unknown = await fetch(`${ts.url}/v1/no-such-route`, { method: 'OPTIONS' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    // A preflight is answered whatever the path (the request that follows gets the 404).
+    expect((await fetch(`${ts.url}/v1/no-such-route`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET' } })).status).toBe(204);
+  });
+
   it("the dashboard's cookie API grants no other origin anything", async () => {
     const res = await fetch(`${ts.url}/api/trpc/account.me`, { headers: { origin } });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
