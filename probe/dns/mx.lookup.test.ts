@@ -15,6 +15,10 @@ beforeAll(async () => {
     'implicit.test': { a: ['192.0.2.10'] },
     'implicit6.test': { aaaa: ['2001:db8::10'] },
     'nullmx.test': { mx: [[0, '']] },
+    // A null MX published next to real MX records (RFC 7505 3: it MUST NOT be): the domain still
+    // says it accepts no mail, and Postfix bounces it as "does not accept mail (nullMX)".
+    'nullmx-and-mx.test': { mx: [[0, ''], [10, 'mx1.multi.test']] },
+    'mx-and-nullmx.test': { mx: [[10, 'mx1.multi.test'], [20, '']] },
     'bare.test': {},
     'servfail.test': { behaviour: 'servfail' },
     'slow.test': { behaviour: 'timeout' },
@@ -68,6 +72,11 @@ describe('mail route lookup', () => {
 
   it('recognises a null MX', async () => {
     expect((await lookupMailRoute(cache(), 'nullmx.test')).kind).toBe('null_mx');
+  });
+
+  it('a null MX next to real MX records is still a null MX (as Postfix reads it), whatever its preference', async () => {
+    expect((await lookupMailRoute(cache(), 'nullmx-and-mx.test')).kind).toBe('null_mx');
+    expect((await lookupMailRoute(cache(), 'mx-and-nullmx.test')).kind).toBe('null_mx');
   });
 
   it('tells NXDOMAIN (no_domain) from a domain without MX or A (no_mx)', async () => {

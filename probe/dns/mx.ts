@@ -1,5 +1,5 @@
 // Mail servers of a domain: MX records by priority, the implicit MX (the domain's own A/AAAA) when
-// there is no MX, RFC 7505 null MX, and NXDOMAIN kept apart from SERVFAIL/timeouts.
+// there is no MX, RFC 7505 null MX (even beside real MX records), and NXDOMAIN kept apart from SERVFAIL/timeouts.
 import { isIP } from 'node:net';
 import type { DnsAnswer, DnsCache } from './resolver';
 
@@ -43,10 +43,11 @@ export async function lookupMailRoute(dns: DnsCache, domain: string, urgent = fa
     if (mx.kind !== 'nodata') return { kind: 'dns_error', detail: mx.message };
     return implicitRoute(dns, domain, urgent);
   }
-  const real = mx.records.filter((r) => r.exchange !== '' && r.exchange !== '.');
-  if (real.length === 0) {
-    return mx.records.length > 0 ? { kind: 'null_mx', detail: `${domain} publishes a null MX (accepts no mail)` } : implicitRoute(dns, domain, urgent);
-  }
+  // RFC 7505: a null MX says the domain accepts no mail. Published next to real MX records (which it
+  // MUST NOT be), it still does: Postfix refuses the whole answer ("does not accept mail (nullMX)").
+  if (mx.records.some((r) => r.exchange === '' || r.exchange === '.')) return { kind: 'null_mx', detail: `${domain} publishes a null MX (accepts no mail)` };
+  const real = mx.records;
+  if (real.length === 0) return implicitRoute(dns, domain, urgent);
   const sorted = sortByPriority(real);
   const resolved = await Promise.all(sorted.map(async (r) => ({ r, addr: await hostAddresses(dns, r.exchange.replace(/\.$/, ''), urgent) })));
   const hosts = resolved.filter((x) => x.addr.ips.length > 0).map((x) => ({ host: x.r.exchange.replace(/\.$/, '').toLowerCase(), priority: x.r.priority, ips: x.addr.ips }));
