@@ -19,6 +19,7 @@ import { PROVIDER_NAMES, isSecurityGateway, providerFromGreeting, providerFromMx
 import { Politeness } from './smtp/politeness';
 import { SessionPool } from './smtp/session-pool';
 import { probeDomain, type MailboxOutcome, type SmtpContext, type Target } from './smtp/probe-domain';
+import { refusesUs } from './smtp/reply-codes';
 import { retrySchedule } from './smtp/retry-schedule';
 import { abortError, Semaphore } from './smtp/semaphore';
 import { decideBySyntax } from './syntax/decide';
@@ -246,8 +247,11 @@ export class Engine implements Verifier {
     };
     const onSettled = (address: string, outcome: MailboxOutcome, catchAll: boolean | null): void => {
       const provider = providerOf(outcome);
-      const gateway = isSecurityGateway(provider);
-      const note = providerNote(provider, outcome, catchAll);
+      // A gateway refusing us (a blocklist, our sender) says nothing it hides about the mailbox: plain policy_block.
+      const decisive = outcome.replies[outcome.replies.length - 1];
+      const aboutUs = outcome.finding === 'policy_block' && decisive !== undefined && refusesUs(decisive);
+      const gateway = isSecurityGateway(provider) && !aboutUs;
+      const note = aboutUs ? null : providerNote(provider, outcome, catchAll);
       const listings = listingHint(outcome.mxIp);
       const report = (age: number | null, zones: string[]): void => {
         for (const e of byAddress.get(address) ?? []) {

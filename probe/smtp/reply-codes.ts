@@ -149,6 +149,20 @@ function classifyByTable(reply: Reply): ReplyClass {
   return 'policy_block';
 }
 
+/** Our client named as the problem: its host, its address, its network. */
+const OUR_CLIENT = /\bclient host\b|\byour (?:ip|network|host|server|mail server)\b|\b(?:this|sending|client|connecting|remote|source) ip\b/i;
+
+/**
+ * A refusal about us rather than the recipient: given before RCPT (greeting, MAIL FROM), or at RCPT
+ * naming our reputation, our sender, our DNS or our client (a security gateway saying so has hidden
+ * nothing about the mailbox: it is a plain policy refusal).
+ */
+export function refusesUs(reply: { stage: string; text: string }): boolean {
+  if (reply.stage !== 'rcpt' && reply.stage !== 'rcpt_random') return true;
+  const words = withoutNames(reply.text);
+  return REPUTATION.test(reply.text) || SENDER.test(reply.text) || ABOUT_US.test(reply.text) || SENDER_NAMED.test(words) || OUR_CLIENT.test(words);
+}
+
 /** The text with addresses (<a@b.example>, a@b.example), URLs and host names taken out. */
 function withoutNames(text: string): string {
   return text.replace(/<[^>]*>|\S+@\S+|\b[a-z][a-z0-9+.-]*:\/\/\S+|\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b/gi, ' ');
