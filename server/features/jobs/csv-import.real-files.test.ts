@@ -2,6 +2,7 @@
 // holding Windows-1252 lines. parseEmailCsv is the one parser behind the dashboard upload, POST
 // /v1/bulk multipart, schedules and `mailvet verify --csv`, so each case holds for every door.
 import { describe, expect, it } from 'vitest';
+import { csvCell } from '../../lib/csv-cell';
 import { parseEmailCsv } from './csv-import';
 
 const ok = (input: Uint8Array | string) => {
@@ -11,6 +12,16 @@ const ok = (input: Uint8Array | string) => {
 };
 
 describe('parseEmailCsv on files from real tools', () => {
+  it("reads back our own result download: an address the download escaped against formulas ('-x@…) is the address again", () => {
+    // A result file re-uploaded, or loaded into a schedule: csvCell wrote '-x@x.com so that no
+    // spreadsheet runs it; read as it stands, the list would check (and charge) '-x@x.com, an invalid address.
+    const download = ['email,result', ...['-x@x.com', '+y@x.com', '=z@x.com', '@w@x.com', 'ann@x.com'].map((e) => `${csvCell(e)},valid`)].join('\r\n');
+    expect(download).toContain("'-x@x.com");
+    expect(ok(download).emails).toEqual(['-x@x.com', '+y@x.com', '=z@x.com', '@w@x.com', 'ann@x.com']);
+    // An apostrophe that is not such an escape stays: it is part of the address.
+    expect(ok("email\n'ann@x.com\no'neil@x.com\n").emails).toEqual(["'ann@x.com", "o'neil@x.com"]);
+  });
+
   it('keeps every address when a CRLF file has rows appended with LF line ends', () => {
     // An Excel export (CRLF) with rows added by a script or a Unix editor (LF).
     const v = ok('email\r\na@x.com\nb@x.com\nc@x.com\n');

@@ -433,12 +433,19 @@ export function csvLayout(head: string[][]): CsvLayout | null {
 const filledCells = (record: string[]): number => record.filter((c) => c !== '').length;
 
 /**
+ * A cell escaped against formulas as csvCell (lib/csv-cell.ts) and OWASP write it: a ' before
+ * = + - @ tab CR or their full-width forms. A result download re-uploaded, or loaded into a
+ * schedule, holds its addresses so; the ' is the escape's, not the address's.
+ */
+const ESCAPED_FORMULA = /^'(?=[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B])/;
+
+/**
  * A value of the email column, normalised: the address to check, '' when the cell is blank or
  * missing, null when it is too long to be an address (left out, and counted).
  */
 export function cellAddress(raw: string | undefined): string | null {
   if (raw === undefined) return '';
-  const email = normalizeEmail(raw);
+  const email = normalizeEmail(raw).replace(ESCAPED_FORMULA, '');
   return email.length > MAX_VALUE_LENGTH ? null : email;
 }
 
