@@ -85,6 +85,19 @@ describe('MX fallback on temporary refusals at the greeting', () => {
   });
 });
 
+describe('a refusal at the greeting, then no other MX answers', () => {
+  it('the primary refuses us at the greeting (554 5.7.1 blocklist), the backup is down: policy_block, the one answer there was, not smtp_unreachable', async () => {
+    // Nothing listens on 127.0.0.2 at the primary's port: the backup refuses connections.
+    const primary = await startGreeter('127.0.0.1', 0, '554 5.7.1 mx1.d.test Service unavailable; Client host [127.0.0.9] blocked using bl.example');
+    const r = await probeTwoMx(smtpContext(primary.port));
+    for (const address of ['alice@d.test', 'ghost@d.test']) {
+      const outcome = r.settled.get(address)?.outcome;
+      expect(outcome?.finding, address).toBe('policy_block');
+      expect(outcome?.replies.at(-1), address).toMatchObject({ stage: 'banner', code: 554 });
+    }
+  });
+});
+
 /**
  * A Postfix-postscreen-style primary on 127.0.0.1: "220-" at once, the final "220 " line after
  * `pauseMs` (postscreen's greet wait is 6 s), then a normal server answering RCPT with `rcpt`.

@@ -135,6 +135,11 @@ interface Ask {
    * back where it was refused).
    */
   heldRefusal: { finding: SmtpFinding; replies: SmtpReply[]; target: Target } | null;
+  /**
+   * A refusal at the greeting (554) that sent the ask to another address: the answer it stands on if
+   * no other address answers at all (unreachable), rather than "unreachable".
+   */
+  greetingRefusal: { replies: SmtpReply[]; target: Target; detail: string | null } | null;
 }
 
 /** One session in progress, as the head start and the race see it. */
@@ -668,8 +673,10 @@ class DomainProbe {
       case 'refused':
         // Refused at the greeting: another mail server may think otherwise. Our sender refused: final.
         for (const a of batch) {
-          if (atGreeting(res.decisive) && this.avoid(a, target.ip)) this.requeue(a, 0, true);
-          else this.settle(a, 'policy_block', evidence(res.decisive), target, res.detail);
+          if (atGreeting(res.decisive) && this.avoid(a, target.ip)) {
+            a.greetingRefusal ??= { replies: evidence(res.decisive), target, detail: res.detail };
+            this.requeue(a, 0, true);
+          } else this.settle(a, 'policy_block', evidence(res.decisive), target, res.detail);
         }
         break;
       case 'ok':
@@ -863,6 +870,11 @@ class DomainProbe {
 
   private settle(a: Ask, finding: SmtpFinding, replies: SmtpReply[], target: Target | null, detail: string | null): void {
     if (a.settled) return;
+    // Refused at the greeting by one address, no answer anywhere else: that refusal is the answer.
+    if (finding === 'smtp_unreachable' && a.greetingRefusal) {
+      ({ replies, target, detail } = a.greetingRefusal);
+      finding = 'policy_block';
+    }
     a.settled = true;
     this.unsettled--;
     if (!a.random) this.openMailboxes--;
@@ -1018,6 +1030,7 @@ function newAsk(address: string, random: boolean, seq: number): Ask {
     released: false,
     lastChance: false,
     heldRefusal: null,
+    greetingRefusal: null,
   };
 }
 
