@@ -68,6 +68,11 @@ export const apiKeySchema = z.object({
   scopes: z.array(apiScopeSchema),
   /** null: the plan's rate. */
   rate_limit_per_second: z.number().int().nullable(),
+  /**
+   * Its creator is a member without a seat (the plan fell below the team's size): /v1 refuses the
+   * key until they have one again (server/rest/rest-procedures.ts). Always false where not listed.
+   */
+  creator_seatless: z.boolean(),
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 

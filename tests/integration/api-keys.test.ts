@@ -49,7 +49,7 @@ describe('API keys', () => {
     const list = await c.trpcQuery('apiKeys.list');
     expect(list.status).toBe(200);
     expect(data(list)).toHaveLength(1);
-    expect(data(list)[0]).toEqual({ id: key.id, name: 'Production server', key_prefix: key.key_prefix, created_at: key.created_at, last_used_at: null, revoked_at: null, status: 'active', is_test: false, scopes: ['validate', 'bulk', 'results', 'account'], rate_limit_per_second: null });
+    expect(data(list)[0]).toEqual({ id: key.id, name: 'Production server', key_prefix: key.key_prefix, created_at: key.created_at, last_used_at: null, revoked_at: null, status: 'active', is_test: false, scopes: ['validate', 'bulk', 'results', 'account'], rate_limit_per_second: null, creator_seatless: false });
     expect(JSON.stringify(list.body)).not.toContain(key.api_key);
     expect(JSON.stringify(list.body)).not.toContain(row.key_hash);
 

@@ -45,10 +45,19 @@ describe('/v1 keys of a member who lost their seat', () => {
     const validate = await fetch(`${ts.url}/v1/validate`, { method: 'POST', headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@example.com' }) });
     expect(validate.status).toBe(403);
     expect((await v1(ownerKey, '/account')).status).toBe(200);
+    // The owner's API Keys page says which keys are refused, and why, rather than show them all Active alone.
+    const listed = (await owner.client.trpcQuery('apiKeys.list')).body.result.data as Array<{ name: string; status: string; creator_seatless: boolean }>;
+    expect(listed.map((k) => [k.name, k.status, k.creator_seatless]).sort()).toEqual([
+      ['admin key', 'active', true],
+      ['admin test key', 'active', true],
+      ['owner key', 'active', false],
+    ]);
 
     // A seat again (an upgrade): the same keys work.
     await ts.testDb.db.updateTable('account').set({ plan: 'pro', team_member_limit: 2 }).where('id', '=', owner.accountId).execute();
     expect((await v1(adminKey, '/account')).status).toBe(200);
     expect((await v1(adminTestKey, '/jobs')).status).toBe(200);
+    const again = (await owner.client.trpcQuery('apiKeys.list')).body.result.data as Array<{ creator_seatless: boolean }>;
+    expect(again.every((k) => !k.creator_seatless)).toBe(true);
   });
 });

@@ -24,7 +24,7 @@ interface ApiKeyRow {
   rate_limit_per_second: number | null;
 }
 
-export function toApiKey(r: ApiKeyRow): ApiKey {
+export function toApiKey(r: ApiKeyRow & { creator_seatless?: boolean }): ApiKey {
   return {
     id: r.id,
     name: r.name,
@@ -36,6 +36,7 @@ export function toApiKey(r: ApiKeyRow): ApiKey {
     is_test: r.is_test,
     scopes: knownScopes(r.scopes),
     rate_limit_per_second: r.rate_limit_per_second,
+    creator_seatless: r.creator_seatless === true,
   };
 }
 
@@ -61,8 +62,18 @@ export async function insertApiKey(
 }
 
 /** The account's keys, newest first (spec section 7: by account, newest first). */
+/** The key's creator is a member of its account without a seat (the same test as the /v1 key lookup's). */
+const creatorSeatless = sql<boolean>`exists (select 1 from member inner join account on account.id = member."organizationId"
+  where member."organizationId" = api_key.account_id and member."userId" = api_key.created_by and not ${sql.raw(SEATED_SQL)})`;
+
 export async function listApiKeys(db: Db, accountId: string): Promise<ApiKey[]> {
-  const rows = await db.selectFrom('api_key').select(publicColumns).where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('api_key')
+    .select([...publicColumns, creatorSeatless.as('creator_seatless')])
+    .where('account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
   return rows.map(toApiKey);
 }
 

@@ -136,7 +136,14 @@ export function ApiKeysScreen() {
             </td>
             <td className={`${td} whitespace-nowrap text-slate-500`}>{formatDate(k.created_at)}</td>
             <td className={`${td} whitespace-nowrap text-slate-500`}>{formatLastUsed(k.last_used_at)}</td>
-            <td className={td}>{k.status === 'active' ? <Badge variant="success">Active</Badge> : <Badge variant="neutral">Revoked</Badge>}</td>
+            <td className={td}>
+              {k.status === 'active' ? <Badge variant="success">Active</Badge> : <Badge variant="neutral">Revoked</Badge>}
+              {k.status === 'active' && k.creator_seatless && (
+                <span className="mt-1 block max-w-48 text-xs text-amber-700" data-testid="api-key-seatless">
+                  Refused until its creator has a seat in this team
+                </span>
+              )}
+            </td>
             {canManage && (
               <td className={`${td} text-right`}>
                 {k.status === 'active' && (
