@@ -85,7 +85,18 @@ describe('MX fallback on temporary refusals at the greeting', () => {
   });
 });
 
-describe('a refusal at the greeting, then no other MX answers', () => {
+describe('a refusal at the greeting (5xx)', () => {
+  it('the primary refuses us at the greeting (554 5.7.1 blocklist) and the backup answers: policy_block, the first rule of the verdict table that matches (as the mail world\'s truth says: the first MX that greets decides)', async () => {
+    const primary = await startGreeter('127.0.0.1', 0, '554 5.7.1 mx1.d.test Service unavailable; Client host [127.0.0.9] blocked using bl.example');
+    const backup = await startMiniHost('127.0.0.2', primary.port, rcpt);
+    closers.push(() => backup.close());
+    const r = await probeTwoMx(smtpContext(primary.port));
+    for (const address of ['alice@d.test', 'ghost@d.test']) {
+      expect(r.settled.get(address)?.outcome, address).toMatchObject({ finding: 'policy_block', mxIp: '127.0.0.1' });
+    }
+    expect(backup.rcpts).toEqual([]);
+  });
+
   it('the primary refuses us at the greeting (554 5.7.1 blocklist), the backup is down: policy_block, the one answer there was, not smtp_unreachable', async () => {
     // Nothing listens on 127.0.0.2 at the primary's port: the backup refuses connections.
     const primary = await startGreeter('127.0.0.1', 0, '554 5.7.1 mx1.d.test Service unavailable; Client host [127.0.0.9] blocked using bl.example');

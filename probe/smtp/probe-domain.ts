@@ -3,8 +3,8 @@
 // spread over the MX addresses of the best preference (RFC 5321 5.1) and run in parallel up to the
 // per-IP connection cap. Each mailbox is settled as soon as its answer is final: permanent replies
 // at once; greylisting retried on the schedule against the same IP with the same MAIL FROM; 452
-// continued in a new session with a lower limit; 421 backed off; a dead, silent or refusing
-// server falls through to another address of the same preference, then to the next preference.
+// continued in a new session with a lower limit; 421 backed off; a dead, silent or busy (4xx at
+// the greeting) server falls through to another address of the same preference, then to the next preference.
 // No dead time before the next MX: a session whose server has not greeted within the head start
 // lets its recipients be asked at the next address too, in parallel; the first final answer wins
 // (a less-preferred address's refusal only once a more-preferred one that has begun greeting has
@@ -135,11 +135,6 @@ interface Ask {
    * back where it was refused).
    */
   heldRefusal: { finding: SmtpFinding; replies: SmtpReply[]; target: Target } | null;
-  /**
-   * A refusal at the greeting (554) that sent the ask to another address: the answer it stands on if
-   * no other address answers at all (unreachable), rather than "unreachable".
-   */
-  greetingRefusal: { replies: SmtpReply[]; target: Target; detail: string | null } | null;
 }
 
 /** One session in progress, as the head start and the race see it. */
@@ -671,13 +666,9 @@ class DomainProbe {
         }
         break;
       case 'refused':
-        // Refused at the greeting: another mail server may think otherwise. Our sender refused: final.
-        for (const a of batch) {
-          if (atGreeting(res.decisive) && this.avoid(a, target.ip)) {
-            a.greetingRefusal ??= { replies: evidence(res.decisive), target, detail: res.detail };
-            this.requeue(a, 0, true);
-          } else this.settle(a, 'policy_block', evidence(res.decisive), target, res.detail);
-        }
+        // A 5xx at the greeting (554 5.7.1 … blocked) or to our MAIL FROM: the first server that greeted
+        // refused us, a policy refusal, which the verdict table puts before anything a backup could say.
+        for (const a of batch) this.settle(a, 'policy_block', evidence(res.decisive), target, res.detail);
         break;
       case 'ok':
         this.p.ctx.unreachableUntil?.delete(target.ip);
@@ -870,11 +861,6 @@ class DomainProbe {
 
   private settle(a: Ask, finding: SmtpFinding, replies: SmtpReply[], target: Target | null, detail: string | null): void {
     if (a.settled) return;
-    // Refused at the greeting by one address, no answer anywhere else: that refusal is the answer.
-    if (finding === 'smtp_unreachable' && a.greetingRefusal) {
-      ({ replies, target, detail } = a.greetingRefusal);
-      finding = 'policy_block';
-    }
     a.settled = true;
     this.unsettled--;
     if (!a.random) this.openMailboxes--;
@@ -1030,7 +1016,6 @@ function newAsk(address: string, random: boolean, seq: number): Ask {
     released: false,
     lastChance: false,
     heldRefusal: null,
-    greetingRefusal: null,
   };
 }
 
