@@ -41,4 +41,24 @@ describe('a 421 at the greeting', () => {
     const rel = srv.opened.map((t) => t - first);
     expect(rel.filter((t) => t < 200).length).toBe(1);
   });
+
+  it('an MX that answers every greeting with 421 until the deadline: its addresses are smtp_unreachable (SCORING row 7), never greylisted', async () => {
+    const srv = await busyServer();
+    // One recipient per session: the second address waits for the first one's connection.
+    const politeness = new Politeness({ maxConnectionsPerIp: 1, maxRcptsPerSession: 1, globalConcurrency: 100 });
+    const ctx: SmtpContext = { politeness, port: srv.port, heloName: 'probe.test', mailFrom: 'verify@probe.test', connectTimeoutMs: 1500, bannerTimeoutMs: 1500, replyTimeoutMs: 1500, maxConnectionsPerIp: 1, noTlsIps: new Set() };
+    const findings = new Map<string, string>();
+    // The pause after the second 421 (500 ms) ends past the deadline: the rest is decided then.
+    await probeDomain({
+      targets: [{ host: 'mx.shared.test', ip: '127.0.0.1', priority: 10 }],
+      addresses: ['a@d.test', 'b@d.test', 'c@d.test'],
+      randomAddress: null,
+      knownCatchAll: false,
+      ctx,
+      deadlineMs: 600,
+      retryDelaysMs: [],
+      onSettled: (address, outcome) => findings.set(address, outcome.finding),
+    });
+    expect(Object.fromEntries(findings)).toEqual({ 'a@d.test': 'smtp_unreachable', 'b@d.test': 'smtp_unreachable', 'c@d.test': 'smtp_unreachable' });
+  });
 });

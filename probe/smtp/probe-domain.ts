@@ -129,6 +129,8 @@ interface Ask {
   released: boolean;
   /** The last greylisting retry before the deadline was made. */
   lastChance: boolean;
+  /** A 421 came after the greeting (to MAIL or RCPT): the server let us in, then was busy. */
+  busyAfterGreeting: boolean;
   /**
    * A refusal from a less-preferred address during an MX race, held while a more-preferred one that
    * has begun greeting is still asked: it stands only if that one gives no answer (the ask would go
@@ -789,7 +791,10 @@ class DomainProbe {
       if (a.settled || a.flights > 0) continue;
       if (!this.candidates(a).includes(ip)) continue;
       if (this.avoid(a, ip)) this.requeue(a, 0, false);
-      else this.settle(a, 'greylisted', [], target, 'server busy (421) until the deadline');
+      // Never let past the greeting (421 there until the deadline): unreachable (SCORING row 7); let in
+      // and then told busy (421 to MAIL or RCPT): a temporary failure not cleared, greylisted.
+      else if (a.busyAfterGreeting) this.settle(a, 'greylisted', [], target, 'server busy (421) until the deadline');
+      else this.settle(a, 'smtp_unreachable', [], target, 'every attempt refused at the greeting (421) until the deadline');
       if (this.done) return;
     }
   }
@@ -812,6 +817,7 @@ class DomainProbe {
   /** A 421: back off and retry on a new connection; a server that never lets us past its greeting is unreachable. */
   private busy(a: Ask, reply: SmtpReply | null, replies: SmtpReply[], target: Target): void {
     a.busyCount++;
+    if (!atGreeting(reply)) a.busyAfterGreeting = true;
     const delay = busyBackoffMs(a.busyCount);
     const pastDeadline = Date.now() + delay - this.start > this.p.deadlineMs;
     if (atGreeting(reply) && (a.busyCount > MAX_BUSY_RETRIES || pastDeadline)) {
@@ -1015,6 +1021,7 @@ function newAsk(address: string, random: boolean, seq: number): Ask {
     at: new Set(),
     released: false,
     lastChance: false,
+    busyAfterGreeting: false,
     heldRefusal: null,
   };
 }
