@@ -1,6 +1,7 @@
 // Razorpay webhooks out of order or replayed: a payment.failed never puts a paying account back
 // into dunning (past due, then suspended) once a later charge has been applied, nor twice for the
 // same payment (its event id is not signed: a captured body can come again under a new one).
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { razorpayServer } from '../helpers/razorpay-server';
 import { signUpVerified } from '../helpers/test-server';
@@ -64,5 +65,30 @@ describe('payment.failed delivered late or again', () => {
     // The captured, validly signed failure body again, under an event id of the sender's choosing.
     expect(await rzp.deliver({ ...failed, id: `${failed.id}_again` })).toBe(200);
     expect(await status()).toBe('active');
+  });
+  it('a declined first card delivered after the checkout handler applied the second card does not put the new customer past due', async () => {
+    const client = await signUpVerified(ts, { email: email('newcard'), name: 'New card' });
+    const accountId = (await client.trpcQuery('account.me')).body.result.data.accountId as string;
+    const co = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+    rzp.setNow(Math.floor(Date.now() / 1000));
+    // In the checkout the first card is declined (payment.failed, created first), the second is
+    // charged; the browser's handler reaches us before any of Razorpay's webhooks.
+    const declined = rzp.build(
+      'payment.failed',
+      { payment: { entity: { id: 'pay_first_card_declined', entity: 'payment', amount: 1900, currency: 'USD', status: 'failed', error_description: 'declined', subscription_id: co.subscriptionId } } },
+      { createdAt: Math.floor(Date.now() / 1000) - 120 },
+    );
+    const held = rzp.payHeld(co.subscriptionId);
+    const proof = { razorpay_payment_id: held.paymentId, razorpay_subscription_id: co.subscriptionId, razorpay_signature: createHmac('sha256', rzp.keySecret).update(`${held.paymentId}|${co.subscriptionId}`).digest('hex') };
+    expect((await client.trpcMutation('billing.verifyPayment', proof)).body.result.data).toMatchObject({ plan: 'starter' });
+
+    // Razorpay's webhooks now come, the declined attempt first.
+    expect(await rzp.deliver(declined)).toBe(200);
+    expect(await rzp.deliver(held.activated)).toBe(200);
+    expect(await rzp.deliver(held.charged)).toBe(200);
+    const after = await ts.testDb.db.selectFrom('account').select(['plan', 'subscription_status', 'grace_ends_at']).where('id', '=', accountId).executeTakeFirstOrThrow();
+    expect(after, 'a customer who had just paid was put past due by the card declined before it').toEqual({ plan: 'starter', subscription_status: 'active', grace_ends_at: null });
+    const pastDue = await ts.testDb.db.selectFrom('audit_log').select('id').where('account_id', '=', accountId).where('action', '=', 'billing.past_due').execute();
+    expect(pastDue).toHaveLength(0);
   });
 });

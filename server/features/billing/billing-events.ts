@@ -701,6 +701,18 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
       // changes nothing: a paying customer is never put back into dunning.
       if (!recorded) return { outcome: 'payment_failed_seen', accountId };
       if (!newer) return { outcome: 'stale', accountId };
+      // A failure older than a payment this subscription has been charged since (a card declined
+      // in the checkout before the one that paid, whose charge the checkout handler applied before
+      // any webhook moved status_event_at) is an attempt that was followed by a payment: not dunning.
+      const paidSince = await trx
+        .selectFrom('payment')
+        .select('id')
+        .where('subscription_id', '=', sub.id)
+        .where('status', 'in', ['captured', 'refunded'])
+        .where('second_payment', '=', false)
+        .where('created_at', '>', new Date(eventAt * 1000))
+        .executeTakeFirst();
+      if (paidSince) return { outcome: 'stale', accountId };
       // Only a failed renewal of a running subscription is past due; a failed first checkout is not.
       const mail = await markPastDue(trx, accountId, sub.id, now, 'payment.failed');
       if (mail) mails.push(mail);
