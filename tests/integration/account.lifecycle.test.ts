@@ -205,6 +205,31 @@ describe('live job events', () => {
       memberStream.close();
     }
   });
+
+  it('stops for a member who lost their seat (the plan fell below the team), while the owner keeps receiving them', async () => {
+    const o = await ownerOn(ts, 'pro', 'seat-owner');
+    const m = await joinAs(ts, o, 'member', 'seat-member');
+    const ownerStream = listen(o.client);
+    const memberStream = listen(m.client);
+    try {
+      await Promise.all([ownerStream.open, memberStream.open]);
+      await new Promise((r) => setTimeout(r, 200));
+      const before = await newJob(o.accountId);
+      await expect.poll(() => memberStream.events.includes(before), { timeout: 5000 }).toBe(true);
+
+      // The plan falls to Starter (1 seat: the owner's): the member works in no part of the account.
+      await setPlan(ts, o.accountId, 'starter');
+      expect((await me(m.client)).body.result.data.accountId).not.toBe(o.accountId);
+
+      const after = await newJob(o.accountId);
+      await expect.poll(() => ownerStream.events.includes(after), { timeout: 5000 }).toBe(true);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(memberStream.events).not.toContain(after);
+    } finally {
+      ownerStream.close();
+      memberStream.close();
+    }
+  });
 });
 
 describe('the active account is the same everywhere', () => {
