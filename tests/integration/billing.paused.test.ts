@@ -59,6 +59,20 @@ describe('paused and resumed subscriptions', () => {
     expect(await account(accountId)).toMatchObject({ plan: 'starter', subscription_status: 'active' });
   });
 
+  it('resumed delivered before the pause it followed: the subscription ends active and the service does not pause at the renewal', async () => {
+    const { client, accountId, subscriptionId, end } = await subscribed();
+    const entity = (status: string) => ({ subscription: { entity: { ...rzp.subscriptions.get(subscriptionId)!, entity: 'subscription', status } } });
+    const paused = rzp.build('subscription.paused', entity('paused'), { createdAt: end - 20 * DAY });
+    const resumed = rzp.build('subscription.resumed', entity('active'), { createdAt: end - 15 * DAY });
+    expect(await rzp.deliver(resumed)).toBe(200);
+    expect(await rzp.deliver(paused)).toBe(200);
+    expect(await subStatus(subscriptionId), 'the older pause, delivered last, won over the resume').toBe('active');
+    // The renewal is due (Razorpay charges a running subscription); its webhook has not come yet.
+    await billingTick(ts.server.deps, new Date((end + 60) * 1000));
+    expect(await account(accountId)).toMatchObject({ plan: 'starter', subscription_status: 'active' });
+    expect((await client.trpcMutation('validation.check', { email: 'someone@example.com' })).status).not.toBe(402);
+  });
+
   it('deleting the account while its subscription is paused stops it at Razorpay', async () => {
     const { client, subscriptionId } = await subscribed();
     await rzp.pause(subscriptionId);

@@ -728,7 +728,12 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
       return { outcome: 'paused', accountId };
     }
     case 'subscription.resumed': {
-      if (sub.status !== 'paused') return { outcome: 'ignored', accountId };
+      if (sub.status !== 'paused') {
+        // Delivered before the pause it followed: remembered as the newest status event, so that
+        // older pause is stale when it comes (in order or not, the subscription ends running).
+        if (newer && sub.status === 'active') await trx.updateTable('subscription').set({ status_event_at: eventAt, updated_at: new Date() }).where('id', '=', sub.id).execute();
+        return { outcome: 'ignored', accountId };
+      }
       await setStatus('active');
       if (!newer) return { outcome: 'stale', accountId };
       await writeAudit(trx, { accountId, actor: 'system', actorUserId: null, action: 'billing.resumed', targetType: 'subscription', targetId: sub.id, data: { event: e.event } });
