@@ -59,6 +59,23 @@ describe('refund.processed from the Razorpay dashboard', () => {
     expect(rzp.refunds.filter((r) => r.payment_id === proof.razorpay_payment_id)).toHaveLength(1);
   });
 
+  it('a refunded subscription whose stop at Razorpay failed and that Razorpay charges again is stopped then', async () => {
+    const { accountId, subscriptionId } = await subscribed('starter');
+    const proof = await rzp.pay(subscriptionId);
+    rzp.failNext(500); // the cancel that follows the refund does not reach Razorpay
+    await rzp.dashboardRefund(proof.razorpay_payment_id);
+    expect(await account(accountId)).toMatchObject({ plan: 'free', subscription_id: null });
+    expect(rzp.subscriptions.get(subscriptionId)!.status).toBe('active');
+
+    // A month later Razorpay renews the subscription the customer had refunded.
+    rzp.setNow(rzp.subscriptions.get(subscriptionId)!.current_end! + 60);
+    await rzp.renew(subscriptionId);
+    expect(rzp.sent.at(-1)).toMatchObject({ event: 'subscription.charged', status: 200 });
+    const cancels = rzp.requests.filter((r) => r.path === `/v1/subscriptions/${subscriptionId}/cancel`);
+    expect(cancels.at(-1)?.body.cancel_at_cycle_end, 'the subscription was left to charge the customer every month').toBeFalsy();
+    expect(rzp.subscriptions.get(subscriptionId)!.status).toBe('cancelled');
+  });
+
   it('our own refund first, then Razorpay’s refund.processed for it: applied once', async () => {
     const { client, accountId, subscriptionId } = await subscribed('pro');
     await rzp.pay(subscriptionId);

@@ -663,6 +663,10 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
         return { outcome: 'second_payment', accountId };
       }
       if (r.applied && r.replacedSubscriptionId) cancels.push(r.replacedSubscriptionId);
+      // Razorpay charged a subscription we had ended (refunded, replaced) because stopping it there
+      // failed: the period paid is served (to its end, then Free) and the stop is tried again now,
+      // so it does not charge the customer every month.
+      if (r.applied && sub.status === 'cancelled' && r.cancelSubscriptionId !== sub.id) cancels.push(sub.id);
       if (r.applied && r.cancelSubscriptionId) {
         cancels.push(r.cancelSubscriptionId);
         return { outcome: 'charged_then_refunded', accountId };
