@@ -8,7 +8,7 @@ import type { Db } from '../../db/client';
 import { claimTotpCode, clearSignInAttempts, countSignInAttempt, mayMailMailbox, recordWrongPassword, releaseTotpCode, SIGN_IN_LOCKED_MESSAGE, TOTP_CODE_USED_MESSAGE, WRONG_PASSWORDS_MESSAGE, wrongPasswordsSpent, type AuthMailKind } from '../features/account/auth-mail-throttle';
 import { grantFreeCreditsOnVerification, provisionAccount } from '../features/account/provision';
 import { brandForHost, invitationBrand, mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
-import { invitationAllowance, teamMemberLimit } from '../features/team/team.service';
+import { invitationAllowance, mailedInvitationRef, teamMemberLimit } from '../features/team/team.service';
 import { linkMail, type Mailer } from '../mail/mailer';
 import { holdsNul, NUL_MESSAGE } from '../lib/nul';
 import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER, RECEIVED_AT_HEADER } from './auth-routes';
@@ -376,7 +376,8 @@ export function createAuth(d: AuthDeps) {
               subject: `You're invited to join ${data.organization.name} on ${brand.productName}`,
               intro: `${data.inviter.user.name || data.inviter.user.email} invited you to join ${data.organization.name} as ${data.role}.`,
               cta: 'Accept the invitation',
-              url: `${brand.origin ?? d.baseURL}/auth?invitation=${encodeURIComponent(data.id)}`,
+              // The id with its proof (team.service.ts): the bare id, which the inviter sees, accepts nothing.
+              url: `${brand.origin ?? d.baseURL}/auth?invitation=${encodeURIComponent(mailedInvitationRef(d.secret, data.id))}`,
               signature: brand.productName,
               brand: { color: brand.color, logoUrl: brand.logoUrl ? `${brand.origin ?? d.baseURL}${brand.logoUrl}` : null },
             }),

@@ -8,6 +8,7 @@ import { billingTick } from '../../server/features/billing/billing-tick';
 import { startFakeGeo } from '../helpers/fake-geo';
 import { startFakeRazorpay, type FakeRazorpay } from '../helpers/fake-razorpay';
 import { Browserless, signUpVerified, startTestServer, testServer, type TestServer } from '../helpers/test-server';
+import { invitationIdFromMail } from '../helpers/accounts';
 
 let n = 0;
 const email = (tag: string) => `${tag}-${++n}@example.com`;
@@ -108,7 +109,7 @@ describe('billing without Razorpay keys: the labelled test checkout drives the s
     const owner = await ownerOn(ts, 'business');
     const adminEmail = email('admin');
     await owner.client.trpcMutation('team.invite', { email: adminEmail, role: 'admin' });
-    const invitationId = (await ts.testDb.db.selectFrom('invitation').select('id').where('email', '=', adminEmail).executeTakeFirstOrThrow()).id;
+    const invitationId = await invitationIdFromMail(ts, adminEmail); // the mailed link's reference (team.service.ts)
     const admin = await signUpVerified(ts, { email: adminEmail });
     expect((await admin.trpcMutation('team.acceptInvitation', { invitationId })).status).toBe(200);
     for (const proc of ['billing.cancel', 'billing.refund']) expect((await admin.trpcMutation(proc)).status).toBe(403);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer, type DnsServerHandle, type Zone } from '../mailworld/dns-server';
 import { signUpOnPlan } from './jobs.world';
 import { signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+import { invitationIdFromMail } from '../helpers/accounts';
 
 let ts: TestServer;
 let dns: DnsServerHandle;
@@ -212,7 +213,7 @@ describe('white-label', () => {
     const owner = await signUpOnPlan(ts, 'brand-team@example.com', 'business');
     const memberEmail = `member-${Date.now()}@example.com`;
     await owner.client.trpcMutation('team.invite', { email: memberEmail, role: 'member' });
-    const invitationId = (await ts.testDb.db.selectFrom('invitation').select('id').where('email', '=', memberEmail).executeTakeFirstOrThrow()).id;
+    const invitationId = await invitationIdFromMail(ts, memberEmail); // the mailed link's reference (team.service.ts)
     const member = await signUpVerified(ts, { email: memberEmail });
     expect((await member.trpcMutation('team.acceptInvitation', { invitationId })).status).toBe(200);
     expect((await member.trpcMutation('branding.update', { brandColor: '#000000' })).status).toBe(403);

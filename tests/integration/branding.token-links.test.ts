@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer, type DnsServerHandle, type Zone } from '../mailworld/dns-server';
 import { signUpOnPlan } from './jobs.world';
 import { signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
+import { invitationIdFromMail } from '../helpers/accounts';
 
 let ts: TestServer;
 let dns: DnsServerHandle;
@@ -88,7 +89,7 @@ describe("mails asked through a tenant's custom domain", () => {
   it("a member of the tenant's account gets the tenant's mail, its link on the custom domain", async () => {
     const memberEmail = `tenant-member-${Date.now()}@example.com`;
     await tenant.client.trpcMutation('team.invite', { email: memberEmail, role: 'member' });
-    const invitationId = (await ts.testDb.db.selectFrom('invitation').select('id').where('email', '=', memberEmail).executeTakeFirstOrThrow()).id;
+    const invitationId = await invitationIdFromMail(ts, memberEmail); // the mailed link's reference (team.service.ts)
     const member = await signUpVerified(ts, { email: memberEmail });
     expect((await member.trpcMutation('team.acceptInvitation', { invitationId })).status).toBe(200);
     expect(await postWithHost('/api/auth/request-password-reset', { email: memberEmail, redirectTo: '/auth/reset' })).toBe(200);

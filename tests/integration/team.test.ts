@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../db/types';
-import { invitationIdFromMail, ownerOn, whoAmI } from '../helpers/accounts';
+import { bareInvitationId, invitationIdFromMail, ownerOn, whoAmI } from '../helpers/accounts';
+import { TEAM_MESSAGES } from '../../server/features/team/team.service';
 import { Browserless, signUpVerified, testServer } from '../helpers/test-server';
 
 const ts = testServer();
@@ -53,7 +54,7 @@ describe('team: members and invitations', () => {
     expect(res.status).toBe(200);
     expect(res.body.result.data).toMatchObject({ email: first, role: 'member', account_id: o.accountId, accepted_at: null, rejected_at: null });
     const invitationId = await invitationIdFromMail(ts, first);
-    expect(invitationId).toBe(res.body.result.data.id);
+    expect(bareInvitationId(invitationId)).toBe(res.body.result.data.id);
 
     // Spec section 6: one member (the owner) is below Pro's 2, so a second invitation goes out too.
     const second = email('second');
@@ -70,7 +71,7 @@ describe('team: members and invitations', () => {
 
     const cancel = await o.client.trpcMutation('team.cancelInvitation', { invitationId });
     expect(cancel.status).toBe(200);
-    expect(await ts.testDb.db.selectFrom('invitation').select('id').where('id', '=', invitationId).executeTakeFirst()).toBeUndefined();
+    expect(await ts.testDb.db.selectFrom('invitation').select('id').where('id', '=', bareInvitationId(invitationId)).executeTakeFirst()).toBeUndefined();
     const again = await o.client.trpcMutation('team.invite', { email: third, role: 'admin' });
     expect(again.status).toBe(200);
     expect(again.body.result.data.role).toBe('admin');
@@ -160,7 +161,7 @@ describe('team: accepting an invitation', () => {
       [inviteeEmail, 'admin'],
     ]);
     expect((await o.client.trpcQuery('team.invitations')).body.result.data).toEqual([]);
-    const inv = await ts.testDb.db.selectFrom('invitation').select('status').where('id', '=', invitationId).executeTakeFirstOrThrow();
+    const inv = await ts.testDb.db.selectFrom('invitation').select('status').where('id', '=', bareInvitationId(invitationId)).executeTakeFirstOrThrow();
     expect(inv.status).toBe('accepted');
 
     // A fresh session (no active account yet) still lands in the shared account.
@@ -192,7 +193,7 @@ describe('team: accepting an invitation', () => {
     expect(await accountOf(late)).toBe(ownAccount);
     const members = await ts.testDb.db.selectFrom('member').select('userId').where('organizationId', '=', o.accountId).execute();
     expect(members).toHaveLength(2);
-    const inv = await ts.testDb.db.selectFrom('invitation').select('status').where('id', '=', lateInvitation).executeTakeFirstOrThrow();
+    const inv = await ts.testDb.db.selectFrom('invitation').select('status').where('id', '=', bareInvitationId(lateInvitation)).executeTakeFirstOrThrow();
     expect(inv.status).toBe('pending');
   });
 
@@ -239,6 +240,30 @@ describe('team: accepting an invitation', () => {
     const invitee = await signUpVerified(ts, { email: target });
     expect((await invitee.trpcMutation('team.acceptInvitation', { invitationId })).status).toBe(404);
     expect((await new Browserless(ts.url).trpcMutation('team.acceptInvitation', { invitationId })).status).toBe(401);
+  });
+
+  it('joins only through the mailed link: an inviter who hands the invitee a link made from the id the pending list shows cannot pull them into the team', async () => {
+    const o = await owner('pro');
+    const target = email('lured');
+    expect((await o.client.trpcMutation('team.invite', { email: target })).status).toBe(200);
+    const victim = await signUpVerified(ts, { email: target });
+    const ownAccount = await accountOf(victim);
+    // The inviter sees the invitation's id (to cancel it) …
+    const listed = (await o.client.trpcQuery('team.invitations')).body.result.data as Array<{ id: string; email: string }>;
+    const rawId = listed.find((i) => i.email === target)!.id;
+    // … and a page of theirs opens /dashboard/team?invitation=<id> in the victim's signed-in browser, which accepts it.
+    for (const forged of [rawId, `${rawId}_${'0'.repeat(32)}`]) {
+      const res = await victim.trpcMutation('team.acceptInvitation', { invitationId: forged });
+      expect(res.status, JSON.stringify(res.body)).toBe(403);
+      expect(res.body.error.message).toBe(TEAM_MESSAGES.openMailedLink);
+    }
+    expect(await accountOf(victim)).toBe(ownAccount);
+    expect((await ts.testDb.db.selectFrom('member').select('id').where('organizationId', '=', o.accountId).execute()).length).toBe(1);
+    // The link in the invitation mail (which only the invitee's mailbox has) still works.
+    const mailed = await invitationIdFromMail(ts, target);
+    expect(mailed).not.toBe(rawId);
+    expect((await victim.trpcMutation('team.acceptInvitation', { invitationId: mailed })).status).toBe(200);
+    expect(await accountOf(victim)).toBe(o.accountId);
   });
 
   it('previews the invitation for the sign-in page without a session', async () => {
@@ -342,7 +367,7 @@ describe('team: roles and tenancy', () => {
     expect((await o.client.trpcQuery('team.members')).body.result.data.map((m: { email: string }) => m.email)).toEqual([o.email]);
     expect((await o.client.trpcQuery('team.invitations')).body.result.data).toEqual([]);
     const audit = await ts.testDb.db.selectFrom('audit_log').select(['action', 'target_id']).where('account_id', '=', o.accountId).where('action', '=', 'team.invitation_cancelled').execute();
-    expect(audit).toEqual([{ action: 'team.invitation_cancelled', target_id: invitationId }]);
+    expect(audit).toEqual([{ action: 'team.invitation_cancelled', target_id: bareInvitationId(invitationId) }]);
   });
 
   it('another account cannot see, cancel or remove this account’s invitations and members', async () => {
@@ -361,7 +386,7 @@ describe('team: roles and tenancy', () => {
     expect(cancel.status).toBe(404);
     const remove = await b.client.trpcMutation('team.removeMember', { memberId: memberRow.id });
     expect(remove.status).toBe(404);
-    expect(await ts.testDb.db.selectFrom('invitation').select('status').where('id', '=', invitationId).executeTakeFirst()).toEqual({ status: 'pending' });
+    expect(await ts.testDb.db.selectFrom('invitation').select('status').where('id', '=', bareInvitationId(invitationId)).executeTakeFirst()).toEqual({ status: 'pending' });
     expect(await ts.testDb.db.selectFrom('member').select('id').where('id', '=', memberRow.id).executeTakeFirst()).toBeDefined();
   });
 

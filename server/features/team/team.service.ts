@@ -2,6 +2,7 @@
 // invitations (better-auth `invitation` rows, the spec's team_invitations). Invitations are created
 // and accepted through better-auth's organization API (so its mail hook and checks run); reads,
 // cancelling and removal are plain rows scoped to the caller's account.
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { APIError } from 'better-auth/api';
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
@@ -23,12 +24,44 @@ export const TEAM_MESSAGES = {
   invitationNotFound: 'Invitation not found.',
   invitationInvalid: 'This invitation is no longer valid. Ask your team admin to send a new one.',
   invitationExpired: 'This invitation has expired. Ask your team admin to send a new one.',
+  openMailedLink: 'To join this team, open the invitation link in the email that was sent to you.',
   wrongRecipient: (email: string) => `This invitation was sent to ${email}. Sign in with that address to accept it.`,
   /** Accepting when the team is already full (spec section 6's wording, then what to do). */
   teamFull: (n: number) => `Your current plan allows ${n} team member(s) total. This team is full: ask the account owner to upgrade or to free a seat, then accept again.`,
   tooManyToAddress: `This address was sent ${AUTH_MAILS_PER_HOUR} invitations in the last hour. Try again later.`,
   tooManyInvitations: (n: number) => `${n} invitation(s) are already waiting. Cancel one, or wait until one is accepted, before inviting more.`,
 } as const;
+
+/**
+ * An invitation as its mail names it: `<id>_<proof>`, the proof an HMAC of the id under the server
+ * secret. The inviter sees the bare id (the Pending Invitations list, to cancel it) and the invitee's
+ * signed-in browser accepts whatever /dashboard/team?invitation= names: with the id alone an inviter
+ * could hand the invitee a link that pulled them into the team and made it their active account
+ * (their uploads and checks then landing in the inviter's account). Accepting needs the proof, which
+ * only the mailbox the invitation was sent to has.
+ */
+const PROOF_HEX = 32;
+
+export function invitationProof(secret: string, invitationId: string): string {
+  return createHmac('sha256', secret).update(`team-invitation:${invitationId}`).digest('hex').slice(0, PROOF_HEX);
+}
+
+/** The invitation reference its mail link carries. */
+export function mailedInvitationRef(secret: string, invitationId: string): string {
+  return `${invitationId}_${invitationProof(secret, invitationId)}`;
+}
+
+/** Splits a reference (the mailed `<id>_<proof>` or a bare id) into the id and the proof it carries. */
+export function parseInvitationRef(ref: string): { id: string; proof: string | null } {
+  const cut = ref.lastIndexOf('_');
+  if (cut <= 0) return { id: ref, proof: null };
+  return { id: ref.slice(0, cut), proof: ref.slice(cut + 1) };
+}
+
+function proofHolds(secret: string, id: string, proof: string | null): boolean {
+  if (proof === null || proof.length !== PROOF_HEX) return false;
+  return timingSafeEqual(Buffer.from(invitationProof(secret, id)), Buffer.from(proof));
+}
 
 export interface TeamMember {
   id: string;
@@ -248,10 +281,11 @@ export async function inviteMember(
 
 /** Cancelling deletes the invitation (spec section 4); only this account's pending ones. */
 export async function cancelInvitation(db: Db, o: { accountId: string; userId: string; invitationId: string }): Promise<{ id: string }> {
+  const { id } = parseInvitationRef(o.invitationId);
   return db.transaction().execute(async (trx) => {
     const gone = await trx
       .deleteFrom('invitation')
-      .where('id', '=', o.invitationId)
+      .where('id', '=', id)
       .where('organizationId', '=', o.accountId)
       .where('status', '=', 'pending')
       .returning(['id', 'email'])
@@ -306,7 +340,8 @@ export interface InvitationPreview {
 }
 
 /** What the invitation link is about, for the sign-in page (the id is the unguessable secret). */
-export async function previewInvitation(db: Db, invitationId: string): Promise<InvitationPreview> {
+export async function previewInvitation(db: Db, invitationRef: string): Promise<InvitationPreview> {
+  const { id: invitationId } = parseInvitationRef(invitationRef);
   const inv = await db
     .selectFrom('invitation').innerJoin('organization', 'organization.id', 'invitation.organizationId')
     .select(['invitation.status', 'invitation.expiresAt', 'invitation.email', 'invitation.role', 'organization.name'])
@@ -325,13 +360,15 @@ export async function acceptInvitation(
   deps: AppDeps,
   o: { user: { id: string; email: string; emailVerified: boolean }; headers: Headers; invitationId: string },
 ): Promise<{ accountId: string; accountName: string; role: InviteRole; alreadyMember: boolean }> {
+  const ref = parseInvitationRef(o.invitationId);
   const inv = await deps.db
     .selectFrom('invitation')
     .innerJoin('organization', 'organization.id', 'invitation.organizationId')
     .select(['invitation.id', 'invitation.organizationId', 'invitation.email', 'invitation.role', 'invitation.status', 'invitation.expiresAt', 'organization.name'])
-    .where('invitation.id', '=', o.invitationId)
+    .where('invitation.id', '=', ref.id)
     .executeTakeFirst();
   if (!inv || inv.status !== 'pending') throw new AppError('NOT_FOUND', TEAM_MESSAGES.invitationInvalid);
+  if (!proofHolds((await deps.auth.$context).secret, inv.id, ref.proof)) throw new AppError('PERMISSION_DENIED', TEAM_MESSAGES.openMailedLink);
   if (new Date(inv.expiresAt).getTime() <= Date.now()) throw new AppError('BAD_INPUT', TEAM_MESSAGES.invitationExpired);
   if (inv.email.toLowerCase() !== o.user.email.toLowerCase() || !o.user.emailVerified) throw new AppError('PERMISSION_DENIED', TEAM_MESSAGES.wrongRecipient(inv.email));
   const role: InviteRole = inv.role === 'admin' ? 'admin' : 'member';
