@@ -25,6 +25,7 @@ import * as mPaymentSecondPayment from './migrations/2026_11_24_06_00_00_add_pay
 import * as mSubscriptionPaused from './migrations/2026_11_24_06_10_00_subscription_paused';
 import * as mHashMailboxKeys from './migrations/2026_11_24_06_20_00_hash_mailbox_keys';
 import * as mResultViaApi from './migrations/2026_11_24_08_10_00_validation_result_via_api';
+import * as mPaymentRefundedAmount from './migrations/2026_11_24_12_10_00_payment_refunded_amount';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_21_00_00_create_core': m001,
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_06_10_00_subscription_paused': mSubscriptionPaused,
   '2026_11_24_06_20_00_hash_mailbox_keys': mHashMailboxKeys,
   '2026_11_24_08_10_00_validation_result_via_api': mResultViaApi,
+  '2026_11_24_12_10_00_payment_refunded_amount': mPaymentRefundedAmount,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -297,6 +297,10 @@ export interface PaymentTable {
   refunded_at: Date | null;
   /** A second payment for a period another subscription already paid: never granted, refunded (retried while captured). */
   second_payment: ColumnType<boolean, boolean | undefined, boolean>;
+  /** How much of the amount has been refunded (a part refund leaves the payment captured; all of it: 'refunded'). */
+  refunded_amount: ColumnType<number, number | undefined, number>;
+  /** The refunds applied to this payment (each once, whichever door it came through). */
+  refund_ids: ColumnType<string[], string[] | undefined, string[]>;
   created_at: Timestamp;
 }
 

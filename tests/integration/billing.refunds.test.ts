@@ -112,6 +112,27 @@ describe('refund.processed from the Razorpay dashboard', () => {
     expect((await audits(accountId, 'billing.refund_recorded'))[0]!.data).toMatchObject({ partial: true, amount: 100 });
   });
 
+  it('a payment refunded in parts from the dashboard: the part that completes it lowers the plan like a whole refund; receipts say what came back', async () => {
+    const { client, accountId, subscriptionId } = await subscribed('starter');
+    const p = await rzp.pay(subscriptionId);
+    const first = await rzp.dashboardRefund(p.razorpay_payment_id, { amount: 900 });
+    expect(await outcome(first.id)).toBe('refund_recorded');
+    expect(await account(accountId)).toMatchObject({ plan: 'starter', credits_balance: 10_500 });
+    const receipt = await (await client.request(`/api/billing/receipts/${p.razorpay_payment_id}`)).text();
+    expect(receipt.match(/<td>Status<\/td><td>([^<]*)</)?.[1], 'the receipt said the whole payment was refunded').toBe('Paid; $9 refunded');
+    // The same part refund again (reconciliation, a re-sent webhook) counts once.
+    const again = rzp.build('refund.processed', JSON.parse(first.raw).payload as Record<string, unknown>);
+    expect(await rzp.deliver(again)).toBe(200);
+    expect(await outcome(again.id)).toBe('already_refunded');
+
+    // The rest is refunded: the customer has all the money back, so the plan goes like after a whole refund.
+    rzp.refunds.length = 0; // the fake allows one refund per payment
+    const rest = await rzp.dashboardRefund(p.razorpay_payment_id, { amount: 1000 });
+    expect(await outcome(rest.id), 'the second part was taken as already refunded: all the money back, plan and credits kept').toBe('refunded');
+    expect(await account(accountId)).toMatchObject({ plan: 'free', credits_balance: 500, subscription_id: null });
+    expect(await (await client.request(`/api/billing/receipts/${p.razorpay_payment_id}`)).text()).toContain('Refunded on');
+  });
+
   it('out of order: the refund arrives before its charge — the charge applies, then the refund, once; replays of both change nothing', async () => {
     const { client, accountId, subscriptionId } = await subscribed('starter');
     const { paymentId, charged } = rzp.renewHeld(subscriptionId); // the first charge, held back

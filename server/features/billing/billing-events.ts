@@ -316,14 +316,14 @@ export async function refundSecondPayments(db: Kysely<Database>, gateway: Pick<P
   const done: string[] = [];
   if (!gateway || paymentIds.length === 0) return done;
   for (const id of paymentIds) {
-    const pay = await db.selectFrom('payment').innerJoin('subscription', 'subscription.id', 'payment.subscription_id').select(['payment.id', 'payment.amount', 'payment.account_id', 'subscription.mode']).where('payment.id', '=', id).where('payment.second_payment', '=', true).where('payment.status', '=', 'captured').executeTakeFirst();
+    const pay = await db.selectFrom('payment').innerJoin('subscription', 'subscription.id', 'payment.subscription_id').select(['payment.id', 'payment.amount', 'payment.refunded_amount', 'payment.account_id', 'subscription.mode']).where('payment.id', '=', id).where('payment.second_payment', '=', true).where('payment.status', '=', 'captured').executeTakeFirst();
     if (!pay || pay.mode !== gateway.mode) continue;
     try {
-      const refund = await gateway.refundPayment(pay.id, pay.amount, { account_id: pay.account_id, reason: 'second_payment_for_period' });
+      const refund = await gateway.refundPayment(pay.id, pay.amount - pay.refunded_amount, { account_id: pay.account_id, reason: 'second_payment_for_period' });
       await db.transaction().execute(async (trx) => {
         const row = await trx
           .updateTable('payment')
-          .set({ status: 'refunded', refund_id: refund.id, refunded_at: new Date() })
+          .set({ status: 'refunded', refunded_amount: pay.amount, refund_ids: sql<string[]>`array_append(refund_ids, ${refund.id})`, refund_id: refund.id, refunded_at: new Date() })
           .where('id', '=', pay.id)
           .where('status', '=', 'captured')
           .returning('id')
@@ -446,9 +446,18 @@ export async function applyRefund(trx: Trx, o: { paymentId: string; refundId: st
         .where((eb) => eb.or([eb('period_start', '>', pay.period_start ?? new Date(0)), eb.and([eb('period_start', 'is', null), eb('created_at', '>', pay.created_at)])]))
         .executeTakeFirst()
     : undefined;
-  const full = o.amount === null || o.amount >= pay.amount;
+  // The same refund again under another event id (a webhook re-sent, the reconciliation): once.
+  if (pay.refund_ids.includes(o.refundId)) return { outcome: 'already_refunded', accountId: pay.account_id };
+  // Refunds add up: parts given back one by one end in a full refund like one whole refund.
+  const refundedAmount = Math.min(pay.amount, pay.refunded_amount + (o.amount ?? pay.amount - pay.refunded_amount));
+  const full = refundedAmount >= pay.amount;
   const current = pay.subscription_id !== null && account.subscription_id === pay.subscription_id && !newer;
-  await trx.updateTable('payment').set({ status: 'refunded', refund_id: o.refundId, refunded_at: o.now }).where('id', '=', pay.id).execute();
+  await trx
+    .updateTable('payment')
+    // refund_id and refunded_at: the refund that completed it (the table's check: set exactly when refunded).
+    .set({ status: full ? 'refunded' : 'captured', refunded_amount: refundedAmount, refund_ids: sql<string[]>`array_append(refund_ids, ${o.refundId})`, refund_id: full ? o.refundId : null, refunded_at: full ? o.now : null })
+    .where('id', '=', pay.id)
+    .execute();
   if (full && current) {
     await lowerPlanForRefund(trx, { pay, refundId: o.refundId, now: o.now, actorUserId: null, via: 'razorpay_dashboard' });
     return { outcome: 'refunded', accountId: pay.account_id, cancelSubscriptionId: pay.subscription_id ?? undefined };
@@ -460,7 +469,7 @@ export async function applyRefund(trx: Trx, o: { paymentId: string; refundId: st
     action: 'billing.refund_recorded',
     targetType: 'payment',
     targetId: pay.id,
-    data: { refund_id: o.refundId, amount: o.amount, payment_amount: pay.amount, partial: !full, current_period: current, via: o.via },
+    data: { refund_id: o.refundId, amount: o.amount, payment_amount: pay.amount, refunded_amount: refundedAmount, partial: !full, current_period: current, via: o.via },
   });
   return { outcome: 'refund_recorded', accountId: pay.account_id };
 }

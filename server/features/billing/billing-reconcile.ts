@@ -86,13 +86,15 @@ async function reconcileRefunds(deps: AppDeps, gateway: PaymentGateway, now: Dat
   if (refunds.length === 0) return applied;
   const captured = await deps.db
     .selectFrom('payment')
-    .select(['id', 'subscription_id'])
+    .select(['id', 'subscription_id', 'refund_ids'])
     .where('id', 'in', refunds.map((r) => r.paymentId))
     .where('status', '=', 'captured')
     .execute();
   const held = new Map(captured.map((p) => [p.id, p.subscription_id]));
+  // A part refund already applied leaves its payment captured: not applied again.
+  const appliedRefunds = new Set(captured.flatMap((p) => p.refund_ids));
   for (const r of refunds) {
-    if (!held.has(r.paymentId)) continue;
+    if (!held.has(r.paymentId) || appliedRefunds.has(r.id)) continue;
     const outcome = await applyBillingEvent(deps, {
       eventId: `rec_refund_${r.id}`.slice(0, 100),
       event: { event: 'refund.processed', created_at: Math.floor(now.getTime() / 1000), payload: { refund: { entity: { id: r.id, payment_id: r.paymentId, amount: r.amount } } } },

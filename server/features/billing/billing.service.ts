@@ -389,7 +389,7 @@ export type RefundEligibility = { eligible: true; paymentId: string; amount: num
 export async function refundEligibility(db: Db, accountId: string, now = new Date()): Promise<RefundEligibility> {
   const pay = await db
     .selectFrom('payment')
-    .select(['id', 'amount', 'currency', 'created_at', 'status', 'period_start'])
+    .select(['id', 'amount', 'refunded_amount', 'currency', 'created_at', 'status', 'period_start'])
     .where('account_id', '=', accountId)
     .where('status', '=', 'captured')
     .where('second_payment', '=', false)
@@ -399,7 +399,8 @@ export async function refundEligibility(db: Db, accountId: string, now = new Dat
   if (now.getTime() - pay.created_at.getTime() > REFUND_WINDOW_DAYS * 24 * 60 * 60 * 1000) return { eligible: false, reason: BILLING_MESSAGES.refundWindow };
   const account = await db.selectFrom('account').select(['monthly_validations_used']).where('id', '=', accountId).executeTakeFirstOrThrow();
   if (account.monthly_validations_used > 0) return { eligible: false, reason: BILLING_MESSAGES.refundUsed };
-  return { eligible: true, paymentId: pay.id, amount: pay.amount, currency: pay.currency };
+  // What is left of it (a part may have been refunded from Razorpay's dashboard already).
+  return { eligible: true, paymentId: pay.id, amount: pay.amount - pay.refunded_amount, currency: pay.currency };
 }
 
 /**
@@ -420,13 +421,17 @@ export async function refundLatestPayment(deps: AppDeps, o: { accountId: string;
     if (account.monthly_validations_used > 0) throw new AppError('CONFLICT', BILLING_MESSAGES.refundUsed);
     let refund;
     try {
-      refund = await gateway.refundPayment(pay.id, pay.amount, { account_id: o.accountId, reason: 'unused_period' });
+      refund = await gateway.refundPayment(pay.id, pay.amount - pay.refunded_amount, { account_id: o.accountId, reason: 'unused_period' });
     } catch (err) {
       console.error('[billing] refund failed:', (err as { error?: unknown })?.error ?? err);
       throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.refundFailed);
     }
     const now = new Date();
-    await trx.updateTable('payment').set({ status: 'refunded', refund_id: refund.id, refunded_at: now }).where('id', '=', pay.id).execute();
+    await trx
+      .updateTable('payment')
+      .set({ status: 'refunded', refunded_amount: pay.amount, refund_ids: sql<string[]>`array_append(refund_ids, ${refund.id})`, refund_id: refund.id, refunded_at: now })
+      .where('id', '=', pay.id)
+      .execute();
     if (pay.subscription_id) {
       try {
         await gateway.cancelSubscription(pay.subscription_id, false);
@@ -436,7 +441,7 @@ export async function refundLatestPayment(deps: AppDeps, o: { accountId: string;
     }
     // The same rule a refund made in Razorpay's dashboard follows (billing-events.ts).
     await lowerPlanForRefund(trx, { pay, refundId: refund.id, now, actorUserId: o.userId, via: 'refund_button' });
-    return { refundId: refund.id, amount: pay.amount, currency: pay.currency };
+    return { refundId: refund.id, amount: pay.amount - pay.refunded_amount, currency: pay.currency };
   });
 }
 
@@ -467,7 +472,7 @@ export async function billingOverview(deps: AppDeps, o: { accountId: string; ip:
 export async function listPayments(db: Db, accountId: string) {
   const rows = await db
     .selectFrom('payment')
-    .select(['id', 'plan', 'interval', 'currency', 'amount', 'status', 'period_start', 'period_end', 'created_at', 'refunded_at', 'failure_reason'])
+    .select(['id', 'plan', 'interval', 'currency', 'amount', 'refunded_amount', 'status', 'period_start', 'period_end', 'created_at', 'refunded_at', 'failure_reason'])
     .where('account_id', '=', accountId)
     .orderBy('created_at', 'desc')
     .limit(100)
@@ -484,6 +489,7 @@ export async function listPayments(db: Db, accountId: string) {
     periodEnd: r.period_end?.toISOString() ?? null,
     createdAt: r.created_at.toISOString(),
     refundedAt: r.refunded_at?.toISOString() ?? null,
+    refundedAmount: r.refunded_amount,
     failureReason: r.failure_reason,
   }));
 }

@@ -13,7 +13,7 @@ export async function receiptHtml(db: Db, o: { accountId: string; paymentId: str
     .innerJoin('account', 'account.id', 'payment.account_id')
     .leftJoin('profile', 'profile.id', 'account.owner_id')
     .leftJoin('user', 'user.id', 'account.owner_id')
-    .select(['payment.id', 'payment.plan', 'payment.interval', 'payment.currency', 'payment.amount', 'payment.status', 'payment.period_start', 'payment.period_end', 'payment.created_at', 'payment.refunded_at', 'profile.company_name', 'profile.full_name', 'user.email'])
+    .select(['payment.id', 'payment.plan', 'payment.interval', 'payment.currency', 'payment.amount', 'payment.refunded_amount', 'payment.status', 'payment.period_start', 'payment.period_end', 'payment.created_at', 'payment.refunded_at', 'profile.company_name', 'profile.full_name', 'user.email'])
     .where('payment.id', '=', o.paymentId)
     .where('payment.account_id', '=', o.accountId)
     .executeTakeFirst();
@@ -28,7 +28,14 @@ export async function receiptHtml(db: Db, o: { accountId: string; paymentId: str
     ['Period', period],
     ['Amount', formatMinorAmount(pay.amount, pay.currency)],
     ['Currency', pay.currency],
-    ['Status', pay.status === 'refunded' ? `Refunded${pay.refunded_at ? ` on ${formatDay(pay.refunded_at)}` : ''}` : 'Paid'],
+    [
+      'Status',
+      pay.status === 'refunded'
+        ? `Refunded${pay.refunded_at ? ` on ${formatDay(pay.refunded_at)}` : ''}`
+        : pay.refunded_amount > 0
+          ? `Paid; ${formatMinorAmount(pay.refunded_amount, pay.currency)} refunded`
+          : 'Paid',
+    ],
     ['Payment ID', pay.id],
   ];
   const html = `<!doctype html>

@@ -361,7 +361,7 @@ export function BillingScreen() {
                     <td className="px-4 py-2.5 whitespace-nowrap">{p.periodStart ? `${shortDay(p.periodStart)} – ${shortDay(p.periodEnd)}` : '—'}</td>
                     <td className="px-4 py-2.5 whitespace-nowrap">{formatMinorAmount(p.amount, p.currency)}</td>
                     <td className="px-4 py-2.5">{p.currency}</td>
-                    <td className="px-4 py-2.5 capitalize">{p.status === 'captured' ? 'Paid' : p.status}</td>
+                    <td className="px-4 py-2.5 capitalize">{p.status === 'captured' ? (p.refundedAmount > 0 ? `Paid, ${formatMinorAmount(p.refundedAmount, p.currency)} refunded` : 'Paid') : p.status}</td>
                     <td className="px-4 py-2.5 text-right whitespace-nowrap">
                       {p.status !== 'failed' && (
                         <a className="inline-flex items-center gap-1 text-brand-700 hover:underline" href={`/api/billing/receipts/${encodeURIComponent(p.id)}`} target="_blank" rel="noreferrer">
