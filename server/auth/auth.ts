@@ -2,6 +2,7 @@
 // organization plugin as the account/team model (owner/admin/member, invitations).
 import { betterAuth, type BetterAuthOptions } from 'better-auth';
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'better-auth/api';
+import { setSessionCookie } from 'better-auth/cookies';
 import { organization, twoFactor } from 'better-auth/plugins';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
@@ -142,10 +143,36 @@ async function claimTotp(db: Db, ctx: HookContext): Promise<void> {
   totpClaims.set(ctx.request, { userId, code });
 }
 
+/**
+ * A verification link signs in whoever opens it (autoSignInAfterVerification), and better-auth
+ * replaced a browser's session with the link's user: an attacker who signed up an address of their
+ * own had a page of theirs open its link in a signed-in victim's browser, which then worked in the
+ * attacker's account (the victim's uploads and checks landing there). A browser already signed in as
+ * someone else keeps its session: the address is verified, the session the link made is ended.
+ */
+const VERIFY_EMAIL_PATH = '/verify-email';
+type LiveSession = NonNullable<Awaited<ReturnType<typeof getSessionFromCtx>>>;
+const sessionsBeforeVerify = new WeakMap<Request, LiveSession>();
+
+async function rememberSessionBeforeVerify(ctx: HookContext): Promise<void> {
+  if (ctx.path !== VERIFY_EMAIL_PATH || !ctx.request) return;
+  const session = await getSessionFromCtx(ctx).catch(() => null);
+  if (session) sessionsBeforeVerify.set(ctx.request, session);
+}
+
+async function keepSessionAfterVerify(ctx: HookContext): Promise<void> {
+  const before = ctx.request ? sessionsBeforeVerify.get(ctx.request) : undefined;
+  const made = ctx.context.newSession;
+  if (!before || !made || made.user.id === before.user.id) return;
+  await ctx.context.internalAdapter.deleteSession(made.session.token);
+  await setSessionCookie(ctx, before);
+}
+
 /** Before: refuses hostile input, then counts a password sign-in against its address (auth-mail-throttle.ts). */
 function beforeHook(db: Db) {
   return createAuthMiddleware(async (ctx) => {
     rejectHostileInput(ctx);
+    await rememberSessionBeforeVerify(ctx);
     if (TWO_FACTOR_CODE_PATHS.has(ctx.path)) {
       const trust = (ctx.body as { trustDevice?: unknown } | undefined)?.trustDevice;
       if (trust !== undefined && trust !== false) throw new APIError('BAD_REQUEST', { message: TRUST_DEVICE_MESSAGE, code: 'TRUST_DEVICE_NOT_OFFERED' });
@@ -179,6 +206,7 @@ function afterHook(db: Db, answerFloorMs: number) {
       const wait = Number.isFinite(receivedAt) ? answerFloorMs - (performance.now() - receivedAt) : answerFloorMs;
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     }
+    if (ctx.path === VERIFY_EMAIL_PATH) await keepSessionAfterVerify(ctx);
     const returned = ctx.context.returned;
     const claim = ctx.request ? totpClaims.get(ctx.request) : undefined;
     if (claim && isAPIError(returned)) await releaseTotpCode(db, claim.userId, claim.code);

@@ -43,6 +43,23 @@ describe('sign-up', () => {
     expect(me.body.result.data).toMatchObject({ plan: 'free', credits_balance: 500, role: 'owner', user: { email: 'ada@example.com' } });
   });
 
+  it("never switches a signed-in browser to another person's account: a verification link someone else sent it verifies that address, and the browser stays its own user's", async () => {
+    const victim = await signUpVerified(ts, { email: 'vera@example.com' });
+    // An attacker signs up an address of theirs and gets a page of theirs to open its link in Vera's browser.
+    await new Browserless(ts.url).request('/api/auth/sign-up/email', { json: { name: 'Mallory', email: 'mallory@example.com', password: 'engine42', callbackURL: '/dashboard' } });
+    const link = await verificationLink(ts, 'mallory@example.com');
+    const opened = await victim.request(link);
+    expect(opened.status).toBe(302);
+    const me = await victim.trpcQuery('account.me');
+    expect(me.status).toBe(200);
+    expect(me.body.result.data.user.email).toBe('vera@example.com');
+    const mallory = await ts.testDb.db.selectFrom('user').select(['id', 'emailVerified']).where('email', '=', 'mallory@example.com').executeTakeFirstOrThrow();
+    expect(mallory.emailVerified).toBe(true);
+    // No session of Mallory's was handed to Vera's browser (nor left behind): Mallory signs in with the password.
+    expect(await ts.testDb.db.selectFrom('session').select('id').where('userId', '=', mallory.id).execute()).toEqual([]);
+    expect((await new Browserless(ts.url).request('/api/auth/sign-in/email', { json: { email: 'mallory@example.com', password: 'engine42' } })).status).toBe(200);
+  });
+
   it('answers a duplicate sign-up like a new one, creates nothing and tells the real owner', async () => {
     await signUpVerified(ts, { email: 'dup@example.com', name: 'First' });
     const before = await counts();
