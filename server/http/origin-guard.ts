@@ -4,7 +4,9 @@
 // raw-body routes (CSV upload, branding logo), which read any bytes: an upload or a new logo in the
 // victim's account. better-auth checks its own routes (/api/auth); this guard checks the others.
 //  - GET/HEAD/OPTIONS and requests without a cookie pass (they change nothing, or carry no session:
-//    the Razorpay webhook, /v1 with its API key).
+//    the Razorpay webhook, /v1 with its API key), except the dashboard API's reads (/api/trpc): some
+//    do work a page of another site must not start in a victim's browser (the API Keys page's first
+//    read creates the webhook signing secret and shows it that once), and only the app's own pages call them.
 //  - With an Origin header: it must be the request's own host (the app, or the verified custom
 //    domain it was served on) or the app's configured origin (behind a proxy that rewrites Host).
 //  - Without one: a browser's Sec-Fetch-Site must not say another site made the request.
@@ -29,7 +31,8 @@ function sameHost(origin: string, req: Request): boolean {
 export function sameOriginGuard(o: { baseURL: string; production: boolean }) {
   const own = new Set(trustedOrigins(o.baseURL, o.production));
   return function originGuard(req: Request, res: Response, next: NextFunction): void {
-    if (SAFE_METHODS.has(req.method) || !req.headers.cookie) return next();
+    if (!req.headers.cookie || req.method === 'OPTIONS') return next();
+    if (SAFE_METHODS.has(req.method) && !req.path.startsWith('/trpc/')) return next();
     const origin = req.headers.origin;
     const site = req.headers['sec-fetch-site'];
     const allowed = origin !== undefined ? own.has(origin) || sameHost(origin, req) : site !== 'cross-site' && site !== 'same-site';

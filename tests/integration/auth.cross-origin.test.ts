@@ -50,4 +50,25 @@ describe('cookie-authenticated changes from another origin', () => {
     expect(await v.jobs()).toBe(2);
     expect(await v.logo()).not.toBeNull();
   });
+
+  it("refuses a dashboard read another site's page makes the browser send (it could spend the webhook secret's only showing), and serves the app's own", async () => {
+    const v = await victim('csrf-secret@example.com');
+    const cookie = [...v.client.cookies].map(([k, val]) => `${k}=${val}`).join('; ');
+    const get = (headers: Record<string, string>) => fetch(`${ts.url}/api/trpc/apiKeys.webhookSecret`, { headers: { cookie, ...headers } });
+    const secretRows = async () => (await ts.testDb.db.selectFrom('webhook_signing_secret').select('account_id').where('account_id', '=', v.accountId).execute()).length;
+    const foreign: Array<Record<string, string>> = [
+      { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' }, // a link or a form on another site
+      { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', origin: 'https://evil.example.com' }, // a sibling subdomain's fetch
+    ];
+    for (const headers of foreign) {
+      const res = await get(headers);
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toBe(REFUSED);
+    }
+    expect(await secretRows()).toBe(0);
+    // The API Keys page itself still gets the secret in full, that once.
+    const own = await get({ 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' });
+    expect(own.status).toBe(200);
+    expect(((await own.json()) as { result: { data: { secret: string | null } } }).result.data.secret).toMatch(/^whsec_/);
+  });
 });
