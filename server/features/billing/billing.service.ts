@@ -21,7 +21,7 @@ import {
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
-import { LIVE_STATUSES, addInterval, applyCharge, handleRazorpayWebhook, lockForRefund, lowerPlanForRefund, refundSecondPayments } from './billing-events';
+import { LIVE_STATUSES, addInterval, applyCharge, endIfDue, handleRazorpayWebhook, lockAccountBilling, lockForRefund, lowerPlanForRefund, refundSecondPayments } from './billing-events';
 import { formatDay } from './billing-mail';
 import { decideCurrency } from './currency';
 import { hexSignatureMatches, paymentGateway, subscriptionPaymentSignature, testId, webhookSignature, type PaymentGateway } from './razorpay';
@@ -364,23 +364,33 @@ export async function verifyPayment(deps: AppDeps, o: { accountId: string; userI
 // ── Cancel, refund ──────────────────────────────────────────────────────────────────────────
 
 /** Owner only: the subscription stops renewing; the plan runs to the period's end, then Free. */
-export async function cancelSubscription(deps: AppDeps, o: { accountId: string; userId: string }): Promise<{ endsAt: string | null }> {
-  const account = await deps.db.selectFrom('account').select(['subscription_id', 'cancel_at_period_end', 'current_period_end']).where('id', '=', o.accountId).executeTakeFirstOrThrow();
+export async function cancelSubscription(deps: AppDeps, o: { accountId: string; userId: string }): Promise<{ endsAt: string | null; endedNow: boolean }> {
+  const account = await deps.db.selectFrom('account').select(['subscription_id', 'subscription_status', 'cancel_at_period_end', 'current_period_end']).where('id', '=', o.accountId).executeTakeFirstOrThrow();
   if (!account.subscription_id) throw new AppError('CONFLICT', BILLING_MESSAGES.noSubscription);
   if (account.cancel_at_period_end) throw new AppError('CONFLICT', BILLING_MESSAGES.alreadyCancelled);
   const sub = await deps.db.selectFrom('subscription').select(['id', 'mode']).where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirstOrThrow();
   const gateway = gatewayFor(deps);
   if (!gateway || gateway.mode !== sub.mode) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.unavailable);
+  // A renewal left unpaid (past due, suspended) has no paid period to run to: stopped at once, or
+  // Razorpay would go on retrying it until the cycle end and charge the customer who cancelled.
+  const unpaid = account.subscription_status === 'past_due' || account.subscription_status === 'suspended';
   try {
-    await gateway.cancelSubscription(sub.id, true);
+    if (unpaid) await stopSubscription(deps, gateway, sub.id);
+    else await gateway.cancelSubscription(sub.id, true);
   } catch (err) {
     throw providerError(err, 'cancellation');
   }
+  const now = new Date();
+  // Unpaid past the period's end: the plan ends now (a period still running runs to its end).
+  const endedNow = unpaid && (!account.current_period_end || account.current_period_end <= now);
+  const endsAt = endedNow ? now : account.current_period_end;
   await deps.db.transaction().execute(async (trx) => {
-    await trx.updateTable('account').set({ cancel_at_period_end: true, updated_at: new Date() }).where('id', '=', o.accountId).where('subscription_id', '=', sub.id).execute();
-    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.cancelled', targetType: 'subscription', targetId: sub.id, data: { ends_at: account.current_period_end?.toISOString() ?? null } });
+    await lockAccountBilling(trx, o.accountId);
+    await trx.updateTable('account').set({ cancel_at_period_end: true, updated_at: now }).where('id', '=', o.accountId).where('subscription_id', '=', sub.id).execute();
+    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.cancelled', targetType: 'subscription', targetId: sub.id, data: { ends_at: endsAt?.toISOString() ?? null, ...(unpaid ? { unpaid: true } : {}) } });
+    if (endedNow) await endIfDue(trx, o.accountId, now);
   });
-  return { endsAt: account.current_period_end?.toISOString() ?? null };
+  return { endsAt: endsAt?.toISOString() ?? null, endedNow };
 }
 
 export type RefundEligibility = { eligible: true; paymentId: string; amount: number; currency: Currency } | { eligible: false; reason: string };

@@ -231,10 +231,12 @@ export function BillingScreen() {
     toast.error(BILLING_TEXT.errorTitle, { description: errorMessage(err, BILLING_TEXT.processFailed) });
     void refreshAll();
   }
-  const cancellation = useConfirmAction<{ plan: string; endsOn: string }>({
+  const cancellation = useConfirmAction<{ plan: string; endsOn: string; unpaid: boolean }>({
     async run() {
       const r = await cancel.mutateAsync();
-      toast.success('Subscription cancelled', { description: `Your plan stays active until ${day(r.endsAt)}, then the account moves to Free. Your data is kept.` });
+      toast.success('Subscription cancelled', {
+        description: r.endedNow ? 'The account is now on the Free plan. Your data is kept.' : `Your plan stays active until ${day(r.endsAt)}, then the account moves to Free. Your data is kept.`,
+      });
     },
     onError: failed,
     onDone: refreshAll,
@@ -291,7 +293,7 @@ export function BillingScreen() {
               )}
             </p>
             {isOwner && !ov.cancelAtPeriodEnd && (
-              <Button variant="outline" size="sm" onClick={() => cancellation.ask({ plan: current?.name ?? '', endsOn: day(ov.currentPeriodEnd) })}>
+              <Button variant="outline" size="sm" onClick={() => cancellation.ask({ plan: current?.name ?? '', endsOn: day(ov.currentPeriodEnd), unpaid: ov.status === 'past_due' || ov.status === 'suspended' })}>
                 Cancel subscription
               </Button>
             )}
@@ -399,7 +401,13 @@ export function BillingScreen() {
       <ConfirmDialog
         {...cancellation.dialog}
         title={BILLING_TEXT.cancelSubscriptionTitle}
-        description={cancellation.target ? BILLING_TEXT.cancelSubscriptionBody(cancellation.target.plan, cancellation.target.endsOn) : ''}
+        description={
+          cancellation.target
+            ? cancellation.target.unpaid
+              ? BILLING_TEXT.cancelUnpaidBody(cancellation.target.plan)
+              : BILLING_TEXT.cancelSubscriptionBody(cancellation.target.plan, cancellation.target.endsOn)
+            : ''
+        }
         confirmLabel="Cancel subscription"
         cancelLabel="Keep subscription"
       />

@@ -16,6 +16,8 @@ export const BILLING_TEXT = {
   cancelSubscriptionTitle: 'Cancel your subscription?',
   cancelSubscriptionBody: (plan: string, endsOn: string) =>
     `Your ${plan} plan will not renew. It keeps working until ${endsOn}, the end of the period you paid for; then the account moves to the Free plan. Your data is kept.`,
+  cancelUnpaidBody: (plan: string) =>
+    `Your ${plan} subscription stops now: the unpaid renewal is not charged again, and the account moves to the Free plan at once. Your data is kept.`,
   changeAtRenewalTitle: (plan: string) => `Change to the ${plan} plan at renewal?`,
   changeAtRenewalBody: (from: string, to: string, interval: string, on: string) =>
     `Nothing is charged now. Your ${from} plan runs until ${on}; from then on your subscription is the ${to} plan, billed ${interval} at its price.`,
