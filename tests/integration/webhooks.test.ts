@@ -50,6 +50,7 @@ describe('job-completion webhooks', () => {
       status: 'completed',
       total_emails: 3,
       processed_emails: 3,
+      test: false,
       created_at: expect.any(String),
       completed_at: expect.any(String),
     });
