@@ -252,7 +252,7 @@ describe('team: accepting an invitation', () => {
     const listed = (await o.client.trpcQuery('team.invitations')).body.result.data as Array<{ id: string; email: string }>;
     const rawId = listed.find((i) => i.email === target)!.id;
     // … and a page of theirs opens /dashboard/team?invitation=<id> in the victim's signed-in browser, which accepts it.
-    for (const forged of [rawId, `${rawId}_${'0'.repeat(32)}`]) {
+    for (const forged of [rawId, `${rawId}_${'0'.repeat(32)}`, `${rawId}_${'é'.repeat(32)}`, `${rawId}_`]) {
       const res = await victim.trpcMutation('team.acceptInvitation', { invitationId: forged });
       expect(res.status, JSON.stringify(res.body)).toBe(403);
       expect(res.body.error.message).toBe(TEAM_MESSAGES.openMailedLink);

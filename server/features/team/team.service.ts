@@ -41,6 +41,7 @@ export const TEAM_MESSAGES = {
  * only the mailbox the invitation was sent to has.
  */
 const PROOF_HEX = 32;
+const PROOF_PATTERN = new RegExp(`^[0-9a-f]{${PROOF_HEX}}$`);
 
 export function invitationProof(secret: string, invitationId: string): string {
   return createHmac('sha256', secret).update(`team-invitation:${invitationId}`).digest('hex').slice(0, PROOF_HEX);
@@ -59,7 +60,8 @@ export function parseInvitationRef(ref: string): { id: string; proof: string | n
 }
 
 function proofHolds(secret: string, id: string, proof: string | null): boolean {
-  if (proof === null || proof.length !== PROOF_HEX) return false;
+  // Hex only: a proof of other characters (é is two bytes) made timingSafeEqual throw, a 500.
+  if (proof === null || !PROOF_PATTERN.test(proof)) return false;
   return timingSafeEqual(Buffer.from(invitationProof(secret, id)), Buffer.from(proof));
 }
 
