@@ -27,6 +27,22 @@ describe('one subscription per account', () => {
     expect(live.map((s) => s.id)).toEqual([b.subscriptionId]);
   });
 
+  it('a late subscription.authenticated of a checkout we already closed does not bring it back to block every later checkout', async () => {
+    const client = await signUpVerified(ts, { email: `late-auth-${Date.now().toString(36)}@example.com`, name: 'Payer' });
+    const a = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+    const authenticatedEarlier = rzp.build('subscription.authenticated', { subscription: { entity: { id: a.subscriptionId, entity: 'subscription', status: 'authenticated' } } }, { createdAt: Math.floor(Date.now() / 1000) - 30 });
+    // A second checkout closes A (cancelled at Razorpay, which ends a subscription for good) …
+    const b = (await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' })).body.result.data;
+    expect(rzp.subscriptions.get(a.subscriptionId)!.status).toBe('cancelled');
+    // … then A's delayed webhook from before that arrives.
+    expect(await rzp.deliver(authenticatedEarlier)).toBe(200);
+    const status = (await ts.testDb.db.selectFrom('subscription').select('status').where('id', '=', a.subscriptionId).executeTakeFirstOrThrow()).status;
+    expect(status, 'a subscription ended at Razorpay came back to life here').toBe('cancelled');
+    const c = await client.trpcMutation('billing.checkout', { planType: 'business', interval: 'monthly' });
+    expect({ status: c.status, message: c.body.error?.message ?? null }).toEqual({ status: 200, message: null });
+    expect(b.kind).toBe('subscribe');
+  });
+
   it('while an earlier checkout is being paid (authenticated, not applied yet), a second checkout waits', async () => {
     const client = await signUpVerified(ts, { email: 'paying-now@example.com', name: 'Payer' });
     const a = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;

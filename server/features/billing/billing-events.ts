@@ -640,8 +640,13 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
   // Status follows the newest event only (out-of-order deliveries cannot roll it back).
   const newer = eventAt >= Number(sub.status_event_at);
   const remoteStatus = subEntity?.status as RzpSubscriptionStatus | undefined;
+  // Ended (we cancelled it at Razorpay, or Razorpay ended it) is for good: an event from before
+  // that, delivered late, does not bring it back (a closed checkout 'authenticated' again would
+  // block every later checkout as a payment in progress).
+  const ended = sub.status === 'cancelled' || sub.status === 'completed';
   const setStatus = async (status: RzpSubscriptionStatus) => {
     if (!newer) return;
+    if (ended && status !== 'cancelled' && status !== 'completed') return;
     await trx.updateTable('subscription').set({ status, status_event_at: eventAt, updated_at: new Date() }).where('id', '=', sub.id).execute();
   };
 
