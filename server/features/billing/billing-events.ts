@@ -204,6 +204,18 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
   const creditsGranted = grant.granted ? plan.monthlyValidations : 0;
   if (!grant.granted) await trx.updateTable('payment').set({ credits_granted: 0 }).where('id', '=', c.paymentId).execute();
   const periodEnd = account.current_period_end && account.subscription_id === sub.id && account.current_period_end > c.periodEnd ? account.current_period_end : c.periodEnd;
+  // The owner cancelled this subscription (at its cycle end) — maybe just after Razorpay charged this
+  // renewal, whose webhook came after the cancel (and after billing-tick let the period lapse):
+  // Razorpay ends it with the period just paid, so the plan does too; the charge does not undo it.
+  const ownerCancelled =
+    sub.status !== 'cancelled' &&
+    (await trx
+      .selectFrom('audit_log')
+      .select('id')
+      .where('account_id', '=', sub.account_id)
+      .where('action', '=', 'billing.cancelled')
+      .where('target_id', '=', sub.id)
+      .executeTakeFirst()) !== undefined;
   await trx
     .updateTable('account')
     .set({
@@ -214,7 +226,7 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
       billing_interval: interval,
       current_period_end: periodEnd,
       grace_ends_at: null,
-      cancel_at_period_end: sub.status === 'cancelled',
+      cancel_at_period_end: sub.status === 'cancelled' || ownerCancelled,
       updated_at: new Date(),
     })
     .where('id', '=', sub.account_id)
