@@ -2,7 +2,7 @@
 // organization plugin as the account/team model (owner/admin/member, invitations).
 import { betterAuth, type BetterAuthOptions } from 'better-auth';
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'better-auth/api';
-import { setSessionCookie } from 'better-auth/cookies';
+import { deleteSessionCookie, setSessionCookie } from 'better-auth/cookies';
 import { organization, twoFactor } from 'better-auth/plugins';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
@@ -144,13 +144,22 @@ async function claimTotp(db: Db, ctx: HookContext): Promise<void> {
 }
 
 /**
- * A verification link signs in whoever opens it (autoSignInAfterVerification), and better-auth
- * replaced a browser's session with the link's user: an attacker who signed up an address of their
- * own had a page of theirs open its link in a signed-in victim's browser, which then worked in the
- * attacker's account (the victim's uploads and checks landing there). A browser already signed in as
- * someone else keeps its session: the address is verified, the session the link made is ended.
+ * A verification link signs in whoever opens it (autoSignInAfterVerification), which an attacker could
+ * turn on others:
+ *  - better-auth replaced a signed-in browser's session with the link's user: a page of the attacker's
+ *    opened the link of an address of theirs in a victim's browser, which then worked in the
+ *    attacker's account (the victim's uploads and checks landing there);
+ *  - someone who signed up a victim's address with a password of their own had the victim, opening the
+ *    link mailed to them, signed in to an account whose password the squatter still held.
+ * So the link signs in only the browser the sign-up came from (or one that gave the right password to
+ * an account not activated yet): a cookie of its own names that user. Anywhere else the address is
+ * verified and nobody is signed in (the mailbox owner signs in with the password, or resets it); a
+ * browser signed in as someone else keeps its own session.
  */
 const VERIFY_EMAIL_PATH = '/verify-email';
+const SIGN_UP_PATH = '/sign-up/email';
+const SIGN_UP_BROWSER_COOKIE = 'signup_browser';
+const SIGN_UP_BROWSER_MAX_AGE = 60 * 60 * 24; // the verification link's life
 type LiveSession = NonNullable<Awaited<ReturnType<typeof getSessionFromCtx>>>;
 const sessionsBeforeVerify = new WeakMap<Request, LiveSession>();
 
@@ -160,12 +169,33 @@ async function rememberSessionBeforeVerify(ctx: HookContext): Promise<void> {
   if (session) sessionsBeforeVerify.set(ctx.request, session);
 }
 
-async function keepSessionAfterVerify(ctx: HookContext): Promise<void> {
-  const before = ctx.request ? sessionsBeforeVerify.get(ctx.request) : undefined;
+/** After a sign-up (a new user, or the look-alike answer to a taken address) or a right password for an account not activated yet. */
+async function markSignUpBrowser(ctx: HookContext, returned: unknown): Promise<void> {
+  let userId: unknown = null;
+  if (ctx.path === SIGN_UP_PATH && !isAPIError(returned)) userId = (returned as { user?: { id?: unknown } } | null)?.user?.id;
+  if (ctx.path === SIGN_IN_PATH && isAPIError(returned) && returned.statusCode === 403 && returned.body?.code === 'EMAIL_NOT_VERIFIED') {
+    const email = signInEmail(ctx.body);
+    userId = email ? (await ctx.context.internalAdapter.findUserByEmail(email.toLowerCase()).catch(() => null))?.user.id : null;
+  }
+  if (typeof userId !== 'string' || !userId) return;
+  const cookie = ctx.context.createAuthCookie(SIGN_UP_BROWSER_COOKIE, { maxAge: SIGN_UP_BROWSER_MAX_AGE });
+  await ctx.setSignedCookie(cookie.name, userId, ctx.context.secret, cookie.attributes);
+}
+
+async function settleSessionAfterVerify(ctx: HookContext): Promise<void> {
   const made = ctx.context.newSession;
-  if (!before || !made || made.user.id === before.user.id) return;
+  if (!made) return;
+  const before = ctx.request ? sessionsBeforeVerify.get(ctx.request) : undefined;
+  if (before) {
+    if (made.user.id === before.user.id) return;
+    await ctx.context.internalAdapter.deleteSession(made.session.token);
+    await setSessionCookie(ctx, before);
+    return;
+  }
+  const marked = await ctx.getSignedCookie(ctx.context.createAuthCookie(SIGN_UP_BROWSER_COOKIE).name, ctx.context.secret);
+  if (marked === made.user.id) return;
   await ctx.context.internalAdapter.deleteSession(made.session.token);
-  await setSessionCookie(ctx, before);
+  deleteSessionCookie(ctx);
 }
 
 /** Before: refuses hostile input, then counts a password sign-in against its address (auth-mail-throttle.ts). */
@@ -206,8 +236,9 @@ function afterHook(db: Db, answerFloorMs: number) {
       const wait = Number.isFinite(receivedAt) ? answerFloorMs - (performance.now() - receivedAt) : answerFloorMs;
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     }
-    if (ctx.path === VERIFY_EMAIL_PATH) await keepSessionAfterVerify(ctx);
+    if (ctx.path === VERIFY_EMAIL_PATH) await settleSessionAfterVerify(ctx);
     const returned = ctx.context.returned;
+    await markSignUpBrowser(ctx, returned);
     const claim = ctx.request ? totpClaims.get(ctx.request) : undefined;
     if (claim && isAPIError(returned)) await releaseTotpCode(db, claim.userId, claim.code);
     if (isAPIError(returned) && returned.body?.code === 'INVALID_PASSWORD') {

@@ -60,6 +60,36 @@ describe('sign-up', () => {
     expect((await new Browserless(ts.url).request('/api/auth/sign-in/email', { json: { email: 'mallory@example.com', password: 'engine42' } })).status).toBe(200);
   });
 
+  it('signs in from the verification link only in the browser that signed up: elsewhere the link verifies the address and signs nobody in', async () => {
+    // Someone signs up Nora's address with a password of theirs; Nora opens the link mailed to her.
+    const squatter = new Browserless(ts.url);
+    await squatter.request('/api/auth/sign-up/email', { json: { name: 'Nora?', email: 'nora@example.com', password: 'squatted1', callbackURL: '/dashboard' } });
+    const link = await verificationLink(ts, 'nora@example.com');
+    const nora = new Browserless(ts.url);
+    const opened = await nora.request(link);
+    expect(opened.status).toBe(302);
+    // She is not working in an account whose password someone else holds (she resets it to take it over).
+    expect((await nora.trpcQuery('account.me')).status).toBe(401);
+    const user = await ts.testDb.db.selectFrom('user').select(['id', 'emailVerified']).where('email', '=', 'nora@example.com').executeTakeFirstOrThrow();
+    expect(user.emailVerified).toBe(true);
+    expect(await ts.testDb.db.selectFrom('session').select('id').where('userId', '=', user.id).execute()).toEqual([]);
+    // Likewise a page that opens the link of an address of its maker's in a signed-out browser signs it into nothing.
+    const browser = new Browserless(ts.url);
+    await new Browserless(ts.url).request('/api/auth/sign-up/email', { json: { name: 'Mallory', email: 'mallory2@example.com', password: 'engine42', callbackURL: '/dashboard' } });
+    expect((await browser.request(await verificationLink(ts, 'mallory2@example.com'))).status).toBe(302);
+    expect((await browser.trpcQuery('account.me')).status).toBe(401);
+    // In the browser that signed up, the link signs in (and one that signed in with the right password before verifying).
+    const own = new Browserless(ts.url);
+    await own.request('/api/auth/sign-up/email', { json: { name: 'Olga', email: 'olga@example.com', password: 'engine42', callbackURL: '/dashboard' } });
+    expect((await own.request(await verificationLink(ts, 'olga@example.com'))).status).toBe(302);
+    expect((await own.trpcQuery('account.me')).body.result.data.user.email).toBe('olga@example.com');
+    await new Browserless(ts.url).request('/api/auth/sign-up/email', { json: { name: 'Pia', email: 'pia@example.com', password: 'engine42', callbackURL: '/dashboard' } });
+    const laptop = new Browserless(ts.url);
+    expect((await laptop.request('/api/auth/sign-in/email', { json: { email: 'pia@example.com', password: 'engine42' } })).status).toBe(403);
+    expect((await laptop.request(await verificationLink(ts, 'pia@example.com'))).status).toBe(302);
+    expect((await laptop.trpcQuery('account.me')).body.result.data.user.email).toBe('pia@example.com');
+  });
+
   it('answers a duplicate sign-up like a new one, creates nothing and tells the real owner', async () => {
     await signUpVerified(ts, { email: 'dup@example.com', name: 'First' });
     const before = await counts();
