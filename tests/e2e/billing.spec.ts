@@ -99,6 +99,27 @@ test('a renewal left unpaid: the plan card offers Pay now and the period line sa
   await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-unpaid.png`, fullPage: true });
 });
 
+test('a subscription paused at Razorpay past its paid period: the page says paused, not that a payment failed', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-paused') });
+  await page.goto('/dashboard/billing');
+  await pay(page, await openCheckout(page, 'Starter'), '$19.00', 'Starter');
+  const due = new Date(Date.now() - 2 * 86_400_000);
+  // The server's answer once a paused subscription's paid period is over (set by Razorpay's webhooks and billing-tick).
+  await page.route(/\/api\/trpc\/[^?]*billing\.overview/, async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as Array<{ result?: { data?: Record<string, unknown> } }>;
+    for (const item of body) if (item.result?.data) Object.assign(item.result.data, { status: 'suspended', paused: true, currentPeriodEnd: due.toISOString(), graceEndsAt: null });
+    await route.fulfill({ response: res, json: body });
+  });
+  await page.reload();
+  await expect(page.getByTestId('suspended-banner')).toContainText('Your subscription is paused at Razorpay');
+  await expect(page.getByTestId('suspended-banner')).not.toContainText('payment failed');
+  const dueDay = due.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  await expect(page.getByTestId('renewal')).toHaveText(`Paused since ${dueDay}: nothing is charged while the subscription is paused. Pay now on your plan’s card below.`);
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('billing-state-banner')).toContainText('Your subscription is paused at Razorpay');
+});
+
 test('closing the test checkout takes no payment', async ({ page }) => {
   await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-close') });
   await page.goto('/dashboard/billing');

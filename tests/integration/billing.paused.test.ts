@@ -39,6 +39,8 @@ describe('paused and resumed subscriptions', () => {
     expect(await account(accountId)).toMatchObject({ plan: 'starter', subscription_status: 'suspended', subscription_id: subscriptionId });
     const check = await client.trpcMutation('validation.check', { email: 'someone@example.com' });
     expect(check.status).toBe(402);
+    // The Billing page tells a pause from a failed payment (nothing failed; nothing is charged).
+    expect((await client.trpcQuery('billing.overview')).body.result.data).toMatchObject({ status: 'suspended', paused: true });
 
     rzp.setNow(end + 2 * DAY);
     await rzp.resume(subscriptionId);

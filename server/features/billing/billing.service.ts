@@ -463,7 +463,7 @@ export async function billingOverview(deps: AppDeps, o: { accountId: string; ip:
     .select(['plan', 'subscription_status', 'billing_interval', 'current_period_end', 'grace_ends_at', 'cancel_at_period_end', 'subscription_id'])
     .where('id', '=', o.accountId)
     .executeTakeFirstOrThrow();
-  const sub = a.subscription_id ? await deps.db.selectFrom('subscription').select(['next_plan', 'currency']).where('id', '=', a.subscription_id).executeTakeFirst() : undefined;
+  const sub = a.subscription_id ? await deps.db.selectFrom('subscription').select(['next_plan', 'currency', 'status']).where('id', '=', a.subscription_id).executeTakeFirst() : undefined;
   const refund = await refundEligibility(deps.db, o.accountId);
   const { currency } = sub ? { currency: sub.currency } : await decideCurrency(deps, { accountId: o.accountId, ip: o.ip });
   return {
@@ -474,6 +474,8 @@ export async function billingOverview(deps: AppDeps, o: { accountId: string; ip:
     graceEndsAt: a.grace_ends_at?.toISOString() ?? null,
     cancelAtPeriodEnd: a.cancel_at_period_end,
     nextPlan: sub?.next_plan ?? null,
+    /** Paused at Razorpay (nothing is charged): a suspension then is the pause's, not a failed payment's. */
+    paused: sub?.status === 'paused',
     currency,
     refund: refund.eligible ? { eligible: true as const, amount: refund.amount, currency: refund.currency } : { eligible: false as const, reason: refund.reason },
   };

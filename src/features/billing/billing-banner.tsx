@@ -3,6 +3,7 @@ import { AlertTriangle } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { useTRPC } from '../../lib/trpc';
+import { BILLING_TEXT } from './messages';
 
 const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }) : '');
 
@@ -21,7 +22,9 @@ export function BillingStateBanner() {
     >
       <AlertTriangle className={suspended ? 'mt-0.5 size-4 shrink-0 text-red-600' : 'mt-0.5 size-4 shrink-0 text-amber-600'} aria-hidden />
       <p>
-        {suspended
+        {suspended && ov.paused
+          ? BILLING_TEXT.pausedBanner
+          : suspended
           ? 'Your account is suspended because the subscription payment failed. Validations, uploads, the API and schedules are paused; your data is still here to view and export.'
           : `Your last payment failed. Everything keeps working until ${day(ov.graceEndsAt)}; after that the account is suspended until it is paid.`}{' '}
         <Link to={paths.dashboard.billing} className="font-medium underline">

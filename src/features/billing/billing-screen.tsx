@@ -267,7 +267,9 @@ export function BillingScreen() {
       {ov?.status === 'suspended' && (
         <p role="alert" className="flex gap-2 rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900" data-testid="suspended-banner">
           <AlertTriangle className="mt-0.5 size-4 shrink-0 text-red-600" aria-hidden />
-          Your account is suspended because the subscription payment failed. Your data is still here to view and export; paying now on your plan’s card below restores validations at once.
+          {ov.paused
+            ? BILLING_TEXT.pausedSuspended
+            : 'Your account is suspended because the subscription payment failed. Your data is still here to view and export; paying now on your plan’s card below restores validations at once.'}
         </p>
       )}
 
@@ -284,7 +286,9 @@ export function BillingScreen() {
         {ov && ov.status !== 'none' && (
           <div className="flex flex-wrap items-center justify-between gap-4 border-t border-slate-100 px-5 py-4 text-sm">
             <p className="text-slate-700" data-testid="renewal">
-              {ov.status === 'past_due' || ov.status === 'suspended' ? (
+              {ov.status === 'suspended' && ov.paused ? (
+                <>{BILLING_TEXT.pausedSince(day(ov.currentPeriodEnd))}</>
+              ) : ov.status === 'past_due' || ov.status === 'suspended' ? (
                 <>Unpaid since <strong>{day(ov.currentPeriodEnd)}</strong>: the renewal could not be charged. Pay now on your plan’s card below.</>
               ) : ov.cancelAtPeriodEnd ? (
                 <>Cancelled — your plan ends on <strong>{day(ov.currentPeriodEnd)}</strong>, then the account moves to Free.</>

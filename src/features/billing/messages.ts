@@ -18,6 +18,11 @@ export const BILLING_TEXT = {
     `Your ${plan} plan will not renew. It keeps working until ${endsOn}, the end of the period you paid for; then the account moves to the Free plan. Your data is kept.`,
   cancelUnpaidBody: (plan: string) =>
     `Your ${plan} subscription stops now: the unpaid renewal is not charged again, and the account moves to the Free plan at once. Your data is kept.`,
+  pausedSuspended:
+    'Your subscription is paused at Razorpay, so nothing is charged and validations, uploads, the API and schedules are paused since the end of the period you paid for. Your data is still here to view and export; resuming the subscription, or paying now on your plan’s card below, restores validations.',
+  pausedBanner:
+    'Your subscription is paused at Razorpay, so validations, uploads, the API and schedules are paused since the end of the period you paid for; your data is still here to view and export.',
+  pausedSince: (day: string) => `Paused since ${day}: nothing is charged while the subscription is paused. Pay now on your plan’s card below.`,
   changeAtRenewalTitle: (plan: string) => `Change to the ${plan} plan at renewal?`,
   changeAtRenewalBody: (from: string, to: string, interval: string, on: string) =>
     `Nothing is charged now. Your ${from} plan runs until ${on}; from then on your subscription is the ${to} plan, billed ${interval} at its price.`,
