@@ -120,6 +120,8 @@ const TRPC: Record<string, TrpcEntry> = {
   'account.profile.get': { expect: everyone() },
   'account.profile.update': { input: () => ({ full_name: 'Matrix Person', company_name: 'Matrix' }), expect: everyone(), note: 'own profile only' },
   'account.auditLog': { input: () => ({}), expect: managers() },
+  'account.accounts': { expect: everyone(), note: "the caller's own seated memberships only" },
+  'account.switch': { input: () => ({ accountId: A.owner.accountId }), expect: inAccount(), note: "this session's own active account; outsiders get 404 and stay where they were" },
   'account.reopen': { expect: everyone(), note: 'a member with an account: nothing happens' },
   'account.deleteAccount': { input: () => ({ confirmation: 'DELETE', password: 'not-the-password' }), expect: everyone(400) },
   'apiKeys.list': { expect: everyone() },

@@ -7,11 +7,12 @@ import { accountProcedure, authedProcedure, requirePermission } from '../../trpc
 import { readAuditLog } from '../audit/audit.service';
 import { recordWrongPassword, WRONG_PASSWORDS_MESSAGE, wrongPasswordsSpent } from './auth-mail-throttle';
 import { provisionAccount } from './provision';
-import { seatlessMemberships } from './membership';
+import { listAccountChoices, seatlessMemberships, switchActiveAccount } from './membership';
 import { DELETE_CONFIRMATION, accountOverview, accountSummary, deleteUserAndOwnedAccounts, getProfile, updateProfile } from './account.service';
 
 export const overviewInput = z.object({ timeZone: z.string().max(64).optional() }).optional();
 export const updateProfileInput = z.object({ full_name: z.string().max(10_000), company_name: z.string().max(10_000) });
+export const switchAccountInput = z.object({ accountId: z.string().min(1).max(200) });
 export const deleteAccountInput = z.object({ confirmation: z.string().max(100), password: z.string().max(1000) });
 
 export const accountRouter = router({
@@ -26,6 +27,20 @@ export const accountRouter = router({
       /** Teams this user has no seat in (their plan fell): the dashboard says so. */
       seatless: await seatlessMemberships(ctx.deps.db, ctx.user.id),
     };
+  }),
+
+  /** The accounts this user can work in (their own, teams they hold a seat in), the active one marked: the account switcher. */
+  accounts: authedProcedure.query(({ ctx }) => listAccountChoices(ctx.deps.db, ctx.user.id, ctx.sessionId)),
+
+  /** Makes one of those accounts the active one of this session only; refused for any account the user holds no seat in. */
+  switch: authedProcedure.input(switchAccountInput).mutation(async ({ ctx, input }) => {
+    if (!ctx.sessionId) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
+    const out = await switchActiveAccount(ctx.deps.db, { userId: ctx.user.id, sessionId: ctx.sessionId, accountId: input.accountId });
+    if (out.status === 'seatless') {
+      throw new AppError('PERMISSION_DENIED', `You no longer have a seat in ${out.name}: ask its owner to upgrade or free a seat.`);
+    }
+    if (out.status === 'not_member') throw new AppError('NOT_FOUND', 'Account not found.');
+    return out.membership;
   }),
 
   /** Spec "Overview": credits, plan and quota, this month's usage, recent activity, checklist, 30-day chart. */

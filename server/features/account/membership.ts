@@ -68,3 +68,64 @@ export async function resolveMembership(db: Db, userId: string, sessionId: strin
   return row ? { accountId: row.accountId, role: row.role as Role, plan: row.plan } : null;
 }
 
+
+export interface AccountChoice {
+  accountId: string;
+  /** The account's display name (its organization's name). */
+  name: string;
+  role: Role;
+  plan: Plan;
+  /** Whether this is the account the caller's session is working in now (resolveMembership's choice). */
+  active: boolean;
+}
+
+/** The accounts the user can work in (a seated membership in each), oldest membership first: the account switcher's list. */
+export async function listAccountChoices(db: Db, userId: string, sessionId: string | null): Promise<AccountChoice[]> {
+  const [rows, current] = await Promise.all([
+    db
+      .selectFrom('member')
+      .innerJoin('account', 'account.id', 'member.organizationId')
+      .innerJoin('organization', 'organization.id', 'member.organizationId')
+      .select(['member.organizationId as accountId', 'organization.name', 'member.role', 'account.plan'])
+      .where('member.userId', '=', userId)
+      .where(seated)
+      .orderBy('member.createdAt', 'asc')
+      .orderBy('member.id', 'asc')
+      .execute(),
+    resolveMembership(db, userId, sessionId),
+  ]);
+  return rows.map((r) => ({ accountId: r.accountId, name: r.name, role: r.role as Role, plan: r.plan, active: r.accountId === current?.accountId }));
+}
+
+export type SwitchOutcome = { status: 'switched'; membership: Membership } | { status: 'not_member' } | { status: 'seatless'; name: string };
+
+/**
+ * Makes `accountId` the active account of this one session (better-auth's session.activeOrganizationId),
+ * only while the user holds a seat there: the check and the write are one statement, so a removal
+ * or a seat lost in between leaves the session as it was. Other sessions of the user are untouched.
+ */
+export async function switchActiveAccount(db: Db, o: { userId: string; sessionId: string; accountId: string }): Promise<SwitchOutcome> {
+  const updated = await db
+    .updateTable('session')
+    .set({ activeOrganizationId: o.accountId })
+    .where('session.id', '=', o.sessionId)
+    .where('session.userId', '=', o.userId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('member')
+          .innerJoin('account', 'account.id', 'member.organizationId')
+          .select('member.id')
+          .where('member.userId', '=', o.userId)
+          .where('member.organizationId', '=', o.accountId)
+          .where(seated),
+      ),
+    )
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 1) {
+    const membership = await resolveMembership(db, o.userId, o.sessionId);
+    if (membership?.accountId === o.accountId) return { status: 'switched', membership };
+  }
+  const seatless = (await seatlessMemberships(db, o.userId)).find((m) => m.accountId === o.accountId);
+  return seatless ? { status: 'seatless', name: seatless.name } : { status: 'not_member' };
+}

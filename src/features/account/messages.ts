@@ -24,3 +24,15 @@ export const ACCOUNT_GONE_TEXT = {
   startPaid: 'Start a paid plan',
   contact: 'Contact support',
 } as const;
+
+/** The account switcher in the dashboard header (a user in more than one account). */
+export const ACCOUNT_SWITCH_TEXT = {
+  menuLabel: (name: string) => `Account: ${name}. Switch account`,
+  heading: 'Switch account',
+  active: 'Active',
+  successTitle: 'Success',
+  switched: (name: string) => `Switched to ${name}`,
+  errorTitle: 'Error',
+  failed: 'Could not switch account',
+  roles: { owner: 'Owner', admin: 'Admin', member: 'Member' } as Record<string, string>,
+} as const;

@@ -10,6 +10,7 @@ import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { AccountGone } from '../../../features/account/components/account-gone';
+import { AccountSwitcher } from '../../../features/account/components/account-switcher';
 import { dashboardExit, leaveDashboardTo } from '../../../features/auth/dashboard-exit';
 import { AUTH_TOASTS } from '../../../features/auth/messages';
 import { BillingStateBanner } from '../../../features/billing/billing-banner';
@@ -167,6 +168,7 @@ export default function DashboardLayout() {
               {session.user.email}
             </span>
           </div>
+          <AccountSwitcher />
           <Button variant="outline" size="sm" className="shrink-0" onClick={signOut} loading={signingOut}>
             <LogOut className="size-4" aria-hidden /> Sign Out
           </Button>

@@ -1,0 +1,54 @@
+// A user in two accounts (their own Pro account and a Business team they joined) switches from the
+// header's account menu, by keyboard, back to their own: Billing then shows their own plan.
+import { expect, test } from '@playwright/test';
+import { withE2eDb } from './db';
+import { SCREENSHOT_DIR, newUserOn } from './helpers';
+
+test('an owner who joined another team switches back to their own account from the header menu', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const teamPage = await (await browser.newContext()).newPage();
+  const page = await (await browser.newContext()).newPage();
+  const teamEmail = await newUserOn(teamPage, '/dashboard', { tag: 'e2e-switch-team', plan: 'business', name: 'Tara Team' });
+  const payerEmail = await newUserOn(page, '/dashboard', { tag: 'e2e-switch-payer', plan: 'pro', name: 'Pat Payer' });
+  await teamPage.close();
+
+  // With one account there is no menu.
+  await page.goto('/dashboard/billing');
+  await expect(page.getByTestId('current-plan')).toContainText('Pro');
+  await expect(page.getByTestId('account-switcher')).toHaveCount(0);
+
+  // The payer joins the team (as accepting an invitation would): the team becomes the working account.
+  await withE2eDb(async (c) => {
+    const { rows } = await c.query(`select a.id as team_id, pa.id as own_id, u2.id as payer_id from account a join "user" u on u.id = a.owner_id, account pa join "user" u2 on u2.id = pa.owner_id where u.email = $1 and u2.email = $2`, [teamEmail, payerEmail]);
+    await c.query(`update organization set name = 'Tara''s Team' where id = $1`, [rows[0].team_id]);
+    await c.query(`update organization set name = 'Pat''s Company' where id = $1`, [rows[0].own_id]);
+    await c.query(`insert into member (id, "organizationId", "userId", role, "createdAt") values ($1, $2, $3, 'member', now())`, [`m-${Date.now()}`, rows[0].team_id, rows[0].payer_id]);
+  });
+  await page.goto('/dashboard/billing');
+  await expect(page.getByTestId('current-plan')).toContainText('Business');
+  const menu = page.getByTestId('account-switcher');
+  await expect(menu).toHaveText("Tara's Team");
+
+  // Keyboard: focus the menu, open it, move to the own account, choose it.
+  await menu.focus();
+  await page.keyboard.press('Enter');
+  const items = page.getByRole('menuitem');
+  await expect(items).toHaveCount(2);
+  await expect(items.filter({ hasText: "Tara's Team" })).toContainText('Active');
+  await expect(items.filter({ hasText: "Pat's Company" })).toContainText('Owner');
+  await expect(items.filter({ hasText: "Tara's Team" })).toContainText('Member');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/account-switcher-open.png` });
+  await page.keyboard.press('Home');
+  await expect(items.filter({ hasText: "Pat's Company" })).toHaveAttribute('data-focus', '');
+  await page.keyboard.press('Enter');
+
+  await expect(page.getByText("Switched to Pat's Company")).toBeVisible();
+  await expect(menu).toHaveText("Pat's Company");
+  await expect(page.getByTestId('current-plan')).toContainText('Pro');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/account-switcher-switched.png` });
+
+  // It stays switched on reload (the session's active account).
+  await page.reload();
+  await expect(page.getByTestId('current-plan')).toContainText('Pro');
+  await expect(page.getByTestId('account-switcher')).toHaveText("Pat's Company");
+});
