@@ -98,6 +98,13 @@ const fx = {
   subscriptionId: '',
   async subscription(): Promise<string> {
     if (fx.subscriptionId) return fx.subscriptionId;
+    return fx.checkout();
+  },
+  /**
+   * A new checkout of A's owner: the one a payment completes must be the newest, since each checkout
+   * closes the one before it at Razorpay for good (the matrix's own billing.checkout row makes one).
+   */
+  async checkout(): Promise<string> {
     const res = await A.owner.client.trpcMutation('billing.checkout', { planType: 'business', interval: 'monthly' });
     const id = res.body.result?.data?.subscriptionId as string | undefined;
     if (!id) throw new Error(`no subscription from checkout: ${JSON.stringify(res.body).slice(0, 200)}`);
@@ -168,7 +175,7 @@ const TRPC: Record<string, TrpcEntry> = {
   'billing.overview': { expect: everyone() },
   'billing.payments': { expect: everyone() },
   'billing.checkout': { input: () => ({ planType: 'business', interval: 'monthly' }), expect: { anonymous: 401, member: 403, admin: 403, owner: 200, foreign: 200 } },
-  'billing.completeTestPayment': { input: async () => ({ subscriptionId: await fx.subscription() }), expect: { anonymous: 401, member: 403, admin: 403, owner: 200, foreign: 404 } },
+  'billing.completeTestPayment': { input: async (who) => ({ subscriptionId: who === 'owner' ? await fx.checkout() : await fx.subscription() }), expect: { anonymous: 401, member: 403, admin: 403, owner: 200, foreign: 404 } },
   'billing.verifyPayment': {
     input: async () => ({ razorpay_payment_id: 'pay_test_forged', razorpay_subscription_id: await fx.subscription(), razorpay_signature: 'f'.repeat(64) }),
     expect: { anonymous: 401, member: 403, admin: 403, owner: 400, foreign: 400 },
