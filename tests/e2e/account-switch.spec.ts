@@ -52,3 +52,31 @@ test('an owner who joined another team switches back to their own account from t
   await expect(page.getByTestId('current-plan')).toContainText('Pro');
   await expect(page.getByTestId('account-switcher')).toHaveText("Pat's Company");
 });
+
+test('after a switch on History, jobs of the account switched to show up live, without a reload', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const teamPage = await (await browser.newContext()).newPage();
+  const page = await (await browser.newContext()).newPage();
+  const teamEmail = await newUserOn(teamPage, '/dashboard', { tag: 'e2e-live-team', plan: 'business', name: 'Lia Team' });
+  const userEmail = await newUserOn(page, '/dashboard', { tag: 'e2e-live-user', plan: 'pro', name: 'Uma User' });
+  await teamPage.close();
+  const ids = await withE2eDb(async (c) => {
+    const { rows } = await c.query(`select a.id as team_id, pa.id as own_id, u2.id as user_id from account a join "user" u on u.id = a.owner_id, account pa join "user" u2 on u2.id = pa.owner_id where u.email = $1 and u2.email = $2`, [teamEmail, userEmail]);
+    await c.query(`update organization set name = 'Lia''s Team' where id = $1`, [rows[0].team_id]);
+    await c.query(`update organization set name = 'Uma''s Shop' where id = $1`, [rows[0].own_id]);
+    await c.query(`insert into member (id, "organizationId", "userId", role, "createdAt") values ($1, $2, $3, 'member', now())`, [`m-${Date.now()}`, rows[0].team_id, rows[0].user_id]);
+    return rows[0] as { team_id: string; own_id: string };
+  });
+
+  await page.goto('/dashboard/history');
+  await expect(page.getByTestId('account-switcher')).toHaveText("Lia's Team");
+  await expect(page.getByTestId('live-status')).toHaveAttribute('data-state', 'live');
+  await page.getByTestId('account-switcher').click();
+  await page.getByRole('menuitem').filter({ hasText: "Uma's Shop" }).click();
+  await expect(page.getByText("Switched to Uma's Shop")).toBeVisible();
+  await page.waitForTimeout(1500); // the stream of the new account is open
+
+  // A job of the account switched to (made elsewhere: the API, another tab) shows up on its own.
+  await withE2eDb((c) => c.query(`insert into validation_job (account_id, filename, total_emails) values ($1, 'arrived-live.csv', 1)`, [ids.own_id]));
+  await expect(page.getByTestId('job-filename').filter({ hasText: 'arrived-live.csv' })).toBeVisible({ timeout: 10_000 });
+});

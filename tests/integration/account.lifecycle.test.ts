@@ -232,6 +232,53 @@ describe('live job events', () => {
   });
 });
 
+describe('live job events after an account switch', () => {
+  it("the stream of the account switched away from sends none of its events any more; a new one answers for the account switched to", async () => {
+    const team = await ownerOn(ts, 'business', 'switch-team');
+    const user = await joinAs(ts, team, 'admin', 'switch-user');
+    const own = await db().selectFrom('account').select('id').where('owner_id', '=', user.userId).executeTakeFirstOrThrow();
+    const listen = (client: Browserless) => {
+      const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      const events: string[] = [];
+      const es = new EventSource(`${ts.url}/api/trpc/jobs.onChange`, {
+        fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), cookie } }),
+      });
+      es.onmessage = (m) => {
+        const data = JSON.parse(m.data) as { jobId?: string } | null;
+        if (data?.jobId) events.push(data.jobId);
+      };
+      const open = new Promise<void>((resolve) => {
+        es.onopen = () => resolve();
+      });
+      return { events, open, close: () => es.close() };
+    };
+    const newJob = async (accountId: string) => (await db().insertInto('validation_job').values({ account_id: accountId, filename: 'live.csv', total_emails: 1 }).returning('id').executeTakeFirstOrThrow()).id;
+
+    const teamStream = listen(user.client);
+    let ownStream: ReturnType<typeof listen> | null = null;
+    try {
+      await teamStream.open;
+      await new Promise((r) => setTimeout(r, 200));
+      const before = await newJob(team.accountId);
+      await expect.poll(() => teamStream.events.includes(before), { timeout: 5000 }).toBe(true);
+
+      expect((await user.client.trpcMutation('account.switch', { accountId: own.id })).status).toBe(200);
+      const after = await newJob(team.accountId);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(teamStream.events).not.toContain(after);
+
+      ownStream = listen(user.client);
+      await ownStream.open;
+      await new Promise((r) => setTimeout(r, 200));
+      const mine = await newJob(own.id);
+      await expect.poll(() => ownStream!.events.includes(mine), { timeout: 5000 }).toBe(true);
+    } finally {
+      teamStream.close();
+      ownStream?.close();
+    }
+  });
+});
+
 describe('the active account is the same everywhere', () => {
   it('uploads and exports in the account the dashboard shows, for a user in two accounts', async () => {
     const team = await ownerOn(ts, 'pro', 'two-team');

@@ -7,6 +7,7 @@ import { findJob, jobResultsPage, reasonBreakdown } from './jobs.queries';
 import { listAccountJobs } from './job-results';
 import { AppError } from '../../lib/app-error';
 import { isStillMember } from '../account/account.queries';
+import { resolveMembership } from '../account/membership';
 import { cancelJob } from './job-cancel';
 
 // Uploads arrive through POST /api/jobs/upload and downloads leave through GET /api/jobs/:id/export
@@ -56,13 +57,15 @@ export const jobsRouter = router({
 
   /**
    * Every change to one of the caller's jobs (SSE: use httpSubscriptionLink). Refetch `list` on each.
-   * Membership and session are checked again before each event: a member removed from the team (or
-   * signed out) gets no further events; the stream ends and a reconnect resolves their account anew.
+   * Membership, session and the session's active account are checked again before each event: a
+   * member removed from the team (or signed out, or switched to another of their accounts) gets no
+   * further events; the stream ends and a reconnect resolves their account anew.
    */
   onChange: accountProcedure.subscription(async function* ({ ctx, signal }): AsyncGenerator<JobChangeEvent> {
     if (!ctx.deps.pool) throw new AppError('INTERNAL_ERROR', 'Live job updates are unavailable.');
     for await (const e of accountJobEvents(ctx.deps.pool, ctx.accountId, signal)) {
       if (!(await isStillMember(ctx.deps.db, { userId: ctx.user.id, accountId: ctx.accountId, sessionId: ctx.sessionId }))) return;
+      if ((await resolveMembership(ctx.deps.db, ctx.user.id, ctx.sessionId))?.accountId !== ctx.accountId) return;
       yield e;
     }
   }),

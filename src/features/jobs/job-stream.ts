@@ -24,7 +24,7 @@ interface Listener {
   onLive: (live: boolean) => void;
 }
 
-type Message = { t: 'event'; e: JobChange } | { t: 'live'; live: boolean; started?: boolean } | { t: 'hello' };
+type Message = { t: 'event'; e: JobChange } | { t: 'live'; live: boolean; started?: boolean } | { t: 'hello' } | { t: 'restart' };
 
 interface Opener {
   (handlers: { onStarted: () => void; onData: (e: JobChange) => void; onLive: (live: boolean) => void; onEnded: () => void }): { unsubscribe: () => void };
@@ -150,12 +150,30 @@ class SharedJobStream {
     });
   }
 
+  /**
+   * The session's account changed (a switch in any tab): the stream, which answers for the account
+   * it was opened in, is opened again at once by whichever tab leads.
+   */
+  restart() {
+    this.publish({ t: 'restart' });
+  }
+
   private publish(m: Message) {
     this.receive(m);
     this.channel?.postMessage(m);
   }
 
   private receive(m: Message) {
+    if (m.t === 'restart') {
+      if (!this.stream) return;
+      this.streamId += 1;
+      this.stream.unsubscribe();
+      this.stream = null;
+      if (this.retryTimer) clearTimeout(this.retryTimer);
+      this.retryMs = RETRY_FIRST_MS;
+      this.lead();
+      return;
+    }
     if (m.t === 'hello') {
       if (this.stream) this.channel?.postMessage({ t: 'live', live: this.live } satisfies Message);
       return;
@@ -173,6 +191,11 @@ class SharedJobStream {
 }
 
 let shared: SharedJobStream | null = null;
+
+/** After an account switch: the live job stream (this browser's, whichever tab holds it) answers for the new account. */
+export function restartJobStream(): void {
+  shared?.restart();
+}
 
 /**
  * Follows every change to the account's jobs, through the one stream this browser keeps. `live`

@@ -8,6 +8,7 @@ import { toast } from 'sonner';
 import { errorMessage } from '../../../lib/error-message';
 import { useTRPC } from '../../../lib/trpc';
 import { cn } from '../../../lib/cn';
+import { restartJobStream } from '../../jobs/job-stream';
 import { ACCOUNT_SWITCH_TEXT as T } from '../messages';
 
 export function AccountSwitcher() {
@@ -17,6 +18,7 @@ export function AccountSwitcher() {
   const switchTo = useMutation(
     trpc.account.switch.mutationOptions({
       onSuccess: async (_out, input) => {
+        restartJobStream();
         await queryClient.invalidateQueries();
         const name = accounts.find((a) => a.accountId === input.accountId)?.name ?? '';
         toast.success(T.successTitle, { description: T.switched(name) });
