@@ -146,13 +146,22 @@ test('while a job runs, History shows it processing with a live progress bar and
 });
 
 /** Answers a batched tRPC GET for one procedure with `data` (or an error) for every call in the batch. */
-function trpcReply(body: { data?: unknown; error?: string }) {
+/**
+ * Answers `procedure` in a tRPC request with `body`; the other procedures batched with it (the
+ * dashboard shell's own queries) get the server's real answers.
+ */
+function trpcReply(procedure: string, body: { data?: unknown; error?: string }) {
   return async (route: Route) => {
     const names = new URL(route.request().url()).pathname.split('/').pop()!.split(',');
     const one = body.error
       ? { error: { message: body.error, code: -32603, data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 } } }
       : { result: { data: body.data } };
-    await route.fulfill({ status: body.error ? 500 : 200, contentType: 'application/json', body: JSON.stringify(names.map(() => one)) });
+    if (names.every((n) => n === procedure)) {
+      await route.fulfill({ status: body.error ? 500 : 200, contentType: 'application/json', body: JSON.stringify(names.map(() => one)) });
+      return;
+    }
+    const real = (await (await route.fetch()).json()) as unknown[];
+    await route.fulfill({ status: 207, contentType: 'application/json', body: JSON.stringify(names.map((n, i) => (n === procedure ? one : real[i]))) });
   };
 }
 
@@ -162,7 +171,7 @@ test('History reports load failures, a failed job with its reason, and an empty 
   await upgradeTo(page, 'starter');
 
   // The list cannot load (after the client's retries): 'Error' / 'Failed to load validation history'.
-  await page.route('**/api/trpc/*jobs.list*', trpcReply({ error: 'database unavailable' }));
+  await page.route('**/api/trpc/*jobs.list*', trpcReply('jobs.list', { error: 'database unavailable' }));
   await page.goto('/dashboard/history');
   const loadToast = page.locator('[data-sonner-toast]', { hasText: 'Failed to load validation history' });
   await expect(loadToast).toContainText('Error', { timeout: 30_000 });
@@ -176,8 +185,8 @@ test('History reports load failures, a failed job with its reason, and an empty 
   });
   const failedId = '00000000-0000-4000-8000-000000000001';
   const emptyId = '00000000-0000-4000-8000-000000000002';
-  await page.route('**/api/trpc/*jobs.list*', trpcReply({ data: { jobs: [job(failedId, 'broken.csv', 'failed', 'The probe was unreachable for too long. No credits were taken for unchecked addresses.'), job(emptyId, 'empty-results.csv', 'completed', null)], nextCursor: null } }));
-  await page.route('**/api/trpc/*jobs.results*', trpcReply({ data: { rows: [], total: 0, page: 1, pageSize: 25 } }));
+  await page.route('**/api/trpc/*jobs.list*', trpcReply('jobs.list', { data: { jobs: [job(failedId, 'broken.csv', 'failed', 'The probe was unreachable for too long. No credits were taken for unchecked addresses.'), job(emptyId, 'empty-results.csv', 'completed', null)], nextCursor: null } }));
+  await page.route('**/api/trpc/*jobs.results*', trpcReply('jobs.results', { data: { rows: [], total: 0, page: 1, pageSize: 25 } }));
   await page.reload();
   const failed = page.getByTestId('job-row').filter({ hasText: 'broken.csv' });
   await expect(failed.getByTestId('job-status')).toHaveText('Failed');
@@ -193,7 +202,7 @@ test('History reports load failures, a failed job with its reason, and an empty 
   await expect(page.getByRole('dialog')).toHaveCount(0);
 
   // Results that cannot load: 'Failed to load validation results'. A download that fails: 'Download Failed'.
-  await page.route('**/api/trpc/*jobs.results*', trpcReply({ error: 'boom' }));
+  await page.route('**/api/trpc/*jobs.results*', trpcReply('jobs.results', { error: 'boom' }));
   await failed.getByRole('button', { name: 'View Results' }).click();
   await expect(page.locator('[data-sonner-toast]', { hasText: 'Failed to load validation results' })).toContainText('Error', { timeout: 30_000 });
   await page.route('**/api/jobs/*/export*', (route) =>
