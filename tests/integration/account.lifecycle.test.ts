@@ -158,29 +158,30 @@ describe('deleting a user', () => {
   });
 });
 
+/** Follows jobs.onChange as `client`'s browser would (its cookies), collecting the job ids of its events. */
+function listen(client: Browserless) {
+  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  const events: string[] = [];
+  let closed = false;
+  const es = new EventSource(`${ts.url}/api/trpc/jobs.onChange`, {
+    fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), cookie } }),
+  });
+  es.onmessage = (m) => {
+    const data = JSON.parse(m.data) as { jobId?: string } | null;
+    if (data?.jobId) events.push(data.jobId);
+  };
+  const open = new Promise<void>((resolve) => {
+    es.onopen = () => resolve();
+  });
+  return { events, open, close: () => ((closed = true), es.close()), get closed() { return closed; } };
+}
+
+async function newJob(accountId: string): Promise<string> {
+  const j = await db().insertInto('validation_job').values({ account_id: accountId, filename: 'live.csv', total_emails: 1 }).returning('id').executeTakeFirstOrThrow();
+  return j.id;
+}
+
 describe('live job events', () => {
-  function listen(client: Browserless) {
-    const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const events: string[] = [];
-    let closed = false;
-    const es = new EventSource(`${ts.url}/api/trpc/jobs.onChange`, {
-      fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), cookie } }),
-    });
-    es.onmessage = (m) => {
-      const data = JSON.parse(m.data) as { jobId?: string } | null;
-      if (data?.jobId) events.push(data.jobId);
-    };
-    const open = new Promise<void>((resolve) => {
-      es.onopen = () => resolve();
-    });
-    return { events, open, close: () => ((closed = true), es.close()), get closed() { return closed; } };
-  }
-
-  async function newJob(accountId: string): Promise<string> {
-    const j = await db().insertInto('validation_job').values({ account_id: accountId, filename: 'live.csv', total_emails: 1 }).returning('id').executeTakeFirstOrThrow();
-    return j.id;
-  }
-
   it('stops for a member removed from the team, while the owner keeps receiving them', async () => {
     const o = await ownerOn(ts, 'business', 'live-owner');
     const m = await joinAs(ts, o, 'member', 'live-member');
@@ -237,23 +238,6 @@ describe('live job events after an account switch', () => {
     const team = await ownerOn(ts, 'business', 'switch-team');
     const user = await joinAs(ts, team, 'admin', 'switch-user');
     const own = await db().selectFrom('account').select('id').where('owner_id', '=', user.userId).executeTakeFirstOrThrow();
-    const listen = (client: Browserless) => {
-      const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-      const events: string[] = [];
-      const es = new EventSource(`${ts.url}/api/trpc/jobs.onChange`, {
-        fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), cookie } }),
-      });
-      es.onmessage = (m) => {
-        const data = JSON.parse(m.data) as { jobId?: string } | null;
-        if (data?.jobId) events.push(data.jobId);
-      };
-      const open = new Promise<void>((resolve) => {
-        es.onopen = () => resolve();
-      });
-      return { events, open, close: () => es.close() };
-    };
-    const newJob = async (accountId: string) => (await db().insertInto('validation_job').values({ account_id: accountId, filename: 'live.csv', total_emails: 1 }).returning('id').executeTakeFirstOrThrow()).id;
-
     const teamStream = listen(user.client);
     let ownStream: ReturnType<typeof listen> | null = null;
     try {
