@@ -1,7 +1,7 @@
 // Account, profile and activity reads/writes. Every query takes the account or user id it serves.
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, JobStatus, Plan } from '../../../db/types';
-import { SEATED_SQL } from './membership';
+import { resolveMembership } from './membership';
 
 export interface AccountRow {
   plan: Plan;
@@ -112,19 +112,12 @@ export async function passOwnership(trx: Kysely<Database>, userId: string): Prom
 }
 
 /**
- * The user is (still) a member of the account with a seat in it (membership.ts: a member past the
- * plan's team size works in no part of it) and, when a session is named, it is still live.
+ * The account is (still) the one the user works in: resolveMembership (membership.ts: a seated
+ * membership, the session's active account first) still answers with it, so a removal, a lost seat
+ * or a switch to another account ends it; and, when a session is named, that session is still live.
  */
 export async function isStillMember(db: Kysely<Database>, o: { userId: string; accountId: string; sessionId: string | null }): Promise<boolean> {
-  const member = await db
-    .selectFrom('member')
-    .innerJoin('account', 'account.id', 'member.organizationId')
-    .select('member.id')
-    .where('member.userId', '=', o.userId)
-    .where('member.organizationId', '=', o.accountId)
-    .where(sql<SqlBool>`${sql.raw(SEATED_SQL)}`)
-    .executeTakeFirst();
-  if (!member) return false;
+  if ((await resolveMembership(db, o.userId, o.sessionId))?.accountId !== o.accountId) return false;
   if (o.sessionId === null) return true;
   const session = await db.selectFrom('session').select('id').where('id', '=', o.sessionId).where('userId', '=', o.userId).where('expiresAt', '>', new Date()).executeTakeFirst();
   return session !== undefined;

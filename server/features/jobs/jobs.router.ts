@@ -7,7 +7,6 @@ import { findJob, jobResultsPage, reasonBreakdown } from './jobs.queries';
 import { listAccountJobs } from './job-results';
 import { AppError } from '../../lib/app-error';
 import { isStillMember } from '../account/account.queries';
-import { resolveMembership } from '../account/membership';
 import { cancelJob } from './job-cancel';
 
 // Uploads arrive through POST /api/jobs/upload and downloads leave through GET /api/jobs/:id/export
@@ -65,7 +64,6 @@ export const jobsRouter = router({
     if (!ctx.deps.pool) throw new AppError('INTERNAL_ERROR', 'Live job updates are unavailable.');
     for await (const e of accountJobEvents(ctx.deps.pool, ctx.accountId, signal)) {
       if (!(await isStillMember(ctx.deps.db, { userId: ctx.user.id, accountId: ctx.accountId, sessionId: ctx.sessionId }))) return;
-      if ((await resolveMembership(ctx.deps.db, ctx.user.id, ctx.sessionId))?.accountId !== ctx.accountId) return;
       yield e;
     }
   }),
