@@ -15,3 +15,11 @@ export async function withE2eDb<T>(fn: (client: pg.Client) => Promise<T>): Promi
     await client.end();
   }
 }
+
+/**
+ * Queues one of the worker's cron tasks now (graphile-worker's own add_job), so that a spec need
+ * not wait up to a minute for the cron's next tick; the worker runs it like the cron's.
+ */
+export async function runCronTaskNow(task: 'schedule-tick'): Promise<void> {
+  await withE2eDb((client) => client.query("select graphile_worker.add_job($1, '{}'::json)", [task]));
+}
