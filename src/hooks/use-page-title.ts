@@ -5,14 +5,15 @@ const APP_TITLE = typeof document === 'undefined' ? 'Mailvet — Email Validatio
 
 /**
  * Names the browser tab (and the history entry, a bookmark, what a screen reader announces)
- * "<title> — Mailvet" while the page is shown; leaving it restores the app's title. Null: no title of its own.
+ * "<title> — <product>" while the page is shown; leaving it restores the app's title. Null: no title of its own.
+ * The product is Mailvet, or a white-labelled account's own product name (Enterprise rebranding).
  */
-export function usePageTitle(title: string | null | undefined): void {
+export function usePageTitle(title: string | null | undefined, product = 'Mailvet'): void {
   useEffect(() => {
     if (!title) return;
-    document.title = `${title} — Mailvet`;
+    document.title = `${title} — ${product}`;
     return () => {
       document.title = APP_TITLE;
     };
-  }, [title]);
+  }, [title, product]);
 }

@@ -257,10 +257,10 @@ test('every public page has its own title (browser tab, history, bookmarks, scre
   await expect(page).toHaveTitle('Privacy Policy — Mailvet');
   await page.goBack();
   await expect(page).toHaveTitle('Pricing — Mailvet');
-  // Signing in from /auth: the dashboard is not titled 'Sign In'.
+  // Signing in from /auth: the dashboard is not titled 'Sign In' but by its own page.
   await newUserOn(page, '/dashboard', { tag: 'rv-titles' });
   await expect(page.getByRole('link', { name: 'Overview' })).toBeVisible();
-  await expect(page).toHaveTitle('Mailvet — Email Validation');
+  await expect(page).toHaveTitle('Overview — Mailvet');
 });
 
 test('in the API Reference, the Endpoints list and a field\'s object link jump there, and Back returns to where the reader was', async ({ page }) => {

@@ -15,6 +15,7 @@ import { dashboardExit, leaveDashboardTo } from '../../../features/auth/dashboar
 import { AUTH_TOASTS } from '../../../features/auth/messages';
 import { BillingStateBanner } from '../../../features/billing/billing-banner';
 import { SeatBanner } from '../../../features/team/seat-banner';
+import { usePageTitle } from '../../../hooks/use-page-title';
 import { appCodeOf } from '../../../../server/contracts/error-codes';
 import { useTRPC } from '../../../lib/trpc';
 import { authClient } from '../../../lib/auth-client';
@@ -92,6 +93,10 @@ export default function DashboardLayout() {
   const queryClient = useQueryClient();
   const [signingOut, setSigningOut] = useState(false);
   const trpc = useTRPC();
+  // The tab names the page (history entries, bookmarks, a screen reader's announcement) and the
+  // product: an Enterprise account's own name once its brand is known, never Mailvet flashing first.
+  const brand = useQuery({ ...trpc.branding.current.queryOptions(), staleTime: 60_000, enabled: !!session });
+  usePageTitle(session && !brand.isPending ? titleForPath(location.pathname) : null, brand.data?.productName ?? 'Mailvet');
   // Signed in again: a later loss of the session sends the visitor to /auth, not home.
   useEffect(() => {
     if (session) leaveDashboardTo(null);
