@@ -324,3 +324,56 @@ describe('a server that refuses every further recipient of a session once it has
     }
   });
 });
+
+describe('a refusal written in the 8-bit charset of the server\'s locale (Windows-1252, Windows-1251, KOI8-R), not UTF-8', () => {
+  // SMTP replies should be ASCII; older European and Russian servers write their own language in
+  // their locale's charset. Read as UTF-8, "Accès refusé" became "Acc\uFFFDs refus\uFFFD" and its words
+  // were lost: the 5.1.1 made an existing mailbox invalid.
+  /** Bytes of `text` in a one-byte charset (the inverse of TextDecoder's table). */
+  const encode = (text: string, charset: string): Buffer => {
+    const table = new Map<string, number>();
+    const decoder = new TextDecoder(charset);
+    for (let b = 0; b < 256; b++) table.set(decoder.decode(Uint8Array.of(b)), b);
+    return Buffer.from([...text].map((c) => table.get(c) ?? 0x3f));
+  };
+  /** A server refusing everyone but alice with `refusal`, written as these bytes. */
+  async function verifyBytes(refusal: Buffer, email: string) {
+    const server = await startLoopbackServer((socket) => {
+      socket.write('220 mx.banner.test ESMTP\r\n');
+      const lines = lineSplitter('latin1');
+      socket.on('data', (d) => {
+        for (const line of lines(d)) {
+          if (line.startsWith('EHLO')) socket.write('250-mx.banner.test\r\n250 PIPELINING\r\n');
+          else if (line.startsWith('RCPT')) socket.write(/<alice@/.test(line) ? '250 2.1.5 Ok\r\n' : Buffer.concat([refusal, Buffer.from('\r\n')]));
+          else if (line.startsWith('QUIT')) socket.end('221 bye\r\n');
+          else socket.write('250 2.1.0 Ok\r\n');
+        }
+      });
+    });
+    const v = createVerifier(loopbackOptions(dns.server, server.port));
+    try {
+      return await v.verify(email);
+    } finally {
+      await v.close();
+      await server.close();
+    }
+  }
+
+  it.each([
+    ['550 5.1.1 Accès refusé', 'windows-1252'],
+    ['550 5.1.1 Destinatario bloqueado por política', 'windows-1252'],
+    ['550 5.1.1 Доступ запрещён', 'windows-1251'],
+    ['550 5.1.1 Доступ запрещён', 'koi8-r'],
+  ])('"%s" in %s → unknown/policy_block, never invalid, and the evidence reads the words', async (text, charset) => {
+    const r = await verifyBytes(encode(text, charset), 'bob@banner.test');
+    expect(r.result).not.toBe('invalid');
+    expect(r).toMatchObject({ verdict: 'unknown', reason: 'policy_block' });
+    expect(r.evidence.replies.find((x) => x.stage === 'rcpt')?.text).toBe(text.slice('550 5.1.1 '.length));
+  });
+
+  it('"550 Empfänger unbekannt" in Windows-1252 is read as the unknown user it names (mailbox_not_found)', async () => {
+    const r = await verifyBytes(encode('550 Empfänger unbekannt', 'windows-1252'), 'ghost@banner.test');
+    expect(r).toMatchObject({ verdict: 'undeliverable', reason: 'mailbox_not_found' });
+    expect(r.evidence.replies.find((x) => x.stage === 'rcpt')?.text).toBe('Empfänger unbekannt');
+  });
+});

@@ -6,7 +6,7 @@
 // 421 excepted: the server is closing, and the 421 is read as the next command's reply).
 import net from 'node:net';
 import tls from 'node:tls';
-import { StringDecoder } from 'node:string_decoder';
+import { isUtf8 } from 'node:buffer';
 import { parseReplyLines, type Reply } from './reply-codes';
 
 /**
@@ -39,12 +39,62 @@ export interface RawReply extends Reply {
 }
 
 const MAX_LINE = 4096;
+/** Bytes kept of one line: room for MAX_LINE characters of up to 4 bytes each, plus a CR. */
+const MAX_LINE_BYTES = MAX_LINE * 4 + 1;
 const MAX_REPLY_LINES = 200;
+const WINDOWS_1252 = new TextDecoder('windows-1252');
+const WINDOWS_1251 = new TextDecoder('windows-1251');
+const KOI8_R = new TextDecoder('koi8-r');
+
+/**
+ * The text of one reply line. SMTP replies should be ASCII, and UTF-8 is read as UTF-8; a line that
+ * is not UTF-8 was written in the 8-bit charset of the server's locale, as older European and Russian
+ * servers do ("550 5.1.1 Accès refusé" in Windows-1252): read as UTF-8 its words would be lost
+ * (U+FFFD for every accented letter) and a refusal about us could read as "no such mailbox". Cyrillic
+ * (runs of three or more letters at 0xC0 and above, which no Western language writes) is Windows-1251
+ * when its letters are mostly lower-case there (0xE0–0xFF), else KOI8-R (lower-case at 0xC0–0xDF);
+ * anything else is Windows-1252. `cut`: the line was cut at MAX_LINE_BYTES (a character may be split).
+ */
+export function decodeReplyLine(bytes: Buffer, cut = false): string {
+  if (isUtf8(bytes)) return bytes.toString('utf8');
+  if (cut) {
+    const whole = bytes.subarray(0, utf8WholeLength(bytes));
+    if (isUtf8(whole)) return whole.toString('utf8');
+  }
+  let high = 0;
+  let lower = 0;
+  let run = 0;
+  let cyrillic = false;
+  for (const b of bytes) {
+    if (b < 0xc0) {
+      run = 0;
+      continue;
+    }
+    high++;
+    if (b >= 0xe0) lower++;
+    if (++run >= 3) cyrillic = true;
+  }
+  if (!cyrillic) return WINDOWS_1252.decode(bytes);
+  return (lower * 2 >= high ? WINDOWS_1251 : KOI8_R).decode(bytes);
+}
+
+/** The length of `bytes` without a UTF-8 sequence left incomplete at its end. */
+function utf8WholeLength(bytes: Buffer): number {
+  for (let i = bytes.length - 1; i >= Math.max(0, bytes.length - 4); i--) {
+    const b = bytes[i] ?? 0;
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back for its lead
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return bytes.length - i < need ? i : bytes.length;
+  }
+  return bytes.length;
+}
 
 export class SmtpConnection {
   private socket: net.Socket;
-  private decoder = new StringDecoder('utf8');
-  private buffer = '';
+  /** The bytes of the line being received (at most MAX_LINE_BYTES kept), and how many were kept. */
+  private lineParts: Buffer[] = [];
+  private lineBytes = 0;
+  private lineCut = false;
   private pendingLines: string[] = [];
   private readonly replies: RawReply[] = [];
   private waiter: { resolve: (r: RawReply) => void; reject: (e: Error) => void } | null = null;
@@ -59,7 +109,7 @@ export class SmtpConnection {
       this.heard = true;
       this.onHeard?.();
     }
-    this.feed(this.decoder.write(chunk));
+    this.feed(chunk);
   };
   private readonly onError = (err: Error): void => this.fail(new SmtpError('closed', err.message));
   private readonly onClose = (): void => {
@@ -200,7 +250,7 @@ export class SmtpConnection {
   upgradeTls(servername: string | null, timeoutMs: number): Promise<void> {
     const raw = this.socket;
     this.detach(raw);
-    this.buffer = '';
+    this.clearLine();
     this.pendingLines = [];
     this.replies.length = 0;
     return new Promise((resolve, reject) => {
@@ -224,7 +274,6 @@ export class SmtpConnection {
         clearTimeout(timer);
         secure.off('error', onErr);
         this.socket = secure;
-        this.decoder = new StringDecoder('utf8');
         this.attach(secure);
         resolve();
       };
@@ -289,27 +338,39 @@ export class SmtpConnection {
     socket.off('close', this.onClose);
   }
 
-  private feed(text: string): void {
-    let rest = text;
+  private feed(chunk: Buffer): void {
+    let start = 0;
     let nl: number;
-    while ((nl = rest.indexOf('\n')) >= 0) {
-      this.append(rest.slice(0, nl));
-      rest = rest.slice(nl + 1);
-      const line = this.buffer.replace(/\r$/, '').slice(0, MAX_LINE);
-      this.buffer = '';
+    while ((nl = chunk.indexOf(0x0a, start)) >= 0) {
+      this.append(chunk.subarray(start, nl));
+      start = nl + 1;
+      const line = decodeReplyLine(Buffer.concat(this.lineParts, this.lineBytes), this.lineCut).replace(/\r$/, '').slice(0, MAX_LINE);
+      this.clearLine();
       this.takeLine(line);
       if (this.failure) return;
     }
-    this.append(rest);
+    this.append(chunk.subarray(start));
   }
 
   /**
-   * Adds text to the line being received. A line longer than MAX_LINE keeps its first MAX_LINE
-   * characters (plus room for its CR); the rest is dropped up to its LF, however it was segmented.
+   * Adds bytes to the line being received. A line longer than MAX_LINE characters keeps its first
+   * MAX_LINE (the bytes kept leave room for them and their CR); the rest is dropped up to its LF,
+   * however it was segmented.
    */
-  private append(text: string): void {
-    const room = MAX_LINE + 1 - this.buffer.length;
-    if (room > 0) this.buffer += text.slice(0, room);
+  private append(bytes: Buffer): void {
+    const room = MAX_LINE_BYTES - this.lineBytes;
+    if (bytes.length > room) this.lineCut = true;
+    if (room <= 0 || bytes.length === 0) return;
+    const kept = bytes.length > room ? bytes.subarray(0, room) : bytes;
+    // Copied: the chunk's memory is not held on to past this line.
+    this.lineParts.push(Buffer.from(kept));
+    this.lineBytes += kept.length;
+  }
+
+  private clearLine(): void {
+    this.lineParts = [];
+    this.lineBytes = 0;
+    this.lineCut = false;
   }
 
   private takeLine(raw: string): void {
