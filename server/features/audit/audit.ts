@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
+import { wellFormedJson } from '../../lib/well-formed';
 
 export interface AuditEntry {
   accountId: string | null;
@@ -23,7 +24,8 @@ export async function writeAudit(db: Kysely<Database>, e: AuditEntry): Promise<v
       action: e.action,
       target_type: e.targetType ?? null,
       target_id: e.targetId ?? null,
-      data: JSON.stringify(e.data ?? {}),
+      // Well-formed: a lone surrogate in a name or id the caller sent made jsonb refuse the entry (a 500).
+      data: wellFormedJson(e.data ?? {}),
     })
     .execute();
 }

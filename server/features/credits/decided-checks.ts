@@ -5,15 +5,9 @@
 import type { Kysely } from 'kysely';
 import { preparedStatement, runPrepared } from '../../../db/prepared';
 import type { Database, NewValidationResult } from '../../../db/types';
+import { wellFormedJson } from '../../lib/well-formed';
 import { pickVerdictFields } from '../validation/results.queries';
 
-/**
- * A lone surrogate (possible in a JS string, e.g. in a typed address) becomes U+FFFD, as it does in
- * a text parameter (pg encodes strings as UTF-8); JSON would carry it as an escape jsonb refuses.
- */
-function wellFormed(_key: string, value: unknown): unknown {
-  return typeof value === 'string' ? value.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD') : value;
-}
 
 /** One decided single check waiting to be charged and stored (store-batch.ts). */
 export interface DecidedCheck {
@@ -107,7 +101,7 @@ export async function chargeAndStoreDecided(db: Kysely<Database>, accountId: str
       evidence: typeof r.evidence === 'string' ? (JSON.parse(r.evidence) as unknown) : (r.evidence ?? null),
     };
   });
-  const stored = await runPrepared<DecidedRow>(db, chargeAndStoreStatement, [accountId, JSON.stringify(rows, wellFormed)]);
+  const stored = await runPrepared<DecidedRow>(db, chargeAndStoreStatement, [accountId, wellFormedJson(rows)]);
   const out: DecidedCheckOutcome[] = checks.map(() => ({ kind: 'insufficient' }));
   for (const r of stored) {
     if (r.id !== null && r.checked_at !== null) out[r.ord] = { kind: 'stored', id: Number(r.id), checkedAt: r.checked_at, charged: r.charged ?? true, balance: r.balance };
