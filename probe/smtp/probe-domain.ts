@@ -10,8 +10,10 @@
 // (a less-preferred address's refusal only once a more-preferred one that has begun greeting has
 // failed: a backup MX may refuse what it cannot check) and the other session is closed (QUIT if
 // greeted, else disconnected). A lone slow server is still waited for up to the banner timeout. An
-// "accepted" is trusted only from an address that refused the random mailbox itself: a backup MX
-// that accepts everything is caught as catch-all.
+// "accepted" is trusted only from an address that refused the random mailbox itself (asked there in
+// the same session): a backup MX that accepts everything is caught as catch-all, and its "accepted"
+// waits for a more-preferred server that took our connection, up to its banner timeout, whose answer
+// decides (a slow greeter behind a store-and-forward backup).
 import type { SmtpReply } from '../contract';
 import type { SmtpFinding } from '../score';
 import { catchAllFromFinding, randomLocalPart } from './catch-all';
@@ -136,7 +138,7 @@ interface Ask {
    * has begun greeting is still asked: it stands only if that one gives no answer (the ask would go
    * back where it was refused).
    */
-  heldRefusal: { finding: SmtpFinding; replies: SmtpReply[]; target: Target } | null;
+  held: { finding: SmtpFinding; replies: SmtpReply[]; target: Target } | null;
 }
 
 /** One session in progress, as the head start and the race see it. */
@@ -146,6 +148,8 @@ interface Flight {
   cancel: AbortController;
   /** The server has begun its greeting (sent anything): alive, however slow. */
   heard: boolean;
+  /** The server took the connection: it may yet greet, up to the banner timeout. */
+  connected: boolean;
   greeted: boolean;
   done: boolean;
 }
@@ -382,9 +386,9 @@ class DomainProbe {
         if (this.done) return;
         continue;
       }
-      const held = a.heldRefusal;
+      const held = a.held;
       if (held && a.flights === 0 && this.candidates(a).includes(held.target.ip)) {
-        // The more-preferred address gave no answer and the ask would go where it was refused: that stands.
+        // The more-preferred address gave no answer and the ask would go where it was answered: that stands.
         this.settle(a, held.finding, held.replies, held.target, null);
         if (this.done) return;
         continue;
@@ -453,7 +457,7 @@ class DomainProbe {
           room -= asks.length;
         }
         const all = parts.flatMap((part) => part.asks);
-        const flight: Flight = { ip, parts, cancel: new AbortController(), heard: false, greeted: false, done: false };
+        const flight: Flight = { ip, parts, cancel: new AbortController(), heard: false, connected: false, greeted: false, done: false };
         // A recipient asked elsewhere too (its first server is slow): this session races that one.
         if (all.some((a) => a.flights > 1)) for (const part of parts) part.probe.races.add(flight);
         for (const part of parts) part.probe.open.add(flight);
@@ -482,6 +486,9 @@ class DomainProbe {
           replyTimeoutMs: this.p.ctx.replyTimeoutMs,
           signal: this.p.signal,
           cancel: flight.cancel.signal,
+          onConnected: () => {
+            flight.connected = true;
+          },
           onHeard: () => {
             flight.heard = true;
           },
@@ -573,6 +580,9 @@ class DomainProbe {
       }
     }
     if (!released) return;
+    // Where they go, the random mailbox goes in the same session: an "accepted" there is then known
+    // at once to be trusted, or to wait for this slow server (a backup that takes everyone).
+    for (const a of asks) if (a.released) for (const ip of this.candidates(a)) if (!a.at.has(ip)) this.askRandomAt(ip);
     this.races.add(flight);
     this.pump();
   }
@@ -708,13 +718,17 @@ class DomainProbe {
         return;
       }
       if (a.flights > 0) {
-        // Also in flight at another address (an MX race): only a final answer here counts, and a
-        // refusal from a less-preferred address (a backup MX may refuse everyone it cannot check)
-        // is held while a more-preferred one that has begun greeting is asked, till that one fails.
+        // Also in flight at another address (an MX race): only a final answer here counts. Held while
+        // a more-preferred address is asked, till that one answers or fails (the first MX that greets
+        // decides): a refusal from a less-preferred address (a backup MX may refuse everyone it cannot
+        // check) while that one has begun greeting; an "accepted" from an address that accepted the
+        // random mailbox too (a backup that stores and forwards for everyone says nothing of the
+        // mailbox) while that one has taken our connection, up to its banner timeout.
         const cls = reply && !(closing && offset + i >= closing.index) ? classifyReply(reply) : null;
         if (!cls || !isFinalClass(cls)) return;
-        if (cls === 'accepted' || !this.morePreferredInFlight(a, target)) this.settle(a, cls, evidence(reply), target, null);
-        else a.heldRefusal = { finding: cls, replies: evidence(reply), target };
+        const hold = cls === 'accepted' ? this.catchAllAt(target.ip) === true && this.morePreferredInFlight(a, target, true) : this.morePreferredInFlight(a, target, false);
+        if (hold) a.held = { finding: cls, replies: evidence(reply), target };
+        else this.settle(a, cls, evidence(reply), target, null);
         return;
       }
       if (closing && offset + i >= closing.index) {
@@ -750,12 +764,13 @@ class DomainProbe {
 
   /**
    * The ask is still being asked at an address more preferred than `target` whose server has begun
-   * its greeting (alive, like postscreen pausing after "220-"). One that has said nothing may be
-   * dead or blackholed: it does not hold up an answer from elsewhere.
+   * its greeting (alive, like postscreen pausing after "220-"), or, with `connected`, has only taken
+   * the connection so far. One that has said nothing may be dead or blackholed: it holds up a
+   * refusal from elsewhere only once it has begun greeting.
    */
-  private morePreferredInFlight(a: Ask, target: Target): boolean {
+  private morePreferredInFlight(a: Ask, target: Target, connected: boolean): boolean {
     for (const f of this.open) {
-      if (f.done || !f.heard || !a.at.has(f.ip)) continue;
+      if (f.done || !(f.heard || (connected && f.connected)) || !a.at.has(f.ip)) continue;
       if ((this.byIp.get(f.ip)?.priority ?? Infinity) < target.priority && f.parts.some((part) => part.asks.includes(a))) return true;
     }
     return false;
@@ -1022,7 +1037,7 @@ function newAsk(address: string, random: boolean, seq: number): Ask {
     released: false,
     lastChance: false,
     busyAfterGreeting: false,
-    heldRefusal: null,
+    held: null,
   };
 }
 

@@ -43,6 +43,8 @@ export interface SessionParams {
   onGreeted?: () => void;
   /** Called when the server's first bytes arrive (a greeting has begun, however slowly it ends). */
   onHeard?: () => void;
+  /** Called when the TCP connection is made (a server is there, however slowly it greets). */
+  onConnected?: () => void;
   onRcptsSent?: (n: number) => void;
   onClosed?: () => void;
   /**
@@ -199,6 +201,7 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
   // The server notices our close a moment after we do: keep the slot a little longer so that
   // its own count of our connections never exceeds the cap.
   void conn.closed.then(() => setTimeout(() => p.onClosed?.(), CLOSE_GRACE_MS));
+  p.onConnected?.();
   if (p.onHeard) conn.whenHeard(p.onHeard);
   const expect = async (stage: string, timeoutMs: number, code: number, notOurs?: (r: RawReply) => boolean): Promise<RawReply> => {
     const r = await conn.read(timeoutMs, p.signal);

@@ -74,13 +74,18 @@ function domainFloor(d: DomainSpec): { ms: number; why: string } {
   let wait = 0;
   const why: string[] = [];
   let i = 0;
-  // Dead or silent addresses before the first live one: refused costs nothing, silent costs the head start (or the banner timeout when alone).
-  while (i < hops.length && (hops[i]?.server.mode ?? 'smtp') !== 'smtp' && (hops[i]?.server.mode ?? 'smtp') !== 'policy-banner') {
+  // Dead or silent addresses before the first live one: refused costs nothing, silent costs the head
+  // start, or the banner timeout when alone or when the next live one accepts everyone (its "accepted"
+  // says nothing of the mailbox: the silent one might yet greet and decide).
+  const isLive = (h: (typeof hops)[number] | undefined): boolean => (h?.server.mode ?? 'smtp') === 'smtp' || h?.server.mode === 'policy-banner';
+  const acceptAllNext = hops.find(isLive)?.server.acceptAll === true;
+  while (i < hops.length && !isLive(hops[i])) {
     const mode = hops[i]?.server.mode;
     const last = i === hops.length - 1;
     if (mode === 'silent') {
-      wait += last ? TIMEOUTS.bannerTimeoutMs : TIMEOUTS.mxHeadStartMs;
-      why.push(last ? 'banner timeout (lone silent server)' : 'MX head start');
+      const wholeTimeout = last || acceptAllNext;
+      wait += wholeTimeout ? TIMEOUTS.bannerTimeoutMs : TIMEOUTS.mxHeadStartMs;
+      why.push(last ? 'banner timeout (lone silent server)' : acceptAllNext ? 'banner timeout (silent server, the next accepts everyone)' : 'MX head start');
     } else if (mode === 'busy') {
       wait += [1, 2, 3, 4].reduce((a, n) => a + Math.min(30_000, 250 * 2 ** (n - 1)), 0) + 5 * RTT;
       why.push('421 backoff ×4');
@@ -97,8 +102,8 @@ function domainFloor(d: DomainSpec): { ms: number; why: string } {
   const rcpts = d.addresses.length + k;
   const rounds = Math.ceil(Math.ceil(rcpts / perSession) / (k * conns));
   const sessionMs = (s.bannerDelayMs ?? 0) + (s.starttls || s.requireTls ? 5 : 3) * RTT + (s.pipelining === false ? perSession * RTT : 0) + (s.slowRepliesMs ?? 0) * 3;
-  // A slow greeting with another address to ask: the head start, then the other one.
-  const slowFirst = (s.bannerDelayMs ?? 0) > TIMEOUTS.mxHeadStartMs && hops.length > i + 1 ? TIMEOUTS.mxHeadStartMs + 3 * RTT - sessionMs : 0;
+  // A slow greeting with another address to ask (one that does not accept everyone): the head start, then the other one.
+  const slowFirst = (s.bannerDelayMs ?? 0) > TIMEOUTS.mxHeadStartMs && hops.length > i + 1 && hops[i + 1]?.server.acceptAll !== true ? TIMEOUTS.mxHeadStartMs + 3 * RTT - sessionMs : 0;
   wait += rounds * sessionMs + Math.min(0, slowFirst);
   why.push(`${rounds} round(s) of ${sessionMs} ms sessions`);
   if (d.greylistMs !== undefined && Number.isFinite(d.greylistMs) && d.greylistMs > 0) {
