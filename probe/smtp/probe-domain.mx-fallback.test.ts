@@ -112,15 +112,16 @@ describe('a refusal at the greeting (5xx)', () => {
 /**
  * A Postfix-postscreen-style primary on 127.0.0.1: "220-" at once, the final "220 " line after
  * `pauseMs` (postscreen's greet wait is 6 s), then a normal server answering RCPT with `rcpt`.
+ * `early: false`: nothing at all before the greeting (sendmail's greet_pause).
  */
-async function startPostscreen(pauseMs: number): Promise<{ port: number; rcpts: string[] }> {
+async function startPostscreen(pauseMs: number, early = true): Promise<{ port: number; rcpts: string[] }> {
   const rcpts: string[] = [];
   const sockets = new Set<net.Socket>();
   const srv = net.createServer((s) => {
     sockets.add(s);
     s.on('error', () => undefined);
     s.on('close', () => sockets.delete(s));
-    s.write('220-mx1.d.test ESMTP\r\n');
+    if (early) s.write('220-mx1.d.test ESMTP\r\n');
     setTimeout(() => s.writable && s.write('220 mx1.d.test ESMTP\r\n'), pauseMs);
     const lines = lineSplitter();
     s.on('data', (d) => {
@@ -149,8 +150,8 @@ async function startPostscreen(pauseMs: number): Promise<{ port: number; rcpts: 
 }
 
 describe('the MX race (head start) against a primary with a greeting pause', () => {
-  const race = async (backupReply: (a: string) => string) => {
-    const primary = await startPostscreen(600);
+  const race = async (backupReply: (a: string) => string, early = true) => {
+    const primary = await startPostscreen(600, early);
     const backup = await startMiniHost('127.0.0.2', primary.port, backupReply);
     closers.push(() => backup.close());
     const r = await probeTwoMx(smtpContext(primary.port, { headStartMs: 200, bannerTimeoutMs: 3000 }));
@@ -168,6 +169,31 @@ describe('the MX race (head start) against a primary with a greeting pause', () 
     const { r, backup } = await race((a) => `550 5.1.1 <${a}>: Recipient address rejected: User unknown in relay recipient table`);
     expect(backup.rcpts.length).toBeGreaterThan(0);
     expect(r.settled.get('alice@d.test')?.outcome.finding).toBe('accepted');
+  });
+
+  // A primary that says nothing at all until it greets (sendmail's greet_pause) has still taken the
+  // connection: a backup that refuses every recipient has shown no recipient list, and waits for it.
+  it('a silent-until-it-greets primary and a backup refusing everyone (550 5.1.1 … relay recipient table): the primary decides, no existing mailbox made invalid', async () => {
+    const { r, backup, primary } = await race((a) => `550 5.1.1 <${a}>: Recipient address rejected: User unknown in relay recipient table`, false);
+    expect(backup.rcpts.length).toBeGreaterThan(0); // the race did happen
+    expect(primary.rcpts).toContain('alice@d.test');
+    expect(r.settled.get('alice@d.test')?.outcome.finding).toBe('accepted');
+    expect(r.settled.get('ghost@d.test')?.outcome.finding).toBe('mailbox_not_found');
+    expect(r.settled.get('ghost@d.test')?.outcome.mxIp).toBe('127.0.0.1');
+  });
+
+  it('a silent-until-it-greets primary and a backup that does not relay for the domain (554 5.7.1): the primary decides, not policy_block', async () => {
+    const { r, backup } = await race((a) => `554 5.7.1 <${a}>: Relay access denied`, false);
+    expect(backup.rcpts.length).toBeGreaterThan(0);
+    expect(r.settled.get('alice@d.test')?.outcome.finding).toBe('accepted');
+    expect(r.settled.get('ghost@d.test')?.outcome.finding).toBe('mailbox_not_found');
+  });
+
+  it('a backup that shows its recipient list (accepts alice, refuses ghost) is trusted at once: the slow primary is not waited for', async () => {
+    const { r, primary } = await race(rcpt, false);
+    expect(r.settled.get('alice@d.test')?.outcome).toMatchObject({ finding: 'accepted', mxIp: '127.0.0.2' });
+    expect(r.settled.get('ghost@d.test')?.outcome).toMatchObject({ finding: 'mailbox_not_found', mxIp: '127.0.0.2' });
+    expect(primary.rcpts).toEqual([]);
   });
 });
 

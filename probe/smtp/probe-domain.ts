@@ -13,7 +13,8 @@
 // "accepted" is trusted only from an address that refused the random mailbox itself (asked there in
 // the same session): a backup MX that accepts everything is caught as catch-all, and its "accepted"
 // waits for a more-preferred server that took our connection, up to its banner timeout, whose answer
-// decides (a slow greeter behind a store-and-forward backup).
+// decides (a slow greeter behind a store-and-forward backup); so do the refusals of a backup that
+// has not shown it knows the recipients (accepting one, refusing another).
 import type { SmtpReply } from '../contract';
 import type { SmtpFinding } from '../score';
 import { catchAllFromFinding, randomLocalPart } from './catch-all';
@@ -230,6 +231,8 @@ class DomainProbe {
   private readonly open = new Set<Flight>();
   /** The random mailbox's answer per MX address (see DomainProbeResult). */
   private readonly randomAt = new Map<string, boolean | null>();
+  /** Addresses that accepted one of our real recipients and refused another: they know the recipients. */
+  private readonly discerning = new Set<string>();
   private readonly randomReplyAt = new Map<string, SmtpReply>();
   /** Random-mailbox asks pinned to an address, by address ('*': the first, unpinned one). */
   private readonly randomAsks = new Map<string, Ask>();
@@ -701,6 +704,12 @@ class DomainProbe {
     const order = batch.map((_, i) => i);
     const random = batch.findIndex((a) => a.random);
     if (random > 0) order.unshift(...order.splice(random, 1));
+    // Accepting one real recipient and refusing another, the server shows it knows them: its
+    // refusals are answers even while a more-preferred server is still to greet.
+    if (!this.discerning.has(target.ip)) {
+      const classes = new Set(batch.map((a, i) => (a.random || !res.rcptReplies[i] ? null : classifyReply(res.rcptReplies[i] as SmtpReply))));
+      if (classes.has('accepted') && [...classes].some((c) => c !== null && c !== 'accepted' && isFinalClass(c))) this.discerning.add(target.ip);
+    }
     order.forEach((i) => {
       const a = batch[i] as Ask;
       const reply = res.rcptReplies[i] ?? null;
@@ -721,12 +730,16 @@ class DomainProbe {
         // Also in flight at another address (an MX race): only a final answer here counts. Held while
         // a more-preferred address is asked, till that one answers or fails (the first MX that greets
         // decides): a refusal from a less-preferred address (a backup MX may refuse everyone it cannot
-        // check) while that one has begun greeting; an "accepted" from an address that accepted the
-        // random mailbox too (a backup that stores and forwards for everyone says nothing of the
-        // mailbox) while that one has taken our connection, up to its banner timeout.
+        // check) while that one has begun greeting, or has only taken our connection so far unless
+        // this one has shown it knows the recipients; an "accepted" from an address that accepted
+        // the random mailbox too (a backup that stores and forwards for everyone says nothing of the
+        // mailbox) while that one has taken our connection. Each up to its banner timeout.
         const cls = reply && !(closing && offset + i >= closing.index) ? classifyReply(reply) : null;
         if (!cls || !isFinalClass(cls)) return;
-        const hold = cls === 'accepted' ? this.catchAllAt(target.ip) === true && this.morePreferredInFlight(a, target, true) : this.morePreferredInFlight(a, target, false);
+        const hold =
+          cls === 'accepted'
+            ? this.catchAllAt(target.ip) === true && this.morePreferredInFlight(a, target, true)
+            : this.morePreferredInFlight(a, target, !this.discerning.has(target.ip));
         if (hold) a.held = { finding: cls, replies: evidence(reply), target };
         else this.settle(a, cls, evidence(reply), target, null);
         return;
@@ -765,8 +778,7 @@ class DomainProbe {
   /**
    * The ask is still being asked at an address more preferred than `target` whose server has begun
    * its greeting (alive, like postscreen pausing after "220-"), or, with `connected`, has only taken
-   * the connection so far. One that has said nothing may be dead or blackholed: it holds up a
-   * refusal from elsewhere only once it has begun greeting.
+   * the connection so far (it may yet greet, like sendmail's greet_pause, or never).
    */
   private morePreferredInFlight(a: Ask, target: Target, connected: boolean): boolean {
     for (const f of this.open) {
