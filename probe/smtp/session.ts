@@ -80,9 +80,9 @@ export interface SessionResult {
    */
   heldBack: number;
   /**
-   * The recipient (index) whose reply did not come within the reply timeout, if that ended the
-   * session: the recipients after it were not answered because replies come in order, not because
-   * the server ignored them.
+   * The recipient (index) whose reply did not come, within the reply timeout or before the server
+   * hung up, if that ended the session: the recipients after it were not answered because replies
+   * come in order (or the server never read them), not because the server ignored them.
    */
   stalledAt: number | null;
   /**
@@ -328,7 +328,9 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
       return result(err.outcome, err.reply, err.message, pipelining, tls);
     }
     const e = err as SmtpError;
-    if (e.kind === 'timeout' && awaiting >= 0) stalledAt = awaiting;
+    // The reply awaited never came (no reply in time, or the server hung up instead: an anti-harvesting
+    // drop at an unknown recipient): that recipient is the one to blame, not those the server never read.
+    if ((e.kind === 'timeout' || e.kind === 'closed') && awaiting >= 0) stalledAt = awaiting;
     // Out of step: no reply read in this session is known to answer the command it was read for.
     if (e.kind === 'out_of_step') {
       rcptReplies.fill(null);
@@ -386,7 +388,10 @@ async function greet(conn: SmtpConnection, p: SessionParams, transcript: SmtpRep
   // A 2xx is no refusal (never a reason for HELO); 421 says the server is closing.
   if (ehlo.code === 421 || (ehlo.code >= 200 && ehlo.code < 300)) throw unexpected(ehloReply);
   conn.write([`HELO ${p.heloName}`]);
-  const helo = await reply();
+  const helo = await reply().catch((err: unknown) => {
+    // Hung up after refusing EHLO ("550 5.7.1 Client host rejected", then the close): that refusal is its answer.
+    throw err instanceof SmtpError && err.kind === 'closed' ? unexpected(ehloReply) : err;
+  });
   const heloReply = toSmtpReply('helo', helo);
   transcript.push(heloReply);
   if (helo.code !== 250) throw unexpected(heloReply);

@@ -1,0 +1,72 @@
+// Servers that hang up instead of answering: at an unknown recipient (an anti-harvesting drop, no
+// reply), or right after refusing our EHLO. What the server never said is not held against the
+// mailboxes it never read, and a refusal it did say is kept.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createVerifier } from './index';
+import { startFakeDns, type FakeDns } from './testing/fake-dns';
+import { loopbackOptions } from './testing/loopback-options';
+import { lineSplitter, startLoopbackServer } from './testing/loopback-server';
+
+let dns: FakeDns;
+beforeAll(async () => {
+  dns = await startFakeDns({ 'hangup.test': { mx: [[10, 'mx.hangup.test']] }, 'mx.hangup.test': { a: ['127.0.0.1'] } });
+});
+afterAll(() => dns.close());
+
+/** A server answering each command line with `answer(line, socket)` (null: it has dealt with the line itself). */
+async function verifyAll(answer: (line: string, socket: net.Socket) => string | null, emails: string[], pipelining = true): Promise<Record<string, string>> {
+  const server = await startLoopbackServer((socket) => {
+    socket.write('220 mx.hangup.test ESMTP\r\n');
+    const lines = lineSplitter();
+    socket.on('data', (d) => {
+      for (const line of lines(d)) {
+        if (socket.destroyed) return;
+        const own = answer(line, socket);
+        if (own !== null) socket.write(`${own}\r\n`);
+        else if (line.startsWith('EHLO')) socket.write(`250-mx.hangup.test\r\n250 ${pipelining ? 'PIPELINING' : '8BITMIME'}\r\n`);
+        else if (line.startsWith('HELO')) socket.write('250 mx.hangup.test\r\n');
+        else if (line.startsWith('QUIT')) socket.end('221 bye\r\n');
+        else socket.write('250 2.1.0 Ok\r\n');
+      }
+    });
+  });
+  const v = createVerifier(loopbackOptions(dns.server, server.port));
+  try {
+    const got: Record<string, string> = {};
+    for await (const r of v.verifyBatch(emails)) got[r.email] = `${r.verdict}/${r.reason}`;
+    return got;
+  } finally {
+    await v.close();
+    await server.close();
+  }
+}
+
+describe('a server that drops the connection, without a reply, at an unknown recipient', () => {
+  // alice exists; at any other RCPT the connection is reset. Sent in one pipelined group (or one by
+  // one), alice comes after unknown ones: the server never read her RCPT before it hung up.
+  const dropAtUnknown = (line: string, socket: net.Socket): string | null => {
+    if (!line.startsWith('RCPT')) return null;
+    if (/<alice@/.test(line)) return '250 2.1.5 Ok';
+    socket.destroy();
+    return null;
+  };
+  const emails = ['g1@hangup.test', 'g2@hangup.test', 'alice@hangup.test', 'g3@hangup.test'];
+
+  it.each([true, false])('the existing mailbox asked after them is still asked and found deliverable; the unknown ones are never invalid (pipelining %s)', async (pipelining) => {
+    const got = await verifyAll(dropAtUnknown, emails, pipelining);
+    expect(got['alice@hangup.test']).toBe('deliverable/accepted');
+    for (const g of ['g1', 'g2', 'g3']) expect(got[`${g}@hangup.test`]).toBe('unknown/smtp_unreachable');
+  });
+});
+
+describe('a server that refuses our EHLO and hangs up', () => {
+  it.each(['550 5.7.1 Client host rejected: access denied', '554 5.7.1 Service unavailable; client blocked'])('"%s", then the close: a policy refusal (the server said why), not an unreachable server', async (refusal) => {
+    const got = await verifyAll((line, socket) => {
+      if (!line.startsWith('EHLO')) return null;
+      socket.end(`${refusal}\r\n`);
+      return null;
+    }, ['alice@hangup.test']);
+    expect(got).toEqual({ 'alice@hangup.test': 'unknown/policy_block' });
+  });
+});
