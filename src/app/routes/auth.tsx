@@ -13,9 +13,10 @@ import { paths } from '../../config/paths';
 import { AUTH_TOASTS, serverMessage, TWO_FACTOR_EXPIRED_CODE } from '../../features/auth/messages';
 import { ForgotPasswordForm, ResetPasswordForm } from '../../features/auth/password-reset';
 import { InvitationNotice } from '../../features/team/invitation-notice';
-import { useInvitationLanding } from '../../features/team/use-invitation-landing';
+import { useInvitationId, useInvitationLanding } from '../../features/team/use-invitation-landing';
 import { usePageTitle } from '../../hooks/use-page-title';
 import { authClient } from '../../lib/auth-client';
+import { useTRPC } from '../../lib/trpc';
 
 interface PublicBrand {
   productName?: string;
@@ -184,7 +185,13 @@ export default function AuthRoute() {
   // Only the first check hides the page: better-auth marks every later one (on focus, after a sign-up)
   // pending again while nobody is signed in, and the forms must not lose what was typed then.
   const [answered, setAnswered] = useState(false);
-  const [email, setEmail] = useState('');
+  // The address typed on either tab; until the visitor types one, an invitation link's invited address
+  // (the one its notice asks for), so the invitee does not retype it.
+  const [typedEmail, setEmail] = useState<string | null>(null);
+  const trpc = useTRPC();
+  const invitationId = useInvitationId();
+  const invitation = useQuery({ ...trpc.team.invitationPreview.queryOptions({ invitationId: invitationId ?? '' }), enabled: invitationId !== null, retry: false });
+  const email = typedEmail ?? (invitation.data?.status === 'pending' ? (invitation.data.email ?? '') : '');
   useEffect(() => {
     if (!isPending) setAnswered(true);
   }, [isPending]);
@@ -203,10 +210,10 @@ export default function AuthRoute() {
   // A password reset link is for whoever holds the mailbox, signed in here or not (the password may
   // be forgotten on this device too): it shows its form instead of sending a signed-in visitor on.
   if (!isPending && session && step !== 'reset') return <Navigate to={landing} replace />;
-  // Until the first session check answers (a signed-in visitor is sent on to the dashboard) and, on a
-  // custom domain, its brand is known: an empty page, not a sign-in form or Mailvet's brand that
+  // Until the first session check answers (a signed-in visitor is sent on to the dashboard), on a
+  // custom domain its brand is known, and an invitation link's address is known: an empty page, not a sign-in form or Mailvet's brand that
   // flashes and goes.
-  if ((isPending && !answered) || brand.isPending) return <main className="min-h-screen bg-white" aria-busy="true" />;
+  if ((isPending && !answered) || brand.isPending || (invitationId !== null && invitation.isPending)) return <main className="min-h-screen bg-white" aria-busy="true" />;
   return (
     <main className="flex min-h-screen flex-col items-center justify-center bg-gradient-to-b from-brand-50 to-white px-4 py-12" style={brandStyle(b.brandColor)} data-testid="auth-page" data-branded={branded ? 'true' : undefined}>
       <div className="w-full max-w-md">
