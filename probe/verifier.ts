@@ -176,7 +176,7 @@ export class Engine implements Verifier {
       return;
     }
 
-    const mxHosts = route.hosts.map((h) => h.host);
+    const mxHosts = [...route.hosts.map((h) => h.host), ...(route.unresolved ?? [])];
     const targets = this.targetsOf(route);
     // A domain whose mail a disposable provider receives (MX mail.mailinator.com) is disposable too.
     const common: Partial<Findings> = { dns: 'ok', mxHosts, disposable: disposable || hasDisposableMailServer(mxHosts) };

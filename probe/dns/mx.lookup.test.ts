@@ -32,6 +32,9 @@ beforeAll(async () => {
     'real.aliasmx.test': { a: ['192.0.2.20'], ttl: 0 },
     'aliasdomain.test': { cname: 'multi.test' },
     'dangling.test': { cname: 'gone.dangling.test' },
+    // MX hosts with no address (NXDOMAIN): 16, all looked up; 20, the last 4 never looked up.
+    'sixteen-dead.test': { mx: Array.from({ length: 16 }, (_, i): [number, string] => [10, `d${i}.sixteen-dead.test`]) },
+    'twenty-dead.test': { mx: Array.from({ length: 20 }, (_, i): [number, string] => [10, `d${i}.twenty-dead.test`]) },
     '2.2.0.192.bl.test': { a: ['127.0.0.2'] },
     '3.2.0.192.bl.test': { a: ['127.255.255.254'] },
   });
@@ -138,5 +141,20 @@ describe('DNSBL', () => {
     expect(await dnsblListings(c, '192.0.2.2', ['bl.test'])).toEqual(['bl.test']);
     expect(await dnsblListings(c, '192.0.2.3', ['bl.test'])).toEqual([]);
     expect(await dnsblListings(c, '192.0.2.4', ['bl.test'])).toEqual([]);
+  });
+});
+
+describe('a domain with more MX hosts than are looked up (MAX_MX_HOSTS_LOOKED_UP)', () => {
+  it('is no_mx only when every host was looked up; with hosts left unasked it is unknown (dns_error), never undeliverable on a guess', async () => {
+    const c = cache();
+    try {
+      expect(await lookupMailRoute(c, 'sixteen-dead.test')).toMatchObject({ kind: 'no_mx' });
+      expect(await lookupMailRoute(c, 'twenty-dead.test')).toMatchObject({ kind: 'dns_error', detail: expect.stringContaining('first 16 of 20 MX hosts') });
+      // Only the first 16 were asked about (A, then AAAA), not the last 4.
+      expect(dns.queries.some((q) => q.name === 'd16.twenty-dead.test')).toBe(false);
+      expect(dns.queries.some((q) => q.name === 'd15.twenty-dead.test')).toBe(true);
+    } finally {
+      c.close();
+    }
   });
 });

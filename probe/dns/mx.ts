@@ -10,8 +10,17 @@ export interface MxHost {
   ips: string[];
 }
 
+/**
+ * MX hosts whose addresses are looked up, in preference order. A domain may publish hundreds (a
+ * hostile one, to have one check ask a question per host of the node's DNS, whose slots every check
+ * shares); only the first few addresses are ever used (10, verifier.ts), so the hosts after these
+ * are listed but never asked about.
+ */
+export const MAX_MX_HOSTS_LOOKED_UP = 16;
+
 export type MailRoute =
-  | { kind: 'mx'; implicit: boolean; hosts: MxHost[] }
+  /** `unresolved`: MX host names past MAX_MX_HOSTS_LOOKED_UP, in preference order (not looked up); only when there are any. */
+  | { kind: 'mx'; implicit: boolean; hosts: MxHost[]; unresolved?: string[] }
   | { kind: 'no_domain'; detail: string }
   | { kind: 'null_mx'; detail: string }
   | { kind: 'no_mx'; detail: string }
@@ -49,11 +58,15 @@ export async function lookupMailRoute(dns: DnsCache, domain: string, urgent = fa
   const real = mx.records;
   if (real.length === 0) return implicitRoute(dns, domain, urgent);
   const sorted = sortByPriority(real);
-  const resolved = await Promise.all(sorted.map(async (r) => ({ r, addr: await hostAddresses(dns, r.exchange.replace(/\.$/, ''), urgent) })));
+  const asked = sorted.slice(0, MAX_MX_HOSTS_LOOKED_UP);
+  const unresolved = sorted.slice(MAX_MX_HOSTS_LOOKED_UP).map((r) => r.exchange.replace(/\.$/, '').toLowerCase());
+  const resolved = await Promise.all(asked.map(async (r) => ({ r, addr: await hostAddresses(dns, r.exchange.replace(/\.$/, ''), urgent) })));
   const hosts = resolved.filter((x) => x.addr.ips.length > 0).map((x) => ({ host: x.r.exchange.replace(/\.$/, '').toLowerCase(), priority: x.r.priority, ips: x.addr.ips }));
-  if (hosts.length > 0) return { kind: 'mx', implicit: false, hosts };
+  if (hosts.length > 0) return { kind: 'mx', implicit: false, hosts, ...(unresolved.length > 0 ? { unresolved } : {}) };
   const error = resolved.find((x) => x.addr.error !== null);
   if (error) return { kind: 'dns_error', detail: `MX host ${error.r.exchange}: ${error.addr.error}` };
+  // Hosts left unasked may have an address: not known to take no mail (never undeliverable on a guess).
+  if (unresolved.length > 0) return { kind: 'dns_error', detail: `the first ${MAX_MX_HOSTS_LOOKED_UP} of ${sorted.length} MX hosts of ${domain} have no address; the rest were not looked up` };
   // The explanation shown to users (src/…/explain-result.ts) tells this case apart by this detail's start.
   return { kind: 'no_mx', detail: `no MX host of ${domain} has an address` };
 }
