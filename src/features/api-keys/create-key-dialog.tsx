@@ -123,7 +123,7 @@ export function CreateKeyDialog({
       size="lg"
     >
       <DialogForm
-        onSubmit={(e) => void submit(e)}
+        onSubmit={submit}
         noValidate
         className="space-y-5"
         onCancel={close}

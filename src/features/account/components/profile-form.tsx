@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../../components/ui/card';
 import { TextField } from '../../../components/ui/field';
 import { FormProblem } from '../../../components/ui/form';
+import { useSubmitOnce } from '../../../hooks/use-submit-once';
 import { authClient } from '../../../lib/auth-client';
 import { useTRPC } from '../../../lib/trpc';
 import { SETTINGS_TEXT } from '../messages';
@@ -43,10 +44,11 @@ export function ProfileForm() {
     }),
   );
 
-  function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    save.mutate({ full_name: fullName, company_name: company });
-  }
+  // A double-click or a second Enter while saving is ignored (two saves, two toasts).
+  const submit = useSubmitOnce<FormEvent<HTMLFormElement>>(async () => {
+    // onError tells the user; nothing more to do with the rejection here.
+    await save.mutateAsync({ full_name: fullName, company_name: company }).catch(() => undefined);
+  });
 
   const dirty = profile.data ? fullName !== profile.data.full_name || company !== profile.data.company_name : false;
 

@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { useFieldState } from '../../../hooks/use-field-state';
+import { useSubmitOnce } from '../../../hooks/use-submit-once';
 import { errorMessage } from '../../../lib/error-message';
 import { useTRPC } from '../../../lib/trpc';
 import { VALIDATE_TEXT } from '../messages';
@@ -35,8 +36,8 @@ export function SingleCheckForm() {
     }),
   );
 
-  function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
+  // A double-click or a second Enter while the check runs is ignored (it would check and charge twice).
+  const submit = useSubmitOnce<FormEvent<HTMLFormElement>>(async () => {
     const value = email.value.trim();
     if (!value) {
       email.setError(VALIDATE_TEXT.empty);
@@ -45,8 +46,9 @@ export function SingleCheckForm() {
       return;
     }
     email.setError(null);
-    check.mutate({ email: value });
-  }
+    // onError tells the user; nothing more to do with the rejection here.
+    await check.mutateAsync({ email: value }).catch(() => undefined);
+  });
 
   function applySuggestion(suggested: string) {
     email.setValue(suggested);

@@ -1,0 +1,51 @@
+// A double-click on a form's submit button (or Enter pressed twice) must send it once. The button's
+// busy state comes a render later, so a second submit landing first went through: two profile saves
+// and two 'Profile updated successfully' toasts, two checks (and two credits) for one address. The
+// second submit here comes in the next task, before the page answers, as a fast double-click's does.
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { newUserOn } from './helpers';
+
+/** Counts the tRPC calls to `procedure` this page makes from now on. */
+function countCalls(page: Page, procedure: string): () => number {
+  let n = 0;
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname.split('/').pop()!.split(',').includes(procedure)) n += 1;
+  });
+  return () => n;
+}
+
+/** Submits the button's form, then again in the next task (a double-click's second click). */
+async function submitTwice(button: Locator): Promise<void> {
+  await button.evaluate(
+    (b: HTMLButtonElement) =>
+      new Promise<void>((done) => {
+        b.form!.requestSubmit(b);
+        setTimeout(() => {
+          b.form!.requestSubmit(b);
+          done();
+        }, 0);
+      }),
+  );
+}
+
+test('Settings: Save Changes pressed twice saves the profile once and says so once', async ({ page }) => {
+  await newUserOn(page, '/dashboard/settings', { tag: 'rv-dbl-profile' });
+  const calls = countCalls(page, 'account.profile.update');
+  await page.getByLabel('Full Name').fill('Dora Double');
+  await submitTwice(page.getByRole('button', { name: 'Save Changes' }));
+  await expect(page.getByText('Profile updated successfully').first()).toBeVisible();
+  await expect(page.getByText('Profile updated successfully')).toHaveCount(1);
+  expect(calls()).toBe(1);
+});
+
+test('Validate Email: Validate Email pressed twice checks the address once (one credit)', async ({ page }) => {
+  await newUserOn(page, '/dashboard/validate', { tag: 'rv-dbl-validate' });
+  const calls = countCalls(page, 'validation.check');
+  await page.getByLabel('Email address').fill('alice@normal.mailworld.test');
+  await submitTwice(page.getByRole('button', { name: 'Validate Email' }));
+  await expect(page.getByText('Validation Complete').first()).toBeVisible();
+  await expect(page.getByText('Validation Complete')).toHaveCount(1);
+  expect(calls()).toBe(1);
+  await page.goto('/dashboard');
+  await expect(page.getByText('0.2% of quota used')).toBeVisible();
+});
