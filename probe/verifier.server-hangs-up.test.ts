@@ -1,7 +1,10 @@
 // Servers that hang up instead of answering: at an unknown recipient (an anti-harvesting drop, no
-// reply), or right after refusing our EHLO. What the server never said is not held against the
+// reply), right after refusing our EHLO, or right after the TLS handshake. What the server never said is not held against the
 // mailboxes it never read, and a refusal it did say is kept.
+import { createRequire } from 'node:module';
 import net from 'node:net';
+import path from 'node:path';
+import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifier } from './index';
 import { startFakeDns, type FakeDns } from './testing/fake-dns';
@@ -68,5 +71,52 @@ describe('a server that refuses our EHLO and hangs up', () => {
       return null;
     }, ['alice@hangup.test']);
     expect(got).toEqual({ 'alice@hangup.test': 'unknown/policy_block' });
+  });
+});
+
+describe('a server whose TLS breaks right after the handshake (it offers STARTTLS, the handshake completes, then it hangs up)', () => {
+  const require = createRequire(import.meta.url);
+  const { key, cert } = (require(path.join(path.dirname(require.resolve('smtp-server')), 'tls-options.js')) as () => tls.SecureContextOptions)();
+
+  /** Answers in plain text as a normal server; inside TLS it hangs up at once (`atOnce`) or at the EHLO. */
+  async function startBrokenTls(atOnce: boolean): Promise<{ port: number; close(): Promise<void> }> {
+    return startLoopbackServer((raw) => {
+      raw.write('220 mx.hangup.test ESMTP\r\n');
+      const speak = (s: net.Socket, secure: boolean): void => {
+        const lines = lineSplitter();
+        const onData = (d: Buffer): void => {
+          for (const line of lines(d)) {
+            if (line.startsWith('EHLO')) {
+              if (secure) return void s.destroy();
+              s.write('250-mx.hangup.test\r\n250-PIPELINING\r\n250 STARTTLS\r\n');
+            } else if (line.startsWith('STARTTLS') && !secure) {
+              s.write('220 2.0.0 Ready to start TLS\r\n');
+              s.off('data', onData);
+              const secured = new tls.TLSSocket(s, { isServer: true, key, cert });
+              secured.on('error', () => undefined);
+              if (atOnce) secured.once('secure', () => secured.destroy());
+              return speak(secured, true);
+            } else if (line.startsWith('RCPT')) s.write(/<alice@/.test(line) ? '250 2.1.5 Ok\r\n' : '550 5.1.1 User unknown\r\n');
+            else if (line.startsWith('QUIT')) s.end('221 bye\r\n');
+            else s.write('250 2.1.0 Ok\r\n');
+          }
+        };
+        s.on('data', onData);
+      };
+      speak(raw, false);
+    });
+  }
+
+  it.each([true, false])('is asked again in plain text, as after a failed handshake, and answers (hangs up at once: %s)', async (atOnce) => {
+    const server = await startBrokenTls(atOnce);
+    const v = createVerifier(loopbackOptions(dns.server, server.port));
+    try {
+      const got: Record<string, string> = {};
+      for await (const r of v.verifyBatch(['alice@hangup.test', 'ghost@hangup.test'])) got[r.email] = `${r.verdict}/${r.reason}`;
+      expect(got).toEqual({ 'alice@hangup.test': 'deliverable/accepted', 'ghost@hangup.test': 'undeliverable/mailbox_not_found' });
+    } finally {
+      await v.close();
+      await server.close();
+    }
   });
 });

@@ -229,8 +229,11 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
       if (r.code === 220) {
         await conn.upgradeTls(p.host, p.replyTimeoutMs);
         keywords = await greet(conn, p, transcript).catch((err: unknown) => {
-          // Out of step right after the handshake (a second greeting inside TLS): plain text next time.
-          throw err instanceof SmtpError && err.kind === 'out_of_step' ? new SmtpError('tls', err.message) : err;
+          // TLS that breaks right after the handshake: out of step (a second greeting inside TLS), or
+          // the server hangs up or goes silent before its first reply inside TLS. Plain text next time,
+          // as after a failed handshake (a broken TLS stack says nothing about the server's mailboxes).
+          const broken = err instanceof SmtpError && (err.kind === 'out_of_step' || err.kind === 'closed' || err.kind === 'timeout');
+          throw broken ? new SmtpError('tls', err.message) : err;
         });
       }
     }
