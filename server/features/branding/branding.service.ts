@@ -1,10 +1,10 @@
 // White-label (issue #10). Business: the owner uploads a logo (PNG as is after checks; SVG is
-// rasterised to PNG with resvg, so no script, link or external reference ever reaches a browser),
+// rasterised to PNG with resvg in a child process with a deadline (rasterise-svg.ts), so no script, link or
+// external reference ever reaches a browser and no drawing holds the server),
 // sets a brand colour and a custom domain, proven by a DNS TXT record looked up with the probe's DNS
 // client. Enterprise also sets the product name and the mail sender name ("full rebranding").
 // The dashboard, the sign-in page served on the verified domain (by Host), result CSV file names and
 // invitation mails carry the brand. Lower plans: the settings are refused (PLAN_REQUIRED).
-import { Resvg } from '@resvg/resvg-js';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { DnsCache } from '../../../probe';
@@ -13,6 +13,7 @@ import { planAllows, type PlanType } from '../../contracts/plans';
 import { AppError } from '../../lib/app-error';
 import { GATE_MESSAGES } from '../../trpc/procedures';
 import { writeAudit } from '../audit/audit';
+import { rasteriseSvg, SVG_RENDER_DEADLINE_MS } from './rasterise-svg';
 
 export const MAX_LOGO_BYTES = 256 * 1024;
 const MAX_LOGO_PIXELS = 2048;
@@ -26,6 +27,7 @@ export const BRANDING_MESSAGES = {
   logoDims: `The logo may be at most ${MAX_LOGO_PIXELS}×${MAX_LOGO_PIXELS} pixels.`,
   svgUnsafe: 'This SVG refers to outside files or contains a DOCTYPE; export it as a plain SVG or PNG.',
   svgBroken: 'This SVG could not be read.',
+  svgTooCostly: `This SVG takes too long to draw (over ${SVG_RENDER_DEADLINE_MS / 1000} seconds); export it as a simpler SVG or as a PNG.`,
   noDomain: 'Set a custom domain first.',
   domainTaken: 'This domain is already used by another account.',
   notVerified: (name: string, value: string) => `We could not find the TXT record yet. Add ${name} with the value ${value} at your DNS provider; changes can take a few minutes.`,
@@ -143,7 +145,7 @@ export async function updateBranding(db: Db, o: { accountId: string; userId: str
 }
 
 /** PNG: signature and IHDR dimensions checked. SVG: refused if it references anything outside itself, then rasterised. */
-export function normaliseLogo(bytes: Buffer): Buffer {
+export async function normaliseLogo(bytes: Buffer): Promise<Buffer> {
   if (bytes.length === 0) throw new AppError('BAD_INPUT', BRANDING_MESSAGES.logoType);
   if (bytes.length > MAX_LOGO_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', BRANDING_MESSAGES.logoSize);
   const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -163,17 +165,16 @@ export function normaliseLogo(bytes: Buffer): Buffer {
     if (!ref.startsWith('#') && !/^data:image\/(png|jpeg|gif|webp);base64,/i.test(ref)) throw new AppError('BAD_INPUT', BRANDING_MESSAGES.svgUnsafe);
   }
   if (/url\(\s*['"]?(?!#)/i.test(text) || /@import/i.test(text)) throw new AppError('BAD_INPUT', BRANDING_MESSAGES.svgUnsafe);
-  try {
-    const png = new Resvg(text, { fitTo: { mode: 'width', value: LOGO_RENDER_WIDTH }, font: { loadSystemFonts: false }, background: 'rgba(0,0,0,0)' }).render().asPng();
-    return Buffer.from(png);
-  } catch {
-    throw new AppError('BAD_INPUT', BRANDING_MESSAGES.svgBroken);
-  }
+  // Drawn LOGO_RENDER_WIDTH wide; taller than MAX_LOGO_PIXELS (width="1" height="100000" asked for
+  // gigabytes of canvas) is refused like an oversized PNG.
+  const drawn = await rasteriseSvg(text, { width: LOGO_RENDER_WIDTH, maxSide: MAX_LOGO_PIXELS });
+  if (drawn.ok) return drawn.png;
+  throw new AppError('BAD_INPUT', { unreadable: BRANDING_MESSAGES.svgBroken, too_large: BRANDING_MESSAGES.logoDims, too_costly: BRANDING_MESSAGES.svgTooCostly }[drawn.reason]);
 }
 
 export async function setLogo(db: Db, o: { accountId: string; userId: string; plan: PlanType; bytes: Buffer }) {
   assertWhiteLabel(o.plan);
-  const png = normaliseLogo(o.bytes);
+  const png = await normaliseLogo(o.bytes);
   await db.transaction().execute(async (trx) => {
     await upsert(trx, o.accountId, { logo_png: png, logo_updated_at: new Date() });
     await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'branding.logo_set', targetType: 'account', targetId: o.accountId, data: { bytes: png.length } });
