@@ -177,7 +177,7 @@ export function MarketingLayout({ title, children }: { title?: string; children:
     <div className="flex min-h-screen flex-col bg-white text-slate-900 antialiased">
       <a
         href="#main"
-        className="sr-only rounded-md bg-white px-3 py-2 text-sm font-medium text-brand-700 shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
+        className="sr-only rounded-md bg-white text-sm font-medium text-brand-700 shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:px-3 focus:py-2"
       >
         Skip to content
       </a>

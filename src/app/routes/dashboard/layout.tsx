@@ -138,6 +138,17 @@ export default function DashboardLayout() {
   const compact = !sidebar.open;
   return (
     <div className="flex min-h-screen bg-slate-50">
+      {/* Keyboard users skip the sidebar and the header (fourteen stops) to the page itself; the URL keeps no #. */}
+      <a
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+        className="sr-only rounded-md bg-white text-sm font-medium text-brand-700 shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:px-3 focus:py-2"
+      >
+        Skip to content
+      </a>
       {/* Desktop sidebar: 16rem expanded, 3rem as icons. */}
       <aside
         data-state={sidebar.open ? 'expanded' : 'collapsed'}
@@ -178,7 +189,7 @@ export default function DashboardLayout() {
             <LogOut className="size-4" aria-hidden /> Sign Out
           </Button>
         </header>
-        <main className="flex-1 p-4 md:p-8">
+        <main id="main" tabIndex={-1} className="flex-1 p-4 outline-none md:p-8">
           {location.pathname !== paths.dashboard.billing && <BillingStateBanner />}
           <SeatBanner />
           <Outlet />
