@@ -17,9 +17,13 @@ beforeAll(async () => {
 });
 afterAll(() => dns.close());
 
-/** A server answering each command line with `answer(line, socket)` (null: it has dealt with the line itself). */
-async function verifyAll(answer: (line: string, socket: net.Socket) => string | null, emails: string[], pipelining = true): Promise<Record<string, string>> {
+/**
+ * A server answering each command line with `answer(line, socket)` (null: it has dealt with the line
+ * itself). `stats.connections`: the connections it accepted.
+ */
+async function verifyAll(answer: (line: string, socket: net.Socket) => string | null, emails: string[], pipelining = true, stats = { connections: 0 }): Promise<Record<string, string>> {
   const server = await startLoopbackServer((socket) => {
+    stats.connections++;
     socket.write('220 mx.hangup.test ESMTP\r\n');
     const lines = lineSplitter();
     socket.on('data', (d) => {
@@ -60,6 +64,17 @@ describe('a server that drops the connection, without a reply, at an unknown rec
     const got = await verifyAll(dropAtUnknown, emails, pipelining);
     expect(got['alice@hangup.test']).toBe('deliverable/accepted');
     for (const g of ['g1', 'g2', 'g3']) expect(got[`${g}@hangup.test`]).toBe('unknown/smtp_unreachable');
+  });
+});
+
+describe('a server that hangs up at every recipient (its recipient check is broken)', () => {
+  it('is not reconnected to once or twice per address: after a few such sessions every recipient of one counts as unanswered', async () => {
+    const stats = { connections: 0 };
+    const emails = Array.from({ length: 60 }, (_, i) => `user${i}@hangup.test`);
+    const got = await verifyAll((line, socket) => (line.startsWith('RCPT') ? (socket.destroy(), null) : null), emails, true, stats);
+    expect(new Set(Object.values(got))).toEqual(new Set(['unknown/smtp_unreachable']));
+    // Blaming one recipient per session would take two sessions per address (about 120).
+    expect(stats.connections).toBeLessThanOrEqual(20);
   });
 });
 

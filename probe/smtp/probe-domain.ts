@@ -30,6 +30,12 @@ const LAST_RETRY_MARGIN_MS = 5_000;
 const SMTPUTF8_DETAIL = 'the mail server does not offer SMTPUTF8 (RFC 6531): an address with a non-ASCII local part cannot be sent to or checked there';
 /** Retries after a 421 greeting before the address counts as unreachable. */
 const MAX_BUSY_RETRIES = 4;
+/**
+ * Sessions at one address that the server hung up on before answering any recipient, beyond those
+ * that answered some, after which a hang-up is no longer blamed on the recipient awaited alone: a
+ * server whose recipient check is broken would otherwise be reconnected to twice per address.
+ */
+const FREE_HANGUPS = 8;
 /** Added to the priority of real-time checks: they overtake any bulk work waiting for a slot. */
 const URGENT_BOOST = 1e9;
 
@@ -220,6 +226,8 @@ class DomainProbe {
   /** Addresses that greeted one of this domain's sessions: a connection dropped there is turned away, not a dead server. */
   private readonly greetedAt = new Set<string>();
   private readonly workers = new Map<string, number>();
+  /** Per address: sessions hung up on before any recipient was answered, and sessions that answered some. */
+  private readonly hangUps = new Map<string, { silent: number; answered: number }>();
   /**
    * Addresses that did not greet within the head start, or were found unreachable a moment ago:
    * others go first while there are any.
@@ -696,6 +704,14 @@ class DomainProbe {
   private handleRcpts(res: SessionResult, batch: Ask[], target: Target, evidence: (r: SmtpReply | null) => SmtpReply[], offset: number, session: SessionFacts): void {
     let limitLowered = false;
     const { closing } = session;
+    // A hang-up at a recipient (an anti-harvesting drop at an unknown one) is blamed on it alone, so
+    // the recipients it never read are asked again; unless this server hangs up on sessions far more
+    // often than it answers them (its recipient check is broken): then, as before, on every one.
+    const hangUps = this.hangUps.get(target.ip) ?? { silent: 0, answered: 0 };
+    this.hangUps.set(target.ip, hangUps);
+    if (session.answered > 0) hangUps.answered++;
+    else if (res.hungUp) hangUps.silent++;
+    const blameAwaitedOnly = session.stalledAt >= 0 && (!res.hungUp || hangUps.silent <= FREE_HANGUPS + 2 * hangUps.answered);
     // A 421 after some recipients were answered: the server's real per-session limit. Continue in
     // new sessions that stay under it, at once (like 452), instead of backing off.
     if (closing && closing.index > 0) this.p.ctx.politeness.lowerRcptLimit(target.ip, closing.index);
@@ -751,7 +767,7 @@ class DomainProbe {
       if (reply === null) {
         // Replies come in order: a recipient behind the one whose reply timed out was not ignored,
         // only left unanswered; nor was one cut short after others were answered. Asked again.
-        const ignored = session.stalledAt >= 0 ? offset + i === session.stalledAt : session.answered === 0;
+        const ignored = blameAwaitedOnly ? offset + i === session.stalledAt : session.answered === 0;
         if (!ignored) return this.requeue(a, 0, true);
         a.silentCount++;
         if (a.silentCount < 2) return this.requeue(a, 0, true);

@@ -92,6 +92,8 @@ export interface SessionResult {
   needsSmtpUtf8: boolean[];
   /** The session ended because the server's replies did not match our commands ('out_of_step'). */
   outOfStep: boolean;
+  /** `stalledAt`'s reply never came because the server hung up (not a reply timeout). */
+  hungUp: boolean;
   /** The server accepted the connection, then closed or reset it before greeting (not silent: it said so). */
   droppedBeforeGreeting: boolean;
 }
@@ -164,6 +166,7 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
   let awaiting = -1;
   let stalledAt: number | null = null;
   let outOfStep = false;
+  let hungUp = false;
   let droppedBeforeGreeting = false;
   const result = (outcome: SessionOutcome, decisive: SmtpReply | null, detail: string | null, pipelining = false, tls = false): SessionResult => ({
     outcome,
@@ -177,6 +180,7 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
     stalledAt,
     needsSmtpUtf8,
     outOfStep,
+    hungUp,
     droppedBeforeGreeting,
   });
   /** Room in the fleet budget for up to `wanted` RCPTs (waits for one); an abort ends the session like any other wait. */
@@ -333,7 +337,10 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
     const e = err as SmtpError;
     // The reply awaited never came (no reply in time, or the server hung up instead: an anti-harvesting
     // drop at an unknown recipient): that recipient is the one to blame, not those the server never read.
-    if ((e.kind === 'timeout' || e.kind === 'closed') && awaiting >= 0) stalledAt = awaiting;
+    if ((e.kind === 'timeout' || e.kind === 'closed') && awaiting >= 0) {
+      stalledAt = awaiting;
+      hungUp = e.kind === 'closed';
+    }
     // Out of step: no reply read in this session is known to answer the command it was read for.
     if (e.kind === 'out_of_step') {
       rcptReplies.fill(null);
