@@ -40,11 +40,12 @@ export function ScheduleCard({ schedule: s, onToggle, onDelete, toggling, deleti
   const frequency = FREQUENCIES.find((f) => f.value === s.frequency)?.label ?? s.frequency;
   const running = s.last_job !== null && (s.last_job.status === 'pending' || s.last_job.status === 'processing');
   return (
-    <Card className={cn('flex flex-col', !s.is_active && 'bg-slate-50/70')} data-testid="schedule-card" data-schedule-id={s.id}>
+    <Card className={cn('flex min-w-0 flex-col', !s.is_active && 'bg-slate-50/70')} data-testid="schedule-card" data-schedule-id={s.id}>
       <div className="flex items-start gap-4 p-5 pb-4">
         <div className="min-w-0 flex-1 space-y-1">
           <div className="flex flex-wrap items-center gap-2">
-            <h3 className="truncate text-base font-semibold text-slate-900" data-testid="schedule-name">{s.name}</h3>
+            {/* The user's own text: wrapped (a long name or an unbroken token), never wider than the card. */}
+            <h3 className="min-w-0 text-base font-semibold [overflow-wrap:anywhere] text-slate-900" data-testid="schedule-name">{s.name}</h3>
             <Badge variant={s.is_active ? 'success' : 'neutral'} data-testid="schedule-status">
               <span className={cn('size-1.5 rounded-full', s.is_active ? 'bg-emerald-500' : 'bg-slate-400')} aria-hidden />
               {s.is_active ? 'Active' : 'Inactive'}
@@ -56,7 +57,7 @@ export function ScheduleCard({ schedule: s, onToggle, onDelete, toggling, deleti
             )}
           </div>
           {s.description ? (
-            <p className="line-clamp-2 text-sm text-slate-600" data-testid="schedule-description">{s.description}</p>
+            <p className="line-clamp-2 text-sm [overflow-wrap:anywhere] text-slate-600" data-testid="schedule-description">{s.description}</p>
           ) : (
             <p className="text-sm text-slate-400">No description</p>
           )}

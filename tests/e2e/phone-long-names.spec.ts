@@ -1,0 +1,38 @@
+// A schedule's name is the user's own text: on a 390 px phone a long one ('Newsletter subscribers who
+// opened a campaign in the last ninety days…') stretched its card to ~720 px, so the whole Auto
+// Revalidation page scrolled sideways with the toggle and Delete off screen. The name and the
+// description now wrap inside the card, and the full name stays readable.
+import { expect, test } from '@playwright/test';
+import { newUserOn, SCREENSHOT_DIR } from './helpers';
+
+const LONG_NAME = 'Newsletter subscribers who opened a campaign in the last ninety days (EU and UK regions)';
+const LONG_DESCRIPTION = 'Exported nightly from crm.example.com/exports/newsletter_subscribers_opened_last_90_days_eu_uk_regions_full.csv';
+
+test('on a 390 px phone a schedule with a long name and description fits the page; the name wraps, its controls stay in view', async ({ page }) => {
+  await newUserOn(page, '/dashboard/auto-revalidation', { tag: 'rv-phone-sched', plan: 'pro' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: 'New Schedule' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'New Schedule' });
+  await dialog.getByLabel('Name').fill(LONG_NAME);
+  await dialog.getByLabel('Description').fill(LONG_DESCRIPTION);
+  await dialog.getByLabel('Email addresses').fill('alice@normal.mailworld.test\nbob@normal.mailworld.test');
+  await dialog.getByRole('button', { name: 'Create Schedule' }).click();
+  await expect(page.getByText('Schedule Created')).toBeVisible();
+  const card = page.getByTestId('schedule-card');
+  await expect(card).toHaveCount(1);
+
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, 'the page scrolls sideways by').toBeLessThanOrEqual(1);
+  const box = (await card.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  // The whole name is shown (wrapped), and the toggle and Delete are on screen.
+  const name = card.getByTestId('schedule-name');
+  await expect(name).toHaveText(LONG_NAME);
+  expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+  await expect(card.getByRole('switch', { name: `Active: ${LONG_NAME}` })).toBeInViewport();
+  await expect(card.getByRole('button', { name: `Delete ${LONG_NAME}` })).toBeInViewport();
+  const description = card.getByTestId('schedule-description');
+  const d = (await description.boundingBox())!;
+  expect(d.x + d.width).toBeLessThanOrEqual(box.x + box.width);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-schedule-long-name.png`, fullPage: true });
+});
