@@ -50,9 +50,13 @@ function extractPath(arg: string): string | null {
 
 interface Pending {
   at: number;
-  text: string;
+  /** null: nothing is written (a hang-up: only `after` runs). */
+  text: string | null;
   after?: () => void;
 }
+
+/** What rcptReply returns for an unknown recipient at a host that hangs up on them (hangUpAtUnknown). */
+const HANG_UP = '';
 
 /** One function for every session's reply timer (no closure per session). */
 function onReplyTimer(session: Session): void {
@@ -156,6 +160,14 @@ class Session {
     this.pump();
   }
 
+  /** Hangs up (no reply) once every reply queued before is sent, when a reply would be due. */
+  private hangUp(receivedAt: number): void {
+    const at = Math.max(receivedAt + this.host.ctx.replyDelayMs, this.lastAt);
+    this.lastAt = at;
+    this.queue.push({ at, text: null, after: () => this.end() });
+    this.pump();
+  }
+
   /**
    * Sends every reply that is due, in one write (replies to pipelined commands that are due
    * together leave together, as from a real server's output buffer); a reply with an `after`
@@ -174,7 +186,7 @@ class Session {
         break;
       }
       due++;
-      out += `${head.text}\r\n`;
+      if (head.text !== null) out += `${head.text}\r\n`;
       if (head.after) {
         this.queue.splice(0, due);
         due = 0;
@@ -303,7 +315,9 @@ class Session {
         }
         if (!/^TO\s*:/i.test(arg)) return this.reply(now, '501 5.5.4 Syntax: RCPT TO:<address>');
         const rcpt = extractPath(arg.slice(2)) ?? ''; // arg starts with TO (tested above)
-        this.reply(now, this.rcptReply(rcpt, now));
+        const answer = this.rcptReply(rcpt, now);
+        if (answer === HANG_UP) return this.hangUp(now);
+        this.reply(now, answer);
         return;
       }
       case 'RSET':
@@ -378,6 +392,7 @@ class Session {
         return `550 5.2.1 <${rcpt}>: Mailbox disabled, not accepting messages`;
       default:
         if (domain.catchAll) return '250 2.1.5 Ok';
+        if (this.host.spec.hangUpAtUnknown && domain.rejectUnknown === undefined) return HANG_UP;
         if (domain.rejectUnknown === 'm365') return `550 5.4.1 Recipient address rejected: Access denied. AS(201806281) [${this.host.name}]`;
         if (domain.rejectUnknown === 'policy') return `550 5.7.1 <${rcpt}>: Recipient rejected by policy`;
         if (this.host.spec.enhancedCodes === false) return '550 No such user here';

@@ -66,6 +66,8 @@ export function truthFor(d: DomainSpec, local: string, index: MailboxIndex = mai
   if (gateway && (d.catchAll || d.rejectUnknown === 'policy')) return t('unknown', 'security_gateway');
   const state = index.get(local.toLowerCase());
   if (d.rejectUnknown === 'policy' && state === undefined) return t('unknown', 'policy_block');
+  // It hangs up at an unknown recipient instead of refusing it: nothing is said about that mailbox.
+  if (live.server.hangUpAtUnknown && d.rejectUnknown === undefined && state === undefined && !d.catchAll) return t('unknown', 'smtp_unreachable');
   if (state === undefined && !d.catchAll) return t('undeliverable', 'mailbox_not_found');
   if (state === 'disabled') return t('undeliverable', 'mailbox_disabled');
   if (state === 'full' || state === 'full-temp') return t('risky', 'mailbox_full');

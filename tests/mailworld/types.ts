@@ -28,6 +28,11 @@ export interface ServerSpec {
   maxRcptsPerSession?: number;
   /** After this many RCPTs in a session, the next one gets `421 4.4.2 … closing` and the connection closes. */
   closeAfterRcpts?: number;
+  /**
+   * An anti-harvesting drop: at an unknown recipient the host hangs up (closes the connection, no
+   * reply) instead of refusing it; the replies before it are sent (ground truth: unknown/smtp_unreachable).
+   */
+  hangUpAtUnknown?: boolean;
   /** Multi-line banner and Gmail-style multi-line 550 5.1.1 for unknown users. */
   multiline?: boolean;
   /** false: no ENHANCEDSTATUSCODES, replies carry no enhanced codes ("550 No such user here"). */

@@ -87,6 +87,7 @@ export async function warmUpWorld(world: MailWorld, o: WarmUpOptions = {}): Prom
       !spec.slowRepliesMs &&
       spec.maxConnectionsPerIp === undefined &&
       spec.closeAfterRcpts === undefined &&
+      !spec.hangUpAtUnknown &&
       !spec.requireTls &&
       spec.ehlo !== false
     );
