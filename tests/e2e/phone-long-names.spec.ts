@@ -36,3 +36,33 @@ test('on a 390 px phone a schedule with a long name and description fits the pag
   expect(d.x + d.width).toBeLessThanOrEqual(box.x + box.width);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-schedule-long-name.png`, fullPage: true });
 });
+
+// The same on Bulk Upload (the chosen file's name) and on Overview (Recent Activity lists file names
+// and checked addresses): a long one made the page ~450-540 px wider than a 390 px phone.
+test('on a 390 px phone a long file name on Bulk Upload and long names in Overview\'s Recent Activity stay inside the page', async ({ page }) => {
+  await newUserOn(page, '/dashboard/bulk', { tag: 'rv-phone-bulk', plan: 'pro' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  const name = 'customer_export_newsletter_subscribers_all_regions_2026_11_24_final_v2_deduplicated.csv';
+  await page.getByLabel('CSV file').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from('email\nalice@normal.mailworld.test\n') });
+  await expect(page.getByTestId('selected-file')).toContainText('customer_export');
+  const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(await sideways(), 'Bulk Upload scrolls sideways by').toBeLessThanOrEqual(1);
+  await expect(page.getByRole('button', { name: 'Upload and Validate' })).toBeInViewport();
+  await page.getByRole('button', { name: 'Upload and Validate' }).click();
+  await page.waitForURL('**/dashboard/history');
+
+  await page.goto('/dashboard/validate');
+  await page.getByLabel('Email address').fill('averyveryverylongmailboxnamethatkeepsgoingandgoing.for.testing@normal.mailworld.test');
+  await page.getByRole('button', { name: 'Validate Email' }).click();
+  await expect(page.getByText('Validation Complete')).toBeVisible();
+
+  await page.goto('/dashboard');
+  const activity = page.getByTestId('recent-activity');
+  await expect(activity.getByRole('listitem')).toHaveCount(2);
+  expect(await sideways(), 'Overview scrolls sideways by').toBeLessThanOrEqual(1);
+  for (const item of await activity.getByRole('listitem').all()) {
+    const b = (await item.boundingBox())!;
+    expect(b.x + b.width).toBeLessThanOrEqual(390);
+  }
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-overview-long-names.png`, fullPage: true });
+});

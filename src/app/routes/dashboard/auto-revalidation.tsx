@@ -172,7 +172,7 @@ export default function AutoRevalidationRoute() {
           </ListEmpty>
         </Card>
       ) : (
-        <div className="grid gap-4 xl:grid-cols-2" aria-label="Schedules">
+        <div className="grid grid-cols-1 gap-4 xl:grid-cols-2" aria-label="Schedules">
           {list.map((s) => (
             <ScheduleCard key={s.id} schedule={s} canManage={canManage} onToggle={(x, v) => void onToggle(x, v)} onDelete={(x) => void onDelete(x)} toggling={togglingId === s.id} deleting={deletingId === s.id} />
           ))}

@@ -89,7 +89,7 @@ export default function BulkUploadRoute() {
   return (
     <>
       {header}
-      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="space-y-6">
           <UploadCard busy={busy} credits={gate.me ? creditsLabel(gate.me.credits_balance, gate.me.monthly_validations_quota) : undefined} onUpload={onUpload} />
           <HowItWorks />

@@ -69,7 +69,7 @@ export default function OverviewRoute() {
 
       <UsageChart days={o?.validations_per_day} />
 
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <RecentActivity items={o?.recent_activity} loading={isPending} />
         <GettingStarted state={o?.getting_started} />
       </div>
