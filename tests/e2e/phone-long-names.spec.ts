@@ -66,3 +66,23 @@ test('on a 390 px phone a long file name on Bulk Upload and long names in Overvi
   }
   await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-overview-long-names.png`, fullPage: true });
 });
+
+// A confirmation that names a long address ran past the dialog's edge on a phone, cutting the address
+// the user was asked to confirm ('The invitation to someone.with.a.really.long.addr…').
+test('on a 390 px phone a confirmation naming a long address wraps it inside the dialog', async ({ page }) => {
+  await newUserOn(page, '/dashboard/team', { tag: 'rv-phone-confirm', plan: 'business' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  const invitee = `someone.with.a.really.long.address.for.testing.purposes.${Date.now()}@subdomain.example-company-name.com`;
+  await page.getByRole('button', { name: 'Invite Member' }).click();
+  await page.getByRole('dialog', { name: 'Invite Team Member' }).getByLabel('Email').fill(invitee);
+  await page.getByRole('dialog', { name: 'Invite Team Member' }).getByRole('button', { name: 'Send Invitation' }).click();
+  await expect(page.getByText('Invitation Sent')).toBeVisible();
+  await page.getByRole('button', { name: `Cancel invitation to ${invitee}` }).click();
+  const confirm = page.getByRole('dialog', { name: 'Cancel invitation?' });
+  const text = confirm.getByText(`The invitation to ${invitee}`);
+  await expect(text).toBeVisible();
+  expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth + 1), 'the text fits its dialog').toBe(true);
+  const b = (await text.boundingBox())!;
+  expect(b.x + b.width).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-confirm-long-address.png` });
+});

@@ -55,7 +55,7 @@ export function Dialog({ open, onClose, title, icon, description, children, acti
                 <X className="size-4" aria-hidden="true" />
               </button>
             )}
-            <DialogTitle className="pr-8 text-lg font-semibold text-slate-900">
+            <DialogTitle className="pr-8 text-lg font-semibold [overflow-wrap:anywhere] text-slate-900">
               {icon ? (
                 <span className="flex items-center gap-2">
                   <IconTile icon={icon} className="size-8 rounded-lg bg-brand-50 text-brand-600" />
@@ -65,7 +65,8 @@ export function Dialog({ open, onClose, title, icon, description, children, acti
                 title
               )}
             </DialogTitle>
-            {description && <Description className="mt-1.5 text-sm text-slate-600">{description}</Description>}
+            {/* A description often names the user's own text (an address, a key or file name): it wraps inside the dialog. */}
+            {description && <Description className="mt-1.5 text-sm [overflow-wrap:anywhere] text-slate-600">{description}</Description>}
             {children && <div className="mt-5">{children}</div>}
             {actions && <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{actions}</div>}
           </DialogPanel>
