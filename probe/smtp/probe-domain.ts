@@ -650,9 +650,13 @@ class DomainProbe {
     // recipients this session pins to it (4xx, 421) have somewhere to go.
     if (res.outcome !== 'unreachable' && res.outcome !== 'aborted') this.dead.delete(target.ip);
     const noPipelining = this.p.ctx.noPipeliningIps;
-    if (res.outOfStep && res.pipelining && noPipelining && !noPipelining.has(target.ip)) {
+    // MAIL's reply came, then not one RCPT reply of the group in time (no hang-up): the server may have
+    // lost the pipelined commands (it reads one command per TCP segment and drops the rest).
+    const groupLost = res.outcome === 'ok' && res.stalledAt !== null && !res.hungUp && session.answered === 0;
+    if (res.pipelining && noPipelining && (res.outOfStep || groupLost)) {
       // Its replies to a pipelined group did not match the commands (answers out of order, or more
-      // than asked for): asked again at once, one command at a time, which such a server answers in step.
+      // than asked for), or never came: asked again at once, one command at a time, which such a
+      // server answers in step (also this session's other domains, and sessions pipelined before).
       noPipelining.add(target.ip);
       for (const a of batch) this.requeue(a, 0, false);
       this.pump();
