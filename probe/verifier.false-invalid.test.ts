@@ -377,3 +377,42 @@ describe('a refusal written in the 8-bit charset of the server\'s locale (Window
     expect(r.evidence.replies.find((x) => x.stage === 'rcpt')?.text).toBe('Empfänger unbekannt');
   });
 });
+
+describe('a temporary refusal about us, still given at the deadline (our client, our sender, a blocklist)', () => {
+  // Postfix's reject_unknown_client_hostname and friends answer 450/451 while the cause lasts: retried
+  // to the deadline, it is still the same refusal of us. That is a policy refusal, not greylisting.
+  const fast = { greylistDeadlineMs: { realtime: 900, bulk: 900 }, greylistRetryDelaysMs: [150] };
+  const refusing = (answer: string): Parameters<typeof startScriptedSmtp>[0] => ({
+    reply: (line) => {
+      if (line.startsWith('EHLO')) return '250-mx.banner.test\r\n250 PIPELINING';
+      if (line.startsWith('RCPT')) return answer;
+      return line.startsWith('QUIT') ? '221 bye' : '250 2.1.0 Ok';
+    },
+  });
+
+  it.each([
+    '450 4.7.1 <unknown[203.0.113.9]>: Client host rejected: cannot find your hostname',
+    '451 4.7.1 Service unavailable; Client host [203.0.113.9] blocked using zen.spamhaus.org',
+    '450 4.1.8 <verify@probe.test>: Sender address rejected: Domain not found',
+  ])('"%s" → unknown/policy_block, not greylisted', async (answer) => {
+    const server = await startScriptedSmtp(refusing(answer));
+    const v = createVerifier(loopbackOptions(dns.server, server.port, fast));
+    try {
+      expect(await v.verify('alice@banner.test')).toMatchObject({ verdict: 'unknown', reason: 'policy_block' });
+    } finally {
+      await v.close();
+      await server.close();
+    }
+  });
+
+  it('greylisting that names our client is still greylisting: "451 4.7.1 Greylisted, client host [203.0.113.9] please retry" → unknown/greylisted', async () => {
+    const server = await startScriptedSmtp(refusing('451 4.7.1 <alice@banner.test>: Recipient address rejected: Greylisted, client host [203.0.113.9] please try again later'));
+    const v = createVerifier(loopbackOptions(dns.server, server.port, fast));
+    try {
+      expect(await v.verify('alice@banner.test')).toMatchObject({ verdict: 'unknown', reason: 'greylisted' });
+    } finally {
+      await v.close();
+      await server.close();
+    }
+  });
+});

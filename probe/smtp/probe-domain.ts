@@ -19,7 +19,7 @@ import type { SmtpReply } from '../contract';
 import type { SmtpFinding } from '../score';
 import { catchAllFromFinding, randomLocalPart } from './catch-all';
 import type { Politeness } from './politeness';
-import { classifyReply, saysTooManyInvalid } from './reply-codes';
+import { classifyReply, saysTooManyInvalid, temporarilyRefusesUs } from './reply-codes';
 import { busyBackoffMs } from './retry-schedule';
 import { runSession, type SessionResult } from './session';
 import type { SessionPool } from './session-pool';
@@ -889,6 +889,9 @@ class DomainProbe {
       const lastTry = left - Math.min(LAST_RETRY_MARGIN_MS, this.p.deadlineMs * 0.1);
       const minGap = this.p.retryDelaysMs[0] ?? LAST_RETRY_MARGIN_MS;
       if (a.lastChance || lastTry < minGap) {
+        // Still refused for something about us (our client, sender, a blocklist): a policy refusal.
+        const last = replies[replies.length - 1];
+        if (last && temporarilyRefusesUs(last)) return this.settle(a, 'policy_block', replies, target, detail);
         return this.settle(a, 'greylisted', replies, target, detail ?? `temporary failure not cleared after ${a.greylistRetries} retries`);
       }
       a.lastChance = true;

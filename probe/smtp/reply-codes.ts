@@ -163,6 +163,16 @@ export function refusesUs(reply: { stage: string; text: string }): boolean {
   return REPUTATION.test(reply.text) || SENDER.test(reply.text) || ABOUT_US.test(reply.text) || SENDER_NAMED.test(words) || OUR_CLIENT.test(words);
 }
 
+/**
+ * A temporary refusal whose words are about us (our client, our sender, our DNS, a blocklist), not a
+ * greylisting: "450 4.7.1 Client host rejected: cannot find your hostname". Still given when the
+ * retries run out, it is a policy refusal, not greylisting.
+ */
+export function temporarilyRefusesUs(reply: { code: number; text: string }): boolean {
+  if (reply.code < 400 || reply.code >= 500 || /greylist|graylist|try again later|please retry/i.test(reply.text)) return false;
+  return refusesUs({ stage: 'rcpt', text: reply.text });
+}
+
 /** The text with addresses (<a@b.example>, a@b.example), URLs and host names taken out. */
 function withoutNames(text: string): string {
   return text.replace(/<[^>]*>|\S+@\S+|\b[a-z][a-z0-9+.-]*:\/\/\S+|\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b/gi, ' ');
