@@ -650,9 +650,10 @@ class DomainProbe {
     // recipients this session pins to it (4xx, 421) have somewhere to go.
     if (res.outcome !== 'unreachable' && res.outcome !== 'aborted') this.dead.delete(target.ip);
     const noPipelining = this.p.ctx.noPipeliningIps;
-    // MAIL's reply came, then not one RCPT reply of the group in time (no hang-up): the server may have
-    // lost the pipelined commands (it reads one command per TCP segment and drops the rest).
-    const groupLost = res.outcome === 'ok' && res.stalledAt !== null && !res.hungUp && session.answered === 0;
+    // MAIL's reply came, then not one RCPT reply of the group (none in time, or QUIT's 221 in their
+    // place), and no hang-up: the server may have lost the pipelined commands (it reads one command per
+    // TCP segment and drops the rest, or keeps only the first and the last).
+    const groupLost = res.outcome === 'ok' && !res.hungUp && session.answered === 0;
     if (res.pipelining && noPipelining && (res.outOfStep || groupLost)) {
       // Its replies to a pipelined group did not match the commands (answers out of order, or more
       // than asked for), or never came: asked again at once, one command at a time, which such a
