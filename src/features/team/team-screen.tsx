@@ -151,7 +151,7 @@ export function TeamScreen() {
       <AcceptInvitationBanner />
       <PageHeader
         title="Team"
-        description="Everyone who can use this account, and the invitations you've sent."
+        description={canManage || !role ? "Everyone who can use this account, and the invitations you've sent." : 'Everyone who can use this account.'}
         action={canManage ? { label: 'Invite Member', icon: UserPlus, onClick: openInvite, disabled: seats.isPending } : undefined}
       />
 

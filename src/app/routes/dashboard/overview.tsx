@@ -11,6 +11,7 @@ import { OVERVIEW_TEXT } from '../../../features/account/messages';
 import { authClient } from '../../../lib/auth-client';
 import { useTRPC } from '../../../lib/trpc';
 import { creditsLabel } from '../../../../server/contracts/plans';
+import { can } from '../../../../server/contracts/permissions';
 
 const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const n = (v: number) => v.toLocaleString('en-US');
@@ -20,6 +21,7 @@ export default function OverviewRoute() {
   const { data: session } = authClient.useSession();
   // Spec section 8: a failure to load the account on the overview is silent (no toast).
   const { data: o, isPending } = useQuery(trpc.account.overview.queryOptions({ timeZone }));
+  const me = useQuery(trpc.account.me.queryOptions()).data;
   const firstName = session?.user.name?.trim().split(/\s+/)[0];
 
   const quota = o ? (o.quota_unlimited ? 'Unlimited' : `${n(o.monthly_validations_quota)} / month`) : '—';
@@ -71,7 +73,7 @@ export default function OverviewRoute() {
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <RecentActivity items={o?.recent_activity} loading={isPending} />
-        <GettingStarted state={o?.getting_started} />
+        <GettingStarted state={o?.getting_started} canCreateKeys={!me || can(me.role, 'apiKeys.manage')} />
       </div>
     </div>
   );

@@ -13,12 +13,16 @@ interface Step {
   hint: string;
 }
 
-export function GettingStarted({ state }: { state: Overview['getting_started'] | undefined }) {
+/** `canCreateKeys`: false for a member, who cannot create the account's API keys (permissions.ts apiKeys.manage). */
+export function GettingStarted({ state, canCreateKeys = true }: { state: Overview['getting_started'] | undefined; canCreateKeys?: boolean }) {
+  const keyDone = state?.api_key_created ?? false;
   const steps: Step[] = [
     // Not "500 free validations": an account opened after a deleted one, or joined as a member, has other credits.
     { label: 'Account created', done: true, hint: 'Your account is ready to use.' },
     { label: 'Validate your first email', done: state?.first_validation ?? false, to: paths.dashboard.validate, hint: 'Check one address in real time.' },
-    { label: 'Generate an API key', done: state?.api_key_created ?? false, to: paths.dashboard.apiKeys, hint: 'Validate from your own code.' },
+    canCreateKeys || keyDone
+      ? { label: 'Generate an API key', done: keyDone, to: paths.dashboard.apiKeys, hint: 'Validate from your own code.' }
+      : { label: 'Generate an API key', done: false, hint: 'An owner or admin of this account creates API keys.' },
   ];
   const done = steps.filter((s) => s.done).length;
   return (
