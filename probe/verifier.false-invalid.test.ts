@@ -371,6 +371,11 @@ describe('a refusal written in the 8-bit charset of the server\'s locale (Window
     expect(r.evidence.replies.find((x) => x.stage === 'rcpt')?.text).toBe(text.slice('550 5.1.1 '.length));
   });
 
+  it('"550 5.1.1 Odmowa dostępu" in ISO-8859-2 (read as Windows-1252: "dostêpu") is still a policy refusal, never invalid', async () => {
+    const r = await verifyBytes(encode('550 5.1.1 Odmowa dostępu', 'iso-8859-2'), 'bob@banner.test');
+    expect(r).toMatchObject({ verdict: 'unknown', reason: 'policy_block' });
+  });
+
   it('"550 Empfänger unbekannt" in Windows-1252 is read as the unknown user it names (mailbox_not_found)', async () => {
     const r = await verifyBytes(encode('550 Empfänger unbekannt', 'windows-1252'), 'ghost@banner.test');
     expect(r).toMatchObject({ verdict: 'undeliverable', reason: 'mailbox_not_found' });

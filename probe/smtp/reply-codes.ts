@@ -56,9 +56,12 @@ const SENDER = /\bsender\b.{0,30}\b(?:rejected|refused|denied|verif\w*|unknown|i
  */
 const BLOCKED =
   /\bblocked\b|\bpolic(?:y|ies)\b|access denied|content filter|not a gateway|\brelay(?:ing)? (?:access )?(?:denied|not permitted|prohibited|disallowed)|rcpthosts|not (?:a |our )?local domain|domain (?:is )?not local|not our domain|domain not (?:served|hosted|handled) here|greylist|service (?:is )?(?:currently )?(?:unavailable|not available)|\byour (?:ip|network|host|server|mail server|account)\b|\b(?:this|sending|client|connecting|remote|source) ip\b|too many (?:invalid|unknown|bad|failed|non-?existent) (?:recipients|addresses|users)|too many (?:concurrent |simultaneous |smtp )*(?:connections|sessions|messages|e?mails|requests)|\brate (?:limit|exceeded)|\bsending rate\b|\bper (?:second|minute|hour|day)\b|\b(?:unable|cannot|can'?t|could not|couldn'?t) (?:to )?verify\b|\btemporar(?:y|ily)\b|\b(?:server|system) (?:is )?busy\b/i;
-/** Blocked, access denied, policy in German, French, Spanish, Italian, Portuguese, Dutch, Polish and Russian (accents optional). */
+/**
+ * Blocked, access denied, policy in German, French, Spanish, Italian, Portuguese, Dutch, Polish and
+ * Russian (accents optional; Polish "ę" also as "ê", its ISO-8859-2 byte read in Windows-1252).
+ */
 const BLOCKED_ELSEWHERE =
-  /gesperrt|blockiert|zugriff verweigert|richtlinie|\bbloqu[eé]|\bbloccat|geblokkeerd|zablokowan|блокирован|acc[eè]s (?:refus[eé]|interdit)|acceso denegado|accesso negato|acesso negado|toegang geweigerd|odmowa dost[eę]pu|доступ запрещ|politique|\bpol[ií]tica|\bbeleid\b|polityk|политик/i;
+  /gesperrt|blockiert|zugriff verweigert|richtlinie|\bbloqu[eé]|\bbloccat|geblokkeerd|zablokowan|блокирован|acc[eè]s (?:refus[eé]|interdit)|acceso denegado|accesso negato|acesso negado|toegang geweigerd|odmowa dost[eęê]pu|доступ запрещ|politique|\bpol[ií]tica|\bbeleid\b|polityk|политик/i;
 /** Our sender named as what is wrong in other words ("Invalid sender address", "sender domain has no MX", "Return path rejected"). */
 const SENDER_NAMED =
   /\b(?:invalid|unknown|bad|unverified|unverifiable|forged|spoofed|illegal|unauthori[sz]ed|non-?existent)\s+(?:envelope\s+)?sender\b|\bsender\s+(?:domain|address|host)\b|\breturn[- ]path\b.{0,30}\b(?:rejected|refused|denied|invalid|unknown)|\b(?:absender|remitente|mittente|remetente|afzender|nadawc)|exp[eé]diteur|отправител/i;
