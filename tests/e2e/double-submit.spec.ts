@@ -3,6 +3,7 @@
 // and two 'Profile updated successfully' toasts, two checks (and two credits) for one address. The
 // second submit here comes in the next task, before the page answers, as a fast double-click's does.
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { withE2eDb } from './db';
 import { newUserOn } from './helpers';
 
 /** Counts the tRPC calls to `procedure` this page makes from now on. */
@@ -48,4 +49,20 @@ test('Validate Email: Validate Email pressed twice checks the address once (one 
   expect(calls()).toBe(1);
   await page.goto('/dashboard');
   await expect(page.getByText('0.2% of quota used')).toBeVisible();
+});
+
+test('API Keys: Add Endpoint pressed twice adds the webhook endpoint once', async ({ page }) => {
+  const email = await newUserOn(page, '/dashboard', { tag: 'rv-dbl-hook' });
+  // Account webhooks are Enterprise's (sales-led: no screen makes it).
+  await withE2eDb((c) => c.query(`update account a set plan = 'enterprise' from "user" u where u.id = a.owner_id and u.email = $1`, [email]));
+  await page.goto('/dashboard/api-keys');
+  const calls = countCalls(page, 'webhooks.createEndpoint');
+  const form = page.getByTestId('webhook-endpoints').getByRole('form', { name: 'Add webhook endpoint' });
+  await form.getByLabel('Endpoint URL').fill('https://93.184.215.14/hooks/double');
+  await submitTwice(form.getByRole('button', { name: 'Add Endpoint' }));
+  await expect(page.getByText('Webhook endpoint added').first()).toBeVisible();
+  await expect(page.getByText('Webhook endpoint added')).toHaveCount(1);
+  await expect(page.getByTestId('webhook-endpoint-row')).toHaveCount(1);
+  await expect(form.getByRole('alert')).toHaveCount(0);
+  expect(calls()).toBe(1);
 });

@@ -17,6 +17,7 @@ import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
 import { Select, type SelectOption } from '../../components/ui/select';
 import { Table, TableRows, cellClass } from '../../components/ui/table';
+import { useSubmitOnce } from '../../hooks/use-submit-once';
 import { useTRPC } from '../../lib/trpc';
 import { API_KEYS_TEXT, formatLastUsed } from './messages';
 import { SecretField } from './secret-field';
@@ -170,7 +171,8 @@ function EndpointsCard({ plan }: { plan: Plan }) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.endpoints.queryKey() });
   const list = endpoints.data ?? [];
 
-  async function add(e: React.FormEvent) {
+  // A second click or Enter while adding is ignored (it was refused as a duplicate under the success toast).
+  const add = useSubmitOnce(async (e: React.FormEvent) => {
     e.preventDefault();
     if (events.length === 0) return setFormError(WEBHOOKS_TEXT.chooseEvent);
     try {
@@ -182,7 +184,7 @@ function EndpointsCard({ plan }: { plan: Plan }) {
     } catch (err) {
       setFormError(errorMessage(err, 'The endpoint could not be added.'));
     }
-  }
+  });
 
   async function setEventsOf(id: string, next: WebhookEventName[]) {
     if (next.length === 0) return toast.error(API_KEYS_TEXT.errorTitle, { description: WEBHOOKS_TEXT.chooseEvent });
