@@ -1,6 +1,6 @@
 import { Disclosure, DisclosureButton, DisclosurePanel } from '@headlessui/react';
 import { MailCheck, Menu, X } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { SUPPORT_EMAIL } from '../../../server/contracts/plans';
 import { paths } from '../../config/paths';
@@ -53,10 +53,20 @@ export function Logo({ className }: { className?: string }) {
 }
 
 function MarketingNav() {
+  const toggleRef = useRef<HTMLButtonElement>(null);
   return (
     <Disclosure as="header" className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/85 backdrop-blur-md">
-      {({ close }) => (
-        <>
+      {({ open, close }) => (
+        <div
+          className="contents"
+          // Escape closes the open phone menu (from its button or from inside it) and returns the focus to its button.
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && open) {
+              e.preventDefault();
+              close(toggleRef);
+            }
+          }}
+        >
           <nav aria-label="Main" className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-6 px-4 sm:px-6 lg:px-8">
             <Logo />
             <div className="hidden items-center gap-1 md:flex">
@@ -84,6 +94,7 @@ function MarketingNav() {
               </Button>
             </div>
             <DisclosureButton
+              ref={toggleRef}
               className="inline-flex cursor-pointer items-center justify-center rounded-md p-2 text-slate-700 hover:bg-slate-100 md:hidden"
               aria-label="Toggle navigation menu"
             >
@@ -117,7 +128,7 @@ function MarketingNav() {
               </Button>
             </div>
           </DisclosurePanel>
-        </>
+        </div>
       )}
     </Disclosure>
   );
