@@ -64,6 +64,30 @@ describe('a logo SVG that takes too long to draw', () => {
     }
   });
 
+  // The checks before drawing read the text in one pass: a backtracking pattern took time exponential
+  // in the number of leading comments (31 empty ones, 218 bytes: a minute and a half here; 40: hours) and
+  // quadratic in the blanks after href=" (200 KB: ~30 s), holding the server's event loop meanwhile.
+  // The server runs in this process, so a regression shows as this test's timeout.
+  it.each([
+    ['31 leading comments and no <svg>', `${'<!---->'.repeat(31)}x`, BRANDING_MESSAGES.logoType],
+    ['31 leading comments, then <svgx', `${'<!-- a -->\n'.repeat(31)}<svgx/>`, BRANDING_MESSAGES.logoType],
+    ['href=" and 200 KB of blanks, never closed', `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><a href="${' '.repeat(200_000)}</svg>`, BRANDING_MESSAGES.svgBroken],
+  ])('%s: refused at once', { timeout: 10_000 }, async (_name, svg, message) => {
+    const res = await upload(svg, 'image/svg+xml');
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(message);
+  });
+
+  it('comments before <svg> and in-document hrefs are still fine', async () => {
+    const svg = `<?xml version="1.0"?>\n<!-- made by hand -->\n<!-- second -->\n<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="40" height="20"><defs><rect id="r" width="40" height="20" fill="#123456"/></defs><use xlink:href=" #r "/><use href='#r'/></svg>`;
+    expect((await upload(svg, 'image/svg+xml')).status).toBe(200);
+    for (const outside of ['<svg xmlns="http://www.w3.org/2000/svg"><image href=" http://169.254.169.254/x"/></svg>', "<svg xmlns=\"http://www.w3.org/2000/svg\"><image xlink:href = 'file:///etc/passwd'/></svg>"]) {
+      const res = await upload(outside, 'image/svg+xml');
+      expect(res.status, outside).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toBe(BRANDING_MESSAGES.svgUnsafe);
+    }
+  });
+
   it('an ordinary SVG logo is still drawn', async () => {
     const res = await upload('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><circle cx="20" cy="20" r="18" fill="#4f46e5"/><text x="50" y="28">Acme</text></svg>', 'image/svg+xml');
     expect(res.status).toBe(200);
