@@ -66,3 +66,14 @@ test('API Keys: Add Endpoint pressed twice adds the webhook endpoint once', asyn
   await expect(form.getByRole('alert')).toHaveCount(0);
   expect(calls()).toBe(1);
 });
+
+test('White-label: Save colour pressed twice saves once and says so once', async ({ page }) => {
+  await newUserOn(page, '/dashboard/settings', { tag: 'rv-dbl-brand', plan: 'business' });
+  const card = page.getByTestId('white-label');
+  const calls = countCalls(page, 'branding.update');
+  await card.getByLabel('Brand colour').fill('#0f766e');
+  await submitTwice(card.getByRole('button', { name: 'Save colour' }));
+  await expect(page.getByText('Branding saved').first()).toBeVisible();
+  await expect(page.getByText('Branding saved')).toHaveCount(1);
+  expect(calls()).toBe(1);
+});

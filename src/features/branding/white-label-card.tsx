@@ -1,12 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Globe, Lock, Palette } from 'lucide-react';
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { UpgradeDialog, type UpgradeOffer } from '../../components/ui/upgrade-dialog';
+import { useSubmitOnce } from '../../hooks/use-submit-once';
 import { useTRPC } from '../../lib/trpc';
 import { errorMessage, NO_ANSWER_MESSAGE } from '../../lib/error-message';
 
@@ -33,6 +34,12 @@ export function WhiteLabelCard() {
   const setDom = useMutation(trpc.branding.setDomain.mutationOptions({ onSuccess: () => void refresh(), onError }));
   const verify = useMutation(trpc.branding.verifyDomain.mutationOptions({ onSuccess: () => { toast.success('Domain verified'); void refresh(); }, onError }));
   const s = settings.data;
+  // A second click or Enter while saving is ignored (it saved again, with a second toast). onError tells the user.
+  const saveColour = useSubmitOnce<FormEvent>(() => update.mutateAsync({ brandColor: color || s?.brandColor || null }).catch(() => undefined));
+  const saveDomain = useSubmitOnce<FormEvent>(() => setDom.mutateAsync({ domain: domain || null }).catch(() => undefined));
+  const saveNames = useSubmitOnce<FormEvent>(() =>
+    update.mutateAsync({ productName: product || s?.productName || null, senderName: sender || s?.senderName || null }).catch(() => undefined),
+  );
 
   async function upload(file: File) {
     const res = await fetch('/api/branding/logo', { method: 'POST', body: file, headers: { 'content-type': file.type || 'application/octet-stream' } });
@@ -70,7 +77,7 @@ export function WhiteLabelCard() {
           <input id="wl-logo" type="file" accept="image/png,image/svg+xml" className="block text-sm" onChange={(e) => { const f = e.target.files?.[0]; if (f) void upload(f); }} />
         </div>
       </div>
-      <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => { e.preventDefault(); update.mutate({ brandColor: color || s.brandColor || null }); }}>
+      <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => void saveColour(e)}>
         <div className="space-y-1">
           <Label htmlFor="wl-color">Brand colour</Label>
           <Input id="wl-color" placeholder="#4f46e5" defaultValue={s.brandColor ?? ''} onChange={(e) => setColor(e.target.value)} />
@@ -79,7 +86,7 @@ export function WhiteLabelCard() {
         <Button type="submit" variant="outline" loading={update.isPending}>Save colour</Button>
       </form>
       <div className="space-y-2">
-        <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => { e.preventDefault(); setDom.mutate({ domain: domain || null }); }}>
+        <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => void saveDomain(e)}>
           <div className="space-y-1">
             <Label htmlFor="wl-domain">Custom domain</Label>
             <Input id="wl-domain" placeholder="app.example.com" defaultValue={s.domain?.name ?? ''} onChange={(e) => setDomain(e.target.value)} />
@@ -100,7 +107,7 @@ export function WhiteLabelCard() {
         )}
       </div>
       {s.fullRebranding && (
-        <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => { e.preventDefault(); update.mutate({ productName: product || s.productName || null, senderName: sender || s.senderName || null }); }}>
+        <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => void saveNames(e)}>
           <div className="space-y-1">
             <Label htmlFor="wl-product">Product name</Label>
             <Input id="wl-product" placeholder="Mailvet" defaultValue={s.productName ?? ''} onChange={(e) => setProduct(e.target.value)} />
