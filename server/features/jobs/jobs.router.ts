@@ -1,6 +1,6 @@
 // Bulk jobs for the dashboard (Bulk Upload, History). Thin: input → service/query → output.
 import { jobIdInput, jobResultsInput, listJobsInput } from '../../contracts/jobs';
-import { router } from '../../trpc/init';
+import { middleware, router } from '../../trpc/init';
 import { accountProcedure } from '../../trpc/procedures';
 import { accountJobEvents, type JobChangeEvent } from './job-events';
 import { findJob, jobResultsPage, reasonBreakdown } from './jobs.queries';
@@ -11,6 +11,23 @@ import { cancelJob } from './job-cancel';
 
 // Uploads arrive through POST /api/jobs/upload and downloads leave through GET /api/jobs/:id/export
 // (jobs.http.ts): one door each, for bytes JSON carries badly.
+/**
+ * Live job streams one user may hold at once in one server process (the SPA keeps one per browser).
+ * Each is a socket, a listener and a membership query per job event of the account: unbounded, one
+ * session could hold thousands and turn a bulk job's progress updates into thousands of queries.
+ */
+export const MAX_JOB_STREAMS_PER_USER = 10;
+const openStreams = new Map<string, number>();
+
+/** Refuses a new stream past the cap before it starts, so the client hears a 429 rather than a stream that ends. */
+const withinStreamCap = middleware(({ ctx, next }) => {
+  const { user } = ctx as { user: { id: string } };
+  if ((openStreams.get(user.id) ?? 0) >= MAX_JOB_STREAMS_PER_USER) {
+    throw new AppError('RATE_LIMITED', `You have at most ${MAX_JOB_STREAMS_PER_USER} live update connections open; close other tabs or windows (pages refresh on their own meanwhile).`);
+  }
+  return next();
+});
+
 export const jobsRouter = router({
   /** The account's jobs, newest first, a page at a time (the same cursors as GET /v1/jobs). */
   list: accountProcedure
@@ -60,11 +77,20 @@ export const jobsRouter = router({
    * member removed from the team (or signed out, or switched to another of their accounts) gets no
    * further events; the stream ends and a reconnect resolves their account anew.
    */
-  onChange: accountProcedure.subscription(async function* ({ ctx, signal }): AsyncGenerator<JobChangeEvent> {
+  onChange: accountProcedure.use(withinStreamCap).subscription(async function* ({ ctx, signal }): AsyncGenerator<JobChangeEvent> {
     if (!ctx.deps.pool) throw new AppError('INTERNAL_ERROR', 'Live job updates are unavailable.');
-    for await (const e of accountJobEvents(ctx.deps.pool, ctx.accountId, signal)) {
-      if (!(await isStillMember(ctx.deps.db, { userId: ctx.user.id, accountId: ctx.accountId, sessionId: ctx.sessionId }))) return;
-      yield e;
+    const userId = ctx.user.id;
+    // Counted from the stream's start to its end (the cap is checked before it starts: withinStreamCap).
+    openStreams.set(userId, (openStreams.get(userId) ?? 0) + 1);
+    try {
+      for await (const e of accountJobEvents(ctx.deps.pool, ctx.accountId, signal)) {
+        if (!(await isStillMember(ctx.deps.db, { userId, accountId: ctx.accountId, sessionId: ctx.sessionId }))) return;
+        yield e;
+      }
+    } finally {
+      const left = (openStreams.get(userId) ?? 1) - 1;
+      if (left > 0) openStreams.set(userId, left);
+      else openStreams.delete(userId);
     }
   }),
 });
