@@ -63,6 +63,9 @@ const bulkOutput = z.object({
 export const MAX_RESULTS_PAGE = MAX_EMAILS_PER_FILE;
 export const MAX_JOBS_PAGE = 100;
 
+/** A query parameter given twice reaches the schema as a list: say how to send it, not zod's "expected string, received array". */
+const ONE_CURSOR = 'cursor must be given once: pass next_cursor from the previous page.';
+
 const listJobsInput = z.object({
   limit: z.coerce
     .number({ error: 'limit must be a number.' })
@@ -71,7 +74,7 @@ const listJobsInput = z.object({
     .max(MAX_JOBS_PAGE, `limit can be at most ${MAX_JOBS_PAGE}.`)
     .optional()
     .meta({ description: `Jobs per page (1–${MAX_JOBS_PAGE}, default 20), newest first.` }),
-  cursor: z.string().max(200).optional().meta({ description: 'next_cursor from the previous page (opaque).' }),
+  cursor: z.string({ error: ONE_CURSOR }).max(200).optional().meta({ description: 'next_cursor from the previous page (opaque).' }),
 });
 
 const listJobsOutput = z.object({
@@ -139,9 +142,9 @@ const resultsInput = z.object({
     .max(MAX_RESULTS_PAGE, `limit can be at most ${MAX_RESULTS_PAGE.toLocaleString('en-US')}.`)
     .optional()
     .meta({ description: `Results per page (1–${MAX_RESULTS_PAGE.toLocaleString('en-US')}, default ${MAX_RESULTS_PAGE.toLocaleString('en-US')}: a whole job).` }),
-  cursor: z.string().max(200).optional().meta({ description: 'next_cursor from the previous page (opaque).' }),
-  result: z.string().max(100).optional().meta({ description: 'Only these verdicts: valid, invalid, risky (comma-separated).', example: 'invalid,risky' }),
-  reason: z.string().max(1000).optional().meta({ description: 'Only these reason codes (comma-separated), e.g. mailbox_not_found,catch_all.' }),
+  cursor: z.string({ error: ONE_CURSOR }).max(200).optional().meta({ description: 'next_cursor from the previous page (opaque).' }),
+  result: z.string({ error: 'result must be given once, as a comma-separated list (result=invalid,risky).' }).max(100).optional().meta({ description: 'Only these verdicts: valid, invalid, risky (comma-separated).', example: 'invalid,risky' }),
+  reason: z.string({ error: 'reason must be given once, as a comma-separated list (reason=mailbox_not_found,catch_all).' }).max(1000).optional().meta({ description: 'Only these reason codes (comma-separated), e.g. mailbox_not_found,catch_all.' }),
   format: z.enum(['json', 'csv'], { error: 'format must be json or csv.' }).optional().meta({ description: 'csv answers text/csv (the result fields as columns, spreadsheet formulas neutralised, next page in the X-Next-Cursor header); so does Accept: text/csv.' }),
 });
 
