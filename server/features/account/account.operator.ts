@@ -2,7 +2,7 @@
 // Each is one transaction with an audit entry (actor 'operator'); credits go through features/credits.
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
-import { PLAN_RANK, UNLIMITED, planByType, type PlanType } from '../../contracts/plans';
+import { PLAN_RANK, UNLIMITED, isUnlimited, planByType, type PlanType } from '../../contracts/plans';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
 import { balanceAfterPlanGrant, grantCredits } from '../credits/credits';
@@ -24,7 +24,8 @@ export async function setPlan(db: Db, ref: string, plan: PlanType, o: { grantCre
     const def = planByType(plan);
     const upgrade = PLAN_RANK[plan] > PLAN_RANK[account.plan];
     const grant = upgrade && o.grantCredits !== false ? def.monthlyValidations : 0;
-    const after = balanceAfterPlanGrant(account.credits_balance, grant, UNLIMITED);
+    const fromUnlimited = isUnlimited(planByType(account.plan).monthlyValidations);
+    const after = balanceAfterPlanGrant(account.credits_balance, grant, UNLIMITED, { fromUnlimited, monthly: def.monthlyValidations });
     await trx
       .updateTable('account')
       .set({ plan, monthly_validations_quota: def.monthlyValidations, team_member_limit: def.teamMemberLimit, credits_balance: after, updated_at: new Date() })

@@ -6,7 +6,7 @@
 // than the last status applied cannot roll the status back.
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, PaidPlan, PaymentTable, RzpSubscriptionStatus, SubscriptionTable } from '../../../db/types';
-import { PAST_DUE_GRACE_DAYS, planByType, isUnlimited, type BillingInterval } from '../../contracts/plans';
+import { PAST_DUE_GRACE_DAYS, PLAN_RANK, planByType, isUnlimited, type BillingInterval } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
 import { grantPeriodMonth, revokeCredits } from '../credits/credits';
 import { writeAudit } from '../audit/audit';
@@ -187,9 +187,11 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
     return { applied: false, reason: 'duplicate' };
   }
 
-  // Moving onto this plan keeps what the account had; the same plan going on (a renewal, or an unpaid
-  // renewal paid again by a new subscription) starts afresh unless the plan rolls over.
-  const upgrade = account.plan !== planType;
+  // Moving up onto this plan keeps what the account had; the same plan going on (a renewal, or an
+  // unpaid renewal paid again by a new subscription) starts afresh unless the plan rolls over, and so
+  // does a lower plan (support moved the subscription down at its renewal): Starter is 10,000 a month,
+  // not Pro's leftover on top.
+  const upgrade = PLAN_RANK[planType] > PLAN_RANK[account.plan];
   // Month 0 of the period, keyed like an annual plan's monthly refills (credit_grant): granted once.
   const grant = await grantPeriodMonth(trx, sub.account_id, {
     subscriptionId: sub.id,

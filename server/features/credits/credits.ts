@@ -85,8 +85,11 @@ export async function grantCredits(trx: Kysely<Database>, accountId: string, n: 
 /**
  * The balance after moving onto a plan by hand (operator): an upgrade may grant the plan's monthly
  * credits (added, capped; an unlimited plan holds at least its unlimited quota); otherwise unchanged.
+ * Leaving an unlimited plan (Enterprise) for one with a volume: its balance was only the stand-in
+ * for "unlimited" (UNLIMITED less what was used), so the new plan starts with its own monthly credits.
  */
-export function balanceAfterPlanGrant(balance: number, grant: number, unlimited: number): number {
+export function balanceAfterPlanGrant(balance: number, grant: number, unlimited: number, leaving?: { fromUnlimited: boolean; monthly: number }): number {
+  if (leaving?.fromUnlimited && leaving.monthly < unlimited) return leaving.monthly;
   if (grant <= 0) return balance;
   return grant >= unlimited ? Math.max(balance, unlimited) : Math.min(balance + grant, MAX_CREDITS_BALANCE);
 }
