@@ -27,6 +27,13 @@ test('API keys: upgrade gate, create (shown once, show/hide, copy), use, revoke'
   await page.getByRole('button', { name: 'Create API Key' }).click();
   const upgrade = page.getByRole('dialog', { name: 'Upgrade to use the API' });
   await expect(upgrade.getByText('API keys are available on the Starter, Pro, Business and Enterprise plans.', { exact: false })).toBeVisible();
+  // What it offers is what Starter, the plan it sells, gives: job webhooks are Pro's (POST /v1/bulk
+  // with webhook_url answers 403 on Starter) and Starter is one user, with no team to share keys with.
+  await expect(upgrade.getByRole('listitem')).toHaveText([
+    'Validate addresses from your own code with POST /v1/validate',
+    'Send up to 10,000 addresses per bulk request (a webhook when each job ends, from Pro)',
+    'Revoke any key instantly; from Pro, share keys with your team',
+  ]);
   await expect(upgrade.getByRole('link', { name: 'View Plans' })).toHaveAttribute('href', '/dashboard/billing');
   await upgrade.getByRole('button', { name: 'Maybe Later' }).click();
   await expect(upgrade).toHaveCount(0);

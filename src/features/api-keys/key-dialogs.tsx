@@ -31,5 +31,6 @@ export const API_KEYS_UPGRADE: UpgradeOffer = {
   icon: KeyRound,
   title: 'Upgrade to use the API',
   availability: 'API keys are available on the Starter, Pro, Business and Enterprise plans.',
-  perks: ['Validate addresses from your own code with POST /v1/validate', 'Send up to 10,000 addresses per bulk request, with webhooks', 'Share keys with your team; revoke any key instantly'],
+  // What Starter (the plan this dialog sells) gives: job webhooks open at Pro, and Starter is one user.
+  perks: ['Validate addresses from your own code with POST /v1/validate', 'Send up to 10,000 addresses per bulk request (a webhook when each job ends, from Pro)', 'Revoke any key instantly; from Pro, share keys with your team'],
 };
