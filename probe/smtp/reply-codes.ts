@@ -93,8 +93,9 @@ export const REPLY_TABLE: readonly Row[] = [
   { cls: 'policy_block', code: /^5/, words: SENDER_NAMED, example: '550 5.1.0 Invalid sender address' },
   { cls: 'policy_block', code: /^5/, text: ABOUT_US, example: '550 Administrative prohibition' },
   // The recipient limit of the session: RFC 821 listed 552 for it, and RFC 5321 4.5.3.1.10 says to take
-  // a 552 (some servers send 550) "too many recipients" as the 452 it should be, whatever its enhanced code.
-  { cls: 'too_many_recipients', code: /^(?:452|55[02])$/, text: TOO_MANY_RCPTS, example: '552 Too many recipients' },
+  // a 552 "too many recipients" as the 452 it should be, whatever its enhanced code; so is any other 5xx
+  // saying so (550; qmail's MAXRCPT patch "553 sorry, too many recipients (#5.7.1)", indimail's 557).
+  { cls: 'too_many_recipients', code: /^(?:452|5\d\d)$/, text: TOO_MANY_RCPTS, example: '553 sorry, too many recipients (#5.7.1)' },
   // A 5xx whose enhanced code says otherwise (4.x.x) is inconsistent about what it means: not about the mailbox.
   { cls: 'policy_block', code: /^5/, enhanced: /^$/, text: STRAY_ENHANCED, example: '550 4.7.1 Service temporarily unavailable' },
   { cls: 'too_many_recipients', enhanced: /^[45]\.5\.3$/, example: '452 4.5.3 Error: too many recipients' },
