@@ -381,9 +381,12 @@ export class SmtpConnection {
     if (!m && first === undefined) return this.protocolError(`malformed reply line: ${line.slice(0, 80)}`);
     // Inside a multi-line reply, a line without a code is more of its text (Postfix's client
     // tolerates it too): it is kept as a continuation line of that reply.
-    this.pendingLines.push(m ? line : `${first?.slice(0, 3)}-${line}`.slice(0, MAX_LINE));
-    if (this.pendingLines.length > MAX_REPLY_LINES) return this.protocolError('reply has too many lines');
-    if (!m || m[2] === '-') return;
+    const more = !m || m[2] === '-';
+    // Past MAX_REPLY_LINES a reply's continuation lines are read and dropped (a 300-line legal notice
+    // in a greeting, an EHLO of hundreds of extensions), its last line kept: the reply is what its
+    // first lines and its last say, as an MTA reads it. One that never ends meets its read timeout.
+    if (!more || this.pendingLines.length < MAX_REPLY_LINES) this.pendingLines.push(m ? line : `${first?.slice(0, 3)}-${line}`.slice(0, MAX_LINE));
+    if (more) return;
     const lines = this.pendingLines;
     this.pendingLines = [];
     const reply: RawReply = { ...parseReplyLines(lines), lines };
