@@ -41,6 +41,7 @@ const LABELS: Record<string, string> = {
   'billing.subscription_created': 'Checkout started (subscription)',
   'billing.charged': 'Subscription charged',
   'billing.plan_change_scheduled': 'Plan change scheduled for renewal',
+  'billing.plan_change_withdrawn': 'Scheduled plan change taken back',
   'billing.past_due': 'Payment failed (grace period)',
   'billing.suspended': 'Account suspended (unpaid)',
   'billing.cancelled': 'Subscription cancelled',

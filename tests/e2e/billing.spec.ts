@@ -75,6 +75,15 @@ test('billing shows five plans and upgrades through the labelled test checkout',
   await expect(page.getByText('Plan change scheduled')).toBeVisible();
   await expect(page.getByTestId('renewal')).toContainText('then changes to the Pro plan');
   await expect(page.getByTestId('current-plan')).toHaveText('Starter (monthly)');
+
+  // Changed their mind before the renewal: the change is taken back, the renewal stays on Starter.
+  await page.getByRole('button', { name: 'Keep my current plan' }).click();
+  await expect(page.getByText('Your subscription stays on the Starter plan; nothing changes at the renewal.')).toBeVisible();
+  await expect(page.getByTestId('renewal')).toContainText('Renews on');
+  await expect(page.getByTestId('renewal')).not.toContainText('then changes');
+  await expect(page.getByRole('button', { name: 'Keep my current plan' })).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId('renewal')).not.toContainText('then changes');
 });
 
 test('a renewal left unpaid: the plan card offers Pay now and the period line says it is unpaid, not that it renews', async ({ page }) => {

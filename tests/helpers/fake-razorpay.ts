@@ -170,6 +170,13 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
         res.end(JSON.stringify({ ...subEntity(sub), total_count: body.total_count, notes: body.notes ?? [], short_url: `https://rzp.io/i/${sub.id}`, created_at: now() }));
         return;
       }
+      const dropMatch = /^\/v1\/subscriptions\/([^/]+)\/cancel_scheduled_changes$/.exec(url);
+      if (req.method === 'POST' && dropMatch) {
+        const sub = subscriptions.get(dropMatch[1]!);
+        if (!sub) return error(400, 'BAD_REQUEST_ERROR', 'The id provided does not exist');
+        sub.scheduled_plan_id = null;
+        return void res.end(JSON.stringify({ ...subEntity(sub), has_scheduled_changes: false }));
+      }
       const subMatch = /^\/v1\/subscriptions\/([^/]+)(\/cancel)?$/.exec(url);
       if (subMatch) {
         const sub = subscriptions.get(subMatch[1]!);

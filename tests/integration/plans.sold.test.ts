@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOperatorCli } from '../../scripts/cli/operator';
 import { startFakeGeo } from '../helpers/fake-geo';
 import { startFakeRazorpay, type FakeRazorpay } from '../helpers/fake-razorpay';
-import { ownerOn } from '../helpers/accounts';
+import { joinAs, ownerOn } from '../helpers/accounts';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 
 const DAY = 86_400;
@@ -73,6 +73,47 @@ describe('a subscription support moves to a lower plan at its renewal', () => {
       rzp.setNow(Math.floor(Date.now() / 1000));
     }
     expect(await account(starter.accountId)).toMatchObject({ plan: 'pro', credits_balance: 104_000 });
+  });
+});
+
+describe('a plan change scheduled for the renewal', () => {
+  it('can be taken back by the owner before the renewal: Razorpay drops it, the renewal charges the current plan', async () => {
+    const starter = await subscribed('starter', 'take-back');
+    const change = await starter.client.trpcMutation('billing.checkout', { planType: 'business', interval: 'monthly' });
+    expect(change.body.result.data).toMatchObject({ kind: 'scheduled', planName: 'Business' });
+    expect((await starter.client.trpcQuery('billing.overview')).body.result.data.nextPlan).toBe('business');
+
+    const kept = await starter.client.trpcMutation('billing.keepCurrentPlan');
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+    expect(kept.body.result.data).toMatchObject({ plan: 'starter', message: 'Your subscription stays on the Starter plan; nothing changes at the renewal.' });
+    expect(rzp.requests.at(-1)).toMatchObject({ method: 'POST', path: `/v1/subscriptions/${starter.subscriptionId}/cancel_scheduled_changes` });
+    expect((await starter.client.trpcQuery('billing.overview')).body.result.data.nextPlan).toBeNull();
+    const audit = await ts.testDb.db.selectFrom('audit_log').select('data').where('account_id', '=', starter.accountId).where('action', '=', 'billing.plan_change_withdrawn').execute();
+    expect(audit).toHaveLength(1);
+
+    // Nothing waiting now: a second call says so, and the renewal charges Starter (₹999), not Business.
+    const again = await starter.client.trpcMutation('billing.keepCurrentPlan');
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toBe('No plan change is waiting for your renewal.');
+    rzp.setNow(Math.floor(Date.now() / 1000) + 31 * DAY);
+    try {
+      await rzp.renew(starter.subscriptionId);
+    } finally {
+      rzp.setNow(Math.floor(Date.now() / 1000));
+    }
+    expect(await account(starter.accountId)).toMatchObject({ plan: 'starter', credits_balance: 10_000, team_member_limit: 1 });
+    const last = await ts.testDb.db.selectFrom('payment').select(['plan', 'amount']).where('account_id', '=', starter.accountId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    expect(last).toEqual({ plan: 'starter', amount: 99_900 });
+  });
+
+  it('is taken back by the owner only', async () => {
+    const starter = await subscribed('starter', 'take-back-owner');
+    await starter.client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' });
+    await ts.testDb.db.updateTable('account').set({ team_member_limit: 5 }).where('id', '=', starter.accountId).execute();
+    const admin = await joinAs(ts, starter, 'admin', 'take-back-admin');
+    const res = await admin.client.trpcMutation('billing.keepCurrentPlan');
+    expect(res.status).toBe(403);
+    expect((await starter.client.trpcQuery('billing.overview')).body.result.data.nextPlan).toBe('pro');
   });
 });
 

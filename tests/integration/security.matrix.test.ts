@@ -181,6 +181,7 @@ const TRPC: Record<string, TrpcEntry> = {
     expect: { anonymous: 401, member: 403, admin: 403, owner: 400, foreign: 400 },
     note: 'a forged signature never upgrades anyone',
   },
+  'billing.keepCurrentPlan': { expect: { anonymous: 401, member: 403, admin: 403, owner: 409, foreign: 409 }, note: 'no plan change waiting: 409 means every gate passed' },
   'billing.cancel': { expect: { anonymous: 401, member: 403, admin: 403, owner: 200, foreign: 409 }, note: "B has no subscription of its own; A's is out of its reach" },
   'billing.refund': { expect: { anonymous: 401, member: 403, admin: 403, owner: 200, foreign: 409 } },
   // An address the syntax check cannot decide: only a probe could answer it (bad syntax is answered in the server).

@@ -6,7 +6,7 @@ import { billingIntervalSchema, planTypeSchema } from '../../contracts/plans';
 import { publicProcedure, router } from '../../trpc/init';
 import { accountProcedure, requirePermission } from '../../trpc/procedures';
 import { resolveMembership } from '../account/membership';
-import { billingOverview, cancelSubscription, completeTestPayment, gatewayFor, listPayments, refundLatestPayment, startCheckout, verifyPayment } from './billing.service';
+import { billingOverview, cancelSubscription, completeTestPayment, gatewayFor, keepCurrentPlan, listPayments, refundLatestPayment, startCheckout, verifyPayment } from './billing.service';
 import { decideCurrency } from './currency';
 
 const providerId = z.string().trim().min(1).max(100);
@@ -60,6 +60,9 @@ export const billingRouter = router({
     .use(ownerOnly)
     .input(verifyPaymentInput)
     .mutation(({ ctx, input }) => verifyPayment(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id, ...input })),
+
+  /** Takes back a plan change scheduled for the renewal: the subscription renews on its current plan. */
+  keepCurrentPlan: accountProcedure.use(ownerOnly).mutation(({ ctx }) => keepCurrentPlan(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id })),
 
   cancel: accountProcedure.use(ownerOnly).mutation(({ ctx }) => cancelSubscription(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id })),
 

@@ -38,6 +38,8 @@ export const BILLING_MESSAGES = {
   noSubscription: 'This account has no running subscription.',
   alreadyCancelled: 'Your subscription is already cancelled; the plan ends with the current period.',
   changeScheduled: (plan: string, date: string) => `Your plan changes to ${plan} at your next renewal on ${date}.`,
+  noPlanChange: 'No plan change is waiting for your renewal.',
+  changeWithdrawn: (plan: string) => `Your subscription stays on the ${plan} plan; nothing changes at the renewal.`,
   noRefundable: 'There is no payment to refund on this account.',
   refundWindow: `Refunds are available within ${REFUND_WINDOW_DAYS} days of a payment.`,
   refundUsed: 'Refunds are available only while the period’s credits are unused, and this period’s credits have been used.',
@@ -359,6 +361,31 @@ export async function verifyPayment(deps: AppDeps, o: { accountId: string; userI
     currentPeriodEnd: account.current_period_end?.toISOString() ?? null,
     message: null,
   };
+}
+
+/**
+ * Owner only: takes back a plan change scheduled for the renewal (Razorpay's cancel_scheduled_changes),
+ * so the renewal charges the plan the subscription is on now.
+ */
+export async function keepCurrentPlan(deps: AppDeps, o: { accountId: string; userId: string }): Promise<{ plan: PlanType; message: string }> {
+  const account = await deps.db.selectFrom('account').select(['plan', 'subscription_id']).where('id', '=', o.accountId).executeTakeFirstOrThrow();
+  const sub = account.subscription_id
+    ? await deps.db.selectFrom('subscription').select(['id', 'mode', 'next_plan', 'plan', 'interval']).where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirst()
+    : undefined;
+  if (!sub?.next_plan) throw new AppError('CONFLICT', BILLING_MESSAGES.noPlanChange);
+  const gateway = gatewayFor(deps);
+  if (!gateway || gateway.mode !== sub.mode) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.unavailable);
+  try {
+    await gateway.cancelScheduledChange(sub.id);
+  } catch (err) {
+    throw providerError(err, 'withdrawing the plan change');
+  }
+  await deps.db.transaction().execute(async (trx) => {
+    await lockAccountBilling(trx, o.accountId);
+    await trx.updateTable('subscription').set({ next_plan: null, next_billing_plan_id: null, updated_at: new Date() }).where('id', '=', sub.id).execute();
+    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.plan_change_withdrawn', targetType: 'subscription', targetId: sub.id, data: { plan: sub.plan, interval: sub.interval, withdrawn_plan: sub.next_plan } });
+  });
+  return { plan: account.plan, message: BILLING_MESSAGES.changeWithdrawn(planByType(account.plan).name) };
 }
 
 // ── Cancel, refund ──────────────────────────────────────────────────────────────────────────

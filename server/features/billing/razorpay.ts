@@ -43,6 +43,8 @@ export interface PaymentGateway {
   createSubscription(o: { planId: string; interval: BillingInterval; notes: Record<string, string> }): Promise<{ id: string; status: string }>;
   /** Plan change at the end of the current cycle (plan changes take effect at renewal). */
   changePlanAtRenewal(subscriptionId: string, planId: string): Promise<void>;
+  /** Drops a plan change waiting for the end of the cycle (the renewal charges the current plan). */
+  cancelScheduledChange(subscriptionId: string): Promise<void>;
   cancelSubscription(subscriptionId: string, atCycleEnd: boolean): Promise<void>;
   /** Razorpay's own status of a subscription (created, authenticated, active, …, cancelled, completed, expired). */
   subscriptionStatus(subscriptionId: string): Promise<string>;
@@ -129,6 +131,9 @@ function razorpayGateway(keyId: string, keySecret: string, baseURL: string, webh
     async changePlanAtRenewal(subscriptionId, planId) {
       await client.subscriptions.update(subscriptionId, { plan_id: planId, schedule_change_at: 'cycle_end' });
     },
+    async cancelScheduledChange(subscriptionId) {
+      await client.subscriptions.cancelScheduledChanges(subscriptionId);
+    },
     async cancelSubscription(subscriptionId, atCycleEnd) {
       await client.subscriptions.cancel(subscriptionId, atCycleEnd);
     },
@@ -197,6 +202,7 @@ function testGateway(authSecret: string): PaymentGateway {
       return { id: id('sub'), status: 'created' };
     },
     async changePlanAtRenewal() {},
+    async cancelScheduledChange() {},
     async cancelSubscription() {},
     async subscriptionStatus() {
       return 'cancelled'; // the test checkout keeps nothing running

@@ -43,6 +43,7 @@ export function BillingScreen() {
   const checkout = useMutation(trpc.billing.checkout.mutationOptions());
   const cancel = useMutation(trpc.billing.cancel.mutationOptions());
   const refund = useMutation(trpc.billing.refund.mutationOptions());
+  const keepPlan = useMutation(trpc.billing.keepCurrentPlan.mutationOptions());
   // The Monthly/Annual switch starts on the subscription's own interval (monthly without one), so an
   // annual customer's cards show annual prices and an upgrade is not silently scheduled as monthly.
   const [chosenInterval, setBillingInterval] = useState<BillingInterval | null>(null);
@@ -243,6 +244,18 @@ export function BillingScreen() {
     closeOnError: true,
   });
 
+  // A plan change scheduled for the renewal can be taken back until then (the renewal then charges the current plan).
+  async function keepCurrentPlan() {
+    try {
+      const r = await keepPlan.mutateAsync();
+      toast.success('Plan change withdrawn', { description: r.message });
+    } catch (err) {
+      toast.error(BILLING_TEXT.errorTitle, { description: errorMessage(err, BILLING_TEXT.processFailed) });
+    } finally {
+      await refreshAll();
+    }
+  }
+
   const refunding = useConfirmAction<{ plan: string; amount: string }>({
     async run() {
       const r = await refund.mutateAsync();
@@ -296,11 +309,18 @@ export function BillingScreen() {
                 <>Renews on <strong>{day(ov.currentPeriodEnd)}</strong>{ov.nextPlan ? <> — then changes to the {planByType(ov.nextPlan).name} plan</> : null}.</>
               )}
             </p>
-            {isOwner && !ov.cancelAtPeriodEnd && (
-              <Button variant="outline" size="sm" onClick={() => cancellation.ask({ plan: current?.name ?? '', endsOn: day(ov.currentPeriodEnd), unpaid: ov.status === 'past_due' || ov.status === 'suspended' })}>
-                Cancel subscription
-              </Button>
-            )}
+            <div className="flex flex-wrap gap-2">
+              {isOwner && ov.nextPlan && changesAtRenewal(ov) && (
+                <Button variant="outline" size="sm" loading={keepPlan.isPending} onClick={() => void keepCurrentPlan()}>
+                  Keep my current plan
+                </Button>
+              )}
+              {isOwner && !ov.cancelAtPeriodEnd && (
+                <Button variant="outline" size="sm" onClick={() => cancellation.ask({ plan: current?.name ?? '', endsOn: day(ov.currentPeriodEnd), unpaid: ov.status === 'past_due' || ov.status === 'suspended' })}>
+                  Cancel subscription
+                </Button>
+              )}
+            </div>
           </div>
         )}
       </Card>
