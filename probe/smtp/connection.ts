@@ -42,6 +42,13 @@ const MAX_LINE = 4096;
 /** Bytes kept of one line: room for MAX_LINE characters of up to 4 bytes each, plus a CR. */
 const MAX_LINE_BYTES = MAX_LINE * 4 + 1;
 const MAX_REPLY_LINES = 200;
+/**
+ * Replies kept unread (come while no read waits: between a session's reads, while it waits for the
+ * RCPT budget). A pipelined group is MAIL, the RCPTs of one session and QUIT; past these a server is
+ * flooding us with replies nobody asked for, which were kept without bound (the node's memory).
+ */
+const MAX_QUEUED_REPLIES = 1000;
+const MAX_QUEUED_CHARS = 1_000_000;
 const WINDOWS_1252 = new TextDecoder('windows-1252');
 const WINDOWS_1251 = new TextDecoder('windows-1251');
 const KOI8_R = new TextDecoder('koi8-r');
@@ -97,6 +104,8 @@ export class SmtpConnection {
   private lineCut = false;
   private pendingLines: string[] = [];
   private readonly replies: RawReply[] = [];
+  /** Characters of text in `replies`. */
+  private queuedChars = 0;
   private waiter: { resolve: (r: RawReply) => void; reject: (e: Error) => void } | null = null;
   private failure: SmtpError | null = null;
   private readonly closedPromise: Promise<void>;
@@ -198,7 +207,7 @@ export class SmtpConnection {
    */
   takeQueued(code: number): RawReply[] {
     const taken: RawReply[] = [];
-    while (this.replies[0]?.code === code) taken.push(this.replies.shift() as RawReply);
+    while (this.replies[0]?.code === code) taken.push(this.shiftReply() as RawReply);
     return taken;
   }
 
@@ -210,7 +219,7 @@ export class SmtpConnection {
 
   /** Waits for the next complete reply. */
   read(timeoutMs: number, signal?: AbortSignal): Promise<RawReply> {
-    const queued = this.replies.shift();
+    const queued = this.shiftReply();
     if (queued) return Promise.resolve(queued);
     if (this.failure) return Promise.reject(this.failure);
     if (signal?.aborted) return Promise.reject(new SmtpError('aborted', 'aborted'));
@@ -253,6 +262,7 @@ export class SmtpConnection {
     this.clearLine();
     this.pendingLines = [];
     this.replies.length = 0;
+    this.queuedChars = 0;
     return new Promise((resolve, reject) => {
       const secure = tls.connect({
         socket: raw,
@@ -390,8 +400,16 @@ export class SmtpConnection {
     const lines = this.pendingLines;
     this.pendingLines = [];
     const reply: RawReply = { ...parseReplyLines(lines), lines };
-    if (this.waiter) this.waiter.resolve(reply);
-    else this.replies.push(reply);
+    if (this.waiter) return this.waiter.resolve(reply);
+    this.replies.push(reply);
+    this.queuedChars += reply.text.length;
+    if (this.replies.length > MAX_QUEUED_REPLIES || this.queuedChars > MAX_QUEUED_CHARS) this.protocolError('more replies waiting unread than we could have asked for (a reply flood)');
+  }
+
+  private shiftReply(): RawReply | undefined {
+    const r = this.replies.shift();
+    if (r) this.queuedChars -= r.text.length;
+    return r;
   }
 
   private protocolError(message: string): void {
