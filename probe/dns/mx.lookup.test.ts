@@ -35,6 +35,9 @@ beforeAll(async () => {
     // MX hosts with no address (NXDOMAIN): 16, all looked up; 20, the last 4 never looked up.
     'sixteen-dead.test': { mx: Array.from({ length: 16 }, (_, i): [number, string] => [10, `d${i}.sixteen-dead.test`]) },
     'twenty-dead.test': { mx: Array.from({ length: 20 }, (_, i): [number, string] => [10, `d${i}.twenty-dead.test`]) },
+    // MX records whose exchange is an IP address (RFC 5321 2.3.5: a host name only).
+    'numeric.test': { mx: [[10, '192.0.2.40']] },
+    'numeric-and-named.test': { mx: [[5, '192.0.2.40'], [10, 'mx1.multi.test']] },
     '2.2.0.192.bl.test': { a: ['127.0.0.2'] },
     '3.2.0.192.bl.test': { a: ['127.255.255.254'] },
   });
@@ -153,6 +156,18 @@ describe('a domain with more MX hosts than are looked up (MAX_MX_HOSTS_LOOKED_UP
       // Only the first 16 were asked about (A, then AAAA), not the last 4.
       expect(dns.queries.some((q) => q.name === 'd16.twenty-dead.test')).toBe(false);
       expect(dns.queries.some((q) => q.name === 'd15.twenty-dead.test')).toBe(true);
+    } finally {
+      c.close();
+    }
+  });
+});
+
+describe('an MX record naming an IP address instead of a host (MX 10 192.0.2.40)', () => {
+  it('is no mail host, as for Postfix and Exim: alone it is unknown (dns_error), never a server to ask', async () => {
+    const c = cache();
+    try {
+      expect(await lookupMailRoute(c, 'numeric.test')).toMatchObject({ kind: 'dns_error', detail: expect.stringContaining('name IP addresses (192.0.2.40)') });
+      expect(await lookupMailRoute(c, 'numeric-and-named.test')).toEqual({ kind: 'mx', implicit: false, hosts: [{ host: 'mx1.multi.test', priority: 10, ips: ['192.0.2.1'] }] });
     } finally {
       c.close();
     }

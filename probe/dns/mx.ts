@@ -55,7 +55,15 @@ export async function lookupMailRoute(dns: DnsCache, domain: string, urgent = fa
   // RFC 7505: a null MX says the domain accepts no mail. Published next to real MX records (which it
   // MUST NOT be), it still does: Postfix refuses the whole answer ("does not accept mail (nullMX)").
   if (mx.records.some((r) => r.exchange === '' || r.exchange === '.')) return { kind: 'null_mx', detail: `${domain} publishes a null MX (accepts no mail)` };
-  const real = mx.records;
+  // RFC 5321 2.3.5: an MX names a host, never an address. "MX 10 192.0.2.1" is skipped by Postfix
+  // ("numeric domain name in resource data of MX record") and refused by Exim (allow_mx_to_ip is off):
+  // mail is not delivered there, so it is no mail host here either, and one that is all a domain
+  // publishes says nothing sure (unknown), rather than a mailbox there being deliverable.
+  const numeric = mx.records.filter((r) => isIP(r.exchange.replace(/\.$/, '')) !== 0);
+  const real = mx.records.filter((r) => !numeric.includes(r));
+  if (real.length === 0 && numeric.length > 0) {
+    return { kind: 'dns_error', detail: `the MX records of ${domain} name IP addresses (${numeric.map((r) => r.exchange).join(', ')}), not host names (RFC 5321 2.3.5): mail servers such as Postfix and Exim do not deliver there` };
+  }
   if (real.length === 0) return implicitRoute(dns, domain, urgent);
   const sorted = sortByPriority(real);
   const asked = sorted.slice(0, MAX_MX_HOSTS_LOOKED_UP);
