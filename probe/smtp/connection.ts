@@ -49,6 +49,7 @@ const MAX_REPLY_LINES = 200;
  */
 const MAX_QUEUED_REPLIES = 1000;
 const MAX_QUEUED_CHARS = 1_000_000;
+const charsOf = (r: RawReply): number => r.lines.reduce((n, l) => n + l.length, 0);
 const WINDOWS_1252 = new TextDecoder('windows-1252');
 const WINDOWS_1251 = new TextDecoder('windows-1251');
 const KOI8_R = new TextDecoder('koi8-r');
@@ -104,7 +105,7 @@ export class SmtpConnection {
   private lineCut = false;
   private pendingLines: string[] = [];
   private readonly replies: RawReply[] = [];
-  /** Characters of text in `replies`. */
+  /** Characters of the lines of `replies` (each is kept with its text). */
   private queuedChars = 0;
   private waiter: { resolve: (r: RawReply) => void; reject: (e: Error) => void } | null = null;
   private failure: SmtpError | null = null;
@@ -402,13 +403,13 @@ export class SmtpConnection {
     const reply: RawReply = { ...parseReplyLines(lines), lines };
     if (this.waiter) return this.waiter.resolve(reply);
     this.replies.push(reply);
-    this.queuedChars += reply.text.length;
+    this.queuedChars += charsOf(reply);
     if (this.replies.length > MAX_QUEUED_REPLIES || this.queuedChars > MAX_QUEUED_CHARS) this.protocolError('more replies waiting unread than we could have asked for (a reply flood)');
   }
 
   private shiftReply(): RawReply | undefined {
     const r = this.replies.shift();
-    if (r) this.queuedChars -= r.text.length;
+    if (r) this.queuedChars -= charsOf(r);
     return r;
   }
 
