@@ -2,18 +2,24 @@
 // both Email fields empty: the invitee had to retype the address the page had just named, and a typo
 // made an account the invitation would not accept. The invited address now fills the Email field on
 // both tabs (the visitor can still change it).
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { followMailLink, newUserOn, SCREENSHOT_DIR, signOut, uniqueEmail } from './helpers';
 
-test('the invitation link pre-fills the invited address on Sign In and Sign Up; the invitee only adds a name and password', async ({ page }) => {
-  await newUserOn(page, '/dashboard/team', { tag: 'rv-prefill-owner', plan: 'pro' });
-  const invitee = uniqueEmail('rv-prefill-invitee');
+/** A new Pro owner invites a new address from Team, then signs out; returns the invited address. */
+async function inviteThenSignOut(page: Page, ownerTag: string, inviteeTag: string): Promise<string> {
+  await newUserOn(page, '/dashboard/team', { tag: ownerTag, plan: 'pro' });
+  const invitee = uniqueEmail(inviteeTag);
   await page.getByRole('button', { name: 'Invite Member' }).click();
   const invite = page.getByRole('dialog', { name: 'Invite Team Member' });
   await invite.getByLabel('Email').fill(invitee);
   await invite.getByRole('button', { name: 'Send Invitation' }).click();
   await expect(page.getByText('Invitation Sent')).toBeVisible();
   await signOut(page);
+  return invitee;
+}
+
+test('the invitation link pre-fills the invited address on Sign In and Sign Up; the invitee only adds a name and password', async ({ page }) => {
+  const invitee = await inviteThenSignOut(page, 'rv-prefill-owner', 'rv-prefill-invitee');
 
   await followMailLink(page, invitee, "You're invited", /invitation=/);
   await expect(page.getByTestId('invitation-notice')).toContainText(`Sign in or create an account with ${invitee} to accept.`);
@@ -32,14 +38,7 @@ test('the invitation link pre-fills the invited address on Sign In and Sign Up; 
 });
 
 test('a changed address is kept: the invited one does not come back when switching tabs', async ({ page }) => {
-  await newUserOn(page, '/dashboard/team', { tag: 'rv-prefill-owner2', plan: 'pro' });
-  const invitee = uniqueEmail('rv-prefill-invitee2');
-  await page.getByRole('button', { name: 'Invite Member' }).click();
-  const invite = page.getByRole('dialog', { name: 'Invite Team Member' });
-  await invite.getByLabel('Email').fill(invitee);
-  await invite.getByRole('button', { name: 'Send Invitation' }).click();
-  await expect(page.getByText('Invitation Sent')).toBeVisible();
-  await signOut(page);
+  const invitee = await inviteThenSignOut(page, 'rv-prefill-owner2', 'rv-prefill-invitee2');
 
   await followMailLink(page, invitee, "You're invited", /invitation=/);
   await expect(page.locator('#signin-email')).toHaveValue(invitee);

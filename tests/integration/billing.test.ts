@@ -1,13 +1,12 @@
 // Billing as subscriptions (issue #10): the labelled test checkout without keys, and the whole
 // Razorpay lifecycle against the fake Razorpay on 127.0.0.1 (real SDK, signed webhooks).
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../db/types';
 import { planByType } from '../../server/contracts/plans';
 import { billingTick } from '../../server/features/billing/billing-tick';
-import { startFakeGeo } from '../helpers/fake-geo';
-import { startFakeRazorpay, type FakeRazorpay } from '../helpers/fake-razorpay';
-import { Browserless, signUpVerified, startTestServer, testServer, type TestServer } from '../helpers/test-server';
+import { razorpayServer } from '../helpers/razorpay-server';
+import { Browserless, signUpVerified, testServer, type TestServer } from '../helpers/test-server';
 import { invitationIdFromMail } from '../helpers/accounts';
 
 let n = 0;
@@ -127,21 +126,8 @@ describe('billing without Razorpay keys: the labelled test checkout drives the s
 });
 
 describe('subscription lifecycle against the fake Razorpay (real SDK, signed webhooks)', () => {
-  let ts: TestServer;
-  let rzp: FakeRazorpay;
-  let geo: Awaited<ReturnType<typeof startFakeGeo>>;
   const webhookSecret = 'whsec_test_123';
-  beforeAll(async () => {
-    rzp = await startFakeRazorpay();
-    geo = await startFakeGeo('IN');
-    ts = await startTestServer({ env: { RAZORPAY_KEY_ID: rzp.keyId, RAZORPAY_KEY_SECRET: rzp.keySecret, RAZORPAY_BASE_URL: rzp.url, RAZORPAY_WEBHOOK_SECRET: webhookSecret, GEO_URL: geo.url } });
-    rzp.webhooks({ url: `${ts.url}/api/billing/razorpay/webhook`, secret: webhookSecret });
-  });
-  afterAll(async () => {
-    await ts?.stop();
-    await rzp?.close();
-    await geo?.close();
-  });
+  const { ts, rzp } = razorpayServer(webhookSecret, {}, { geoCountry: 'IN' });
 
   it('activate → charge → renewal → failed payment → past_due → suspended (402) → paid → active; cancel → period end → Free', async () => {
     const { client, accountId, email: ownerEmail } = await ownerOn(ts);

@@ -2,30 +2,14 @@
 // plan starts with when support moves a subscription down at its renewal (spec section 4: "contact
 // support to downgrade"), and what an Enterprise account's stand-in "unlimited" balance leaves behind
 // when the operator moves it to another plan.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runOperatorCli } from '../../scripts/cli/operator';
-import { startFakeGeo } from '../helpers/fake-geo';
-import { startFakeRazorpay, type FakeRazorpay } from '../helpers/fake-razorpay';
 import { joinAs, ownerOn } from '../helpers/accounts';
-import { startTestServer, type TestServer } from '../helpers/test-server';
+import { razorpayServer } from '../helpers/razorpay-server';
 
 const DAY = 86_400;
 
-let ts: TestServer;
-let rzp: FakeRazorpay;
-let geo: Awaited<ReturnType<typeof startFakeGeo>>;
-const webhookSecret = 'whsec_plans_sold';
-beforeAll(async () => {
-  rzp = await startFakeRazorpay();
-  geo = await startFakeGeo('IN');
-  ts = await startTestServer({ env: { RAZORPAY_KEY_ID: rzp.keyId, RAZORPAY_KEY_SECRET: rzp.keySecret, RAZORPAY_BASE_URL: rzp.url, RAZORPAY_WEBHOOK_SECRET: webhookSecret, GEO_URL: geo.url } });
-  rzp.webhooks({ url: `${ts.url}/api/billing/razorpay/webhook`, secret: webhookSecret });
-});
-afterAll(async () => {
-  await ts?.stop();
-  await rzp?.close();
-  await geo?.close();
-});
+const { ts, rzp } = razorpayServer('whsec_plans_sold', {}, { geoCountry: 'IN' });
 
 const account = (id: string) =>
   ts.testDb.db.selectFrom('account').select(['plan', 'credits_balance', 'monthly_validations_quota', 'team_member_limit', 'subscription_status']).where('id', '=', id).executeTakeFirstOrThrow();
