@@ -6,6 +6,7 @@
 // transaction that writes what the credits pay for.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
+import { PLANS, UNLIMITED } from '../../contracts/plans';
 
 /** The one statement that takes n credits (counted in this month's usage) when the balance covers them. */
 function debit(db: Kysely<Database>, accountId: string, n: number) {
@@ -27,29 +28,43 @@ export async function takeCredits(trx: Kysely<Database>, accountId: string, n: n
   return row !== undefined;
 }
 
+/** A real-time check's reservation: taken, and in which usage period (returnCredits needs it), or why not. */
+export type Reservation = { kind: 'reserved'; period: string } | { kind: 'suspended' } | { kind: 'insufficient' };
+
 /**
  * A real-time check's reservation in one statement (no transaction around it, no second read): takes
  * n credits unless the account is suspended or the balance is short. Only a refusal reads the
  * account again, to say which.
  */
-export async function reserveCredits(db: Kysely<Database>, accountId: string, n: number): Promise<'reserved' | 'suspended' | 'insufficient'> {
+export async function reserveCredits(db: Kysely<Database>, accountId: string, n: number): Promise<Reservation> {
   const row = await debit(db, accountId, n)
     .where((eb) => eb.or([eb('subscription_status', 'is', null), eb('subscription_status', '!=', 'suspended')]))
-    .returning('credits_balance')
+    .returning('usage_period_start')
     .executeTakeFirst();
-  if (row) return 'reserved';
+  if (row) return { kind: 'reserved', period: row.usage_period_start };
   const account = await db.selectFrom('account').select('subscription_status').where('id', '=', accountId).executeTakeFirst();
-  return account?.subscription_status === 'suspended' ? 'suspended' : 'insufficient';
+  return { kind: account?.subscription_status === 'suspended' ? 'suspended' : 'insufficient' };
 }
 
-/** Gives back n credits taken for work that is not charged (and their count in this month's usage). */
-export async function returnCredits(trx: Kysely<Database>, accountId: string, n: number): Promise<void> {
+/** Plans whose new month adds to the unused balance (unlimited ones are held at their quota instead). */
+const CARRIED_OVER = PLANS.filter((p) => p.rollover && p.monthlyValidations < UNLIMITED).map((p) => p.type);
+
+/**
+ * Gives back n credits taken for work that is not charged (and their count in this month's usage).
+ * `takenIn`, the usage period the credits were taken in (a reservation's): when a new period began
+ * meanwhile (the monthly reset, a paid period's refill), the balance they came from is gone unless
+ * the plan carried it over (rollover), so they go back only then, and the new period's usage (which
+ * never counted them) stays as it is. Without it they always go back.
+ */
+export async function returnCredits(trx: Kysely<Database>, accountId: string, n: number, takenIn?: string): Promise<void> {
   if (n <= 0) return;
+  const samePeriod = takenIn === undefined ? sql<boolean>`true` : sql<boolean>`(usage_period_start = ${takenIn}::date)`;
+  const carried = CARRIED_OVER.length > 0 ? sql<boolean>`(plan in (${sql.join(CARRIED_OVER)}))` : sql<boolean>`false`;
   await trx
     .updateTable('account')
     .set({
-      credits_balance: sql`credits_balance + ${n}`,
-      monthly_validations_used: sql`greatest(monthly_validations_used - ${n}, 0)`,
+      credits_balance: sql`credits_balance + case when ${samePeriod} or ${carried} then ${n}::int else 0 end`,
+      monthly_validations_used: sql`case when ${samePeriod} then greatest(monthly_validations_used - ${n}, 0) else monthly_validations_used end`,
       updated_at: new Date(),
     })
     .where('id', '=', accountId)

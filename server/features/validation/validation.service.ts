@@ -139,14 +139,14 @@ export async function checkSingleEmail(
 
   // One statement: the service state and the balance are both conditions of the debit.
   const reserved = await timed('credit', () => reserveCredits(deps.db, o.accountId, 1));
-  if (reserved === 'suspended') throw new AppError('PAYMENT_REQUIRED', SUSPENDED_MESSAGE);
-  if (reserved === 'insufficient') throw new AppError('INSUFFICIENT_CREDITS', insufficientCreditsMessage(o.plan));
+  if (reserved.kind === 'suspended') throw new AppError('PAYMENT_REQUIRED', SUSPENDED_MESSAGE);
+  if (reserved.kind === 'insufficient') throw new AppError('INSUFFICIENT_CREDITS', insufficientCreditsMessage(o.plan));
 
   let verification: VerificationResult;
   try {
     verification = await timed('probe', () => probeOne(deps.probe, email, depth));
   } catch (err) {
-    await returnCredits(deps.db, o.accountId, 1);
+    await returnCredits(deps.db, o.accountId, 1, reserved.period);
     console.error('[validation] probe failed:', err instanceof Error ? err.message : err);
     throw new AppError('UPSTREAM_UNAVAILABLE', PROBE_UNAVAILABLE_MESSAGE);
   }
@@ -155,13 +155,13 @@ export async function checkSingleEmail(
     const { stored, balance } = await timed('store', () => deps.db.transaction().execute(async (trx) => {
       const row = await insertSingleResult(trx, resultRow({ accountId: o.accountId, jobId: null, userId: o.userId, email, result: verification }));
       // Fair charging: an undecided result gives its credit back in the transaction that stores it.
-      if (!row.charged) await returnCredits(trx, o.accountId, 1);
+      if (!row.charged) await returnCredits(trx, o.accountId, 1, reserved.period);
       const acct = await trx.selectFrom('account').select('credits_balance').where('id', '=', o.accountId).executeTakeFirstOrThrow();
       return { stored: row, balance: acct.credits_balance };
     }));
     return singleCheckResult(email, depth, verification, { id: stored.id, checkedAt: stored.checked_at, charged: stored.charged, balance });
   } catch (err) {
-    await returnCredits(deps.db, o.accountId, 1);
+    await returnCredits(deps.db, o.accountId, 1, reserved.period);
     throw err;
   }
 }
