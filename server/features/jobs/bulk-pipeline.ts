@@ -3,6 +3,8 @@
 // NOTHING and, in the same transaction, takes one credit per row actually inserted and advances
 // the job's counters; so a crash, a retry or a second worker delivering the same chunk never
 // loses, duplicates or double-charges an address. Only addresses without a result are sent again.
+// A batch the balance no longer covers (real-time checks took the last credits) keeps and charges
+// the results the balance pays for, in order, and the job fails saying it ran out.
 // A cancelled job (job-cancel.ts) stops here: each batch reads the job's status under its row lock
 // and stores nothing once it is cancelled, and the probe stream is aborted (checked on every batch
 // and every CANCEL_POLL_MS while the probe is silent), so no further address is probed or charged.
@@ -221,37 +223,58 @@ async function jobStopped(db: Db, jobId: string): Promise<'cancelled' | 'job-fin
  */
 export async function storeBatch(db: Db, job: JobInfo, results: VerificationResult[]): Promise<'stored' | 'stopped'> {
   if (results.length === 0) return 'stored';
-  return db.transaction().execute(async (trx) => {
+  const outcome = await db.transaction().execute(async (trx): Promise<'stored' | 'stopped' | { short: string }> => {
     const current = await trx.selectFrom('validation_job').select('status').where('id', '=', job.id).forUpdate().executeTakeFirst();
     if (!current || current.status === 'cancelled' || current.status === 'failed') return 'stopped';
     const inserted = await trx
       .insertInto('validation_result')
       .values(results.map((r) => ({ ...resultRow({ accountId: job.account_id, jobId: job.id, userId: job.created_by, result: r }), ...(job.is_sandbox ? { charged: false } : {}) })))
       .onConflict((oc) => oc.columns(['job_id', 'email']).where('job_id', 'is not', null).doNothing())
-      .returning(['result', 'charged'])
+      .returning(['email', 'result', 'charged'])
       .execute();
-    const n = inserted.length;
-    if (n === 0) return 'stored';
+    if (inserted.length === 0) return 'stored';
     // Fair charging (contracts/charging.ts): undecided results are stored with charged = false.
-    const billable = inserted.filter((r) => r.charged).length;
-    if (job.charge_credits && !(await takeCredits(trx, job.account_id, billable))) {
-      const balance = await trx.selectFrom('account').select('credits_balance').where('id', '=', job.account_id).executeTakeFirst();
-      throw new OutOfCredits(`Ran out of credits while validating. ${creditsNeededMessage(billable, balance?.credits_balance ?? 0)}`);
+    let kept = inserted;
+    let short: string | null = null;
+    if (job.charge_credits) {
+      const billable = inserted.filter((r) => r.charged).length;
+      if (!(await takeCredits(trx, job.account_id, billable))) {
+        // The balance no longer covers the batch (real-time checks took the last credits): keep the
+        // results it pays for, in the order they came, charge exactly those, and stop the job.
+        const account = await trx.selectFrom('account').select('credits_balance').where('id', '=', job.account_id).forUpdate().executeTakeFirstOrThrow();
+        const byEmail = new Map(inserted.map((r) => [r.email, r]));
+        const ordered = results.map((r) => byEmail.get(r.email)).filter((r) => r !== undefined);
+        let left = account.credits_balance;
+        let cut = 0;
+        while (cut < ordered.length && (!ordered[cut]!.charged || left > 0)) {
+          if (ordered[cut]!.charged) left -= 1;
+          cut += 1;
+        }
+        kept = ordered.slice(0, cut);
+        const dropped = ordered.slice(cut).map((r) => r.email);
+        if (dropped.length > 0) await trx.deleteFrom('validation_result').where('job_id', '=', job.id).where('email', '=', sql<string>`any(${dropped}::text[])`).execute();
+        await takeCredits(trx, job.account_id, account.credits_balance - left);
+        short = `Ran out of credits while validating. ${creditsNeededMessage(billable, account.credits_balance)}`;
+      }
     }
-    const count = (kind: string) => inserted.filter((r) => r.result === kind).length;
-    await trx
-      .updateTable('validation_job')
-      .set({
-        processed_emails: sql`processed_emails + ${n}`,
-        valid_count: sql`valid_count + ${count('valid')}`,
-        invalid_count: sql`invalid_count + ${count('invalid')}`,
-        risky_count: sql`risky_count + ${count('risky')}`,
-        updated_at: new Date(),
-      })
-      .where('id', '=', job.id)
-      .execute();
-    return 'stored';
+    const count = (kind: string) => kept.filter((r) => r.result === kind).length;
+    if (kept.length > 0) {
+      await trx
+        .updateTable('validation_job')
+        .set({
+          processed_emails: sql`processed_emails + ${kept.length}`,
+          valid_count: sql`valid_count + ${count('valid')}`,
+          invalid_count: sql`invalid_count + ${count('invalid')}`,
+          risky_count: sql`risky_count + ${count('risky')}`,
+          updated_at: new Date(),
+        })
+        .where('id', '=', job.id)
+        .execute();
+    }
+    return short === null ? 'stored' : { short };
   });
+  if (typeof outcome === 'object') throw new OutOfCredits(outcome.short);
+  return outcome;
 }
 
 /** Marks the chunk done; the last chunk completes the job (rows are serialised on the job's lock). */
