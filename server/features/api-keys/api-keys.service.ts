@@ -2,6 +2,7 @@
 // the tRPC router and any operator tooling call these with an explicit db and account.
 import type { Db } from '../../../db/client';
 import { API_SCOPES, type ApiKey, type ApiScope, type CreatedApiKey } from '../../contracts/api-keys';
+import { can, PERMISSION_DENIED_MESSAGES } from '../../contracts/permissions';
 import type { PlanType } from '../../contracts/plans';
 import { ratePerSecond } from '../../rest/rate-limit';
 import { customApiRate } from '../billing/service-state';
@@ -10,7 +11,7 @@ import { writeAudit } from '../audit/audit';
 import { creditsBalance } from '../credits/credits';
 import { parseSingleEmail } from '../validation/validation.service';
 import { generateApiKey } from './api-key-format';
-import { countActiveApiKeys, findAccountApiKey, insertApiKey, listApiKeys as listKeys, revokeApiKey as revokeKey, revokeKeysCreatedBy } from './api-keys.queries';
+import { countActiveApiKeys, findAccountApiKey, insertApiKey, memberRole, listApiKeys as listKeys, revokeApiKey as revokeKey, revokeKeysCreatedBy } from './api-keys.queries';
 import { sandboxResult } from './sandbox';
 
 /** Active keys an account may hold at once (revoked keys do not count). */
@@ -46,6 +47,11 @@ export async function createApiKey(db: Db, o: NewApiKeyOptions): Promise<Created
   return db.transaction().execute(async (trx) => {
     // Serialise concurrent creates per account so the active-key cap holds.
     await trx.selectFrom('account').select('id').where('id', '=', o.accountId).forUpdate().executeTakeFirstOrThrow();
+    // Still allowed under that lock: a removal (which takes it too) may have committed since the
+    // caller was admitted, and a key made after it would outlive the revocation of their keys.
+    if (o.userId !== null && !can(await memberRole(trx, o.accountId, o.userId), 'apiKeys.manage')) {
+      throw new AppError('PERMISSION_DENIED', PERMISSION_DENIED_MESSAGES['apiKeys.manage']!);
+    }
     if ((await countActiveApiKeys(trx, o.accountId)) >= MAX_ACTIVE_API_KEYS) {
       throw new AppError('CONFLICT', `You can have at most ${MAX_ACTIVE_API_KEYS} active API keys. Revoke one you no longer use.`);
     }

@@ -304,6 +304,11 @@ export async function cancelInvitation(db: Db, o: { accountId: string; userId: s
  */
 export async function removeMember(db: Db, o: { accountId: string; userId: string; memberId: string }): Promise<{ id: string }> {
   return db.transaction().execute(async (trx) => {
+    // The account row first, as creating an API key holds it (api-keys.service.ts): a key the member
+    // was creating as they were removed is committed before this revokes their keys, or is refused
+    // (its creation checks the membership again under that lock). Without it, such a key came out
+    // of the removal working, and the two deadlocked (a 500 for the owner's Remove).
+    await trx.selectFrom('account').select('id').where('id', '=', o.accountId).forUpdate().executeTakeFirst();
     const target = await trx
       .selectFrom('member')
       .innerJoin('user', 'user.id', 'member.userId')

@@ -1,0 +1,92 @@
+// Removing a member while they are creating an API key: the removal revokes the keys they made in
+// the account, so a key whose creation was under way when the removal committed must not come out
+// of it working (a removed admin holding a live key to the team's credits and data).
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { joinAs, ownerOn } from '../helpers/accounts';
+import { testServer } from '../helpers/test-server';
+
+const ts = testServer();
+const db = () => ts.testDb.db;
+
+/** Waits until a statement matching `like` is waiting on a lock (another session holds it). */
+async function waitingOnLock(like: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const rows = await sql<{ n: string }>`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike ${like}`.execute(db());
+    if (Number(rows.rows[0]?.n ?? 0) > 0) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`no statement like ${like} waited on a lock`);
+}
+
+describe('removing an admin while they create an API key', () => {
+  it('leaves them no working key when their creation was admitted first', { timeout: 60_000 }, async () => {
+    const owner = await ownerOn(ts, 'business', 'race-owner');
+    const admin = await joinAs(ts, owner, 'admin', 'race-admin');
+    const { id: memberId } = await db().selectFrom('member').select('id').where('organizationId', '=', owner.accountId).where('userId', '=', admin.userId).executeTakeFirstOrThrow();
+
+    // Another key creation of the account is under way (it holds the account row), so the admin's
+    // create, already admitted as admin, waits; meanwhile the owner removes the admin.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = db().transaction().execute(async (trx) => {
+      await trx.selectFrom('account').select('id').where('id', '=', owner.accountId).forUpdate().execute();
+      locked();
+      await held;
+    });
+    await isLocked;
+    const creating = admin.client.trpcMutation('apiKeys.create', { name: 'parting gift' });
+    await waitingOnLock('%from "account"%for update%');
+    const removing = owner.client.trpcMutation('team.removeMember', { memberId });
+    // Give the removal every chance to finish before the held creation goes on.
+    await Promise.race([removing, new Promise((r) => setTimeout(r, 1000))]);
+    release();
+    await holder;
+    const [created, removed] = await Promise.all([creating, removing]);
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+
+    const gone = await db().selectFrom('member').select('id').where('id', '=', memberId).executeTakeFirst();
+    expect(gone).toBeUndefined();
+    if (created.status === 200) {
+      // The key came out of a creation that began before the removal: it must be revoked with the rest.
+      const key = created.body.result.data.api_key as string;
+      const res = await fetch(`${ts.url}/v1/account`, { headers: { authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as { code: string }).code).toBe('KEY_REVOKED');
+    } else {
+      expect(created.status).toBe(403);
+    }
+    const live = await db().selectFrom('api_key').select('id').where('account_id', '=', owner.accountId).where('created_by', '=', admin.userId).where('revoked_at', 'is', null).execute();
+    expect(live).toEqual([]);
+  });
+
+  it('refuses the key when the removal got there first (403, no key made)', { timeout: 60_000 }, async () => {
+    const owner = await ownerOn(ts, 'business', 'race-owner2');
+    const admin = await joinAs(ts, owner, 'admin', 'race-admin2');
+    const { id: memberId } = await db().selectFrom('member').select('id').where('organizationId', '=', owner.accountId).where('userId', '=', admin.userId).executeTakeFirstOrThrow();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = db().transaction().execute(async (trx) => {
+      await trx.selectFrom('account').select('id').where('id', '=', owner.accountId).forUpdate().execute();
+      locked();
+      await held;
+    });
+    await isLocked;
+    const removing = owner.client.trpcMutation('team.removeMember', { memberId });
+    await waitingOnLock('%from "account"%for update%');
+    const creating = admin.client.trpcMutation('apiKeys.create', { name: 'parting gift' });
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    await holder;
+    const [created, removed] = await Promise.all([creating, removing]);
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    expect(created.status, JSON.stringify(created.body)).toBe(403);
+    expect(created.body.error.message).toBe('Only the account owner or an admin can manage API keys.');
+    const keys = await db().selectFrom('api_key').select('id').where('account_id', '=', owner.accountId).where('created_by', '=', admin.userId).execute();
+    expect(keys).toEqual([]);
+  });
+});
