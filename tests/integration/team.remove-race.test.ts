@@ -3,7 +3,7 @@
 // of it working (a removed admin holding a live key to the team's credits and data).
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { joinAs, ownerOn } from '../helpers/accounts';
+import { joinAs, ownerOn, uniqueEmail } from '../helpers/accounts';
 import { testServer } from '../helpers/test-server';
 
 const ts = testServer();
@@ -88,5 +88,38 @@ describe('removing an admin while they create an API key', () => {
     expect(created.body.error.message).toBe('Only the account owner or an admin can manage API keys.');
     const keys = await db().selectFrom('api_key').select('id').where('account_id', '=', owner.accountId).where('created_by', '=', admin.userId).execute();
     expect(keys).toEqual([]);
+  });
+});
+
+describe('removing an admin while they send an invitation', () => {
+  it('withdraws the invitation they were sending, so they cannot come back through it', { timeout: 60_000 }, async () => {
+    const owner = await ownerOn(ts, 'business', 'inv-race-owner');
+    const admin = await joinAs(ts, owner, 'admin', 'inv-race-admin');
+    const { id: memberId } = await db().selectFrom('member').select('id').where('organizationId', '=', owner.accountId).where('userId', '=', admin.userId).executeTakeFirstOrThrow();
+    const second = uniqueEmail('inv-race-second');
+
+    // The invitation's row is held up on its way in (its organization row is locked elsewhere), after
+    // the admin's invitation was admitted and checked; meanwhile the owner removes the admin.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = db().transaction().execute(async (trx) => {
+      await trx.selectFrom('organization').select('id').where('id', '=', owner.accountId).forUpdate().execute();
+      locked();
+      await held;
+    });
+    await isLocked;
+    const inviting = admin.client.trpcMutation('team.invite', { email: second, role: 'admin' });
+    await waitingOnLock('%insert into "invitation"%');
+    const removing = owner.client.trpcMutation('team.removeMember', { memberId });
+    await Promise.race([removing, new Promise((r) => setTimeout(r, 1000))]);
+    release();
+    await holder;
+    const [, removed] = await Promise.all([inviting, removing]);
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+
+    const pending = await db().selectFrom('invitation').select(['id', 'email']).where('organizationId', '=', owner.accountId).where('status', '=', 'pending').execute();
+    expect(pending).toEqual([]);
   });
 });

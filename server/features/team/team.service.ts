@@ -304,10 +304,14 @@ export async function cancelInvitation(db: Db, o: { accountId: string; userId: s
  */
 export async function removeMember(db: Db, o: { accountId: string; userId: string; memberId: string }): Promise<{ id: string }> {
   return db.transaction().execute(async (trx) => {
-    // The account row first, as creating an API key holds it (api-keys.service.ts): a key the member
-    // was creating as they were removed is committed before this revokes their keys, or is refused
-    // (its creation checks the membership again under that lock). Without it, such a key came out
-    // of the removal working, and the two deadlocked (a 500 for the owner's Remove).
+    // What the member may be doing as they are removed finishes first or sees them gone:
+    //  - the team's lock, which sending an invitation holds until it is stored, so an invitation of
+    //    theirs under way is stored before theirs are withdrawn below (it was stored after, and a
+    //    removed admin accepted it from another address of theirs, back as admin);
+    //  - then the account row, which creating an API key holds (api-keys.service.ts), so a key of
+    //    theirs under way is committed before their keys are revoked, or is refused (creation checks
+    //    the membership again under that lock); it came out working, or the two deadlocked (a 500).
+    await lockTeam(trx, o.accountId);
     await trx.selectFrom('account').select('id').where('id', '=', o.accountId).forUpdate().executeTakeFirst();
     const target = await trx
       .selectFrom('member')
