@@ -90,9 +90,11 @@ export async function runOperatorCli(argv: string[], io: CliIo = defaultIo): Pro
     });
   accountCommand('grant-credits', 'Add credits to an account balance.')
     .argument('<n>', 'credits to add', positiveInt)
-    .action(async (ref: string, n: number) => {
-      const r = await withDb(io, (db) => grantAccountCredits(db, ref, n));
-      print(`Account ${r.accountId}: credits ${r.creditsBefore} → ${r.creditsAfter}.`);
+    .option('--key <key>', 'an idempotency key (a ticket or deal id): run again with it, the command grants nothing more')
+    .action(async (ref: string, n: number, opts: { key?: string }) => {
+      const r = await withDb(io, (db) => grantAccountCredits(db, ref, n, { key: opts.key }));
+      if (r.alreadyGranted) print(`Account ${r.accountId}: already granted ${n} credits with key ${opts.key}; balance ${r.creditsAfter}. Nothing changed.`);
+      else print(`Account ${r.accountId}: credits ${r.creditsBefore} → ${r.creditsAfter}.`);
     });
 
   accountCommand('billing', 'Show the billing state: plan, subscription status (active, past_due, suspended), period end, grace end, cancellation, API rate and the latest payments.')

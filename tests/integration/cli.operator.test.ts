@@ -51,6 +51,24 @@ describe('mailvet operator CLI', () => {
     expect((await audit(accountId)).map((a) => a.action)).toEqual(['account.credits_granted']);
   });
 
+  it('grant-credits --key grants once: a retried or doubled command adds nothing more', async () => {
+    const { accountId } = await seedAccount(tdb.db, { plan: 'starter', credits: 10 });
+    // The operator's shell lost the connection and the command ran again, twice at once.
+    const runs = await Promise.all([1, 2, 3].map(() => cli('accounts', 'grant-credits', accountId, '250', '--key', 'ticket-4411')));
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0]);
+    expect(runs.filter((r) => /credits 10 → 260/.test(r.out))).toHaveLength(1);
+    expect(runs.filter((r) => /already granted/.test(r.out))).toHaveLength(2);
+    expect((await cli('accounts', 'grant-credits', accountId, '250', '--key', 'ticket-4411')).out).toMatch(/already granted 250 credits with key ticket-4411; balance 260/);
+    expect((await account(accountId)).credits_balance).toBe(260);
+    // The same key for another amount is a mistake, refused.
+    const other = await cli('accounts', 'grant-credits', accountId, '300', '--key', 'ticket-4411');
+    expect(other.code).not.toBe(0);
+    expect(other.err).toMatch(/already used for a grant of 250 credits/);
+    // Another key is another grant.
+    expect((await cli('accounts', 'grant-credits', accountId, '5', '--key', 'ticket-4412')).out).toMatch(/credits 260 → 265/);
+    expect((await audit(accountId)).map((a) => a.action)).toEqual(['account.credits_granted', 'account.credits_granted']);
+  });
+
   it('jobs list, show and replay (a new free job over the same addresses)', async () => {
     const { accountId, userId } = await seedAccount(tdb.db, { plan: 'starter', credits: 100 });
     const { jobId } = await createJob(tdb.db, { accountId, userId, filename: 'q3.csv', emails: ['a@x.io', 'b@y.io', 'c@x.io'], source: 'upload', depth: 'smtp' });

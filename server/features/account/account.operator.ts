@@ -5,7 +5,7 @@ import type { Db } from '../../../db/client';
 import { PLAN_RANK, UNLIMITED, isUnlimited, planByType, type PlanType } from '../../contracts/plans';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
-import { balanceAfterPlanGrant, grantCredits } from '../credits/credits';
+import { balanceAfterPlanGrant, grantCredits, grantCreditsOnce } from '../credits/credits';
 
 /** The account named by id or by its owner's email. */
 export async function resolveAccountRef(db: Db, ref: string): Promise<{ id: string; plan: PlanType; credits_balance: number; owner_email: string }> {
@@ -43,11 +43,28 @@ export async function setPlan(db: Db, ref: string, plan: PlanType, o: { grantCre
   });
 }
 
-export async function grantAccountCredits(db: Db, ref: string, n: number) {
+const GRANT_KEY = /^[\x21-\x7e]{1,200}$/;
+
+/**
+ * Adds n credits. With `key` (an idempotency key: a ticket number, a deal id) the grant happens once:
+ * the command run again with that key (a retry after a lost connection) grants nothing more and says
+ * so; the key with another amount is refused.
+ */
+export async function grantAccountCredits(db: Db, ref: string, n: number, o: { key?: string } = {}) {
+  if (o.key !== undefined && !GRANT_KEY.test(o.key)) throw new AppError('BAD_INPUT', 'The key must be 1–200 visible ASCII characters (no spaces).');
   return db.transaction().execute(async (trx) => {
     const account = await resolveAccountRef(trx, ref);
+    if (o.key !== undefined) {
+      const once = await grantCreditsOnce(trx, account.id, n, o.key);
+      if (once.kind === 'already') {
+        if (once.credits !== n) throw new AppError('CONFLICT', `The key ${o.key} was already used for a grant of ${once.credits} credits to this account; use a new key for another grant.`);
+        return { accountId: account.id, creditsBefore: once.balance, creditsAfter: once.balance, alreadyGranted: true };
+      }
+      await writeAudit(trx, { accountId: account.id, actor: 'operator', action: 'account.credits_granted', targetType: 'account', targetId: account.id, data: { credits: n, credits_before: once.before, credits_after: once.after, key: o.key } });
+      return { accountId: account.id, creditsBefore: once.before, creditsAfter: once.after, alreadyGranted: false };
+    }
     const { before, after } = await grantCredits(trx, account.id, n);
     await writeAudit(trx, { accountId: account.id, actor: 'operator', action: 'account.credits_granted', targetType: 'account', targetId: account.id, data: { credits: n, credits_before: before, credits_after: after } });
-    return { accountId: account.id, creditsBefore: before, creditsAfter: after };
+    return { accountId: account.id, creditsBefore: before, creditsAfter: after, alreadyGranted: false };
   });
 }

@@ -98,6 +98,30 @@ export async function grantCredits(trx: Kysely<Database>, accountId: string, n: 
 }
 
 /**
+ * An operator's grant under an idempotency key (credit_grant, keyed `operator:<account>:<key>`): the
+ * first call adds n credits (grantCredits); any later one with the key, even one running at the same
+ * time (it waits on the key's row), adds nothing. 'granted' with the balance before and after,
+ * 'already' with the amount the key granted and the balance now.
+ */
+export async function grantCreditsOnce(
+  trx: Kysely<Database>,
+  accountId: string,
+  n: number,
+  key: string,
+): Promise<{ kind: 'granted'; before: number; after: number } | { kind: 'already'; credits: number; balance: number }> {
+  const stored = `operator:${accountId}:${key}`;
+  const inserted = await trx
+    .insertInto('credit_grant')
+    .values({ key: stored, account_id: accountId, subscription_id: null, payment_id: null, credits: n, period_start: new Date().toISOString().slice(0, 10) })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .returning('key')
+    .executeTakeFirst();
+  if (inserted) return { kind: 'granted', ...(await grantCredits(trx, accountId, n)) };
+  const earlier = await trx.selectFrom('credit_grant').select('credits').where('key', '=', stored).executeTakeFirstOrThrow();
+  return { kind: 'already', credits: earlier.credits, balance: await creditsBalance(trx, accountId) };
+}
+
+/**
  * The balance after moving onto a plan by hand (operator): an upgrade may grant the plan's monthly
  * credits (added, capped; an unlimited plan holds at least its unlimited quota); otherwise unchanged.
  * Leaving an unlimited plan (Enterprise) for one with a volume: its balance was only the stand-in
