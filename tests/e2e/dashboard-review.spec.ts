@@ -3,7 +3,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { fixture, upgradeTo } from '../fixtures/e2e/paid-plan';
 import { withE2eDb } from './db';
-import { followMailLink, newUserOn, SCREENSHOT_DIR, signUpAndVerify, submitSignUp, uniqueEmail } from './helpers';
+import { followMailLink, inviteFromTeam, newUserOn, SCREENSHOT_DIR, signUpAndVerify, submitSignUp, uniqueEmail } from './helpers';
 
 /** The colour of an element's top border, as the browser paints it. */
 function borderColor(el: Locator): Promise<string> {
@@ -257,12 +257,7 @@ test('an admin who removes themselves is told they leave, and the page then show
   await upgradeTo(owner, 'pro');
   const adminEmail = uniqueEmail('rv-dash-leave-admin');
   await owner.goto('/dashboard/team');
-  await owner.getByRole('button', { name: 'Invite Member' }).click();
-  const invite = owner.getByRole('dialog', { name: 'Invite Team Member' });
-  await invite.getByLabel('Email').fill(adminEmail);
-  await invite.getByLabel('Role').selectOption('admin');
-  await invite.getByRole('button', { name: 'Send Invitation' }).click();
-  await expect(owner.getByText('Invitation Sent')).toBeVisible();
+  await inviteFromTeam(owner, adminEmail, 'admin');
 
   const page = await (await browser.newContext()).newPage();
   await followMailLink(page, adminEmail, "You're invited", /invitation=/);

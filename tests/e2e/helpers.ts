@@ -58,6 +58,16 @@ export async function signIn(page: Page, email: string, password = 'secret123'):
 }
 
 /** Signs out with the dashboard header's button and waits for the home page. */
+/** On the Team page: Invite Member, the address (and role), Send Invitation; waits for 'Invitation Sent'. */
+export async function inviteFromTeam(page: Page, email: string, role?: 'admin' | 'member'): Promise<void> {
+  await page.getByRole('button', { name: 'Invite Member' }).click();
+  const invite = page.getByRole('dialog', { name: 'Invite Team Member' });
+  await invite.getByLabel('Email').fill(email);
+  if (role) await invite.getByLabel('Role').selectOption(role);
+  await invite.getByRole('button', { name: 'Send Invitation' }).click();
+  await expect(page.getByText('Invitation Sent')).toBeVisible();
+}
+
 export async function signOut(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await page.waitForURL((u) => u.pathname === '/');

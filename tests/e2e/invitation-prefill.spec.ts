@@ -3,17 +3,13 @@
 // made an account the invitation would not accept. The invited address now fills the Email field on
 // both tabs (the visitor can still change it).
 import { expect, test, type Page } from '@playwright/test';
-import { followMailLink, newUserOn, SCREENSHOT_DIR, signOut, uniqueEmail } from './helpers';
+import { followMailLink, inviteFromTeam, newUserOn, SCREENSHOT_DIR, signOut, uniqueEmail } from './helpers';
 
 /** A new Pro owner invites a new address from Team, then signs out; returns the invited address. */
 async function inviteThenSignOut(page: Page, ownerTag: string, inviteeTag: string): Promise<string> {
   await newUserOn(page, '/dashboard/team', { tag: ownerTag, plan: 'pro' });
   const invitee = uniqueEmail(inviteeTag);
-  await page.getByRole('button', { name: 'Invite Member' }).click();
-  const invite = page.getByRole('dialog', { name: 'Invite Team Member' });
-  await invite.getByLabel('Email').fill(invitee);
-  await invite.getByRole('button', { name: 'Send Invitation' }).click();
-  await expect(page.getByText('Invitation Sent')).toBeVisible();
+  await inviteFromTeam(page, invitee);
   await signOut(page);
   return invitee;
 }

@@ -4,7 +4,7 @@
 // '…and the invitations you've sent' to a member, who can send none and sees no invitations.
 import { expect, test } from '@playwright/test';
 import { upgradeTo } from '../fixtures/e2e/paid-plan';
-import { followMailLink, signUpAndVerify, submitSignUp, uniqueEmail } from './helpers';
+import { followMailLink, inviteFromTeam, signUpAndVerify, submitSignUp, uniqueEmail } from './helpers';
 
 test("a member's Overview and Team page speak of what a member can do", async ({ page }) => {
   test.setTimeout(120_000);
@@ -17,11 +17,7 @@ test("a member's Overview and Team page speak of what a member can do", async ({
   await expect(page.getByRole('link', { name: /Generate an API key/ })).toBeVisible();
   await page.goto('/dashboard/team');
   await expect(page.getByText("Everyone who can use this account, and the invitations you've sent.")).toBeVisible();
-  await page.getByRole('button', { name: 'Invite Member' }).click();
-  const invite = page.getByRole('dialog', { name: 'Invite Team Member' });
-  await invite.getByLabel('Email').fill(memberEmail);
-  await invite.getByRole('button', { name: 'Send Invitation' }).click();
-  await expect(page.getByText('Invitation Sent')).toBeVisible();
+  await inviteFromTeam(page, memberEmail);
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await page.waitForURL((u) => u.pathname === '/');
 

@@ -3,7 +3,7 @@
 // Revalidation page scrolled sideways with the toggle and Delete off screen. The name and the
 // description now wrap inside the card, and the full name stays readable.
 import { expect, test } from '@playwright/test';
-import { newUserOn, SCREENSHOT_DIR } from './helpers';
+import { inviteFromTeam, newUserOn, SCREENSHOT_DIR } from './helpers';
 
 const LONG_NAME = 'Newsletter subscribers who opened a campaign in the last ninety days (EU and UK regions)';
 const LONG_DESCRIPTION = 'Exported nightly from crm.example.com/exports/newsletter_subscribers_opened_last_90_days_eu_uk_regions_full.csv';
@@ -73,10 +73,7 @@ test('on a 390 px phone a confirmation naming a long address wraps it inside the
   await newUserOn(page, '/dashboard/team', { tag: 'rv-phone-confirm', plan: 'business' });
   await page.setViewportSize({ width: 390, height: 844 });
   const invitee = `someone.with.a.really.long.address.for.testing.purposes.${Date.now()}@subdomain.example-company-name.com`;
-  await page.getByRole('button', { name: 'Invite Member' }).click();
-  await page.getByRole('dialog', { name: 'Invite Team Member' }).getByLabel('Email').fill(invitee);
-  await page.getByRole('dialog', { name: 'Invite Team Member' }).getByRole('button', { name: 'Send Invitation' }).click();
-  await expect(page.getByText('Invitation Sent')).toBeVisible();
+  await inviteFromTeam(page, invitee);
   await page.getByRole('button', { name: `Cancel invitation to ${invitee}` }).click();
   const confirm = page.getByRole('dialog', { name: 'Cancel invitation?' });
   const text = confirm.getByText(`The invitation to ${invitee}`);

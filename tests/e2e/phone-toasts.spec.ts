@@ -3,7 +3,7 @@
 // 'Keep Invitation' (a tap on the toast went through to the hidden button). On a phone toasts now
 // come down from the top, clear of a dialog's buttons; on a laptop they stay bottom right.
 import { expect, test, type Page } from '@playwright/test';
-import { newUserOn } from './helpers';
+import { inviteFromTeam, newUserOn } from './helpers';
 
 async function overlaps(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -20,10 +20,7 @@ async function overlaps(page: Page): Promise<string[]> {
 test("on a 390 px phone a toast never lies over an open dialog's buttons", async ({ page }) => {
   await newUserOn(page, '/dashboard/team', { tag: 'rv-phone-toast', plan: 'business' });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.getByRole('button', { name: 'Invite Member' }).click();
-  await page.getByRole('dialog', { name: 'Invite Team Member' }).getByLabel('Email').fill(`toast-${Date.now()}@example.com`);
-  await page.getByRole('dialog', { name: 'Invite Team Member' }).getByRole('button', { name: 'Send Invitation' }).click();
-  await expect(page.getByText('Invitation Sent')).toBeVisible();
+  await inviteFromTeam(page, `toast-${Date.now()}@example.com`);
   await page.getByRole('button', { name: /Cancel invitation to/ }).click();
   const confirm = page.getByRole('dialog', { name: 'Cancel invitation?' });
   await expect(confirm.getByRole('button', { name: 'Keep Invitation' })).toBeVisible();

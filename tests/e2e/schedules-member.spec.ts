@@ -2,7 +2,7 @@
 // the empty state offered "Create your first schedule" although the page hides New Schedule.
 import { expect, test } from '@playwright/test';
 import { upgradeTo } from '../fixtures/e2e/paid-plan';
-import { followMailLink, signUpAndVerify, submitSignUp, uniqueEmail } from './helpers';
+import { followMailLink, inviteFromTeam, signUpAndVerify, submitSignUp, uniqueEmail } from './helpers';
 
 test('a member of a Pro account with no schedules is not offered "Create your first schedule"', async ({ page }) => {
   test.setTimeout(120_000);
@@ -11,11 +11,7 @@ test('a member of a Pro account with no schedules is not offered "Create your fi
   await signUpAndVerify(page, { email: ownerEmail, name: 'Owen Owner' });
   await upgradeTo(page, 'pro');
   await page.goto('/dashboard/team');
-  await page.getByRole('button', { name: 'Invite Member' }).click();
-  const invite = page.getByRole('dialog', { name: 'Invite Team Member' });
-  await invite.getByLabel('Email').fill(memberEmail);
-  await invite.getByRole('button', { name: 'Send Invitation' }).click();
-  await expect(page.getByText('Invitation Sent')).toBeVisible();
+  await inviteFromTeam(page, memberEmail);
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await page.waitForURL((u) => u.pathname === '/' || u.pathname === '/auth');
 

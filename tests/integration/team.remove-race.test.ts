@@ -19,31 +19,50 @@ async function waitingOnLock(like: string): Promise<void> {
   throw new Error(`no statement like ${like} waited on a lock`);
 }
 
+/**
+ * Holds a row of `table` locked (SELECT … FOR UPDATE in a transaction of its own) until `release()`,
+ * so a request that needs it waits at a known point; resolves once the lock is taken.
+ */
+async function holdRow(table: 'account' | 'organization', id: string): Promise<{ release(): Promise<void> }> {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((r) => (locked = r));
+  const done = db().transaction().execute(async (trx) => {
+    await trx.selectFrom(table).select('id').where('id', '=', id).forUpdate().execute();
+    locked();
+    await held;
+  });
+  await isLocked;
+  return {
+    async release() {
+      release();
+      await done;
+    },
+  };
+}
+
+/** A Business owner, an admin of theirs, and the admin's member row. */
+async function ownerAndAdmin(ownerTag: string, adminTag: string) {
+  const owner = await ownerOn(ts, 'business', ownerTag);
+  const admin = await joinAs(ts, owner, 'admin', adminTag);
+  const { id: memberId } = await db().selectFrom('member').select('id').where('organizationId', '=', owner.accountId).where('userId', '=', admin.userId).executeTakeFirstOrThrow();
+  return { owner, admin, memberId };
+}
+
 describe('removing an admin while they create an API key', () => {
   it('leaves them no working key when their creation was admitted first', { timeout: 60_000 }, async () => {
-    const owner = await ownerOn(ts, 'business', 'race-owner');
-    const admin = await joinAs(ts, owner, 'admin', 'race-admin');
-    const { id: memberId } = await db().selectFrom('member').select('id').where('organizationId', '=', owner.accountId).where('userId', '=', admin.userId).executeTakeFirstOrThrow();
+    const { owner, admin, memberId } = await ownerAndAdmin('race-owner', 'race-admin');
 
     // Another key creation of the account is under way (it holds the account row), so the admin's
     // create, already admitted as admin, waits; meanwhile the owner removes the admin.
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => (locked = r));
-    const holder = db().transaction().execute(async (trx) => {
-      await trx.selectFrom('account').select('id').where('id', '=', owner.accountId).forUpdate().execute();
-      locked();
-      await held;
-    });
-    await isLocked;
+    const holder = await holdRow('account', owner.accountId);
     const creating = admin.client.trpcMutation('apiKeys.create', { name: 'parting gift' });
     await waitingOnLock('%from "account"%for update%');
     const removing = owner.client.trpcMutation('team.removeMember', { memberId });
     // Give the removal every chance to finish before the held creation goes on.
     await Promise.race([removing, new Promise((r) => setTimeout(r, 1000))]);
-    release();
-    await holder;
+    await holder.release();
     const [created, removed] = await Promise.all([creating, removing]);
     expect(removed.status, JSON.stringify(removed.body)).toBe(200);
 
@@ -63,25 +82,13 @@ describe('removing an admin while they create an API key', () => {
   });
 
   it('refuses the key when the removal got there first (403, no key made)', { timeout: 60_000 }, async () => {
-    const owner = await ownerOn(ts, 'business', 'race-owner2');
-    const admin = await joinAs(ts, owner, 'admin', 'race-admin2');
-    const { id: memberId } = await db().selectFrom('member').select('id').where('organizationId', '=', owner.accountId).where('userId', '=', admin.userId).executeTakeFirstOrThrow();
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => (locked = r));
-    const holder = db().transaction().execute(async (trx) => {
-      await trx.selectFrom('account').select('id').where('id', '=', owner.accountId).forUpdate().execute();
-      locked();
-      await held;
-    });
-    await isLocked;
+    const { owner, admin, memberId } = await ownerAndAdmin('race-owner2', 'race-admin2');
+    const holder = await holdRow('account', owner.accountId);
     const removing = owner.client.trpcMutation('team.removeMember', { memberId });
     await waitingOnLock('%from "account"%for update%');
     const creating = admin.client.trpcMutation('apiKeys.create', { name: 'parting gift' });
     await new Promise((r) => setTimeout(r, 300));
-    release();
-    await holder;
+    await holder.release();
     const [created, removed] = await Promise.all([creating, removing]);
     expect(removed.status, JSON.stringify(removed.body)).toBe(200);
     expect(created.status, JSON.stringify(created.body)).toBe(403);
@@ -93,29 +100,17 @@ describe('removing an admin while they create an API key', () => {
 
 describe('removing an admin while they send an invitation', () => {
   it('withdraws the invitation they were sending, so they cannot come back through it', { timeout: 60_000 }, async () => {
-    const owner = await ownerOn(ts, 'business', 'inv-race-owner');
-    const admin = await joinAs(ts, owner, 'admin', 'inv-race-admin');
-    const { id: memberId } = await db().selectFrom('member').select('id').where('organizationId', '=', owner.accountId).where('userId', '=', admin.userId).executeTakeFirstOrThrow();
+    const { owner, admin, memberId } = await ownerAndAdmin('inv-race-owner', 'inv-race-admin');
     const second = uniqueEmail('inv-race-second');
 
     // The invitation's row is held up on its way in (its organization row is locked elsewhere), after
     // the admin's invitation was admitted and checked; meanwhile the owner removes the admin.
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => (locked = r));
-    const holder = db().transaction().execute(async (trx) => {
-      await trx.selectFrom('organization').select('id').where('id', '=', owner.accountId).forUpdate().execute();
-      locked();
-      await held;
-    });
-    await isLocked;
+    const holder = await holdRow('organization', owner.accountId);
     const inviting = admin.client.trpcMutation('team.invite', { email: second, role: 'admin' });
     await waitingOnLock('%insert into "invitation"%');
     const removing = owner.client.trpcMutation('team.removeMember', { memberId });
     await Promise.race([removing, new Promise((r) => setTimeout(r, 1000))]);
-    release();
-    await holder;
+    await holder.release();
     const [, removed] = await Promise.all([inviting, removing]);
     expect(removed.status, JSON.stringify(removed.body)).toBe(200);
 
