@@ -725,11 +725,16 @@ class DomainProbe {
     const order = batch.map((_, i) => i);
     const random = batch.findIndex((a) => a.random);
     if (random > 0) order.unshift(...order.splice(random, 1));
+    // What each reply says, read once.
+    const classes = batch.map((_, i) => {
+      const r = res.rcptReplies[i];
+      return r ? classifyReply(r) : null;
+    });
     // Accepting one real recipient and refusing another, the server shows it knows them: its
     // refusals are answers even while a more-preferred server is still to greet.
     if (!this.discerning.has(target.ip)) {
-      const classes = new Set(batch.map((a, i) => (a.random || !res.rcptReplies[i] ? null : classifyReply(res.rcptReplies[i] as SmtpReply))));
-      if (classes.has('accepted') && [...classes].some((c) => c !== null && c !== 'accepted' && isFinalClass(c))) this.discerning.add(target.ip);
+      const real = classes.filter((c, i) => c !== null && !batch[i]?.random);
+      if (real.includes('accepted') && real.some((c) => c !== 'accepted' && c !== null && isFinalClass(c))) this.discerning.add(target.ip);
     }
     order.forEach((i) => {
       const a = batch[i] as Ask;
@@ -755,7 +760,7 @@ class DomainProbe {
         // this one has shown it knows the recipients; an "accepted" from an address that accepted
         // the random mailbox too (a backup that stores and forwards for everyone says nothing of the
         // mailbox) while that one has taken our connection. Each up to its banner timeout.
-        const cls = reply && !(closing && offset + i >= closing.index) ? classifyReply(reply) : null;
+        const cls = closing && offset + i >= closing.index ? null : (classes[i] ?? null);
         if (!cls || !isFinalClass(cls)) return;
         const hold =
           cls === 'accepted'
@@ -779,7 +784,7 @@ class DomainProbe {
         if (this.avoid(a, target.ip)) return this.requeue(a, 0, true);
         return this.settle(a, 'smtp_unreachable', evidence(null), target, res.detail ?? 'no reply to RCPT');
       }
-      const cls = classifyReply(reply);
+      const cls = classes[i] ?? classifyReply(reply);
       const poisoned = session.firstTooMany > 0 && offset + i >= session.firstTooMany && saysTooManyInvalid(reply);
       if (isFinalClass(cls) && !poisoned) return this.settle(a, cls, evidence(reply), target, null);
       if (cls === 'too_many_recipients' || poisoned) {
