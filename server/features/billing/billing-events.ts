@@ -95,7 +95,8 @@ export type ChargeOutcome =
       /** the account's previous subscription, replaced by this one (an unpaid renewal paid again by a new checkout): stop it at the gateway */
       replacedSubscriptionId?: string;
     }
-  | { applied: false; reason: 'duplicate' | 'unknown_subscription' }
+  /** stale: the charge of a period older than one already applied (delivered late): recorded, nothing else */
+  | { applied: false; reason: 'duplicate' | 'unknown_subscription' | 'stale' }
   /**
    * A second payment for a period another subscription of the account has already paid (Razorpay's
    * own retry of an unpaid subscription charged while the owner paid again with a new one, in
@@ -145,6 +146,11 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
   if (account.subscription_id !== null && account.subscription_id !== sub.id && account.subscription_status === 'active' && !account.cancel_at_period_end) {
     return recordSecondPayment(trx, sub, c, account.subscription_id);
   }
+
+  // The charge of a period older than the one this subscription is in (Razorpay re-delivered it
+  // after the newer period's charge): a payment to record, never a new period — the current
+  // period's plan, usage, credits and end stay as they are.
+  if (sub.current_start !== null && c.periodStart < sub.current_start) return recordLateCharge(trx, sub, c);
 
   let planType: PaidPlan = sub.plan;
   let interval: BillingInterval = sub.interval;
@@ -281,6 +287,42 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
   });
   const cancel = await applyEarlyRefund(trx, c.paymentId, new Date());
   return { applied: true, plan: planType, creditsGranted, ...(cancel ? { cancelSubscriptionId: cancel } : {}), ...(replaced ? { replacedSubscriptionId: replaced.id } : {}) };
+}
+
+async function recordLateCharge(trx: Trx, sub: Selectable<SubscriptionTable>, c: ChargeInput): Promise<ChargeOutcome> {
+  const bp = c.billingPlanId ? await trx.selectFrom('billing_plan').select(['plan', 'interval']).where('id', '=', c.billingPlanId).executeTakeFirst() : undefined;
+  const inserted = await trx
+    .insertInto('payment')
+    .values({
+      id: c.paymentId,
+      account_id: sub.account_id,
+      subscription_id: sub.id,
+      plan: bp?.plan ?? sub.plan,
+      interval: bp?.interval ?? sub.interval,
+      currency: sub.currency,
+      amount: c.amount,
+      status: 'captured',
+      period_start: c.periodStart,
+      period_end: c.periodEnd,
+      credits_granted: 0,
+      created_at: paymentDate(c),
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) return { applied: false, reason: 'duplicate' };
+  await writeAudit(trx, {
+    accountId: sub.account_id,
+    actorUserId: c.actorUserId ?? null,
+    actor: c.actorUserId ? 'user' : 'system',
+    action: 'billing.charge_recorded_late',
+    targetType: 'payment',
+    targetId: c.paymentId,
+    data: { subscription_id: sub.id, plan: bp?.plan ?? sub.plan, amount: c.amount, currency: sub.currency, period_start: c.periodStart.toISOString(), period_end: c.periodEnd.toISOString(), current_start: sub.current_start?.toISOString() ?? null, via: c.source },
+  });
+  // A refund.processed for it that came first: applied now (an older period's: recorded, the plan stays).
+  await applyEarlyRefund(trx, c.paymentId, new Date());
+  return { applied: false, reason: 'stale' };
 }
 
 async function recordSecondPayment(trx: Trx, sub: Selectable<SubscriptionTable>, c: ChargeInput, keptSubscriptionId: string): Promise<ChargeOutcome> {
