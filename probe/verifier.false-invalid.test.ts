@@ -137,6 +137,26 @@ describe('a multi-line reply whose lines carry different codes (RFC 5321 4.2.1: 
       await server.close();
     }
   });
+
+  // RFC 3463 puts one enhanced code on every line of a reply; a reply whose lines disagree says two
+  // things at once. A line's 5.7.1 (policy), 5.2.2 (full: the mailbox exists) or 5.0.0 outweighs
+  // another line's "no such mailbox": only a reply whose every code says so is mailbox_not_found.
+  it.each([
+    ['550-5.1.1 <alice@banner.test>: Recipient rejected\r\n550 5.7.1 Unauthenticated senders are not allowed here', 'unknown/policy_block'],
+    ['550-5.1.1 Recipient rejected\r\n550 5.7.1 see https://help.banner.test/smtp', 'unknown/policy_block'],
+    ['550-5.1.1 Recipient rejected\r\n550 5.2.2 Mailbox quota exceeded', 'risky/mailbox_full'],
+    ['550 5.1.1 sorry, you are not allowed here (#5.7.1)', 'unknown/policy_block'],
+  ])('lines with conflicting enhanced codes, %s, are never mailbox_not_found', async (answer, expected) => {
+    const { result } = await verifyAgainst(mixed(answer), 'alice@banner.test');
+    expect(result.result).not.toBe('invalid');
+    expect(`${result.verdict}/${result.reason}`).toBe(expected);
+  });
+
+  it('a multi-line 550 whose every line says 5.1.1 (Gmail) is still mailbox_not_found', async () => {
+    const gmail = "550-5.1.1 The email account that you tried to reach does not exist. Please try\r\n550-5.1.1 double-checking the recipient's email address for typos or\r\n550 5.1.1 unnecessary spaces. https://support.google.com/mail/?p=NoSuchUser";
+    const { result } = await verifyAgainst(mixed(gmail), 'alice@banner.test');
+    expect(result).toMatchObject({ verdict: 'undeliverable', reason: 'mailbox_not_found' });
+  });
 });
 
 describe('a permanent refusal at RCPT whose text says it is about policy or a block, whatever its code says', () => {

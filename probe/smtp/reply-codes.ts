@@ -210,9 +210,10 @@ export function reasonForClass(cls: ReplyClass): Reason {
  * Splits "550-5.1.1 text" style lines into code, enhanced code and text. The reply code is the last
  * line's: RFC 5321 4.2.1 wants the same code on every line and lets a client take the line with
  * "code SP" as the reply, as MTAs do; a reply whose lines disagree ("550-5.1.1 …" then "451 4.3.0 …")
- * is what its last line says, not its first. The enhanced code is the first one at the head of a
- * line with that code (RFC 3463 puts it on every line; some servers only on the last), else qmail's
- * "(#5.7.1)" in the text. One of another class than the reply code ("550 4.7.1") is not taken as the
+ * is what its last line says, not its first. The enhanced code is read at the head of the lines
+ * with that code (RFC 3463 puts it on every line; some servers only on the last) and in qmail's
+ * "(#5.7.1)" in the text; when they disagree, the first that does not say "no such mailbox" (5.1.x,
+ * 5.2.1) is the reply's. One of another class than the reply code ("550 4.7.1") is not taken as the
  * enhanced code; it is kept at the head of the text.
  */
 /**
@@ -221,6 +222,8 @@ export function reasonForClass(cls: ReplyClass): Reason {
  * pattern of REPLY_TABLE would read (one with ".*" from each "client host" in it) and the evidence keep.
  */
 const MAX_TEXT = 8192;
+/** Enhanced codes that make a refusal "mailbox not found" or "disabled" (5.1.7/5.1.8 are about our sender). */
+const SAYS_NO_MAILBOX = /^5\.1\.(?![78]$)\d{1,3}$|^5\.2\.1$/;
 
 export function parseReplyLines(lines: string[]): Reply {
   const last = lines[lines.length - 1] ?? '';
@@ -228,14 +231,23 @@ export function parseReplyLines(lines: string[]): Reply {
   // "#5.7.1" (Cisco) is the same code with a hash.
   const texts = lines.map((l) => l.slice(4).replace(/^#(?=\d)/, ''));
   const ownCode = (i: number): boolean => lines[i]?.slice(0, 3) === last.slice(0, 3);
-  const atHead = texts.map((t, i) => (ownCode(i) ? /^[245]\.\d{1,3}\.\d{1,3}(?=\s|$)/.exec(t)?.[0] : undefined)).find((c) => c !== undefined);
+  const heads = texts.map((t, i) => (ownCode(i) ? /^[245]\.\d{1,3}\.\d{1,3}(?=\s|$)/.exec(t)?.[0] : undefined));
+  const atHead = heads.find((c) => c !== undefined);
   // qmail writes its enhanced code at the end, in the text: "553 sorry, that domain isn't in my list of allowed rcpthosts (#5.7.1)".
-  const found = atHead ?? /\(#([245]\.\d{1,3}\.\d{1,3})\)/.exec(texts.join(' '))?.[1];
-  const enhanced = found !== undefined && found[0] === last[0] ? found : null;
+  const inText = /\(#([245]\.\d{1,3}\.\d{1,3})\)/.exec(texts.join(' '))?.[1];
+  // Every enhanced code the reply carries. RFC 3463 puts one code on every line; a reply whose lines
+  // disagree ("550-5.1.1 …" then "550 5.7.1 …") says two things at once, and a code that does not say
+  // the mailbox is missing (5.7.1 policy, 5.2.2 full: the mailbox exists, a stray 4.x.x) outweighs one
+  // that does: only a reply whose every code says "no such mailbox" may read as one.
+  const codes = [...new Set([...heads, inText].filter((c): c is string => c !== undefined))];
+  const pick = codes.find((c) => !SAYS_NO_MAILBOX.test(c)) ?? codes[0];
+  const enhanced = pick !== undefined && pick[0] === last[0] ? pick : null;
   const text = texts
     .map((t) => (atHead && t.startsWith(atHead) ? t.slice(atHead.length).trimStart() : t))
     .join(' ')
     .slice(0, MAX_TEXT)
     .trim();
-  return { code: Number.isNaN(code) ? 0 : code, enhanced, text: atHead && !enhanced ? `${atHead} ${text}`.trim() : text };
+  // A code of another class than the reply's is no enhanced code, but stays at the head of the text (STRAY_ENHANCED).
+  const stray = pick !== undefined && enhanced === null && pick !== inText;
+  return { code: Number.isNaN(code) ? 0 : code, enhanced, text: stray ? `${pick} ${text}`.trim() : text };
 }
