@@ -8,6 +8,7 @@ import type pg from 'pg';
 import type { Db } from '../../db/client';
 import { claimTotpCode, clearSignInAttempts, countSignInAttempt, mayMailMailbox, recordWrongPassword, releaseTotpCode, SIGN_IN_LOCKED_MESSAGE, TOTP_CODE_USED_MESSAGE, WRONG_PASSWORDS_MESSAGE, wrongPasswordsSpent, type AuthMailKind } from '../features/account/auth-mail-throttle';
 import { grantFreeCreditsOnVerification, provisionAccount } from '../features/account/provision';
+import { endPendingTwoFactorSignIns } from '../features/account/two-factor-pending';
 import { brandForHost, invitationBrand, mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
 import { invitationAllowance, mailedInvitationRef, teamMemberLimit } from '../features/team/team.service';
 import { linkMail, type Mailer } from '../mail/mailer';
@@ -198,6 +199,8 @@ async function settleSessionAfterVerify(ctx: HookContext): Promise<void> {
   deleteSessionCookie(ctx);
 }
 
+const CHANGE_PASSWORD_PATH = '/change-password';
+
 /** Before: refuses hostile input, then counts a password sign-in against its address (auth-mail-throttle.ts). */
 function beforeHook(db: Db) {
   return createAuthMiddleware(async (ctx) => {
@@ -211,6 +214,12 @@ function beforeHook(db: Db) {
     const confirming = await passwordConfirmUser(ctx);
     if (confirming && (await wrongPasswordsSpent(db, confirming))) {
       throw new APIError('TOO_MANY_REQUESTS', { message: WRONG_PASSWORDS_MESSAGE, code: 'TOO_MANY_WRONG_PASSWORDS' });
+    }
+    // A password is changed because it may be known to someone else: every other session ends,
+    // whatever the call asked (better-auth keeps them unless revokeOtherSessions is true, and a direct
+    // call, a script or an older client may leave it out). The caller's browser gets a new session.
+    if (ctx.path === CHANGE_PASSWORD_PATH && ctx.body && typeof ctx.body === 'object') {
+      return { context: { body: { ...(ctx.body as Record<string, unknown>), revokeOtherSessions: true } } };
     }
     const email = ctx.path === SIGN_IN_PATH ? signInEmail(ctx.body) : null;
     if (!email) return;
@@ -241,6 +250,10 @@ function afterHook(db: Db, answerFloorMs: number) {
     await markSignUpBrowser(ctx, returned);
     const claim = ctx.request ? totpClaims.get(ctx.request) : undefined;
     if (claim && isAPIError(returned)) await releaseTotpCode(db, claim.userId, claim.code);
+    if (ctx.path === CHANGE_PASSWORD_PATH && !isAPIError(returned)) {
+      const userId = (returned as { user?: { id?: unknown } } | null)?.user?.id;
+      if (typeof userId === 'string') await endPendingTwoFactorSignIns(db, userId);
+    }
     if (isAPIError(returned) && returned.body?.code === 'INVALID_PASSWORD') {
       const confirming = await passwordConfirmUser(ctx);
       if (confirming) await recordWrongPassword(db, confirming);
@@ -320,8 +333,10 @@ export function createAuth(d: AuthDeps) {
       maxPasswordLength: 128,
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
-      // A new password chosen through the mailbox ends any sign-in lockout on the address.
+      // A new password chosen through the mailbox ends any sign-in lockout on the address, and any
+      // sign-in with the old one still waiting at the two-factor step (sessions end: revokeSessionsOnPasswordReset).
       onPasswordReset: async ({ user }) => {
+        await endPendingTwoFactorSignIns(d.db, user.id);
         await clearSignInAttempts(d.db, user.email);
       },
       sendResetPassword: async ({ user, url }, request) => {

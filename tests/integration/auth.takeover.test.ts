@@ -1,0 +1,97 @@
+// What an owner who suspects someone else has their password can count on: choosing a new one (by
+// reset link or Change Password) ends everything the old password had opened or half-opened.
+import { base32 } from '@better-auth/utils/base32';
+import { createOTP } from '@better-auth/utils/otp';
+import { describe, expect, it } from 'vitest';
+import { Browserless, signUpVerified, testServer } from '../helpers/test-server';
+
+const ts = testServer();
+const db = () => ts.testDb.db;
+
+async function me(c: Browserless) {
+  const res = await c.trpcQuery('account.me');
+  return res.status === 200 ? res.body.result.data : null;
+}
+
+async function signIn(email: string, password: string): Promise<{ client: Browserless; status: number; body: any }> {
+  const client = new Browserless(ts.url);
+  const res = await client.request('/api/auth/sign-in/email', { json: { email, password } });
+  return { client, status: res.status, body: await res.json() };
+}
+
+/** Signs up, turns two-factor on; returns the signed-in browser and the authenticator. */
+async function withTwoFactor(email: string, password: string) {
+  const c = await signUpVerified(ts, { email, password });
+  const enable = await c.request('/api/auth/two-factor/enable', { json: { password } });
+  const { totpURI } = (await enable.json()) as { totpURI: string };
+  const otp = createOTP(base32.decode(new URL(totpURI).searchParams.get('secret')!));
+  const step = Math.floor(Date.now() / 30_000);
+  expect((await c.request('/api/auth/two-factor/verify-totp', { json: { code: await otp.hotp(step - 1) } })).status).toBe(200);
+  return { c, otp, step };
+}
+
+async function resetToken(email: string): Promise<string> {
+  const visitor = new Browserless(ts.url);
+  expect((await visitor.request('/api/auth/request-password-reset', { json: { email, redirectTo: '/auth?step=reset' } })).status).toBe(200);
+  let text: string | undefined;
+  await expect
+    .poll(async () => {
+      text = (await db().selectFrom('dev_outbox').select('text').where('to', '=', email).where('subject', '=', 'Reset your Mailvet password').orderBy('id', 'desc').executeTakeFirst())?.text;
+      return text;
+    })
+    .toBeDefined();
+  const follow = await visitor.request(text!.match(/https?:\/\/\S+reset-password\S+/)![0]);
+  return new URL(follow.headers.get('location')!, ts.url).searchParams.get('token')!;
+}
+
+describe('a new password ends what the old one started', () => {
+  it('a password reset ends a two-factor sign-in left at the code step: the code no longer signs it in', async () => {
+    const email = 'pending-2fa-reset@example.com';
+    const { otp, step } = await withTwoFactor(email, 'leaked-secret');
+    // Someone with the leaked password is at the code step (phishing the code, or waiting for one).
+    const thief = await signIn(email, 'leaked-secret');
+    expect(thief.body.twoFactorRedirect).toBe(true);
+    // The owner resets the password through the mailbox.
+    const token = await resetToken(email);
+    expect((await new Browserless(ts.url).request('/api/auth/reset-password', { json: { token, newPassword: 'fresh-secret' } })).status).toBe(200);
+    // A code (or a backup code) the thief gets hold of afterwards signs nothing in.
+    const late = await thief.client.request('/api/auth/two-factor/verify-totp', { json: { code: await otp.hotp(step) } });
+    expect(late.status).toBe(401);
+    expect(await me(thief.client)).toBeNull();
+    const user = await db().selectFrom('user').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+    expect(await db().selectFrom('session').select('id').where('userId', '=', user.id).execute()).toEqual([]);
+    // The owner signs in with the new password and a code.
+    const owner = await signIn(email, 'fresh-secret');
+    expect(owner.body.twoFactorRedirect).toBe(true);
+    expect((await owner.client.request('/api/auth/two-factor/verify-totp', { json: { code: await otp.hotp(step + 1) } })).status).toBe(200);
+    expect((await me(owner.client))?.user.email).toBe(email);
+  });
+
+  it('Change Password ends a two-factor sign-in left at the code step', async () => {
+    const email = 'pending-2fa-change@example.com';
+    const { c, otp, step } = await withTwoFactor(email, 'leaked-secret');
+    const thief = await signIn(email, 'leaked-secret');
+    expect(thief.body.twoFactorRedirect).toBe(true);
+    expect((await c.request('/api/auth/change-password', { json: { currentPassword: 'leaked-secret', newPassword: 'fresh-secret', revokeOtherSessions: true } })).status).toBe(200);
+    expect((await thief.client.request('/api/auth/two-factor/verify-totp', { json: { code: await otp.hotp(step) } })).status).toBe(401);
+    expect(await me(thief.client)).toBeNull();
+    expect((await me(c))?.user.email).toBe(email);
+  });
+
+  it('Change Password always signs every other browser out, even when the call asks to keep them (revokeOtherSessions false or left out)', async () => {
+    for (const [i, flag] of [false, undefined].entries()) {
+      const email = `change-keeps-${i}@example.com`;
+      const owner = await signUpVerified(ts, { email, password: 'leaked-secret' });
+      const thief = await signIn(email, 'leaked-secret');
+      expect(await me(thief.client)).not.toBeNull();
+      const body = { currentPassword: 'leaked-secret', newPassword: 'fresh-secret', ...(flag === undefined ? {} : { revokeOtherSessions: flag }) };
+      const res = await owner.request('/api/auth/change-password', { json: body });
+      expect(res.status).toBe(200);
+      expect(await me(thief.client), `revokeOtherSessions ${String(flag)}`).toBeNull();
+      // The browser that changed it stays signed in, on a new session.
+      expect((await me(owner))?.user.email).toBe(email);
+      const user = await db().selectFrom('user').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      expect(await db().selectFrom('session').select('id').where('userId', '=', user.id).execute()).toHaveLength(1);
+    }
+  });
+});
