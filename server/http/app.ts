@@ -3,7 +3,8 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { toNodeHandler } from 'better-auth/node';
 import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
 import type { RequestListener } from 'node:http';
-import { AppError } from '../lib/app-error';
+import { AppError, UNAVAILABLE_RETRY_AFTER_SECONDS, retryAfterFor } from '../lib/app-error';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { BULK_BODY_BYTES, CSV_BASE64_BODY_BYTES, SMALL_BODY_BYTES, jsonBodyGuard, jsonQueryGuard } from './body-guard';
 import { TRPC_MAX_BATCH_CALLS } from '../contracts/transport';
 import type { ErrorCode } from '../contracts/error-codes';
@@ -94,7 +95,7 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
   app.get('/healthz', async (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     if (await databaseAnswers(deps.db)) res.json({ ok: true });
-    else res.status(503).json({ ok: false, database: 'unreachable' });
+    else res.status(503).setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS)).json({ ok: false, database: 'unreachable' });
   });
   // The public REST API + /v1/openapi.json first: no other router below serves /v1, and the API's
   // requests (the busiest) then walk no other router's route table.
@@ -122,7 +123,7 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
       maxBatchSize: TRPC_MAX_BATCH_CALLS,
       // A rate refusal (the dashboard's budget) says when to retry in the header too, as the upload door and /v1 do.
       responseMeta: ({ errors }) => {
-        const wait = errors.map((e) => (e.cause instanceof AppError ? Number(e.cause.details?.retryAfterSeconds) : NaN)).find((n) => Number.isFinite(n) && n > 0);
+        const wait = errors.map((e) => retryAfterFor(getHTTPStatusCodeFromError(e), e.cause)).find((n) => n !== null && n > 0);
         return wait ? { headers: { 'Retry-After': String(wait) } } : {};
       },
     }),

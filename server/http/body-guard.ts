@@ -1,6 +1,6 @@
 // Bodies are bounded before any library walks them. Every JSON surface (tRPC, /v1, better-auth)
 // reads its body through `jsonBodyGuard`: a per-route byte limit (413, checked against
-// Content-Length before reading), UTF-8 JSON only (other media types and charsets → 415),
+// Content-Length before reading), UTF-8 JSON only (other media types and charsets → 415; US-ASCII is UTF-8),
 // well-formed UTF-8 (400), at most MAX_JSON_DEPTH levels of nesting (400: deeper bodies used to
 // overflow the stack of libraries that walk them recursively), and valid JSON (400). What passes
 // is handed on as `req.body` (the text, or the parsed value), so no library reads the stream again.
@@ -17,7 +17,7 @@ export const MAX_JSON_DEPTH = 64;
 export const BODY_MESSAGES = {
   tooLarge: (limit: number) => `The request body is larger than this endpoint accepts (${formatBytes(limit)}).`,
   mediaType: 'Send the request body as JSON (Content-Type: application/json).',
-  charset: (charset: string) => `Only UTF-8 JSON is accepted; the body declares charset=${charset}.`,
+  charset: (charset: string) => `Only UTF-8 JSON is accepted (US-ASCII is UTF-8 too); the body declares charset=${charset}.`,
   encoding: 'The Content-Encoding of the request body is not supported.',
   utf8: 'The request body is not valid UTF-8.',
   depth: `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`,
@@ -121,11 +121,18 @@ export interface StreamedLimit {
   tooLarge?: () => AppError;
 }
 
-/** The refusal (415) of a JSON body's Content-Type: not JSON, or JSON in a charset other than UTF-8; null when it is UTF-8 JSON. */
+/**
+ * Charsets a JSON body is read in as UTF-8: UTF-8's names, and US-ASCII's (IANA aliases), which is
+ * a subset of it — some HTTP clients label a body of plain ASCII so. Bytes that are not UTF-8 are
+ * still refused (400) whatever the label said.
+ */
+const UTF8_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii', 'iso646-us', 'ansi_x3.4-1968', 'csascii']);
+
+/** The refusal (415) of a JSON body's Content-Type: not JSON, or JSON in a charset other than UTF-8 (or US-ASCII); null when it is UTF-8 JSON. */
 export function jsonContentTypeRefusal(header: string | undefined): AppError | null {
   const media = mediaTypeOf(header);
   if (!media || !isJsonType(media.type)) return new AppError('UNSUPPORTED_MEDIA_TYPE', BODY_MESSAGES.mediaType);
-  if (media.charset !== null && media.charset !== 'utf-8' && media.charset !== 'utf8') return new AppError('UNSUPPORTED_MEDIA_TYPE', BODY_MESSAGES.charset(media.charset));
+  if (media.charset !== null && !UTF8_CHARSETS.has(media.charset)) return new AppError('UNSUPPORTED_MEDIA_TYPE', BODY_MESSAGES.charset(media.charset));
   return null;
 }
 

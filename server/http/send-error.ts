@@ -3,7 +3,7 @@
 import type { Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { ERROR_CODES, type ErrorCode } from '../contracts/error-codes';
-import { AppError } from '../lib/app-error';
+import { AppError, retryAfterFor } from '../lib/app-error';
 
 export interface ErrorBody {
   code: ErrorCode;
@@ -17,10 +17,17 @@ export function httpError(err: unknown, fallbackMessage = 'Something went wrong 
   return { status: ERROR_CODES.INTERNAL_ERROR.status, body: { code: 'INTERNAL_ERROR', message: fallbackMessage } };
 }
 
+/** Retry-After on an error answer that may be sent again later (a 503, a 409 for a request still running), unless set already. */
+export function setRetryAfter(res: Pick<Response, 'getHeader' | 'setHeader' | 'headersSent'>, status: number, err?: unknown): void {
+  const seconds = retryAfterFor(status, err);
+  if (seconds !== null && !res.headersSent && res.getHeader('Retry-After') === undefined) res.setHeader('Retry-After', String(seconds));
+}
+
 /** Sends `{ error: { code, message, …details } }` (the dashboard routes' envelope). */
 export function sendError(res: Response, err: unknown, fallbackMessage?: string): void {
   if (!(err instanceof AppError)) console.error('[http] unexpected error:', err);
   const { status, body } = httpError(err, fallbackMessage);
+  setRetryAfter(res, status, err);
   res.status(status).json({ error: body });
 }
 
@@ -54,5 +61,6 @@ export function sendProblem(res: Response, err: unknown, docsBase: string): void
   if (!(err instanceof AppError)) console.error('[http] unexpected error:', err);
   const { status, body } = httpError(err);
   if (status === 401) res.setHeader('WWW-Authenticate', bearerChallenge(body.code));
+  setRetryAfter(res, status, err);
   res.status(status).type(PROBLEM_JSON).send(JSON.stringify(problemDetails(status, body, docsBase)));
 }

@@ -5,6 +5,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, Idempotency-Key, X-Request-Id';
+/**
+ * A preflight may also name headers a page's own tooling adds to every call (W3C trace context's
+ * traceparent/tracestate and baggage, Sentry's sentry-trace, X-Requested-With …): they are allowed
+ * as asked (each a header-name token; at most 32), since /v1 reads none of them and no cookie ever
+ * goes with a call, so refusing one only made the browser drop the whole call.
+ */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
+function allowedHeaders(requested: string | undefined): string {
+  if (!requested) return ALLOW_HEADERS;
+  const known = new Set(ALLOW_HEADERS.toLowerCase().split(', '));
+  const extra = requested
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => HEADER_NAME.test(h) && !known.has(h));
+  return [ALLOW_HEADERS, ...new Set(extra)].slice(0, 33).join(', ');
+}
 const EXPOSE_HEADERS = 'X-Request-Id, X-Next-Cursor, Idempotent-Replayed, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, Server-Timing, WWW-Authenticate';
 
 /** The headers every /v1 answer carries for a cross-origin caller. */
@@ -25,7 +41,9 @@ export function answerPreflight(req: IncomingMessage, res: ServerResponse, allow
   if (allow) res.setHeader('Allow', [...allow, 'OPTIONS'].join(', '));
   allowCrossOrigin(res);
   res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-  res.setHeader('Access-Control-Allow-Headers', ALLOW_HEADERS);
+  const requested = req.headers['access-control-request-headers'];
+  res.setHeader('Access-Control-Allow-Headers', allowedHeaders(typeof requested === 'string' ? requested : undefined));
+  res.setHeader('Vary', 'Access-Control-Request-Headers');
   res.setHeader('Access-Control-Max-Age', '600');
   res.statusCode = 204;
   res.end();

@@ -6,7 +6,7 @@ import express, { type Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BODY_MESSAGES, BULK_BODY_BYTES, SMALL_BODY_BYTES, decodeJsonBody, jsonBodyGuard, jsonContentTypeRefusal } from '../http/body-guard';
 import { setCommonHeaders } from '../http/common-headers';
-import { PROBLEM_JSON, bearerChallenge, problemDetails, sendProblem } from '../http/send-error';
+import { PROBLEM_JSON, bearerChallenge, problemDetails, sendProblem, setRetryAfter } from '../http/send-error';
 import { createOpenApiExpressMiddleware } from 'trpc-to-openapi';
 import { TRPCError, getTRPCErrorFromUnknown, getTRPCErrorShape } from '@trpc/server';
 import type { z } from 'zod';
@@ -82,6 +82,7 @@ function rewriteErrorBodies(res: Response, docsBase: string): void {
         const problem = publicError(JSON.parse(chunk.toString()) as ErrorEnvelope);
         const body = JSON.stringify(problemDetails(res.statusCode, problem, docsBase));
         if (res.statusCode === 401 && !res.headersSent) res.setHeader('WWW-Authenticate', bearerChallenge(problem.code));
+        setRetryAfter(res, res.statusCode);
         res.setHeader('Content-Type', PROBLEM_JSON);
         res.setHeader('Content-Length', Buffer.byteLength(body));
         return end(body, ...rest);

@@ -80,7 +80,7 @@ interface OperationObject {
 /**
  * What trpc-to-openapi cannot know of our answers: errors leave as application/problem+json; every
  * POST takes an Idempotency-Key and can be refused by the body guard (413, 415) or for its key
- * (409 still running, 422 another body); a 429 carries Retry-After; results also come as CSV; the
+ * (409 still running, 422 another body); a 429, a 503 and a 409 still running carry Retry-After; results also come as CSV; the
  * bulk routes also take a CSV file as multipart/form-data.
  */
 function describeOurAnswers(doc: OpenAPIObject): OpenAPIObject {
@@ -136,7 +136,9 @@ function describeOurAnswers(doc: OpenAPIObject): OpenAPIObject {
       for (const [status, response] of Object.entries(responses)) {
         if (Number(status) < 400 || !response.content?.['application/json']) continue;
         response.content = { 'application/problem+json': response.content['application/json'] };
-        if (status === '429') response.headers = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } } };
+        if (status === '429' || status === '503') response.headers = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } } };
+        // A 409 for a request still running says when to send it again; other conflicts (a finished job) do not.
+        if (status === '409' && method === 'post') response.headers = { 'Retry-After': { description: 'With "still being processed" (Idempotency-Key): seconds to wait before sending the request again.', schema: { type: 'integer', minimum: 1 } } };
         if (status === '401') {
           response.headers = {
             'WWW-Authenticate': { description: 'Bearer realm="Mailvet API", with error="invalid_token" when the key sent is malformed, unknown or revoked.', schema: { type: 'string' } },
@@ -229,7 +231,7 @@ export function openApiDocument(baseURL: string): OpenAPIObject {
         version: '1.0.0',
         description:
           'Email validation API. Authenticate with "Authorization: Bearer <API key>" (keys are created on the API Keys page). ' +
-          'Errors are application/problem+json (RFC 9457: type, title, status, detail) and keep the app code and message ({code, message}); 429 carries Retry-After (seconds). ' +
+          'Errors are application/problem+json (RFC 9457: type, title, status, detail) and keep the app code and message ({code, message}); 429, 503 and a 409 for a request still running carry Retry-After (seconds). ' +
           'Every response carries X-Request-Id (yours echoed when you send one). Every POST takes an Idempotency-Key header, kept per API key: the same key and body from the same API key within 24 hours return the original answer (no second job, no second charge); the same key with another body is a 422.',
         baseUrl: `${baseURL.replace(/\/$/, '')}/v1`,
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your API key (mv_live_…, or a test key mv_test_… that answers from the sandbox)' } },

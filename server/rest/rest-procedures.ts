@@ -80,8 +80,11 @@ export const v1Gates = {
       // Enterprise: the rate the operator set for this account (mailvet accounts set-api-rate), if any,
       // read with the key (no second query per request).
       const custom = caller.plan === 'enterprise' ? caller.accountRatePerSecond : null;
-      const decision = await consumeV1Request(store, caller.plan, caller.accountId, custom);
-      if (!decision.allowed) refuse(decision, headers, 'on your plan');
+      // Test keys have a budget of their own at the same rate: a test key (which may sit in a page
+      // anyone can read, as the documentation suggests) never takes from the live keys' traffic.
+      const bucket = caller.sandbox ? `${caller.accountId}:test` : caller.accountId;
+      const decision = await consumeV1Request(store, caller.plan, bucket, custom);
+      if (!decision.allowed) refuse(decision, headers, caller.sandbox ? 'for test keys on your plan' : 'on your plan');
       if (headers) {
         const tighter = keyDecision?.allowed && keyDecision.limit < decision.limit ? keyDecision : decision;
         headers['X-RateLimit-Limit'] = String(tighter.limit);

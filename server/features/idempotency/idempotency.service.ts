@@ -32,6 +32,9 @@ function storedKey(o: { key: string; apiKeyId: string }): string {
   return `${o.apiKeyId} ${o.key}`;
 }
 
+/** The first request with the key has not answered yet: the client may send it again shortly (Retry-After). */
+const stillRunning = () => new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed. Retry in a moment.', { retryAfterSeconds: 1 });
+
 /** Claims the key for this request, or answers how an earlier request with it ended. */
 export async function claimIdempotencyKey(db: Db, o: { accountId: string; apiKeyId: string; key: string; hash: string; sandbox: boolean }): Promise<Claim> {
   if (!KEY_FORMAT.test(o.key)) throw new AppError('BAD_INPUT', 'Idempotency-Key must be 1–255 visible ASCII characters.');
@@ -53,7 +56,7 @@ export async function claimIdempotencyKey(db: Db, o: { accountId: string; apiKey
     .executeTakeFirst();
   if (claimed) return { kind: 'new' };
   const row = await storedAnswer(db, o.accountId, o.key);
-  if (!row) throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed. Retry in a moment.');
+  if (!row) throw stillRunning();
   return answerFrom(row, o.hash);
 }
 
@@ -80,7 +83,7 @@ function answerFrom(row: StoredAnswer, hash: string): Claim {
   if (row.request_hash !== hash) {
     throw new AppError('UNPROCESSABLE', 'This Idempotency-Key was already used with a different request. Use a new key for a new request.');
   }
-  if (row.status === null || row.body === null) throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed. Retry in a moment.');
+  if (row.status === null || row.body === null) throw stillRunning();
   return { kind: 'replay', status: row.status, body: row.body, contentType: row.content_type };
 }
 

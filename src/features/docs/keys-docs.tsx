@@ -14,7 +14,7 @@ export function KeyScopesSection() {
         Each key holds the scopes chosen when it was created (keys made before scopes existed hold all four). A call outside the key&apos;s
         scopes is refused with <InlineCode>403</InlineCode>, code <InlineCode>SCOPE_REQUIRED</InlineCode> and the missing{' '}
         <InlineCode>scope</InlineCode>. A key can also have its own rate limit, at most your plan&apos;s; the account&apos;s limit still applies
-        across all keys.
+        across all its live keys. Test keys share a limit of their own at the same rate, so calls with a test key never slow your live keys.
       </P>
       <DocTable caption="API key scopes" columns={['scope', 'Allows']}>
         {API_SCOPES.map((s) => (
