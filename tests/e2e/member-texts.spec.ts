@@ -36,4 +36,11 @@ test("a member's Overview and Team page speak of what a member can do", async ({
   await expect(checklist).toContainText('Generate an API key');
   await expect(checklist).toContainText('An owner or admin of this account creates API keys.');
   await expect(checklist.getByRole('link', { name: /Generate an API key/ })).toHaveCount(0);
+
+  // Integrations: the upgrade banner (spec) tells a member who can upgrade, and offers no plan change they cannot make.
+  await page.goto('/dashboard/integrations');
+  const banner = page.getByTestId('integrations-upgrade');
+  await expect(banner).toContainText('Integrations are available on the Enterprise plan');
+  await expect(banner).toContainText('Only the account owner can change the plan: ask them to upgrade to Enterprise');
+  await expect(banner.getByRole('link', { name: 'View Plans' })).toHaveCount(0);
 });

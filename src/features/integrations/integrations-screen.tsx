@@ -221,6 +221,7 @@ export function IntegrationsScreen() {
   const plan = me.data?.plan;
   const allowed = plan ? planAllows(plan, 'integrations') : false;
   const locked = !allowed;
+  const isOwner = me.data?.role === 'owner';
 
   return (
     <div className="space-y-6">
@@ -241,11 +242,15 @@ export function IntegrationsScreen() {
           <div className="flex-1">
             <p className="font-semibold text-slate-900">Integrations are available on the Enterprise plan</p>
             <p className="mt-0.5 text-sm text-slate-600">
-              You&apos;re on the {planByType(plan).name} plan. Upgrade to Enterprise for webhooks, Zapier and custom API integrations.
+              You&apos;re on the {planByType(plan).name} plan.{' '}
+              {isOwner
+                ? 'Upgrade to Enterprise for webhooks, Zapier and custom API integrations.'
+                : 'Only the account owner can change the plan: ask them to upgrade to Enterprise for webhooks, Zapier and custom API integrations.'}
             </p>
           </div>
           <div className="flex gap-2">
-            <Button variant="outline" to={paths.dashboard.billing}>View Plans</Button>
+            {/* Billing lets only the owner choose a plan: nobody else is sent there to find its buttons disabled. */}
+            {isOwner && <Button variant="outline" to={paths.dashboard.billing}>View Plans</Button>}
             <Button href={salesHref}>Contact Sales</Button>
           </div>
         </div>
