@@ -15,7 +15,8 @@ export const SCHEDULE_MESSAGES = {
   csvEmpty: 'CSV file is empty',
   csvNoEmailColumn: "CSV must contain an 'email' column",
   deleteConfirm: 'Are you sure you want to delete this schedule?',
-  found: (n: number) => `Found ${n} email address${n === 1 ? '' : 'es'}`,
+  // Section 5's text for every N, as written ('Found 1 email addresses' too).
+  found: (n: number) => `Found ${n} email addresses`,
 } as const;
 
 /** Splits typed text the way the dialog does: one address per line, trimmed, blanks dropped. */

@@ -55,7 +55,7 @@ test('on Pro a schedule is created (typed or from CSV), toggled and deleted', as
   await expect(toast(page, 'Found 2 email addresses')).toBeVisible();
   await expect(dialog.getByLabel('Email addresses')).toHaveValue('zoe@normal.mailworld.test\nbo@normal.mailworld.test');
   await csv.setInputFiles({ name: 'latin1.csv', mimeType: 'text/csv', buffer: Buffer.from('Nom;Courriel\r\nJos\xe9;jos\xe9@normal.mailworld.test\r\n', 'latin1') });
-  await expect(toast(page, 'Found 1 email address')).toBeVisible();
+  await expect(toast(page, 'Found 1 email addresses')).toBeVisible();
   await expect(dialog.getByLabel('Email addresses')).toHaveValue('jos\u00e9@normal.mailworld.test');
   await csv.setInputFiles(fixture('schedule-list.csv'));
   await expect(toast(page, 'Found 3 email addresses')).toBeVisible();

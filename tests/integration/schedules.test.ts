@@ -35,8 +35,8 @@ describe('auto revalidation schedules', () => {
     expect(data(await csv('Email\na@x.io\nb@x.io\na@x.io\n'))).toEqual({ emails: ['a@x.io', 'b@x.io'], count: 2, message: 'Found 2 email addresses' });
     // The file's bytes, read as Bulk Upload reads them (UTF-16 with a BOM, Windows-1252).
     const bytes = (b: Buffer, filename = 'list.csv') => client.trpcMutation('schedules.parseCsv', { filename, contentBase64: b.toString('base64') });
-    expect(data(await bytes(Buffer.from('\uFEFFName\tEmail\r\nZoë\tzoe@x.io\r\n', 'utf16le')))).toEqual({ emails: ['zoe@x.io'], count: 1, message: 'Found 1 email address' });
-    expect(data(await bytes(Buffer.from('Nom;Courriel\r\nJos\xe9;jos\xe9@x.io\r\n', 'latin1')))).toEqual({ emails: ['jos\u00e9@x.io'], count: 1, message: 'Found 1 email address' });
+    expect(data(await bytes(Buffer.from('\uFEFFName\tEmail\r\nZoë\tzoe@x.io\r\n', 'utf16le')))).toEqual({ emails: ['zoe@x.io'], count: 1, message: 'Found 1 email addresses' });
+    expect(data(await bytes(Buffer.from('Nom;Courriel\r\nJos\xe9;jos\xe9@x.io\r\n', 'latin1')))).toEqual({ emails: ['jos\u00e9@x.io'], count: 1, message: 'Found 1 email addresses' });
     expect(message(await bytes(Buffer.alloc(0)))).toBe('CSV file is empty');
     expect(message(await bytes(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 8, 0])))).toMatch('not a readable CSV');
   });

@@ -49,7 +49,7 @@ export default function AboutRoute() {
       />
 
       <section aria-label="Mailvet in numbers" className="mx-auto max-w-5xl px-4 py-16 sm:px-6 lg:px-8">
-        <StatList stats={stats} tone="card" className="gap-6" />
+        <StatList stats={stats} tone="card" className="gap-3 sm:gap-6" />
       </section>
 
       <section aria-labelledby="story-heading" className="mx-auto grid max-w-5xl gap-12 px-4 pb-20 sm:px-6 md:grid-cols-2 lg:px-8">

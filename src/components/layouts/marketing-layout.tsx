@@ -164,7 +164,7 @@ function MarketingFooter() {
             <h2 className="text-sm font-semibold text-slate-900">Support</h2>
             <ul role="list" className="mt-4 space-y-3">
               <li>
-                <a href={`mailto:${SUPPORT_EMAIL}`} className="text-sm text-slate-600 hover:text-slate-900">
+                <a href={`mailto:${SUPPORT_EMAIL}`} className="text-sm [overflow-wrap:anywhere] text-slate-600 hover:text-slate-900">
                   {SUPPORT_EMAIL}
                 </a>
               </li>

@@ -26,5 +26,11 @@ export const formatShortDateTime = dateFormatter({ month: 'short', day: 'numeric
 export const formatTime = dateFormatter({ timeStyle: 'short' });
 export const formatDateTime = dateFormatter({ dateStyle: 'medium', timeStyle: 'short' });
 export const formatDate = dateFormatter({ dateStyle: 'medium' });
+const utcDay = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+/** A calendar day the server counts in UTC ('2026-11-24') as the pages write dates: "Nov 24, 2026" (the same day in every time zone). */
+export function formatDay(day: string): string {
+  const d = new Date(`${day.slice(0, 10)}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? day : utcDay.format(d);
+}
 
 export const formatCount = (n: number) => n.toLocaleString('en-US');

@@ -8,6 +8,7 @@ import { Card } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
+import { formatDate, formatDay } from '../jobs/format';
 import { PlanLocked } from '../jobs/plan-locked';
 import { PlanLoadFailed } from '../jobs/plan-load-failed';
 import { usePlanGate } from '../jobs/use-plan';
@@ -71,7 +72,7 @@ export function AnalyticsScreen() {
     <div className="mx-auto max-w-6xl space-y-6">
       <PageHeader
         title="Analytics"
-        description={r ? `Validations from ${r.range.from} to ${r.range.to}${r.range.source ? `, source: ${SOURCE_LABEL[r.range.source]}` : ''}.` : 'Validations over time, list quality, credits and reasons.'}
+        description={r ? `Validations from ${formatDay(r.range.from)} to ${formatDay(r.range.to)}${r.range.source ? `, source: ${SOURCE_LABEL[r.range.source]}` : ''}.` : 'Validations over time, list quality, credits and reasons.'}
         actions={
           advanced.allowed ? (
             <Button href={csvHref} variant="outline" size="sm">
@@ -130,7 +131,7 @@ export function AnalyticsScreen() {
               {r.daily.map((d) => {
                 const total = d.valid + d.invalid + d.risky;
                 return (
-                  <div key={d.day} className="flex h-full flex-1 flex-col justify-end" title={`${d.day}: ${d.valid} valid, ${d.risky} risky, ${d.invalid} invalid`}>
+                  <div key={d.day} className="flex h-full flex-1 flex-col justify-end" title={`${formatDay(d.day)}: ${d.valid} valid, ${d.risky} risky, ${d.invalid} invalid`}>
                     {(['invalid', 'risky', 'valid'] as const).map((k) => (d[k] > 0 ? <div key={k} className={COLORS[k]} style={{ height: `${(d[k] / max) * 100}%` }} /> : null))}
                     {total === 0 && <div className="h-px bg-slate-200" />}
                   </div>
@@ -138,15 +139,15 @@ export function AnalyticsScreen() {
               })}
             </div>
             <div className="mt-1 flex justify-between text-xs text-slate-500">
-              <span>{r.range.from}</span>
-              <span>{r.range.to}</span>
+              <span>{formatDay(r.range.from)}</span>
+              <span>{formatDay(r.range.to)}</span>
             </div>
           </Card>
 
           <div className="grid gap-4 lg:grid-cols-2">
             <Card className="p-5">
               <h3 className="font-semibold text-slate-900">Credits used vs quota</h3>
-              <p className="mt-1 text-sm text-slate-600">Since {r.credits.periodStart}</p>
+              <p className="mt-1 text-sm text-slate-600">Since {formatDay(r.credits.periodStart)}</p>
               <p className="mt-3 text-2xl font-semibold text-slate-900" data-testid="credits-used">
                 {n(r.credits.used)} <span className="text-base font-normal text-slate-500">of {isUnlimited(r.credits.quota) ? 'unlimited' : n(r.credits.quota)}</span>
               </p>
@@ -212,7 +213,7 @@ export function AnalyticsScreen() {
                       <tbody>
                         {s.runs.map((run) => (
                           <tr key={run.jobId} className="border-t border-slate-100">
-                            <td className="py-1 pr-4">{run.at.slice(0, 10)}</td>
+                            <td className="py-1 pr-4">{formatDate(run.at)}</td>
                             <td className="py-1 pr-4">{run.validPercent === null ? '—' : `${run.validPercent}%`}</td>
                             <td className="py-1 pr-4">{n(run.valid)}</td>
                             <td className="py-1 pr-4">{n(run.risky)}</td>

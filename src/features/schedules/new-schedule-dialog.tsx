@@ -85,7 +85,8 @@ export function NewScheduleDialog({ open, onClose, busy, onCreate }: NewSchedule
       setEmailText(emails.join('\n'));
       setCsvName(file.name);
       setEmailsInvalid(false);
-      toast.success(found(emails.length), { description: file.name });
+      // The addresses the schedule will keep: the count under the list, not the cells that are none ('n/a').
+      toast.success(found(partitionEmails(emailsFromText(emails.join('\n'))).valid.length), { description: file.name });
     } catch (e) {
       toast.error(SCHEDULE_TEXT.csvParseErrorTitle, { description: e instanceof Error ? e.message : String(e) });
     }

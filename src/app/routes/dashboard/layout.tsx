@@ -8,6 +8,7 @@ import { DASHBOARD_NAV, titleForPath } from '../../../components/layouts/dashboa
 import { useSidebar } from '../../../components/layouts/use-sidebar';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
+import { Tooltip } from '../../../components/ui/tooltip';
 import { paths } from '../../../config/paths';
 import { AccountGone } from '../../../features/account/components/account-gone';
 import { AccountSwitcher } from '../../../features/account/components/account-switcher';
@@ -43,25 +44,35 @@ function Logo({ compact }: { compact?: boolean }) {
 function NavList({ compact, onNavigate }: { compact: boolean; onNavigate?: () => void }) {
   return (
     <nav aria-label="Dashboard" className="flex flex-col gap-0.5">
-      {DASHBOARD_NAV.map((item) => (
-        <NavLink
-          key={item.to}
-          to={item.to}
-          end={item.end}
-          onClick={onNavigate}
-          title={compact ? item.label : undefined}
-          className={({ isActive }) =>
-            cn(
-              'flex h-9 items-center gap-3 rounded-md px-2.5 text-sm font-medium transition-colors',
-              isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
-              compact && 'justify-center px-0',
-            )
-          }
-        >
-          <item.icon className="size-4 shrink-0" aria-hidden />
-          <span className={cn(compact && 'sr-only')}>{item.label}</span>
-        </NavLink>
-      ))}
+      {DASHBOARD_NAV.map((item) => {
+        const link = (
+          <NavLink
+            key={item.to}
+            to={item.to}
+            end={item.end}
+            onClick={onNavigate}
+            className={({ isActive }) =>
+              cn(
+                'flex h-9 items-center gap-3 rounded-md px-2.5 text-sm font-medium transition-colors',
+                isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
+                compact && 'w-full justify-center px-0',
+              )
+            }
+          >
+            <item.icon className="size-4 shrink-0" aria-hidden />
+            <span className={cn(compact && 'sr-only')}>{item.label}</span>
+          </NavLink>
+        );
+        // As icons, each link shows its label beside the rail on hover and on keyboard focus (a
+        // title attribute showed it to mouse users only).
+        return compact ? (
+          <Tooltip key={item.to} content={item.label} side="right" floating wrapperClassName="flex">
+            {link}
+          </Tooltip>
+        ) : (
+          link
+        );
+      })}
     </nav>
   );
 }

@@ -1,0 +1,76 @@
+// Texts, dates and layouts read against the spec's exact wording, on paths earlier specs did not
+// take: the schedule CSV toast (section 5: 'Found N email addresses', counting what the schedule
+// keeps), Analytics dates written as every other page writes them, the collapsed sidebar's labels
+// for keyboard users, and the public pages on a 320 px phone.
+import { expect, test, type Page } from '@playwright/test';
+import { newUserOn, openDialog, SCREENSHOT_DIR } from './helpers';
+
+const toastTitle = (page: Page, title: string) => page.locator('[data-sonner-toast] [data-title]').filter({ hasText: new RegExp(`^${title}$`) });
+
+test("the schedule CSV toast counts the addresses the schedule keeps, in the spec's words", async ({ page }) => {
+  await newUserOn(page, '/dashboard/auto-revalidation', { tag: 'rv14-found', plan: 'pro' });
+  const dialog = await openDialog(page, 'New Schedule');
+  const csv = dialog.getByLabel('Load emails from CSV');
+  // Two addresses and two cells that are none ('n/a', 'unknown'): the schedule keeps two.
+  await csv.setInputFiles({ name: 'list.csv', mimeType: 'text/csv', buffer: Buffer.from('email\nalice@normal.mailworld.test\nn/a\nunknown\nbob@normal.mailworld.test\n') });
+  await expect(toastTitle(page, 'Found 2 email addresses')).toBeVisible();
+  await expect(dialog.getByTestId('email-count')).toHaveText('2 addresses · 2 skipped (not an address)');
+  // Section 5 writes the text as 'Found N email addresses' for every N.
+  await csv.setInputFiles({ name: 'one.csv', mimeType: 'text/csv', buffer: Buffer.from('email\nzoe@normal.mailworld.test\n') });
+  await expect(toastTitle(page, 'Found 1 email addresses')).toBeVisible();
+});
+
+test('Analytics writes its dates as the other pages do (Nov 24, 2026), not 2026-11-24', async ({ page }) => {
+  await newUserOn(page, '/dashboard', { tag: 'rv14-dates', plan: 'pro' });
+  const res = await page.request.post('/api/trpc/validation.check', { data: { email: 'alice@normal.mailworld.test' }, headers: { 'content-type': 'application/json' } });
+  expect(res.ok()).toBeTruthy();
+  await page.goto('/dashboard/analytics');
+  await expect(page.getByTestId('credits-used')).toContainText('1');
+  const today = await page.evaluate(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date()));
+  const main = page.getByRole('main');
+  await expect(main).toContainText(today);
+  await expect(main).not.toContainText(/\b\d{4}-\d{2}-\d{2}\b/);
+  for (const title of await main.locator('[title]').evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? ''))) expect(title).not.toMatch(/\b\d{4}-\d{2}-\d{2}\b/);
+});
+
+test('in the collapsed sidebar a keyboard user sees the label of the link in focus', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await newUserOn(page, '/dashboard', { tag: 'rv14-sidebar' });
+  const sidebar = page.locator('aside[data-state]');
+  await expect(sidebar).toHaveAttribute('data-state', 'expanded');
+  await page.keyboard.press('Control+b');
+  await expect(sidebar).toHaveAttribute('data-state', 'collapsed');
+  await page.locator('body').click({ position: { x: 900, y: 500 } });
+  for (let i = 0; i < 20; i++) {
+    await page.keyboard.press('Tab');
+    if ((await page.evaluate(() => document.activeElement?.getAttribute('href'))) === '/dashboard/history') break;
+  }
+  const history = sidebar.getByRole('link', { name: 'History' });
+  await expect(history).toBeFocused();
+  const tip = page.getByRole('tooltip');
+  await expect(tip).toHaveText('History');
+  await expect(tip).toBeInViewport({ ratio: 1 });
+  await expect(history).toHaveAttribute('aria-describedby', (await tip.getAttribute('id'))!);
+  // Beside the icon, whole (the rail clips what overflows it).
+  const icon = (await history.boundingBox())!;
+  expect((await tip.boundingBox())!.x).toBeGreaterThanOrEqual(icon.x + icon.width);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/sidebar-collapsed-focus.png` });
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('tooltip')).toHaveText('API Keys');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('tooltip')).toHaveCount(0);
+});
+
+test('no public page scrolls sideways on a 320 px phone', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 720 });
+  const wide: string[] = [];
+  for (const path of ['/', '/features', '/pricing', '/documentation', '/about', '/contact', '/privacy', '/terms', '/security', '/auth', '/no-such-page']) {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    if (overflow > 0) wide.push(`${path} (${overflow}px)`);
+  }
+  await page.goto('/about');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/about-320.png`, fullPage: true });
+  expect(wide, 'pages that scroll sideways at 320 px').toEqual([]);
+});
