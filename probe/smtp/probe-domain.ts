@@ -146,6 +146,12 @@ interface Ask {
    * back where it was refused).
    */
   held: { finding: SmtpFinding; replies: SmtpReply[]; target: Target } | null;
+  /**
+   * A 5xx at the greeting or to our MAIL FROM from an address whose equal-preference peers are still
+   * to be asked (RFC 5321 5.1: any of them may take the mail): the ask goes on to those, and the
+   * refusal is its answer when none of them lets us in. Never handed to a less-preferred address.
+   */
+  refusal: { replies: SmtpReply[]; target: Target; detail: string | null } | null;
 }
 
 /** One session in progress, as the head start and the race see it. */
@@ -330,7 +336,8 @@ class DomainProbe {
   private candidates(a: Ask): readonly string[] {
     if (a.pin !== null) return [a.pin];
     const here = this.usable(a, a.tier);
-    if (this.slow.size === 0) return here;
+    // Refused by one server of its preference: only that preference's other servers may answer.
+    if (this.slow.size === 0 || a.refusal) return here;
     const fast = here.filter((ip) => !this.slow.has(ip));
     if (fast.length > 0) return fast;
     for (let t = a.tier + 1; t < this.tiers.length; t++) {
@@ -694,9 +701,17 @@ class DomainProbe {
         }
         break;
       case 'refused':
-        // A 5xx at the greeting (554 5.7.1 … blocked) or to our MAIL FROM: the first server that greeted
-        // refused us, a policy refusal, which the verdict table puts before anything a backup could say.
-        for (const a of batch) this.settle(a, 'policy_block', evidence(res.decisive), target, res.detail);
+        // A 5xx at the greeting (554 5.7.1 … blocked) or to our MAIL FROM: a policy refusal, which the
+        // verdict table puts before anything a backup could say. A server of the same preference still
+        // to be asked may take the mail instead (RFC 5321 5.1: equal preference, any order; Postfix
+        // skips a server that greets with 5xx): its answer decides; the refusal stands if none lets us in.
+        for (const a of batch) {
+          a.refusal ??= { replies: evidence(res.decisive), target, detail: res.detail };
+          const tier = this.tiers.findIndex((t) => t.some((x) => x.ip === target.ip));
+          a.avoid.add(target.ip);
+          if (tier === a.tier && a.pin === null && this.usable(a, tier).length > 0) this.requeue(a, 0, true);
+          else this.settle(a, 'policy_block', a.refusal.replies, a.refusal.target, a.refusal.detail);
+        }
         break;
       case 'ok':
         this.p.ctx.unreachableUntil?.delete(target.ip);
@@ -829,6 +844,7 @@ class DomainProbe {
     a.silentCount = 0;
     while (a.tier < this.tiers.length) {
       if (this.candidates(a).length > 0) return true;
+      if (a.refusal) return false; // refused at its preference: never handed to a less-preferred address
       a.tier++;
     }
     return false;
@@ -923,6 +939,8 @@ class DomainProbe {
 
   private settle(a: Ask, finding: SmtpFinding, replies: SmtpReply[], target: Target | null, detail: string | null): void {
     if (a.settled) return;
+    // Refused by one server of its preference, and its peers could not be reached: that refusal is the answer.
+    if (finding === 'smtp_unreachable' && a.refusal) ({ finding, replies, target, detail } = { finding: 'policy_block', ...a.refusal });
     a.settled = true;
     this.unsettled--;
     if (!a.random) this.openMailboxes--;
@@ -1079,6 +1097,7 @@ function newAsk(address: string, random: boolean, seq: number): Ask {
     lastChance: false,
     busyAfterGreeting: false,
     held: null,
+    refusal: null,
   };
 }
 

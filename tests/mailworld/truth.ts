@@ -25,13 +25,21 @@ export function mailboxIndex(d: DomainSpec): MailboxIndex {
   return index;
 }
 
-type Hop = { ip: string; server: ServerSpec };
+type Hop = { ip: string; priority: number; server: ServerSpec };
 
 function hopsOf(d: DomainSpec): Hop[] {
   const mx = [...(d.mx ?? [])].sort((a: MxSpec, b: MxSpec) => a.priority - b.priority);
-  if (mx.length > 0) return mx.filter((m) => m.ip).map((m) => ({ ip: m.ip ?? '', server: m.server ?? {} }));
-  return (d.aRecords ?? []).map((a) => ({ ip: a.ip, server: a.server ?? {} }));
+  if (mx.length > 0) return mx.filter((m) => m.ip).map((m) => ({ ip: m.ip ?? '', priority: m.priority, server: m.server ?? {} }));
+  // The domain's own addresses (implicit MX) are all of one preference.
+  return (d.aRecords ?? []).map((a) => ({ ip: a.ip, priority: 0, server: a.server ?? {} }));
 }
+
+const greets = (h: Hop): boolean => {
+  const mode = h.server.mode ?? 'smtp';
+  return mode === 'smtp' || mode === 'policy-banner';
+};
+/** Lets us in: greets with 220 and takes our MAIL FROM. */
+const letsUsIn = (h: Hop): boolean => (h.server.mode ?? 'smtp') === 'smtp' && !h.server.rejectMailFrom;
 
 /** `index`: mailboxIndex(d), when the caller asks about many addresses of the domain. */
 export function truthFor(d: DomainSpec, local: string, index: MailboxIndex = mailboxIndex(d)): Truth {
@@ -48,12 +56,12 @@ export function truthFor(d: DomainSpec, local: string, index: MailboxIndex = mai
   if (d.nullMx) return t('undeliverable', 'null_mx');
   const hops = hopsOf(d);
   if (hops.length === 0) return t('undeliverable', 'no_mx');
-  // The first MX in priority order that completes a greeting decides.
-  const live = hops.find((h) => {
-    const mode = h.server.mode ?? 'smtp';
-    return mode === 'smtp' || mode === 'policy-banner';
-  });
-  if (!live) return t('unknown', 'smtp_unreachable');
+  // The first MX in priority order that completes a greeting decides; among servers of that same
+  // preference (RFC 5321 5.1: tried in any order), one that lets us in before one that refuses us at
+  // the greeting or MAIL FROM (a sender moves on to its equal peer: Postfix's smtp_skip_5xx_greeting).
+  const first = hops.find(greets);
+  if (!first) return t('unknown', 'smtp_unreachable');
+  const live = hops.find((h) => h.priority === first.priority && letsUsIn(h)) ?? first;
   if ((live.server.mode ?? 'smtp') === 'policy-banner' || live.server.rejectMailFrom || d.policyBlock) {
     return t('unknown', 'policy_block');
   }
