@@ -55,11 +55,14 @@ export const billingRouter = router({
     .input(z.object({ subscriptionId: providerId }))
     .mutation(({ ctx, input }) => completeTestPayment(ctx.deps, { accountId: ctx.accountId, subscriptionId: input.subscriptionId })),
 
-  /** The checkout handler's answer: HMAC(payment_id|subscription_id) checked in constant time; the charge applies once. */
+  /**
+   * The checkout handler's answer: HMAC(payment_id|subscription_id) checked in constant time; the
+   * charge applies once, to the subscription's account, which the caller must own (not necessarily
+   * the account the session works in now: an invitation accepted in another tab switches it).
+   */
   verifyPayment: accountProcedure
-    .use(ownerOnly)
     .input(verifyPaymentInput)
-    .mutation(({ ctx, input }) => verifyPayment(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id, ...input })),
+    .mutation(({ ctx, input }) => verifyPayment(ctx.deps, { activeAccountId: ctx.accountId, userId: ctx.user.id, ...input })),
 
   /** Takes back a plan change scheduled for the renewal: the subscription renews on its current plan. */
   keepCurrentPlan: accountProcedure.use(ownerOnly).mutation(({ ctx }) => keepCurrentPlan(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id })),

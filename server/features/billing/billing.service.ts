@@ -302,6 +302,11 @@ export async function completeTestPayment(deps: AppDeps, o: { accountId: string;
 }
 
 export interface VerifyResult {
+  /** The account the payment was for (the caller owns it): not always the one they work in now. */
+  accountId: string;
+  accountName: string;
+  /** The payment's account is not the one the caller's session works in now (they switched teams in another tab). */
+  otherAccount: boolean;
   plan: PlanType;
   planName: string;
   /** True when this payment had already been applied (a replay, or the webhook came first): nothing changed. */
@@ -311,14 +316,25 @@ export interface VerifyResult {
   message: string | null;
 }
 
-/** The checkout handler's answer: signature checked in constant time, then the first charge applied once. */
-export async function verifyPayment(deps: AppDeps, o: { accountId: string; userId: string } & PaymentProof): Promise<VerifyResult> {
-  const sub = await deps.db.selectFrom('subscription').selectAll().where('id', '=', o.razorpay_subscription_id).where('account_id', '=', o.accountId).executeTakeFirst();
+/**
+ * The checkout handler's answer: signature checked in constant time, then the first charge applied
+ * once. The proof comes from the tab that opened the checkout, whichever account the session works
+ * in by then (an invitation accepted in another tab switches it): the subscription is looked up by
+ * its id and must belong to an account the caller owns; the charge goes to that account.
+ */
+export async function verifyPayment(deps: AppDeps, o: { activeAccountId: string; userId: string } & PaymentProof): Promise<VerifyResult> {
+  const sub = await deps.db
+    .selectFrom('subscription')
+    .selectAll('subscription')
+    .where('subscription.id', '=', o.razorpay_subscription_id)
+    .where('subscription.account_id', 'in', (eb) => eb.selectFrom('member').select('member.organizationId').where('member.userId', '=', o.userId).where('member.role', '=', 'owner'))
+    .executeTakeFirst();
   const fail = async (message: string, reason: string) => {
-    await writeAudit(deps.db, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.payment_verification_failed', targetType: 'subscription', targetId: o.razorpay_subscription_id.slice(0, 100), data: { reason, payment_id: o.razorpay_payment_id.slice(0, 100) } });
+    await writeAudit(deps.db, { accountId: sub?.account_id ?? o.activeAccountId, actorUserId: o.userId, action: 'billing.payment_verification_failed', targetType: 'subscription', targetId: o.razorpay_subscription_id.slice(0, 100), data: { reason, payment_id: o.razorpay_payment_id.slice(0, 100) } });
     return new AppError('BAD_INPUT', message);
   };
   if (!sub) throw await fail(BILLING_MESSAGES.unknownSubscription, 'unknown_subscription');
+  const accountId = sub.account_id;
   const gateway = gatewayFor(deps);
   if (!gateway || gateway.mode !== sub.mode) throw await fail(BILLING_MESSAGES.unavailable, 'mode_unavailable');
   if (!hexSignatureMatches(subscriptionPaymentSignature(o.razorpay_payment_id, sub.id, gateway.signingSecret), o.razorpay_signature)) {
@@ -347,13 +363,20 @@ export async function verifyPayment(deps: AppDeps, o: { accountId: string; userI
   if (outcome.applied && outcome.replacedSubscriptionId) {
     await gateway.cancelSubscription(outcome.replacedSubscriptionId, false).catch((err: unknown) => console.error('[billing] cancel of the replaced subscription failed:', err));
   }
-  const account = await deps.db.selectFrom('account').select(['plan', 'current_period_end']).where('id', '=', o.accountId).executeTakeFirstOrThrow();
+  const account = await deps.db
+    .selectFrom('account')
+    .innerJoin('organization', 'organization.id', 'account.id')
+    .select(['account.plan', 'account.current_period_end', 'organization.name'])
+    .where('account.id', '=', accountId)
+    .executeTakeFirstOrThrow();
   const plan = planByType(account.plan);
-  const second = await deps.db.selectFrom('payment').select('id').where('id', '=', o.razorpay_payment_id).where('account_id', '=', o.accountId).where('second_payment', '=', true).executeTakeFirst();
+  const which = { accountId, accountName: account.name, otherAccount: accountId !== o.activeAccountId };
+  const second = await deps.db.selectFrom('payment').select('id').where('id', '=', o.razorpay_payment_id).where('account_id', '=', accountId).where('second_payment', '=', true).executeTakeFirst();
   if (second) {
-    return { plan: plan.type, planName: plan.name, alreadyProcessed: true, applied: false, currentPeriodEnd: account.current_period_end?.toISOString() ?? null, message: BILLING_MESSAGES.secondPayment };
+    return { ...which, plan: plan.type, planName: plan.name, alreadyProcessed: true, applied: false, currentPeriodEnd: account.current_period_end?.toISOString() ?? null, message: BILLING_MESSAGES.secondPayment };
   }
   return {
+    ...which,
     plan: plan.type,
     planName: plan.name,
     alreadyProcessed: !outcome.applied,

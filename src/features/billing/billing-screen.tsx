@@ -72,7 +72,7 @@ export function BillingScreen() {
   async function verifyProof(proof: RazorpaySuccess) {
     try {
       const r = await verify.mutateAsync(proof);
-      if (r.applied) toast.success(BILLING_TEXT.successTitle, { description: BILLING_TEXT.successBody(r.planName) });
+      if (r.applied) toast.success(BILLING_TEXT.successTitle, { description: r.otherAccount ? BILLING_TEXT.successOtherAccountBody(r.planName, r.accountName) : BILLING_TEXT.successBody(r.planName) });
       else toast.error(BILLING_TEXT.errorTitle, { description: r.message ?? BILLING_TEXT.processFailed });
     } catch (err) {
       toast.error(BILLING_TEXT.verifyFailedTitle, { description: errorMessage(err, BILLING_TEXT.verifyFailedFallback) });

@@ -6,6 +6,9 @@ export const BILLING_TEXT = {
   verifyFailedFallback: 'Please contact support.',
   successTitle: 'Payment Successful',
   successBody: (plan: string) => `You've been upgraded to the ${plan} plan.`,
+  /** The payment was for the caller's other account (they switched teams in another tab while paying). */
+  successOtherAccountBody: (plan: string, account: string) =>
+    `You've been upgraded to the ${plan} plan. The payment was for your account “${account}”, not the team you are working in now: switch to “${account}” to use it.`,
   alreadySubscribedTitle: 'Already Subscribed',
   alreadySubscribedBody: (plan: string) => `You are already on the ${plan} plan.`,
   downgradeTitle: 'Downgrade Not Available',
