@@ -7,7 +7,7 @@ import { organization, twoFactor } from 'better-auth/plugins';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
 import { claimTotpCode, clearSignInAttempts, countSignInAttempt, mayMailMailbox, recordWrongPassword, releaseTotpCode, SIGN_IN_LOCKED_MESSAGE, TOTP_CODE_USED_MESSAGE, WRONG_PASSWORDS_MESSAGE, wrongPasswordsSpent, type AuthMailKind } from '../features/account/auth-mail-throttle';
-import { grantFreeCreditsOnVerification, provisionAccount } from '../features/account/provision';
+import { activateOnPasswordReset, grantFreeCreditsOnVerification, provisionAccount } from '../features/account/provision';
 import { endPendingTwoFactorSignIns } from '../features/account/two-factor-pending';
 import { brandForHost, invitationBrand, mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
 import { invitationAllowance, mailedInvitationRef, teamMemberLimit } from '../features/team/team.service';
@@ -335,8 +335,10 @@ export function createAuth(d: AuthDeps) {
       revokeSessionsOnPasswordReset: true,
       // A new password chosen through the mailbox ends any sign-in lockout on the address, and any
       // sign-in with the old one still waiting at the two-factor step (sessions end: revokeSessionsOnPasswordReset).
+      // It proves the mailbox: an account never activated (a squatter's, taken over) is activated.
       onPasswordReset: async ({ user }) => {
         await endPendingTwoFactorSignIns(d.db, user.id);
+        await activateOnPasswordReset(d.db, user);
         await clearSignInAttempts(d.db, user.email);
       },
       sendResetPassword: async ({ user, url }, request) => {
@@ -391,6 +393,8 @@ export function createAuth(d: AuthDeps) {
           intro: `Hi ${user.name || 'there'}, confirm your email address to activate your ${name} account and your 500 free validations.`,
           cta: 'Verify my email',
           url: onBrandOrigin(landOnDashboard(url), b),
+          // Someone may have signed up this address: its owner learns that doing nothing is safe.
+          outro: `If you didn't sign up for ${name}, ignore this email: without this link the account stays inactive and nobody can sign in to it.`,
         }));
       },
     },

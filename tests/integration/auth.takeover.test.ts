@@ -95,3 +95,47 @@ describe('a new password ends what the old one started', () => {
     }
   });
 });
+
+describe('an address someone else signed up (never activated)', () => {
+  async function lastMail(to: string, subject: string): Promise<string> {
+    let text: string | undefined;
+    await expect
+      .poll(async () => {
+        text = (await db().selectFrom('dev_outbox').select('text').where('to', '=', to).where('subject', '=', subject).orderBy('id', 'desc').executeTakeFirst())?.text;
+        return text;
+      })
+      .toBeDefined();
+    return text!;
+  }
+
+  it("its verification mail tells the address's owner that ignoring it leaves the account inactive", async () => {
+    const email = 'squat-mail@example.com';
+    await new Browserless(ts.url).request('/api/auth/sign-up/email', { json: { name: 'Squatter', email, password: 'squatter-pass', callbackURL: '/dashboard' } });
+    const text = await lastMail(email, 'Verify your email for Mailvet');
+    expect(text).toContain("If you didn't sign up for Mailvet, ignore this email: without this link the account stays inactive and nobody can sign in to it.");
+  });
+
+  it('its owner makes it theirs with one password reset: signed in at once with the new password, the free credits theirs, the squatter out', async () => {
+    const email = 'squat-owner@example.com';
+    const squatter = new Browserless(ts.url);
+    await squatter.request('/api/auth/sign-up/email', { json: { name: 'Squatter', email, password: 'squatter-pass', callbackURL: '/dashboard' } });
+    // The owner tries to sign up: the answer is the one a new address gets; the mail says what to do.
+    const up = await new Browserless(ts.url).request('/api/auth/sign-up/email', { json: { name: 'Owner', email, password: 'owner-pass', callbackURL: '/dashboard' } });
+    expect(up.status).toBe(200);
+    expect(await lastMail(email, 'Someone tried to sign up with your email')).toContain(`${ts.url}/auth?step=forgot`);
+    // Signing in with their own password is refused like any wrong password (nothing tells a stranger the address is taken).
+    const wrong = await new Browserless(ts.url).request('/api/auth/sign-in/email', { json: { email, password: 'owner-pass' } });
+    expect(wrong.status).toBe(401);
+    expect(((await wrong.json()) as { message: string }).message).toMatch(/invalid email or password/i);
+
+    const token = await resetToken(email);
+    expect((await new Browserless(ts.url).request('/api/auth/reset-password', { json: { token, newPassword: 'owner-new-pass' } })).status).toBe(200);
+    // The reset came through the mailbox: the address is verified, so the new password signs in (no second mail to follow).
+    const owner = await signIn(email, 'owner-new-pass');
+    expect(owner.status).toBe(200);
+    expect(await me(owner.client)).toMatchObject({ user: { email }, credits_balance: 500 });
+    // The squatter's password, and the browser they signed up in, reach nothing.
+    expect((await signIn(email, 'squatter-pass')).status).toBe(401);
+    expect(await me(squatter)).toBeNull();
+  });
+});

@@ -97,6 +97,23 @@ describe("mails asked through a tenant's custom domain", () => {
     expect(mail.link.host).toBe(host);
   });
 
+  it("an address the tenant signed up through its domain and its owner took over with a reset no longer gets the tenant's mails (nor their links)", async () => {
+    const victim = `squatted-${Date.now()}@example.com`;
+    // The tenant signs up someone else's address through its own domain: that user's mails there would be the tenant's.
+    expect(await postWithHost('/api/auth/sign-up/email', { email: victim, password: 'tenant-knows', name: 'Squat' })).toBe(200);
+    // The address's owner resets the password on the app's origin (the "someone tried to sign up" notice says to).
+    await fetch(`${ts.url}/api/auth/request-password-reset`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ts.url }, body: JSON.stringify({ email: victim, redirectTo: '/auth?step=reset' }) });
+    const token = (await lastMail(victim, /password$/)).link.pathname.split('/').pop()!;
+    const reset = await fetch(`${ts.url}/api/auth/reset-password`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ts.url }, body: JSON.stringify({ token, newPassword: 'owner-chose' }) });
+    expect(reset.status).toBe(200);
+    // A reset the tenant asks for through its domain now mails Mailvet's link: the tenant never sees the owner's token.
+    expect(await postWithHost('/api/auth/request-password-reset', { email: victim, redirectTo: '/auth/reset' })).toBe(200);
+    const mail = await lastMail(victim, /password$/);
+    expect(mail.link.pathname).not.toContain(token);
+    expect(mail.subject).toBe('Reset your Mailvet password');
+    expect(mail.link.origin).toBe(new URL(ts.url).origin);
+  });
+
   it('a sign-up through the domain answers a new address and one with an account alike (nothing names the tenant)', async () => {
     const taken = `taken-${Date.now()}@example.com`;
     await signUpVerified(ts, { email: taken });

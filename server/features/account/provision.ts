@@ -130,3 +130,23 @@ export async function grantFreeCreditsOnVerification(db: Db, user: { id: string;
     return credits;
   });
 }
+
+/**
+ * A new password was chosen through a reset link, which only the mailbox receives: that proves the
+ * address as a verification link does. An account never activated (perhaps signed up by someone else,
+ * with their password: the "someone tried to sign up" notice tells its owner to reset it) becomes
+ * active with its free credits, so the new password signs in at once. The custom domain it was signed
+ * up through no longer brands its mails: that sign-up was not necessarily its owner's, and a tenant
+ * must not receive the owner's reset links on a domain it controls.
+ */
+export async function activateOnPasswordReset(db: Db, user: { id: string; email: string; emailVerified: boolean }): Promise<void> {
+  if (user.emailVerified) return;
+  const activated = await db
+    .updateTable('user')
+    .set({ emailVerified: true, signupBrandAccountId: null, updatedAt: new Date() })
+    .where('id', '=', user.id)
+    .where('emailVerified', '=', false)
+    .returning('id')
+    .executeTakeFirst();
+  if (activated) await grantFreeCreditsOnVerification(db, user);
+}
