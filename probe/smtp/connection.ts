@@ -114,6 +114,8 @@ export class SmtpConnection {
   /** Called once, when the server's first bytes arrive. */
   private onHeard: (() => void) | null = null;
   private heard = false;
+  /** A command has been written (before that, nothing the server sends can answer one). */
+  private spoken = false;
   private readonly onData = (chunk: Buffer): void => {
     if (!this.heard) {
       this.heard = true;
@@ -194,6 +196,7 @@ export class SmtpConnection {
   }
 
   private send(lines: string[]): void {
+    this.spoken = true;
     this.socket.write(lines.map((l) => `${l}\r\n`).join(''));
   }
 
@@ -389,7 +392,13 @@ export class SmtpConnection {
     const line = raw.replace(/\t/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '\ufffd');
     const m = /^(\d{3})([ -]|$)/.exec(line);
     const first = this.pendingLines[0];
-    if (!m && first === undefined) return this.protocolError(`malformed reply line: ${line.slice(0, 80)}`);
+    if (!m && first === undefined) {
+      // Outside any reply, a blank line (a reply ended twice, "\n\r\n") or, before we have said
+      // anything, a line of text (a preamble before the 220) answers no command: skipped, as Postfix's
+      // client skips such text. Any other line without a code may be a garbled reply: the session ends.
+      if (raw.trim() === '' || !this.spoken) return;
+      return this.protocolError(`malformed reply line: ${line.slice(0, 80)}`);
+    }
     // Inside a multi-line reply, a line without a code is more of its text (Postfix's client
     // tolerates it too): it is kept as a continuation line of that reply.
     const more = !m || m[2] === '-';

@@ -212,3 +212,37 @@ describe('a pipelined group answered out of order (the RCPTs before MAIL), witho
     expect(res.rcptReplies.map((r) => r?.code ?? null)).toEqual([250, 550]);
   });
 });
+
+describe('blank lines and text outside any reply (a server that ends each reply twice, a banner with a preamble)', () => {
+  /** Every reply written with `end` after it (a reply text that already ends in LF, given CRLF again: "\n\r\n"). */
+  const doubleEnded = (end: string, preamble = ''): Promise<{ port: number; close(): Promise<void> }> =>
+    startLoopbackServer((socket) => {
+      const say = (reply: string): void => void (socket.writable && socket.write(`${reply.replace(/\n/g, '\r\n')}${end}`));
+      if (preamble) socket.write(preamble);
+      say('220 fake.test ESMTP\n');
+      const lines = lineSplitter();
+      socket.on('data', (d) => {
+        for (const line of lines(d)) {
+          if (line.startsWith('EHLO')) say('250-fake.test\n250 PIPELINING\n');
+          else if (line.startsWith('RCPT')) say(/<alice@/.test(line) ? '250 2.1.5 Ok\n' : '550 5.1.1 User unknown\n');
+          else if (line.startsWith('QUIT')) {
+            say('221 Bye\n');
+            socket.end();
+          } else say('250 Ok\n');
+        }
+      });
+    });
+
+  it.each([
+    ['"\\n\\r\\n" after every reply', '\r\n', ''],
+    ['"\\r\\n\\r\\n" after every reply', '\r\n\r\n', ''],
+    ['a text preamble before the greeting', '', 'Welcome to the fake.test mail service\r\n\r\n'],
+  ])('%s: every recipient gets its own answer, pipelined or not', async (_name, end, preamble) => {
+    const srv = track(await doubleEnded(end, preamble));
+    for (const pipelining of [true, false]) {
+      const res = await runSession(params(srv.port, ['alice@f.test', 'ghost@f.test', 'bob@f.test'], { pipelining }));
+      expect(res.outcome, `pipelining ${pipelining}: ${res.detail}`).toBe('ok');
+      expect(res.rcptReplies.map((r) => r?.code ?? null), `pipelining ${pipelining}`).toEqual([250, 550, 550]);
+    }
+  });
+});
