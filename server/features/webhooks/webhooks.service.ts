@@ -266,6 +266,11 @@ export async function deliverWebhook(deps: Pick<AppDeps, 'db' | 'auth' | 'env'>,
       await db.updateTable('webhook_delivery').set({ status: 'failed', last_error: ENDPOINTS_OFF_PLAN_ERROR, completed_at: new Date() }).where('id', '=', d.id).where('status', '=', 'pending').execute();
       return { kind: 'refused', message: ENDPOINTS_OFF_PLAN_ERROR };
     }
+  } else if (!(await goesToJobOwnUrl(db, d))) {
+    // Named no endpoint and is not to its job's own webhook_url: its endpoint was deleted (which
+    // clears endpoint_id) after it was queued. Nothing goes to a URL the account took away.
+    await db.updateTable('webhook_delivery').set({ status: 'failed', last_error: ENDPOINT_DELETED_ERROR, completed_at: new Date() }).where('id', '=', d.id).where('status', '=', 'pending').execute();
+    return { kind: 'refused', message: ENDPOINT_DELETED_ERROR };
   }
   // A job's own webhook_url keeps its audit trail (webhook.delivered / webhook.failed on the job).
   const jobUrl = d.endpoint_id === null && d.replay_of === null && d.job_id === d.id;
@@ -419,6 +424,20 @@ export async function updateEndpoint(db: Db, o: { accountId: string; userId: str
   });
 }
 
+/**
+ * Whether a delivery that names no endpoint is one to its job's own webhook_url (a job's delivery,
+ * or a replay of one): the URL is the one the job still names. A delivery of an account endpoint
+ * since deleted names none either (the delete clears endpoint_id), and must not be sent.
+ */
+async function goesToJobOwnUrl(q: Q, d: { account_id: string; job_id: string | null; url: string }): Promise<boolean> {
+  if (d.job_id === null) return false;
+  const job = await q.selectFrom('validation_job').select('webhook_url').where('id', '=', d.job_id).where('account_id', '=', d.account_id).executeTakeFirst();
+  return job?.webhook_url === d.url;
+}
+
+/** Why a delivery of a deleted endpoint cannot be replayed. */
+export const REPLAY_ENDPOINT_DELETED_MESSAGE = "This delivery's webhook endpoint was deleted; nothing more is sent to its URL. Add the endpoint again to receive new events.";
+
 /** What the delivery log says of a delivery whose endpoint was removed before it got through. */
 export const ENDPOINT_DELETED_ERROR = 'The webhook endpoint was deleted; this delivery was not retried.';
 
@@ -429,6 +448,9 @@ export const ENDPOINT_DELETED_ERROR = 'The webhook endpoint was deleted; this de
  */
 export async function deleteEndpoint(db: Db, o: { accountId: string; userId: string; id: string }): Promise<{ id: string }> {
   return db.transaction().execute(async (trx) => {
+    // Locked first: a replay under way (which holds it FOR SHARE) has inserted its delivery by now,
+    // so it is stopped below with the rest; one that comes after finds the endpoint gone.
+    await trx.selectFrom('webhook_endpoint').select('id').where('id', '=', o.id).where('account_id', '=', o.accountId).forUpdate().executeTakeFirst();
     // Before the delete, which sets their endpoint_id to null (replays carry it too). Nothing is
     // changed if the endpoint is not this account's: the NOT_FOUND below rolls this back.
     await stopPendingDeliveries(trx, { accountId: o.accountId, endpointId: o.id, keep: [], reason: ENDPOINT_DELETED_ERROR });
@@ -500,6 +522,11 @@ export async function replayDelivery(db: Db, o: { accountId: string; userId: str
     const d = await trx.selectFrom('webhook_delivery').select(['id', 'account_id', 'endpoint_id', 'job_id', 'event', 'url', 'body']).where('id', '=', o.id).where('account_id', '=', o.accountId).executeTakeFirst();
     if (!d) throw new AppError('NOT_FOUND', 'Delivery not found.');
     if (d.endpoint_id !== null && !planAllows(o.plan, 'integrations')) throw new AppError('PLAN_REQUIRED', GATE_MESSAGES.integrations);
+    if (d.endpoint_id !== null) {
+      // Held until this replay commits: deleteEndpoint then stops it with the endpoint's other pending deliveries.
+      const endpoint = await trx.selectFrom('webhook_endpoint').select('id').where('id', '=', d.endpoint_id).forShare().executeTakeFirst();
+      if (!endpoint) throw new AppError('CONFLICT', REPLAY_ENDPOINT_DELETED_MESSAGE);
+    } else if (!(await goesToJobOwnUrl(trx, d))) throw new AppError('CONFLICT', REPLAY_ENDPOINT_DELETED_MESSAGE);
     const row = await trx
       .insertInto('webhook_delivery')
       .values({ account_id: d.account_id, endpoint_id: d.endpoint_id, job_id: d.job_id, event: d.event, url: d.url, body: d.body, replay_of: d.id, created_by: o.userId })
