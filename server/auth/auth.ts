@@ -7,8 +7,8 @@ import { organization, twoFactor } from 'better-auth/plugins';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
 import { claimTotpCode, clearSignInAttempts, countSignInAttempt, mayMailMailbox, recordWrongPassword, releaseTotpCode, SIGN_IN_LOCKED_MESSAGE, TOTP_CODE_USED_MESSAGE, WRONG_PASSWORDS_MESSAGE, wrongPasswordsSpent, type AuthMailKind } from '../features/account/auth-mail-throttle';
+import { endGrantsOfOldPassword } from '../features/account/password-changed';
 import { activateOnPasswordReset, grantFreeCreditsOnVerification, provisionAccount } from '../features/account/provision';
-import { endPendingTwoFactorSignIns } from '../features/account/two-factor-pending';
 import { brandForHost, invitationBrand, mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
 import { invitationAllowance, mailedInvitationRef, teamMemberLimit } from '../features/team/team.service';
 import { linkMail, type Mailer } from '../mail/mailer';
@@ -252,7 +252,7 @@ function afterHook(db: Db, answerFloorMs: number) {
     if (claim && isAPIError(returned)) await releaseTotpCode(db, claim.userId, claim.code);
     if (ctx.path === CHANGE_PASSWORD_PATH && !isAPIError(returned)) {
       const userId = (returned as { user?: { id?: unknown } } | null)?.user?.id;
-      if (typeof userId === 'string') await endPendingTwoFactorSignIns(db, userId);
+      if (typeof userId === 'string') await endGrantsOfOldPassword(db, userId);
     }
     if (isAPIError(returned) && returned.body?.code === 'INVALID_PASSWORD') {
       const confirming = await passwordConfirmUser(ctx);
@@ -334,10 +334,11 @@ export function createAuth(d: AuthDeps) {
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
       // A new password chosen through the mailbox ends any sign-in lockout on the address, and any
-      // sign-in with the old one still waiting at the two-factor step (sessions end: revokeSessionsOnPasswordReset).
+      // sign-in with the old one still waiting at the two-factor step, and every other reset link
+      // (sessions end: revokeSessionsOnPasswordReset).
       // It proves the mailbox: an account never activated (a squatter's, taken over) is activated.
       onPasswordReset: async ({ user }) => {
-        await endPendingTwoFactorSignIns(d.db, user.id);
+        await endGrantsOfOldPassword(d.db, user.id);
         await activateOnPasswordReset(d.db, user);
         await clearSignInAttempts(d.db, user.email);
       },

@@ -67,6 +67,26 @@ describe('a new password ends what the old one started', () => {
     expect((await me(owner.client))?.user.email).toBe(email);
   });
 
+  it('a reset link ends every other reset link of the account, and so does Change Password: a link left in the mailbox changes nothing afterwards', async () => {
+    const email = 'two-links@example.com';
+    const c = await signUpVerified(ts, { email, password: 'first-secret' });
+    const older = await resetToken(email);
+    const used = await resetToken(email);
+    expect(used).not.toBe(older);
+    expect((await new Browserless(ts.url).request('/api/auth/reset-password', { json: { token: used, newPassword: 'second-secret' } })).status).toBe(200);
+    // Someone who reads the older mail later (a forwarded inbox, a shared device) cannot choose the password with it.
+    const late = await new Browserless(ts.url).request('/api/auth/reset-password', { json: { token: older, newPassword: 'intruder-secret' } });
+    expect(late.status).toBe(400);
+    expect((await signIn(email, 'second-secret')).status).toBe(200);
+
+    const pending = await resetToken(email);
+    const owner = await signIn(email, 'second-secret');
+    expect((await owner.client.request('/api/auth/change-password', { json: { currentPassword: 'second-secret', newPassword: 'third-secret', revokeOtherSessions: true } })).status).toBe(200);
+    expect((await new Browserless(ts.url).request('/api/auth/reset-password', { json: { token: pending, newPassword: 'intruder-secret' } })).status).toBe(400);
+    expect((await signIn(email, 'third-secret')).status).toBe(200);
+    void c;
+  });
+
   it('Change Password ends a two-factor sign-in left at the code step', async () => {
     const email = 'pending-2fa-change@example.com';
     const { c, otp, step } = await withTwoFactor(email, 'leaked-secret');

@@ -1,0 +1,26 @@
+// What a new password ends besides the sessions (better-auth ends those): the short-lived grants the
+// old password, or the mailbox before it, had opened. Both are better-auth verification rows naming the user:
+//  - a sign-in waiting at the two-factor step: `2fa-<random>` (10 minutes), with its attempt counter
+//    in `2fa-attempts-2fa-<random>`;
+//  - a password-reset link: `reset-password:<token>` (one hour).
+import { sql } from 'kysely';
+import type { Db } from '../../../db/client';
+
+/**
+ * Ends every sign-in of `userId` that gave the password and waits for a code, and every reset link
+ * still unused. Left alone, whoever had the old password and was waiting for a code (phishing it, or
+ * reading it over a shoulder) finished signing in after the owner had reset or changed the password
+ * because of them; and an older reset mail, read later in a forwarded inbox or on a shared device,
+ * chose the password again.
+ */
+export async function endGrantsOfOldPassword(db: Db, userId: string): Promise<void> {
+  await sql`
+    with ended as (
+      delete from verification
+      where value = ${userId}
+        and ((identifier like '2fa-%' and identifier not like '2fa-attempts-%') or identifier like 'reset-password:%')
+      returning identifier
+    )
+    delete from verification where identifier in (select '2fa-attempts-' || identifier from ended where identifier like '2fa-%')
+  `.execute(db);
+}
