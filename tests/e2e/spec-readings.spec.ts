@@ -74,3 +74,25 @@ test('no public page scrolls sideways on a 320 px phone', async ({ page }) => {
   await page.screenshot({ path: `${SCREENSHOT_DIR}/about-320.png`, fullPage: true });
   expect(wide, 'pages that scroll sideways at 320 px').toEqual([]);
 });
+
+test("on a 320 px phone Settings' buttons sit beside or under their text, never over it", async ({ page }) => {
+  await newUserOn(page, '/dashboard/settings', { tag: 'rv14-settings-320' });
+  await page.setViewportSize({ width: 320, height: 720 });
+  const rows: Array<[string, string]> = [
+    ['Change it regularly; changing it signs out your other devices.', 'Change Password'],
+    ['Add a code from an authenticator app to every sign-in.', 'Enable 2FA'],
+    ['End your session on this device.', 'Sign Out'],
+    ['Permanently delete your account and its data. This cannot be undone.', 'Delete Account'],
+  ];
+  const main = page.getByRole('main');
+  for (const [text, button] of rows) {
+    const t = (await main.getByText(text, { exact: true }).boundingBox())!;
+    const b = (await main.getByRole('button', { name: button, exact: true }).boundingBox())!;
+    const overlap = t.x < b.x + b.width && b.x < t.x + t.width && t.y < b.y + b.height && b.y < t.y + t.height;
+    expect(overlap, `'${button}' covers '${text}'`).toBe(false);
+    // Words are not cut one a line: the text keeps at least 10rem.
+    expect(t.width, `width of '${text}'`).toBeGreaterThanOrEqual(160);
+  }
+  await page.getByRole('heading', { name: 'Security' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/settings-320.png` });
+});

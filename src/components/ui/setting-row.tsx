@@ -7,7 +7,8 @@ export function SettingRow({ icon, title, description, children }: { icon?: Luci
   return (
     <div className="flex flex-wrap items-center gap-4 py-4 first:pt-0 last:pb-0">
       {icon && <IconTile icon={icon} className="size-10 shrink-0 rounded-lg bg-slate-100 text-slate-600" iconClassName="size-5" />}
-      <div className="min-w-0 flex-1">
+      {/* At least 10rem for the text: on a narrow phone the buttons go under it instead of squeezing it to a word a line. */}
+      <div className="min-w-0 flex-1 basis-40">
         <div className="flex items-center gap-2 text-sm font-medium text-slate-900">{title}</div>
         <p className="text-sm text-slate-600">{description}</p>
       </div>

@@ -305,7 +305,7 @@ function DeliveryLogCard({ plan }: { plan: Plan }) {
           </div>
         </div>
       </CardHeader>
-      <div className="@container overflow-x-auto border-t border-slate-200">
+      <div className="@container relative overflow-x-auto border-t border-slate-200">
         <Table
           caption="Webhook deliveries"
           density="compact"

@@ -72,9 +72,9 @@ export function WhiteLabelCard() {
       </div>
       <div className="flex flex-wrap items-center gap-4">
         {s.logoUrl ? <img src={s.logoUrl} alt="Current logo" className="h-12 max-w-40 rounded border border-slate-200 object-contain p-1" /> : <span className="text-sm text-slate-500">No logo yet.</span>}
-        <div className="space-y-1">
+        <div className="max-w-full min-w-0 space-y-1">
           <Label htmlFor="wl-logo">Logo (PNG or SVG, up to 256 KB)</Label>
-          <input id="wl-logo" type="file" accept="image/png,image/svg+xml" className="block text-sm" onChange={(e) => { const f = e.target.files?.[0]; if (f) void upload(f); }} />
+          <input id="wl-logo" type="file" accept="image/png,image/svg+xml" className="block w-full max-w-full text-sm" onChange={(e) => { const f = e.target.files?.[0]; if (f) void upload(f); }} />
         </div>
       </div>
       <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => void saveColour(e)}>

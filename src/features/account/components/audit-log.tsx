@@ -91,7 +91,7 @@ export function AuditLog() {
         ) : data && data.items.length === 0 ? (
           <p className="py-6 text-center text-sm text-slate-500">No entries{category || actor ? ' match these filters' : ' yet'}.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full text-left text-sm" aria-label="Audit log entries">
               <thead className="border-b border-slate-200 text-xs font-medium tracking-wide text-slate-500 uppercase">
                 <tr>
