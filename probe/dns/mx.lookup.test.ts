@@ -103,6 +103,41 @@ describe('mail route lookup', () => {
   });
 });
 
+describe('a DNS server that answers an alias with its CNAME alone (an authoritative server: the target is in another zone)', () => {
+  // A recursive resolver would look the target up too; this one leaves it to the asker, and an MTA's
+  // resolver repeats the question for the CNAME's target. Never "no mail server" on such an answer.
+  let plain: FakeDns;
+  beforeAll(async () => {
+    plain = await startFakeDns(
+      {
+        'alias.test': { cname: 'real.test' },
+        'real.test': { mx: [[10, 'mx.real.test']] },
+        'mx.real.test': { cname: 'mail.hosting.test' },
+        'mail.hosting.test': { a: ['192.0.2.30'] },
+        'web-alias.test': { cname: 'www.hosting.test' },
+        'www.hosting.test': { aaaa: ['2001:db8::30'] },
+        'dangling.test': { cname: 'gone.hosting.test' },
+        'loop-a.test': { cname: 'loop-b.test' },
+        'loop-b.test': { cname: 'loop-a.test' },
+      },
+      { chase: false },
+    );
+  });
+  afterAll(() => plain.close());
+  const c = (): DnsCache => new DnsCache({ servers: [plain.server], timeoutMs: 1500 });
+
+  it('looks the target up itself: a domain that is an alias of one with MX, an MX host that is an alias, an alias with only AAAA (implicit MX)', async () => {
+    expect(await lookupMailRoute(c(), 'alias.test')).toEqual({ kind: 'mx', implicit: false, hosts: [{ host: 'mx.real.test', priority: 10, ips: ['192.0.2.30'] }] });
+    expect(await lookupMailRoute(c(), 'real.test')).toEqual({ kind: 'mx', implicit: false, hosts: [{ host: 'mx.real.test', priority: 10, ips: ['192.0.2.30'] }] });
+    expect(await lookupMailRoute(c(), 'web-alias.test')).toEqual({ kind: 'mx', implicit: true, hosts: [{ host: 'web-alias.test', priority: 0, ips: ['2001:db8::30'] }] });
+  });
+
+  it('an alias of a name that does not exist is no_domain; an alias loop ends', async () => {
+    expect((await lookupMailRoute(c(), 'dangling.test')).kind).toBe('no_domain');
+    expect((await lookupMailRoute(c(), 'loop-a.test')).kind).toBe('no_mx');
+  });
+});
+
 describe('DNS cache', () => {
   it('asks once for concurrent identical questions and serves repeats from cache', async () => {
     const c = cache();

@@ -28,12 +28,39 @@ export type MailRoute =
 
 const isTransient = (a: DnsAnswer<unknown>): boolean => !a.ok && a.kind !== 'nxdomain' && a.kind !== 'nodata';
 
+/** CNAME links followed by hand (a resolver that chases them answers in one go). */
+const MAX_ALIAS_HOPS = 8;
+
+/**
+ * `ask(name)`, and when it has no such records (NODATA) because `name` is an alias: `ask` of the
+ * CNAME's target, link by link. A DNS server that does not chase CNAMEs (an authoritative server whose
+ * target is in another zone) answers the alias with the CNAME alone, which c-ares reports as no
+ * records: taken at its word, a domain that is an alias of one with MX, or an MX host that is an alias,
+ * had no mail server (undeliverable). A CNAME question that fails is that failure (never a guess).
+ */
+async function throughAliases<T>(dns: DnsCache, name: string, urgent: boolean, ask: (name: string) => Promise<DnsAnswer<T>>): Promise<DnsAnswer<T>> {
+  const seen = new Set<string>();
+  let current = name;
+  for (let hop = 0; ; hop++) {
+    const answer = await ask(current);
+    // No records: NODATA, or (c-ares on a CNAME-only answer) an empty success.
+    const none = answer.ok ? answer.records.length === 0 : answer.kind === 'nodata';
+    if (!none || hop >= MAX_ALIAS_HOPS) return answer;
+    seen.add(current.toLowerCase());
+    const alias = await dns.cname(current, urgent);
+    if (isTransient(alias)) return alias as DnsAnswer<T>;
+    const target = alias.ok ? alias.records[0]?.replace(/\.$/, '') : undefined;
+    if (!target || seen.has(target.toLowerCase())) return answer;
+    current = target;
+  }
+}
+
 /** Addresses of one host: A first, AAAA only when there is no A. `urgent`: for a real-time check. */
 export async function hostAddresses(dns: DnsCache, host: string, urgent = false): Promise<{ ips: string[]; error: string | null }> {
   if (isIP(host)) return { ips: [host], error: null };
-  const a = await dns.a(host, urgent);
+  const a = await throughAliases(dns, host, urgent, (n) => dns.a(n, urgent));
   if (a.ok && a.records.length > 0) return { ips: a.records, error: null };
-  const aaaa = await dns.aaaa(host, urgent);
+  const aaaa = await throughAliases(dns, host, urgent, (n) => dns.aaaa(n, urgent));
   if (aaaa.ok && aaaa.records.length > 0) return { ips: aaaa.records, error: null };
   const failed = [a, aaaa].find(isTransient);
   return { ips: [], error: failed && !failed.ok ? failed.message : null };
@@ -46,7 +73,7 @@ export function sortByPriority<T extends { priority: number }>(records: T[]): T[
 
 /** The domain's mail route. `urgent`: a real-time check waits for it (its questions go ahead of bulk ones). */
 export async function lookupMailRoute(dns: DnsCache, domain: string, urgent = false): Promise<MailRoute> {
-  const mx = await dns.mx(domain, urgent);
+  const mx = await throughAliases(dns, domain, urgent, (n) => dns.mx(n, urgent));
   if (!mx.ok) {
     if (mx.kind === 'nxdomain') return { kind: 'no_domain', detail: `${domain} does not exist (NXDOMAIN)` };
     if (mx.kind !== 'nodata') return { kind: 'dns_error', detail: mx.message };

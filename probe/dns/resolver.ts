@@ -119,9 +119,9 @@ export class DnsCache {
     });
   }
 
-  /** CNAME targets of a name. */
-  cname(name: string): Promise<DnsAnswer<string>> {
-    return this.cached('CNAME', name, false, async () => {
+  /** CNAME targets of a name. `urgent`: for a real-time check. */
+  cname(name: string, urgent = false): Promise<DnsAnswer<string>> {
+    return this.cached('CNAME', name, urgent, async () => {
       const records = await this.resolver.resolveCname(name);
       return { records, ttlMs: MX_TTL_MS };
     });

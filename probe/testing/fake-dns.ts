@@ -20,7 +20,11 @@ export interface FakeDns {
   close(): Promise<void>;
 }
 
-export async function startFakeDns(names: Record<string, FakeName>): Promise<FakeDns> {
+/**
+ * `chase: false` answers an alias with its CNAME record alone, without the target's records, as an
+ * authoritative server does for a target in another zone (the asker must look the target up itself).
+ */
+export async function startFakeDns(names: Record<string, FakeName>, o: { chase?: boolean } = {}): Promise<FakeDns> {
   const queries: { name: string; type: number }[] = [];
   const udp = dns2.createUDPServer((request, send) => {
     const response = Packet.createResponseFromRequest(request);
@@ -43,6 +47,7 @@ export async function startFakeDns(names: Record<string, FakeName>): Promise<Fak
     // A CNAME chain (at most 8 links), each link in the answer before the target's records.
     for (let hops = 0; answered.cname !== undefined && hops < 8; hops++) {
       response.answers.push(Packet.createResourceFromQuestion({ ...q, name: owner }, { type: Packet.TYPE.CNAME, class: Packet.CLASS.IN, ttl: answered.ttl ?? 300, domain: answered.cname }));
+      if (o.chase === false) return send(response);
       owner = answered.cname;
       const next = names[owner.toLowerCase().replace(/\.$/, '')];
       if (!next) {
