@@ -67,7 +67,7 @@ test('API keys: upgrade gate, create (shown once, show/hide, copy), use, revoke'
   await created.getByRole('button', { name: 'Hide API key' }).click();
   await expect(keyField).toHaveAttribute('type', 'password');
   await created.getByRole('button', { name: 'Copy API key' }).click();
-  await expect(page.getByText('Copied', { exact: true })).toBeVisible();
+  await expect(page.getByText('API Key Copied', { exact: true })).toBeVisible(); // spec 8: 'API Key Created, Copied, Revoked', as 'Schedule Created, Activated…'
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(apiKey);
   await created.getByRole('button', { name: 'Done' }).click();
   await expect(created).toHaveCount(0);

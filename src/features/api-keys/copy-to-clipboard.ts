@@ -1,8 +1,8 @@
 import { toast } from 'sonner';
 import { API_KEYS_TEXT } from './messages';
 
-/** Copies text and says so ('Copied'); falls back to a selection-based copy where the API is missing. */
-export async function copyToClipboard(text: string, description: string): Promise<void> {
+/** Copies text and says so (`title`, e.g. 'API Key Copied'); falls back to a selection-based copy where the API is missing. */
+export async function copyToClipboard(text: string, title: string, description: string): Promise<void> {
   try {
     if (navigator.clipboard?.writeText) await navigator.clipboard.writeText(text);
     else {
@@ -17,7 +17,7 @@ export async function copyToClipboard(text: string, description: string): Promis
       area.remove();
       if (!ok) throw new Error('copy refused');
     }
-    toast.success(API_KEYS_TEXT.copiedTitle, { description });
+    toast.success(title, { description });
   } catch {
     toast.error(API_KEYS_TEXT.errorTitle, { description: API_KEYS_TEXT.copyFailed });
   }

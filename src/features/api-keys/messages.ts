@@ -7,7 +7,9 @@ export const API_KEYS_TEXT = {
   revokeFailed: 'Failed to revoke API key',
   createdTitle: 'API Key Created',
   createdBody: "Copy it now: it won't be shown again.",
-  copiedTitle: 'Copied',
+  // Spec 8's success toasts 'API Key Created, Copied, Revoked', read as 'Schedule Created, Activated…' is.
+  copiedTitle: 'API Key Copied',
+  secretCopiedTitle: 'Copied',
   copiedBody: 'API key copied to clipboard.',
   secretCopiedBody: 'Webhook signing secret copied to clipboard.',
   copyFailed: 'Could not copy. Select the key and copy it manually.',

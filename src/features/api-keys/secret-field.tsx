@@ -5,7 +5,7 @@ import { cn } from '../../lib/cn';
 import { copyToClipboard } from './copy-to-clipboard';
 
 /** A secret in a read-only field with show/hide and copy. Hidden until asked for. */
-export function SecretField({ value, label, copiedMessage, className }: { value: string; label: string; copiedMessage: string; className?: string }) {
+export function SecretField({ value, label, copiedTitle, copiedMessage, className }: { value: string; label: string; copiedTitle: string; copiedMessage: string; className?: string }) {
   const [visible, setVisible] = useState(false);
   return (
     <div className={cn('flex items-stretch gap-2', className)}>
@@ -22,7 +22,7 @@ export function SecretField({ value, label, copiedMessage, className }: { value:
       <Button variant="outline" size="icon" className="size-10" onClick={() => setVisible((v) => !v)} aria-label={visible ? `Hide ${label}` : `Show ${label}`} aria-pressed={visible}>
         {visible ? <EyeOff className="size-4" aria-hidden /> : <Eye className="size-4" aria-hidden />}
       </Button>
-      <Button variant="outline" className="h-10" onClick={() => void copyToClipboard(value, copiedMessage)} aria-label={`Copy ${label}`}>
+      <Button variant="outline" className="h-10" onClick={() => void copyToClipboard(value, copiedTitle, copiedMessage)} aria-label={`Copy ${label}`}>
         <Copy className="size-4" aria-hidden /> Copy
       </Button>
     </div>

@@ -86,7 +86,7 @@ function SigningSecretCard() {
         <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
           {secret.data?.secret ? (
             <div className="flex max-w-2xl flex-1 flex-col gap-1.5">
-              <SecretField value={secret.data.secret} label="Webhook signing secret" copiedMessage={API_KEYS_TEXT.secretCopiedBody} />
+              <SecretField value={secret.data.secret} label="Webhook signing secret" copiedTitle={API_KEYS_TEXT.secretCopiedTitle} copiedMessage={API_KEYS_TEXT.secretCopiedBody} />
               <p className="text-xs text-amber-700" data-testid="webhook-secret-once">Copy it now: it is shown only this once. Rotate it to get a new one.</p>
             </div>
           ) : secret.data ? (
@@ -131,7 +131,7 @@ function SigningSecretCard() {
         description={WEBHOOKS_TEXT.rotatedBody}
         actions={<Button onClick={() => setShown(null)}>Done</Button>}
       >
-        {shown && <SecretField value={shown} label="New webhook signing secret" copiedMessage={API_KEYS_TEXT.secretCopiedBody} />}
+        {shown && <SecretField value={shown} label="New webhook signing secret" copiedTitle={API_KEYS_TEXT.secretCopiedTitle} copiedMessage={API_KEYS_TEXT.secretCopiedBody} />}
       </Dialog>
     </Card>
   );
