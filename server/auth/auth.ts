@@ -1,5 +1,6 @@
 // better-auth: email + password with required verification, sessions, TOTP two-factor, and the
 // organization plugin as the account/team model (owner/admin/member, invitations).
+import { createHash } from 'node:crypto';
 import { betterAuth, type BetterAuthOptions } from 'better-auth';
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'better-auth/api';
 import { deleteSessionCookie, setSessionCookie } from 'better-auth/cookies';
@@ -265,6 +266,16 @@ function afterHook(db: Db, answerFloorMs: number) {
   });
 }
 
+const RESET_LINK_PREFIX = 'reset-password:';
+/**
+ * A reset link's row as stored: under a prefix of its own, so that better-auth's lookup of the plain
+ * identifier (kept for rows stored before hashing) can never find it: a digest sent as a token
+ * names `reset-password:<digest>`, which no row holds.
+ */
+const STORED_RESET_LINK_PREFIX = 'reset-password-sha256:';
+const hashResetIdentifier = async (identifier: string): Promise<string> =>
+  `${STORED_RESET_LINK_PREFIX}${createHash('sha256').update(identifier.slice(RESET_LINK_PREFIX.length)).digest('base64url')}`;
+
 /** The app's own origin; outside production also its localhost/127.0.0.1 twin (same port). */
 export function trustedOrigins(baseURL: string, production: boolean): string[] {
   const origins = [new URL(baseURL).origin];
@@ -322,6 +333,11 @@ export function createAuth(d: AuthDeps) {
     },
     account: { modelName: 'auth_account' },
     user: userOptions,
+    // A reset link is a password for the next hour: the table keeps only its SHA-256 (the prefix kept,
+    // so a new password can end the user's other links: password-changed.ts), and whoever reads the
+    // database (a backup, a leaked replica, an injection elsewhere) cannot take an account with what
+    // they read. The other rows name nothing a browser sends back unsigned.
+    verification: { storeIdentifier: { default: 'plain', overrides: { [RESET_LINK_PREFIX]: { hash: hashResetIdentifier } } } },
     session: {
       expiresIn: 60 * 60 * 24 * 7, // 7 days, refreshed while in use
       updateAge: 60 * 60 * 24,

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { Browserless, signUpVerified, testServer } from '../helpers/test-server';
 
@@ -31,6 +32,26 @@ describe('password reset', () => {
     expect((await visitor.request('/api/auth/sign-in/email', { json: { email: 'forgetful@example.com', password: 'new-password' } })).status).toBe(200);
     // A used token does not work twice.
     expect((await visitor.request('/api/auth/reset-password', { json: { newPassword: 'third-password', token } })).status).toBe(400);
+  });
+
+  it('keeps only a digest of a reset link in the database: someone who reads the tables cannot choose a password with what they read', async () => {
+    await signUpVerified(ts, { email: 'digest-only@example.com', password: 'old-password' });
+    const visitor = new Browserless(ts.url);
+    expect((await visitor.request('/api/auth/request-password-reset', { json: { email: 'digest-only@example.com', redirectTo: '/auth?step=reset' } })).status).toBe(200);
+    const link = await resetLink('digest-only@example.com');
+    const token = new URL(link).pathname.split('/').pop()!;
+    const user = await ts.testDb.db.selectFrom('user').select('id').where('email', '=', 'digest-only@example.com').executeTakeFirstOrThrow();
+    const { rows } = await sql<{ identifier: string }>`select identifier from verification where value = ${user.id}`.execute(ts.testDb.db);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(r.identifier).not.toContain(token);
+    // What is stored is no link: with it in place of the token, nothing is reset.
+    const stored = rows.find((r) => r.identifier.startsWith('reset-password'))!.identifier.split(':')[1]!;
+    expect((await visitor.request('/api/auth/reset-password', { json: { newPassword: 'intruder-pass', token: stored } })).status).toBe(400);
+    // The mailed link works.
+    const follow = await visitor.request(link);
+    expect(new URL(follow.headers.get('location')!, ts.url).searchParams.get('token')).toBe(token);
+    expect((await visitor.request('/api/auth/reset-password', { json: { newPassword: 'new-password', token } })).status).toBe(200);
+    expect((await visitor.request('/api/auth/sign-in/email', { json: { email: 'digest-only@example.com', password: 'new-password' } })).status).toBe(200);
   });
 
   it('answers an unknown address like a known one and sends nothing', async () => {

@@ -2,7 +2,8 @@
 // old password, or the mailbox before it, had opened. Both are better-auth verification rows naming the user:
 //  - a sign-in waiting at the two-factor step: `2fa-<random>` (10 minutes), with its attempt counter
 //    in `2fa-attempts-2fa-<random>`;
-//  - a password-reset link: `reset-password:<token>` (one hour).
+//  - a password-reset link: `reset-password-sha256:<digest of the token>` (one hour; server/auth/auth.ts
+//    hashes it), or `reset-password:<token>` for one stored before hashing.
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 
@@ -18,7 +19,7 @@ export async function endGrantsOfOldPassword(db: Db, userId: string): Promise<vo
     with ended as (
       delete from verification
       where value = ${userId}
-        and ((identifier like '2fa-%' and identifier not like '2fa-attempts-%') or identifier like 'reset-password:%')
+        and ((identifier like '2fa-%' and identifier not like '2fa-attempts-%') or identifier like 'reset-password:%' or identifier like 'reset-password-sha256:%')
       returning identifier
     )
     delete from verification where identifier in (select '2fa-attempts-' || identifier from ended where identifier like '2fa-%')
