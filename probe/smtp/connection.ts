@@ -272,7 +272,11 @@ export class SmtpConnection {
         socket: raw,
         servername: servername && !net.isIP(servername) ? servername : undefined,
         rejectUnauthorized: false,
+        // Any protocol and cipher the server has: nothing is checked (we only ask), and OpenSSL 3's
+        // default security level refuses TLS 1.0/1.1 whatever minVersion says, so a server that runs
+        // only those (older Exchange, appliances) and requires TLS before MAIL refused us in plain text.
         minVersion: 'TLSv1',
+        ciphers: 'DEFAULT:@SECLEVEL=0',
       });
       const timer = setTimeout(() => fail(new SmtpError('tls', `TLS handshake timed out after ${timeoutMs} ms`)), timeoutMs);
       const fail = (err: SmtpError): void => {

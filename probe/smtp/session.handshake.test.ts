@@ -142,3 +142,26 @@ describe('SMTP session against scripted servers', () => {
     expect(srv.counters.current).toBe(0);
   });
 });
+
+describe('a server whose TLS is old (TLS 1.0 only, as older Exchange and appliances still run) and that requires it before MAIL', () => {
+  // Certificates are never checked (we only ask), so an old protocol is no reason to talk in plain
+  // text: such a server refuses MAIL without TLS (530 5.7.0), and every address came back policy_block.
+  it('is spoken to in TLS, and its answers are read', async () => {
+    const srv = track(
+      await startSmtpServer({
+        minVersion: 'TLSv1',
+        maxVersion: 'TLSv1',
+        ciphers: 'DEFAULT:@SECLEVEL=0',
+        rcpt: (a) => (a.startsWith('nobody') ? [550, '5.1.1 User unknown'] : null),
+        onMailFrom(_address, session, cb) {
+          if (!session.secure) return cb(Object.assign(new Error('5.7.0 Must issue a STARTTLS command first'), { responseCode: 530 }));
+          cb();
+        },
+      }),
+    );
+    const res = await runSession(params(srv.port, ['alice@fake.test', 'nobody@fake.test']));
+    expect(res.outcome, res.detail ?? '').toBe('ok');
+    expect(res.tls).toBe(true);
+    expect(res.rcptReplies.map((r) => r?.code)).toEqual([250, 550]);
+  });
+});
