@@ -7,6 +7,7 @@ import type { AppDeps } from './deps';
 import { readEnv, type Env } from './env';
 import { createRequestListener } from './http/app';
 import { answerClientError, answerExpectation } from './http/client-error';
+import { HTTP_TIMEOUTS, serverTimeoutOptions, watchBodyIdle, type HttpTimeouts } from './http/slow-client';
 import { probeUrl } from '../probe/client/probe-client';
 import { startWorker } from './worker/runner';
 
@@ -52,6 +53,8 @@ export async function startServer(o: {
   shutdownGraceMs?: number;
   /** Share PORT with other web processes on this host (SO_REUSEPORT: the kernel spreads connections; `npm run bench:api -- --web-processes n`). */
   reusePort?: boolean;
+  /** How long a client may take to send its request (default HTTP_TIMEOUTS; tests shorten them). */
+  httpTimeouts?: Partial<HttpTimeouts>;
 }): Promise<RunningServer> {
   const deps = await createDeps({ env: o.env, databaseUrl: o.databaseUrl, probe: o.probe, baseURL: o.baseURL });
   const stops: Array<() => Promise<void>> = [];
@@ -61,7 +64,10 @@ export async function startServer(o: {
     // Live streams (the dashboard's job events over SSE) never end by themselves: on stop they are
     // closed at once (EventSource reconnects, to another process behind the balancer).
     const streams = new Set<http.ServerResponse>();
-    const server = http.createServer((req, res) => {
+    // A client too slow with its headers or body gets a 408 and its connection closed (http/slow-client.ts).
+    const timeouts: HttpTimeouts = { ...HTTP_TIMEOUTS, ...o.httpTimeouts };
+    const server = http.createServer(serverTimeoutOptions(timeouts), (req, res) => {
+      watchBodyIdle(req, res, timeouts.bodyIdleMs);
       if (req.headers.accept?.includes('text/event-stream')) {
         streams.add(res);
         res.once('close', () => streams.delete(res));

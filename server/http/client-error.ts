@@ -22,6 +22,10 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
   }
   const answer = (err.code && BY_CODE[err.code]) || NOT_HTTP;
   const body = JSON.stringify({ error: { code: answer.code, message: answer.message } });
+  // Closed for good soon after, even if the peer never closes its side (or keeps sending).
+  const linger = setTimeout(() => socket.destroy(), 2000);
+  linger.unref();
+  socket.once('close', () => clearTimeout(linger));
   socket.end(
     `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +

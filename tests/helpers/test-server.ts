@@ -1,6 +1,7 @@
 import { freePort } from '../../db/embedded';
 import { readEnv } from '../../server/env';
 import { startServer, type RunningServer } from '../../server/main';
+import type { HttpTimeouts } from '../../server/http/slow-client';
 import { fileFixture } from './file-fixture';
 import { createTestDb, type TestDb } from './test-db';
 
@@ -12,7 +13,9 @@ export interface TestServer {
 }
 
 /** The real web server (and optionally the worker) on a free port with a database of its own. */
-export async function startTestServer(o: { role?: 'web' | 'all'; probeUrls?: string[]; probeToken?: string; env?: Record<string, string>; spaDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(
+  o: { role?: 'web' | 'all'; probeUrls?: string[]; probeToken?: string; env?: Record<string, string>; spaDir?: string; httpTimeouts?: Partial<HttpTimeouts> } = {},
+): Promise<TestServer> {
   const testDb = await createTestDb();
   // freePort's port can be taken by another test file before the server listens: try another.
   for (let attempt = 1; ; attempt++) {
@@ -38,6 +41,7 @@ async function startOn(port: number, testDb: TestDb, o: Parameters<typeof startT
     probe: { urls: o.probeUrls ?? [], token: o.probeToken ?? 'test-token' },
     baseURL,
     ...(o.spaDir ? { spaDir: o.spaDir } : {}),
+    ...(o.httpTimeouts ? { httpTimeouts: o.httpTimeouts } : {}),
   });
   return {
     url: baseURL,

@@ -1,0 +1,67 @@
+// How long a client may take to send its request. Node's defaults let one hold a socket for minutes
+// (headers 60 s, checked every 30 s; the whole request 300 s; a body that stops short of its
+// Content-Length waited all of that), so a handful of slow or stalled clients could keep sockets
+// and request state busy. The limits are those of common front ends (nginx's client_header_timeout
+// and client_body_timeout are 60 s; these are tighter, as an API's clients are programs):
+//  - the request line and headers within 20 s;
+//  - while a body is owed, no more than 20 s without a byte of it (a body cut short, a stalled upload);
+//  - the whole request, body included, within 120 s (a 14 MB body needs ~1 Mbit/s; a drip of a byte
+//    every few seconds ends here).
+// Each answers 408 with a JSON body (client-error.ts) and closes the connection; once a response has
+// begun, the connection is only closed.
+import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
+import { answerClientError } from './client-error';
+
+export interface HttpTimeouts {
+  /** Request line and headers, from the first byte. */
+  headersMs: number;
+  /** Longest silence while the body is still owed. */
+  bodyIdleMs: number;
+  /** The whole request, headers and body. */
+  requestMs: number;
+}
+
+export const HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 20_000, bodyIdleMs: 20_000, requestMs: 120_000 };
+
+/** http.createServer's options for these limits (Node checks headers and whole requests itself, every `connectionsCheckingInterval`). */
+export function serverTimeoutOptions(t: HttpTimeouts): ServerOptions {
+  return {
+    headersTimeout: t.headersMs,
+    requestTimeout: t.requestMs,
+    connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(Math.min(t.headersMs, t.requestMs) / 4))),
+  };
+}
+
+const REQUEST_TIMEOUT = Object.assign(new Error('The request body stopped arriving.'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+
+/** True when the request announces body bytes (a Content-Length above 0, or chunked). */
+function owesBody(req: IncomingMessage): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = req.headers['content-length'];
+  return length !== undefined && !/^0+$/.test(length);
+}
+
+/**
+ * Watches a request's body: no byte for `idleMs` while it is owed → a 408 (or, if the response has
+ * begun, the connection closed). The socket's idle timer counts the bytes the HTTP parser reads even
+ * when no one reads the body yet; it is stopped once the body has arrived, and after the response
+ * Node's keep-alive timer takes the socket over.
+ */
+export function watchBodyIdle(req: IncomingMessage, res: ServerResponse, idleMs: number): void {
+  if (!owesBody(req) || req.complete) return;
+  const socket = req.socket;
+  const onTimeout = () => {
+    // Node's socket timeout handler asks the response's listeners first (so it does not destroy the socket itself).
+    if (req.complete) {
+      socket.setTimeout(0);
+      return;
+    }
+    answerClientError(REQUEST_TIMEOUT, socket);
+  };
+  res.on('timeout', onTimeout);
+  socket.setTimeout(idleMs);
+  req.once('end', () => {
+    res.off('timeout', onTimeout);
+    if (!res.writableEnded) socket.setTimeout(0);
+  });
+}
