@@ -260,10 +260,33 @@ function afterHook(db: Db, answerFloorMs: number) {
       if (confirming) await recordWrongPassword(db, confirming);
     }
     const email = ctx.path === SIGN_IN_PATH ? signInEmail(ctx.body) : null;
-    if (!email) return;
-    const rightPassword = !isAPIError(returned) || (returned.statusCode === 403 && returned.body?.code === 'EMAIL_NOT_VERIFIED');
-    if (rightPassword) await clearSignInAttempts(db, email);
+    if (email) {
+      const rightPassword = !isAPIError(returned) || (returned.statusCode === 403 && returned.body?.code === 'EMAIL_NOT_VERIFIED');
+      if (rightPassword) await clearSignInAttempts(db, email);
+    }
+    const scrubbed = ctx.request ? withoutSessionToken(returned) : null;
+    return scrubbed ? ctx.json(scrubbed) : undefined;
   });
+}
+
+/**
+ * The session token lives in an HttpOnly cookie so that no script can read it; better-auth also
+ * put it in the JSON of sign-in, get-session, a two-factor code and Change Password, where any script
+ * on the page (an injected one included) could read it and use the session from anywhere for a week.
+ * The SPA never reads it (the cookie signs every request): HTTP answers carry `token: null`. Server-side
+ * calls (auth.api) keep it.
+ */
+function withoutSessionToken(returned: unknown): Record<string, unknown> | null {
+  if (!returned || typeof returned !== 'object' || isAPIError(returned) || returned instanceof Response || Array.isArray(returned)) return null;
+  const body = returned as Record<string, unknown>;
+  let out: Record<string, unknown> | null = null;
+  if (typeof body.token === 'string') out = { ...body, token: null };
+  const session = body.session;
+  if (session && typeof session === 'object' && typeof (session as { token?: unknown }).token === 'string') {
+    const { token: _token, ...rest } = session as Record<string, unknown>;
+    out = { ...(out ?? body), session: rest };
+  }
+  return out;
 }
 
 const RESET_LINK_PREFIX = 'reset-password:';

@@ -159,3 +159,33 @@ describe('an address someone else signed up (never activated)', () => {
     expect(await me(squatter)).toBeNull();
   });
 });
+
+describe('the session token stays in its HttpOnly cookie', () => {
+  it('no answer a script can read carries it: sign-in, the session read, a two-factor code, Change Password', async () => {
+    const email = 'token-hidden@example.com';
+    const { c, otp, step } = await withTwoFactor(email, 'hidden-secret');
+    const tokenOf = (b: Browserless) => decodeURIComponent([...b.cookies].find(([k]) => k.endsWith('session_token'))?.[1] ?? '').split('.')[0]!;
+    const readable: Array<[string, string, string]> = [];
+    const session = await c.request('/api/auth/get-session');
+    readable.push(['get-session', await session.text(), tokenOf(c)]);
+    const pending = await signIn(email, 'hidden-secret');
+    const code = await pending.client.request('/api/auth/two-factor/verify-totp', { json: { code: await otp.hotp(step) } });
+    expect(code.status).toBe(200);
+    readable.push(['verify-totp', await code.text(), tokenOf(pending.client)]);
+    const change = await pending.client.request('/api/auth/change-password', { json: { currentPassword: 'hidden-secret', newPassword: 'hidden-secret-2', revokeOtherSessions: true } });
+    expect(change.status).toBe(200);
+    readable.push(['change-password', await change.text(), tokenOf(pending.client)]);
+    await pending.client.request('/api/auth/two-factor/disable', { json: { password: 'hidden-secret-2' } });
+    const plain = new Browserless(ts.url);
+    const res = await plain.request('/api/auth/sign-in/email', { json: { email, password: 'hidden-secret-2' } });
+    expect(res.status).toBe(200);
+    readable.push(['sign-in', await res.text(), tokenOf(plain)]);
+    for (const [route, body, token] of readable) {
+      expect(token.length, route).toBeGreaterThan(10);
+      expect(body, route).not.toContain(token);
+    }
+    // The cookie still signs in.
+    expect((await me(plain))?.user.email).toBe(email);
+    expect(((await (await plain.request('/api/auth/get-session')).json()) as { user: { email: string } }).user.email).toBe(email);
+  });
+});
