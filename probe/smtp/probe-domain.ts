@@ -795,7 +795,10 @@ class DomainProbe {
         const ignored = blameAwaitedOnly ? offset + i === session.stalledAt : session.answered === 0;
         if (!ignored) return this.requeue(a, 0, true);
         a.silentCount++;
-        if (a.silentCount < 2) return this.requeue(a, 0, true);
+        // Asked once more here only when that attempt, at worst another reply timeout, ends before the
+        // deadline: a real-time check is not kept waiting past it for the same silence.
+        const timeLeft = this.p.deadlineMs - (Date.now() - this.start);
+        if (a.silentCount < 2 && timeLeft >= this.p.ctx.replyTimeoutMs) return this.requeue(a, 0, true);
         if (this.avoid(a, target.ip)) return this.requeue(a, 0, true);
         return this.settle(a, 'smtp_unreachable', evidence(null), target, res.detail ?? 'no reply to RCPT');
       }
