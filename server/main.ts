@@ -6,7 +6,7 @@ import { closeDeps, createDeps } from './boot';
 import type { AppDeps } from './deps';
 import { readEnv, type Env } from './env';
 import { createRequestListener } from './http/app';
-import { answerClientError, answerExpectation } from './http/client-error';
+import { answerClientError, answerConnect, answerExpectation } from './http/client-error';
 import { HTTP_TIMEOUTS, serverTimeoutOptions, watchBodyIdle, type HttpTimeouts } from './http/slow-client';
 import { probeUrl } from '../probe/client/probe-client';
 import { startWorker } from './worker/runner';
@@ -77,6 +77,7 @@ export async function startServer(o: {
     // What the HTTP parser refuses, and an Expect we do not meet, get a JSON body too (Node's own answers have none).
     server.on('clientError', answerClientError);
     server.on('checkExpectation', answerExpectation);
+    server.on('connect', answerConnect);
     try {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

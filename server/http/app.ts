@@ -8,7 +8,7 @@ import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { BULK_BODY_BYTES, CSV_BASE64_BODY_BYTES, SMALL_BODY_BYTES, jsonBodyGuard, jsonQueryGuard } from './body-guard';
 import { TRPC_MAX_BATCH_CALLS } from '../contracts/transport';
 import type { ErrorCode } from '../contracts/error-codes';
-import { httpError, sendError } from './send-error';
+import { httpError, sendError, sendProblem } from './send-error';
 import { setCommonHeaders } from './common-headers';
 import { hostGuard, isValidHost } from './host-guard';
 import fs from 'node:fs';
@@ -56,6 +56,9 @@ function replyTrpc(res: Response, err: AppError): void {
  */
 const TRPC_METHODS = new Set(['GET', 'HEAD', 'POST']);
 function trpcMethodGate(req: Request, res: Response, next: () => void): void {
+  // HEAD is GET without a body (RFC 9110 §9.3.2): the adapter answered it 204 with no headers;
+  // handed a GET, it answers as GET and Node leaves the body out.
+  if (req.method === 'HEAD') req.method = 'GET';
   if (TRPC_METHODS.has(req.method)) return next();
   res.setHeader('Allow', 'GET, HEAD, POST');
   replyTrpc(res, new AppError('METHOD_NOT_ALLOWED', `The dashboard API takes GET and POST, not ${req.method}.`));
@@ -67,6 +70,24 @@ const EXPRESS_ERROR_CODES: Partial<Record<number, ErrorCode>> = { 404: 'NOT_FOUN
 /** The dashboard routes' envelope for a path nothing serves. */
 function notFound(_req: Request, res: Response): void {
   sendError(res, new AppError('NOT_FOUND', 'Not found'));
+}
+
+/**
+ * Paths that are never a page of the SPA: the API surfaces, the build's files, health and dev tools.
+ * Their routers take one spelling; any other spelling of them (a doubled slash, an encoded slash or
+ * letter: //v1/account, /api%2ftrpc/…, /%61ssets/app.js) falls through to here and is a 404 — the
+ * SPA page in its place answered an API call or a script with 200 and HTML.
+ */
+const NOT_PAGES = /^\/(?:api|v1|assets|healthz|dev)(?:\/|$)/;
+function decodeSafe(urlPath: string): string {
+  try {
+    return decodeURIComponent(urlPath);
+  } catch {
+    return urlPath; // not valid percent-encoding: judged as sent
+  }
+}
+function spelledAsNonPage(urlPath: string): boolean {
+  return NOT_PAGES.test(decodeSafe(urlPath).replace(/\/{2,}/g, '/').toLowerCase());
 }
 
 function replyPlain(res: Response, err: AppError): void {
@@ -146,7 +167,11 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
     // A build file that is not there (a tab still on the previous deploy asking for its chunk) is a
     // 404: the SPA page in its place made the browser fail on HTML served as a script.
     app.use('/assets', notFound);
-    app.get('/{*splat}', (_req, res) => {
+    app.get('/{*splat}', (req, res) => {
+      if (spelledAsNonPage(req.path)) {
+        if (/^\/+v1(?:\/|$)/i.test(decodeSafe(req.path))) return sendProblem(res, new AppError('NOT_FOUND', 'Not found'), deps.baseURL);
+        return notFound(req, res);
+      }
       res.setHeader('Cache-Control', 'no-cache');
       res.sendFile(path.join(spaDir, 'index.html'));
     });

@@ -12,7 +12,16 @@ import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER, isAllowedAuthRoute, RECEIVED_AT_H
 
 export function authAllowlistGuard(basePath = '/api/auth') {
   return function authGuard(req: Request, res: Response, next: NextFunction): void {
-    const pathname = (req.originalUrl.split('?')[0] ?? '').slice(basePath.length) || '/';
+    const fullPath = req.originalUrl.split('?')[0] ?? '';
+    // Express matched the mount in any case; better-auth routes only its own spelling (it answered
+    // /API/AUTH/… with an empty 404).
+    if (!fullPath.startsWith(basePath)) {
+      res.status(404).json({ code: 'NOT_FOUND', message: 'Not found' });
+      return;
+    }
+    const pathname = fullPath.slice(basePath.length) || '/';
+    // HEAD is GET without a body: better-auth routes no HEAD, so it is handed the GET (Node leaves the body out).
+    if (req.method === 'HEAD') req.method = 'GET';
     // A trailing slash: better-auth routes none of its paths with one (it answered an empty 404).
     if (pathname.length > 1 && pathname.endsWith('/')) {
       res.status(404).json({ code: 'NOT_FOUND', message: 'Not found' });

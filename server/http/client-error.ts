@@ -45,3 +45,25 @@ export function answerExpectation(_req: IncomingMessage, res: ServerResponse): v
   res.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'X-Content-Type-Options': 'nosniff', Connection: 'close' });
   res.end(body);
 }
+
+/**
+ * The http.Server 'connect' listener: CONNECT asks for a tunnel, which this server never opens. Node
+ * hands such a request to this event instead of a route, and closed the connection without an answer
+ * when nothing listened; now it is a 405 with a JSON body, and the connection closes.
+ */
+export function answerConnect(_req: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => socket.destroy());
+  const body = JSON.stringify({ error: { code: 'METHOD_NOT_ALLOWED', message: 'This server opens no tunnels (CONNECT).' } });
+  socket.end(
+    'HTTP/1.1 405 Method Not Allowed\r\n' +
+      'Allow: GET, HEAD, POST, OPTIONS\r\n' +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'X-Content-Type-Options: nosniff\r\n' +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+  const linger = setTimeout(() => socket.destroy(), 2000);
+  linger.unref();
+  socket.once('close', () => clearTimeout(linger));
+}

@@ -1,0 +1,83 @@
+// One door per route: a path spelt so that no API router takes it (a doubled slash, an encoded slash
+// or letter) is a JSON 404, never the SPA's index.html answering 200 for an API call or a script;
+// HEAD answers as GET on every surface that serves GET; a method Node hands over as a tunnel
+// (CONNECT) still gets an answer.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownerOn, type Person } from '../helpers/accounts';
+import { rawExchange } from '../helpers/raw-http';
+import { startTestServer, type TestServer } from '../helpers/test-server';
+
+let ts: TestServer;
+let owner: Person;
+let key = '';
+let cookie = '';
+const spaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailvet-spa-'));
+
+beforeAll(async () => {
+  fs.mkdirSync(path.join(spaDir, 'assets'));
+  fs.writeFileSync(path.join(spaDir, 'index.html'), '<!doctype html><title>Mailvet</title><div id="root"></div>');
+  ts = await startTestServer({ spaDir });
+  owner = await ownerOn(ts, 'enterprise', 'doors');
+  key = (await owner.client.trpcMutation('apiKeys.create', { name: 'doors' })).body.result.data.api_key as string;
+  cookie = [...owner.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+});
+afterAll(async () => {
+  await ts?.stop();
+  fs.rmSync(spaDir, { recursive: true, force: true });
+});
+
+const request = (method: string, target: string) =>
+  rawExchange(ts.url, `${method} ${target} HTTP/1.1\r\nHost: ${new URL(ts.url).host}\r\nAuthorization: Bearer ${key}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`);
+
+describe('a path no API router takes', () => {
+  it.each(['//v1/account', '//v1/openapi.json', '/v1%2faccount', '/%761/account', '//api/trpc/account.me', '/api%2ftrpc/account.me', '//api/auth/get-session', '//healthz', '//assets/app.js', '/%61ssets/app.js', '//dev/outbox'])(
+    'GET %s: a JSON 404, not the SPA page',
+    async (target) => {
+      for (const method of ['GET', 'HEAD']) {
+        const res = await request(method, target);
+        expect(res.status, `${method} ${target}`).toBe(404);
+        expect(res.head, `${method} ${target}`).toMatch(/content-type: application\/(problem\+)?json/i);
+      }
+    },
+  );
+
+  it('still serves the SPA for its own pages, spelt oddly or not', async () => {
+    for (const target of ['/dashboard', '//dashboard', '/dashboard/api-keys', '/documentation']) {
+      const res = await request('GET', target);
+      expect(res.status, target).toBe(200);
+      expect(res.head, target).toMatch(/content-type: text\/html/i);
+    }
+  });
+
+  it('better-auth routes spelt in another case: the JSON 404, not an empty one', async () => {
+    const res = await request('GET', '/API/AUTH/get-session');
+    expect(res.status).toBe(404);
+    expect(JSON.parse(res.body)).toEqual({ code: 'NOT_FOUND', message: 'Not found' });
+  });
+});
+
+describe('HEAD', () => {
+  it('answers as GET, without a body, on every surface that serves GET', async () => {
+    for (const target of ['/v1/account', '/v1/openapi.json', '/api/trpc/account.me', '/api/auth/get-session', '/healthz', '/api/public-config', '/api/public-branding', '/dashboard']) {
+      const get = await request('GET', target);
+      const head = await request('HEAD', target);
+      expect(get.status, target).toBe(200);
+      expect(head.status, `HEAD ${target}`).toBe(get.status);
+      expect(head.head.match(/content-type: ([^\r\n]*)/i)?.[1], `HEAD ${target}`).toBe(get.head.match(/content-type: ([^\r\n]*)/i)?.[1]);
+      expect(head.body, `HEAD ${target}`).toBe('');
+    }
+  });
+});
+
+describe('CONNECT', () => {
+  it('is a 405 with a JSON body, not a connection closed without a word', async () => {
+    for (const target of ['/v1/validate', '127.0.0.1:5432', '/dashboard']) {
+      const res = await rawExchange(ts.url, `CONNECT ${target} HTTP/1.1\r\nHost: ${new URL(ts.url).host}\r\n\r\n`);
+      expect(res.status, target).toBe(405);
+      expect(JSON.parse(res.body), target).toMatchObject({ error: { code: 'METHOD_NOT_ALLOWED' } });
+    }
+  });
+});
