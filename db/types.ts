@@ -275,6 +275,10 @@ export interface SubscriptionTable {
   current_end: Date | null;
   next_plan: PaidPlan | null;
   next_billing_plan_id: string | null;
+  /** First charge at this time (the end of the period of the cancelled subscription it follows); null: charged at checkout. */
+  start_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The cancelled subscription this one takes over from at its period's end (an owner who changed their mind). */
+  follows_id: ColumnType<string | null, string | null | undefined, string | null>;
   status_event_at: ColumnType<string, number | string | undefined, number | string>;
   created_at: Timestamp;
   updated_at: Timestamp;

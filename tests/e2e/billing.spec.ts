@@ -86,6 +86,27 @@ test('billing shows five plans and upgrades through the labelled test checkout',
   await expect(page.getByTestId('renewal')).not.toContainText('then changes');
 });
 
+test('a cancelled plan is resumed from its card before the period ends: nothing charged now, the page says it renews', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-resume') });
+  await page.goto('/dashboard/billing');
+  await pay(page, await openCheckout(page, 'Starter'), '$19.00', 'Starter');
+  await page.getByRole('button', { name: 'Cancel subscription' }).click();
+  await page.getByRole('dialog', { name: 'Cancel your subscription?' }).getByRole('button', { name: 'Cancel subscription' }).click();
+  await expect(page.getByTestId('renewal')).toContainText('Cancelled — your plan ends on');
+
+  // Changed their mind: the plan's card offers to keep it (it said 'Already Subscribed' before).
+  await card(page, 'Starter').getByRole('button', { name: 'Resume subscription' }).click();
+  const checkout = page.getByRole('dialog', { name: 'Mailvet checkout' });
+  await expect(checkout).toContainText('Nothing is charged now: your Starter plan goes on after');
+  await checkout.getByRole('button', { name: 'Confirm card (test)' }).click();
+  await expect(page.getByText('Subscription Resumed')).toBeVisible();
+  await expect(page.getByText(/^Your Starter plan is no longer cancelled\. It renews on /)).toBeVisible();
+  await expect(page.getByTestId('renewal')).toContainText('Renews on');
+  await expect(page.getByTestId('current-plan')).toHaveText('Starter (monthly)');
+  await expect(page.getByTestId('credits-balance')).toHaveText('10,500');
+  await expect(page.getByTestId('payments').getByRole('row')).toHaveCount(2); // the header and the one payment
+});
+
 test('a renewal left unpaid: the plan card offers Pay now and the period line says it is unpaid, not that it renews', async ({ page }) => {
   await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-unpaid') });
   await page.goto('/dashboard/billing');

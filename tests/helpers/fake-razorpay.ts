@@ -33,7 +33,11 @@ export interface FakeRazorpay {
   setNow(unixSeconds: number): void;
   /** Every webhook sent: id, event, raw body, signature and the answer's status. */
   sent: FakeWebhook[];
-  /** Checkout succeeds: the first charge. Returns the handler's proof; sends activated + charged. */
+  /**
+   * Checkout succeeds: the first charge. Returns the handler's proof; sends activated + charged. For a
+   * subscription created with a start_at still ahead: the card is authorised, nothing charged, and
+   * subscription.authenticated sent (renew() at start_at makes the first charge).
+   */
   pay(subscriptionId: string): Promise<{ razorpay_payment_id: string; razorpay_subscription_id: string; razorpay_signature: string }>;
   /**
    * Checkout succeeds but nothing reaches the server (the browser closed before the handler, and
@@ -46,7 +50,7 @@ export interface FakeRazorpay {
   pause(subscriptionId: string): Promise<void>;
   /** A paused subscription resumes: subscription.resumed. */
   resume(subscriptionId: string): Promise<void>;
-  /** The next period is charged (applies a scheduled plan change). Sends subscription.charged. */
+  /** The next period is charged (applies a scheduled plan change; a subscription created with start_at: its first charge). Sends subscription.charged. */
   renew(subscriptionId: string): Promise<string>;
   /** Like renew, but the subscription.charged webhook is built and returned, not sent (out-of-order tests). */
   renewHeld(subscriptionId: string): { paymentId: string; charged: FakeWebhook };
@@ -82,6 +86,8 @@ export interface FakeSubscription {
   charges: string[];
   scheduled_plan_id: string | null;
   cancel_at_cycle_end: boolean;
+  /** The first charge's time (unix seconds) when it was created with start_at; the checkout then only authorises the card. */
+  start_at: number | null;
 }
 
 export interface FakeInvoice {
@@ -165,7 +171,8 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
       if (req.method === 'POST' && url === '/v1/subscriptions') {
         if (typeof body.plan_id !== 'string' || !plans.has(body.plan_id)) return error(400, 'BAD_REQUEST_ERROR', 'The id provided does not exist');
         if (typeof body.total_count !== 'number' || body.total_count < 1) return error(400, 'BAD_REQUEST_ERROR', 'The total count field is required.');
-        const sub: FakeSubscription = { id: rid('sub'), plan_id: body.plan_id, status: 'created', current_start: null, current_end: null, charges: [], scheduled_plan_id: null, cancel_at_cycle_end: false };
+        if (body.start_at !== undefined && (typeof body.start_at !== 'number' || body.start_at <= now())) return error(400, 'BAD_REQUEST_ERROR', 'start_at cannot be less than current time');
+        const sub: FakeSubscription = { id: rid('sub'), plan_id: body.plan_id, status: 'created', current_start: null, current_end: null, charges: [], scheduled_plan_id: null, cancel_at_cycle_end: false, start_at: typeof body.start_at === 'number' ? body.start_at : null };
         subscriptions.set(sub.id, sub);
         res.end(JSON.stringify({ ...subEntity(sub), total_count: body.total_count, notes: body.notes ?? [], short_url: `https://rzp.io/i/${sub.id}`, created_at: now() }));
         return;
@@ -351,6 +358,15 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
     },
     async pay(id) {
       const sub = mustSub(id);
+      if (sub.start_at !== null && sub.start_at > now()) {
+        // A subscription starting later: the checkout authorises the card (a payment Razorpay
+        // refunds, not a charge of the plan) and the subscription waits, authenticated, for start_at.
+        if (sub.status !== 'created') throw new Error(`fake razorpay: subscription ${sub.id} is ${sub.status} and cannot be authorised`);
+        sub.status = 'authenticated';
+        const authPay = rid('pay');
+        await api.deliver(api.build('subscription.authenticated', { subscription: { entity: subEntity(sub) } }));
+        return { razorpay_payment_id: authPay, razorpay_subscription_id: sub.id, razorpay_signature: createHmac('sha256', keySecret).update(`${authPay}|${sub.id}`).digest('hex') };
+      }
       const pay = firstCharge(sub);
       await api.deliver(api.build('subscription.activated', { subscription: { entity: subEntity(sub) } }));
       await api.deliver(api.build('subscription.charged', { subscription: { entity: subEntity(sub) }, payment: { entity: { id: pay.id, entity: 'payment', amount: pay.amount, currency: pay.currency, status: 'captured' } } }));

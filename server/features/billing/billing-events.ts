@@ -117,6 +117,68 @@ export async function lockAccountBilling(trx: Trx, accountId: string): Promise<v
   await sql`select pg_advisory_xact_lock(727275, hashtext(${accountId}))`.execute(trx);
 }
 
+/**
+ * A subscription made to go on after a cancelled one's paid period (follows_id; first charge at
+ * start_at) that has not been charged yet: the account's plan is still the one paid by the
+ * subscription it follows.
+ */
+export function isPendingSuccessor(sub: { follows_id: string | null; current_start: Date | null }): boolean {
+  return sub.follows_id !== null && sub.current_start === null;
+}
+
+/**
+ * The owner who cancelled changed their mind: the subscription that goes on after the cancelled
+ * one's period has been authorised (the checkout handler's answer or subscription.authenticated,
+ * whichever comes first). The account takes it as its subscription — no longer cancelled, the same
+ * paid period, nothing charged or granted until its first charge at the period's end. A resumed one
+ * not started yet that it replaces (another interval chosen) is returned, to stop at the gateway.
+ * Changes nothing when the account has moved on meanwhile (fallen to Free, refunded, paid again).
+ */
+export async function adoptSuccessor(
+  trx: Trx,
+  subscriptionId: string,
+  o: { actorUserId: string | null },
+): Promise<{ adopted: boolean; replacedSubscriptionId?: string; stopSubscriptionId?: string }> {
+  const sub = await lockSubscription(trx, subscriptionId);
+  if (!sub?.follows_id || sub.current_start !== null || sub.status === 'cancelled' || sub.status === 'completed') return { adopted: sub !== undefined && sub.current_start !== null };
+  const account = await trx
+    .selectFrom('account')
+    .select(['subscription_id', 'subscription_status', 'cancel_at_period_end', 'current_period_end'])
+    .where('id', '=', sub.account_id)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  if (account.subscription_id === sub.id) return { adopted: true };
+  // The account moved on before the card was authorised (its period ended, a refund, another plan
+  // paid for): this subscription is not taken, and is stopped before its first charge.
+  const drop = async (reason: string) => {
+    await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: new Date() }).where('id', '=', sub.id).execute();
+    await writeAudit(trx, { accountId: sub.account_id, actorUserId: o.actorUserId, actor: o.actorUserId ? 'user' : 'system', action: 'billing.resume_dropped', targetType: 'subscription', targetId: sub.id, data: { follows: sub.follows_id, reason } });
+    return { adopted: false, stopSubscriptionId: sub.id };
+  };
+  if (account.subscription_status !== 'active' || account.subscription_id === null) return drop('not_on_the_plan');
+  let replaced: string | undefined;
+  if (account.subscription_id === sub.follows_id) {
+    if (!account.cancel_at_period_end) return drop('not_cancelled');
+  } else {
+    const other = await trx.selectFrom('subscription').select(['id', 'follows_id', 'current_start']).where('id', '=', account.subscription_id).executeTakeFirst();
+    if (!other || other.follows_id !== sub.follows_id || !isPendingSuccessor(other)) return drop('another_subscription');
+    await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: new Date() }).where('id', '=', other.id).where('status', 'in', LIVE_STATUSES).execute();
+    replaced = other.id;
+  }
+  await trx.updateTable('account').set({ subscription_id: sub.id, cancel_at_period_end: false, updated_at: new Date() }).where('id', '=', sub.account_id).execute();
+  if (sub.status === 'created') await trx.updateTable('subscription').set({ status: 'authenticated', updated_at: new Date() }).where('id', '=', sub.id).execute();
+  await writeAudit(trx, {
+    accountId: sub.account_id,
+    actorUserId: o.actorUserId,
+    actor: o.actorUserId ? 'user' : 'system',
+    action: 'billing.resumed_at_period_end',
+    targetType: 'subscription',
+    targetId: sub.id,
+    data: { follows: sub.follows_id, plan: sub.plan, interval: sub.interval, starts_at: sub.start_at?.toISOString() ?? null, ...(replaced ? { replaced_subscription_id: replaced } : {}) },
+  });
+  return { adopted: true, ...(replaced ? { replacedSubscriptionId: replaced } : {}) };
+}
+
 /** The subscription row, locked after its account's billing lock (undefined: not ours). */
 async function lockSubscription(trx: Trx, subscriptionId: string): Promise<Selectable<SubscriptionTable> | undefined> {
   const seen = await trx.selectFrom('subscription').select('account_id').where('id', '=', subscriptionId).executeTakeFirst();
@@ -144,7 +206,10 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
   // from Free, from an unpaid renewal or after a cancellation, so this is the second payment of
   // one period): this one is given back, not applied.
   if (account.subscription_id !== null && account.subscription_id !== sub.id && account.subscription_status === 'active' && !account.cancel_at_period_end) {
-    return recordSecondPayment(trx, sub, c, account.subscription_id);
+    // …unless the account's subscription is a resumed one that has not started (nothing paid on it
+    // yet): this charge (a higher plan now) replaces it, like a cancelled one.
+    const held = await trx.selectFrom('subscription').select(['follows_id', 'current_start']).where('id', '=', account.subscription_id).executeTakeFirst();
+    if (!held || !isPendingSuccessor(held)) return recordSecondPayment(trx, sub, c, account.subscription_id);
   }
 
   // The charge of a period older than the one this subscription is in (Razorpay re-delivered it
@@ -260,9 +325,14 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
           .where('id', '=', account.subscription_id)
           .where('account_id', '=', sub.account_id)
           .where('status', 'in', LIVE_STATUSES)
-          .returning('id')
+          .returning(['id', 'follows_id'])
           .executeTakeFirst()
       : undefined;
+  // A resumed subscription not started yet, replaced: the cancelled one it was to follow ends with
+  // its period at Razorpay and takes nothing more; recorded ended now, so it holds no later checkout.
+  if (replaced?.follows_id && replaced.follows_id !== sub.id) {
+    await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: new Date() }).where('id', '=', replaced.follows_id).where('account_id', '=', sub.account_id).where('status', 'in', LIVE_STATUSES).execute();
+  }
   await writeAudit(trx, {
     accountId: sub.account_id,
     actorUserId: c.actorUserId ?? null,
@@ -441,10 +511,26 @@ async function markPastDue(trx: Trx, accountId: string, subId: string, now: Date
 export async function lowerPlanForRefund(
   trx: Trx,
   o: { pay: Selectable<PaymentTable>; refundId: string; now: Date; actorUserId: string | null; via: 'refund_button' | 'razorpay_dashboard' },
-): Promise<void> {
+): Promise<{ stopped: string[] }> {
   const { pay, now } = o;
-  const account = await trx.selectFrom('account').select(['plan']).where('id', '=', pay.account_id).forUpdate().executeTakeFirstOrThrow();
+  const account = await trx.selectFrom('account').select(['plan', 'subscription_id']).where('id', '=', pay.account_id).forUpdate().executeTakeFirstOrThrow();
   if (pay.subscription_id) await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: now }).where('id', '=', pay.subscription_id).execute();
+  // A resumed plan's subscription waiting to go on after this period: it goes too (stopped at the
+  // gateway by the caller), or it would charge the customer whose payment was just given back.
+  const stopped =
+    pay.subscription_id && account.subscription_id && account.subscription_id !== pay.subscription_id
+      ? (
+          await trx
+            .updateTable('subscription')
+            .set({ status: 'cancelled', updated_at: now })
+            .where('id', '=', account.subscription_id)
+            .where('follows_id', '=', pay.subscription_id)
+            .where('current_start', 'is', null)
+            .where('status', 'in', LIVE_STATUSES)
+            .returning('id')
+            .execute()
+        ).map((r) => r.id)
+      : [];
   const balance = await revokeCredits(trx, pay.account_id, pay.credits_granted);
   await trx
     .updateTable('account')
@@ -458,8 +544,9 @@ export async function lowerPlanForRefund(
     action: 'billing.refunded',
     targetType: 'payment',
     targetId: pay.id,
-    data: { refund_id: o.refundId, amount: pay.amount, currency: pay.currency, from_plan: account.plan, plan: 'free', credits_revoked: pay.credits_granted, credits_after: balance, via: o.via },
+    data: { refund_id: o.refundId, amount: pay.amount, currency: pay.currency, from_plan: account.plan, plan: 'free', credits_revoked: pay.credits_granted, credits_after: balance, via: o.via, ...(stopped.length ? { stopped_subscriptions: stopped } : {}) },
   });
+  return { stopped };
 }
 
 /**
@@ -476,7 +563,7 @@ export async function lockForRefund(trx: Trx, o: { paymentId: string; accountId:
   return { pay, account };
 }
 
-export type RefundOutcome = { outcome: 'refunded' | 'refund_recorded' | 'already_refunded' | 'unknown_payment'; accountId: string | null; cancelSubscriptionId?: string };
+export type RefundOutcome = { outcome: 'refunded' | 'refund_recorded' | 'already_refunded' | 'unknown_payment'; accountId: string | null; cancelSubscriptionId?: string; alsoCancel?: string[] };
 
 /**
  * A refund Razorpay reports (`refund.processed`). Once per payment: a payment already refunded (our
@@ -507,7 +594,13 @@ export async function applyRefund(trx: Trx, o: { paymentId: string; refundId: st
   // Refunds add up: parts given back one by one end in a full refund like one whole refund.
   const refundedAmount = Math.min(pay.amount, pay.refunded_amount + (o.amount ?? pay.amount - pay.refunded_amount));
   const full = refundedAmount >= pay.amount;
-  const current = pay.subscription_id !== null && account.subscription_id === pay.subscription_id && !newer;
+  // The account's period is this payment's also while a resumed plan's subscription waits to follow it.
+  const follower =
+    pay.subscription_id !== null && account.subscription_id !== null && account.subscription_id !== pay.subscription_id
+      ? await trx.selectFrom('subscription').select(['follows_id', 'current_start']).where('id', '=', account.subscription_id).executeTakeFirst()
+      : undefined;
+  const followsThis = follower !== undefined && follower.follows_id === pay.subscription_id && isPendingSuccessor(follower);
+  const current = pay.subscription_id !== null && (account.subscription_id === pay.subscription_id || followsThis) && !newer;
   await trx
     .updateTable('payment')
     // refund_id and refunded_at: the refund that completed it (the table's check: set exactly when refunded).
@@ -515,8 +608,8 @@ export async function applyRefund(trx: Trx, o: { paymentId: string; refundId: st
     .where('id', '=', pay.id)
     .execute();
   if (full && current) {
-    await lowerPlanForRefund(trx, { pay, refundId: o.refundId, now: o.now, actorUserId: null, via: 'razorpay_dashboard' });
-    return { outcome: 'refunded', accountId: pay.account_id, cancelSubscriptionId: pay.subscription_id ?? undefined };
+    const lowered = await lowerPlanForRefund(trx, { pay, refundId: o.refundId, now: o.now, actorUserId: null, via: 'razorpay_dashboard' });
+    return { outcome: 'refunded', accountId: pay.account_id, cancelSubscriptionId: pay.subscription_id ?? undefined, alsoCancel: lowered.stopped };
   }
   await writeAudit(trx, {
     accountId: pay.account_id,
@@ -685,6 +778,7 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
     // Our own refund button or a refund made in Razorpay's dashboard: the same rule, applied once.
     const r = await applyRefund(trx, { paymentId: refund.payment_id, refundId: refund.id, amount: refund.amount ?? null, now, via: 'webhook' });
     if (r.cancelSubscriptionId) cancels.push(r.cancelSubscriptionId);
+    cancels.push(...(r.alsoCancel ?? []));
     return { outcome: r.outcome, accountId: r.accountId };
   }
 
@@ -710,6 +804,15 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
     case 'subscription.authenticated':
     case 'subscription.activated': {
       await setStatus(remoteStatus === 'authenticated' ? 'authenticated' : 'active');
+      // A subscription going on after a cancelled one (the owner changed their mind), authorised
+      // without the checkout handler's answer reaching us: the account takes it all the same.
+      if (e.event === 'subscription.authenticated' && sub.follows_id) {
+        const r = await adoptSuccessor(trx, sub.id, { actorUserId: null });
+        if (r.replacedSubscriptionId) cancels.push(r.replacedSubscriptionId);
+        if (r.stopSubscriptionId) cancels.push(r.stopSubscriptionId);
+        if (r.adopted) return { outcome: 'resumed_at_period_end', accountId };
+        if (r.stopSubscriptionId) return { outcome: 'resume_dropped', accountId };
+      }
       return { outcome: newer ? 'status_applied' : 'stale', accountId };
     }
     case 'subscription.charged': {

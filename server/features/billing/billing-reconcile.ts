@@ -31,6 +31,9 @@ export interface ReconcileResult {
 
 /** Razorpay's own statuses, mapped onto the event it sends when a subscription enters them. */
 const STATUS_EVENTS: Record<string, string> = {
+  // A card authorised for a subscription that starts later (a cancelled plan resumed) whose
+  // subscription.authenticated never came: the account takes it all the same.
+  authenticated: 'subscription.authenticated',
   pending: 'subscription.pending',
   halted: 'subscription.halted',
   cancelled: 'subscription.cancelled',

@@ -21,7 +21,7 @@ import {
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
-import { LIVE_STATUSES, addInterval, applyCharge, endIfDue, handleRazorpayWebhook, lockAccountBilling, lockForRefund, lowerPlanForRefund, refundSecondPayments } from './billing-events';
+import { LIVE_STATUSES, addInterval, adoptSuccessor, applyCharge, endIfDue, handleRazorpayWebhook, isPendingSuccessor, lockAccountBilling, lockForRefund, lowerPlanForRefund, refundSecondPayments } from './billing-events';
 import { formatDay } from './billing-mail';
 import { decideCurrency } from './currency';
 import { hexSignatureMatches, paymentGateway, subscriptionPaymentSignature, testId, webhookSignature, type PaymentGateway } from './razorpay';
@@ -45,6 +45,9 @@ export const BILLING_MESSAGES = {
   refundUsed: 'Refunds are available only while the period’s credits are unused, and this period’s credits have been used.',
   refundFailed: `The refund could not be made right now. Please try again or write to ${SUPPORT_EMAIL}.`,
   paymentInProgress: 'A payment for this account is being processed. Please wait a minute, then reload this page.',
+  resumeCheckout: (plan: string, date: string) => `Nothing is charged now: your ${plan} plan goes on after ${date}, when the next period is charged to the card you confirm.`,
+  resumeLate: `Your subscription could not be resumed: the plan changed meanwhile. Nothing was charged; reload this page to see your plan, or write to ${SUPPORT_EMAIL}.`,
+  resumed: (plan: string, date: string) => `Your ${plan} plan is no longer cancelled. It renews on ${date}, when the next period is charged.`,
   secondPayment: 'Your subscription had already been paid for this period, so this payment is being refunded to you.',
   stopFailed: `Your subscription could not be stopped at Razorpay, so nothing was deleted. Please try again or write to ${SUPPORT_EMAIL}.`,
 } as const;
@@ -137,15 +140,64 @@ export async function startCheckout(
   // new subscription (the same plan or a higher one), which replaces the unpaid one once it is
   // charged (applyCharge stops the old one then, so an abandoned checkout leaves Razorpay retrying).
   const unpaid = account.subscription_id !== null && (account.subscription_status === 'past_due' || account.subscription_status === 'suspended');
-  const running = account.subscription_id !== null && account.subscription_status !== 'none' && !account.cancel_at_period_end && !unpaid;
+  const current = account.subscription_id
+    ? await deps.db.selectFrom('subscription').select(['id', 'currency', 'interval', 'follows_id', 'current_start']).where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirst()
+    : undefined;
+  // A resumed plan whose new subscription starts at the period's end and has not been charged yet.
+  const resumedNotStarted = current !== undefined && isPendingSuccessor(current);
+  const running = account.subscription_id !== null && account.subscription_status !== 'none' && !account.cancel_at_period_end && !unpaid && !resumedNotStarted;
+  // Cancelled (to the period's end) and the owner changes their mind: the same plan, on either
+  // interval, goes on after the paid period with a new subscription starting then (Razorpay cannot
+  // take a cancellation back); nothing is charged before. A resumed one switches interval the same way.
+  const resume =
+    account.subscription_id !== null &&
+    account.subscription_status === 'active' &&
+    (account.cancel_at_period_end || resumedNotStarted) &&
+    account.current_period_end !== null &&
+    account.current_period_end.getTime() > Date.now() + RESUME_MIN_LEAD_MS &&
+    o.planType === account.plan &&
+    !(resumedNotStarted && o.interval === current?.interval);
   // Same plan on another interval is a change too (monthly → annual), not "already subscribed".
   const payAgain = unpaid && o.planType === account.plan;
-  if (!payAgain && !(running && o.planType === account.plan && o.interval !== account.billing_interval)) assertUpgrade(account.plan, o.planType);
+  if (!payAgain && !resume && !(running && o.planType === account.plan && o.interval !== account.billing_interval)) assertUpgrade(account.plan, o.planType);
   const planType = o.planType as PaidPlan;
   if (!isPaidPlanType(planType)) throw new AppError('BAD_INPUT', BILLING_MESSAGES.enterprise);
   const gateway = gatewayFor(deps);
   if (!gateway) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.unavailable);
   const def = planByType(planType);
+
+  if (resume && current && account.current_period_end) {
+    const follows = resumedNotStarted && current.follows_id ? current.follows_id : current.id;
+    await closeOpenCheckouts(deps, gateway, { accountId: o.accountId, current: [current.id, follows] });
+    const bp = await ensureBillingPlan(deps, gateway, planType, o.interval, current.currency);
+    const startAt = account.current_period_end;
+    let created;
+    try {
+      created = await gateway.createSubscription({ planId: bp.id, interval: o.interval, startAt: Math.floor(startAt.getTime() / 1000), notes: { account_id: o.accountId, plan: planType, interval: o.interval, user_id: o.userId, follows: follows } });
+    } catch (err) {
+      throw providerError(err, 'subscription creation');
+    }
+    await deps.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('subscription')
+        .values({ id: created.id, account_id: o.accountId, created_by: o.userId, plan: planType, interval: o.interval, currency: current.currency, amount: bp.amount, billing_plan_id: bp.id, mode: gateway.mode, start_at: startAt, follows_id: follows })
+        .execute();
+      await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.subscription_created', targetType: 'subscription', targetId: created.id, data: { plan: planType, interval: o.interval, currency: current.currency, amount: bp.amount, mode: gateway.mode, start_at: startAt.toISOString(), follows } });
+    });
+    return {
+      kind: 'subscribe',
+      keyId: gateway.keyId,
+      mode: gateway.mode,
+      subscriptionId: created.id,
+      amount: bp.amount,
+      currency: current.currency,
+      interval: o.interval,
+      planType,
+      planName: def.name,
+      description: `${def.name} plan (${o.interval === 'annual' ? 'annual' : 'monthly'}) from ${formatDay(startAt)}`,
+      message: BILLING_MESSAGES.resumeCheckout(def.name, formatDay(startAt)),
+    };
+  }
 
   if (running && account.subscription_id) {
     const sub = await deps.db.selectFrom('subscription').selectAll().where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirstOrThrow();
@@ -175,7 +227,7 @@ export async function startCheckout(
     };
   }
 
-  await closeOpenCheckouts(deps, gateway, { accountId: o.accountId, current: account.subscription_id });
+  await closeOpenCheckouts(deps, gateway, { accountId: o.accountId, current: [account.subscription_id, current?.follows_id ?? null] });
   const { currency, country } = await decideCurrency(deps, { accountId: o.accountId, ip: o.ip });
   const bp = await ensureBillingPlan(deps, gateway, planType, o.interval, currency);
   let created;
@@ -207,6 +259,9 @@ export async function startCheckout(
   };
 }
 
+/** Razorpay wants a start_at in the future: a period ending sooner than this is not resumed (its end is a renewal away). */
+const RESUME_MIN_LEAD_MS = 10 * 60 * 1000;
+
 /** Razorpay's statuses of a subscription that can take no more payments. */
 const ENDED_AT_GATEWAY = new Set(['cancelled', 'completed', 'expired']);
 
@@ -232,9 +287,10 @@ async function stopSubscription(deps: AppDeps, gateway: PaymentGateway, subscrip
  * authenticated at Razorpay, its webhook not applied yet) makes this checkout wait. `current`: the
  * account's own subscription, ending at its period's end (a new checkout after a cancellation).
  */
-async function closeOpenCheckouts(deps: AppDeps, gateway: PaymentGateway, o: { accountId: string; current: string | null }): Promise<void> {
+async function closeOpenCheckouts(deps: AppDeps, gateway: PaymentGateway, o: { accountId: string; current: Array<string | null> }): Promise<void> {
   let open = deps.db.selectFrom('subscription').select(['id', 'status', 'mode']).where('account_id', '=', o.accountId).where('status', 'in', LIVE_STATUSES);
-  if (o.current) open = open.where('id', '!=', o.current);
+  const current = o.current.filter((id): id is string => id !== null);
+  if (current.length) open = open.where('id', 'not in', current);
   const subs = await open.execute();
   if (subs.some((s) => s.status !== 'created')) throw new AppError('CONFLICT', BILLING_MESSAGES.paymentInProgress);
   for (const s of subs.filter((x) => x.mode === gateway.mode)) {
@@ -289,10 +345,15 @@ export async function completeTestPayment(deps: AppDeps, o: { accountId: string;
   const end = addInterval(start, sub.interval);
   const unix = (d: Date) => Math.floor(d.getTime() / 1000);
   const subEntity = { id: sub.id, entity: 'subscription', plan_id: sub.billing_plan_id, status: 'active', current_start: unix(start), current_end: unix(end), notes: { account_id: sub.account_id } };
-  const events = [
-    { event: 'subscription.activated', payload: { subscription: { entity: subEntity } } },
-    { event: 'subscription.charged', payload: { subscription: { entity: subEntity }, payment: { entity: { id: paymentId, entity: 'payment', amount: sub.amount, currency: sub.currency, status: 'captured' } } } },
-  ];
+  // A subscription that starts at a period's end (a cancelled plan resumed): the checkout only
+  // authorises the card, and Razorpay sends subscription.authenticated; the charge comes at start_at.
+  const events =
+    sub.start_at !== null && sub.start_at > start
+      ? [{ event: 'subscription.authenticated', payload: { subscription: { entity: { ...subEntity, status: 'authenticated', current_start: null, current_end: null } } } }]
+      : [
+          { event: 'subscription.activated', payload: { subscription: { entity: subEntity } } },
+          { event: 'subscription.charged', payload: { subscription: { entity: subEntity }, payment: { entity: { id: paymentId, entity: 'payment', amount: sub.amount, currency: sub.currency, status: 'captured' } } } },
+        ];
   for (const e of events) {
     const raw = Buffer.from(JSON.stringify({ entity: 'event', account_id: 'acc_test_mailvet', contains: Object.keys(e.payload), created_at: unix(start), ...e }));
     const r = await handleRazorpayWebhook(deps, { rawBody: raw, signature: webhookSignature(raw, gateway.webhookSecret), eventId: testId('evt'), secret: gateway.webhookSecret, gateway });
@@ -312,6 +373,8 @@ export interface VerifyResult {
   /** True when this payment had already been applied (a replay, or the webhook came first): nothing changed. */
   alreadyProcessed: boolean;
   applied: boolean;
+  /** A cancelled plan resumed: nothing was charged; the subscription that goes on is charged at the period's end. */
+  resumed: boolean;
   currentPeriodEnd: string | null;
   message: string | null;
 }
@@ -339,6 +402,35 @@ export async function verifyPayment(deps: AppDeps, o: { activeAccountId: string;
   if (!gateway || gateway.mode !== sub.mode) throw await fail(BILLING_MESSAGES.unavailable, 'mode_unavailable');
   if (!hexSignatureMatches(subscriptionPaymentSignature(o.razorpay_payment_id, sub.id, gateway.signingSecret), o.razorpay_signature)) {
     throw await fail(BILLING_MESSAGES.badSignature, 'bad_signature');
+  }
+  if (sub.start_at !== null) {
+    // A subscription starting at a period's end (a cancelled plan resumed): the checkout's payment
+    // only authorised the card. Nothing is charged or granted here — its first charge comes with the
+    // subscription.charged of start_at — the account takes it as its subscription.
+    const adopted = await deps.db.transaction().execute((trx) => adoptSuccessor(trx, sub.id, { actorUserId: o.userId }));
+    for (const id of [adopted.replacedSubscriptionId, adopted.stopSubscriptionId]) {
+      if (id) await gateway.cancelSubscription(id, false).catch((err: unknown) => console.error('[billing] cancel of a resumed subscription not taken failed:', err));
+    }
+    const account = await deps.db
+      .selectFrom('account')
+      .innerJoin('organization', 'organization.id', 'account.id')
+      .select(['account.plan', 'account.current_period_end', 'organization.name'])
+      .where('account.id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    const plan = planByType(account.plan);
+    const when = account.current_period_end ? formatDay(account.current_period_end) : formatDay(sub.start_at);
+    return {
+      accountId,
+      accountName: account.name,
+      otherAccount: accountId !== o.activeAccountId,
+      plan: plan.type,
+      planName: plan.name,
+      alreadyProcessed: false,
+      applied: adopted.adopted,
+      resumed: adopted.adopted,
+      currentPeriodEnd: account.current_period_end?.toISOString() ?? null,
+      message: adopted.adopted ? BILLING_MESSAGES.resumed(plan.name, when) : BILLING_MESSAGES.resumeLate,
+    };
   }
   const start = new Date();
   const outcome = await deps.db.transaction().execute((trx) =>
@@ -373,7 +465,7 @@ export async function verifyPayment(deps: AppDeps, o: { activeAccountId: string;
   const which = { accountId, accountName: account.name, otherAccount: accountId !== o.activeAccountId };
   const second = await deps.db.selectFrom('payment').select('id').where('id', '=', o.razorpay_payment_id).where('account_id', '=', accountId).where('second_payment', '=', true).executeTakeFirst();
   if (second) {
-    return { ...which, plan: plan.type, planName: plan.name, alreadyProcessed: true, applied: false, currentPeriodEnd: account.current_period_end?.toISOString() ?? null, message: BILLING_MESSAGES.secondPayment };
+    return { ...which, plan: plan.type, planName: plan.name, alreadyProcessed: true, applied: false, resumed: false, currentPeriodEnd: account.current_period_end?.toISOString() ?? null, message: BILLING_MESSAGES.secondPayment };
   }
   return {
     ...which,
@@ -381,6 +473,7 @@ export async function verifyPayment(deps: AppDeps, o: { activeAccountId: string;
     planName: plan.name,
     alreadyProcessed: !outcome.applied,
     applied: account.plan === sub.plan || outcome.applied,
+    resumed: false,
     currentPeriodEnd: account.current_period_end?.toISOString() ?? null,
     message: null,
   };
@@ -418,9 +511,26 @@ export async function cancelSubscription(deps: AppDeps, o: { accountId: string; 
   const account = await deps.db.selectFrom('account').select(['subscription_id', 'subscription_status', 'cancel_at_period_end', 'current_period_end']).where('id', '=', o.accountId).executeTakeFirstOrThrow();
   if (!account.subscription_id) throw new AppError('CONFLICT', BILLING_MESSAGES.noSubscription);
   if (account.cancel_at_period_end) throw new AppError('CONFLICT', BILLING_MESSAGES.alreadyCancelled);
-  const sub = await deps.db.selectFrom('subscription').select(['id', 'mode']).where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirstOrThrow();
+  const sub = await deps.db.selectFrom('subscription').select(['id', 'mode', 'follows_id', 'current_start']).where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirstOrThrow();
   const gateway = gatewayFor(deps);
   if (!gateway || gateway.mode !== sub.mode) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.unavailable);
+  if (isPendingSuccessor(sub) && sub.follows_id) {
+    // A resumed plan cancelled again before its new subscription was charged: that subscription is
+    // stopped at once (nothing was paid on it) and the plan ends with the period already paid, as before.
+    const follows = sub.follows_id;
+    try {
+      await stopSubscription(deps, gateway, sub.id);
+    } catch (err) {
+      throw providerError(err, 'cancellation');
+    }
+    await deps.db.transaction().execute(async (trx) => {
+      await lockAccountBilling(trx, o.accountId);
+      await trx.updateTable('account').set({ subscription_id: follows, cancel_at_period_end: true, updated_at: new Date() }).where('id', '=', o.accountId).where('subscription_id', '=', sub.id).execute();
+      await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.cancelled', targetType: 'subscription', targetId: sub.id, data: { ends_at: account.current_period_end?.toISOString() ?? null, resumed_not_started: true, follows } });
+      await endIfDue(trx, o.accountId, new Date());
+    });
+    return { endsAt: account.current_period_end?.toISOString() ?? null, endedNow: false };
+  }
   // A renewal left unpaid (past due, suspended) has no paid period to run to: stopped at once, or
   // Razorpay would go on retrying it until the cycle end and charge the customer who cancelled.
   const unpaid = account.subscription_status === 'past_due' || account.subscription_status === 'suspended';
@@ -500,7 +610,10 @@ export async function refundLatestPayment(deps: AppDeps, o: { accountId: string;
       }
     }
     // The same rule a refund made in Razorpay's dashboard follows (billing-events.ts).
-    await lowerPlanForRefund(trx, { pay, refundId: refund.id, now, actorUserId: o.userId, via: 'refund_button' });
+    const lowered = await lowerPlanForRefund(trx, { pay, refundId: refund.id, now, actorUserId: o.userId, via: 'refund_button' });
+    for (const id of lowered.stopped) {
+      await gateway.cancelSubscription(id, false).catch((err: unknown) => console.error('[billing] cancel of a resumed subscription after a refund failed:', (err as { error?: unknown })?.error ?? err));
+    }
     return { refundId: refund.id, amount: pay.amount - pay.refunded_amount, currency: pay.currency };
   });
 }
@@ -513,7 +626,11 @@ export async function billingOverview(deps: AppDeps, o: { accountId: string; ip:
     .select(['plan', 'subscription_status', 'billing_interval', 'current_period_end', 'grace_ends_at', 'cancel_at_period_end', 'subscription_id'])
     .where('id', '=', o.accountId)
     .executeTakeFirstOrThrow();
-  const sub = a.subscription_id ? await deps.db.selectFrom('subscription').select(['next_plan', 'currency', 'status']).where('id', '=', a.subscription_id).executeTakeFirst() : undefined;
+  const sub = a.subscription_id
+    ? await deps.db.selectFrom('subscription').select(['next_plan', 'currency', 'status', 'plan', 'interval', 'follows_id', 'current_start']).where('id', '=', a.subscription_id).executeTakeFirst()
+    : undefined;
+  // A resumed plan whose subscription starts at the renewal: what it renews as, when that differs.
+  const pending = sub !== undefined && isPendingSuccessor(sub);
   const refund = await refundEligibility(deps.db, o.accountId);
   const { currency } = sub ? { currency: sub.currency } : await decideCurrency(deps, { accountId: o.accountId, ip: o.ip });
   return {
@@ -523,7 +640,11 @@ export async function billingOverview(deps: AppDeps, o: { accountId: string; ip:
     currentPeriodEnd: a.current_period_end?.toISOString() ?? null,
     graceEndsAt: a.grace_ends_at?.toISOString() ?? null,
     cancelAtPeriodEnd: a.cancel_at_period_end,
-    nextPlan: sub?.next_plan ?? null,
+    nextPlan: sub?.next_plan ?? (pending && sub.plan !== a.plan ? sub.plan : null),
+    /** The interval the renewal is billed on when it changes then (a resumed plan switched to annual, say). */
+    nextInterval: pending && sub.interval !== a.billing_interval ? sub.interval : null,
+    /** A cancelled plan resumed whose new subscription starts at the renewal (not charged yet). */
+    resumePending: pending,
     /** Paused at Razorpay (nothing is charged): a suspension then is the pause's, not a failed payment's. */
     paused: sub?.status === 'paused',
     currency,

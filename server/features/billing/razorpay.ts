@@ -40,7 +40,8 @@ export interface PaymentGateway {
   /** The secret webhooks are signed with (null: webhooks cannot be verified, so none are accepted). */
   webhookSecret: string | null;
   createPlan(o: { name: string; interval: BillingInterval; currency: Currency; amount: number; notes: Record<string, string> }): Promise<{ id: string }>;
-  createSubscription(o: { planId: string; interval: BillingInterval; notes: Record<string, string> }): Promise<{ id: string; status: string }>;
+  /** startAt (unix seconds): the first charge then, not at checkout (whose payment only authorises the card). */
+  createSubscription(o: { planId: string; interval: BillingInterval; notes: Record<string, string>; startAt?: number }): Promise<{ id: string; status: string }>;
   /** Plan change at the end of the current cycle (plan changes take effect at renewal). */
   changePlanAtRenewal(subscriptionId: string, planId: string): Promise<void>;
   /** Drops a plan change waiting for the end of the cycle (the renewal charges the current plan). */
@@ -125,7 +126,7 @@ function razorpayGateway(keyId: string, keySecret: string, baseURL: string, webh
       return { id: plan.id };
     },
     async createSubscription(o) {
-      const sub = await client.subscriptions.create({ plan_id: o.planId, total_count: totalCount(o.interval), customer_notify: 1, notes: o.notes });
+      const sub = await client.subscriptions.create({ plan_id: o.planId, total_count: totalCount(o.interval), customer_notify: 1, notes: o.notes, ...(o.startAt ? { start_at: o.startAt } : {}) });
       return { id: sub.id, status: sub.status };
     },
     async changePlanAtRenewal(subscriptionId, planId) {

@@ -72,7 +72,8 @@ export function BillingScreen() {
   async function verifyProof(proof: RazorpaySuccess) {
     try {
       const r = await verify.mutateAsync(proof);
-      if (r.applied) toast.success(BILLING_TEXT.successTitle, { description: r.otherAccount ? BILLING_TEXT.successOtherAccountBody(r.planName, r.accountName) : BILLING_TEXT.successBody(r.planName) });
+      if (r.resumed) toast.success(BILLING_TEXT.resumedTitle, { description: r.message ?? '' });
+      else if (r.applied) toast.success(BILLING_TEXT.successTitle, { description: r.otherAccount ? BILLING_TEXT.successOtherAccountBody(r.planName, r.accountName) : BILLING_TEXT.successBody(r.planName) });
       else toast.error(BILLING_TEXT.errorTitle, { description: r.message ?? BILLING_TEXT.processFailed });
     } catch (err) {
       toast.error(BILLING_TEXT.verifyFailedTitle, { description: errorMessage(err, BILLING_TEXT.verifyFailedFallback) });
@@ -103,7 +104,7 @@ export function BillingScreen() {
       return;
     }
     if (order.mode === 'test') {
-      setTestOrder({ orderId: order.subscriptionId, amount: order.amount, currency: order.currency, planName: order.planName, description: order.description, planType: order.planType });
+      setTestOrder({ orderId: order.subscriptionId, amount: order.amount, currency: order.currency, planName: order.planName, description: order.description, planType: order.planType, note: order.message });
       return;
     }
     try {
@@ -126,7 +127,8 @@ export function BillingScreen() {
 
   // A running subscription changes plan (or interval) at its renewal, without a checkout to
   // confirm in: ask first, as for every other change to what the owner pays.
-  const changesAtRenewal = (o: typeof overview.data) => !!o && o.status !== 'none' && o.status !== 'past_due' && o.status !== 'suspended' && !o.cancelAtPeriodEnd;
+  // (Not a resumed plan whose new subscription has not started: a higher plan is paid for now.)
+  const changesAtRenewal = (o: typeof overview.data) => !!o && o.status !== 'none' && o.status !== 'past_due' && o.status !== 'suspended' && !o.cancelAtPeriodEnd && !o.resumePending;
   const scheduling = useConfirmAction<{ plan: PlanDefinition; from: string; interval: BillingInterval; on: string }>({
     run: ({ plan }) => upgrade(plan),
     onError: (err) => toast.error(BILLING_TEXT.errorTitle, { description: errorMessage(err, BILLING_TEXT.processFailed) }),
@@ -172,8 +174,19 @@ export function BillingScreen() {
         </Button>
       );
     }
+    // Cancelled, the period still running: the owner can keep the plan (or switch its interval) from
+    // the period's end — a new subscription first charged then, nothing now.
+    if (ctx.isCurrent && overview.data?.status === 'active' && overview.data.cancelAtPeriodEnd) {
+      const sameInterval = overview.data.interval === ctx.interval;
+      return (
+        <Button variant="primary" className="w-full" loading={pendingPlan === plan.type} disabled={!isOwner || paymentsOff} title={!isOwner ? BILLING_TEXT.ownerOnly : undefined} onClick={() => void upgrade(plan)}>
+          {sameInterval ? 'Resume subscription' : `Resume, billed ${ctx.interval === 'annual' ? 'annually' : 'monthly'}`}
+        </Button>
+      );
+    }
     const running = overview.data?.status && overview.data.status !== 'none' && !overview.data.cancelAtPeriodEnd;
-    if (ctx.isCurrent && running && overview.data?.interval && overview.data.interval !== ctx.interval) {
+    const renewsOn = overview.data?.nextInterval ?? overview.data?.interval;
+    if (ctx.isCurrent && running && renewsOn && renewsOn !== ctx.interval) {
       return (
         <Button variant="outline" className="w-full" loading={pendingPlan === plan.type} disabled={!isOwner || paymentsOff} onClick={() => choose(plan)}>
           Switch to {ctx.interval === 'annual' ? 'annual' : 'monthly'}
@@ -306,7 +319,11 @@ export function BillingScreen() {
               ) : ov.cancelAtPeriodEnd ? (
                 <>Cancelled — your plan ends on <strong>{day(ov.currentPeriodEnd)}</strong>, then the account moves to Free.</>
               ) : (
-                <>Renews on <strong>{day(ov.currentPeriodEnd)}</strong>{ov.nextPlan ? <> — then changes to the {planByType(ov.nextPlan).name} plan</> : null}.</>
+                <>
+                  Renews on <strong>{day(ov.currentPeriodEnd)}</strong>
+                  {ov.nextPlan ? <> — then changes to the {planByType(ov.nextPlan).name} plan</> : null}
+                  {ov.nextInterval ? <>, billed {ov.nextInterval === 'annual' ? 'annually' : 'monthly'} from then on</> : null}.
+                </>
               )}
             </p>
             <div className="flex flex-wrap gap-2">

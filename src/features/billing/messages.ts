@@ -5,6 +5,8 @@ export const BILLING_TEXT = {
   verifyFailedTitle: 'Payment Verification Failed',
   verifyFailedFallback: 'Please contact support.',
   successTitle: 'Payment Successful',
+  /** A cancelled plan kept (nothing charged now; the next period is charged at the renewal). */
+  resumedTitle: 'Subscription Resumed',
   successBody: (plan: string) => `You've been upgraded to the ${plan} plan.`,
   /** The payment was for the caller's other account (they switched teams in another tab while paying). */
   successOtherAccountBody: (plan: string, account: string) =>

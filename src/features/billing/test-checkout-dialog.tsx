@@ -9,6 +9,8 @@ export interface TestOrder {
   currency: string;
   planName: string;
   description: string;
+  /** A subscription that starts later (a cancelled plan resumed): what happens instead of a charge now. */
+  note?: string | null;
 }
 
 /**
@@ -37,7 +39,7 @@ export function TestCheckoutDialog({ order, busy, onPay, onClose }: { order: Tes
               <dd className="font-medium text-slate-900">{order.description}</dd>
             </div>
             <div className="flex justify-between gap-4 px-4 py-2.5">
-              <dt className="text-slate-500">Amount</dt>
+              <dt className="text-slate-500">{order.note ? 'Each period' : 'Amount'}</dt>
               <dd className="font-medium text-slate-900">{price}</dd>
             </div>
             <div className="flex justify-between gap-4 px-4 py-2.5">
@@ -45,9 +47,10 @@ export function TestCheckoutDialog({ order, busy, onPay, onClose }: { order: Tes
               <dd className="truncate font-mono text-xs text-slate-600">{order.orderId}</dd>
             </div>
           </dl>
+          {order.note && <p className="text-sm text-slate-700">{order.note}</p>}
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button variant="outline" onClick={onClose} disabled={busy}>Cancel</Button>
-            <Button onClick={onPay} loading={busy}>Pay {price} (test)</Button>
+            <Button onClick={onPay} loading={busy}>{order.note ? 'Confirm card (test)' : `Pay ${price} (test)`}</Button>
           </div>
         </div>
       )}

@@ -1,0 +1,143 @@
+// An owner who cancelled (the plan runs to the period's end) and changes their mind before the end
+// keeps their plan — or switches it to annual — without paying twice: Razorpay cannot take a
+// cancellation back, so a new subscription is authorised now and first charged at the end of the
+// period already paid, going on from the cancelled one without a gap. Nothing is granted or charged
+// before; cancelling again or a refund stops it before it can charge.
+import { describe, expect, it } from 'vitest';
+import { reconcileBilling } from '../../server/features/billing/billing-reconcile';
+import { billingTick } from '../../server/features/billing/billing-tick';
+import { razorpayServer } from '../helpers/razorpay-server';
+import { signUpVerified } from '../helpers/test-server';
+
+let n = 0;
+const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${++n}@example.com`;
+const DAY = 86_400;
+
+describe('a cancelled plan resumed before its period ends', () => {
+  const { ts, rzp } = razorpayServer('whsec_resume');
+
+  async function cancelledStarter() {
+    const client = await signUpVerified(ts, { email: email('resume'), name: 'Payer' });
+    const accountId = (await client.trpcQuery('account.me')).body.result.data.accountId as string;
+    const co = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+    rzp.setNow(Math.floor(Date.now() / 1000) - 10 * DAY);
+    await rzp.pay(co.subscriptionId);
+    rzp.setNow(Math.floor(Date.now() / 1000));
+    expect((await client.trpcMutation('billing.cancel')).status).toBe(200);
+    const ov = (await client.trpcQuery('billing.overview')).body.result.data;
+    expect(ov).toMatchObject({ plan: 'starter', cancelAtPeriodEnd: true });
+    return { client, accountId, first: co.subscriptionId as string, periodEnd: ov.currentPeriodEnd as string };
+  }
+  const state = (accountId: string) =>
+    ts.testDb.db.selectFrom('account').select(['plan', 'credits_balance', 'subscription_status', 'cancel_at_period_end', 'current_period_end', 'billing_interval', 'subscription_id']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  const payments = (accountId: string) => ts.testDb.db.selectFrom('payment').select(['id', 'status']).where('account_id', '=', accountId).execute();
+
+  it('resumes the same plan: nothing charged now, renews at the period’s end on the new subscription', async () => {
+    const { client, accountId, first, periodEnd } = await cancelledStarter();
+    const before = await state(accountId);
+
+    const co = await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' });
+    expect(co.status, `a cancelled owner could not keep their plan: ${JSON.stringify(co.body)}`).toBe(200);
+    const order = co.body.result.data;
+    expect(order).toMatchObject({ kind: 'subscribe', planType: 'starter', interval: 'monthly', amount: 1900 });
+    expect(order.message).toMatch(/^Nothing is charged now: your Starter plan goes on after /);
+    const remote = rzp.subscriptions.get(order.subscriptionId)!;
+    expect(remote.start_at, 'the new subscription is first charged when the paid period ends').toBe(Math.floor(new Date(periodEnd).getTime() / 1000));
+
+    const proof = await rzp.pay(order.subscriptionId); // authorises the card only
+    const verified = await client.trpcMutation('billing.verifyPayment', proof);
+    expect(verified.status).toBe(200);
+    expect(verified.body.result.data).toMatchObject({ applied: true, resumed: true, plan: 'starter' });
+    expect(verified.body.result.data.message).toMatch(/^Your Starter plan is no longer cancelled\. It renews on /);
+    const resumed = await state(accountId);
+    expect(resumed).toEqual({ ...before, cancel_at_period_end: false, subscription_id: order.subscriptionId });
+    expect(await payments(accountId), 'nothing is charged before the period ends').toHaveLength(1);
+    expect((await client.trpcQuery('billing.overview')).body.result.data).toMatchObject({ plan: 'starter', cancelAtPeriodEnd: false, currentPeriodEnd: periodEnd, nextPlan: null, nextInterval: null });
+
+    // The period ends: Razorpay ends the cancelled subscription; the account stays on Starter.
+    await rzp.endSubscription(first);
+    await billingTick(ts.server.deps, new Date(new Date(periodEnd).getTime() + 3600_000));
+    expect(await state(accountId)).toMatchObject({ plan: 'starter', subscription_status: 'active', subscription_id: order.subscriptionId });
+
+    // The new subscription's first charge at start_at: the next period, granted once.
+    rzp.setNow(remote.start_at!);
+    await rzp.renew(order.subscriptionId);
+    const renewed = await state(accountId);
+    expect(renewed).toMatchObject({ plan: 'starter', credits_balance: 10_000, subscription_status: 'active', cancel_at_period_end: false, billing_interval: 'monthly', subscription_id: order.subscriptionId });
+    expect(renewed.current_period_end!.getTime()).toBeGreaterThan(new Date(periodEnd).getTime() + 27 * DAY * 1000);
+    expect(await payments(accountId)).toHaveLength(2);
+    rzp.setNow(Math.floor(Date.now() / 1000));
+  });
+
+  it('switches a cancelled monthly plan to annual from the period’s end; a second resume replaces the first before it charges', async () => {
+    const { client, accountId, periodEnd } = await cancelledStarter();
+    const monthly = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+    await client.trpcMutation('billing.verifyPayment', await rzp.pay(monthly.subscriptionId));
+    // Resumed on monthly; now the owner wants annual instead.
+    const annual = await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'annual' });
+    expect(annual.status, JSON.stringify(annual.body)).toBe(200);
+    expect(annual.body.result.data).toMatchObject({ kind: 'subscribe', interval: 'annual', amount: 1900 * 12 * 0.8 });
+    const v = await client.trpcMutation('billing.verifyPayment', await rzp.pay(annual.body.result.data.subscriptionId));
+    expect(v.body.result.data).toMatchObject({ applied: true, resumed: true });
+    expect(rzp.subscriptions.get(monthly.subscriptionId)!.status, 'the monthly one would have charged too').toBe('cancelled');
+    expect((await client.trpcQuery('billing.overview')).body.result.data).toMatchObject({ plan: 'starter', cancelAtPeriodEnd: false, interval: 'monthly', nextInterval: 'annual', currentPeriodEnd: periodEnd });
+    // The same plan and interval again: already subscribed.
+    const again = await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'annual' });
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toBe('You are already on the Starter plan.');
+
+    rzp.setNow(rzp.subscriptions.get(annual.body.result.data.subscriptionId)!.start_at!);
+    await rzp.renew(annual.body.result.data.subscriptionId);
+    rzp.setNow(Math.floor(Date.now() / 1000));
+    expect(await state(accountId)).toMatchObject({ plan: 'starter', billing_interval: 'annual', credits_balance: 10_000 });
+    expect(await payments(accountId)).toHaveLength(2);
+  });
+
+  it('a higher plan paid now replaces a resumed subscription not started yet (it is stopped, nothing refunded as a second payment)', async () => {
+    const { client, accountId } = await cancelledStarter();
+    const resumed = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+    await client.trpcMutation('billing.verifyPayment', await rzp.pay(resumed.subscriptionId));
+    const pro = await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' });
+    expect(pro.body.result.data).toMatchObject({ kind: 'subscribe', planType: 'pro' });
+    const v = await client.trpcMutation('billing.verifyPayment', await rzp.pay(pro.body.result.data.subscriptionId));
+    expect(v.body.result.data).toMatchObject({ applied: true, plan: 'pro' });
+    expect(await state(accountId)).toMatchObject({ plan: 'pro', subscription_status: 'active', cancel_at_period_end: false, subscription_id: pro.body.result.data.subscriptionId });
+    expect(rzp.subscriptions.get(resumed.subscriptionId)!.status).toBe('cancelled');
+    // Nothing left that could hold a later checkout as 'a payment in progress'.
+    const live = await ts.testDb.db.selectFrom('subscription').select('id').where('account_id', '=', accountId).where('status', 'not in', ['cancelled', 'completed']).execute();
+    expect(live.map((r) => r.id)).toEqual([pro.body.result.data.subscriptionId]);
+    const pays = await ts.testDb.db.selectFrom('payment').select(['status', 'second_payment']).where('account_id', '=', accountId).execute();
+    expect(pays).toEqual([
+      { status: 'captured', second_payment: false },
+      { status: 'captured', second_payment: false },
+    ]);
+  });
+
+  it('a card authorised whose webhook never came (the browser closed too): the reconciliation resumes the plan', async () => {
+    const { client, accountId } = await cancelledStarter();
+    const order = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+    rzp.subscriptions.get(order.subscriptionId)!.status = 'authenticated'; // authorised at Razorpay; nothing reached us
+    expect(await state(accountId)).toMatchObject({ cancel_at_period_end: true });
+    await reconcileBilling(ts.server.deps, new Date(Date.now() + 15 * 60_000), { subscriptionIds: [order.subscriptionId] });
+    expect(await state(accountId)).toMatchObject({ plan: 'starter', cancel_at_period_end: false, subscription_id: order.subscriptionId });
+  });
+
+  it('cancelling again, or a refund, stops the resumed subscription before it can charge', async () => {
+    for (const how of ['cancel', 'refund'] as const) {
+      const { client, accountId, first, periodEnd } = await cancelledStarter();
+      const order = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+      await client.trpcMutation('billing.verifyPayment', await rzp.pay(order.subscriptionId));
+      if (how === 'cancel') {
+        const c = await client.trpcMutation('billing.cancel');
+        expect(c.status).toBe(200);
+        expect(c.body.result.data).toMatchObject({ endedNow: false, endsAt: periodEnd });
+        expect(await state(accountId)).toMatchObject({ plan: 'starter', cancel_at_period_end: true, subscription_id: first });
+        await billingTick(ts.server.deps, new Date(new Date(periodEnd).getTime() + 3600_000));
+      } else {
+        expect((await client.trpcMutation('billing.refund')).status).toBe(200);
+      }
+      expect(rzp.subscriptions.get(order.subscriptionId)!.status, `after a ${how}, the resumed subscription would still charge`).toBe('cancelled');
+      expect(await state(accountId)).toMatchObject({ plan: 'free', subscription_id: null });
+    }
+  });
+});
