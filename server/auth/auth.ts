@@ -235,7 +235,12 @@ function beforeHook(db: Db) {
  * After: a wrong current password is counted against the user; the right password at sign-in
  * (signed in, sent on to two-factor, or told to verify the address) clears the address's count.
  */
-function afterHook(db: Db, answerFloorMs: number) {
+/** A change to how the account is signed in to, told to its address (createAuth's securityNotice). */
+type SecurityChange = 'password' | 'two-factor-off';
+type SecurityNotice = (change: SecurityChange, user: { id: string; email: string }, request: Request | undefined) => Promise<void>;
+const TWO_FACTOR_DISABLE_PATH = '/two-factor/disable';
+
+function afterHook(db: Db, answerFloorMs: number, securityNotice: SecurityNotice) {
   return createAuthMiddleware(async (ctx) => {
     // A new address costs a user, an account and a mail, a taken one only a note to its owner; a
     // reset or a verification mail costs a token and a mail for an address with an account, a lookup
@@ -252,8 +257,12 @@ function afterHook(db: Db, answerFloorMs: number) {
     const claim = ctx.request ? totpClaims.get(ctx.request) : undefined;
     if (claim && isAPIError(returned)) await releaseTotpCode(db, claim.userId, claim.code);
     if (ctx.path === CHANGE_PASSWORD_PATH && !isAPIError(returned)) {
-      const userId = (returned as { user?: { id?: unknown } } | null)?.user?.id;
-      if (typeof userId === 'string') await endGrantsOfOldPassword(db, userId);
+      const user = (returned as { user?: { id?: unknown; email?: unknown } } | null)?.user;
+      if (typeof user?.id === 'string') await endGrantsOfOldPassword(db, user.id);
+      if (typeof user?.id === 'string' && typeof user.email === 'string') await securityNotice('password', { id: user.id, email: user.email }, ctx.request);
+    }
+    if (ctx.path === TWO_FACTOR_DISABLE_PATH && !isAPIError(returned) && ctx.context.session?.user) {
+      await securityNotice('two-factor-off', ctx.context.session.user, ctx.request);
     }
     if (isAPIError(returned) && returned.body?.code === 'INVALID_PASSWORD') {
       const confirming = await passwordConfirmUser(ctx);
@@ -341,6 +350,26 @@ export function createAuth(d: AuthDeps) {
     const name = b?.productName ?? 'Mailvet';
     await d.mailer.send({ ...linkMail({ to, ...content(name), signature: name, brand: b }), fromName: b?.senderName ?? null });
   };
+  /**
+   * A new password or two-factor turned off is mailed to the address (OWASP ASVS 2.2.3), with the way
+   * back: whoever holds a stolen session and the password could otherwise change both unseen, and the
+   * owner learnt of it only when the password stopped working. A failed send is logged, never the
+   * change's answer.
+   */
+  const securityNotice: SecurityNotice = async (change, user, request) => {
+    if (!(await mayMail('security-notice', user.email).catch(() => false))) return;
+    const b = await userMailBrand(user, request).catch(() => null);
+    await sendBrandedLink(user.email, b, (name) => ({
+      subject: change === 'password' ? `Your ${name} password was changed` : `Two-factor authentication was turned off for your ${name} account`,
+      intro:
+        change === 'password'
+          ? `The password of your ${name} account (${user.email}) was just changed, and every other browser signed out.`
+          : `Two-factor authentication was just turned off for your ${name} account (${user.email}): the password alone now signs in.`,
+      cta: 'Choose a new password',
+      url: `${b?.origin ?? d.baseURL}/auth?step=forgot`,
+      outro: "If this wasn't you, choose a new password now: that signs everybody else out.",
+    })).catch(log('security notice'));
+  };
   return betterAuth({
     appName: 'Mailvet',
     baseURL: d.baseURL,
@@ -376,9 +405,10 @@ export function createAuth(d: AuthDeps) {
       // sign-in with the old one still waiting at the two-factor step, and every other reset link
       // (sessions end: revokeSessionsOnPasswordReset).
       // It proves the mailbox: an account never activated (a squatter's, taken over) is activated.
-      onPasswordReset: async ({ user }) => {
+      onPasswordReset: async ({ user }, request) => {
         await endGrantsOfOldPassword(d.db, user.id);
         await activateOnPasswordReset(d.db, user);
+        await securityNotice('password', user, request);
         await clearSignInAttempts(d.db, user.email);
       },
       sendResetPassword: async ({ user, url }, request) => {
@@ -438,7 +468,7 @@ export function createAuth(d: AuthDeps) {
         }));
       },
     },
-    hooks: { before: beforeHook(d.db), after: afterHook(d.db, d.answerFloorMs) },
+    hooks: { before: beforeHook(d.db), after: afterHook(d.db, d.answerFloorMs, securityNotice) },
     databaseHooks: {
       user: {
         create: {

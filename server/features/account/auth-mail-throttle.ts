@@ -12,7 +12,8 @@ import { addressDigest, mailboxDigest, sha256Hex } from './email-key';
 export const AUTH_MAILS_PER_HOUR = 5;
 
 /** Team invitations count per inviting account (`invite:<accountId>`), so one team cannot hold up another's. */
-export type AuthMailKind = 'reset' | 'verify' | 'signup-notice' | `invite:${string}`;
+/** `security-notice`: a new password or two-factor turned off, told to the address (auth.ts). */
+export type AuthMailKind = 'reset' | 'verify' | 'signup-notice' | 'security-notice' | `invite:${string}`;
 
 /** Adds one to the hourly count of (kind, key) and returns the count in the current hour and the seconds left in it. */
 async function countOne(db: Db, kind: string, key: string): Promise<{ count: number; secondsLeft: number }> {
