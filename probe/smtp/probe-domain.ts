@@ -152,6 +152,12 @@ interface Ask {
    * refusal is its answer when none of them lets us in. Never handed to a less-preferred address.
    */
   refusal: { replies: SmtpReply[]; target: Target; detail: string | null } | null;
+  /**
+   * Accepted by an address that accepts the random mailbox too, and asked again at an address of the
+   * same preference that refused it (one that knows the recipients): that answer, kept in case the
+   * second ask gets no final answer.
+   */
+  reasked: { replies: SmtpReply[]; target: Target; detail: string | null } | null;
 }
 
 /** One session in progress, as the head start and the race see it. */
@@ -251,7 +257,7 @@ class DomainProbe {
   /** Random-mailbox asks pinned to an address, by address ('*': the first, unpinned one). */
   private readonly randomAsks = new Map<string, Ask>();
   /** "accepted" answers waiting for the random mailbox's answer at the address that gave them. */
-  private readonly waitingAccepted: { address: string; outcome: MailboxOutcome; ip: string | null }[] = [];
+  private readonly waitingAccepted: { address: string; outcome: MailboxOutcome; ip: string | null; ask: Ask }[] = [];
   /** The random mailbox asked where an answer needs one (the given one, or a new one when catch-all was known). */
   private readonly spareRandom: string | null;
   /** While a peer's catch-all answer is awaited (peerCatchAll), nothing that needs it is decided. */
@@ -944,6 +950,10 @@ class DomainProbe {
     if (a.settled) return;
     // Refused by one server of its preference, and its peers could not be reached: that refusal is the answer.
     if (finding === 'smtp_unreachable' && a.refusal) ({ finding, replies, target, detail } = { finding: 'policy_block', ...a.refusal });
+    // Asked again where the recipients are known, and no final answer there: the first "accepted" stands.
+    if (a.reasked && finding !== 'accepted' && finding !== 'mailbox_not_found' && finding !== 'mailbox_disabled' && finding !== 'mailbox_full') {
+      ({ finding, replies, target, detail } = { finding: 'accepted', ...a.reasked });
+    }
     a.settled = true;
     this.unsettled--;
     if (!a.random) this.openMailboxes--;
@@ -965,9 +975,9 @@ class DomainProbe {
       this.flushWaiting();
     } else if (finding === 'accepted') {
       const known = this.catchAllAt(outcome.mxIp);
-      if (known !== undefined) this.emit(a.address, outcome, known);
+      if (known !== undefined && !(known === true && a.reasked === null && this.knowingPeer(outcome.mxIp) !== null)) this.emit(a.address, outcome, known);
       else {
-        this.waitingAccepted.push({ address: a.address, outcome, ip: outcome.mxIp });
+        this.waitingAccepted.push({ address: a.address, outcome, ip: outcome.mxIp, ask: a });
         this.flushWaiting();
       }
     } else {
@@ -1026,6 +1036,20 @@ class DomainProbe {
     let asked = false;
     for (const w of this.waitingAccepted.splice(0)) {
       const known = this.catchAllAt(w.ip);
+      if (known === true && w.ask.reasked === null) {
+        // Accepted where everyone is: another address of the same preference that knows the
+        // recipients (it refused the random mailbox) is asked instead; one still to say is waited for.
+        const peer = this.knowingPeer(w.ip);
+        if (peer === 'pending') {
+          keep.push(w);
+          continue;
+        }
+        if (peer !== null) {
+          this.reask(w, peer);
+          asked = true;
+          continue;
+        }
+      }
       if (known !== undefined) {
         this.emit(w.address, w.outcome, known);
         continue;
@@ -1044,6 +1068,38 @@ class DomainProbe {
     }
     this.waitingAccepted.push(...keep);
     if (asked) this.pump();
+  }
+
+  /**
+   * An address of the same preference as `ip` that refused the random mailbox (it knows the
+   * recipients), 'pending' while one's random-mailbox answer is still to come, else null.
+   */
+  private knowingPeer(ip: string | null): string | 'pending' | null {
+    const tier = ip === null ? undefined : this.tiers.find((t) => t.some((x) => x.ip === ip));
+    let pending = false;
+    for (const t of tier ?? []) {
+      if (t.ip === ip || this.dead.has(t.ip)) continue;
+      const known = this.catchAllAt(t.ip);
+      if (known === false) return t.ip;
+      const random = this.randomAsks.get(t.ip);
+      if (known === undefined && random && !random.settled) pending = true;
+    }
+    return pending ? 'pending' : null;
+  }
+
+  /** Asks a settled "accepted" again at `ip` (see Ask.reasked). */
+  private reask(w: { outcome: MailboxOutcome; ask: Ask }, ip: string): void {
+    const a = w.ask;
+    const target = (w.outcome.mxIp !== null ? this.byIp.get(w.outcome.mxIp) : undefined) ?? null;
+    if (!target) return this.emit(a.address, w.outcome, true);
+    a.reasked = { replies: w.outcome.replies, target, detail: w.outcome.detail };
+    a.settled = false;
+    this.unsettled++;
+    this.openMailboxes++;
+    a.tier = Math.max(0, this.tiers.findIndex((tier) => tier.some((t) => t.ip === ip)));
+    this.setPin(a, ip);
+    this.requeue(a, 0, false);
+    this.head = Math.min(this.head, a.seq);
   }
 
   private emit(address: string, outcome: MailboxOutcome, catchAll: boolean | null): void {
@@ -1101,6 +1157,7 @@ function newAsk(address: string, random: boolean, seq: number): Ask {
     busyAfterGreeting: false,
     held: null,
     refusal: null,
+    reasked: null,
   };
 }
 

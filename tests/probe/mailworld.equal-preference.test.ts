@@ -2,7 +2,8 @@
 // disagree: one refuses us at the greeting (554 5.7.1) or refuses our MAIL FROM, the other lets us
 // in. Mail to the domain goes through the one that lets us in (Postfix skips a server that greets
 // with 5xx, smtp_skip_5xx_greeting), so its answers decide; the refusal stands only when no server
-// of that preference lets us in, and is never handed to a less-preferred backup.
+// of that preference lets us in, and is never handed to a less-preferred backup. Likewise one that
+// accepts everyone (no recipient list) beside one that knows the recipients: the one that knows decides.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifier } from '../../probe/index';
 import type { VerificationResult } from '../../probe/contract';
@@ -29,6 +30,9 @@ const domains: DomainSpec[] = [
   domain(4, 'both-refuse', [{ priority: 10, server: { mode: 'policy-banner' } }, { priority: 10, server: { mode: 'policy-banner' } }, { priority: 20 }]),
   domain(5, 'refuses-peer-dead-backup-live', [{ priority: 10, server: { mode: 'policy-banner' } }, { priority: 10, server: { mode: 'refused' } }, { priority: 20 }]),
   domain(6, 'primary-refuses-backup-live', [{ priority: 10, server: { mode: 'policy-banner' } }, { priority: 20 }]),
+  // One of the pair has no recipient list (accepts everyone, store and forward); the other knows them.
+  domain(7, 'one-accepts-everyone', [{ priority: 10, server: { acceptAll: true } }, { priority: 10 }]),
+  domain(8, 'other-accepts-everyone', [{ priority: 10 }, { priority: 10, server: { acceptAll: true } }]),
 ];
 
 let world: MailWorld;
@@ -52,7 +56,7 @@ describe('equal-preference MX servers that disagree', () => {
   it('the answer does not depend on which was asked: the one that lets us in decides', () => {
     expect(falseUndeliverable(world, results.values())).toEqual([]);
     expect(outcome(results.values())).toEqual(expectedOutcome(world, world.emails));
-    for (const name of ['one-refuses-at-greeting', 'other-refuses-at-greeting', 'one-refuses-our-sender']) {
+    for (const name of ['one-refuses-at-greeting', 'other-refuses-at-greeting', 'one-refuses-our-sender', 'one-accepts-everyone', 'other-accepts-everyone']) {
       expect(results.get(`alice@${name}.eqpref.test`)?.reason, name).toBe('accepted');
       expect(results.get(`ghost1@${name}.eqpref.test`)?.reason, name).toBe('mailbox_not_found');
     }
