@@ -59,6 +59,16 @@ function landOnDashboard(link: string): string {
   return u.toString();
 }
 
+/**
+ * Where an auth route sends the browser back to (a Location header, a link in a mail). better-auth
+ * checks its origin, not its bytes: a character past Latin-1 (U+2028, any CJK letter) cannot go in a
+ * header, so sign-in answered 500 and a verification link verified the address and then answered 500;
+ * a 20 KB one made a header browsers drop. The app's own are short ASCII paths (percent-encoded).
+ */
+const RETURN_ADDRESS_KEYS = ['callbackURL', 'redirectTo', 'errorCallbackURL', 'newUserCallbackURL'] as const;
+const RETURN_ADDRESS = /^[\x21-\x7e]{0,2048}$/;
+const RETURN_ADDRESS_MESSAGE = 'The return address must be a path of this site, at most 2048 characters, with anything but plain ASCII letters, digits and punctuation percent-encoded.';
+
 const MAX_EMAIL_LENGTH = 254;
 const MAX_NAME_LENGTH = 200;
 
@@ -70,6 +80,13 @@ const MAX_NAME_LENGTH = 200;
 function rejectHostileInput(ctx: { path: string; body?: unknown; query?: unknown }): void {
   // The query too: POST /reset-password also takes its token as ?token= (a NUL there was a 500).
   if (holdsNul(ctx.body) || holdsNul(ctx.query)) throw new APIError('BAD_REQUEST', { message: NUL_MESSAGE, code: 'INVALID_INPUT' });
+  for (const source of [ctx.body, ctx.query]) {
+    if (!source || typeof source !== 'object') continue;
+    for (const key of RETURN_ADDRESS_KEYS) {
+      const value = (source as Record<string, unknown>)[key];
+      if (typeof value === 'string' && !RETURN_ADDRESS.test(value)) throw new APIError('BAD_REQUEST', { message: RETURN_ADDRESS_MESSAGE, code: 'INVALID_CALLBACK_URL' });
+    }
+  }
   if (!ctx.path.startsWith('/sign-up') && !ctx.path.startsWith('/sign-in')) return;
   const body = (ctx.body ?? {}) as { email?: unknown; name?: unknown; image?: unknown };
   const control = /[\u0000-\u001f\u007f]/;
