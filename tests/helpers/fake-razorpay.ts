@@ -26,7 +26,12 @@ export interface FakeRazorpay {
   close(): Promise<void>;
   plans: Map<string, FakePlan>;
   subscriptions: Map<string, FakeSubscription>;
-  refunds: Array<{ id: string; payment_id: string; amount: number; created_at: number }>;
+  refunds: Array<{ id: string; payment_id: string; amount: number; created_at: number; status?: 'processed' | 'failed' }>;
+  /**
+   * A refund Razorpay could not complete (the customer's bank refused it): it is marked failed (the
+   * payment can be refunded again) and refund.failed is sent.
+   */
+  failRefund(refundId: string): Promise<FakeWebhook>;
   /** Where webhooks go, signed with this secret. */
   webhooks(target: { url: string; secret: string }): void;
   /** The fake's clock (unix seconds); defaults to the wall clock. */
@@ -121,7 +126,7 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
   const plans = new Map<string, FakePlan>();
   const subscriptions = new Map<string, FakeSubscription>();
   const payments = new Map<string, { id: string; amount: number; currency: string; subscription_id: string }>();
-  const refunds: Array<{ id: string; payment_id: string; amount: number; created_at: number }> = [];
+  const refunds: Array<{ id: string; payment_id: string; amount: number; created_at: number; status?: 'processed' | 'failed' }> = [];
   const invoices: FakeInvoice[] = [];
   const sent: FakeWebhook[] = [];
   let target: { url: string; secret: string } | null = null;
@@ -211,7 +216,7 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
           .filter((r) => r.created_at >= from)
           .toReversed()
           .slice(skip, skip + count)
-          .map((r) => ({ id: r.id, entity: 'refund', amount: r.amount, currency: payments.get(r.payment_id)?.currency ?? 'INR', payment_id: r.payment_id, status: 'processed', created_at: r.created_at }));
+          .map((r) => ({ id: r.id, entity: 'refund', amount: r.amount, currency: payments.get(r.payment_id)?.currency ?? 'INR', payment_id: r.payment_id, status: r.status ?? 'processed', created_at: r.created_at }));
         return void res.end(JSON.stringify({ entity: 'collection', count: items.length, items }));
       }
       if (req.method === 'GET' && url.startsWith('/v1/invoices?')) {
@@ -227,7 +232,7 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
         const pay = payments.get(refundMatch[1]!);
         if (!pay) return error(400, 'BAD_REQUEST_ERROR', 'The id provided does not exist');
         const amount = typeof body.amount === 'number' ? body.amount : pay.amount;
-        if (refunds.some((r) => r.payment_id === pay.id)) return error(400, 'BAD_REQUEST_ERROR', 'The payment has been fully refunded already');
+        if (refunds.some((r) => r.payment_id === pay.id && r.status !== 'failed')) return error(400, 'BAD_REQUEST_ERROR', 'The payment has been fully refunded already');
         if (amount > pay.amount) return error(400, 'BAD_REQUEST_ERROR', 'The refund amount provided is greater than amount captured');
         const refund = { id: rid('rfnd'), payment_id: pay.id, amount, created_at: now() };
         refunds.push(refund);
@@ -393,6 +398,15 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
       refunds.push(refund);
       const w = api.build('refund.processed', { refund: { entity: { id: refund.id, entity: 'refund', payment_id: pay.id, amount, status: 'processed' } }, payment: { entity: { id: pay.id, entity: 'payment', amount: pay.amount, currency: pay.currency, status: amount < pay.amount ? 'captured' : 'refunded' } } });
       if (!o.hold) await api.deliver(w);
+      return w;
+    },
+    async failRefund(refundId) {
+      const refund = refunds.find((r) => r.id === refundId);
+      if (!refund) throw new Error(`fake razorpay: no refund ${refundId}`);
+      refund.status = 'failed';
+      const pay = payments.get(refund.payment_id)!;
+      const w = api.build('refund.failed', { refund: { entity: { id: refund.id, entity: 'refund', payment_id: pay.id, amount: refund.amount, status: 'failed' } }, payment: { entity: { id: pay.id, entity: 'payment', amount: pay.amount, currency: pay.currency, status: 'captured' } } });
+      await api.deliver(w);
       return w;
     },
     async failRenewal(id) {

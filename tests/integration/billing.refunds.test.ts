@@ -4,6 +4,7 @@
 // apply (replays, out-of-order deliveries and our own refund are idempotent with each other).
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { reconcileBilling } from '../../server/features/billing/billing-reconcile';
 import { razorpayServer } from '../helpers/razorpay-server';
 import { signUpVerified } from '../helpers/test-server';
 
@@ -156,6 +157,40 @@ describe('refund.processed from the Razorpay dashboard', () => {
     expect(await audits(accountId, 'billing.refunded')).toHaveLength(1);
     expect(await audits(accountId, 'billing.charged')).toHaveLength(1);
     expect((await client.trpcMutation('billing.refund')).status).toBe(409);
+  });
+
+  it('a refund Razorpay could not complete (refund.failed) is not left claimed as refunded: it is made again', async () => {
+    const { client, accountId, subscriptionId } = await subscribed('starter');
+    const proof = await rzp.pay(subscriptionId);
+    expect((await client.trpcMutation('billing.refund')).status).toBe(200);
+    await expect.poll(() => rzp.sent.filter((w) => w.event === 'refund.processed' && w.raw.includes(proof.razorpay_payment_id)).length).toBe(1);
+    const first = rzp.refunds.find((r) => r.payment_id === proof.razorpay_payment_id)!;
+    expect(await account(accountId)).toMatchObject({ plan: 'free' });
+
+    // The customer's bank refuses it: the money is still with us.
+    const failed = await rzp.failRefund(first.id);
+    expect(await outcome(failed.id)).toBe('refund_failed');
+    const made = rzp.refunds.filter((r) => r.payment_id === proof.razorpay_payment_id);
+    expect(made.map((r) => r.status ?? 'processed'), 'the owner was told the money is on its way; nothing would ever send it').toEqual(['failed', 'processed']);
+    const pay = await ts.testDb.db.selectFrom('payment').select(['status', 'refund_id', 'refund_ids', 'refunded_amount', 'amount']).where('id', '=', proof.razorpay_payment_id).executeTakeFirstOrThrow();
+    expect(pay).toMatchObject({ status: 'refunded', refund_id: made[1]!.id, refund_ids: [made[1]!.id], refunded_amount: pay.amount });
+    expect(await account(accountId)).toMatchObject({ plan: 'free', credits_balance: 500 });
+    expect(await audits(accountId, 'billing.refund_failed')).toHaveLength(1);
+    // The same refund.failed again changes nothing (no third refund).
+    expect(await rzp.deliver({ ...failed, id: `${failed.id}_again` })).toBe(200);
+    expect(rzp.refunds.filter((r) => r.payment_id === proof.razorpay_payment_id)).toHaveLength(2);
+    // And the refund button does not offer the payment again.
+    expect((await client.trpcQuery('billing.overview')).body.result.data.refund.eligible).toBe(false);
+  });
+
+  it('the reconciliation does not take a refund that failed at Razorpay for one that was made', async () => {
+    const { accountId, subscriptionId } = await subscribed('starter');
+    const proof = await rzp.pay(subscriptionId);
+    await rzp.dashboardRefund(proof.razorpay_payment_id, { hold: true }); // its refund.processed never came…
+    rzp.refunds.find((r) => r.payment_id === proof.razorpay_payment_id)!.status = 'failed'; // …because it failed
+    await reconcileBilling(ts.server.deps, new Date());
+    expect(await account(accountId), 'a refund that gave nothing back took the plan away').toMatchObject({ plan: 'starter', subscription_status: 'active' });
+    expect((await ts.testDb.db.selectFrom('payment').select('status').where('id', '=', proof.razorpay_payment_id).executeTakeFirstOrThrow()).status).toBe('captured');
   });
 
   it('a forged refund.processed answers 401 and changes nothing', async () => {

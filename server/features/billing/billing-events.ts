@@ -56,6 +56,7 @@ export const BILLING_EVENTS = [
   'subscription.completed',
   'payment.failed',
   'refund.processed',
+  'refund.failed',
 ] as const;
 
 /** The end of a period that starts at `start`: one calendar month or one year later (UTC, Jan 31 → Feb 28). */
@@ -623,6 +624,66 @@ export async function applyRefund(trx: Trx, o: { paymentId: string; refundId: st
   return { outcome: 'refund_recorded', accountId: pay.account_id };
 }
 
+/**
+ * Razorpay could not complete a refund (refund.failed: the customer's bank refused it, say): the
+ * money is still with us. The payment no longer counts it (refunded_amount, refund_ids; captured
+ * again), audit-logged `billing.refund_failed`. A refund that had taken the plan away (the payment
+ * was refunded in full: the plan, its credits and the subscription are gone already) is owed: it is
+ * made again through the refund API after the commit (refundAgain). Once per refund id.
+ */
+async function applyRefundFailed(trx: Trx, o: { paymentId: string; refundId: string; amount: number | null }): Promise<{ outcome: string; accountId: string | null; retry: boolean }> {
+  const seen = await trx.selectFrom('payment').select(['account_id', 'subscription_id']).where('id', '=', o.paymentId).executeTakeFirst();
+  if (!seen) return { outcome: 'unknown_payment', accountId: null, retry: false };
+  const { pay } = await lockForRefund(trx, { paymentId: o.paymentId, accountId: seen.account_id, subscriptionId: seen.subscription_id });
+  // Never recorded (it failed before its refund.processed could come), or already undone: nothing to take back.
+  if (!pay.refund_ids.includes(o.refundId)) return { outcome: 'refund_failed_seen', accountId: pay.account_id, retry: false };
+  const amount = Math.min(o.amount ?? pay.refunded_amount, pay.refunded_amount);
+  const owed = pay.status === 'refunded';
+  await trx
+    .updateTable('payment')
+    .set({ status: 'captured', refunded_amount: pay.refunded_amount - amount, refund_ids: sql<string[]>`array_remove(refund_ids, ${o.refundId})`, refund_id: null, refunded_at: null })
+    .where('id', '=', pay.id)
+    .execute();
+  await writeAudit(trx, {
+    accountId: pay.account_id,
+    actor: 'system',
+    actorUserId: null,
+    action: 'billing.refund_failed',
+    targetType: 'payment',
+    targetId: pay.id,
+    data: { refund_id: o.refundId, amount, payment_amount: pay.amount, refunded_amount: pay.refunded_amount - amount, retry: owed },
+  });
+  return { outcome: 'refund_failed', accountId: pay.account_id, retry: owed };
+}
+
+/**
+ * Makes again, through the refund API, the refunds of payments whose full refund failed at Razorpay
+ * (applyRefundFailed): what is left of the payment, recorded refunded when Razorpay takes it. One
+ * that cannot be made now is logged and audit-logged for support (the payment stays captured).
+ */
+export async function refundAgain(db: Kysely<Database>, gateway: Pick<PaymentGateway, 'refundPayment' | 'mode'> | null, paymentIds: string[]): Promise<void> {
+  for (const id of paymentIds) {
+    const pay = await db.selectFrom('payment').select(['id', 'amount', 'refunded_amount', 'account_id', 'status']).where('id', '=', id).where('status', '=', 'captured').executeTakeFirst();
+    if (!pay || !gateway || pay.amount - pay.refunded_amount <= 0) continue;
+    try {
+      const refund = await gateway.refundPayment(pay.id, pay.amount - pay.refunded_amount, { account_id: pay.account_id, reason: 'refund_failed_retry' });
+      await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable('payment')
+          .set({ status: 'refunded', refunded_amount: pay.amount, refund_ids: sql<string[]>`array_append(refund_ids, ${refund.id})`, refund_id: refund.id, refunded_at: new Date() })
+          .where('id', '=', pay.id)
+          .where('status', '=', 'captured')
+          .where('refunded_amount', '=', pay.refunded_amount)
+          .returning('id')
+          .executeTakeFirst();
+        if (row) await writeAudit(trx, { accountId: pay.account_id, actor: 'system', actorUserId: null, action: 'billing.refund_recorded', targetType: 'payment', targetId: pay.id, data: { refund_id: refund.id, amount: pay.amount - pay.refunded_amount, payment_amount: pay.amount, partial: false, current_period: false, via: 'refund_failed_retry' } });
+      });
+    } catch (err) {
+      console.error('[billing] a failed refund could not be made again (the customer is owed it; see audit billing.refund_failed):', (err as { error?: unknown })?.error ?? err);
+    }
+  }
+}
+
 /** A refund that arrived before its charge (stored as unknown_payment) is applied once the charge is in. */
 async function applyEarlyRefund(trx: Trx, paymentId: string, now: Date): Promise<string | null> {
   const early = await trx
@@ -740,6 +801,7 @@ export async function applyBillingEvent(
   const mails: BillingMail[] = [];
   const cancels: string[] = [];
   const refunds: string[] = [];
+  const retries: string[] = [];
   const outcome = await deps.db.transaction().execute(async (trx) => {
     const fresh = await trx
       .insertInto('billing_event')
@@ -756,17 +818,18 @@ export async function applyBillingEvent(
       .returning('id')
       .executeTakeFirst();
     if (!fresh) return 'duplicate';
-    const r = await applyEvent(trx, parsed, now, mails, cancels, refunds);
+    const r = await applyEvent(trx, parsed, now, mails, cancels, refunds, retries);
     await trx.updateTable('billing_event').set({ outcome: r.outcome, account_id: r.accountId }).where('id', '=', eventId).execute();
     return r.outcome;
   });
   await sendBillingMails(deps, mails);
   await cancelAtGateway(o.gateway, cancels);
   await refundSecondPayments(deps.db, o.gateway, refunds);
+  await refundAgain(deps.db, o.gateway, retries);
   return outcome;
 }
 
-async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMail[], cancels: string[], refunds: string[]): Promise<{ outcome: string; accountId: string | null }> {
+async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMail[], cancels: string[], refunds: string[], retries: string[]): Promise<{ outcome: string; accountId: string | null }> {
   const subEntity = e.payload.subscription?.entity;
   const payEntity = e.payload.payment?.entity;
   const subId = subEntity?.id ?? payEntity?.subscription_id ?? null;
@@ -779,6 +842,14 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, mails: BillingMai
     const r = await applyRefund(trx, { paymentId: refund.payment_id, refundId: refund.id, amount: refund.amount ?? null, now, via: 'webhook' });
     if (r.cancelSubscriptionId) cancels.push(r.cancelSubscriptionId);
     cancels.push(...(r.alsoCancel ?? []));
+    return { outcome: r.outcome, accountId: r.accountId };
+  }
+
+  if (e.event === 'refund.failed') {
+    const refund = e.payload.refund?.entity;
+    if (!refund) return { outcome: 'ignored', accountId: null };
+    const r = await applyRefundFailed(trx, { paymentId: refund.payment_id, refundId: refund.id, amount: refund.amount ?? null });
+    if (r.retry) retries.push(refund.payment_id);
     return { outcome: r.outcome, accountId: r.accountId };
   }
 

@@ -567,7 +567,9 @@ export async function refundEligibility(db: Db, accountId: string, now = new Dat
     .executeTakeFirst();
   if (!pay) return { eligible: false, reason: BILLING_MESSAGES.noRefundable };
   if (now.getTime() - pay.created_at.getTime() > REFUND_WINDOW_DAYS * 24 * 60 * 60 * 1000) return { eligible: false, reason: BILLING_MESSAGES.refundWindow };
-  const account = await db.selectFrom('account').select(['monthly_validations_used']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  const account = await db.selectFrom('account').select(['monthly_validations_used', 'subscription_id']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  // No subscription: the plan that payment paid for is over already (refunded, or ended); nothing to give back for.
+  if (account.subscription_id === null) return { eligible: false, reason: BILLING_MESSAGES.noRefundable };
   if (account.monthly_validations_used > 0) return { eligible: false, reason: BILLING_MESSAGES.refundUsed };
   // What is left of it (a part may have been refunded from Razorpay's dashboard already).
   return { eligible: true, paymentId: pay.id, amount: pay.amount - pay.refunded_amount, currency: pay.currency };

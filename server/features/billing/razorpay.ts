@@ -178,7 +178,8 @@ function razorpayGateway(keyId: string, keySecret: string, baseURL: string, webh
       // Bounded: at most 10 pages of 100 a run; the next run's window overlaps this one.
       for (let skip = 0; skip < 1000; skip += 100) {
         const page = await client.refunds.all({ from: fromUnix, count: 100, skip });
-        for (const r of page.items) out.push({ id: r.id, paymentId: r.payment_id, amount: Number(r.amount ?? 0) });
+        // A failed refund gave nothing back (refund.failed): not one to apply.
+        for (const r of page.items) if (String(r.status) !== 'failed') out.push({ id: r.id, paymentId: r.payment_id, amount: Number(r.amount ?? 0) });
         if (page.items.length < 100) break;
       }
       return out;
