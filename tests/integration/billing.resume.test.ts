@@ -113,6 +113,24 @@ describe('a cancelled plan resumed before its period ends', () => {
     ]);
   });
 
+  it('an annual plan resumed keeps getting the paid year’s monthly refills until the new subscription starts', async () => {
+    const client = await signUpVerified(ts, { email: email('resume-annual'), name: 'Payer' });
+    const accountId = (await client.trpcQuery('account.me')).body.result.data.accountId as string;
+    const co = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'annual' })).body.result.data;
+    const t0 = Math.floor(Date.now() / 1000) - 40 * DAY; // paid 40 days ago: month 1 of the year has begun
+    rzp.setNow(t0);
+    await rzp.pay(co.subscriptionId);
+    rzp.setNow(Math.floor(Date.now() / 1000));
+    expect((await client.trpcMutation('billing.cancel')).status).toBe(200);
+    const order = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'annual' })).body.result.data;
+    await client.trpcMutation('billing.verifyPayment', await rzp.pay(order.subscriptionId));
+    expect(await state(accountId)).toMatchObject({ cancel_at_period_end: false, subscription_id: order.subscriptionId, billing_interval: 'annual' });
+
+    await billingTick(ts.server.deps, new Date());
+    const grants = await ts.testDb.db.selectFrom('credit_grant').select('period_start').where('account_id', '=', accountId).where('subscription_id', '=', co.subscriptionId).execute();
+    expect(grants, 'month 1 of the year already paid was not refilled').toHaveLength(2);
+  });
+
   it('a card authorised whose webhook never came (the browser closed too): the reconciliation resumes the plan', async () => {
     const { client, accountId } = await cancelledStarter();
     const order = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;

@@ -34,9 +34,14 @@ export async function refillAnnualMonths(db: Kysely<Database>, now: Date): Promi
   const granted: Array<{ accountId: string; monthStart: string }> = [];
   for (const c of candidates) {
     await db.transaction().execute(async (trx) => {
+      // The subscription whose paid period is running: the account's own, or — while a resumed plan's
+      // new subscription waits for its start — the one it follows, whose year is still being served.
       const a = await trx
         .selectFrom('account')
-        .innerJoin('subscription', 'subscription.id', 'account.subscription_id')
+        .innerJoin('subscription as next', 'next.id', 'account.subscription_id')
+        .innerJoin('subscription', (join) =>
+          join.on((eb) => eb('subscription.id', '=', eb.case().when(eb.and([eb('next.follows_id', 'is not', null), eb('next.current_start', 'is', null)])).then(eb.ref('next.follows_id')).else(eb.ref('next.id')).end())),
+        )
         .select(['account.id', 'account.plan', 'account.billing_interval', 'account.subscription_status', 'subscription.id as subId', 'subscription.current_start', 'subscription.current_end'])
         .where('account.id', '=', c.id)
         .forUpdate('account') // the account only: a charge locks the subscription before the account
