@@ -96,3 +96,17 @@ test("on a 320 px phone Settings' buttons sit beside or under their text, never 
   await page.getByRole('heading', { name: 'Security' }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SCREENSHOT_DIR}/settings-320.png` });
 });
+
+test('a key created from the keyboard leaves focus in the dialog, on Copy, not on the page behind', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await newUserOn(page, '/dashboard/api-keys', { tag: 'rv14-key-focus', plan: 'starter' });
+  await page.getByRole('button', { name: 'Create API Key' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog', { name: 'Create API Key' }).getByLabel('Key Name').fill('Keyboard key');
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'API Key Created' });
+  await expect(dialog.getByLabel('API key', { exact: true })).toHaveValue(/^mv_live_/);
+  await expect(dialog.getByRole('button', { name: 'Copy API key' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(toastTitle(page, 'API Key Copied')).toBeVisible();
+});

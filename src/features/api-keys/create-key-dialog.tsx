@@ -221,7 +221,7 @@ function CreatedKey({ apiKey, test }: { apiKey: string; test: boolean }) {
         <AlertTriangle className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden />
         <p>Copy this key now and store it somewhere safe. For your security it won't be shown again: we keep only a one-way hash.</p>
       </div>
-      <SecretField value={apiKey} label="API key" copiedTitle={API_KEYS_TEXT.copiedTitle} copiedMessage={API_KEYS_TEXT.copiedBody} />
+      <SecretField value={apiKey} label="API key" copiedTitle={API_KEYS_TEXT.copiedTitle} copiedMessage={API_KEYS_TEXT.copiedBody} focusCopy />
       <p className="text-xs text-slate-500">
         Send it as <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[12px] text-slate-700">Authorization: Bearer &lt;key&gt;</code> on every API request.
       </p>

@@ -1,12 +1,20 @@
 import { Copy, Eye, EyeOff } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/cn';
 import { copyToClipboard } from './copy-to-clipboard';
 
-/** A secret in a read-only field with show/hide and copy. Hidden until asked for. */
-export function SecretField({ value, label, copiedTitle, copiedMessage, className }: { value: string; label: string; copiedTitle: string; copiedMessage: string; className?: string }) {
+/**
+ * A secret in a read-only field with show/hide and copy. Hidden until asked for. `focusCopy`: Copy
+ * takes the focus when the field appears (in place of the form that made the secret, whose
+ * focused field is gone: focus would fall to the page behind the dialog).
+ */
+export function SecretField({ value, label, copiedTitle, copiedMessage, className, focusCopy = false }: { value: string; label: string; copiedTitle: string; copiedMessage: string; className?: string; focusCopy?: boolean }) {
   const [visible, setVisible] = useState(false);
+  const copyRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (focusCopy) copyRef.current?.focus();
+  }, [focusCopy]);
   return (
     <div className={cn('flex items-stretch gap-2', className)}>
       <input
@@ -22,7 +30,7 @@ export function SecretField({ value, label, copiedTitle, copiedMessage, classNam
       <Button variant="outline" size="icon" className="size-10" onClick={() => setVisible((v) => !v)} aria-label={visible ? `Hide ${label}` : `Show ${label}`} aria-pressed={visible}>
         {visible ? <EyeOff className="size-4" aria-hidden /> : <Eye className="size-4" aria-hidden />}
       </Button>
-      <Button variant="outline" className="h-10" onClick={() => void copyToClipboard(value, copiedTitle, copiedMessage)} aria-label={`Copy ${label}`}>
+      <Button ref={copyRef} variant="outline" className="h-10" onClick={() => void copyToClipboard(value, copiedTitle, copiedMessage)} aria-label={`Copy ${label}`}>
         <Copy className="size-4" aria-hidden /> Copy
       </Button>
     </div>
