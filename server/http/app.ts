@@ -121,6 +121,13 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
   // The public REST API + /v1/openapi.json first: no other router below serves /v1, and the API's
   // requests (the busiest) then walk no other router's route table.
   app.use('/v1', restApiRouter(deps));
+  // What /api answers (a session, a signed-in caller's data, a webhook secret shown once, a CSV) is
+  // nobody's to keep: no browser cache on a shared computer, no proxy. A route that may be cached
+  // (a brand's public logo) says so itself.
+  app.use('/api', (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   // better-auth reads its own bodies, so it gets them through the body guard first (size,
   // charset, UTF-8, depth: nothing unbounded reaches it), then the allowlist: only the routes in
   // server/auth/auth-routes.ts reach it, with Express's client IP.

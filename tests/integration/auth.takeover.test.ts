@@ -216,3 +216,17 @@ describe('the owner hears of every change to how the account is signed in to', (
     expect(await notices(email)).toHaveLength(3);
   });
 });
+
+describe('what a signed-in browser is answered stays out of caches', () => {
+  it('the dashboard API, sign-in and the session read are marked no-store (a shared computer keeps none of them on disk after sign-out)', async () => {
+    const c = await signUpVerified(ts, { email: 'no-store@example.com', password: 'no-store-pass' });
+    const answers = [
+      ['GET account.me', await c.request('/api/trpc/account.me')],
+      ['GET apiKeys.webhookSecret', await c.request('/api/trpc/apiKeys.webhookSecret')],
+      ['POST profile.update', await c.request('/api/trpc/account.profile.update', { method: 'POST', json: { full_name: 'No Store', company_name: '' } })],
+      ['GET get-session', await c.request('/api/auth/get-session')],
+      ['POST sign-in', await new Browserless(ts.url).request('/api/auth/sign-in/email', { json: { email: 'no-store@example.com', password: 'no-store-pass' } })],
+    ] as const;
+    for (const [what, res] of answers) expect(res.headers.get('cache-control') ?? '', what).toContain('no-store');
+  });
+});
