@@ -62,7 +62,10 @@ export function decideVerdict(f: Facts): { verdict: Verdict; reason: Reason } {
   if (f.smtp === null) {
     return f.disposable ? { verdict: 'risky', reason: 'disposable' } : { verdict: 'unknown', reason: 'smtp_not_checked' };
   }
-  if (f.gateway && (f.smtp === 'policy_block' || (f.smtp === 'accepted' && f.catchAll !== false))) {
+  // A gateway that has not shown it tells real mailboxes from made-up ones (it did not refuse the
+  // random mailbox as unknown) is not trusted on a mailbox either: accepted, disabled or full.
+  const unproven = f.catchAll !== false && (f.smtp === 'accepted' || f.smtp === 'mailbox_disabled' || f.smtp === 'mailbox_full');
+  if (f.gateway && (f.smtp === 'policy_block' || unproven)) {
     return { verdict: 'unknown', reason: 'security_gateway' };
   }
   switch (f.smtp) {

@@ -363,6 +363,7 @@ function providerNote(provider: Provider | null, outcome: MailboxOutcome, catchA
     if (outcome.finding === 'accepted' && catchAll === true) return `${name} security gateway: it accepts every address at RCPT, made-up ones too, and decides later, so the mailbox cannot be verified there`;
     if (outcome.finding === 'accepted' && catchAll === null) return `${name} security gateway: it gave no plain answer for a made-up address, so its "accepted" cannot be trusted`;
     if (outcome.finding === 'policy_block') return `${name} security gateway: it answers by policy, which says nothing about the mailbox`;
+    if ((outcome.finding === 'mailbox_disabled' || outcome.finding === 'mailbox_full') && catchAll !== false) return `${name} security gateway: it did not refuse a made-up address, so its word on this mailbox cannot be trusted`;
     return null;
   }
   if (provider === 'microsoft365') {
