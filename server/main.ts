@@ -66,7 +66,8 @@ export async function startServer(o: {
     const streams = new Set<http.ServerResponse>();
     // A client too slow with its headers or body gets a 408 and its connection closed (http/slow-client.ts).
     const timeouts: HttpTimeouts = { ...HTTP_TIMEOUTS, ...o.httpTimeouts };
-    const server = http.createServer(serverTimeoutOptions(timeouts), (req, res) => {
+    // requireHostHeader off: a request without Host is refused by the app's host guard, with a JSON body (Node's had none).
+    const server = http.createServer({ ...serverTimeoutOptions(timeouts), requireHostHeader: false }, (req, res) => {
       watchBodyIdle(req, res, timeouts.bodyIdleMs);
       if (req.headers.accept?.includes('text/event-stream')) {
         streams.add(res);

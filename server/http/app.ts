@@ -10,7 +10,7 @@ import { TRPC_MAX_BATCH_CALLS } from '../contracts/transport';
 import type { ErrorCode } from '../contracts/error-codes';
 import { httpError, sendError, sendProblem } from './send-error';
 import { setCommonHeaders } from './common-headers';
-import { hostGuard, isValidHost } from './host-guard';
+import { hostGuard, hostMissing, isValidHost } from './host-guard';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../deps';
@@ -57,8 +57,16 @@ function replyTrpc(res: Response, err: AppError): void {
 const TRPC_METHODS = new Set(['GET', 'HEAD', 'POST']);
 function trpcMethodGate(req: Request, res: Response, next: () => void): void {
   // HEAD is GET without a body (RFC 9110 §9.3.2): the adapter answered it 204 with no headers;
-  // handed a GET, it answers as GET and Node leaves the body out.
-  if (req.method === 'HEAD') req.method = 'GET';
+  // handed a GET, it answers as GET and Node leaves the body out. A subscription (the live job
+  // stream) never ends by itself, and a HEAD response sends its headers only when it ends: it ends
+  // at the first byte of body, so a HEAD gets the stream's headers and holds nothing open.
+  if (req.method === 'HEAD') {
+    req.method = 'GET';
+    res.write = ((..._args: unknown[]) => {
+      if (!res.writableEnded) res.end();
+      return true;
+    }) as Response['write'];
+  }
   if (TRPC_METHODS.has(req.method)) return next();
   res.setHeader('Allow', 'GET, HEAD, POST');
   replyTrpc(res, new AppError('METHOD_NOT_ALLOWED', `The dashboard API takes GET and POST, not ${req.method}.`));
@@ -210,7 +218,9 @@ export function createRequestListener(deps: AppDeps, o: HttpOptions = {}): Reque
   const app = createHttpApp(deps, o);
   const direct = directValidateListener(deps, app);
   return (req, res) => {
-    // A Host that is no host name goes to the app, whose host guard refuses it.
-    if (!isValidHost(req.headers.host) || !direct(req, res)) app(req, res);
+    // HTTP/1.0 may send an empty Host: as if it sent none (HTTP/1.1 may not: the host guard refuses it).
+    if (req.headers.host === '' && req.httpVersion === '1.0') delete req.headers.host;
+    // A Host that is missing (HTTP/1.1) or no host name goes to the app, whose host guard refuses it.
+    if (hostMissing(req) || !isValidHost(req.headers.host) || !direct(req, res)) app(req, res);
   };
 }

@@ -2,6 +2,7 @@
 // tRPC, trpc-to-openapi and better-auth each build a WHATWG URL from it, and one that is none
 // ("a@b", "x y", "[zz]", "localhost:abc", a port past 65535) made that throw, a 500 on each surface.
 import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { AppError } from '../lib/app-error';
 import { sendError, sendProblem } from './send-error';
 
@@ -23,10 +24,20 @@ export function isValidHost(value: string | undefined): boolean {
   }
 }
 
+/**
+ * An HTTP/1.1 request without a Host, or with an empty one (RFC 9112 §3.2: a 400; an http URL
+ * always has a host). Node's own check answered a bare 400 without a body; surfaces that built a
+ * URL from it answered 400 "Invalid URL", an empty 404, or (the direct /v1/validate path) served it.
+ * HTTP/1.0 may leave it out.
+ */
+export function hostMissing(req: IncomingMessage): boolean {
+  return req.httpVersion !== '1.0' && !req.headers.host;
+}
+
 /** Refuses (400) a request whose host, as Express reads it with TRUST_PROXY, is no host name: problem+json on /v1, the dashboard envelope elsewhere. */
 export function hostGuard(docsBase: string) {
   return function refuseBadHost(req: Request, res: Response, next: NextFunction): void {
-    if (isValidHost(req.host)) return next();
+    if (!hostMissing(req) && isValidHost(req.host)) return next();
     const err = new AppError('BAD_INPUT', BAD_HOST_MESSAGE);
     if (/^\/v1(\/|$)/i.test(req.path)) sendProblem(res, err, docsBase);
     else sendError(res, err);

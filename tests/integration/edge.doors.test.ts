@@ -72,6 +72,42 @@ describe('HEAD', () => {
   });
 });
 
+describe('HEAD on a live stream', () => {
+  it('answers its headers and ends, instead of holding a stream open', async () => {
+    const res = await request('HEAD', '/api/trpc/jobs.onChange');
+    expect(res.status).toBe(200);
+    expect(res.head).toMatch(/content-type: text\/event-stream/i);
+    expect(res.body).toBe('');
+  });
+});
+
+describe('the Host header', () => {
+  it('missing or empty on HTTP/1.1: the same 400 on every surface, the direct /v1/validate path included', async () => {
+    for (const host of [null, '']) {
+      for (const [method, target, extra] of [
+        ['GET', '/v1/account', `Authorization: Bearer ${key}\r\n`],
+        ['POST', '/v1/validate', `Authorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 26\r\n`],
+        ['GET', '/api/trpc/account.me', `Cookie: ${cookie}\r\n`],
+        ['GET', '/api/auth/get-session', `Cookie: ${cookie}\r\n`],
+        ['GET', '/healthz', ''],
+      ] as const) {
+        const res = await rawExchange(ts.url, `${method} ${target} HTTP/1.1\r\n${host === null ? '' : `Host: ${host}\r\n`}${extra}Connection: close\r\n\r\n${method === 'POST' ? '{"email":"not-an-address"}' : ''}`);
+        const label = `${method} ${target} Host=${host === null ? '(none)' : `'${host}'`}`;
+        expect(res.status, label).toBe(400);
+        expect(res.head, label).toMatch(/content-type: application\/(problem\+)?json/i);
+        expect(res.body, label).toContain('The Host header is not a valid host name.');
+      }
+    }
+  });
+
+  it('HTTP/1.0 may leave it out, or send it empty', async () => {
+    for (const hostLine of ['', 'Host: \r\n']) {
+      const res = await rawExchange(ts.url, `GET /api/trpc/account.me HTTP/1.0\r\n${hostLine}Cookie: ${cookie}\r\n\r\n`);
+      expect(res.status, JSON.stringify(hostLine)).toBe(200);
+    }
+  });
+});
+
 describe('CONNECT', () => {
   it('is a 405 with a JSON body, not a connection closed without a word', async () => {
     for (const target of ['/v1/validate', '127.0.0.1:5432', '/dashboard']) {
