@@ -96,9 +96,20 @@ test('2FA: enable with a QR code and a code, then sign-in asks for the code; it 
   await dialog.getByRole('button', { name: 'Verify and Enable' }).click();
   await expect(dialog.getByRole('alert')).toBeVisible();
   await dialog.getByLabel('Verification code').fill(await totp(secret));
-  await dialog.getByRole('button', { name: 'Verify and Enable' }).click();
+  await dialog.getByLabel('Verification code').press('Enter');
   await expect(dialog.getByRole('heading', { name: 'Save your backup codes' })).toBeVisible();
   await expect(dialog.getByTestId('backup-codes').getByRole('listitem')).toHaveCount(10);
+  // The code field that had the focus is gone: Copy codes takes it, not the page behind the dialog.
+  const copyCodes = dialog.getByRole('button', { name: 'Copy codes' });
+  await expect(copyCodes).toBeFocused();
+  // A browser that refuses the copy (no clipboard permission, no fallback) is told so, never 'Copied'.
+  await page.evaluate(() => {
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: () => Promise.reject(new Error('denied')) } });
+    document.execCommand = () => false;
+  });
+  await copyCodes.click();
+  await expect(toast(page, 'Could not copy. Select the codes and copy them manually.')).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Copied' })).toHaveCount(0);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/settings-2fa-backup.png`, style: HIDE_TOASTS });
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(toast(page, 'Two-Factor Enabled')).toBeVisible();

@@ -9,6 +9,7 @@ import { TextField } from '../../../components/ui/field';
 import { DialogForm } from '../../../components/ui/form';
 import { PasswordField } from '../../../components/ui/password-input';
 import { Spinner } from '../../../components/ui/spinner';
+import { copyText } from '../../../lib/copy-text';
 import { authClient } from '../../../lib/auth-client';
 import { useTRPC } from '../../../lib/trpc';
 
@@ -55,7 +56,11 @@ function BackupCodes({ codes }: { codes: string[] }) {
   const [copied, setCopied] = useState(false);
   const text = codes.join('\n');
   async function copy() {
-    await navigator.clipboard?.writeText(text).catch(() => undefined);
+    // 'Copied' only for a copy that happened (the Clipboard API is missing over plain http and may be refused).
+    if (!(await copyText(text))) {
+      toast.error('Error', { description: 'Could not copy. Select the codes and copy them manually.' });
+      return;
+    }
     setCopied(true);
     setTimeout(() => setCopied(false), 2000);
   }
@@ -75,7 +80,8 @@ function BackupCodes({ codes }: { codes: string[] }) {
         ))}
       </ul>
       <div className="flex gap-2">
-        <Button variant="outline" size="sm" onClick={copy}>
+        {/* Shown in place of the code form whose field had the focus: the focus comes here, not to the page behind. */}
+        <Button variant="outline" size="sm" onClick={copy} autoFocus>
           {copied ? <Check className="size-4" aria-hidden /> : <Copy className="size-4" aria-hidden />} {copied ? 'Copied' : 'Copy codes'}
         </Button>
         <Button variant="outline" size="sm" onClick={download}>
