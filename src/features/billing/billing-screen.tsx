@@ -107,6 +107,8 @@ export function BillingScreen() {
       setTestOrder({ orderId: order.subscriptionId, amount: order.amount, currency: order.currency, planName: order.planName, description: order.description, planType: order.planType, note: order.message });
       return;
     }
+    // A cancelled plan resumed: Razorpay's checkout only confirms the card; say so before it opens.
+    if (order.message) toast.info(BILLING_TEXT.resumeConfirmTitle, { description: order.message });
     try {
       const outcome = await openRazorpayCheckout({
         keyId: order.keyId,

@@ -7,6 +7,8 @@ export const BILLING_TEXT = {
   successTitle: 'Payment Successful',
   /** A cancelled plan kept (nothing charged now; the next period is charged at the renewal). */
   resumedTitle: 'Subscription Resumed',
+  /** Before Razorpay's checkout opens for a resumed plan (it only confirms the card). */
+  resumeConfirmTitle: 'Confirm your card',
   successBody: (plan: string) => `You've been upgraded to the ${plan} plan.`,
   /** The payment was for the caller's other account (they switched teams in another tab while paying). */
   successOtherAccountBody: (plan: string, account: string) =>
