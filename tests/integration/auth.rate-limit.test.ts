@@ -127,6 +127,31 @@ describe('sign-in attempts per email address', () => {
     expect((await signIn(proxied, email, 'right-password', freshClient())).status).toBe(200);
   });
 
+  it("strangers spending the address's attempts do not lock the owner out of a browser that signed in before, which has attempts of its own", async () => {
+    const email = uniqueEmail('known-device');
+    const signup = await signUpVerified(proxied, { email, password: 'right-password' });
+    await signup.request('/api/auth/sign-out', { json: {} });
+    // The owner signs in on their laptop once: it is a browser that has given the right password.
+    const first = await signIn(proxied, email, 'right-password', freshClient());
+    expect(first.status).toBe(200);
+    const laptop = first.headers.getSetCookie().map((c) => c.split(';')[0]!).filter((c) => !c.includes('session')).join('; ');
+    expect(laptop).not.toBe('');
+    // Someone (a competitor, a bot) sends 11 wrong passwords from anywhere: the address is locked for new browsers.
+    for (let i = 0; i < 11; i++) await signIn(proxied, email, 'wrong-password', freshClient());
+    expect((await signIn(proxied, email, 'right-password', freshClient())).status).toBe(429);
+    // The owner's laptop still signs in.
+    expect((await signIn(proxied, email, 'right-password', { ...freshClient(), cookie: laptop })).status).toBe(200);
+    // Its cookie is no pass for another address, and guessing from it is bounded too (its own 10 an hour).
+    const other = uniqueEmail('known-device-other');
+    await signUpVerified(proxied, { email: other, password: 'right-password' });
+    for (let i = 0; i < 11; i++) await signIn(proxied, other, 'wrong-password', freshClient());
+    expect((await signIn(proxied, other, 'right-password', { ...freshClient(), cookie: laptop })).status).toBe(429);
+    const guesses: number[] = [];
+    for (let i = 0; i < 11; i++) guesses.push((await signIn(proxied, email, 'wrong-password', { ...freshClient(), cookie: laptop })).status);
+    expect(guesses).toEqual([...Array(10).fill(401), 429]);
+    expect((await signIn(proxied, email, 'right-password', { ...freshClient(), cookie: laptop })).status).toBe(429);
+  });
+
   it('never locks the owner out: a password reset through the mailbox lifts the lock', async () => {
     const email = uniqueEmail('owner');
     await signUpVerified(proxied, { email, password: 'right-password' });

@@ -73,18 +73,27 @@ export const SIGN_INS_PER_HOUR = 10;
 const SIGN_IN_KIND = 'sign-in-password';
 export const SIGN_IN_LOCKED_MESSAGE = 'Too many failed sign-in attempts for this email. Try again in an hour, or reset your password.';
 
-/** The address as typed (each +tag spelling its own user), only its digest stored like every key here. */
-const signInKey = addressDigest;
+/**
+ * The address as typed (each +tag spelling its own user), only its digest stored like every key here.
+ * A browser that gave this address's right password before (`device`, from its signed known-device
+ * cookie: auth.ts) counts apart: strangers spending the address's attempts do not lock its owner out
+ * of their own browser (OWASP's device cookies), and that browser's own guesses are bounded the same.
+ */
+const signInKey = (email: string, device?: string | null): string => (device ? sha256Hex(`device:${addressDigest(email)}:${device}`) : addressDigest(email));
 
-/** Counts one password sign-in for `email`; `allowed` is false once this hour's attempts are spent. */
-export async function countSignInAttempt(db: Db, email: string): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
-  const { count, secondsLeft } = await countOne(db, SIGN_IN_KIND, signInKey(email));
+/** The key a known-device cookie binds its device to: the address it gave the right password for. */
+export const knownDeviceAddress = addressDigest;
+
+/** Counts one password sign-in for `email` (from a known `device`, if any); `allowed` is false once this hour's attempts are spent. */
+export async function countSignInAttempt(db: Db, email: string, device?: string | null): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  const { count, secondsLeft } = await countOne(db, SIGN_IN_KIND, signInKey(email, device));
   return { allowed: count <= SIGN_INS_PER_HOUR, retryAfterSeconds: secondsLeft };
 }
 
-/** The right password was given (or a new one chosen through the mailbox): the count starts again. */
-export async function clearSignInAttempts(db: Db, email: string): Promise<void> {
-  await db.deleteFrom('auth_mail_throttle').where('kind', '=', SIGN_IN_KIND).where('mailbox', '=', signInKey(email)).execute();
+/** The right password was given (or a new one chosen through the mailbox): the count starts again (the device's too). */
+export async function clearSignInAttempts(db: Db, email: string, device?: string | null): Promise<void> {
+  const keys = device ? [signInKey(email), signInKey(email, device)] : [signInKey(email)];
+  await db.deleteFrom('auth_mail_throttle').where('kind', '=', SIGN_IN_KIND).where('mailbox', 'in', keys).execute();
 }
 
 /**
