@@ -37,6 +37,10 @@ function readCsvPart(req: Parameters<RequestHandler>[0], limit: number): Promise
     let file: { filename: string; type: string; bytes: Buffer } | null = null;
     let failure: AppError | null = null;
     bb.on('file', (name, stream, info) => {
+      // A body cut off inside this part ("Unexpected end of form") is reported on the part's stream
+      // too: unheard, that 'error' was an uncaught exception that ended the web process. busboy's own
+      // 'error' (below) answers the request.
+      stream.on('error', () => undefined);
       if (name !== 'file' || file) {
         stream.resume();
         return;
