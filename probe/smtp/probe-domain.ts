@@ -158,6 +158,8 @@ interface Ask {
    * second ask gets no final answer.
    */
   reasked: { replies: SmtpReply[]; target: Target; detail: string | null } | null;
+  /** A server of its preference that greeted would not answer for it: no less-preferred address is asked. */
+  stayInTier: boolean;
 }
 
 /** One session in progress, as the head start and the race see it. */
@@ -343,7 +345,7 @@ class DomainProbe {
     if (a.pin !== null) return [a.pin];
     const here = this.usable(a, a.tier);
     // Refused by one server of its preference: only that preference's other servers may answer.
-    if (this.slow.size === 0 || a.refusal) return here;
+    if (this.slow.size === 0 || a.refusal || a.stayInTier) return here;
     const fast = here.filter((ip) => !this.slow.has(ip));
     if (fast.length > 0) return fast;
     for (let t = a.tier + 1; t < this.tiers.length; t++) {
@@ -805,6 +807,10 @@ class DomainProbe {
         // deadline: a real-time check is not kept waiting past it for the same silence.
         const timeLeft = this.p.deadlineMs - (Date.now() - this.start);
         if (a.silentCount < 2 && timeLeft >= this.p.ctx.replyTimeoutMs) return this.requeue(a, 0, true);
+        // This server greeted and took our MAIL, then would not answer for this recipient: another of
+        // its preference may be asked, never a less-preferred one (the first server that greets
+        // decides; a backup may refuse what it cannot check, "User unknown in relay recipient table").
+        a.stayInTier = true;
         if (this.avoid(a, target.ip)) return this.requeue(a, 0, true);
         return this.settle(a, 'smtp_unreachable', evidence(null), target, res.detail ?? 'no reply to RCPT');
       }
@@ -853,7 +859,7 @@ class DomainProbe {
     a.silentCount = 0;
     while (a.tier < this.tiers.length) {
       if (this.candidates(a).length > 0) return true;
-      if (a.refusal) return false; // refused at its preference: never handed to a less-preferred address
+      if (a.refusal || a.stayInTier) return false; // answered for (or refused) at its preference: never handed to a less-preferred address
       a.tier++;
     }
     return false;
@@ -1158,6 +1164,7 @@ function newAsk(address: string, random: boolean, seq: number): Ask {
     held: null,
     refusal: null,
     reasked: null,
+    stayInTier: false,
   };
 }
 

@@ -61,9 +61,10 @@ export function truthFor(d: DomainSpec, local: string, index: MailboxIndex = mai
   // the greeting or MAIL FROM (a sender moves on to its equal peer: Postfix's smtp_skip_5xx_greeting).
   const first = hops.find(greets);
   if (!first) return t('unknown', 'smtp_unreachable');
-  // Of those, one that knows the recipients before one that accepts everyone (no recipient list).
+  // Of those, one that answers for every recipient (knows them, never hangs up on one) before one
+  // that accepts everyone (no recipient list) or hangs up at unknown recipients.
   const peers = hops.filter((h) => h.priority === first.priority && letsUsIn(h));
-  const live = peers.find((h) => !h.server.acceptAll) ?? peers[0] ?? first;
+  const live = peers.find((h) => !h.server.acceptAll && !h.server.hangUpAtUnknown) ?? peers.find((h) => !h.server.acceptAll) ?? peers[0] ?? first;
   if ((live.server.mode ?? 'smtp') === 'policy-banner' || live.server.rejectMailFrom || d.policyBlock) {
     return t('unknown', 'policy_block');
   }

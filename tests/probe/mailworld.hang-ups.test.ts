@@ -18,6 +18,19 @@ const domains: DomainSpec[] = [
     // Unknown ones before, between and after the existing ones, as a list arrives.
     addresses: ['ghost1', 'ghost2', 'alice', 'ghost3', 'bob', 'ghost4', 'carol'],
   },
+  {
+    // The same primary, with a backup MX: the primary greeted and answered the others, so what it would
+    // not say about a recipient is not asked of a less-preferred server (which may refuse what it cannot
+    // check: "User unknown in relay recipient table"); the first server that greets decides.
+    domain: 'hang-up-backup.mailworld.test',
+    scenario: 'hangs up at an unknown recipient, backup MX behind it',
+    mx: [
+      { host: 'mx1.hang-up-backup.mailworld.test', priority: 10, ip: '127.66.2.1', server: { hangUpAtUnknown: true } },
+      { host: 'mx2.hang-up-backup.mailworld.test', priority: 20, ip: '127.66.2.2' },
+    ],
+    mailboxes: { alice: 'ok', bob: 'ok' },
+    addresses: ['ghost1', 'alice', 'ghost2', 'bob'],
+  },
 ];
 
 let world: MailWorld;
@@ -53,5 +66,18 @@ describe('a host that hangs up at an unknown recipient', () => {
     expect(outcome(results)).toEqual(expectedOutcome(world, world.emails));
     expect(world.truth.get('alice@hang-up.mailworld.test')?.verdict).toBe('deliverable');
     expect(world.truth.get('ghost1@hang-up.mailworld.test')).toMatchObject({ verdict: 'unknown', reason: 'smtp_unreachable' });
+  });
+
+  it('a backup MX is not asked about a recipient the primary, alive, hung up on: unknown, never invalid', { timeout: 30_000 }, async () => {
+    const verifier = createVerifier(fastProbeOptions(world));
+    const results: VerificationResult[] = [];
+    const emails = world.emails.filter((e) => e.endsWith('@hang-up-backup.mailworld.test'));
+    try {
+      for await (const r of verifier.verifyBatch(emails, { depth: 'smtp', mode: 'bulk' })) results.push(r);
+    } finally {
+      await verifier.close();
+    }
+    expect(outcome(results)).toEqual(expectedOutcome(world, emails));
+    expect(outcome(results)['ghost1@hang-up-backup.mailworld.test']).toBe('unknown/smtp_unreachable');
   });
 });
