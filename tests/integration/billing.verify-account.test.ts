@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { invitationIdFromMail, ownerOn, uniqueEmail, whoAmI } from '../helpers/accounts';
 import { razorpayServer } from '../helpers/razorpay-server';
-import { signUpVerified } from '../helpers/test-server';
+import { signUpVerified, testServer } from '../helpers/test-server';
 
 describe('verifying a payment after switching to another team', () => {
   const { ts, rzp } = razorpayServer('whsec_verify_account');
@@ -58,5 +58,26 @@ describe('verifying a payment after switching to another team', () => {
     const r = await admin.trpcMutation('billing.verifyPayment', proof);
     expect(r.status).toBe(400);
     expect(r.body.error.message).toBe('We could not find this subscription for your account.');
+  });
+});
+
+describe('the labelled test checkout after switching to another team', () => {
+  const ts = testServer();
+
+  it('pays the subscription it was opened for, on the account that opened it', async () => {
+    const payerEmail = uniqueEmail('test-payer');
+    const payer = await signUpVerified(ts, { email: payerEmail, name: 'Payer' });
+    const own = await whoAmI(payer);
+    const co = (await payer.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+    const team = await ownerOn(ts, 'business', 'test-team');
+    expect((await team.client.trpcMutation('team.invite', { email: payerEmail, role: 'member' })).status).toBe(200);
+    expect((await payer.trpcMutation('team.acceptInvitation', { invitationId: await invitationIdFromMail(ts, payerEmail) })).status).toBe(200);
+
+    const paid = await payer.trpcMutation('billing.completeTestPayment', { subscriptionId: co.subscriptionId });
+    expect(paid.status, `the test checkout said 'Failed to process payment': ${JSON.stringify(paid.body)}`).toBe(200);
+    const verified = await payer.trpcMutation('billing.verifyPayment', paid.body.result.data);
+    expect(verified.body.result.data).toMatchObject({ applied: true, plan: 'starter', accountId: own.accountId, otherAccount: true });
+    // Someone who does not own it cannot pay it.
+    expect((await team.client.trpcMutation('billing.completeTestPayment', { subscriptionId: co.subscriptionId })).status).toBe(404);
   });
 });

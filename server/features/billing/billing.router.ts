@@ -51,9 +51,8 @@ export const billingRouter = router({
 
   /** Test checkout only (no Razorpay keys, DEV_TOOLS): plays Razorpay (signed webhooks), returns the handler proof. */
   completeTestPayment: accountProcedure
-    .use(ownerOnly)
     .input(z.object({ subscriptionId: providerId }))
-    .mutation(({ ctx, input }) => completeTestPayment(ctx.deps, { accountId: ctx.accountId, subscriptionId: input.subscriptionId })),
+    .mutation(({ ctx, input }) => completeTestPayment(ctx.deps, { userId: ctx.user.id, subscriptionId: input.subscriptionId })),
 
   /**
    * The checkout handler's answer: HMAC(payment_id|subscription_id) checked in constant time; the

@@ -324,6 +324,9 @@ export async function stopSubscriptionsOf(deps: AppDeps, accountIds: string[]): 
   return subs.map((s) => s.id);
 }
 
+/** The accounts this user owns (a subquery). */
+const ownedAccounts = (db: Db, userId: string) => db.selectFrom('member').select('member.organizationId').where('member.userId', '=', userId).where('member.role', '=', 'owner');
+
 export interface PaymentProof {
   razorpay_payment_id: string;
   razorpay_subscription_id: string;
@@ -335,10 +338,12 @@ export interface PaymentProof {
  * subscription.activated and subscription.charged webhooks, signed with the test webhook secret,
  * go through the same webhook handler — and answers the proof Razorpay's checkout would give.
  */
-export async function completeTestPayment(deps: AppDeps, o: { accountId: string; subscriptionId: string }): Promise<PaymentProof> {
+export async function completeTestPayment(deps: AppDeps, o: { userId: string; subscriptionId: string }): Promise<PaymentProof> {
   const gateway = gatewayFor(deps);
   if (!gateway || gateway.mode !== 'test' || !gateway.webhookSecret) throw new AppError('PERMISSION_DENIED', BILLING_MESSAGES.testDisabled);
-  const sub = await deps.db.selectFrom('subscription').selectAll().where('id', '=', o.subscriptionId).where('account_id', '=', o.accountId).executeTakeFirst();
+  // Like Razorpay's checkout, it pays the subscription it was opened for, on an account the caller
+  // owns, whichever team the session works in by then (verifyPayment: the same).
+  const sub = await deps.db.selectFrom('subscription').selectAll().where('id', '=', o.subscriptionId).where('account_id', 'in', ownedAccounts(deps.db, o.userId)).executeTakeFirst();
   if (!sub || sub.mode !== 'test') throw new AppError('NOT_FOUND', BILLING_MESSAGES.unknownSubscription);
   const paymentId = testId('pay');
   const start = new Date();
@@ -390,7 +395,7 @@ export async function verifyPayment(deps: AppDeps, o: { activeAccountId: string;
     .selectFrom('subscription')
     .selectAll('subscription')
     .where('subscription.id', '=', o.razorpay_subscription_id)
-    .where('subscription.account_id', 'in', (eb) => eb.selectFrom('member').select('member.organizationId').where('member.userId', '=', o.userId).where('member.role', '=', 'owner'))
+    .where('subscription.account_id', 'in', ownedAccounts(deps.db, o.userId))
     .executeTakeFirst();
   const fail = async (message: string, reason: string) => {
     await writeAudit(deps.db, { accountId: sub?.account_id ?? o.activeAccountId, actorUserId: o.userId, action: 'billing.payment_verification_failed', targetType: 'subscription', targetId: o.razorpay_subscription_id.slice(0, 100), data: { reason, payment_id: o.razorpay_payment_id.slice(0, 100) } });
