@@ -502,7 +502,9 @@ export function createAuth(d: AuthDeps) {
         const b = await userMailBrand(user, request);
         await sendBrandedLink(user.email, b, (name) => ({
           subject: `Verify your email for ${name}`,
-          intro: `Hi ${user.name || 'there'}, confirm your email address to activate your ${name} account and your 500 free validations.`,
+          // No name: whoever signed up chose it, and the address may be someone else's (a name holding a
+          // link or a "your mailbox is suspended" would reach its owner in our mail).
+          intro: `Hi, confirm your email address to activate your ${name} account and your 500 free validations.`,
           cta: 'Verify my email',
           url: onBrandOrigin(landOnDashboard(url), b),
           // Someone may have signed up this address: its owner learns that doing nothing is safe.

@@ -135,6 +135,19 @@ describe('an address someone else signed up (never activated)', () => {
     expect(text).toContain("If you didn't sign up for Mailvet, ignore this email: without this link the account stays inactive and nobody can sign in to it.");
   });
 
+  it("its verification mail carries no words of the squatter's: a name holding a link or a message is not echoed to the address", async () => {
+    const email = 'squat-words@example.com';
+    const name = 'Security team: your mailbox is suspended, restore it at https://evil.example/login';
+    expect((await new Browserless(ts.url).request('/api/auth/sign-up/email', { json: { name, email, password: 'squatter-pass', callbackURL: '/dashboard' } })).status).toBe(200);
+    await lastMail(email, 'Verify your email for Mailvet');
+    const mail = await db().selectFrom('dev_outbox').select(['text', 'html']).where('to', '=', email).where('subject', '=', 'Verify your email for Mailvet').executeTakeFirstOrThrow();
+    for (const part of [mail.text, mail.html]) {
+      expect(part ?? '').not.toContain('evil.example');
+      expect(part ?? '').not.toContain('suspended');
+    }
+    expect(mail.text).toContain('confirm your email address to activate your Mailvet account');
+  });
+
   it('its owner makes it theirs with one password reset: signed in at once with the new password, the free credits theirs, the squatter out', async () => {
     const email = 'squat-owner@example.com';
     const squatter = new Browserless(ts.url);
