@@ -3,7 +3,7 @@
 // keeps), Analytics dates written as every other page writes them, the collapsed sidebar's labels
 // for keyboard users, and the public pages on a 320 px phone.
 import { expect, test, type Page } from '@playwright/test';
-import { newUserOn, openDialog, SCREENSHOT_DIR } from './helpers';
+import { failProcedure, newUserOn, openDialog, SCREENSHOT_DIR } from './helpers';
 
 const toastTitle = (page: Page, title: string) => page.locator('[data-sonner-toast] [data-title]').filter({ hasText: new RegExp(`^${title}$`) });
 
@@ -109,4 +109,21 @@ test('a key created from the keyboard leaves focus in the dialog, on Copy, not o
   await expect(dialog.getByRole('button', { name: 'Copy API key' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(toastTitle(page, 'API Key Copied')).toBeVisible();
+});
+
+test("when Overview cannot load, it does not claim 'No recent activity yet' (silent: no toast) and offers to try again", async ({ page }) => {
+  test.setTimeout(90_000);
+  await newUserOn(page, '/dashboard/validate', { tag: 'rv14-overview-fail' });
+  await page.getByRole('main').getByRole('textbox').first().fill('alice@normal.mailworld.test');
+  await page.getByRole('button', { name: 'Validate Email' }).click();
+  await expect(toastTitle(page, 'Validation Complete')).toBeVisible();
+  await failProcedure(page, 'account.overview');
+  await page.goto('/dashboard');
+  const recent = page.getByRole('main').getByRole('alert').filter({ hasText: 'Could not load your recent activity.' });
+  await expect(recent).toBeVisible({ timeout: 20_000 }); // after the query's retries
+  await expect(page.getByText('No recent activity yet')).toHaveCount(0);
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
+  await page.unroute('**/api/trpc/*account.overview*');
+  await recent.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByTestId('recent-activity')).toContainText('alice@normal.mailworld.test');
 });

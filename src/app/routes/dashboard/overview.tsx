@@ -20,7 +20,7 @@ export default function OverviewRoute() {
   const trpc = useTRPC();
   const { data: session } = authClient.useSession();
   // Spec section 8: a failure to load the account on the overview is silent (no toast).
-  const { data: o, isPending } = useQuery(trpc.account.overview.queryOptions({ timeZone }));
+  const { data: o, isPending, isError, refetch } = useQuery(trpc.account.overview.queryOptions({ timeZone }));
   const me = useQuery(trpc.account.me.queryOptions()).data;
   const firstName = session?.user.name?.trim().split(/\s+/)[0];
 
@@ -72,7 +72,7 @@ export default function OverviewRoute() {
       <UsageChart days={o?.validations_per_day} />
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
-        <RecentActivity items={o?.recent_activity} loading={isPending} />
+        <RecentActivity items={o?.recent_activity} loading={isPending} onRetry={isError && !o ? () => void refetch() : undefined} />
         <GettingStarted state={o?.getting_started} canCreateKeys={!me || can(me.role, 'apiKeys.manage')} />
       </div>
     </div>

@@ -1,6 +1,7 @@
 import { FileSpreadsheet, Mail } from 'lucide-react';
 import { Badge, type BadgeVariant } from '../../../components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { ListFailed } from '../../../components/ui/list-states';
 import { IconTile } from '../../../components/ui/icon-tile';
 import { cn } from '../../../lib/cn';
 import { OVERVIEW_TEXT } from '../messages';
@@ -62,7 +63,8 @@ function Row({ item }: { item: ActivityItem }) {
   );
 }
 
-export function RecentActivity({ items, loading }: { items: ActivityItem[] | undefined; loading: boolean }) {
+/** `onRetry`: the overview could not load (silent, spec 8: no toast); the card says so instead of 'No recent activity yet'. */
+export function RecentActivity({ items, loading, onRetry }: { items: ActivityItem[] | undefined; loading: boolean; onRetry?: () => void }) {
   return (
     <Card className="lg:col-span-2">
       <CardHeader>
@@ -75,6 +77,8 @@ export function RecentActivity({ items, loading }: { items: ActivityItem[] | und
               <li key={i} className="h-10 animate-pulse rounded-lg bg-slate-100" />
             ))}
           </ul>
+        ) : !items && onRetry ? (
+          <ListFailed message="Could not load your recent activity." onRetry={onRetry} />
         ) : !items || items.length === 0 ? (
           <div className="rounded-lg border border-dashed border-slate-200 py-10 text-center">
             <p className="text-sm font-medium text-slate-700">{OVERVIEW_TEXT.recentEmpty}</p>

@@ -19,7 +19,7 @@ export function UsageChart({ days }: { days: Overview['validations_per_day'] | u
           <CardDescription>Single checks and bulk rows per day</CardDescription>
         </div>
         <p className="text-right">
-          <span className="block text-2xl font-semibold text-slate-900 tabular-nums">{total.toLocaleString('en-US')}</span>
+          <span className="block text-2xl font-semibold text-slate-900 tabular-nums">{days ? total.toLocaleString('en-US') : '—'}</span>
           <span className="text-xs text-slate-500">in 30 days</span>
         </p>
       </CardHeader>
