@@ -200,6 +200,9 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
     const status = typeof err?.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
     if (status === 500) console.error('[http] unhandled error:', err);
     if (res.headersSent) return void res.end();
+    // What a failed send set for the file it meant to send (a Range past the end of index.html or a
+    // build file: Content-Type text/html, Content-Range, validators) does not describe this JSON body.
+    for (const h of ['Content-Type', 'Content-Length', 'Content-Range', 'Content-Disposition', 'Accept-Ranges', 'ETag', 'Last-Modified']) res.removeHeader(h);
     // Express's own 4xx (an undecodable path, a Range past the file …): the dashboard envelope, with
     // its status's app code when there is one.
     const code = status === 500 ? 'INTERNAL_ERROR' : (EXPRESS_ERROR_CODES[status] ?? 'BAD_INPUT');

@@ -72,6 +72,17 @@ describe('HEAD', () => {
   });
 });
 
+describe('a Range the SPA page or a build file cannot satisfy', () => {
+  it('is a 416 whose Content-Type says JSON, as its body is', async () => {
+    for (const target of ['/dashboard', '/index.html']) {
+      const res = await rawExchange(ts.url, `GET ${target} HTTP/1.1\r\nHost: ${new URL(ts.url).host}\r\nRange: bytes=999999-\r\nConnection: close\r\n\r\n`);
+      expect(res.status, target).toBe(416);
+      expect(res.head, target).toMatch(/content-type: application\/json/i);
+      expect(JSON.parse(res.body), target).toMatchObject({ error: { code: 'BAD_INPUT' } });
+    }
+  });
+});
+
 describe('HEAD on a live stream', () => {
   it('answers its headers and ends, instead of holding a stream open', async () => {
     const res = await request('HEAD', '/api/trpc/jobs.onChange');
