@@ -183,6 +183,23 @@ describe('refund.processed from the Razorpay dashboard', () => {
     expect((await client.trpcQuery('billing.overview')).body.result.data.refund.eligible).toBe(false);
   });
 
+  it('a failed refund whose retry fails too stays owed: the reconciliation makes it', async () => {
+    const { client, subscriptionId } = await subscribed('starter');
+    const proof = await rzp.pay(subscriptionId);
+    expect((await client.trpcMutation('billing.refund')).status).toBe(200);
+    const first = rzp.refunds.find((r) => r.payment_id === proof.razorpay_payment_id)!;
+    rzp.failNext(500); // the immediate retry's refund call fails
+    await rzp.failRefund(first.id);
+    const status = async () => (await ts.testDb.db.selectFrom('payment').select('status').where('id', '=', proof.razorpay_payment_id).executeTakeFirstOrThrow()).status;
+    expect(await status()).toBe('captured');
+    const r = await reconcileBilling(ts.server.deps, new Date(), { subscriptionIds: [] });
+    expect(r.refunded).toContain(proof.razorpay_payment_id);
+    expect(await status()).toBe('refunded');
+    expect(rzp.refunds.filter((x) => x.payment_id === proof.razorpay_payment_id).map((x) => x.status ?? 'processed')).toEqual(['failed', 'processed']);
+    // Once made, later runs leave it alone.
+    expect((await reconcileBilling(ts.server.deps, new Date(), { subscriptionIds: [] })).refunded).not.toContain(proof.razorpay_payment_id);
+  });
+
   it('the reconciliation does not take a refund that failed at Razorpay for one that was made', async () => {
     const { accountId, subscriptionId } = await subscribed('starter');
     const proof = await rzp.pay(subscriptionId);

@@ -659,9 +659,10 @@ async function applyRefundFailed(trx: Trx, o: { paymentId: string; refundId: str
 /**
  * Makes again, through the refund API, the refunds of payments whose full refund failed at Razorpay
  * (applyRefundFailed): what is left of the payment, recorded refunded when Razorpay takes it. One
- * that cannot be made now is logged and audit-logged for support (the payment stays captured).
+ * that cannot be made now stays owed (captured) and the billing reconciliation tries again.
  */
-export async function refundAgain(db: Kysely<Database>, gateway: Pick<PaymentGateway, 'refundPayment' | 'mode'> | null, paymentIds: string[]): Promise<void> {
+export async function refundAgain(db: Kysely<Database>, gateway: Pick<PaymentGateway, 'refundPayment' | 'mode'> | null, paymentIds: string[]): Promise<string[]> {
+  const done: string[] = [];
   for (const id of paymentIds) {
     const pay = await db.selectFrom('payment').select(['id', 'amount', 'refunded_amount', 'account_id', 'status']).where('id', '=', id).where('status', '=', 'captured').executeTakeFirst();
     if (!pay || !gateway || pay.amount - pay.refunded_amount <= 0) continue;
@@ -678,10 +679,12 @@ export async function refundAgain(db: Kysely<Database>, gateway: Pick<PaymentGat
           .executeTakeFirst();
         if (row) await writeAudit(trx, { accountId: pay.account_id, actor: 'system', actorUserId: null, action: 'billing.refund_recorded', targetType: 'payment', targetId: pay.id, data: { refund_id: refund.id, amount: pay.amount - pay.refunded_amount, payment_amount: pay.amount, partial: false, current_period: false, via: 'refund_failed_retry' } });
       });
+      done.push(pay.id);
     } catch (err) {
-      console.error('[billing] a failed refund could not be made again (the customer is owed it; see audit billing.refund_failed):', (err as { error?: unknown })?.error ?? err);
+      console.error('[billing] a failed refund could not be made again (retried by the reconciliation; see audit billing.refund_failed):', (err as { error?: unknown })?.error ?? err);
     }
   }
+  return done;
 }
 
 /** A refund that arrived before its charge (stored as unknown_payment) is applied once the charge is in. */

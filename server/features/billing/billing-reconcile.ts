@@ -8,8 +8,9 @@
 // this, grants nothing twice, and this finds nothing to do after the webhook. Refunds of the last
 // three days whose refund.processed never came are applied the same way; second payments whose
 // refund failed are refunded again here.
+import { sql } from 'kysely';
 import type { AppDeps } from '../../deps';
-import { applyBillingEvent, refundSecondPayments, type WebhookBody } from './billing-events';
+import { applyBillingEvent, refundAgain, refundSecondPayments, type WebhookBody } from './billing-events';
 import { gatewayFor } from './billing.service';
 import type { PaymentGateway, RemoteSubscription } from './razorpay';
 
@@ -49,6 +50,25 @@ export async function reconcileBilling(deps: AppDeps, now: Date, o: { subscripti
 
   const due = await deps.db.selectFrom('payment').select('id').where('second_payment', '=', true).where('status', '=', 'captured').execute();
   result.refunded = await refundSecondPayments(deps.db, gateway, due.map((r) => r.id));
+  // Refunds that failed at Razorpay after they had taken the plan away (refund.failed), whose
+  // immediate retry failed too: the customer is owed them; tried again each run until one is made.
+  const owed = await deps.db
+    .selectFrom('payment')
+    .select('payment.id')
+    .where('payment.status', '=', 'captured')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('audit_log')
+          .select('audit_log.id')
+          .whereRef('audit_log.target_id', '=', 'payment.id')
+          .where('audit_log.account_id', '=', eb.ref('payment.account_id'))
+          .where('audit_log.action', '=', 'billing.refund_failed')
+          .where(sql<boolean>`(audit_log.data->>'retry')::boolean`),
+      ),
+    )
+    .execute();
+  result.refunded.push(...(await refundAgain(deps.db, gateway, owed.map((r) => r.id))));
 
   result.applied.push(...(await reconcileRefunds(deps, gateway, now, result)));
 
