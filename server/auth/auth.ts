@@ -1,13 +1,13 @@
 // better-auth: email + password with required verification, sessions, TOTP two-factor, and the
 // organization plugin as the account/team model (owner/admin/member, invitations).
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { betterAuth, type BetterAuthOptions } from 'better-auth';
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'better-auth/api';
 import { deleteSessionCookie, setSessionCookie } from 'better-auth/cookies';
 import { organization, twoFactor } from 'better-auth/plugins';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
-import { claimTotpCode, clearSignInAttempts, countSignInAttempt, knownDeviceAddress, mayMailMailbox, recordWrongPassword, releaseTotpCode, SIGN_IN_LOCKED_MESSAGE, TOTP_CODE_USED_MESSAGE, WRONG_PASSWORDS_MESSAGE, wrongPasswordsSpent, type AuthMailKind } from '../features/account/auth-mail-throttle';
+import { claimTotpCode, clearSignInAttempts, countSignInAttempt, mayMailMailbox, recordWrongPassword, releaseTotpCode, SIGN_IN_LOCKED_MESSAGE, TOTP_CODE_USED_MESSAGE, WRONG_PASSWORDS_MESSAGE, wrongPasswordsSpent, type AuthMailKind } from '../features/account/auth-mail-throttle';
 import { endGrantsOfOldPassword } from '../features/account/password-changed';
 import { activateOnPasswordReset, grantFreeCreditsOnVerification, provisionAccount } from '../features/account/provision';
 import { brandForHost, invitationBrand, mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
@@ -221,23 +221,26 @@ const CHANGE_PASSWORD_PATH = '/change-password';
 
 /**
  * A browser that has given an address's right password carries a signed cookie naming that address
- * (its digest) and a random device id for a year: its sign-ins to that address are counted apart
+ * (keyed digest) and a random device id for a year: its sign-ins to that address are counted apart
  * (auth-mail-throttle.ts), so whoever sends wrong passwords for the address from elsewhere cannot
  * lock its owner out of their own browser. The cookie is worth nothing for another address.
  */
 const KNOWN_DEVICE_COOKIE = 'known_device';
 const KNOWN_DEVICE_MAX_AGE = 60 * 60 * 24 * 365;
 
+/** The address a known-device cookie is for, under the server's key: a reader of the cookie cannot test guesses of it. */
+const knownDeviceAddress = (ctx: HookContext, email: string): string => createHmac('sha256', ctx.context.secret).update(email.trim().toLowerCase()).digest('base64url');
+
 async function knownDevice(ctx: HookContext, email: string): Promise<string | null> {
   const value = await ctx.getSignedCookie(ctx.context.createAuthCookie(KNOWN_DEVICE_COOKIE).name, ctx.context.secret).catch(() => null);
   if (typeof value !== 'string') return null;
   const [address, device] = value.split(':');
-  return address === knownDeviceAddress(email) && device && /^[A-Za-z0-9_-]{16,64}$/.test(device) ? device : null;
+  return address === knownDeviceAddress(ctx, email) && device && /^[A-Za-z0-9_-]{16,64}$/.test(device) ? device : null;
 }
 
 async function markKnownDevice(ctx: HookContext, email: string, device: string | null): Promise<void> {
   const cookie = ctx.context.createAuthCookie(KNOWN_DEVICE_COOKIE, { maxAge: KNOWN_DEVICE_MAX_AGE });
-  await ctx.setSignedCookie(cookie.name, `${knownDeviceAddress(email)}:${device ?? randomBytes(18).toString('base64url')}`, ctx.context.secret, cookie.attributes);
+  await ctx.setSignedCookie(cookie.name, `${knownDeviceAddress(ctx, email)}:${device ?? randomBytes(18).toString('base64url')}`, ctx.context.secret, cookie.attributes);
 }
 
 /** Before: refuses hostile input, then counts a password sign-in against its address (auth-mail-throttle.ts). */

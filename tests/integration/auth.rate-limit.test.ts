@@ -1,6 +1,7 @@
 // Brute force is bounded across processes: better-auth's rate limit lives in Postgres and keys on
 // the client IP Express resolved with TRUST_PROXY, so a forged X-Forwarded-For buys nothing and a
 // trusted proxy does not put every client in one bucket.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../helpers/accounts';
 import { signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
@@ -136,6 +137,8 @@ describe('sign-in attempts per email address', () => {
     expect(first.status).toBe(200);
     const laptop = first.headers.getSetCookie().map((c) => c.split(';')[0]!).filter((c) => !c.includes('session')).join('; ');
     expect(laptop).not.toBe('');
+    // The cookie names the address only under the server's key: whoever reads a shared computer's cookies cannot test guesses of it.
+    expect(decodeURIComponent(laptop)).not.toContain(createHash('sha256').update(email.toLowerCase()).digest('hex'));
     // Someone (a competitor, a bot) sends 11 wrong passwords from anywhere: the address is locked for new browsers.
     for (let i = 0; i < 11; i++) await signIn(proxied, email, 'wrong-password', freshClient());
     expect((await signIn(proxied, email, 'right-password', freshClient())).status).toBe(429);

@@ -81,9 +81,6 @@ export const SIGN_IN_LOCKED_MESSAGE = 'Too many failed sign-in attempts for this
  */
 const signInKey = (email: string, device?: string | null): string => (device ? sha256Hex(`device:${addressDigest(email)}:${device}`) : addressDigest(email));
 
-/** The key a known-device cookie binds its device to: the address it gave the right password for. */
-export const knownDeviceAddress = addressDigest;
-
 /** Counts one password sign-in for `email` (from a known `device`, if any); `allowed` is false once this hour's attempts are spent. */
 export async function countSignInAttempt(db: Db, email: string, device?: string | null): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
   const { count, secondsLeft } = await countOne(db, SIGN_IN_KIND, signInKey(email, device));
