@@ -189,6 +189,8 @@ describe('a permanent refusal at RCPT whose text says it is about policy or a bl
     '550 5.1.1 Accès refusé',
     '550 5.1.0 Absender ungültig',
     '550 5.1.0 Remitente rechazado',
+    // Postfix could not verify the recipient at its back end (reject_unverified_recipient, a 5xx code set by the admin).
+    '550 5.1.1 <alice@banner.test>: Recipient address rejected: unverified address: connect to backend.banner.test[10.0.0.5]:25: Connection timed out',
   ];
 
   it.each(refusals)('%s → unknown/policy_block, never invalid', async (refusal) => {

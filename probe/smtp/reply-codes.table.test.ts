@@ -28,6 +28,10 @@ const cases: [string, ReplyClass][] = [
   ['550 5.4.1 Relay Access Denied', 'policy_block'],
   ['554 5.4.6 Hop count exceeded - possible mail loop', 'policy_block'],
   ['554 5.7.1 <a@b.example>: Relay access denied', 'policy_block'],
+  // Postfix's reject_unverified_recipient when its probe of the back end got no answer ("unverified";
+  // a bounce there reads "undeliverable address"), given a 5xx code by the admin: nothing is known.
+  ['550 5.1.1 <a@b.example>: Recipient address rejected: unverified address: connect to backend.b.example[10.0.0.5]:25: Connection timed out', 'policy_block'],
+  ['550 5.1.1 <a@b.example>: Recipient address rejected: undeliverable address: host backend.b.example[10.0.0.5] said: 550 5.1.1 User unknown', 'mailbox_not_found'],
   ['554 Relay access denied', 'policy_block'],
   ['550 Your IP has a poor reputation', 'policy_block'],
   ['553 5.1.8 <verify@probe.example>: Sender address rejected: Domain not found', 'policy_block'],
