@@ -127,3 +127,18 @@ test("when Overview cannot load, it does not claim 'No recent activity yet' (sil
   await recent.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByTestId('recent-activity')).toContainText('alice@normal.mailworld.test');
 });
+
+test('when the profile cannot load, Settings says so and offers to try again instead of empty fields', async ({ page }) => {
+  test.setTimeout(90_000);
+  await newUserOn(page, '/dashboard', { tag: 'rv14-profile-fail', name: 'Grace Hopper' });
+  await failProcedure(page, 'account.profile.get');
+  await page.goto('/dashboard/settings');
+  const form = page.getByRole('form', { name: 'Profile' });
+  const failed = form.getByRole('alert').filter({ hasText: 'Could not load your profile.' });
+  await expect(failed).toBeVisible({ timeout: 20_000 }); // after the query's retries
+  await expect(form.getByLabel('Full Name')).toBeDisabled();
+  await page.unroute('**/api/trpc/*account.profile.get*');
+  await failed.getByRole('button', { name: 'Try again' }).click();
+  await expect(form.getByLabel('Full Name')).toHaveValue('Grace Hopper');
+  await expect(form.getByLabel('Full Name')).toBeEnabled();
+});

@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../../components/ui/card';
 import { TextField } from '../../../components/ui/field';
 import { FormProblem } from '../../../components/ui/form';
+import { ListFailed } from '../../../components/ui/list-states';
 import { useSubmitOnce } from '../../../hooks/use-submit-once';
 import { authClient } from '../../../lib/auth-client';
 import { useTRPC } from '../../../lib/trpc';
@@ -79,7 +80,7 @@ export function ProfileForm() {
             maxLength={200}
             value={fullName}
             onChange={(e) => setFullName(e.target.value)}
-            disabled={profile.isPending}
+            disabled={!profile.data}
           />
           <TextField
             id="profile-company"
@@ -90,8 +91,14 @@ export function ProfileForm() {
             placeholder="Acme Inc."
             value={company}
             onChange={(e) => setCompany(e.target.value)}
-            disabled={profile.isPending}
+            disabled={!profile.data}
           />
+          {profile.isError && !profile.data && (
+            // Not empty fields to fill in and save over the real ones: what failed, and a way to try again.
+            <div className="sm:col-span-2">
+              <ListFailed message="Could not load your profile." onRetry={() => void profile.refetch()} />
+            </div>
+          )}
           <FormProblem className="sm:col-span-2">{problem}</FormProblem>
         </CardContent>
         <CardFooter className="justify-end">
