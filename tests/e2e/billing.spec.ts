@@ -186,6 +186,16 @@ test('upgrading annually in the test checkout charges 20% less and shows the ren
   await expect(page.getByTestId('billed-business')).toHaveText('$1,910.40 billed yearly');
   await page.getByRole('radio', { name: /Monthly/ }).click();
   await expect(card(page, 'Pro').getByRole('button', { name: 'Switch to monthly' })).toBeVisible();
+
+  // Switching to monthly at the renewal: the period line says what the renewal bills, not that the
+  // plan 'changes to the Pro plan' it is already on; the switch can be taken back.
+  await card(page, 'Pro').getByRole('button', { name: 'Switch to monthly' }).click();
+  await page.getByRole('dialog', { name: 'Change to the Pro plan at renewal?' }).getByRole('button', { name: 'Schedule change' }).click();
+  await expect(page.getByText('Plan change scheduled')).toBeVisible();
+  await expect(page.getByTestId('renewal')).toHaveText(`Renews on ${expected}, billed monthly from then on.`);
+  await expect(card(page, 'Pro').getByRole('button', { name: 'Current Plan' })).toBeVisible();
+  await page.getByRole('button', { name: 'Keep my current plan' }).click();
+  await expect(page.getByTestId('renewal')).toHaveText(`Renews on ${expected}.`);
 });
 
 test('visitors from India pay in rupees', async ({ page }) => {

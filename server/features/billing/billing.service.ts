@@ -634,10 +634,18 @@ export async function billingOverview(deps: AppDeps, o: { accountId: string; ip:
     .where('id', '=', o.accountId)
     .executeTakeFirstOrThrow();
   const sub = a.subscription_id
-    ? await deps.db.selectFrom('subscription').select(['next_plan', 'currency', 'status', 'plan', 'interval', 'follows_id', 'current_start']).where('id', '=', a.subscription_id).executeTakeFirst()
+    ? await deps.db
+        .selectFrom('subscription')
+        .leftJoin('billing_plan as next_bp', 'next_bp.id', 'subscription.next_billing_plan_id')
+        .select(['subscription.next_plan', 'subscription.currency', 'subscription.status', 'subscription.plan', 'subscription.interval', 'subscription.follows_id', 'subscription.current_start', 'next_bp.interval as next_interval'])
+        .where('subscription.id', '=', a.subscription_id)
+        .executeTakeFirst()
     : undefined;
   // A resumed plan whose subscription starts at the renewal: what it renews as, when that differs.
   const pending = sub !== undefined && isPendingSuccessor(sub);
+  // What the renewal bills: a change scheduled for it (Razorpay's plan at cycle end), else a resumed
+  // plan's new subscription.
+  const renewsAs = sub?.next_plan ? { plan: sub.next_plan, interval: sub.next_interval ?? sub.interval } : pending ? { plan: sub.plan, interval: sub.interval } : null;
   const refund = await refundEligibility(deps.db, o.accountId);
   const { currency } = sub ? { currency: sub.currency } : await decideCurrency(deps, { accountId: o.accountId, ip: o.ip });
   return {
@@ -647,9 +655,10 @@ export async function billingOverview(deps: AppDeps, o: { accountId: string; ip:
     currentPeriodEnd: a.current_period_end?.toISOString() ?? null,
     graceEndsAt: a.grace_ends_at?.toISOString() ?? null,
     cancelAtPeriodEnd: a.cancel_at_period_end,
-    nextPlan: sub?.next_plan ?? (pending && sub.plan !== a.plan ? sub.plan : null),
-    /** The interval the renewal is billed on when it changes then (a resumed plan switched to annual, say). */
-    nextInterval: pending && sub.interval !== a.billing_interval ? sub.interval : null,
+    /** The plan the renewal changes to, when it is another plan (a change scheduled, or a resumed plan's new subscription). */
+    nextPlan: renewsAs && renewsAs.plan !== a.plan ? renewsAs.plan : null,
+    /** The interval the renewal is billed on when it changes then (monthly → annual scheduled, or a resumed plan switched). */
+    nextInterval: renewsAs && renewsAs.interval !== a.billing_interval ? renewsAs.interval : null,
     /** A cancelled plan resumed whose new subscription starts at the renewal (not charged yet). */
     resumePending: pending,
     /** Paused at Razorpay (nothing is charged): a suspension then is the pause's, not a failed payment's. */

@@ -329,7 +329,7 @@ export function BillingScreen() {
               )}
             </p>
             <div className="flex flex-wrap gap-2">
-              {isOwner && ov.nextPlan && changesAtRenewal(ov) && (
+              {isOwner && (ov.nextPlan || ov.nextInterval) && changesAtRenewal(ov) && (
                 <Button variant="outline" size="sm" loading={keepPlan.isPending} onClick={() => void keepCurrentPlan()}>
                   Keep my current plan
                 </Button>
