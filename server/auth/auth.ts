@@ -12,6 +12,7 @@ import { endGrantsOfOldPassword } from '../features/account/password-changed';
 import { activateOnPasswordReset, grantFreeCreditsOnVerification, provisionAccount } from '../features/account/provision';
 import { brandForHost, invitationBrand, mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
 import { invitationAllowance, mailedInvitationRef, teamMemberLimit } from '../features/team/team.service';
+import { SUPPORT_EMAIL } from '../contracts/plans';
 import { linkMail, type Mailer } from '../mail/mailer';
 import { holdsNul, NUL_MESSAGE } from '../lib/nul';
 import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER, RECEIVED_AT_HEADER } from './auth-routes';
@@ -139,6 +140,8 @@ const TWO_FACTOR_CODE_PATHS = new Set(['/two-factor/verify-totp', '/two-factor/v
 export const TRUST_DEVICE_MESSAGE = 'Trusting a device is not offered: enter a code from your authenticator app each time you sign in.';
 
 const TOTP_PATH = '/two-factor/verify-totp';
+/** A signed-in user's first code, which turns two-factor on (told to the address: afterHook). */
+const turningTwoFactorOn = new WeakMap<Request, { id: string; email: string }>();
 /** The code each verify-totp request claimed (auth-mail-throttle.ts claimTotpCode), to give back if it did not sign in. */
 const totpClaims = new WeakMap<Request, { userId: string; code: string }>();
 
@@ -252,6 +255,10 @@ function beforeHook(db: Db) {
       const trust = (ctx.body as { trustDevice?: unknown } | undefined)?.trustDevice;
       if (trust !== undefined && trust !== false) throw new APIError('BAD_REQUEST', { message: TRUST_DEVICE_MESSAGE, code: 'TRUST_DEVICE_NOT_OFFERED' });
       await claimTotp(db, ctx);
+      if (ctx.path === TOTP_PATH && ctx.request) {
+        const signedIn = await getSessionFromCtx(ctx).catch(() => null);
+        if (signedIn && !signedIn.user.twoFactorEnabled) turningTwoFactorOn.set(ctx.request, { id: signedIn.user.id, email: signedIn.user.email });
+      }
     }
     const confirming = await passwordConfirmUser(ctx);
     if (confirming && (await wrongPasswordsSpent(db, confirming))) {
@@ -277,7 +284,7 @@ function beforeHook(db: Db) {
  * (signed in, sent on to two-factor, or told to verify the address) clears the address's count.
  */
 /** A change to how the account is signed in to, told to its address (createAuth's securityNotice). */
-type SecurityChange = 'password' | 'two-factor-off';
+type SecurityChange = 'password' | 'two-factor-on' | 'two-factor-off';
 type SecurityNotice = (change: SecurityChange, user: { id: string; email: string }, request: Request | undefined) => Promise<void>;
 const TWO_FACTOR_DISABLE_PATH = '/two-factor/disable';
 
@@ -302,6 +309,8 @@ function afterHook(db: Db, answerFloorMs: number, securityNotice: SecurityNotice
       if (typeof user?.id === 'string') await endGrantsOfOldPassword(db, user.id);
       if (typeof user?.id === 'string' && typeof user.email === 'string') await securityNotice('password', { id: user.id, email: user.email }, ctx.request);
     }
+    const turnedOn = ctx.path === TOTP_PATH && ctx.request ? turningTwoFactorOn.get(ctx.request) : undefined;
+    if (turnedOn && !isAPIError(returned)) await securityNotice('two-factor-on', turnedOn, ctx.request);
     if (ctx.path === TWO_FACTOR_DISABLE_PATH && !isAPIError(returned) && ctx.context.session?.user) {
       await securityNotice('two-factor-off', ctx.context.session.user, ctx.request);
     }
@@ -405,14 +414,21 @@ export function createAuth(d: AuthDeps) {
     if (!(await mayMail('security-notice', user.email).catch(() => false))) return;
     const b = await userMailBrand(user, request).catch(() => null);
     await sendBrandedLink(user.email, b, (name) => ({
-      subject: change === 'password' ? `Your ${name} password was changed` : `Two-factor authentication was turned off for your ${name} account`,
-      intro:
+      subject:
         change === 'password'
-          ? `The password of your ${name} account (${user.email}) was just changed, and every other browser signed out.`
-          : `Two-factor authentication was just turned off for your ${name} account (${user.email}): the password alone now signs in.`,
+          ? `Your ${name} password was changed`
+          : `Two-factor authentication was turned ${change === 'two-factor-on' ? 'on' : 'off'} for your ${name} account`,
+      intro: {
+        password: `The password of your ${name} account (${user.email}) was just changed, and every other browser signed out.`,
+        'two-factor-on': `Two-factor authentication was just turned on for your ${name} account (${user.email}): signing in now takes a code from the authenticator app it was set up with.`,
+        'two-factor-off': `Two-factor authentication was just turned off for your ${name} account (${user.email}): the password alone now signs in.`,
+      }[change],
       cta: 'Choose a new password',
       url: `${b?.origin ?? d.baseURL}/auth?step=forgot`,
-      outro: "If this wasn't you, choose a new password now: that signs everybody else out.",
+      outro:
+        change === 'two-factor-on'
+          ? `If this wasn't you, choose a new password now: that signs everybody else out. Then write to ${SUPPORT_EMAIL}: signing in will ask for a code only they have.`
+          : "If this wasn't you, choose a new password now: that signs everybody else out.",
     })).catch(log('security notice'));
   };
   return betterAuth({

@@ -205,9 +205,9 @@ describe('the session token stays in its HttpOnly cookie', () => {
 
 describe('the owner hears of every change to how the account is signed in to', () => {
   const notices = async (email: string) =>
-    (await db().selectFrom('dev_outbox').select(['subject', 'text']).where('to', '=', email).orderBy('id', 'asc').execute()).filter((m) => /changed|turned off/.test(m.subject));
+    (await db().selectFrom('dev_outbox').select(['subject', 'text']).where('to', '=', email).orderBy('id', 'asc').execute()).filter((m) => /changed|turned o(n|ff)/.test(m.subject));
 
-  it('a new password (Change Password or a reset) and two-factor turned off are each mailed to the address, with the way back', async () => {
+  it('a new password (Change Password or a reset) and two-factor turned on or off are each mailed to the address, with the way back', async () => {
     const email = 'told@example.com';
     const { c } = await withTwoFactor(email, 'first-secret');
     expect((await c.request('/api/auth/two-factor/disable', { json: { password: 'first-secret' } })).status).toBe(200);
@@ -215,10 +215,13 @@ describe('the owner hears of every change to how the account is signed in to', (
     const token = await resetToken(email);
     expect((await new Browserless(ts.url).request('/api/auth/reset-password', { json: { token, newPassword: 'third-secret' } })).status).toBe(200);
     await expect.poll(async () => (await notices(email)).map((m) => m.subject)).toEqual([
+      // Turned on by someone else (a stolen session and the password), it would lock the owner out.
+      'Two-factor authentication was turned on for your Mailvet account',
       'Two-factor authentication was turned off for your Mailvet account',
       'Your Mailvet password was changed',
       'Your Mailvet password was changed',
     ]);
+    expect((await notices(email))[0]!.text).toContain('Then write to support@mailvet.io: signing in will ask for a code only they have.');
     for (const m of await notices(email)) {
       expect(m.text).toContain("If this wasn't you, choose a new password now: that signs everybody else out.");
       expect(m.text).toContain(`${ts.url}/auth?step=forgot`);
@@ -226,7 +229,7 @@ describe('the owner hears of every change to how the account is signed in to', (
     // A wrong password changes nothing and tells nobody anything.
     const c2 = await signIn(email, 'third-secret');
     expect((await c2.client.request('/api/auth/change-password', { json: { currentPassword: 'wrong-secret', newPassword: 'fourth-secret' } })).status).toBe(400);
-    expect(await notices(email)).toHaveLength(3);
+    expect(await notices(email)).toHaveLength(4);
   });
 });
 
