@@ -142,3 +142,18 @@ test('when the profile cannot load, Settings says so and offers to try again ins
   await expect(form.getByLabel('Full Name')).toHaveValue('Grace Hopper');
   await expect(form.getByLabel('Full Name')).toBeEnabled();
 });
+
+test("when the team cannot load, its tabs do not count 'Team Members (0)'", async ({ page }) => {
+  test.setTimeout(90_000);
+  await newUserOn(page, '/dashboard', { tag: 'rv14-team-fail', plan: 'pro' });
+  await failProcedure(page, 'team.members');
+  await failProcedure(page, 'team.invitations');
+  await page.goto('/dashboard/team');
+  await expect(page.getByText('Failed to load team data').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('tab', { name: 'Team Members', exact: true })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Pending Invitations', exact: true })).toBeVisible();
+  await page.unrouteAll();
+  await page.reload();
+  await expect(page.getByRole('tab', { name: 'Team Members (1)' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Pending Invitations (0)' })).toBeVisible();
+});

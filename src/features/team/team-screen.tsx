@@ -166,8 +166,9 @@ export function TeamScreen() {
 
       <Tabs selectedIndex={canManage ? tab : 0} onChange={setTab}>
         <TabsList aria-label="Team" className="inline-flex max-w-full">
-          <TabsTrigger>Team Members ({memberRows.length})</TabsTrigger>
-          {canManage && <TabsTrigger>Pending Invitations ({invitationRows.length})</TabsTrigger>}
+          {/* A count only once it is known: not '(0)' while loading or after a failed load. */}
+          <TabsTrigger>Team Members{members.data ? ` (${memberRows.length})` : ''}</TabsTrigger>
+          {canManage && <TabsTrigger>Pending Invitations{invitations.data ? ` (${invitationRows.length})` : ''}</TabsTrigger>}
         </TabsList>
         <TabsPanels className="mt-4">
           <TabsPanel>
