@@ -12,11 +12,15 @@ test('webhooks: rotate the secret (shown once), add an endpoint per event, read 
     const r = await c.query(`update account a set plan = 'enterprise' from "user" u where u.id = a.owner_id and u.email = $1 returning a.id`, [email]);
     const id = r.rows[0].id as string;
     // Two logged deliveries to show. The one replayed below points at loopback, which the network
-    // guard refuses before connecting: the test never reaches the internet.
+    // guard refuses before connecting: the test never reaches the internet. It is a job's own
+    // webhook_url call (a delivery naming neither an endpoint nor its job's URL is one whose
+    // endpoint was deleted, and is not replayed).
     await c.query(
-      `insert into webhook_delivery (account_id, event, url, body, status, attempts, last_status_code, last_latency_ms, last_error, created_at, completed_at)
-       values ($1, 'job.completed', 'https://93.184.215.14/hooks/mailvet', '{"event":"job.completed"}', 'delivered', 1, 200, 184, null, now() - interval '5 minutes', now() - interval '5 minutes'),
-              ($1, 'job.failed', 'https://127.0.0.1/hooks/mailvet', '{"event":"job.failed"}', 'failed', 10, 503, 92, 'receiver answered HTTP 503', now() - interval '3 minutes', now() - interval '2 minutes')`,
+      `with job as (insert into validation_job (account_id, filename, status, webhook_url, created_at, completed_at)
+                    values ($1, 'hooked.csv', 'failed', 'https://127.0.0.1/hooks/mailvet', now() - interval '4 minutes', now() - interval '3 minutes') returning id)
+       insert into webhook_delivery (account_id, job_id, event, url, body, status, attempts, last_status_code, last_latency_ms, last_error, created_at, completed_at)
+       values ($1, null, 'job.completed', 'https://93.184.215.14/hooks/mailvet', '{"event":"job.completed"}', 'delivered', 1, 200, 184, null, now() - interval '5 minutes', now() - interval '5 minutes'),
+              ($1, (select id from job), 'job.failed', 'https://127.0.0.1/hooks/mailvet', '{"event":"job.failed"}', 'failed', 10, 503, 92, 'receiver answered HTTP 503', now() - interval '3 minutes', now() - interval '2 minutes')`,
       [id],
     );
     return id;
