@@ -132,6 +132,17 @@ describe('a DNS server that answers an alias with its CNAME alone (an authoritat
     expect(await lookupMailRoute(c(), 'web-alias.test')).toEqual({ kind: 'mx', implicit: true, hosts: [{ host: 'web-alias.test', priority: 0, ips: ['2001:db8::30'] }] });
   });
 
+  it('a DNS server that fails CNAME questions changes nothing: implicit MX and no MX read as before', async () => {
+    const noCname = await startFakeDns({ 'web.test': { a: ['192.0.2.31'] }, 'bare.test': {} }, { failTypes: [5] });
+    try {
+      const d = new DnsCache({ servers: [noCname.server], timeoutMs: 1500 });
+      expect(await lookupMailRoute(d, 'web.test')).toEqual({ kind: 'mx', implicit: true, hosts: [{ host: 'web.test', priority: 0, ips: ['192.0.2.31'] }] });
+      expect((await lookupMailRoute(d, 'bare.test')).kind).toBe('no_mx');
+    } finally {
+      await noCname.close();
+    }
+  });
+
   it('an alias of a name that does not exist is no_domain; an alias loop ends', async () => {
     expect((await lookupMailRoute(c(), 'dangling.test')).kind).toBe('no_domain');
     expect((await lookupMailRoute(c(), 'loop-a.test')).kind).toBe('no_mx');

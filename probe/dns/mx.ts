@@ -32,23 +32,25 @@ const isTransient = (a: DnsAnswer<unknown>): boolean => !a.ok && a.kind !== 'nxd
 const MAX_ALIAS_HOPS = 8;
 
 /**
- * `ask(name)`, and when it has no such records (NODATA) because `name` is an alias: `ask` of the
+ * `ask(name)`, and when its answer is an alias alone (a CNAME, no records of the type): `ask` of the
  * CNAME's target, link by link. A DNS server that does not chase CNAMEs (an authoritative server whose
  * target is in another zone) answers the alias with the CNAME alone, which c-ares reports as no
  * records: taken at its word, a domain that is an alias of one with MX, or an MX host that is an alias,
- * had no mail server (undeliverable). A CNAME question that fails is that failure (never a guess).
+ * had no mail server (undeliverable).
  */
 async function throughAliases<T>(dns: DnsCache, name: string, urgent: boolean, ask: (name: string) => Promise<DnsAnswer<T>>): Promise<DnsAnswer<T>> {
   const seen = new Set<string>();
   let current = name;
   for (let hop = 0; ; hop++) {
     const answer = await ask(current);
-    // No records: NODATA, or (c-ares on a CNAME-only answer) an empty success.
-    const none = answer.ok ? answer.records.length === 0 : answer.kind === 'nodata';
-    if (!none || hop >= MAX_ALIAS_HOPS) return answer;
+    // c-ares reads a CNAME-only answer as a success without records (a plain NODATA is an error,
+    // ENODATA): only then is the alias looked up, so a name without records costs no extra question.
+    const aliasOnly = answer.ok && answer.records.length === 0;
+    if (!aliasOnly || hop >= MAX_ALIAS_HOPS) return answer;
     seen.add(current.toLowerCase());
+    // A CNAME question that fails (a server that does not implement it: SERVFAIL, NOTIMP) is no alias:
+    // the answer stands as it was.
     const alias = await dns.cname(current, urgent);
-    if (isTransient(alias)) return alias as DnsAnswer<T>;
     const target = alias.ok ? alias.records[0]?.replace(/\.$/, '') : undefined;
     if (!target || seen.has(target.toLowerCase())) return answer;
     current = target;

@@ -24,7 +24,8 @@ export interface FakeDns {
  * `chase: false` answers an alias with its CNAME record alone, without the target's records, as an
  * authoritative server does for a target in another zone (the asker must look the target up itself).
  */
-export async function startFakeDns(names: Record<string, FakeName>, o: { chase?: boolean } = {}): Promise<FakeDns> {
+/** `failTypes`: question types (e.g. 5, CNAME) answered SERVFAIL for every name, as a server that does not implement them. */
+export async function startFakeDns(names: Record<string, FakeName>, o: { chase?: boolean; failTypes?: number[] } = {}): Promise<FakeDns> {
   const queries: { name: string; type: number }[] = [];
   const udp = dns2.createUDPServer((request, send) => {
     const response = Packet.createResponseFromRequest(request);
@@ -34,7 +35,7 @@ export async function startFakeDns(names: Record<string, FakeName>, o: { chase?:
     queries.push({ name, type: q.type });
     const data = names[name];
     if (data?.behaviour === 'timeout') return;
-    if (data?.behaviour === 'servfail') {
+    if (data?.behaviour === 'servfail' || o.failTypes?.includes(q.type)) {
       response.header.rcode = Packet.RCODE.SERVFAIL;
       return send(response);
     }
