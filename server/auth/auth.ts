@@ -411,6 +411,12 @@ export function createAuth(d: AuthDeps) {
    * change's answer.
    */
   const securityNotice: SecurityNotice = async (change, user, request) => {
+    // Through a relay the notice goes after the answer: a slow or stuck relay must not hold the
+    // change (Change Password, a reset, two-factor) the user is waiting on. The dev outbox is a local insert.
+    const sending = notify(change, user, request).catch(log('security notice'));
+    if (d.mailer.transport !== 'smtp') await sending;
+  };
+  const notify: SecurityNotice = async (change, user, request) => {
     if (!(await mayMail('security-notice', user.email).catch(() => false))) return;
     const b = await userMailBrand(user, request).catch(() => null);
     await sendBrandedLink(user.email, b, (name) => ({
@@ -429,7 +435,7 @@ export function createAuth(d: AuthDeps) {
         change === 'two-factor-on'
           ? `If this wasn't you, choose a new password now: that signs everybody else out. Then write to ${SUPPORT_EMAIL}: signing in will ask for a code only they have.`
           : "If this wasn't you, choose a new password now: that signs everybody else out.",
-    })).catch(log('security notice'));
+    }));
   };
   return betterAuth({
     appName: 'Mailvet',

@@ -57,4 +57,21 @@ describe('auth answers do not wait for the mail relay', () => {
     expect(await until(() => received.some((m) => m.includes(known) && /Reset your Mailvet password/.test(m)))).toBe(true);
     expect(held.length).toBeGreaterThanOrEqual(2);
   }, 60_000);
+
+  it('Change Password answers while the relay still holds the "password was changed" notice', async () => {
+    const email = `changer-${Date.now()}@example.com`;
+    expect((await post('/sign-up/email', { name: 'Changer', email, password: 'secret123', callbackURL: '/dashboard' })).status).toBe(200);
+    await ts.testDb.db.updateTable('user').set({ emailVerified: true }).where('email', '=', email).execute();
+    const signIn = await fetch(`${ts.url}/api/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ts.url }, body: JSON.stringify({ email, password: 'secret123' }) });
+    expect(signIn.status).toBe(200);
+    const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const change = await fetch(`${ts.url}/api/auth/change-password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: ts.url, cookie },
+      body: JSON.stringify({ currentPassword: 'secret123', newPassword: 'secret456', revokeOtherSessions: true }),
+      signal: AbortSignal.timeout(20_000),
+    });
+    expect(change.status).toBe(200);
+    expect(await until(() => received.some((m) => m.includes(email) && /password was changed/.test(m)))).toBe(true);
+  }, 60_000);
 });
