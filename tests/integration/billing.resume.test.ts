@@ -131,6 +131,14 @@ describe('a cancelled plan resumed before its period ends', () => {
     expect(grants, 'month 1 of the year already paid was not refilled').toHaveLength(2);
   });
 
+  it('minutes before the period ends it is too late to resume, and the owner is told so (not "already subscribed")', async () => {
+    const { client, accountId } = await cancelledStarter();
+    await ts.testDb.db.updateTable('account').set({ current_period_end: new Date(Date.now() + 5 * 60_000) }).where('id', '=', accountId).execute();
+    const r = await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' });
+    expect(r.status).toBe(409);
+    expect(r.body.error.message).toMatch(/^Your Starter plan ends in a few minutes \(.+\), too soon to keep it going\. Once the account is on the Free plan, choose Starter again to subscribe\.$/);
+  });
+
   it('a card authorised whose webhook never came (the browser closed too): the reconciliation resumes the plan', async () => {
     const { client, accountId } = await cancelledStarter();
     const order = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;

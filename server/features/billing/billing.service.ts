@@ -46,6 +46,7 @@ export const BILLING_MESSAGES = {
   refundFailed: `The refund could not be made right now. Please try again or write to ${SUPPORT_EMAIL}.`,
   paymentInProgress: 'A payment for this account is being processed. Please wait a minute, then reload this page.',
   resumeCheckout: (plan: string, date: string) => `Nothing is charged now: your ${plan} plan goes on after ${date}, when the next period is charged to the card you confirm.`,
+  resumeTooLate: (plan: string, date: string) => `Your ${plan} plan ends in a few minutes (${date}), too soon to keep it going. Once the account is on the Free plan, choose ${plan} again to subscribe.`,
   resumeLate: `Your subscription could not be resumed: the plan changed meanwhile. Nothing was charged; reload this page to see your plan, or write to ${SUPPORT_EMAIL}.`,
   resumed: (plan: string, date: string) => `Your ${plan} plan is no longer cancelled. It renews on ${date}, when the next period is charged.`,
   secondPayment: 'Your subscription had already been paid for this period, so this payment is being refunded to you.',
@@ -157,6 +158,11 @@ export async function startCheckout(
     account.current_period_end.getTime() > Date.now() + RESUME_MIN_LEAD_MS &&
     o.planType === account.plan &&
     !(resumedNotStarted && o.interval === current?.interval);
+  // Cancelled, with only minutes of the period left: too late to go on without a gap (Razorpay wants
+  // the new subscription's start ahead of now); once the account is on Free it subscribes afresh.
+  if (!resume && account.cancel_at_period_end && account.subscription_status === 'active' && o.planType === account.plan && account.current_period_end && account.current_period_end.getTime() > Date.now()) {
+    throw new AppError('CONFLICT', BILLING_MESSAGES.resumeTooLate(planByType(account.plan).name, formatDay(account.current_period_end)));
+  }
   // Same plan on another interval is a change too (monthly → annual), not "already subscribed".
   const payAgain = unpaid && o.planType === account.plan;
   if (!payAgain && !resume && !(running && o.planType === account.plan && o.interval !== account.billing_interval)) assertUpgrade(account.plan, o.planType);
