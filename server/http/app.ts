@@ -63,7 +63,12 @@ function trpcMethodGate(req: Request, res: Response, next: () => void): void {
   if (req.method === 'HEAD') {
     req.method = 'GET';
     res.write = ((..._args: unknown[]) => {
-      if (!res.writableEnded) res.end();
+      if (!res.writableEnded) {
+        res.end();
+        // tRPC stops a procedure only when its client leaves before the answer ends; this one wants
+        // nothing more, so it is told so: a subscription's generator ends and frees its stream slot.
+        req.emit('aborted');
+      }
       return true;
     }) as Response['write'];
   }

@@ -3,6 +3,7 @@
 // HEAD answers as GET on every surface that serves GET; a method Node hands over as a tunnel
 // (CONNECT) still gets an answer.
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,11 +85,41 @@ describe('a Range the SPA page or a build file cannot satisfy', () => {
 });
 
 describe('HEAD on a live stream', () => {
-  it('answers its headers and ends, instead of holding a stream open', async () => {
-    const res = await request('HEAD', '/api/trpc/jobs.onChange');
-    expect(res.status).toBe(200);
-    expect(res.head).toMatch(/content-type: text\/event-stream/i);
-    expect(res.body).toBe('');
+  /** Connections kept open, as a keep-alive client keeps them after an answer (closed at the end of the test). */
+  const open: net.Socket[] = [];
+  /** The status line and headers of an answer (for a GET, up to its first event); the connection stays open. */
+  const headOf = (method: string, target: string) =>
+    new Promise<string>((resolve, reject) => {
+      const u = new URL(ts.url);
+      const socket = net.connect(Number(u.port), u.hostname);
+      let data = '';
+      socket.setEncoding('utf8');
+      socket.on('error', reject);
+      socket.on('data', (d: string) => {
+        data += d;
+        if (data.includes('\r\n\r\n') && (method === 'HEAD' || /\nevent: /.test(data))) {
+          open.push(socket);
+          resolve(method === 'HEAD' ? data.slice(0, data.indexOf('\r\n\r\n')) : data);
+        }
+      });
+      socket.write(`${method} ${target} HTTP/1.1\r\nHost: ${u.host}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`);
+    });
+
+  it("gets the stream's headers, and the stream behind it ends: more HEADs than a user may hold streams leave a stream free", async () => {
+    for (let i = 0; i < 12; i++) {
+      const head = await headOf('HEAD', '/api/trpc/jobs.onChange');
+      expect(head).toMatch(/^HTTP\/1\.1 200 /);
+      expect(head).toMatch(/content-type: text\/event-stream/i);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    try {
+      // A stream refused for the cap still answers 200, with an error event instead of 'connected'.
+      const stream = await headOf('GET', '/api/trpc/jobs.onChange');
+      expect(stream).toMatch(/\nevent: connected/);
+      expect(stream).not.toMatch(/live update connections/);
+    } finally {
+      for (const s of open) s.destroy();
+    }
   });
 });
 
