@@ -285,8 +285,12 @@ test('in the API Reference, the Endpoints list and a field\'s object link jump t
   await expect(page).toHaveURL(new RegExp(`${first}$`));
   await expect.poll(() => scrollY(page)).toBe(firstY);
   await page.goBack();
-  await expect(page).toHaveURL(/\/documentation$/);
+  // Choosing the tab wrote its own link: Back lands on it, then on the page as first opened.
+  await expect(page).toHaveURL(/\/documentation#api-reference$/);
   await expect(page.getByRole('tab', { name: 'API Reference' })).toHaveAttribute('aria-selected', 'true');
+  await page.goBack();
+  await expect(page).toHaveURL(/\/documentation$/);
+  await expect(page.getByRole('tab', { name: 'Quick Start' })).toHaveAttribute('aria-selected', 'true');
 });
 
 test('after a new release (the page\'s code files replaced), the next link a visitor follows in an open tab loads the page instead of an error screen; a page that still cannot load shows the error screen once', async ({ page }) => {

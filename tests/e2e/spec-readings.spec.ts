@@ -157,3 +157,22 @@ test("when the team cannot load, its tabs do not count 'Team Members (0)'", asyn
   await expect(page.getByRole('tab', { name: 'Team Members (1)' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Pending Invitations (0)' })).toBeVisible();
 });
+
+test('a Documentation tab is a link: reload keeps it, Back returns to the previous one', async ({ page }) => {
+  await page.goto('/documentation');
+  const tabs = page.getByRole('tablist', { name: 'Documentation sections' });
+  await expect(tabs.getByRole('tab', { name: 'Quick Start' })).toHaveAttribute('aria-selected', 'true');
+  await tabs.getByRole('tab', { name: 'Examples' }).click();
+  await tabs.getByRole('tab', { name: 'Best Practices' }).click();
+  await expect(page).toHaveURL(/\/documentation#best-practices$/);
+  await page.reload();
+  await expect(tabs.getByRole('tab', { name: 'Best Practices' })).toHaveAttribute('aria-selected', 'true');
+  await page.goBack();
+  await expect(page).toHaveURL(/\/documentation#examples$/);
+  await expect(tabs.getByRole('tab', { name: 'Examples' })).toHaveAttribute('aria-selected', 'true');
+  await page.goForward();
+  await expect(tabs.getByRole('tab', { name: 'Best Practices' })).toHaveAttribute('aria-selected', 'true');
+  // A section's own link still opens its tab (the API Reference's errors).
+  await page.goto('/documentation#error-invalid_api_key');
+  await expect(tabs.getByRole('tab', { name: 'API Reference' })).toHaveAttribute('aria-selected', 'true');
+});

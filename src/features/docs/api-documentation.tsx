@@ -1,7 +1,7 @@
 import { AlertTriangle, KeyRound, Rocket, ShieldCheck, Timer, Webhook } from 'lucide-react';
 import { FAIR_CHARGING_RULE } from '../../../server/contracts/charging';
 import { useEffect, useState } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PLANS, SUPPORT_EMAIL, formatPlanPrice } from '../../../server/contracts/plans';
 import { IconCardList } from '../../components/ui/icon-card';
 import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../components/ui/tabs';
@@ -337,9 +337,14 @@ function sectionOf(hash: string): string {
   }
 }
 
+/** Each tab's own #link, in tab order: choosing a tab writes it, so reload, Back and Forward keep the tab. */
+const TAB_HASHES = ['quick-start', 'api-reference', 'examples', 'best-practices'] as const;
+
 /** The tab that holds a #section of the docs, or null when the id is not one of the known patterns. */
 function tabOfSection(id: string): number | null {
   if (!id) return null;
+  const own = (TAB_HASHES as readonly string[]).indexOf(id);
+  if (own >= 0) return own;
   if (id === 'ai-assistant' || id.startsWith('example-')) return EXAMPLES_TAB;
   return REFERENCE_SECTION.test(id) ? REFERENCE_TAB : null;
 }
@@ -352,11 +357,23 @@ function tabOfSection(id: string): number | null {
  */
 function useTabOfHash(): [number, (tab: number) => void] {
   const { hash } = useLocation();
+  const navigate = useNavigate();
   const [tab, setTab] = useState(() => tabOfSection(sectionOf(hash)) ?? 0);
   useEffect(() => {
     const id = sectionOf(hash);
+    const own = (TAB_HASHES as readonly string[]).indexOf(id);
+    // A tab's own link (chosen here, reloaded, or reached with Back/Forward): that tab, nothing to scroll to.
+    if (own >= 0) {
+      setTab(own);
+      return;
+    }
+    // No hash (Back to the page as first opened): its first tab.
+    if (!id) {
+      setTab(0);
+      return;
+    }
     // Already on the page (a link inside the open tab, the page's own #main): the browser and the router scroll to it.
-    if (!id || document.getElementById(id)) return;
+    if (document.getElementById(id)) return;
     setTab(tabOfSection(id) ?? REFERENCE_TAB); // an endpoint's id (its operationId) is on the API Reference
     let frame = 0;
     let tries = 0;
@@ -368,7 +385,12 @@ function useTabOfHash(): [number, (tab: number) => void] {
     frame = requestAnimationFrame(scrollWhenShown);
     return () => cancelAnimationFrame(frame);
   }, [hash]);
-  return [tab, setTab];
+  const choose = (next: number) => {
+    setTab(next);
+    const own = TAB_HASHES[next];
+    if (own && sectionOf(hash) !== own) void navigate({ hash: `#${own}` }, { preventScrollReset: true });
+  };
+  return [tab, choose];
 }
 
 /** The whole API documentation (tabs). Shared by /documentation and /dashboard/documentation. */
