@@ -84,8 +84,11 @@ const fx = {
     const e = await fx.db().insertInto('webhook_endpoint').values({ account_id: A.owner.accountId, created_by: A.owner.userId, url: 'https://93.184.215.14/secret-a-hook', events: ['job.completed'] }).returning('id').executeTakeFirstOrThrow();
     return e.id;
   },
+  /** A failed delivery to a job's own webhook_url (replayable on Pro: account endpoints need Enterprise). */
   async webhookDelivery(): Promise<string> {
-    const d = await fx.db().insertInto('webhook_delivery').values({ account_id: A.owner.accountId, event: 'job.completed', url: 'https://93.184.215.14/secret-a-hook', body: '{"event":"job.completed","note":"secret-a-row@example.com"}', status: 'failed', attempts: 1 }).returning('id').executeTakeFirstOrThrow();
+    const url = 'https://93.184.215.14/secret-a-hook';
+    const j = await fx.db().insertInto('validation_job').values({ account_id: A.owner.accountId, created_by: A.owner.userId, filename: 'secret-a-list.csv', status: 'completed', total_emails: 1, processed_emails: 1, completed_at: new Date(), webhook_url: url }).returning('id').executeTakeFirstOrThrow();
+    const d = await fx.db().insertInto('webhook_delivery').values({ account_id: A.owner.accountId, job_id: j.id, event: 'job.completed', url, body: '{"event":"job.completed","note":"secret-a-row@example.com"}', status: 'failed', attempts: 1 }).returning('id').executeTakeFirstOrThrow();
     return d.id;
   },
   /** A captured payment of A (for its receipt). */
@@ -175,10 +178,12 @@ const TRPC: Record<string, TrpcEntry> = {
   'billing.overview': { expect: everyone() },
   'billing.payments': { expect: everyone() },
   'billing.checkout': { input: () => ({ planType: 'business', interval: 'monthly' }), expect: { anonymous: 401, member: 403, admin: 403, owner: 200, foreign: 200 } },
-  'billing.completeTestPayment': { input: async (who) => ({ subscriptionId: who === 'owner' ? await fx.checkout() : await fx.subscription() }), expect: { anonymous: 401, member: 403, admin: 403, owner: 200, foreign: 404 } },
+  // A payment is looked up among the accounts the caller owns (a checkout finished after switching
+  // teams is applied to the account that paid): A's subscription is not found for its member or admin.
+  'billing.completeTestPayment': { input: async (who) => ({ subscriptionId: who === 'owner' ? await fx.checkout() : await fx.subscription() }), expect: { anonymous: 401, member: 404, admin: 404, owner: 200, foreign: 404 } },
   'billing.verifyPayment': {
     input: async () => ({ razorpay_payment_id: 'pay_test_forged', razorpay_subscription_id: await fx.subscription(), razorpay_signature: 'f'.repeat(64) }),
-    expect: { anonymous: 401, member: 403, admin: 403, owner: 400, foreign: 400 },
+    expect: { anonymous: 401, member: 400, admin: 400, owner: 400, foreign: 400 },
     note: 'a forged signature never upgrades anyone',
   },
   'billing.keepCurrentPlan': { expect: { anonymous: 401, member: 403, admin: 403, owner: 409, foreign: 409 }, note: 'no plan change waiting: 409 means every gate passed' },
