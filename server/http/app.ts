@@ -147,6 +147,10 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
   app.all('/api/auth/{*any}', jsonBodyGuard({ limit: () => SMALL_BODY_BYTES, deliver: 'text', reply: replyPlain }), authAllowlistGuard('/api/auth'), toNodeHandler(deps.auth));
   // Every other cookie-authenticated change comes from the app's own pages (server/http/origin-guard.ts).
   app.use('/api', sameOriginGuard({ baseURL: deps.baseURL, production: deps.env.NODE_ENV === 'production' }));
+  // No dashboard route takes OPTIONS (same-origin: no preflight); Express answered it itself with a
+  // text/plain 200 listing the route's methods. It is the JSON 404 any other method they do not take
+  // gets (tRPC's gate below answers its own: 405 with Allow).
+  app.use('/api', (req, res, next) => (req.method === 'OPTIONS' && !/^\/trpc(?:\/|$)/i.test(req.path) ? notFound(req, res) : next()));
   // Razorpay webhooks read their raw body (the signature covers the exact bytes): before any parser.
   app.use(billingHttpRouter(deps)); // POST /api/billing/razorpay/webhook (raw, ≤ 256 KB), GET /api/billing/receipts/:id
   app.use(brandingHttpRouter(deps)); // POST /api/branding/logo (raw PNG/SVG ≤ 256 KB), GET logo, GET /api/public-branding (by Host)

@@ -150,6 +150,16 @@ describe('the Host header', () => {
   });
 });
 
+describe("OPTIONS on the dashboard's own routes", () => {
+  it('is the JSON 404 any other method they do not take gets, not a text/plain 200', async () => {
+    for (const target of ['/api/jobs/upload', '/api/billing/razorpay/webhook', '/api/branding/logo', '/api/reports/analytics.csv', '/api/public-config']) {
+      const res = await request('OPTIONS', target);
+      expect(res.status, target).toBe(404);
+      expect(JSON.parse(res.body), target).toEqual({ error: { code: 'NOT_FOUND', message: 'Not found' } });
+    }
+  });
+});
+
 describe('CONNECT', () => {
   it('is a 405 with a JSON body, not a connection closed without a word', async () => {
     for (const target of ['/v1/validate', '127.0.0.1:5432', '/dashboard']) {
