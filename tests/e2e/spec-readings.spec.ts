@@ -176,3 +176,12 @@ test('a Documentation tab is a link: reload keeps it, Back returns to the previo
   await page.goto('/documentation#error-invalid_api_key');
   await expect(tabs.getByRole('tab', { name: 'API Reference' })).toHaveAttribute('aria-selected', 'true');
 });
+
+test("Billing's Payments table writes its Date as its Period and the other tables do (Nov 24, 2026)", async ({ page }) => {
+  await newUserOn(page, '/dashboard/billing', { tag: 'rv14-payments-date', plan: 'pro' });
+  const row = page.getByTestId('payments').getByRole('row').nth(1);
+  await expect(row.getByRole('cell').nth(2)).toBeVisible();
+  const [date, , period] = await row.getByRole('cell').allInnerTexts();
+  expect(period).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4} – [A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+  expect(date).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+});

@@ -237,7 +237,7 @@ export function BillingScreen() {
   const current = currentPlan ? planByType(currentPlan) : null;
   const ov = overview.data;
   const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }) : '—');
-  // "Nov 24, 2026": the Payments table's period, so the table (and its Receipt link) fits a laptop's width.
+  // "Nov 24, 2026": the Payments table's date and period, as every other table writes dates, so the table (and its Receipt link) fits a laptop's width.
   const shortDay = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }) : '—');
 
   // Cancelling and refunding each ask first (the dialog says what happens), like every other
@@ -401,7 +401,7 @@ export function BillingScreen() {
               <tbody className="divide-y divide-slate-100">
                 {payments.data.map((p) => (
                   <tr key={p.id}>
-                    <td className="px-4 py-2.5 whitespace-nowrap">{day(p.createdAt)}</td>
+                    <td className="px-4 py-2.5 whitespace-nowrap">{shortDay(p.createdAt)}</td>
                     <td className="px-4 py-2.5 whitespace-nowrap">{p.planName} ({p.interval})</td>
                     <td className="px-4 py-2.5 whitespace-nowrap">{p.periodStart ? `${shortDay(p.periodStart)} – ${shortDay(p.periodEnd)}` : '—'}</td>
                     <td className="px-4 py-2.5 whitespace-nowrap">{formatMinorAmount(p.amount, p.currency)}</td>
