@@ -130,10 +130,13 @@ const BAD_FILENAME_MESSAGE = 'The file name cannot contain control characters (s
 /**
  * Checks a file the way the Bulk Upload screen does (type and size), before anything is stored. Its
  * name is shown in History and stored with the job: a name holding a control character (U+0000
- * cannot even be stored) is refused.
+ * cannot even be stored) is refused, and so is one holding a bidirectional control (U+202E
+ * RIGHT-TO-LEFT OVERRIDE and its kin), which makes History draw 'invoices\u202Evsc.exe' as
+ * 'invoicesexe.csv' for the rest of the team.
  */
+const FILENAME_CONTROLS = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 export function checkUploadFile(filename: string, size: number, type?: string | null): void {
-  if (/\p{Cc}/u.test(filename)) throw new AppError('BAD_INPUT', BAD_FILENAME_MESSAGE);
+  if (FILENAME_CONTROLS.test(filename)) throw new AppError('BAD_INPUT', BAD_FILENAME_MESSAGE);
   if (!looksLikeCsv(filename, type)) throw new AppError('BAD_INPUT', UPLOAD_MESSAGES.invalidType.message, { details: { title: UPLOAD_MESSAGES.invalidType.title } });
   if (size > MAX_UPLOAD_BYTES) throw uploadTooLarge();
   if (size === 0) throw new AppError('BAD_INPUT', 'CSV file is empty');
