@@ -10,7 +10,7 @@ import { TRPC_MAX_BATCH_CALLS } from '../contracts/transport';
 import type { ErrorCode } from '../contracts/error-codes';
 import { httpError, sendError, sendProblem } from './send-error';
 import { setCommonHeaders } from './common-headers';
-import { hostGuard, hostMissing, isValidHost } from './host-guard';
+import { hostGuard, hostMissing, isValidHost, toOriginForm } from './host-guard';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../deps';
@@ -232,7 +232,12 @@ export function createRequestListener(deps: AppDeps, o: HttpOptions = {}): Reque
   return (req, res) => {
     // HTTP/1.0 may send an empty Host: as if it sent none (HTTP/1.1 may not: the host guard refuses it).
     if (req.headers.host === '' && req.httpVersion === '1.0') delete req.headers.host;
-    // A Host that is missing (HTTP/1.1) or no host name goes to the app, whose host guard refuses it.
-    if (hostMissing(req) || !isValidHost(req.headers.host) || !direct(req, res)) app(req, res);
+    // An absolute-form target names the host itself (RFC 9112 §3.2.2): origin form from here on.
+    // HTTP/1.1 must still send Host (RFC 9112 §3.2): a request without one stays refused.
+    const missing = hostMissing(req);
+    const usableTarget = toOriginForm(req);
+    if (missing) delete req.headers.host;
+    // A Host that is missing (HTTP/1.1) or no host name, or a target that is no URL, goes to the app, whose host guard refuses it.
+    if (!usableTarget || missing || !isValidHost(req.headers.host) || !direct(req, res)) app(req, res);
   };
 }

@@ -7,6 +7,11 @@ import { AppError } from '../lib/app-error';
 import { sendError, sendProblem } from './send-error';
 
 export const BAD_HOST_MESSAGE = 'The Host header is not a valid host name.';
+export const BAD_TARGET_MESSAGE = 'The request target is not a valid http(s) URL.';
+
+/** Set on a request whose absolute-form target is no usable http(s) URL: the host guard refuses it. */
+const BAD_TARGET = Symbol('mailvet.badTarget');
+type MarkedRequest = IncomingMessage & { [BAD_TARGET]?: true };
 
 /** RFC 3986 host[:port]: an IP literal in brackets or a reg-name (no percent-encoding), then an optional port. */
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=-]+)(?::(\d{1,5}))?$/;
@@ -25,6 +30,29 @@ export function isValidHost(value: string | undefined): boolean {
 }
 
 /**
+ * A target in absolute form (`GET http://host/path HTTP/1.1`, RFC 9112 §3.2.2): the host is the
+ * target's and Host is ignored. Each surface read it its own way (tRPC and better-auth build a URL
+ * from Host + req.url: `http://a@b/…` was a 500, better-auth's guard answered its routes 404, the
+ * rest served them under Host), so it is rewritten here to the origin form with the target's host
+ * in Host. False (and the request marked for the host guard's 400) for a target that is no
+ * http(s) URL with a usable host and no credentials; origin form, `*` and anything else pass as sent.
+ */
+export function toOriginForm(req: IncomingMessage): boolean {
+  const url = req.url ?? '';
+  const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)(.*)$/s.exec(url);
+  if (!m) return true;
+  const [, scheme, authority, rest] = m as unknown as [string, string, string, string];
+  const path = rest.startsWith('/') ? rest : `/${rest}`;
+  req.url = path;
+  if (!/^https?$/i.test(scheme) || !authority || authority.includes('@') || !isValidHost(authority)) {
+    (req as MarkedRequest)[BAD_TARGET] = true;
+    return false;
+  }
+  req.headers.host = authority;
+  return true;
+}
+
+/**
  * An HTTP/1.1 request without a Host, or with an empty one (RFC 9112 §3.2: a 400; an http URL
  * always has a host). Node's own check answered a bare 400 without a body; surfaces that built a
  * URL from it answered 400 "Invalid URL", an empty 404, or (the direct /v1/validate path) served it.
@@ -34,11 +62,12 @@ export function hostMissing(req: IncomingMessage): boolean {
   return req.httpVersion !== '1.0' && !req.headers.host;
 }
 
-/** Refuses (400) a request whose host, as Express reads it with TRUST_PROXY, is no host name: problem+json on /v1, the dashboard envelope elsewhere. */
+/** Refuses (400) a request marked by toOriginForm, or whose host, as Express reads it with TRUST_PROXY, is no host name: problem+json on /v1, the dashboard envelope elsewhere. */
 export function hostGuard(docsBase: string) {
   return function refuseBadHost(req: Request, res: Response, next: NextFunction): void {
-    if (!hostMissing(req) && isValidHost(req.host)) return next();
-    const err = new AppError('BAD_INPUT', BAD_HOST_MESSAGE);
+    const badTarget = (req as MarkedRequest)[BAD_TARGET] === true;
+    if (!badTarget && !hostMissing(req) && isValidHost(req.host)) return next();
+    const err = new AppError('BAD_INPUT', badTarget ? BAD_TARGET_MESSAGE : BAD_HOST_MESSAGE);
     if (/^\/v1(\/|$)/i.test(req.path)) sendProblem(res, err, docsBase);
     else sendError(res, err);
   };
