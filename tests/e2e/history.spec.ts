@@ -212,6 +212,30 @@ test('History reports load failures, a failed job with its reason, and an empty 
   await expect(page.locator('[data-sonner-toast]', { hasText: 'Download Failed' })).toContainText('Results can be downloaded once the job has completed.', { timeout: 30_000 });
 });
 
+test('History says when a running job waits for the verification service, and stops saying it once the job moves again', async ({ page }) => {
+  test.setTimeout(60_000);
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-history-stalled') });
+  await upgradeTo(page, 'starter');
+  const now = new Date().toISOString();
+  const id = '00000000-0000-4000-8000-000000000003';
+  const job = (stalled: boolean, processed: number) => ({
+    id, filename: 'big-list.csv', source: 'upload', status: 'processing', total_emails: 100000, processed_emails: processed, progress: Math.round(processed / 1000),
+    valid_count: processed, invalid_count: 0, risky_count: 0, error: null, schedule_id: null, replay_of: null, is_sandbox: false, stalled, created_at: now, started_at: now, completed_at: null,
+  });
+  await page.route('**/api/trpc/*jobs.list*', trpcReply('jobs.list', { data: { jobs: [job(true, 4000)], nextCursor: null } }));
+  await page.goto('/dashboard/history');
+  const row = page.getByTestId('job-row').filter({ hasText: 'big-list.csv' });
+  await expect(row.getByTestId('job-status')).toHaveText('Processing');
+  await expect(page.locator(`[data-testid="job-stalled"][data-job-id="${id}"]`)).toHaveText(
+    'The verification service is not answering right now. This job is retried automatically and continues where it stopped; no address is checked or charged twice.',
+  );
+  await page.unroute('**/api/trpc/*jobs.list*');
+  await page.route('**/api/trpc/*jobs.list*', trpcReply('jobs.list', { data: { jobs: [job(false, 9000)], nextCursor: null } }));
+  await page.reload();
+  await expect(row.getByTestId('job-processed')).toHaveText('9,000');
+  await expect(page.getByTestId('job-stalled')).toHaveCount(0);
+});
+
 test('History cancels a running job (with a confirmation) and downloads one verdict at a time', async ({ page }) => {
   test.setTimeout(150_000);
   const domains = ['greylist.mailworld.test', 'tarpit.mailworld.test', 'normal.mailworld.test', 'nxdomain.mailworld.test'];

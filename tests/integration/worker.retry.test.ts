@@ -4,6 +4,7 @@ import type { AppDeps } from '../../server/deps';
 import { readEnv } from '../../server/env';
 import { sql } from 'kysely';
 import { createJob, createJobInTransaction } from '../../server/features/jobs/jobs.service';
+import { listAccountJobs } from '../../server/features/jobs/job-results';
 import { startWorker, type WorkerHandle } from '../../server/worker/runner';
 import { createTestDb, type TestDb } from '../helpers/test-db';
 import { credits, plainDomains, resultStats, seedAccount, startProbeWorld, waitForJob, type ProbeWorld } from './jobs.world';
@@ -41,6 +42,9 @@ describe('probe outages', () => {
     const during = await tdb.db.selectFrom('validation_job').select(['status', 'processed_emails']).where('id', '=', jobId).executeTakeFirstOrThrow();
     expect(during).toEqual({ status: 'processing', processed_emails: 0 });
     expect(await credits(tdb.db, accountId)).toBe(1000);
+    // History says why the job does not move (it read as a plain 'processing 0%' for the days the retries take).
+    const shown = async () => (await listAccountJobs(tdb.db, accountId, { limit: 10 })).jobs.find((j) => j.id === jobId)!;
+    expect((await shown()).stalled).toBe(true);
 
     await pw.startProbe();
     const done = await waitForJob(tdb.db, jobId, { timeoutMs: 30_000 });
@@ -49,6 +53,7 @@ describe('probe outages', () => {
     expect(await credits(tdb.db, accountId)).toBe(840);
     const chunks = await tdb.db.selectFrom('validation_job_chunk').select(['attempts', 'last_error']).where('job_id', '=', jobId).execute();
     expect(chunks.every((c) => c.last_error === null)).toBe(true);
+    expect((await shown()).stalled).toBe(false);
     expect(Math.max(...chunks.map((c) => c.attempts))).toBeGreaterThanOrEqual(2); // graphile-worker ran it again
   }, 60_000);
 

@@ -101,7 +101,7 @@ export async function runChunk(o: ChunkRunOptions, jobId: string, chunkNo: numbe
       const remaining = await unansweredEmails(db, jobId, chunk.emails);
       if (remaining.length === 0) break;
       try {
-        await verifyAndStore(o, job, remaining);
+        await verifyAndStore(o, job, remaining, () => clearChunkError(db, jobId, chunkNo));
         continue; // re-check: anything the probe skipped is asked again
       } catch (err) {
         if (err instanceof OutOfCredits) {
@@ -112,6 +112,8 @@ export async function runChunk(o: ChunkRunOptions, jobId: string, chunkNo: numbe
         if (o.signal?.aborted) throw err;
         const message = err instanceof Error ? err.message : String(err);
         await db.updateTable('validation_job_chunk').set({ last_error: message.slice(0, 500) }).where('job_id', '=', jobId).where('chunk_no', '=', chunkNo).execute();
+        // Touch the job so History's live list hears of it (it shows the job as waiting for the service).
+        await db.updateTable('validation_job').set({ updated_at: new Date() }).where('id', '=', jobId).execute();
         if (Date.now() - started + wait > retry.budgetMs) throw err; // graphile-worker retries later, with its own backoff
         o.log?.(`chunk ${jobId}#${chunkNo}: ${message}; retrying in ${wait} ms`);
         await sleep(wait, o.signal);
@@ -121,6 +123,12 @@ export async function runChunk(o: ChunkRunOptions, jobId: string, chunkNo: numbe
   }
   await completeChunk(db, jobId, chunkNo);
   return 'done';
+}
+
+/** The service answers this chunk again: it no longer reads as waiting (the job is touched, so History hears of it). */
+async function clearChunkError(db: Db, jobId: string, chunkNo: number): Promise<void> {
+  const cleared = await db.updateTable('validation_job_chunk').set({ last_error: null }).where('job_id', '=', jobId).where('chunk_no', '=', chunkNo).where('last_error', 'is not', null).executeTakeFirst();
+  if (Number(cleared.numUpdatedRows) > 0) await db.updateTable('validation_job').set({ updated_at: new Date() }).where('id', '=', jobId).execute();
 }
 
 async function unansweredEmails(db: Db, jobId: string, emails: string[]): Promise<string[]> {
@@ -145,7 +153,7 @@ function fleetClient(probe: { urls: string[]; token: string }): ProbeClient {
   return client;
 }
 
-async function verifyAndStore(o: ChunkRunOptions, job: JobInfo, emails: string[]): Promise<void> {
+async function verifyAndStore(o: ChunkRunOptions, job: JobInfo, emails: string[], onAnswer?: () => Promise<void>): Promise<void> {
   if (job.is_sandbox) {
     // A test key's job: the sandbox table answers, no probe is asked, nothing is charged.
     const batchSize = o.batchSize ?? 100;
@@ -194,6 +202,11 @@ async function verifyAndStore(o: ChunkRunOptions, job: JobInfo, emails: string[]
       if (cancelled) break;
       if (!wanted.has(r.email)) continue;
       wanted.delete(r.email);
+      if (onAnswer) {
+        const first = onAnswer;
+        onAnswer = undefined;
+        await first().catch(() => undefined);
+      }
       batch.push(r);
       if (batch.length >= batchSize) await flush();
     }

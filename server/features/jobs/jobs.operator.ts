@@ -3,13 +3,13 @@ import type { Db } from '../../../db/client';
 import type { JobStatus } from '../../../db/types';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
-import { findJob, jobColumns, jobInputEmails, reasonBreakdown, toJobView } from './jobs.queries';
+import { findJob, jobColumns, jobInputEmails, jobStalled, reasonBreakdown, toJobView } from './jobs.queries';
 import { createJob } from './jobs.service';
 import { depthForPlan } from '../validation/validation.service';
 
 /** Recent jobs of every account (or one), newest first. */
 export async function listJobs(db: Db, o: { accountId?: string; status?: JobStatus; limit: number }) {
-  let q = db.selectFrom('validation_job').select(jobColumns).orderBy('created_at', 'desc').limit(o.limit);
+  let q = db.selectFrom('validation_job').select(jobColumns).select(jobStalled).orderBy('created_at', 'desc').limit(o.limit);
   if (o.accountId) q = q.where('account_id', '=', o.accountId);
   if (o.status) q = q.where('status', '=', o.status);
   return (await q.execute()).map((r) => ({ ...toJobView(r), account_id: r.account_id }));

@@ -27,6 +27,12 @@ export const jobColumns = [
   'validation_job.completed_at',
 ] as const;
 
+/**
+ * True while one of the job's unfinished chunks last failed to reach the verification service (it is
+ * retried with backoff, for days at worst): History says why the job does not move. Select it beside jobColumns.
+ */
+export const jobStalled = sql<boolean>`exists (select 1 from validation_job_chunk c where c.job_id = validation_job.id and c.completed_at is null and c.last_error is not null)`.as('stalled');
+
 export interface JobView {
   id: string;
   filename: string;
@@ -44,22 +50,25 @@ export interface JobView {
   replay_of: string | null;
   /** Started with a test key: sandbox results, no credits. */
   is_sandbox: boolean;
+  /** Unfinished, and waiting for the verification service to answer again (its chunks are retried). */
+  stalled: boolean;
   created_at: string;
   started_at: string | null;
   completed_at: string | null;
 }
 
 /** A job as selected with jobColumns: JobView's fields with Date times (and the account id). */
-type JobRow = Omit<JobView, 'progress' | 'created_at' | 'started_at' | 'completed_at'> & { account_id?: string; created_at: Date; started_at: Date | null; completed_at: Date | null };
+type JobRow = Omit<JobView, 'progress' | 'stalled' | 'created_at' | 'started_at' | 'completed_at'> & { stalled?: boolean; account_id?: string; created_at: Date; started_at: Date | null; completed_at: Date | null };
 
 export function progressPercent(processed: number, total: number): number {
   if (total <= 0) return 0;
   return Math.min(100, Math.round((processed * 100) / total));
 }
 
-export function toJobView({ account_id: _account, created_at, started_at, completed_at, ...r }: JobRow): JobView {
+export function toJobView({ account_id: _account, created_at, started_at, completed_at, stalled, ...r }: JobRow): JobView {
   return {
     ...r,
+    stalled: (r.status === 'pending' || r.status === 'processing') && stalled === true,
     progress: progressPercent(r.processed_emails, r.total_emails),
     created_at: created_at.toISOString(),
     started_at: started_at?.toISOString() ?? null,
@@ -75,6 +84,7 @@ export async function listJobsAfter(db: Db, accountId: string, o: { afterId?: st
   let q = db
     .selectFrom('validation_job')
     .select(jobColumns)
+    .select(jobStalled)
     .where('account_id', '=', accountId)
     .$if(o.sandbox !== undefined, (b) => b.where('is_sandbox', '=', o.sandbox!));
   if (o.afterId !== undefined) {
@@ -91,6 +101,7 @@ export async function findJob(db: Db, accountId: string, jobId: string, o: { san
   const row = await db
     .selectFrom('validation_job')
     .select(jobColumns)
+    .select(jobStalled)
     .where('account_id', '=', accountId)
     .where('id', '=', jobId)
     .$if(o.sandbox !== undefined, (q) => q.where('is_sandbox', '=', o.sandbox!))

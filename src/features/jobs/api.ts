@@ -25,6 +25,7 @@ export function toJobItem(j: JobView): JobItem {
     source: j.source,
     sandbox: j.is_sandbox,
     error: j.error,
+    stalled: j.stalled,
     breakdown: { valid: j.valid_count, invalid: j.invalid_count, risky: j.risky_count },
   };
 }

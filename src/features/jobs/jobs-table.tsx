@@ -1,5 +1,5 @@
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
-import { AlertTriangle, Ban, ChevronDown, Download, Eye } from 'lucide-react';
+import { AlertTriangle, Ban, ChevronDown, Clock, Download, Eye } from 'lucide-react';
 import { Fragment } from 'react';
 import { Button } from '../../components/ui/button';
 import { Table, cellClass, type TableColumn } from '../../components/ui/table';
@@ -20,6 +20,9 @@ const JOB_COLUMNS: TableColumn[] = [
   { header: 'Actions', align: 'right', srOnly: true },
 ];
 const cell = (extra?: string) => cellClass('compact', extra);
+
+/** A running job whose chunks cannot reach the verification service (retried with backoff, for days at worst). */
+export const STALLED_NOTE = 'The verification service is not answering right now. This job is retried automatically and continues where it stopped; no address is checked or charged twice.';
 
 const SOURCE_LABEL = { upload: 'Upload', api: 'API', schedule: 'Scheduled run', replay: 'Replay' } as const;
 
@@ -69,9 +72,10 @@ export function JobsTable({ jobs, onView, onDownload, onCancel, viewing, downloa
             const viewable = canViewResults(job.status);
             const downloadable = canDownload(job.status);
             const failure = job.status === 'failed' && job.error ? job.error : null;
+            const stalled = canCancel(job.status) && job.stalled === true;
             return (
               <Fragment key={job.id}>
-              <tr data-testid="job-row" data-job-id={job.id} className={cn('group align-top transition-colors hover:bg-slate-50/70', failure && 'border-b-0')}>
+              <tr data-testid="job-row" data-job-id={job.id} className={cn('group align-top transition-colors hover:bg-slate-50/70', (failure || stalled) && 'border-b-0')}>
                 <td className={cell()}>
                   <div>
                     <div className="min-w-0">
@@ -129,6 +133,16 @@ export function JobsTable({ jobs, onView, onDownload, onCancel, viewing, downloa
                   </div>
                 </td>
               </tr>
+              {stalled && (
+                <tr data-testid="job-stalled" data-job-id={job.id}>
+                  <td colSpan={7} className="px-5 pt-0 pb-4">
+                    <p className="flex items-start gap-2 rounded-lg bg-amber-50 px-3 py-2 text-xs text-amber-800 ring-1 ring-amber-600/10 ring-inset">
+                      <Clock className="mt-px size-3.5 shrink-0" aria-hidden />
+                      <span>{STALLED_NOTE}</span>
+                    </p>
+                  </td>
+                </tr>
+              )}
               {failure && (
                 <tr data-testid="job-failure" data-job-id={job.id}>
                   <td colSpan={7} className="px-5 pt-0 pb-4">

@@ -14,6 +14,8 @@ export interface JobItem {
   source?: 'upload' | 'api' | 'schedule' | 'replay';
   /** Started with a test key (mv_test_…): sandbox results, no credits. */
   sandbox?: boolean;
+  /** Unfinished and waiting for the verification service to answer again (retried automatically). */
+  stalled?: boolean;
   /** The stored reason of a failed job. */
   error?: string | null;
   breakdown?: Breakdown | null;
