@@ -37,3 +37,19 @@ describe('full stops of other scripts typed as dots', () => {
     expect(d.decided ? d.result.suggestion : 'not decided').toBeNull();
   });
 });
+
+// Only surrounding SP/HTAB are ignored (trimAddress), and the CLI and the daemon hand the line over as
+// typed: "john@gmailcom " from a file with trailing blanks is the same slip as "john@gmailcom" and gets
+// the same suggestion, written without the blanks.
+describe('surrounding blanks around a slip', () => {
+  it.each([
+    ['john@gmailcom ', 'john@gmail.com'],
+    ['\tjohn@gmail,com\t', 'john@gmail.com'],
+    [' john@hotmailcom', 'john@hotmail.com'],
+    ['user@\u4f8b\u5b50\u3002\u4e2d\u56fd ', 'user@\u4f8b\u5b50.\u4e2d\u56fd'],
+  ])('%j suggests %s', (email, suggestion) => {
+    const d = decideBySyntax(email, 'smtp');
+    expect(d.decided && d.result.verdict).toBe('undeliverable');
+    expect(d.decided ? d.result.suggestion : 'not decided').toBe(suggestion);
+  });
+});

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import spellChecker from '@zootools/email-spell-checker';
 import { parse as parseDomain } from 'tldts';
 import { loadList } from '../data/load-list';
+import { trimAddress } from '../contract';
 import { isDisposableDomain } from '../misc/disposable';
 import { OTHER_FULL_STOPS } from './idna';
 import { parseAddress } from './parse-address';
@@ -159,9 +160,11 @@ function correctDeadDomain(domain: string): string | null {
  * repaired (a missing or doubled dot, a comma for a dot: gmailcom, gmail..com, gmail,com), that
  * address on the provider, if it is valid then; else, when its dots were full stops of another
  * script (例子。中国, typed with a Chinese or Japanese input method), the same address with "." for
- * them, if that is valid; else null.
+ * them, if that is valid; else null. Surrounding SP/HTAB are ignored, as parseAddress ignores them
+ * (the CLI and the daemon pass a line as typed), and the suggestion is written without them.
  */
-export function suggestRepairedAddress(email: string): string | null {
+export function suggestRepairedAddress(typedEmail: string): string | null {
+  const email = trimAddress(typedEmail);
   const at = email.lastIndexOf('@');
   if (at <= 0) return null;
   const typed = email.slice(at + 1);
