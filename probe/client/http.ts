@@ -108,11 +108,15 @@ export function discard(res: http.IncomingMessage): void {
   res.resume();
 }
 
-/** The body's non-empty lines (NDJSON), as they arrive. */
-export async function* bodyLines(res: http.IncomingMessage): AsyncGenerator<string> {
+/**
+ * The body's non-empty lines (NDJSON), as they arrive. `onChunk` hears of every piece of the body,
+ * blank lines (a daemon's heartbeat) included.
+ */
+export async function* bodyLines(res: http.IncomingMessage, onChunk?: () => void): AsyncGenerator<string> {
   res.setEncoding('utf8');
   let buffer = '';
   for await (const chunk of res as AsyncIterable<string>) {
+    onChunk?.();
     buffer += chunk;
     // Lines are cut at offsets; the unfinished rest is copied once per chunk, not once per line.
     let start = 0;

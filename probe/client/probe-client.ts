@@ -191,8 +191,8 @@ export class ProbeClient {
         const reason = typeof error === 'string' ? error : text;
         throw new ProbeRequestError(status, `probe ${url} refused the request (${status}): ${reason}`);
       }
-      for await (const line of bodyLines(res)) {
-        idleTimer.refresh();
+      // Any byte re-arms it: a daemon whose addresses wait out greylisting sends blank lines meanwhile.
+      for await (const line of bodyLines(res, () => idleTimer.refresh())) {
         const parsed = verificationResultSchema.safeParse(parseJson(line));
         if (!parsed.success) {
           // Not a result of ours (another service at that address, a daemon of another version, a

@@ -1,7 +1,7 @@
 // The probe daemon: a thin HTTP shell around the library.
 //   POST /v1/verify  bearer token; body {emails, depth?, mode?, catch_all?, catch_all_pending?};
-//                    streams one NDJSON result per address as it finishes; a client that
-//                    disconnects cancels its work.
+//                    streams one NDJSON result per address as it finishes (and a blank line
+//                    every 10 s while none is ready); a client that disconnects cancels its work.
 //   POST /v1/catch-all  bearer token; body {domain, catch_all}: a fleet peer's random-mailbox answer
 //                    for a domain sent as catch_all_pending (204).
 //   GET  /healthz    liveness; with the bearer token it also names the fleet RCPT budget this node
@@ -23,6 +23,12 @@ import { createProbeMetrics } from './metrics';
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** Past the limit, this much more is read (and dropped) so the client can hear the 413 before we close. */
 const DRAIN_AFTER_LIMIT_BYTES = 1024 * 1024;
+/**
+ * A verify stream with nothing to say for this long (its last addresses waiting out greylisting: a
+ * minute between retries, ten for a bulk job) sends a blank line, so the client's idle timeout
+ * (ProbeClient's fleet.idleTimeoutMs, 60 s) tells a node that waits from one that hangs.
+ */
+export const STREAM_HEARTBEAT_MS = 10_000;
 
 class HttpError extends Error {
   constructor(
@@ -133,7 +139,7 @@ export interface DrainState {
   readonly streams: Set<Promise<void>>;
 }
 
-export function createProbeServer(o: { token: string; verifier: Verifier; budget?: HealthBudget; drain?: DrainState }): http.Server {
+export function createProbeServer(o: { token: string; verifier: Verifier; budget?: HealthBudget; drain?: DrainState; heartbeatMs?: number }): http.Server {
   const metrics = createProbeMetrics();
   const drain = o.drain ?? { draining: false, streams: new Set<Promise<void>>() };
 
@@ -172,11 +178,21 @@ export function createProbeServer(o: { token: string; verifier: Verifier; budget
     // until the event loop moves on (or 64 KB), then written at once.
     let pending = '';
     let flushAt: NodeJS.Immediate | null = null;
+    let wrote = false;
     const flush = (): void => {
       flushAt = null;
-      if (pending !== '' && !res.destroyed) res.write(pending);
+      if (pending !== '' && !res.destroyed) {
+        res.write(pending);
+        wrote = true;
+      }
       pending = '';
     };
+    // Nothing written since the last tick (every address left is waiting): a blank line, which NDJSON
+    // readers skip, says the node is alive. Not while the client is not reading (backpressure).
+    const heartbeat = setInterval(() => {
+      if (!wrote && !res.destroyed && !res.writableNeedDrain) res.write('\n');
+      wrote = false;
+    }, o.heartbeatMs ?? STREAM_HEARTBEAT_MS);
     try {
       for await (const r of o.verifier.verifyBatch(body.emails, { depth: body.depth, mode: body.mode, signal: abort.signal, catchAllHints: body.catch_all, catchAllPending: body.catch_all_pending })) {
         metrics.observe(r);
@@ -188,6 +204,7 @@ export function createProbeServer(o: { token: string; verifier: Verifier; budget
     } catch (err) {
       if ((err as Error).name !== 'AbortError') console.error('probe: verify stream failed:', err);
     } finally {
+      clearInterval(heartbeat);
       if (flushAt) clearImmediate(flushAt);
       flush();
       metrics.inFlight.dec();
@@ -268,14 +285,14 @@ export interface ProbeDaemon {
   close(o?: { drainMs?: number }): Promise<void>;
 }
 
-export async function startProbeDaemon(o: { port: number; host?: string; token: string; probe?: ProbeOptions }): Promise<ProbeDaemon> {
+export async function startProbeDaemon(o: { port: number; host?: string; token: string; probe?: ProbeOptions; heartbeatMs?: number }): Promise<ProbeDaemon> {
   if (!o.token) throw new Error('a probe daemon needs a token');
   await assertLocalAddresses(o.probe?.sourceIps ?? []);
   const verifier = createVerifier(o.probe);
   const share = o.probe?.mxRcptBudget;
   const budget = share?.fleet ? { budget: share.fleet.budget, fleet_size: share.fleet.size, window_ms: share.windowMs ?? 60_000, node_share: share.rcpts } : undefined;
   const drain: DrainState = { draining: false, streams: new Set() };
-  const server = createProbeServer({ token: o.token, verifier, budget, drain });
+  const server = createProbeServer({ token: o.token, verifier, budget, drain, heartbeatMs: o.heartbeatMs });
   const host = o.host ?? '0.0.0.0';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
