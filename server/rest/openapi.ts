@@ -71,6 +71,12 @@ const POST_REFUSALS: Record<string, { schema: string; code: string; title: strin
   '422': { schema: 'error.UNPROCESSABLE', code: 'UNPROCESSABLE', title: 'Unprocessable error (422)', description: 'This Idempotency-Key was already used with a different request' },
 };
 
+/** Sent once the API key is known (its account's and key's per-second budget): on answers and refusals after the key check. */
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { description: 'Requests per second this key may send (the tighter of the plan and the key limit).', schema: { type: 'integer', minimum: 1 } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current second.', schema: { type: 'integer', minimum: 0 } },
+} as const;
+
 interface OperationObject {
   parameters?: unknown[];
   requestBody?: { content?: Record<string, unknown> };
@@ -144,6 +150,16 @@ function describeOurAnswers(doc: OpenAPIObject): OpenAPIObject {
             'WWW-Authenticate': { description: 'Bearer realm="Mailvet API", with error="invalid_token" when the key sent is malformed, unknown or revoked.', schema: { type: 'string' } },
           };
         }
+      }
+      // The headers of ours every answer may carry (the description says so in prose; a client generated from the document reads them here).
+      for (const [status, response] of Object.entries(responses)) {
+        response.headers = {
+          'X-Request-Id': { required: true, description: 'The request id (yours echoed when you sent one): quote it to support.', schema: { type: 'string' } },
+          ...(status === '401' ? {} : RATE_LIMIT_HEADERS),
+          ...(method === 'post' ? { 'Idempotent-Replayed': { description: 'true when this is the stored answer to an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } } : {}),
+          ...(path === '/jobs/{id}/results' && status === '200' ? { 'X-Next-Cursor': { description: 'The cursor of the next page (as next_cursor in JSON); absent on the last page.', schema: { type: 'string' } } } : {}),
+          ...response.headers,
+        };
       }
     }
   }

@@ -42,20 +42,33 @@ export function webhookHeaderProblems(event: string, headers: Record<string, unk
 }
 
 interface Operation {
-  responses?: Record<string, { content?: Record<string, { schema?: object }> }>;
+  responses?: Record<string, { content?: Record<string, { schema?: object }>; headers?: Record<string, { required?: boolean }> }>;
 }
+
+/** The response headers of ours a client reads (the rest are HTTP's own: Content-Type, Cache-Control, CORS …). */
+const OUR_HEADERS = /^(x-(?!content-type-options$|frame-options$|powered-by$).*|idempotent-replayed|retry-after|www-authenticate)$/i;
 
 /**
  * What a real /v1 answer breaks of the OpenAPI document: the operation must declare its status, the
  * answer's media type under that status, and (for JSON) the body must match the declared schema.
  * `path` is the document's template (e.g. /jobs/{id}/cancel).
  */
-export function responseProblems(method: string, path: string, answer: { status: number; contentType: string | null; body: string }): string[] {
+export function responseProblems(method: string, path: string, answer: { status: number; contentType: string | null; body: string; headers?: Headers }): string[] {
   const doc = JSON.parse(JSON.stringify(openApiDocument('http://127.0.0.1:1'))) as Doc & { paths?: Record<string, Record<string, Operation>> };
   const op = doc.paths?.[path]?.[method.toLowerCase()];
   if (!op) return [`the OpenAPI document has no ${method} ${path}`];
   const response = op.responses?.[String(answer.status)];
   if (!response) return [`${method} ${path}: status ${answer.status} is not declared (declared: ${Object.keys(op.responses ?? {}).join(', ')})`];
+  // With the answer's headers: each header of ours it carries is declared for its status, and each one declared required is there.
+  if (answer.headers) {
+    const declaredHeaders = Object.entries(response.headers ?? {});
+    const names = declaredHeaders.map(([n]) => n.toLowerCase());
+    const headerProblems = [
+      ...[...answer.headers.keys()].filter((h) => OUR_HEADERS.test(h) && !names.includes(h.toLowerCase())).map((h) => `${method} ${path} ${answer.status}: header ${h} is sent but not declared`),
+      ...declaredHeaders.filter(([n, h]) => h.required && !answer.headers!.has(n)).map(([n]) => `${method} ${path} ${answer.status}: header ${n} is declared required but was not sent`),
+    ];
+    if (headerProblems.length) return headerProblems;
+  }
   const media = (answer.contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const declared = response.content?.[media];
   if (!declared) return [`${method} ${path} ${answer.status}: ${media || 'no media type'} is not declared (declared: ${Object.keys(response.content ?? {}).join(', ') || 'none'})`];

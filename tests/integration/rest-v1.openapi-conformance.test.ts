@@ -59,7 +59,7 @@ async function call(c: Call) {
     },
     c.key === 'slow',
   );
-  return { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };
+  return { status: res.status, contentType: res.headers.get('content-type'), headers: res.headers, body: await res.text() };
 }
 
 /** Sends each call and collects where its answer departs from the document; returns the statuses seen. */
@@ -93,6 +93,16 @@ describe('the OpenAPI document of /v1 describes the answers the routes give', ()
       { template: '/jobs/{id}', method: 'GET', path: `/jobs/${jobId}`, key: 'test' },
       { template: '/jobs/{id}/results', method: 'GET', path: `/jobs/${jobId}/results`, key: 'test' },
       { template: '/jobs/{id}/results', method: 'GET', path: `/jobs/${jobId}/results?format=csv`, key: 'test' },
+      { template: '/jobs/{id}/results', method: 'GET', path: `/jobs/${jobId}/results?limit=1`, key: 'test' },
+      { template: '/bulk-validate', method: 'POST', path: '/bulk-validate', key: 'test', body: JSON.stringify({ emails: ['valid@sandbox.mailvet.dev'] }) },
+      { template: '/bulk-validate', method: 'POST', path: '/bulk-validate', key: 'test', body: JSON.stringify({ emails: [] }) },
+      { template: '/bulk-validate', method: 'POST', path: '/bulk-validate', key: 'accountOnly', body: JSON.stringify({ emails: ['a@example.com'] }) },
+      { template: '/bulk', method: 'POST', path: '/bulk', key: 'test', body: JSON.stringify({ emails: ['c@example.com'] }), headers: { 'idempotency-key': 'doc-2' } },
+      { template: '/bulk', method: 'POST', path: '/bulk', key: 'test', body: JSON.stringify({ emails: ['c@example.com'] }), headers: { 'idempotency-key': 'doc-2' } },
+      { template: '/jobs', method: 'GET', path: '/jobs?limit=0', key: 'test' },
+      { template: '/jobs', method: 'GET', path: '/jobs?cursor=garbage', key: 'test' },
+      { template: '/jobs/{id}', method: 'GET', path: '/jobs/not-a-uuid', key: 'test' },
+      { template: '/account', method: 'GET', path: '/account', key: null, headers: { authorization: 'Bearer mv_live_nope' } },
       // Refused: 400, 401, 403 (scope, with its scope field), 404, 409, 413, 415, 422
       { template: '/validate', method: 'POST', path: '/validate', key: 'test', body: '{"email":42}' },
       { template: '/validate', method: 'POST', path: '/validate', key: null, body: small },
@@ -106,7 +116,7 @@ describe('the OpenAPI document of /v1 describes the answers the routes give', ()
       { template: '/bulk', method: 'POST', path: '/bulk', key: 'test', body: JSON.stringify({ emails: ['b@example.com'] }), headers: { 'idempotency-key': 'doc-1' } },
       { template: '/jobs/{id}/cancel', method: 'POST', path: `/jobs/${jobId}/cancel`, key: 'test' },
     ]);
-    expect(problems).toEqual([]);
+    expect(problems.join("\n")).toBe("");
     expect([...seen].sort()).toEqual([200, 400, 401, 403, 404, 409, 413, 415, 422]);
   });
 
