@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { fixture, upgradeTo } from '../fixtures/e2e/paid-plan';
 import { newUserOn, openDialog, SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
-import { runCronTaskNow } from './db';
+import { runCronTaskNow, withE2eDb } from './db';
 
 const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]', { hasText: text }).first(); // newest first
 
@@ -145,6 +145,26 @@ test('an active schedule runs on the worker: the run shows on the card and in Hi
   // A long run name still leaves the row's actions in view (no sideways scrolling at 1280 px).
   await expect(run.getByRole('button', { name: 'Download' })).toBeInViewport({ ratio: 1 });
   await page.screenshot({ path: `${SCREENSHOT_DIR}/history-scheduled-run.png`, fullPage: true });
+});
+
+test("a run refused for want of credits says so on the schedule's card, not only in History", async ({ page }) => {
+  const email = uniqueEmail('e2e-sched-broke');
+  await signUpAndVerify(page, { email });
+  await upgradeTo(page, 'pro');
+  await page.goto('/dashboard/auto-revalidation');
+  const dialog = await openDialog(page, 'New Schedule');
+  await dialog.getByLabel('Name').fill('Broke list');
+  await dialog.getByLabel('Email addresses').fill('alice@normal.mailworld.test\nghost@normal.mailworld.test');
+  await dialog.getByRole('button', { name: 'Create Schedule' }).click();
+  await expect(toast(page, 'Schedule Created')).toBeVisible();
+  // The balance spent elsewhere: one credit left for a list of two.
+  await withE2eDb((c) => c.query('update account set credits_balance = 1 where id = (select m."organizationId" from member m join "user" u on u.id = m."userId" where u.email = $1)', [email]));
+  await runCronTaskNow('schedule-tick');
+  const card = page.getByTestId('schedule-card').filter({ hasText: 'Broke list' });
+  await expect(card.getByTestId('schedule-runs')).toHaveText('1', { timeout: 30_000 });
+  await expect(card.getByTestId('schedule-last-run-failed')).toHaveText(
+    'The last run failed: Not enough credits: this list needs 2 credits (one per unique address) and your balance is 1.',
+  );
 });
 
 test('a refused schedule call shows Error with the server message', async ({ page }) => {

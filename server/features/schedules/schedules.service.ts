@@ -49,7 +49,8 @@ export interface ScheduleView {
   last_run_at: string | null;
   next_run_at: string | null;
   created_at: string;
-  last_job: { id: string; status: string; invalid_count: number; processed_emails: number; total_emails: number } | null;
+  /** The latest run's job; `error` is why it failed (too few credits, a suspension, the service down). */
+  last_job: { id: string; status: string; invalid_count: number; processed_emails: number; total_emails: number; error: string | null } | null;
 }
 
 export async function listSchedules(db: Db, accountId: string): Promise<ScheduleView[]> {
@@ -62,7 +63,7 @@ export async function listSchedules(db: Db, accountId: string): Promise<Schedule
       (eb) =>
         eb
           .selectFrom('validation_job as j')
-          .select(['j.id as job_id', 'j.status as job_status', 'j.invalid_count', 'j.processed_emails', 'j.total_emails'])
+          .select(['j.id as job_id', 'j.status as job_status', 'j.invalid_count', 'j.processed_emails', 'j.total_emails', 'j.error as job_error'])
           .whereRef('j.schedule_id', '=', 's.id')
           .orderBy('j.created_at', 'desc')
           .limit(1)
@@ -84,6 +85,7 @@ export async function listSchedules(db: Db, accountId: string): Promise<Schedule
       'lj.invalid_count',
       'lj.processed_emails',
       'lj.total_emails',
+      'lj.job_error',
     ])
     .where('s.account_id', '=', accountId)
     .orderBy('s.created_at', 'desc')
@@ -100,7 +102,7 @@ export async function listSchedules(db: Db, accountId: string): Promise<Schedule
     next_run_at: runs ? (nextRunAt(r)?.toISOString() ?? null) : null,
     created_at: r.created_at.toISOString(),
     last_job: r.job_id
-      ? { id: r.job_id, status: r.job_status!, invalid_count: r.invalid_count ?? 0, processed_emails: r.processed_emails ?? 0, total_emails: r.total_emails ?? 0 }
+      ? { id: r.job_id, status: r.job_status!, invalid_count: r.invalid_count ?? 0, processed_emails: r.processed_emails ?? 0, total_emails: r.total_emails ?? 0, error: r.job_status === 'failed' ? (r.job_error ?? null) : null }
       : null,
   }));
 }

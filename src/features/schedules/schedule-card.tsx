@@ -85,6 +85,15 @@ export function ScheduleCard({ schedule: s, onToggle, onDelete, toggling, deleti
         <Meta icon={Activity} label="Total runs" value={formatCount(s.total_runs)} testId="schedule-runs" />
         <Meta icon={CalendarClock} label="Last run" value={s.last_run_at ? formatDate(s.last_run_at) : SCHEDULE_TEXT.never} testId="schedule-last-run" />
       </dl>
+      {s.last_job?.status === 'failed' && (
+        // A run refused (too few credits, a suspension) or stopped still counts as a run: without this the card read as revalidating.
+        <p className="flex items-start gap-2 border-t border-red-100 bg-red-50 px-5 py-2.5 text-xs text-red-800" data-testid="schedule-last-run-failed">
+          <AlertTriangle className="mt-px size-3.5 shrink-0" aria-hidden />
+          <span>
+            <span className="font-semibold">The last run failed:</span> {s.last_job.error ?? 'see History for the reason.'}
+          </span>
+        </p>
+      )}
       <div className="mt-auto flex flex-wrap items-center justify-between gap-2 border-t border-slate-100 bg-slate-50/60 px-5 py-2.5 text-xs text-slate-500">
         <span>
           {s.is_active && s.next_run_at ? (
