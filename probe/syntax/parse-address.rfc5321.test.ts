@@ -72,6 +72,17 @@ describe('parseAddress (RFC 5321 mailbox)', () => {
     expect(r.ok ? '' : r.error.message).toBe('address is far too long');
   });
 
+  // Only surrounding SP/HTAB are ignored, however many: a fixed-width export pads its cells with
+  // blanks, and the CLI and the daemon pass a line as typed. The length gate measures the address.
+  it('accepts an address padded with more blanks than the length gate allows an address', () => {
+    for (const padded of [`john@example.com${' '.repeat(2000)}`, `${'\t'.repeat(1500)}john@example.com`]) {
+      const r = parseAddress(padded);
+      expect(r.ok ? r.details.normalized : r.error.message).toBe('john@example.com');
+    }
+    const r = parseAddress(`  ${'a'.repeat(1100)}@example.com  `);
+    expect(r.ok ? '' : r.error.message).toBe('address is far too long');
+  });
+
   it('keeps the case of the local part (it may be case-sensitive) and lower-cases the domain', () => {
     const r = parseAddress('MiXeD@ExAmPlE.org');
     expect(r.ok && r.details).toMatchObject({ local: 'MiXeD', domain: 'example.org' });

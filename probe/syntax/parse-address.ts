@@ -10,7 +10,7 @@ import { toAsciiDomain } from './idna';
 
 export const MAX_LOCAL = 64;
 export const MAX_ADDRESS = 254;
-/** Anything longer cannot become a valid address (even after IDNA mapping), so it is refused unread. */
+/** An address (surrounding blanks aside) longer than this cannot be valid, so it is refused unread. */
 const MAX_INPUT = 1024;
 
 export interface ParsedAddress {
@@ -131,8 +131,9 @@ export function parseAddressLiteral(raw: string): LiteralCheck {
 
 /** Parses one address. Surrounding SP/HTAB are ignored; everything else must be a clean mailbox. */
 export function parseAddress(input: string): SyntaxCheck {
-  if (input.length > MAX_INPUT) return fail('address is far too long');
+  // The gate measures the address, not the blanks around it (a padded cell of a fixed-width export).
   const text = trimAddress(input);
+  if (text.length > MAX_INPUT) return fail('address is far too long');
   if (text.length === 0) return fail('address is empty');
   const at = text.lastIndexOf('@');
   const hidden = hiddenCharacterProblem(at < 0 ? text : text.slice(0, at), false) ?? (at < 0 ? null : hiddenCharacterProblem(text.slice(at + 1), true));
