@@ -7,7 +7,8 @@
 //                                                      --probe-token) instead of in this process
 // On a TTY a progress bar with rate and ETA is drawn on stderr (nothing otherwise); at the end a
 // summary by result and reason goes to stderr. Exit 0 when every address got a result, 1 when some
-// could not be verified, 2 when the input is refused (unreadable CSV, no email column, …).
+// could not be verified (--out then left as it was, the rows verified in <out>.partial), 2 when the
+// input is refused (unreadable CSV, no email column, …).
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { open, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
@@ -195,12 +196,19 @@ async function verifyList(addresses: AsyncIterable<string>, total: number | null
         return 2;
       }
     }
-    const code = await verifyInto(addresses, total, flags, output, started, file);
+    const { code, verified, read } = await verifyInto(addresses, total, flags, output, started, file);
     if (code === 2 || !file || !flags.out || !tmp) return code;
     try {
       await file.close();
       file = null;
-      await rename(tmp, flags.out);
+      if (code === 0) await rename(tmp, flags.out);
+      else {
+        // Some addresses have no result: a file with rows missing is not the result of the list, and an
+        // existing --out (an earlier run's result) stays as it was. What was verified is kept next to it.
+        const partial = `${flags.out}.partial`;
+        if (verified > 0) await rename(tmp, partial);
+        process.stderr.write(`mailvet verify: ${flags.out} not written (${fmt(read - verified)} of ${fmt(read)} addresses could not be verified)${verified > 0 ? `; the ${plural(verified, 'row')} verified are in ${partial}` : ''}\n`);
+      }
     } catch (err) {
       process.stderr.write(`mailvet verify: cannot write ${flags.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
       return 2;
@@ -254,7 +262,8 @@ class Output {
   }
 }
 
-async function verifyInto(addresses: AsyncIterable<string>, total: number | null, flags: CliFlags, output: 'csv' | 'jsonl', started: number, file: FileHandle | null): Promise<number> {
+/** Runs the list into `file` (or stdout): the exit code, and how many of the addresses read have a result. */
+async function verifyInto(addresses: AsyncIterable<string>, total: number | null, flags: CliFlags, output: 'csv' | 'jsonl', started: number, file: FileHandle | null): Promise<{ code: number; verified: number; read: number }> {
   const progress = new Progress(total ?? 0, process.stderr.isTTY === true);
   const tally = new ResultTally();
   const verifier = verifierOf(flags);
@@ -277,14 +286,14 @@ async function verifyInto(addresses: AsyncIterable<string>, total: number | null
   } catch (err) {
     if (!file) throw err;
     process.stderr.write(`mailvet verify: cannot write ${flags.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
-    return 2;
+    return { code: 2, verified: tally.count, read: 0 };
   } finally {
     await verifier.close();
     progress.end();
   }
   process.stderr.write(tally.summary(Date.now() - started, run.read));
   if (run.failure) process.stderr.write(`mailvet verify: ${run.failure.message}\n`);
-  return run.failure || tally.count !== run.read ? 1 : 0;
+  return { code: run.failure || tally.count !== run.read ? 1 : 0, verified: tally.count, read: run.read };
 }
 
 /**

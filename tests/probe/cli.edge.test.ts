@@ -3,12 +3,15 @@
 // unknown --mode, a TTY (the progress bar in stdin mode too), an --out that cannot be written (said
 // before any address is verified), Ctrl+C mid-run (no temporary file left behind). No public network: depth syntax/mx, fake DNS on 127.0.0.1.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProbeDaemon } from '../../probe/daemon/server';
 import { startFakeDns, type FakeDns } from '../../probe/testing/fake-dns';
+import { closedPort } from '../../probe/testing/fake-smtp';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const MAILVET = path.join(ROOT, 'scripts/mailvet.ts');
@@ -125,5 +128,61 @@ describe('mailvet verify --csv --out', () => {
     expect(stderr).toMatch(/^mailvet verify: cannot write .*: EISDIR/);
     expect(stderr).not.toMatch(/Verified/);
     expect(dns.queries.length - before).toBe(0);
+  });
+
+  it('a run that cannot verify its list (every probe node down) leaves an existing --out as it was, and says so', { timeout: 60_000 }, async () => {
+    const work = await mkdtemp(path.join(dir, 'down-'));
+    const input = path.join(work, 'in.csv');
+    await writeFile(input, 'email\na@example.com\nb@example.com\n');
+    const out = path.join(work, 'out.csv');
+    await writeFile(out, 'yesterday,s,results\n');
+    const urls = [`http://127.0.0.1:${await closedPort()}`, `http://127.0.0.1:${await closedPort()}`].join(',');
+    const { code, stderr } = await mailvet(['verify', '--depth', 'syntax', '--csv', input, '--out', out, '--probe-urls', urls, '--probe-token', 'tok'], null);
+    expect(code).toBe(1);
+    expect(stderr).toContain('no probe daemon could verify 2 address(es)');
+    expect(stderr).toContain(`${out} not written`);
+    expect(await readFile(out, 'utf8')).toBe('yesterday,s,results\n');
+    expect((await readdir(work)).sort()).toEqual(['in.csv', 'out.csv']); // nothing verified: no partial file, no temporary file
+  });
+
+  it('a run that leaves some addresses unverified keeps --out as it was and puts the rows it verified next to it, named partial', { timeout: 60_000 }, async () => {
+    const daemon = await startProbeDaemon({ port: 0, host: '127.0.0.1', token: 'tok', probe: { dnsServers: [dns.server] } });
+    // A node that passes on the daemon's results except the poisoned address's, then cuts the stream: every node fails on that one.
+    const relay = http.createServer((req, res) => {
+      if (req.url === '/healthz') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      const body: Buffer[] = [];
+      req.on('data', (c: Buffer) => body.push(c));
+      req.on('end', () => {
+        void fetch(`${daemon.url}/v1/verify`, { method: 'POST', headers: { authorization: 'Bearer tok', 'content-type': 'application/json' }, body: Buffer.concat(body) })
+          .then(async (up) => {
+            res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+            const lines = (await up.text()).split('\n').filter((l) => l && !l.includes('poison@'));
+            res.write(lines.map((l) => `${l}\n`).join(''), () => res.socket?.destroy());
+          })
+          .catch(() => res.destroy());
+      });
+    });
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+    try {
+      const work = await mkdtemp(path.join(dir, 'partial-'));
+      const input = path.join(work, 'in.csv');
+      await writeFile(input, 'email\na@example.com\npoison@example.com\nb@example.com\n');
+      const out = path.join(work, 'out.csv');
+      await writeFile(out, 'yesterday,s,results\n');
+      const url = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
+      const { code, stderr } = await mailvet(['verify', '--depth', 'syntax', '--csv', input, '--out', out, '--probe-urls', url, '--probe-token', 'tok'], null);
+      expect(code).toBe(1);
+      expect(stderr).toContain('Verified 2 of 3 addresses');
+      expect(stderr).toContain(`${out} not written`);
+      expect(stderr).toContain(`${out}.partial`);
+      expect(await readFile(out, 'utf8')).toBe('yesterday,s,results\n');
+      const rows = (await readFile(`${out}.partial`, 'utf8')).trim().split('\r\n');
+      expect(rows.slice(1).map((r) => r.split(',')[0])).toEqual(['a@example.com', 'b@example.com']);
+      expect((await readdir(work)).sort()).toEqual(['in.csv', 'out.csv', 'out.csv.partial']);
+    } finally {
+      relay.closeAllConnections();
+      await new Promise<void>((r) => relay.close(() => r()));
+      await daemon.close();
+    }
   });
 });
