@@ -57,6 +57,25 @@ describe('probe outages', () => {
     expect(Math.max(...chunks.map((c) => c.attempts))).toBeGreaterThanOrEqual(2); // graphile-worker ran it again
   }, 60_000);
 
+  it('once the probe answers again, chunks waiting out a long backoff are run at once instead of hours later', async () => {
+    const { accountId, userId } = await seedAccount(tdb.db, { plan: 'starter', credits: 1000 });
+    await pw.stopProbe();
+    const early = await createJob(tdb.db, { accountId, userId, filename: 'early.csv', emails: pw.world.emails.slice(0, 20), source: 'upload', depth: 'smtp' });
+    const late = await createJob(tdb.db, { accountId, userId, filename: 'late.csv', emails: pw.world.emails.slice(20, 40), source: 'upload', depth: 'smtp' });
+    const chunkTasks = (jobId: string) => sql<{ attempts: number; locked_at: Date | null }>`select attempts, locked_at from graphile_worker._private_jobs where key like ${`bulk-validate-chunk:${jobId}:%`}`.execute(tdb.db);
+    // Both failed at least once and wait for graphile-worker's next attempt.
+    for (const id of [early.jobId, late.jobId]) {
+      await expect.poll(async () => (await chunkTasks(id)).rows.every((r) => r.attempts >= 1 && r.locked_at === null), { timeout: 15_000 }).toBe(true);
+    }
+    // After a long outage the backoff is hours (e^10 s a try): the late job's next try is far away.
+    await sql`update graphile_worker._private_jobs set run_at = now() + interval '6 hours' where key like ${`bulk-validate-chunk:${late.jobId}:%`}`.execute(tdb.db);
+    await sql`update graphile_worker._private_jobs set run_at = now() where key like ${`bulk-validate-chunk:${early.jobId}:%`}`.execute(tdb.db);
+    await pw.startProbe();
+    expect((await waitForJob(tdb.db, early.jobId, { timeoutMs: 20_000 })).status).toBe('completed');
+    expect((await waitForJob(tdb.db, late.jobId, { timeoutMs: 20_000 })).status).toBe('completed');
+    expect(await resultStats(tdb.db, late.jobId)).toEqual({ rows: 20, unique: 20 });
+  }, 60_000);
+
   it('fails a job with the reason once its chunks run out of attempts', async () => {
     const { accountId, userId } = await seedAccount(tdb.db, { plan: 'starter', credits: 1000 });
     await pw.stopProbe();

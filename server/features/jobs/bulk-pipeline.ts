@@ -27,6 +27,7 @@ import { resultRow } from '../validation/results.queries';
 import { creditsNeededMessage } from './jobs.service';
 import { enqueueWebhook } from '../webhooks/webhooks.service';
 import { sandboxResult } from '../api-keys/sandbox';
+import { TASKS } from '../../lib/tasks';
 
 export interface ChunkRunOptions {
   db: Db;
@@ -125,10 +126,19 @@ export async function runChunk(o: ChunkRunOptions, jobId: string, chunkNo: numbe
   return 'done';
 }
 
-/** The service answers this chunk again: it no longer reads as waiting (the job is touched, so History hears of it). */
+/**
+ * The service answers this chunk again after it failed: it no longer reads as waiting (the job is
+ * touched, so History hears of it), and every chunk task still waiting out graphile-worker's backoff
+ * after a failed attempt (hours, after a long outage) is run now instead: the service is back.
+ */
 async function clearChunkError(db: Db, jobId: string, chunkNo: number): Promise<void> {
   const cleared = await db.updateTable('validation_job_chunk').set({ last_error: null }).where('job_id', '=', jobId).where('chunk_no', '=', chunkNo).where('last_error', 'is not', null).executeTakeFirst();
-  if (Number(cleared.numUpdatedRows) > 0) await db.updateTable('validation_job').set({ updated_at: new Date() }).where('id', '=', jobId).execute();
+  if (Number(cleared.numUpdatedRows) === 0) return;
+  await db.updateTable('validation_job').set({ updated_at: new Date() }).where('id', '=', jobId).execute();
+  // The queue holds only tasks still to run: a small table, whatever the history of jobs.
+  await sql`
+    update graphile_worker._private_jobs set run_at = now()
+    where key like ${`${TASKS.bulkValidateChunk}:%`} and locked_at is null and attempts > 0 and attempts < max_attempts and run_at > now()`.execute(db);
 }
 
 async function unansweredEmails(db: Db, jobId: string, emails: string[]): Promise<string[]> {
