@@ -44,11 +44,14 @@ export function parseReasons(raw: unknown): Reason[] {
 
 /** The account's jobs, newest first, a page at a time (opaque cursor; a foreign or forged one is a 400). */
 export async function listAccountJobs(db: Db, accountId: string, o: { cursor?: string; limit: number; sandbox?: boolean }): Promise<{ jobs: JobView[]; nextCursor: string | null }> {
-  const afterId = o.cursor === undefined ? undefined : decodeCursor(o.cursor, (v) => (v.k === 'j' && typeof v.id === 'string' && UUID.test(v.id) ? v.id : null));
-  const rows = await listJobsAfter(db, accountId, { afterId, limit: o.limit + 1, sandbox: o.sandbox });
+  // The cursor names the last job and its place in the order (`at`, microseconds), so a page goes on past a job deleted meanwhile.
+  const after = o.cursor === undefined ? undefined : decodeCursor(o.cursor, (v) => (v.k === 'j' && typeof v.id === 'string' && UUID.test(v.id) && (v.at === undefined || (typeof v.at === 'string' && /^\d{1,17}$/.test(v.at))) ? { id: v.id, ...(v.at === undefined ? {} : { at: v.at as string }) } : null));
+  const rows = await listJobsAfter(db, accountId, { after, limit: o.limit + 1, sandbox: o.sandbox });
   if (rows === null) throw new AppError('BAD_INPUT', 'cursor is not valid: pass next_cursor from the previous page.');
-  const jobs = rows.slice(0, o.limit);
-  return { jobs, nextCursor: rows.length > o.limit ? encodeCursor({ k: 'j', id: jobs.at(-1)!.id }) : null };
+  const page = rows.slice(0, o.limit);
+  const last = page.at(-1);
+  const jobs: JobView[] = page.map(({ at: _at, ...job }) => job);
+  return { jobs, nextCursor: rows.length > o.limit && last ? encodeCursor({ k: 'j', id: last.id, at: last.at }) : null };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -80,20 +80,30 @@ export function toJobView({ account_id: _account, created_at, started_at, comple
  * A page of the account's jobs, newest first (created_at, then id, descending: a stable order).
  * `afterId` is the last job of the previous page; null when that job is not the account's.
  */
-export async function listJobsAfter(db: Db, accountId: string, o: { afterId?: string; limit: number; sandbox?: boolean }): Promise<JobView[] | null> {
+/**
+ * A page of the account's jobs, newest first, after `after` (the last job of the previous page):
+ * by its (created_at, id) place in the order, `at` (created_at in microseconds since the epoch), so
+ * the walk goes on when that job was deleted meanwhile (the retention purge takes the oldest). A
+ * cursor without `at` (issued before it carried one) is looked up by id; null when that job is gone.
+ * Each job comes with its own `at`, for the next cursor.
+ */
+export async function listJobsAfter(db: Db, accountId: string, o: { after?: { id: string; at?: string }; limit: number; sandbox?: boolean }): Promise<Array<JobView & { at: string }> | null> {
   let q = db
     .selectFrom('validation_job')
     .select(jobColumns)
     .select(jobStalled)
+    .select(sql<string>`(extract(epoch from created_at) * 1000000)::bigint::text`.as('at'))
     .where('account_id', '=', accountId)
     .$if(o.sandbox !== undefined, (b) => b.where('is_sandbox', '=', o.sandbox!));
-  if (o.afterId !== undefined) {
-    const anchor = await db.selectFrom('validation_job').select(['created_at', 'id']).where('account_id', '=', accountId).where('id', '=', o.afterId).executeTakeFirst();
+  if (o.after?.at !== undefined) {
+    q = q.where(sql<boolean>`(created_at, id) < (timestamptz 'epoch' + ${o.after.at}::bigint * interval '1 microsecond', ${o.after.id}::uuid)`);
+  } else if (o.after !== undefined) {
+    const anchor = await db.selectFrom('validation_job').select(['created_at', 'id']).where('account_id', '=', accountId).where('id', '=', o.after.id).executeTakeFirst();
     if (!anchor) return null;
     q = q.where(sql<boolean>`(created_at, id) < (select created_at, id from validation_job where id = ${anchor.id}::uuid)`);
   }
   const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(o.limit).execute();
-  return rows.map(toJobView);
+  return rows.map((r) => ({ ...toJobView(r), at: r.at }));
 }
 
 /** The account's job; with `sandbox`, only a job of that kind (test keys see sandbox jobs only, live keys live ones only). */
