@@ -76,6 +76,9 @@ export function truthFor(d: DomainSpec, local: string, index: MailboxIndex = mai
   const gateway = live.server.persona === 'proofpoint' || live.server.persona === 'mimecast' || live.server.persona === 'barracuda';
   if (gateway && (d.catchAll || d.rejectUnknown === 'policy')) return t('unknown', 'security_gateway');
   const state = index.get(local.toLowerCase());
+  // Nor does one that hangs up at an unknown recipient instead of refusing it: it never refuses a
+  // made-up address as unknown, so its "accepted" is not believed (what it hangs up on is below).
+  if (gateway && live.server.hangUpAtUnknown && d.rejectUnknown === undefined && state !== undefined) return t('unknown', 'security_gateway');
   if (d.rejectUnknown === 'policy' && state === undefined) return t('unknown', 'policy_block');
   // It hangs up at an unknown recipient instead of refusing it: nothing is said about that mailbox.
   if (live.server.hangUpAtUnknown && d.rejectUnknown === undefined && state === undefined && !d.catchAll) return t('unknown', 'smtp_unreachable');

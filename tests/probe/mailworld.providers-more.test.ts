@@ -1,9 +1,9 @@
 // More provider behaviours (issue #11 item 7) on the mail world, each with ground truth: security
 // gateways that greylist or tarpit before answering, a gateway that calls a mailbox disabled while it
-// accepts made-up addresses, Microsoft 365 with directory-based edge blocking off (every recipient
-// accepted at RCPT, unknown ones bounced later), and Google Workspace (multi-line 550-5.1.1,
-// conclusive). Verdicts must be honest: no false invalid, never a confident valid where the mailbox
-// cannot be verified.
+// accepts made-up addresses, a gateway that hangs up at unknown recipients, Microsoft 365 with
+// directory-based edge blocking off (every recipient accepted at RCPT, unknown ones bounced later),
+// and Google Workspace (multi-line 550-5.1.1, conclusive). Verdicts must be honest: no false
+// invalid, never a confident valid where the mailbox cannot be verified.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifier } from '../../probe/index';
 import type { VerificationResult } from '../../probe/contract';
@@ -61,6 +61,13 @@ const domains: DomainSpec[] = [
     mx: hosted(6, 'aspmx.l.google.com', { multiline: true }),
     mailboxes: { alice: 'ok', quota: 'full-temp' },
     addresses: ['alice', 'ghost', 'quota'],
+  },
+  {
+    domain: `gateway-hangup.${suffix}`,
+    scenario: 'Proofpoint-style gateway that hangs up at an unknown recipient (anti-harvesting) instead of refusing it',
+    mx: hosted(7, 'mx0a-gateway-hangup.pphosted.com', { persona: 'proofpoint', hangUpAtUnknown: true }),
+    mailboxes: { alice: 'ok' },
+    addresses: ['alice', 'ghost'],
   },
 ];
 
@@ -121,6 +128,11 @@ describe('more provider behaviours on the mail world', () => {
     for (const email of [`alice@m365-dbeb-off.${suffix}`, `ghost@m365-dbeb-off.${suffix}`]) {
       expect(get(email), email).toMatchObject({ verdict: 'risky', reason: 'catch_all', catch_all: true, evidence: { provider: 'microsoft365', confidence: 'low' } });
     }
+  });
+
+  it('a gateway that hangs up at a made-up address instead of refusing it is not believed when it accepts, and says nothing of the one it hung up on', () => {
+    expect(get(`alice@gateway-hangup.${suffix}`)).toMatchObject({ verdict: 'unknown', reason: 'security_gateway', evidence: { provider: 'proofpoint', confidence: 'low' } });
+    expect(get(`ghost@gateway-hangup.${suffix}`)).toMatchObject({ verdict: 'unknown', reason: 'smtp_unreachable' });
   });
 
   it('Google Workspace: multi-line 550-5.1.1 is conclusive, a full inbox is risky', () => {
