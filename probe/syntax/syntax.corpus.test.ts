@@ -126,6 +126,26 @@ ok('5890 2.3.1 an R-LDH label that is not an XN-label is a host-name label, judg
 bad('5890 2.3.2.1 a U-label whose A-label would pass 63 octets', `a@${'ü'.repeat(60)}.com`, `a@\u0628${'\u200c'.repeat(1010)}\u0628.com`);
 bad('5892 A.1 CONTEXTJ: ZWNJ after a right-joining letter', 'a@\u0627\u200c\u0627.com');
 
+// --- More from RFC 5892 appendix A, RFC 5893 and RFC 5321 4.1.3 (review round 15)
+ok('5892 A.7 CONTEXTO: KATAKANA MIDDLE DOT anywhere in a label that has Katakana (first or last)', 'a@\u30fb\u30ab.jp', 'a@\u30ab\u30fb.jp', 'a@\u6f22\u30fb\u5b57.jp');
+bad('5892 A.7 CONTEXTO: KATAKANA MIDDLE DOT beside only Common-script characters (U+30FC is Common)', 'a@\u30fc\u30fb\u30fc.jp');
+bad('5892 A.4 CONTEXTO: GREEK KERAIA as the last character (no Greek after it)', 'a@\u03b1\u0375.gr');
+bad('5892 A.5 CONTEXTO: GERESH as the first character (no Hebrew before it)', 'a@\u05f3\u05d0.il');
+bad('5892 A.3 CONTEXTO: MIDDLE DOT at the start of a label', 'a@\u00b7l.cat');
+ok('5892 A.3 CONTEXTO: MIDDLE DOT between capital L and l (case is mapped first, RFC 5895 2)', 'a@L\u00b7L.cat');
+bad('5892 2.2 Unstable: Hangul compatibility jamo and halfwidth Katakana (NFKC changes them)', 'a@\u3131.kr', 'a@\uff8a\uff9d.jp');
+ok('5892 2.1 PVALID: precomposed Hangul syllables', 'a@\ud55c\uad6d.kr', 'a@\uac00.kr');
+ok('5895 2 case mapping: LATIN CAPITAL LETTER SHARP S becomes \u00df (a true case pair)', 'a@STRA\u1e9eE.de');
+ok('5893 2 rule 3: an RTL label may end with a European digit', 'a@\u0627\u062e\u062a\u0628\u0627\u06311.com', 'a@\u05d0-1.com');
+bad('5893 2 rule 4: an RTL label cannot hold both European and Arabic-Indic digits', 'a@\u0627\u062e\u062a\u0628\u0627\u0631\u06611.com');
+bad('5893 2 rule 1: a label of Arabic-Indic digits only starts with AN, not R or AL', 'a@\u0663\u0664.com');
+ok('5893 2 rule 3: an RTL label may end with a non-spacing mark after an R character', 'a@\u05d0\u05b0.il');
+ok('5321 4.1.3 IPv6v4-comp: "::" then 4 groups and the IPv4 tail; IPv6v4-full of zero groups', 'a@[IPv6:::1:2:3:4:1.2.3.4]', 'a@[IPv6:0:0:0:0:0:0:1.2.3.4]');
+bad('5321 4.1.3 IPv6v4-full: 7 groups before the IPv4 tail are one too many', 'a@[IPv6:1:2:3:4:5:6:7:1.2.3.4]');
+bad('5321 4.1.3 IPv6-addr: a triple colon is no form of "::"', 'a@[IPv6:1:::2]', 'a@[IPv6::::]');
+bad('5321 4.1.3 an address literal is the whole domain', 'a@[1.2.3.4]x', 'a@[1.2.3.4.]', 'a@[example.com]');
+bad('5321 4.1.2 quoted-pairSMTP is "\\" then %d32-126 only (RFC 6531 does not extend it)', '"a\\\u00e9"@example.com');
+
 // --- Judged as typed (Mailvet, from RFC 5321 4.1.2's grammar: none of these are atext, qtext or Let-dig)
 const hidden: [string, string][] = [
   ['\r', 'CR'], ['\n', 'LF'], ['\u0000', 'NUL'], ['\t', 'HTAB inside'], ['\u000b', 'VT'], ['\u000c', 'FF'], ['\u001b', 'ESC'], ['\u007f', 'DEL'], ['\u0085', 'NEL'],
