@@ -10,10 +10,19 @@
  * - billing-reconcile: hourly, asks Razorpay about subscriptions that may have missed a webhook and
  *   applies the charges and statuses it holds that we lack (features/billing/billing-reconcile.ts).
  */
+/**
+ * graphile-worker runs the lowest priority number first, then the oldest. Bulk chunks are queued at
+ * 0, all at once (a 10,000-row upload is 20 of them, queued before the minute's tick): at the same
+ * priority the ticks, and the schedule runs they queue, waited behind every chunk queued earlier, so
+ * one big upload held every account's revalidation and the billing ticks until it was done. The
+ * cron's short tasks (not the retention purge) and the schedule runs go first.
+ */
+export const CRON_PRIORITY = -10;
+
 export const crontab = [
-  '* * * * * schedule-tick ?max=1',
+  `* * * * * schedule-tick ?max=1&priority=${CRON_PRIORITY}`,
   '30 3 * * * retention-purge ?fill=2d&max=3',
-  '5 0 1 * * quota-reset ?fill=7d&max=5',
-  '*/10 * * * * billing-tick ?max=1',
-  '20 * * * * billing-reconcile ?max=1',
+  `5 0 1 * * quota-reset ?fill=7d&max=5&priority=${CRON_PRIORITY}`,
+  `*/10 * * * * billing-tick ?max=1&priority=${CRON_PRIORITY}`,
+  `20 * * * * billing-reconcile ?max=1&priority=${CRON_PRIORITY}`,
 ].join('\n');

@@ -198,13 +198,14 @@ export async function enqueueChunkTasks(trx: Db, jobId: string, chunkCount: numb
     ) from generate_series(0, ${chunkCount - 1}::int) as n`.execute(trx);
 }
 
-export async function enqueueTask<N extends TaskName>(trx: Db, identifier: N, payload: TaskPayloads[N], o: { jobKey?: string; maxAttempts?: number; runAt?: Date } = {}): Promise<void> {
+export async function enqueueTask<N extends TaskName>(trx: Db, identifier: N, payload: TaskPayloads[N], o: { jobKey?: string; maxAttempts?: number; runAt?: Date; priority?: number } = {}): Promise<void> {
   await sql`
     select graphile_worker.add_job(
       ${identifier}::text,
       ${JSON.stringify(payload)}::json,
       run_at := coalesce(${o.runAt ?? null}::timestamptz, now()),
       job_key := ${o.jobKey ?? null}::text,
-      max_attempts := ${o.maxAttempts ?? 25}::int
+      max_attempts := ${o.maxAttempts ?? 25}::int,
+      priority := ${o.priority ?? 0}::int
     )`.execute(trx);
 }

@@ -6,11 +6,12 @@ import { dueScheduleIds } from '../../features/schedules/schedules.service';
 import { enqueueTask } from '../../features/jobs/jobs.queries';
 import { TASKS } from '../../lib/tasks';
 import { payloadNow } from '../clock';
+import { CRON_PRIORITY } from '../crontab';
 
 export async function tickSchedules(deps: Pick<AppDeps, 'db'>, now: Date): Promise<number> {
   const ids = await dueScheduleIds(deps.db, now);
   for (const id of ids) {
-    await enqueueTask(deps.db, TASKS.scheduleRun, { scheduleId: id, now: now.toISOString() }, { jobKey: `${TASKS.scheduleRun}:${id}`, maxAttempts: 5 });
+    await enqueueTask(deps.db, TASKS.scheduleRun, { scheduleId: id, now: now.toISOString() }, { jobKey: `${TASKS.scheduleRun}:${id}`, maxAttempts: 5, priority: CRON_PRIORITY });
   }
   return ids.length;
 }
