@@ -6,7 +6,7 @@
 //  - The client IP better-auth rate-limits on is the one Express resolved with the same
 //    TRUST_PROXY setting as everything else (req.ip), passed in a header of our own that a client
 //    cannot set: any incoming copy is dropped first, so a spoofed X-Forwarded-For buys no fresh
-//    budget and a proxy does not put everyone in one bucket.
+//    budget and a proxy does not put everyone in one bucket. Likewise the scheme (X-Forwarded-Proto).
 import type { NextFunction, Request, Response } from 'express';
 import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER, isAllowedAuthRoute, RECEIVED_AT_HEADER } from '../auth/auth-routes';
 
@@ -38,6 +38,10 @@ export function authAllowlistGuard(basePath = '/api/auth') {
     // Likewise the host (white-label: mails sent and origins trusted on a verified custom domain).
     delete req.headers[CLIENT_HOST_HEADER];
     if (req.hostname) req.headers[CLIENT_HOST_HEADER] = req.hostname;
+    // better-auth's Node adapter builds its request URL from X-Forwarded-Proto, whoever sent it (a
+    // client's 'x y' was a 500, 'http://evil' an empty 404): it gets the scheme Express decided
+    // (the socket's, or a trusted proxy's), and only http or https.
+    req.headers['x-forwarded-proto'] = req.protocol === 'https' ? 'https' : 'http';
     // And when the request arrived (sign-up answers are padded to a floor from then: auth.ts).
     req.headers[RECEIVED_AT_HEADER] = String(performance.now());
     // "Trust this device" is not offered (auth.ts): a trust cookie a browser still holds would let

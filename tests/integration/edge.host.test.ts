@@ -96,3 +96,26 @@ describe('a Host header that is no host name', () => {
     expect(ok.status, ok.body).toBe(200);
   });
 });
+
+describe('X-Forwarded-Proto sent by a client', () => {
+  // better-auth's Node adapter built its request URL from X-Forwarded-Proto whoever sent it: without
+  // a trusted proxy a client's 'x y' made that a 500, and 'http://evil' an empty 404 for every auth route.
+  it('is ignored without a trusted proxy: the auth routes answer as if it were not there', async () => {
+    const host = new URL(ts.url).host;
+    for (const proto of ['x y', 'http://evil', 'javascript', 'https']) {
+      const session = await rawRequest(ts, `GET /api/auth/get-session HTTP/1.1\r\nHost: ${host}\r\nX-Forwarded-Proto: ${proto}\r\nCookie: ${cookie}\r\n`);
+      expect(session.status, `${proto}: ${session.body}`).toBe(200);
+      expect(JSON.parse(session.body).user.email).toBe('edge-host@example.com');
+      const signIn = await rawRequest(ts, `POST /api/auth/sign-in/email HTTP/1.1\r\nHost: ${host}\r\nOrigin: http://${host}\r\nX-Forwarded-Proto: ${proto}\r\nContent-Type: application/json\r\n`, '{"email":"edge-host@example.com","password":"not-the-password"}');
+      expect(signIn.status, `${proto}: ${signIn.body}`).toBe(401);
+    }
+  });
+
+  it('from a trusted proxy, one that is no scheme is not a 500 either', async () => {
+    const host = new URL(proxied.url).host;
+    for (const proto of ['x y', 'http://evil', 'https']) {
+      const res = await rawRequest(proxied, `GET /api/auth/get-session HTTP/1.1\r\nHost: ${host}\r\nX-Forwarded-Proto: ${proto}\r\n`);
+      expect(res.status, `${proto}: ${res.body}`).toBe(200);
+    }
+  });
+});
