@@ -15,7 +15,7 @@ import { open, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/prom
 import { createInterface } from 'node:readline';
 import { Command } from 'commander';
 import { addEngineOptions, cliLine, exitWhenStdoutCloses, optionsFromFlags, parseCli, stdinLine, verifyStdin, type VerifyFlags } from '../../probe/cli';
-import { ProbeClient } from '../../probe/client/probe-client';
+import { ProbeClient, probeUrl } from '../../probe/client/probe-client';
 import { depthSchema, trimAddress, type VerificationResult } from '../../probe/contract';
 import { createVerifier } from '../../probe/index';
 import { RESULT_CSV_COLUMNS } from '../../server/contracts/jobs';
@@ -119,14 +119,24 @@ class Progress {
   }
 }
 
+/**
+ * The daemons --probe-urls names (each checked: an http(s) URL). None (`--probe-urls "$FLEET"` with
+ * the variable unset) is refused: the list would otherwise be verified from this machine instead.
+ */
+function fleetUrls(raw: string): string[] {
+  const urls = raw.split(',').map((u) => u.trim()).filter(Boolean);
+  if (urls.length === 0) throw new Error('--probe-urls names no probe daemon (e.g. --probe-urls http://probe-1:8025,http://probe-2:8025)');
+  return urls.map(probeUrl);
+}
+
 /** Verifies one batch of addresses, locally or on the fleet; close() once every batch is done. */
 function verifierOf(flags: CliFlags): { verify(emails: string[]): AsyncIterable<VerificationResult>; close(): Promise<void> } {
   const depth = depthSchema.parse(flags.depth);
   const mode = flags.mode === 'bulk' ? 'bulk' : 'realtime';
-  if (flags.probeUrls) {
+  if (flags.probeUrls !== undefined) {
     const token = flags.probeToken ?? process.env.PROBE_TOKEN ?? '';
     if (!token) throw new Error('--probe-urls needs the fleet token: --probe-token or PROBE_TOKEN');
-    const client = new ProbeClient({ urls: flags.probeUrls.split(','), token });
+    const client = new ProbeClient({ urls: fleetUrls(flags.probeUrls), token });
     return { verify: (emails) => client.verify(emails, { depth, mode }), close: async () => undefined };
   }
   const verifier = createVerifier(optionsFromFlags(flags, process.env));
@@ -348,8 +358,17 @@ export async function runVerifyCli(argv: string[]): Promise<number> {
         code = 2;
         return;
       }
+      if (flags.probeUrls !== undefined) {
+        try {
+          fleetUrls(flags.probeUrls); // before the list is read
+        } catch (err) {
+          process.stderr.write(`mailvet verify: ${(err as Error).message}\n`);
+          code = 2;
+          return;
+        }
+      }
       // A fleet verifies with its nodes' own settings: this process's engine flags would do nothing.
-      const local = flags.probeUrls ? cmd.options.filter((o) => !FLEET_FLAGS.has(o.attributeName()) && cmd.getOptionValueSource(o.attributeName()) === 'cli').map((o) => o.long) : [];
+      const local = flags.probeUrls !== undefined ? cmd.options.filter((o) => !FLEET_FLAGS.has(o.attributeName()) && cmd.getOptionValueSource(o.attributeName()) === 'cli').map((o) => o.long) : [];
       if (local.length > 0) {
         process.stderr.write(`mailvet verify: ${local.join(', ')} set this process's engine; with --probe-urls the probe nodes' own settings (PROBE_*) apply\n`);
         code = 2;
@@ -357,7 +376,7 @@ export async function runVerifyCli(argv: string[]): Promise<number> {
       }
       try {
         if (flags.csv) code = await runCsv({ ...flags, csv: flags.csv });
-        else if (flags.probeUrls) code = await verifyList(stdinAddresses(), null, flags, 'jsonl');
+        else if (flags.probeUrls !== undefined) code = await verifyList(stdinAddresses(), null, flags, 'jsonl');
         else code = await runStdin(flags);
       } catch (err) {
         process.stderr.write(`mailvet verify: ${(err as Error).message}\n`);

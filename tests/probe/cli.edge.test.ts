@@ -62,6 +62,15 @@ describe('mailvet verify --probe-urls (stdin)', () => {
     expect(emailsOf(fleet.stdout)).toContain('a@example.com');
     expect(emailsOf(fleet.stdout)).toContain('b@example.com');
   });
+
+  it('an empty --probe-urls (a script\'s unset variable) is refused, not run from this machine instead of the fleet', { timeout: 30_000 }, async () => {
+    for (const urls of ['', ' , ']) {
+      const { code, stdout, stderr } = await mailvet(['verify', '--depth', 'syntax', '--probe-urls', urls, '--probe-token', 'tok'], 'a@example.com\n');
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toContain('--probe-urls names no probe daemon');
+    }
+  });
 });
 
 describe('mailvet verify (stdin)', () => {
