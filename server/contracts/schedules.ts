@@ -8,6 +8,7 @@ export type FrequencyValue = z.infer<typeof frequencySchema>;
 
 export const SCHEDULE_MESSAGES = {
   nameRequired: 'Please enter a schedule name',
+  nameControls: 'The schedule name cannot contain control characters (such as a line break) or text-direction characters.',
   emailsRequired: 'Please enter email addresses or upload a CSV file',
   noValidEmails: 'No valid email addresses found',
   csvType: 'Please upload a CSV file',
@@ -27,8 +28,17 @@ export function splitEmailLines(text: string): string[] {
     .filter((l) => l.length > 0);
 }
 
+const NAME_CONTROLS = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
 export const createScheduleInput = z.object({
-  name: z.string({ error: SCHEDULE_MESSAGES.nameRequired }).trim().min(1, SCHEDULE_MESSAGES.nameRequired).max(200),
+  // The name is its runs' file name in History: no control or text-direction character (U+202E drew
+  // 'invoices\u202Evsc.exe' as 'invoicesexe.csv'), as uploads' file names (jobs.service.ts).
+  name: z
+    .string({ error: SCHEDULE_MESSAGES.nameRequired })
+    .trim()
+    .min(1, SCHEDULE_MESSAGES.nameRequired)
+    .max(200)
+    .refine((v) => !NAME_CONTROLS.test(v), SCHEDULE_MESSAGES.nameControls),
   description: z
     .string()
     .trim()

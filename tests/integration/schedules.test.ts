@@ -28,6 +28,9 @@ describe('auto revalidation schedules', () => {
     expect(message(await client.trpcMutation('schedules.create', { name: '  ', emails: ['a@x.io'] }))).toMatch('Please enter a schedule name');
     expect(message(await client.trpcMutation('schedules.create', { name: 'List', emails: [] }))).toMatch('Please enter email addresses or upload a CSV file');
     expect(message(await client.trpcMutation('schedules.create', { name: 'List', emails: ['  ', ''] }))).toMatch('No valid email addresses found');
+    // Its name is its runs' file name in History: a bidirectional control (U+202E) or a line break would draw another name there for the whole team.
+    expect(message(await client.trpcMutation('schedules.create', { name: 'invoices\u202Evsc.exe', emails: ['a@x.io'] }))).toBe('The schedule name cannot contain control characters (such as a line break) or text-direction characters.');
+    expect(message(await client.trpcMutation('schedules.create', { name: 'Weekly\nlist', emails: ['a@x.io'] }))).toBe('The schedule name cannot contain control characters (such as a line break) or text-direction characters.');
     const csv = (content: string, filename = 'list.csv') => client.trpcMutation('schedules.parseCsv', { filename, content });
     expect(message(await csv(''))).toBe('CSV file is empty');
     expect(message(await csv('name\nbob\n'))).toBe("CSV must contain an 'email' column");
