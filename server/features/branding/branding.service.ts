@@ -5,6 +5,7 @@
 // client. Enterprise also sets the product name and the mail sender name ("full rebranding").
 // The dashboard, the sign-in page served on the verified domain (by Host), result CSV file names and
 // invitation mails carry the brand. Lower plans: the settings are refused (PLAN_REQUIRED).
+import { domainToASCII } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { DnsCache } from '../../../probe';
@@ -38,12 +39,17 @@ export const colorSchema = z
   .trim()
   .regex(/^#[0-9a-fA-F]{6}$/, { error: 'The brand colour must be a hex colour like #4f46e5.' })
   .transform((v) => v.toLowerCase());
+/**
+ * A custom domain as typed: kept in the ASCII (punycode) form a browser sends as Host, so an
+ * internationalised name (login.bücher.de) matches its visitors' Host; a trailing dot (the
+ * fully-qualified spelling) names the same domain.
+ */
 export const domainSchema = z
   .string()
   .trim()
-  .toLowerCase()
   .max(253)
-  .regex(/^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, { error: 'Enter a domain name like app.example.com.' });
+  .transform((v) => (/^[\x21-\x7e]*$/.test(v) ? v : domainToASCII(v) || v).toLowerCase().replace(/(?<=[^.])\.$/, ''))
+  .pipe(z.string().regex(/^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/, { error: 'Enter a domain name like app.example.com.' }));
 export const productNameSchema = z.string().trim().min(1, { error: 'The product name cannot be empty.' }).max(40, { error: 'The product name may be at most 40 characters.' });
 export const senderNameSchema = z
   .string()
