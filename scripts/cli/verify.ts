@@ -301,9 +301,11 @@ async function verifyInto(addresses: AsyncIterable<string>, total: number | null
     await verifier.close();
     progress.end();
   }
-  process.stderr.write(tally.summary(Date.now() - started, run.read));
+  // The list's size when it is known (a CSV): a run that stops early has not read all of it.
+  const listed = Math.max(total ?? 0, run.read);
+  process.stderr.write(tally.summary(Date.now() - started, listed));
   if (run.failure) process.stderr.write(`mailvet verify: ${run.failure.message}\n`);
-  return { code: run.failure || tally.count !== run.read ? 1 : 0, verified: tally.count, read: run.read };
+  return { code: run.failure || tally.count !== listed ? 1 : 0, verified: tally.count, read: listed };
 }
 
 /**

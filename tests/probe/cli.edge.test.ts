@@ -154,6 +154,18 @@ describe('mailvet verify --csv --out', () => {
     expect((await readdir(work)).sort()).toEqual(['in.csv', 'out.csv']); // nothing verified: no partial file, no temporary file
   });
 
+  it('the summary of a run that stopped early counts every address of the list, not only those it had read', { timeout: 60_000 }, async () => {
+    const work = await mkdtemp(path.join(dir, 'long-'));
+    const input = path.join(work, 'in.csv');
+    // More than the run reads ahead (40,000): with every node down it stops reading the list there.
+    await writeFile(input, `email\n${Array.from({ length: 60_000 }, (_, i) => `user${i}@example.com`).join('\n')}\n`);
+    const urls = `http://127.0.0.1:${await closedPort()}`;
+    const { code, stderr } = await mailvet(['verify', '--depth', 'syntax', '--csv', input, '--out', path.join(work, 'out.csv'), '--probe-urls', urls, '--probe-token', 'tok'], null);
+    expect(code).toBe(1);
+    expect(stderr).toContain('Verified 0 of 60,000 addresses');
+    expect(stderr).toContain('(60,000 of 60,000 addresses could not be verified)');
+  });
+
   it('a run that leaves some addresses unverified keeps --out as it was and puts the rows it verified next to it, named partial', { timeout: 60_000 }, async () => {
     const daemon = await startProbeDaemon({ port: 0, host: '127.0.0.1', token: 'tok', probe: { dnsServers: [dns.server] } });
     // A node that passes on the daemon's results except the poisoned address's, then cuts the stream: every node fails on that one.
