@@ -75,6 +75,7 @@ export async function startServer(o: {
       }
       listener(req, res);
     });
+    server.keepAliveTimeout = timeouts.keepAliveMs;
     // What the HTTP parser refuses, and an Expect we do not meet, get a JSON body too (Node's own answers have none).
     server.on('clientError', answerClientError);
     server.on('checkExpectation', answerExpectation);

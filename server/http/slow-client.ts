@@ -19,9 +19,16 @@ export interface HttpTimeouts {
   bodyIdleMs: number;
   /** The whole request, headers and body. */
   requestMs: number;
+  /**
+   * How long an idle kept-alive connection stays open for the client's next request. Longer than
+   * the clients' own idle limits (Node's agents drop a free socket after 5 s, Node's server default
+   * is also 5 s): when the server closes first, a client that sends its next request at that moment
+   * gets ECONNRESET. 65 s, as load balancers expect of their targets (nginx keeps 75 s).
+   */
+  keepAliveMs: number;
 }
 
-export const HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 20_000, bodyIdleMs: 20_000, requestMs: 120_000 };
+export const HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 20_000, bodyIdleMs: 20_000, requestMs: 120_000, keepAliveMs: 65_000 };
 
 /** http.createServer's options for these limits (Node checks headers and whole requests itself, every `connectionsCheckingInterval`). */
 export function serverTimeoutOptions(t: HttpTimeouts): ServerOptions {
