@@ -25,6 +25,8 @@ export interface FleetHealthOptions {
 
 const healthSchema = z.object({
   mx_rcpt_budget: z.object({ budget: z.number(), fleet_size: z.number(), window_ms: z.number(), node_share: z.number() }).optional(),
+  /** false: the node does not take our token, so it did not say what budget it holds. */
+  token_accepted: z.boolean().optional(),
 });
 type HealthBudget = NonNullable<z.infer<typeof healthSchema>['mx_rcpt_budget']>;
 
@@ -91,7 +93,9 @@ export class FleetHealth {
         return false;
       }
       const body = healthSchema.safeParse(parseJson(await readText(res)));
-      if (body.success) this.budgets.set(url, body.data.mx_rcpt_budget ?? null);
+      // A node that refused our token said nothing of its budget (its verify requests get the 401 warning).
+      if (body.success && body.data.token_accepted === false) this.budgets.delete(url);
+      else if (body.success) this.budgets.set(url, body.data.mx_rcpt_budget ?? null);
       return true;
     } catch {
       return false;

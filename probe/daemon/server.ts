@@ -6,7 +6,8 @@
 //                    for a domain sent as catch_all_pending (204).
 //   GET  /healthz    liveness; with the bearer token it also names the fleet RCPT budget this node
 //                    holds a share of ({budget, fleet_size, window_ms, node_share}), so clients can
-//                    check their PROBE_URLS against the fleet size
+//                    check their PROBE_URLS against the fleet size; with another token,
+//                    token_accepted: false
 //   GET  /metrics    Prometheus (prom-client); the same bearer token as /v1/verify
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -221,6 +222,9 @@ export function createProbeServer(o: { token: string; verifier: Verifier; budget
       switch (route) {
         case 'GET /healthz':
           if (drain.draining) return sendJson(res, 503, { ok: false, draining: true });
+          // A token that is not ours is said so (as /v1/verify's 401 would): the client then knows it
+          // was not told the budget, rather than told there is none.
+          if (req.headers.authorization !== undefined && !isAuthorized(req.headers.authorization, o.token)) return sendJson(res, 200, { ok: true, token_accepted: false });
           return sendJson(res, 200, o.budget && isAuthorized(req.headers.authorization, o.token) ? { ok: true, mx_rcpt_budget: o.budget } : { ok: true });
         case 'GET /metrics': {
           authorize(req, res);

@@ -139,6 +139,17 @@ describe('a fleet-wide RCPT budget per MX', () => {
     }
   });
 
+  it('a node that holds its share but refuses our token (a rotation half done) is not reported as holding no share', { timeout: 30_000 }, async () => {
+    const stale = await spawnProbeNode({ sourceIp: '127.0.0.6', token: 'the-old-token', env: { ...world.probeEnv(), PROBE_FLEET_MX_RCPT_PER_MINUTE: String(BUDGET), PROBE_FLEET_SIZE: '4', PROBE_FLEET_MX_RCPT_WINDOW_MS: String(WINDOW_MS) } });
+    try {
+      const fleet = new ProbeClient({ urls: [nodes[0]!.url, stale.url], token: TOKEN });
+      expect(await fleet.liveNodes()).toHaveLength(2);
+      expect(fleet.stats.warnings.filter((w) => w.includes(stale.url) && w.includes('holds no share'))).toEqual([]);
+    } finally {
+      await stale.stop();
+    }
+  });
+
   it('a server without PIPELINING gets each RCPT only when the budget has room, with every verdict right', { timeout: 30_000 }, async () => {
     world.resetCounters();
     const verifier = createVerifier({ ...fastProbeOptions(world), dnsTimeoutMs: 3000, sourceIps: ['127.0.0.7'], mxRcptBudget: { rcpts: 3, windowMs: 600 } });
