@@ -447,22 +447,37 @@ export async function refundSecondPayments(db: Kysely<Database>, gateway: Pick<P
     if (!pay || pay.mode !== gateway.mode) continue;
     try {
       const refund = await gateway.refundPayment(pay.id, pay.amount - pay.refunded_amount, { account_id: pay.account_id, reason: 'second_payment_for_period' });
-      await db.transaction().execute(async (trx) => {
-        const row = await trx
-          .updateTable('payment')
-          .set({ status: 'refunded', refunded_amount: pay.amount, refund_ids: sql<string[]>`array_append(refund_ids, ${refund.id})`, refund_id: refund.id, refunded_at: new Date() })
-          .where('id', '=', pay.id)
-          .where('status', '=', 'captured')
-          .returning('id')
-          .executeTakeFirst();
-        if (row) await writeAudit(trx, { accountId: pay.account_id, actor: 'system', actorUserId: null, action: 'billing.refund_recorded', targetType: 'payment', targetId: pay.id, data: { refund_id: refund.id, amount: pay.amount, payment_amount: pay.amount, partial: false, current_period: false, via: 'second_payment' } });
-      });
+      await recordRestRefunded(db, pay, refund.id, 'second_payment');
       done.push(pay.id);
     } catch (err) {
       console.error('[billing] refund of a second payment failed (retried by the reconciliation):', (err as { error?: unknown })?.error ?? err);
     }
   }
   return done;
+}
+
+/**
+ * Razorpay took refund `refundId` for what was left of `pay`: the payment is recorded refunded in full
+ * (unless another refund was recorded meanwhile: refund.processed then records that one by its id),
+ * with its audit entry, in one transaction.
+ */
+async function recordRestRefunded(
+  db: Kysely<Database>,
+  pay: { id: string; amount: number; refunded_amount: number; account_id: string },
+  refundId: string,
+  via: 'second_payment' | 'refund_failed_retry',
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('payment')
+      .set({ status: 'refunded', refunded_amount: pay.amount, refund_ids: sql<string[]>`array_append(refund_ids, ${refundId})`, refund_id: refundId, refunded_at: new Date() })
+      .where('id', '=', pay.id)
+      .where('status', '=', 'captured')
+      .where('refunded_amount', '=', pay.refunded_amount)
+      .returning('id')
+      .executeTakeFirst();
+    if (row) await writeAudit(trx, { accountId: pay.account_id, actor: 'system', actorUserId: null, action: 'billing.refund_recorded', targetType: 'payment', targetId: pay.id, data: { refund_id: refundId, amount: pay.amount - pay.refunded_amount, payment_amount: pay.amount, partial: false, current_period: false, via } });
+  });
 }
 
 async function syncPeriod(trx: Trx, subId: string, accountId: string, accountSubId: string | null, start: Date, end: Date): Promise<void> {
@@ -668,17 +683,7 @@ export async function refundAgain(db: Kysely<Database>, gateway: Pick<PaymentGat
     if (!pay || !gateway || pay.amount - pay.refunded_amount <= 0) continue;
     try {
       const refund = await gateway.refundPayment(pay.id, pay.amount - pay.refunded_amount, { account_id: pay.account_id, reason: 'refund_failed_retry' });
-      await db.transaction().execute(async (trx) => {
-        const row = await trx
-          .updateTable('payment')
-          .set({ status: 'refunded', refunded_amount: pay.amount, refund_ids: sql<string[]>`array_append(refund_ids, ${refund.id})`, refund_id: refund.id, refunded_at: new Date() })
-          .where('id', '=', pay.id)
-          .where('status', '=', 'captured')
-          .where('refunded_amount', '=', pay.refunded_amount)
-          .returning('id')
-          .executeTakeFirst();
-        if (row) await writeAudit(trx, { accountId: pay.account_id, actor: 'system', actorUserId: null, action: 'billing.refund_recorded', targetType: 'payment', targetId: pay.id, data: { refund_id: refund.id, amount: pay.amount - pay.refunded_amount, payment_amount: pay.amount, partial: false, current_period: false, via: 'refund_failed_retry' } });
-      });
+      await recordRestRefunded(db, pay, refund.id, 'refund_failed_retry');
       done.push(pay.id);
     } catch (err) {
       console.error('[billing] a failed refund could not be made again (retried by the reconciliation; see audit billing.refund_failed):', (err as { error?: unknown })?.error ?? err);

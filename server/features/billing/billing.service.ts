@@ -390,6 +390,16 @@ export interface VerifyResult {
   message: string | null;
 }
 
+/** The plan, period end and name of the account a payment was applied to (verifyPayment's answer). */
+function paidAccount(db: Db, accountId: string) {
+  return db
+    .selectFrom('account')
+    .innerJoin('organization', 'organization.id', 'account.id')
+    .select(['account.plan', 'account.current_period_end', 'organization.name'])
+    .where('account.id', '=', accountId)
+    .executeTakeFirstOrThrow();
+}
+
 /**
  * The checkout handler's answer: signature checked in constant time, then the first charge applied
  * once. The proof comes from the tab that opened the checkout, whichever account the session works
@@ -422,12 +432,7 @@ export async function verifyPayment(deps: AppDeps, o: { activeAccountId: string;
     for (const id of [adopted.replacedSubscriptionId, adopted.stopSubscriptionId]) {
       if (id) await gateway.cancelSubscription(id, false).catch((err: unknown) => console.error('[billing] cancel of a resumed subscription not taken failed:', err));
     }
-    const account = await deps.db
-      .selectFrom('account')
-      .innerJoin('organization', 'organization.id', 'account.id')
-      .select(['account.plan', 'account.current_period_end', 'organization.name'])
-      .where('account.id', '=', accountId)
-      .executeTakeFirstOrThrow();
+    const account = await paidAccount(deps.db, accountId);
     const plan = planByType(account.plan);
     const when = account.current_period_end ? formatDay(account.current_period_end) : formatDay(sub.start_at);
     return {
@@ -466,12 +471,7 @@ export async function verifyPayment(deps: AppDeps, o: { activeAccountId: string;
   if (outcome.applied && outcome.replacedSubscriptionId) {
     await gateway.cancelSubscription(outcome.replacedSubscriptionId, false).catch((err: unknown) => console.error('[billing] cancel of the replaced subscription failed:', err));
   }
-  const account = await deps.db
-    .selectFrom('account')
-    .innerJoin('organization', 'organization.id', 'account.id')
-    .select(['account.plan', 'account.current_period_end', 'organization.name'])
-    .where('account.id', '=', accountId)
-    .executeTakeFirstOrThrow();
+  const account = await paidAccount(deps.db, accountId);
   const plan = planByType(account.plan);
   const which = { accountId, accountName: account.name, otherAccount: accountId !== o.activeAccountId };
   const second = await deps.db.selectFrom('payment').select('id').where('id', '=', o.razorpay_payment_id).where('account_id', '=', accountId).where('second_payment', '=', true).executeTakeFirst();
