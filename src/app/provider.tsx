@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Toaster } from 'sonner';
 import { queryClient } from '../lib/query-client';
 import { TRPCProvider, createTrpcClient } from '../lib/trpc';
@@ -11,14 +11,17 @@ const PHONE = '(max-width: 639px)';
  * buttons (a tap on it goes through to the hidden button): there toasts come from the top.
  */
 function useToastPosition(): 'top-center' | 'bottom-right' {
-  const [phone, setPhone] = useState(() => window.matchMedia(PHONE).matches);
-  useEffect(() => {
-    const mql = window.matchMedia(PHONE);
-    const onChange = () => setPhone(mql.matches);
-    mql.addEventListener('change', onChange);
-    return () => mql.removeEventListener('change', onChange);
-  }, []);
+  // Read through useSyncExternalStore, not a state set from a 'change' listener added in an effect:
+  // a resize (a phone turned, a window narrowed) between the first render and that effect was lost,
+  // and toasts stayed bottom right on a phone until the next change.
+  const phone = useSyncExternalStore(subscribePhone, () => window.matchMedia(PHONE).matches);
   return phone ? 'top-center' : 'bottom-right';
+}
+
+function subscribePhone(onChange: () => void): () => void {
+  const mql = window.matchMedia(PHONE);
+  mql.addEventListener('change', onChange);
+  return () => mql.removeEventListener('change', onChange);
 }
 
 export function AppProvider({ children }: { children: ReactNode }) {
