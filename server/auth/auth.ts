@@ -1,6 +1,6 @@
 // better-auth: email + password with required verification, sessions, TOTP two-factor, and the
 // organization plugin as the account/team model (owner/admin/member, invitations).
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { betterAuth, type BetterAuthOptions } from 'better-auth';
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'better-auth/api';
 import { deleteSessionCookie, setSessionCookie } from 'better-auth/cookies';
@@ -16,6 +16,7 @@ import { SUPPORT_EMAIL } from '../contracts/plans';
 import { linkMail, type Mailer } from '../mail/mailer';
 import { holdsNul, NUL_MESSAGE } from '../lib/nul';
 import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER, RECEIVED_AT_HEADER } from './auth-routes';
+import { knownDevice, markKnownDevice } from './known-device';
 
 export interface AuthDeps {
   pool: pg.Pool;
@@ -221,30 +222,6 @@ async function settleSessionAfterVerify(ctx: HookContext): Promise<void> {
 }
 
 const CHANGE_PASSWORD_PATH = '/change-password';
-
-/**
- * A browser that has given an address's right password carries a signed cookie naming that address
- * (keyed digest) and a random device id for a year: its sign-ins to that address are counted apart
- * (auth-mail-throttle.ts), so whoever sends wrong passwords for the address from elsewhere cannot
- * lock its owner out of their own browser. The cookie is worth nothing for another address.
- */
-const KNOWN_DEVICE_COOKIE = 'known_device';
-const KNOWN_DEVICE_MAX_AGE = 60 * 60 * 24 * 365;
-
-/** The address a known-device cookie is for, under the server's key: a reader of the cookie cannot test guesses of it. */
-const knownDeviceAddress = (ctx: HookContext, email: string): string => createHmac('sha256', ctx.context.secret).update(email.trim().toLowerCase()).digest('base64url');
-
-async function knownDevice(ctx: HookContext, email: string): Promise<string | null> {
-  const value = await ctx.getSignedCookie(ctx.context.createAuthCookie(KNOWN_DEVICE_COOKIE).name, ctx.context.secret).catch(() => null);
-  if (typeof value !== 'string') return null;
-  const [address, device] = value.split(':');
-  return address === knownDeviceAddress(ctx, email) && device && /^[A-Za-z0-9_-]{16,64}$/.test(device) ? device : null;
-}
-
-async function markKnownDevice(ctx: HookContext, email: string, device: string | null): Promise<void> {
-  const cookie = ctx.context.createAuthCookie(KNOWN_DEVICE_COOKIE, { maxAge: KNOWN_DEVICE_MAX_AGE });
-  await ctx.setSignedCookie(cookie.name, `${knownDeviceAddress(ctx, email)}:${device ?? randomBytes(18).toString('base64url')}`, ctx.context.secret, cookie.attributes);
-}
 
 /** Before: refuses hostile input, then counts a password sign-in against its address (auth-mail-throttle.ts). */
 function beforeHook(db: Db) {
