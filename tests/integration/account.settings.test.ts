@@ -172,17 +172,20 @@ describe('two-factor authentication (TOTP)', () => {
     expect((await replay.client.request('/api/auth/two-factor/verify-totp', { json: { code: await otp.hotp(step) } })).status).toBe(401);
     expect(await me(replay.client)).toBeNull();
 
-    // Two sign-ins racing with one fresh code: one gets in.
+    // Two sign-ins racing with one fresh code: one gets in. A second account, so the code can be the next
+    // step's (accepted for 30–60 s more) whatever the clock did above; the first account's steps left
+    // unspent may be the one before, which the next tick of the clock ends (CI saw both racers refused).
+    const racerEmail = 'totp-race@example.com';
     const now = Math.floor(Date.now() / 30_000);
-    const freshStep = [now - 1, now, now + 1].find((s) => s !== step && s !== step + 1)!;
-    const fresh = await otp.hotp(freshStep);
-    const racers = [await signIn(email, 'replay-secret'), await signIn(email, 'replay-secret')];
+    const racer = await withTwoFactor(racerEmail, 'race-secret', now);
+    const fresh = await racer.otp.hotp(now + 1);
+    const racers = [await signIn(racerEmail, 'race-secret'), await signIn(racerEmail, 'race-secret')];
     const answers = await Promise.all(racers.map((r) => r.client.request('/api/auth/two-factor/verify-totp', { json: { code: fresh } })));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
 
-    // A wrong code is not spent: the owner's next try with the right one still works.
-    const owner = await signIn(email, 'replay-secret');
-    const wrong = (await otp.hotp(freshStep)) === '000000' ? '111111' : '000000';
+    // A code that was never right is refused too.
+    const owner = await signIn(racerEmail, 'race-secret');
+    const wrong = fresh === '000000' ? '111111' : '000000';
     expect((await owner.client.request('/api/auth/two-factor/verify-totp', { json: { code: wrong } })).status).toBe(401);
   });
 
