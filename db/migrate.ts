@@ -27,6 +27,7 @@ import * as mHashMailboxKeys from './migrations/2026_11_24_06_20_00_hash_mailbox
 import * as mResultViaApi from './migrations/2026_11_24_08_10_00_validation_result_via_api';
 import * as mPaymentRefundedAmount from './migrations/2026_11_24_12_10_00_payment_refunded_amount';
 import * as mSubscriptionFollows from './migrations/2026_11_24_16_40_00_subscription_follows';
+import * as mScheduleFirstRun from './migrations/2026_11_24_19_20_00_schedule_first_run';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_21_00_00_create_core': m001,
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_08_10_00_validation_result_via_api': mResultViaApi,
   '2026_11_24_12_10_00_payment_refunded_amount': mPaymentRefundedAmount,
   '2026_11_24_16_40_00_subscription_follows': mSubscriptionFollows,
+  '2026_11_24_19_20_00_schedule_first_run': mScheduleFirstRun,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -202,6 +202,8 @@ export interface ScheduleTable {
   is_active: ColumnType<boolean, boolean | undefined, boolean>;
   total_runs: ColumnType<number, number | undefined, number>;
   last_run_at: Date | null;
+  /** When it first ran: a monthly schedule's runs keep this day of month (clamped to short months). */
+  first_run_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: Timestamp;
 }
 

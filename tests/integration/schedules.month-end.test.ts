@@ -1,8 +1,9 @@
-// a monthly schedule that last ran on the 31st must run once in the following month too.
+// A monthly schedule that last ran on the 31st must run once in the following month too, and keep its
+// first run's day of month after a short month (31st → Feb 28 → Mar 31, not the 28th for good).
 // dueScheduleIds (SQL: last_run_at + interval '1 month' → Feb 28) and runSchedule (JS setUTCMonth:
 // Jan 31 + 1 month → Mar 3) disagree, so the February run is skipped and a month is lost.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dueScheduleIds, runSchedule } from '../../server/features/schedules/schedules.service';
+import { dueScheduleIds, listSchedules, nextRunAt, runSchedule } from '../../server/features/schedules/schedules.service';
 import { createTestDb, type TestDb } from '../helpers/test-db';
 import { seedAccount } from './jobs.world';
 
@@ -51,5 +52,46 @@ describe('monthly schedule at month end', () => {
       else skippedWhileDue++;
     }
     expect({ created, skippedWhileDue }).toEqual({ created: 1, skippedWhileDue: 0 });
+  });
+});
+
+describe('monthly schedule keeps its day of month', () => {
+  it('first run on Jan 31 runs Feb 28, then Mar 31, Apr 30, May 31 (not the 28th every month after)', async () => {
+    const { accountId, userId } = await seedAccount(tdb.db, { plan: 'pro', credits: 1000 });
+    const s = await tdb.db
+      .insertInto('schedule')
+      .values({ account_id: accountId, created_by: userId, name: 'Month end list', description: null, email_list: ['d@example.com'], frequency: 'monthly' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const runDays: string[] = [];
+    // Ticks every 6 hours from Jan 31 to the end of May (bounded: 121 days × 4), each run a minute late.
+    for (let t = Date.parse('2027-01-31T09:00:00Z'); t < Date.parse('2027-06-01T00:00:00Z'); t += 6 * 3_600_000) {
+      const now = new Date(t);
+      if (!(await dueScheduleIds(tdb.db, now)).includes(s.id)) continue;
+      const r = await runSchedule(tdb.db, s.id, now);
+      if (r.status === 'created') runDays.push(now.toISOString().slice(0, 10));
+    }
+    expect(runDays).toEqual(['2027-01-31', '2027-02-28', '2027-03-31', '2027-04-30', '2027-05-31']);
+    // The card's "Next run" says the same: June 30.
+    const [view] = await listSchedules(tdb.db, accountId);
+    expect(view?.next_run_at?.slice(0, 10)).toBe('2027-06-30');
+  });
+
+  it('a run a few seconds late across midnight does not skip the next month', async () => {
+    const { accountId, userId } = await seedAccount(tdb.db, { plan: 'pro', credits: 1000 });
+    const s = await tdb.db
+      .insertInto('schedule')
+      .values({ account_id: accountId, created_by: userId, name: 'Late list', description: null, email_list: ['e@example.com'], frequency: 'monthly' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect((await runSchedule(tdb.db, s.id, new Date('2027-01-31T23:59:50Z'))).status).toBe('created');
+    // Due Feb 28 23:59:50; the tick that runs it comes at Mar 1 00:00:20.
+    const late = new Date('2027-03-01T00:00:20Z');
+    expect(await dueScheduleIds(tdb.db, late)).toContain(s.id);
+    expect((await runSchedule(tdb.db, s.id, late)).status).toBe('created');
+    const due = await tdb.db.selectFrom('schedule').selectAll().where('id', '=', s.id).executeTakeFirstOrThrow();
+    expect(nextRunAt(due)?.toISOString()).toBe('2027-03-31T23:59:50.000Z');
+    expect(await dueScheduleIds(tdb.db, new Date('2027-03-31T23:59:49Z'))).not.toContain(s.id);
+    expect(await dueScheduleIds(tdb.db, new Date('2027-03-31T23:59:50Z'))).toContain(s.id);
   });
 });

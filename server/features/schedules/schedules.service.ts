@@ -17,16 +17,44 @@ import { enqueueWebhook } from '../webhooks/webhooks.service';
 
 export const FREQUENCY_INTERVAL: Record<Frequency, string> = { daily: '1 day', weekly: '7 days', monthly: '1 month' };
 
-/** When a schedule is next due: never run → now; otherwise last run + its period. */
-export function nextRunAt(s: { frequency: Frequency; last_run_at: Date | null; is_active: boolean }, now = new Date()): Date | null {
+/**
+ * When a schedule is next due: never run → now; daily and weekly → last run + its period; monthly →
+ * the first month-step from its first run that comes after the last run. A monthly schedule keeps
+ * its first run's day of month and time (UTC), clamped to shorter months (first run Jan 31 → Feb 28
+ * → Mar 31 → Apr 30 …): stepping from the last run instead slid it to the 28th for good after one
+ * February. dueScheduleIds' SQL computes the same (`+ k * interval '1 month'` clamps as addMonthsClamped).
+ */
+export function nextRunAt(
+  s: { frequency: Frequency; last_run_at: Date | null; first_run_at?: Date | null; is_active: boolean },
+  now = new Date(),
+): Date | null {
   if (!s.is_active) return null;
   if (!s.last_run_at) return now;
-  // The same calendar as dueScheduleIds' SQL (`+ interval '1 month'` clamps Jan 31 to Feb 28).
-  if (s.frequency === 'monthly') return addMonthsClamped(s.last_run_at, 1);
+  if (s.frequency === 'monthly') {
+    const anchor = s.first_run_at ?? s.last_run_at;
+    const last = s.last_run_at;
+    const k = Math.max(0, (last.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + last.getUTCMonth() - anchor.getUTCMonth());
+    const inLastMonth = addMonthsClamped(anchor, k);
+    return inLastMonth.getTime() > last.getTime() ? inLastMonth : addMonthsClamped(anchor, k + 1);
+  }
   const d = new Date(s.last_run_at);
   d.setUTCDate(d.getUTCDate() + (s.frequency === 'daily' ? 1 : 7));
   return d;
 }
+
+/**
+ * nextRunAt in SQL, for `schedule as s` (UTC calendar): the monthly step is counted from
+ * first_run_at (k = months from it to the last run; that month's date if still after the last run,
+ * else the next month's).
+ */
+const NEXT_RUN_SQL = sql<Date>`(case
+  when s.frequency = 'monthly' then (
+    select (case when a.t + m.k * interval '1 month' > l.t then a.t + m.k * interval '1 month' else a.t + (m.k + 1) * interval '1 month' end) at time zone 'UTC'
+      from (select coalesce(s.first_run_at, s.last_run_at) at time zone 'UTC' as t) a,
+           (select s.last_run_at at time zone 'UTC' as t) l,
+           lateral (select greatest(0, ((extract(year from l.t) - extract(year from a.t)) * 12 + extract(month from l.t) - extract(month from a.t))::int) as k) m)
+  else ((s.last_run_at at time zone 'UTC') + (case s.frequency when 'daily' then interval '1 day' else interval '7 days' end)) at time zone 'UTC'
+end)`;
 
 /** Unique, normalised addresses from typed lines; only entries that look like addresses count. */
 export function cleanScheduleEmails(list: string[]): string[] {
@@ -79,6 +107,7 @@ export async function listSchedules(db: Db, accountId: string): Promise<Schedule
       sql<number>`cardinality(s.email_list)`.as('email_count'),
       's.total_runs',
       's.last_run_at',
+      's.first_run_at',
       's.created_at',
       'lj.job_id',
       'lj.job_status',
@@ -226,11 +255,7 @@ export async function dueScheduleIds(db: Db, now: Date): Promise<string[]> {
     .where((eb) =>
       eb.or([
         eb('s.last_run_at', 'is', null),
-        eb(
-          sql<Date>`((s.last_run_at at time zone 'UTC') + (case s.frequency when 'daily' then interval '1 day' when 'weekly' then interval '7 days' else interval '1 month' end)) at time zone 'UTC'`,
-          '<=',
-          now,
-        ),
+        eb(NEXT_RUN_SQL, '<=', now),
       ]),
     )
     .orderBy('s.last_run_at', (ob) => ob.asc().nullsFirst())
@@ -249,7 +274,7 @@ export async function runSchedule(db: Db, scheduleId: string, now: Date): Promis
     const s = await trx
       .selectFrom('schedule as s')
       .innerJoin('account as a', 'a.id', 's.account_id')
-      .select(['s.id', 's.account_id', 's.created_by', 's.name', 's.email_list', 's.frequency', 's.is_active', 's.last_run_at', 'a.plan', 'a.credits_balance', 'a.subscription_status'])
+      .select(['s.id', 's.account_id', 's.created_by', 's.name', 's.email_list', 's.frequency', 's.is_active', 's.last_run_at', 's.first_run_at', 'a.plan', 'a.credits_balance', 'a.subscription_status'])
       .where('s.id', '=', scheduleId)
       .forUpdate()
       .executeTakeFirst();
@@ -258,7 +283,11 @@ export async function runSchedule(db: Db, scheduleId: string, now: Date): Promis
     if (!due || due.getTime() > now.getTime()) return { jobId: null, status: 'skipped' as const };
 
     const filename = `${s.name} (scheduled ${s.frequency} run)`;
-    await trx.updateTable('schedule').set({ total_runs: sql`total_runs + 1`, last_run_at: now }).where('id', '=', s.id).execute();
+    await trx
+      .updateTable('schedule')
+      .set({ total_runs: sql`total_runs + 1`, last_run_at: now, first_run_at: s.first_run_at ?? s.last_run_at ?? now })
+      .where('id', '=', s.id)
+      .execute();
     const suspended = s.subscription_status === 'suspended';
     if (suspended || s.credits_balance < s.email_list.length) {
       // Shown in History as a failed run with the reason; the schedule tries again next period.
