@@ -4,7 +4,7 @@
  * - retention-purge: daily, deletes results, jobs and files older than 90 days.
  * - quota-reset: on the 1st of each month (backfilled up to a week if the workers were down);
  *   it acts once per usage period, so a repeat is harmless. Monthly subscriptions refill on their
- *   own charges instead (billing-events.ts); annual ones on their own month starts (billing-tick).
+ *   own charges instead (billing-charges.ts); annual ones on their own month starts (billing-tick).
  * - billing-tick: every 10 minutes, suspends accounts whose grace ended, ends cancelled periods and
  *   grants annual plans the monthly credits that are due (once per month, credit_grant).
  * - billing-reconcile: hourly, asks Razorpay about subscriptions that may have missed a webhook and

@@ -10,7 +10,9 @@
 // refund failed are refunded again here.
 import { sql } from 'kysely';
 import type { AppDeps } from '../../deps';
-import { applyBillingEvent, refundAgain, refundSecondPayments, type WebhookBody } from './billing-events';
+import { applyBillingEvent } from './billing-webhook';
+import { refundAgain, refundSecondPayments } from './billing-refunds';
+import type { WebhookBody } from './razorpay-event';
 import { gatewayFor } from './billing.service';
 import type { PaymentGateway, RemoteSubscription } from './razorpay';
 

@@ -1,6 +1,6 @@
 // The billing clock (worker cron billing-tick, every 10 minutes): grace periods that ended, paused
 // and cancelled plans whose paid period is over, and the monthly refills of annual plans. What
-// Razorpay tells us is applied in billing-events.ts; this is what the passing of time decides.
+// Razorpay tells us is applied in billing-webhook.ts; this is what the passing of time decides.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
 import { isUnlimited, planByType } from '../../contracts/plans';
@@ -8,7 +8,7 @@ import type { AppDeps } from '../../deps';
 import { addMonthsClamped } from '../../lib/dates';
 import { writeAudit } from '../audit/audit';
 import { grantPeriodMonth } from '../credits/credits';
-import { endIfDue, suspendIfPausedAndDue } from './billing-events';
+import { endIfDue, suspendIfPausedAndDue } from './subscription-lifecycle';
 import { sendBillingMails, type BillingMail } from './billing-mail';
 
 const DAY = 24 * 60 * 60 * 1000;

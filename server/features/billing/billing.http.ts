@@ -9,7 +9,7 @@ import { rawBodyGuard } from '../../http/body-guard';
 import { sendError } from '../../http/send-error';
 import { sessionMember } from '../../http/session-member';
 import { AppError } from '../../lib/app-error';
-import { handleRazorpayWebhook, MAX_WEBHOOK_BYTES } from './billing-events';
+import { handleRazorpayWebhook, MAX_WEBHOOK_BYTES } from './billing-webhook';
 import { gatewayFor } from './billing.service';
 import { receiptHtml } from './receipt';
 

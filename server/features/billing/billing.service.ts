@@ -2,7 +2,7 @@
 // keys are configured). Upgrading from Free opens a new subscription; changing plan on a running
 // subscription takes effect at renewal (no proration). Cancelling keeps the plan to the period's end.
 // An owner may have the latest charge refunded within 14 days while the period's credits are unused.
-// What changes the account's plan and credits is a verified charge (billing-events.ts).
+// What changes the account's plan and credits is a verified charge (billing-charges.ts).
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import type { PaidPlan, Plan } from '../../../db/types';
@@ -21,7 +21,11 @@ import {
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
-import { LIVE_STATUSES, addInterval, adoptSuccessor, applyCharge, endIfDue, handleRazorpayWebhook, isPendingSuccessor, lockAccountBilling, lockForRefund, lowerPlanForRefund, refundSecondPayments } from './billing-events';
+import { lockAccountBilling } from './billing-locks';
+import { LIVE_STATUSES, addInterval, adoptSuccessor, endIfDue, isPendingSuccessor } from './subscription-lifecycle';
+import { applyCharge } from './billing-charges';
+import { lockForRefund, lowerPlanForRefund, refundSecondPayments } from './billing-refunds';
+import { handleRazorpayWebhook } from './billing-webhook';
 import { formatDay } from './billing-mail';
 import { decideCurrency } from './currency';
 import { hexSignatureMatches, paymentGateway, subscriptionPaymentSignature, testId, webhookSignature, type PaymentGateway } from './razorpay';
@@ -622,7 +626,7 @@ export async function refundLatestPayment(deps: AppDeps, o: { accountId: string;
         console.error('[billing] immediate cancel after refund failed (the plan is lowered anyway):', (err as { error?: unknown })?.error ?? err);
       }
     }
-    // The same rule a refund made in Razorpay's dashboard follows (billing-events.ts).
+    // The same rule a refund made in Razorpay's dashboard follows (billing-refunds.ts).
     const lowered = await lowerPlanForRefund(trx, { pay, refundId: refund.id, now, actorUserId: o.userId, via: 'refund_button' });
     for (const id of lowered.stopped) {
       await gateway.cancelSubscription(id, false).catch((err: unknown) => console.error('[billing] cancel of a resumed subscription after a refund failed:', (err as { error?: unknown })?.error ?? err));
