@@ -19,7 +19,7 @@ export const MAX_CHANGES_PER_PAYLOAD = 1_000;
 export const WEBHOOK_RESPONSE_CAP_BYTES = 64 * 1024;
 /**
  * How long a failing delivery is retried, to the half hour: graphile-worker waits e^n seconds after
- * the n-th failed attempt, so the 10 attempts (webhooks.service.ts MAX_WEBHOOK_ATTEMPTS) span
+ * the n-th failed attempt, so the 10 attempts (webhook-queue.ts MAX_WEBHOOK_ATTEMPTS) span
  * e^1 + … + e^9 ≈ 12,800 s. Measured in tests/integration/webhooks.delivery.test.ts.
  */
 export const WEBHOOK_RETRY_WINDOW_HOURS = 3.5;

@@ -4,7 +4,7 @@
 // event (the job as GET /v1/jobs/{id} shows it, status cancelled), once, and account endpoints that
 // subscribe to job.cancelled get it as well.
 import { describe, expect, it } from 'vitest';
-import { deliverWebhook } from '../../server/features/webhooks/webhooks.service';
+import { deliverWebhook } from '../../server/features/webhooks/webhook-delivery';
 import { verifyWebhookV2 } from '../../server/features/webhooks/webhook-signing';
 import { ownerOn } from '../helpers/accounts';
 import { fileFixture } from '../helpers/file-fixture';

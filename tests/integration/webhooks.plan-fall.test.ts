@@ -4,7 +4,8 @@
 // endpoint's delivery is refused (403 PLAN_REQUIRED) — while a bulk job's own webhook_url, a Pro
 // feature, is still delivered and replayed on Pro.
 import { describe, expect, it } from 'vitest';
-import { deliverWebhook, enqueueWebhook } from '../../server/features/webhooks/webhooks.service';
+import { deliverWebhook } from '../../server/features/webhooks/webhook-delivery';
+import { enqueueWebhook } from '../../server/features/webhooks/webhook-queue';
 import { ownerOn } from '../helpers/accounts';
 import { fileFixture } from '../helpers/file-fixture';
 import { insertFinishedJob } from '../helpers/jobs';

@@ -2,7 +2,8 @@
 // its deliveries (whose endpoint_id the delete clears) cannot be replayed to it, and a delivery that
 // names no endpoint goes out only to its job's own webhook_url.
 import { describe, expect, it } from 'vitest';
-import { deliverWebhook, enqueueWebhook } from '../../server/features/webhooks/webhooks.service';
+import { deliverWebhook } from '../../server/features/webhooks/webhook-delivery';
+import { enqueueWebhook } from '../../server/features/webhooks/webhook-queue';
 import { ownerOn } from '../helpers/accounts';
 import { fileFixture } from '../helpers/file-fixture';
 import { insertFinishedJob } from '../helpers/jobs';

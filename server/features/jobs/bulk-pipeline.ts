@@ -25,7 +25,7 @@ import { depthForPlan } from '../validation/validation.service';
 import type { Depth } from '../../../probe/contract';
 import { resultRow } from '../validation/results.queries';
 import { creditsNeededMessage } from './jobs.service';
-import { enqueueWebhook } from '../webhooks/webhooks.service';
+import { enqueueWebhook } from '../webhooks/webhook-queue';
 import { sandboxResult } from '../api-keys/sandbox';
 import { TASKS } from '../../lib/tasks';
 

@@ -13,7 +13,7 @@ import type { Db } from '../../../db/client';
 import { TASKS } from '../../lib/tasks';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
-import { enqueueWebhook } from '../webhooks/webhooks.service';
+import { enqueueWebhook } from '../webhooks/webhook-queue';
 import { accountJobOr404 } from './job-results';
 import { apiKeyAuditFacts } from '../api-keys/api-keys.queries';
 import type { JobView } from './jobs.queries';

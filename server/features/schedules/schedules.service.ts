@@ -13,7 +13,7 @@ import { depthForPlan } from '../validation/validation.service';
 import { AppError } from '../../lib/app-error';
 import { SUSPENDED_MESSAGE } from '../billing/service-state';
 import { addMonthsClamped } from '../../lib/dates';
-import { enqueueWebhook } from '../webhooks/webhooks.service';
+import { enqueueWebhook } from '../webhooks/webhook-queue';
 
 export const FREQUENCY_INTERVAL: Record<Frequency, string> = { daily: '1 day', weekly: '7 days', monthly: '1 month' };
 

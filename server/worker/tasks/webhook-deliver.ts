@@ -4,7 +4,7 @@
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
-import { deliverJobWebhook, deliverWebhook } from '../../features/webhooks/webhooks.service';
+import { deliverJobWebhook, deliverWebhook } from '../../features/webhooks/webhook-delivery';
 
 const payloadSchema = z.union([z.object({ deliveryId: z.uuid() }), z.object({ jobId: z.uuid() })]);
 
