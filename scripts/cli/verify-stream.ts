@@ -19,7 +19,20 @@ export interface StreamOptions {
   window?: number;
   onRead?: (read: number) => void;
   onResult?: (r: VerificationResult) => void;
+  /**
+   * A batch short of batchSize is started once no address has come for this long (addresses typed or
+   * piped in slowly get their results as they go). Without it, only full batches and the list's end.
+   */
+  lingerMs?: number;
+  /**
+   * Stops the run (Ctrl+C): no further address is read or started, the batches under way are cut
+   * (their unanswered addresses have no line), and every line already answered is written whole.
+   */
+  signal?: AbortSignal;
 }
+
+/** What waiting for the list's next address gave instead of an address. */
+type Pause = 'linger' | 'stop';
 
 /**
  * Verifies `addresses` (unique) batch by batch, several batches at once, and writes one line per
@@ -99,21 +112,68 @@ export async function verifyStream(
     );
   };
 
+  const halted = (): boolean => failure !== null || broken !== null || o.signal?.aborted === true;
+  o.signal?.addEventListener('abort', poke, { once: true });
   let read = 0;
   let batch: string[] = [];
-  for await (const email of addresses) {
-    batch.push(email);
-    read++;
-    o.onRead?.(read);
-    if (batch.length < batchSize) continue;
+  /** Starts the batch read so far, then waits while the window is full; false when the run is to stop. */
+  const startBatch = async (): Promise<boolean> => {
     start(batch, read - batch.length);
     batch = [];
-    while (!failure && broken === null && read - settled >= window) await new Promise<void>((resolve) => (wake = resolve));
-    if (failure || broken !== null) break;
+    while (!halted() && read - settled >= window) await new Promise<void>((resolve) => (wake = resolve));
+    return !halted();
+  };
+  const source = addresses[Symbol.asyncIterator]();
+  // The list's next address, asked once and awaited across lingers; null when none is being asked.
+  let asked: Promise<IteratorResult<string>> | null = null;
+  try {
+    while (!halted()) {
+      asked ??= source.next();
+      const got = await nextOrPause(asked, batch.length > 0 ? o.lingerMs : undefined, o.signal);
+      if (got === 'stop') break;
+      if (got === 'linger') {
+        if (!(await startBatch())) break;
+        continue;
+      }
+      asked = null;
+      if (got.done) break;
+      batch.push(got.value);
+      read++;
+      o.onRead?.(read);
+      if (batch.length >= batchSize && !(await startBatch())) break;
+    }
+    if (batch.length > 0 && !halted()) start(batch, read - batch.length);
+  } finally {
+    o.signal?.removeEventListener('abort', poke);
+    // Left early (a failure, Ctrl+C): the reader is closed (a file), not waited for (stdin may never send more).
+    if (halted()) {
+      asked?.catch(() => undefined);
+      void source.return?.()?.catch(() => undefined);
+    }
   }
-  if (batch.length > 0 && !failure && broken === null) start(batch, read - batch.length);
   await Promise.all(running);
   await writing;
   if (broken !== null) throw broken;
   return { read, failure };
+}
+
+/** `next`, or 'linger' once `lingerMs` has passed without it, or 'stop' as soon as `signal` aborts. */
+function nextOrPause<T>(next: Promise<T>, lingerMs: number | undefined, signal: AbortSignal | undefined): Promise<T | Pause> {
+  if (signal?.aborted) return Promise.resolve('stop');
+  if (lingerMs === undefined && !signal) return next;
+  return new Promise<T | Pause>((resolve, reject) => {
+    const timer = lingerMs === undefined ? null : setTimeout(() => done('linger'), lingerMs);
+    const onAbort = (): void => done('stop');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    function done(v: T | Pause): void {
+      if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(v);
+    }
+    next.then(done, (err: unknown) => {
+      if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      reject(err);
+    });
+  });
 }

@@ -1,5 +1,5 @@
 // `mailvet verify`: a self-hoster's whole list.
-//   mailvet verify [engine flags]                      addresses on stdin → JSON lines on stdout (probe/cli.ts)
+//   mailvet verify [engine flags]                      addresses on stdin → JSON lines on stdout
 //   mailvet verify --csv in.csv [--out out.csv]        the upload's CSV rules (header or a bare list,
 //                                                      delimiter, normalising, de-duplication) → the
 //                                                      result download's columns plus Reason
@@ -8,13 +8,14 @@
 // On a TTY a progress bar with rate and ETA is drawn on stderr (nothing otherwise); at the end a
 // summary by result and reason goes to stderr. Exit 0 when every address got a result, 1 when some
 // could not be verified (--out then left as it was, the rows verified in <out>.partial), 2 when the
-// input is refused (unreadable CSV, no email column, …).
+// input is refused (unreadable CSV, no email column, …), 130/143 when stopped by Ctrl+C/SIGTERM (the
+// rows answered until then written whole, the summary of what was done; a second one stops at once).
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { open, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { Command } from 'commander';
-import { addEngineOptions, cliLine, exitWhenStdoutCloses, optionsFromFlags, parseCli, stdinLine, verifyStdin, type VerifyFlags } from '../../probe/cli';
+import { addEngineOptions, cliLine, exitWhenStdoutCloses, optionsFromFlags, parseCli, stdinLine, type VerifyFlags } from '../../probe/cli';
 import { ProbeClient, probeUrl } from '../../probe/client/probe-client';
 import { depthSchema, trimAddress, type VerificationResult } from '../../probe/contract';
 import { createVerifier } from '../../probe/index';
@@ -129,29 +130,65 @@ function fleetUrls(raw: string): string[] {
   return urls.map(probeUrl);
 }
 
-/** Verifies one batch of addresses, locally or on the fleet; close() once every batch is done. */
-function verifierOf(flags: CliFlags): { verify(emails: string[]): AsyncIterable<VerificationResult>; close(): Promise<void> } {
+/** Verifies one batch of addresses, locally or on the fleet, until `signal`; close() once every batch is done. */
+function verifierOf(flags: CliFlags, signal: AbortSignal): { verify(emails: string[]): AsyncIterable<VerificationResult>; close(): Promise<void> } {
   const depth = depthSchema.parse(flags.depth);
   const mode = flags.mode === 'bulk' ? 'bulk' : 'realtime';
   if (flags.probeUrls !== undefined) {
     const token = flags.probeToken ?? process.env.PROBE_TOKEN ?? '';
     if (!token) throw new Error('--probe-urls needs the fleet token: --probe-token or PROBE_TOKEN');
     const client = new ProbeClient({ urls: fleetUrls(flags.probeUrls), token });
-    return { verify: (emails) => client.verify(emails, { depth, mode }), close: async () => undefined };
+    return { verify: (emails) => client.verify(emails, { depth, mode, signal }), close: async () => undefined };
   }
   const verifier = createVerifier(optionsFromFlags(flags, process.env));
-  return { verify: (emails) => verifier.verifyBatch(emails, { depth, mode }), close: () => verifier.close() };
+  return { verify: (emails) => verifier.verifyBatch(emails, { depth, mode, signal }), close: () => verifier.close() };
 }
 
-async function* stdinAddresses(): AsyncGenerator<string> {
-  let first = true;
-  for await (const raw of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
-    const line = stdinLine(raw, first);
-    if (trimAddress(line) === '') continue;
-    first = false;
-    yield line;
+/** The addresses on stdin, one a line; `stop` closes stdin (a run stopped does not wait for more lines). */
+async function* stdinAddresses(stop: AbortSignal): AsyncGenerator<string> {
+  const close = (): void => void process.stdin.destroy();
+  stop.addEventListener('abort', close, { once: true });
+  try {
+    let first = true;
+    for await (const raw of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+      const line = stdinLine(raw, first);
+      if (trimAddress(line) === '') continue;
+      first = false;
+      yield line;
+    }
+  } finally {
+    stop.removeEventListener('abort', close);
   }
 }
+
+/** What Ctrl+C (SIGINT) or SIGTERM asks of a run: stop cleanly at the first, at once at the second. */
+class Interruption {
+  readonly stop = new AbortController();
+  by: NodeJS.Signals | null = null;
+  private readonly listener = (signal: NodeJS.Signals): void => this.on(signal);
+  constructor(
+    /** Told when the process ends at once (the second signal). */
+    private readonly atOnce: (signal: NodeJS.Signals) => void,
+  ) {
+    process.on('SIGINT', this.listener);
+    process.on('SIGTERM', this.listener);
+  }
+  private on(signal: NodeJS.Signals): void {
+    if (this.by) {
+      this.atOnce(signal);
+      process.exit(exitCodeOf(signal));
+    }
+    this.by = signal;
+    process.stderr.write(`\nmailvet verify: interrupted (${signal}); stopping after the results under way (${signal === 'SIGINT' ? 'Ctrl+C' : signal} again to stop at once)\n`);
+    this.stop.abort(new Error(`interrupted (${signal})`));
+  }
+  dispose(): void {
+    process.off('SIGINT', this.listener);
+    process.off('SIGTERM', this.listener);
+  }
+}
+
+const exitCodeOf = (signal: NodeJS.Signals): number => (signal === 'SIGINT' ? 130 : 143);
 
 async function runCsv(flags: CliFlags & { csv: string }): Promise<number> {
   // The upload's rules, without its per-file cap: the CLI takes a self-hoster's whole list, read
@@ -171,25 +208,22 @@ async function runCsv(flags: CliFlags & { csv: string }): Promise<number> {
   // The result file has one row per address verified: say what the upload rules left out of it.
   const leftOut = [duplicates > 0 ? plural(duplicates, 'duplicate') : null, skipped > 0 ? `${plural(skipped, 'value')} longer than ${fmt(MAX_VALUE_LENGTH)} characters` : null].filter(Boolean);
   if (leftOut.length > 0) process.stderr.write(`Read ${fmt(rows)} addresses from ${flags.csv}; left out: ${leftOut.join(', ')}\n`);
-  return verifyList(parsed.value.addresses(), unique, flags, 'csv');
+  return verifyList(() => parsed.value.addresses(), unique, flags, 'csv');
 }
 
-async function verifyList(addresses: AsyncIterable<string>, total: number | null, flags: CliFlags, output: 'csv' | 'jsonl'): Promise<number> {
+async function verifyList(addresses: (stop: AbortSignal) => AsyncIterable<string>, total: number | null, flags: CliFlags, output: 'csv' | 'jsonl'): Promise<number> {
   const started = Date.now();
   // Where the result goes is checked before the work, not after hours of it: the file is made now
   // (next to --out, written as results come, renamed onto it at the end).
   const tmp = flags.out ? `${flags.out}.${randomUUID()}.tmp` : null;
-  // Interrupted (Ctrl+C, kill): nothing is written, and the temporary file does not stay behind.
+  // Ctrl+C (or SIGTERM) stops the run cleanly: no further address is started, the rows answered are
+  // written whole, and the summary says what was done (--out is then not written: the rows verified
+  // go to <out>.partial). A second one ends the process at once, the temporary file removed.
   // Listened for before the file is made, so no signal can fall between the two.
-  const interrupted = (signal: NodeJS.Signals): void => {
+  const interruption = new Interruption((signal) => {
     if (tmp) rmSync(tmp, { force: true });
-    process.stderr.write(`\nmailvet verify: interrupted (${signal}); ${flags.out ?? 'the result'} not written\n`);
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  if (tmp) {
-    process.once('SIGINT', interrupted);
-    process.once('SIGTERM', interrupted);
-  }
+    process.stderr.write(`\nmailvet verify: interrupted again (${signal}); stopped at once${flags.out ? `, ${flags.out} not written` : ''}\n`);
+  });
   let file: FileHandle | null = null;
   try {
     if (tmp) {
@@ -206,7 +240,7 @@ async function verifyList(addresses: AsyncIterable<string>, total: number | null
         return 2;
       }
     }
-    const { code, verified, read } = await verifyInto(addresses, total, flags, output, started, file);
+    const { code, verified, read } = await verifyInto(addresses(interruption.stop.signal), total, flags, output, started, file, interruption);
     if (code === 2 || !file || !flags.out || !tmp) return code;
     try {
       await file.close();
@@ -217,7 +251,8 @@ async function verifyList(addresses: AsyncIterable<string>, total: number | null
         // existing --out (an earlier run's result) stays as it was. What was verified is kept next to it.
         const partial = `${flags.out}.partial`;
         if (verified > 0) await rename(tmp, partial);
-        process.stderr.write(`mailvet verify: ${flags.out} not written (${fmt(read - verified)} of ${fmt(read)} addresses could not be verified)${verified > 0 ? `; the ${plural(verified, 'row')} verified are in ${partial}` : ''}\n`);
+        const why = interruption.by ? `interrupted with ${fmt(read - verified)} of ${fmt(read)} addresses not verified` : `${fmt(read - verified)} of ${fmt(read)} addresses could not be verified`;
+        process.stderr.write(`mailvet verify: ${flags.out} not written (${why})${verified > 0 ? `; the ${plural(verified, 'row')} verified are in ${partial}` : ''}\n`);
       }
     } catch (err) {
       process.stderr.write(`mailvet verify: cannot write ${flags.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
@@ -225,8 +260,7 @@ async function verifyList(addresses: AsyncIterable<string>, total: number | null
     }
     return code;
   } finally {
-    process.off('SIGINT', interrupted);
-    process.off('SIGTERM', interrupted);
+    interruption.dispose();
     await file?.close().catch(() => undefined);
     if (tmp) await rm(tmp, { force: true }).catch(() => undefined); // gone already when renamed onto --out, or never made
   }
@@ -273,10 +307,11 @@ class Output {
 }
 
 /** Runs the list into `file` (or stdout): the exit code, and how many of the addresses read have a result. */
-async function verifyInto(addresses: AsyncIterable<string>, total: number | null, flags: CliFlags, output: 'csv' | 'jsonl', started: number, file: FileHandle | null): Promise<{ code: number; verified: number; read: number }> {
+async function verifyInto(addresses: AsyncIterable<string>, total: number | null, flags: CliFlags, output: 'csv' | 'jsonl', started: number, file: FileHandle | null, interruption: Interruption): Promise<{ code: number; verified: number; read: number }> {
   const progress = new Progress(total ?? 0, process.stderr.isTTY === true);
   const tally = new ResultTally();
-  const verifier = verifierOf(flags);
+  const stop = interruption.stop.signal;
+  const verifier = verifierOf(flags, stop);
   // The CSV is written as it is verified, in input order; JSON lines as results come (each at once:
   // a reader of the stream sees every result when it is known).
   const out = new Output(file);
@@ -286,6 +321,9 @@ async function verifyInto(addresses: AsyncIterable<string>, total: number | null
     if (output === 'csv') await write(`${CLI_CSV_COLUMNS.join(',')}\r\n`);
     run = await verifyStream(addresses, (emails) => verifier.verify(emails), output === 'csv' ? (r) => `${resultCsvLine(r, new Date())}\r\n` : (r) => `${cliLine(r)}\n`, write, {
       ordered: output === 'csv',
+      // Addresses on stdin come as they are typed or piped: each pause starts what came before it.
+      lingerMs: total === null ? STDIN_LINGER_MS : undefined,
+      signal: stop,
       onRead: total === null ? (read) => (progress.total = read) : undefined,
       onResult: (r) => {
         tally.add(r);
@@ -304,31 +342,17 @@ async function verifyInto(addresses: AsyncIterable<string>, total: number | null
   // The list's size when it is known (a CSV): a run that stops early has not read all of it.
   const listed = Math.max(total ?? 0, run.read);
   process.stderr.write(tally.summary(Date.now() - started, listed));
+  if (interruption.by) {
+    // The verifier's failure is the interruption's own doing: what was done is what the summary says.
+    process.stderr.write(`mailvet verify: interrupted (${interruption.by}): ${fmt(tally.count)} of ${fmt(listed)} addresses verified\n`);
+    return { code: exitCodeOf(interruption.by), verified: tally.count, read: listed };
+  }
   if (run.failure) process.stderr.write(`mailvet verify: ${run.failure.message}\n`);
   return { code: run.failure || tally.count !== listed ? 1 : 0, verified: tally.count, read: listed };
 }
 
-/**
- * Addresses on stdin verified in this process, streamed (JSON lines on stdout as results finish);
- * the same summary as the CSV mode goes to stderr at the end, so stdout stays pure JSON lines.
- */
-async function runStdin(flags: CliFlags): Promise<number> {
-  const started = Date.now();
-  const tally = new ResultTally();
-  // The bar's total is what stdin has given so far (the whole list once it has ended).
-  const progress = new Progress(0, process.stderr.isTTY === true);
-  const run = await verifyStdin(
-    flags,
-    (r) => {
-      tally.add(r);
-      progress.tick();
-    },
-    (read) => (progress.total = read),
-  );
-  progress.end();
-  process.stderr.write(tally.summary(Date.now() - started, run.expected));
-  return run.code;
-}
+/** On stdin, addresses that came before a pause this long are started without waiting for more. */
+const STDIN_LINGER_MS = 25;
 
 function writeStdout(text: string): Promise<void> {
   return new Promise((resolve) => {
@@ -378,8 +402,7 @@ export async function runVerifyCli(argv: string[]): Promise<number> {
       }
       try {
         if (flags.csv) code = await runCsv({ ...flags, csv: flags.csv });
-        else if (flags.probeUrls !== undefined) code = await verifyList(stdinAddresses(), null, flags, 'jsonl');
-        else code = await runStdin(flags);
+        else code = await verifyList(stdinAddresses, null, flags, 'jsonl');
       } catch (err) {
         process.stderr.write(`mailvet verify: ${(err as Error).message}\n`);
         code = 2;

@@ -97,6 +97,101 @@ describe('mailvet verify (stdin)', () => {
   });
 });
 
+/** `mailvet verify …` spawned with stdout and stderr read as they come, to be interrupted mid-run. */
+function running(args: string[], env: Record<string, string> = {}): { child: ReturnType<typeof spawn>; out: () => string; err: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAILVET, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  return { child, out: () => stdout, err: () => stderr, exited };
+}
+
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 800 && !done(); i++) await new Promise((r) => setTimeout(r, 25));
+  expect(done()).toBe(true);
+}
+
+describe('mailvet verify interrupted (Ctrl+C)', () => {
+  it('--csv to stdout: stops cleanly, every row written whole, the summary of what was done on stderr, exit 130', { timeout: 60_000 }, async () => {
+    const work = await mkdtemp(path.join(dir, 'sigint-stdout-'));
+    const input = path.join(work, 'in.csv');
+    // Two names answered at once (no such domain), then one whose DNS never answers: the run sits there.
+    await writeFile(input, 'email\na@nx-one.test\nb@nx-two.test\nsomeone@slow.test\nc@nx-three.test\n');
+    const run = running(['verify', '--depth', 'mx', '--dns-server', dns.server, '--csv', input], { PROBE_DNS_TIMEOUT_MS: '30000' });
+    await until(() => run.out().split('\r\n').length >= 4); // the header and the two rows before the slow one
+    run.child.kill('SIGINT');
+    expect(await run.exited).toEqual({ code: 130, signal: null });
+    const stdout = run.out();
+    expect(stdout.endsWith('\r\n')).toBe(true); // no row cut in half
+    const rows = stdout.trim().split('\r\n');
+    expect(rows[0]).toMatch(/^Email,Result,/);
+    // In input order; the slow address has no row, the one after it (answered already) has its row.
+    expect(rows.slice(1).map((r) => r.split(',')[0])).toEqual(['a@nx-one.test', 'b@nx-two.test', 'c@nx-three.test']);
+    expect(run.err()).toContain('Verified 3 of 4 addresses');
+    expect(run.err()).toContain('By reason:');
+    expect(run.err()).toContain('mailvet verify: interrupted (SIGINT)');
+  });
+
+  it('--csv --out: --out is not written, the rows answered go to <out>.partial, exit 130', { timeout: 60_000 }, async () => {
+    const work = await mkdtemp(path.join(dir, 'sigint-partial-'));
+    const input = path.join(work, 'in.csv');
+    await writeFile(input, 'email\na@nx-one.test\nb@nx-two.test\nsomeone@slow.test\nc@nx-three.test\n');
+    const out = path.join(work, 'out.csv');
+    const run = running(['verify', '--depth', 'mx', '--dns-server', dns.server, '--csv', input, '--out', out], { PROBE_DNS_TIMEOUT_MS: '30000' });
+    let rowsInTmp = 0;
+    const tmpRows = async (): Promise<number> => {
+      const tmp = (await readdir(work)).find((f) => f.endsWith('.tmp'));
+      return tmp ? (await readFile(path.join(work, tmp), 'utf8')).split('\r\n').length - 1 : 0;
+    };
+    for (let i = 0; i < 800 && rowsInTmp < 3; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      rowsInTmp = await tmpRows();
+    }
+    expect(rowsInTmp).toBe(3);
+    run.child.kill('SIGINT');
+    expect(await run.exited).toEqual({ code: 130, signal: null });
+    expect((await readdir(work)).sort()).toEqual(['in.csv', 'out.csv.partial']);
+    const rows = (await readFile(`${out}.partial`, 'utf8')).trim().split('\r\n');
+    expect(rows.slice(1).map((r) => r.split(',')[0])).toEqual(['a@nx-one.test', 'b@nx-two.test', 'c@nx-three.test']);
+    expect(run.err()).toContain('Verified 3 of 4 addresses');
+    expect(run.err()).toContain(`${out} not written (interrupted with 1 of 4 addresses not verified); the 3 rows verified are in ${out}.partial`);
+  });
+
+  it('--probe-urls, addresses on stdin: the JSON lines answered so far, then the summary, exit 130', { timeout: 60_000 }, async () => {
+    const daemon = await startProbeDaemon({ port: 0, host: '127.0.0.1', token: 'tok', probe: { dnsServers: [dns.server], dnsTimeoutMs: 30_000 } });
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', MAILVET, 'verify', '--depth', 'mx', '--probe-urls', daemon.url, '--probe-token', 'tok'], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+      // stdin stays open (an operator still pasting): the run must not wait for its end.
+      child.stdin.write('a@nx-one.test\nsomeone@slow.test\nb@nx-two.test\n');
+      await until(() => stdout.split('\n').filter(Boolean).length >= 2);
+      child.kill('SIGINT');
+      expect(await exited).toEqual({ code: 130, signal: null });
+      child.stdin.destroy();
+      expect(stdout.endsWith('\n')).toBe(true);
+      expect(emailsOf(stdout).sort()).toEqual(['a@nx-one.test', 'b@nx-two.test']);
+      expect(stderr).toContain('Verified 2 of 3 addresses');
+      expect(stderr).toContain('mailvet verify: interrupted (SIGINT)');
+    } finally {
+      await daemon.close();
+    }
+  });
+});
+
 describe('mailvet verify --csv --out', () => {
   it('Ctrl+C (SIGINT) mid-run leaves no temporary file next to --out, and no --out, and exits 130', { timeout: 60_000 }, async () => {
     const work = await mkdtemp(path.join(dir, 'sigint-'));
