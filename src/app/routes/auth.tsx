@@ -15,6 +15,7 @@ import { ForgotPasswordForm, ResetPasswordForm } from '../../features/auth/passw
 import { InvitationNotice } from '../../features/team/invitation-notice';
 import { useInvitationId, useInvitationLanding } from '../../features/team/use-invitation-landing';
 import { usePageTitle } from '../../hooks/use-page-title';
+import { useTabParam } from '../../hooks/use-tab-param';
 import { authClient } from '../../lib/auth-client';
 import { useTRPC } from '../../lib/trpc';
 
@@ -180,6 +181,9 @@ function TwoFactorForm({ onCancel }: { onCancel: () => void }) {
   );
 }
 
+/** The tabs' names in the address: /auth is Sign In, /auth?tab=signup Sign Up. */
+const AUTH_TABS = ['signin', 'signup'] as const;
+
 export default function AuthRoute() {
   const { data: session, isPending, refetch } = authClient.useSession();
   // Only the first check hides the page: better-auth marks every later one (on focus, after a sign-up)
@@ -197,6 +201,7 @@ export default function AuthRoute() {
   }, [isPending]);
   const [params, setParams] = useSearchParams();
   const step = params.get('step');
+  const [tab, setTab] = useTabParam(AUTH_TABS);
   const landing = useInvitationLanding();
   const brand = usePublicBrand();
   const b = brand.data ?? {};
@@ -260,7 +265,7 @@ export default function AuthRoute() {
                 }}
               />
             ) : (
-              <Tabs defaultIndex={0}>
+              <Tabs selectedIndex={tab} onChange={setTab}>
                 <TabsList aria-label="Sign in or sign up" className="grid w-full grid-cols-2">
                   <TabsTrigger>Sign In</TabsTrigger>
                   <TabsTrigger>Sign Up</TabsTrigger>

@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { DataTable, RowAction, cellClass, tableColumns, type TableColumn } from '../../components/ui/table';
 import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../components/ui/tabs';
 import { useConfirmAction, type ConfirmActionOptions } from '../../hooks/use-confirm-action';
+import { useTabParam } from '../../hooks/use-tab-param';
 import { useTRPC } from '../../lib/trpc';
 import { AcceptInvitationBanner } from './accept-invitation';
 import { appCodeOf as appCode } from '../../../server/contracts/error-codes';
@@ -59,6 +60,8 @@ function teamChange(
 const td = cellClass('comfortable');
 const INVITATION_COLUMNS: TableColumn[] = [{ header: 'Email' }, { header: 'Role' }, { header: 'Sent' }, { header: 'Expires' }, { header: 'Actions', align: 'right' }];
 
+const TEAM_TABS = ['members', 'invitations'] as const;
+
 export function TeamScreen() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -72,7 +75,8 @@ export function TeamScreen() {
 
   const [inviteOpen, setInviteOpen] = useState(false);
   const [upgradeOpen, setUpgradeOpen] = useState(false);
-  const [tab, setTab] = useState(0);
+  // Team Members: /dashboard/team; Pending Invitations: ?tab=invitations (reload, Back and links keep it).
+  const [tab, setTab] = useTabParam(TEAM_TABS);
 
   const loadError = members.error ?? invitations.error ?? seats.error;
   useEffect(() => {
