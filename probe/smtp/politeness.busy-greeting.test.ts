@@ -3,7 +3,8 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Politeness } from './politeness';
-import { probeDomain, type SmtpContext } from './probe-domain';
+import { probeDomain } from './probe-domain';
+import type { SmtpContext } from './domain-probe/types';
 import { SessionPool } from './session-pool';
 
 const closers: (() => Promise<void>)[] = [];

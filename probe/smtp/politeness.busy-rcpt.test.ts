@@ -3,7 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedSmtp, type RunningServer } from '../testing/fake-smtp';
 import { Politeness } from './politeness';
-import { probeDomain, type SmtpContext } from './probe-domain';
+import { probeDomain } from './probe-domain';
+import type { SmtpContext } from './domain-probe/types';
 
 const servers: RunningServer[] = [];
 afterEach(async () => {

@@ -3,7 +3,8 @@
 // (connections dropped at once, replies held back, a QUIT never answered).
 import net from 'node:net';
 import { Politeness } from '../smtp/politeness';
-import { probeDomain, type DomainProbeParams, type MailboxOutcome, type SmtpContext } from '../smtp/probe-domain';
+import type { DomainProbeParams, MailboxOutcome, SmtpContext } from '../smtp/domain-probe/types';
+import { probeDomain } from '../smtp/probe-domain';
 import { lineSplitter } from './loopback-server';
 
 /** A context toward a test server on 127.0.0.1:`port`, with `limits` as the politeness caps. */
