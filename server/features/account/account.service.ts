@@ -8,7 +8,7 @@ import { AppError } from '../../lib/app-error';
 import type { AppDeps } from '../../deps';
 import { revokeKeysOfLeavingUser } from '../api-keys/api-keys.service';
 import { writeAudit } from '../audit/audit';
-import { stopSubscriptionsOf } from '../billing/billing.service';
+import { stopSubscriptionsOf } from '../billing/billing-gateway';
 import { hasAnyValidation, recentSingleChecks, validationsPerDay } from '../validation/validation.queries';
 import { accountById, hasApiKey, ownedAccounts, passOwnership, profileByUserId, recentJobs, saveProfile } from './account.queries';
 

@@ -13,7 +13,7 @@ import type { AppDeps } from '../../deps';
 import { applyBillingEvent } from './billing-webhook';
 import { refundAgain, refundSecondPayments } from './billing-refunds';
 import type { WebhookBody } from './razorpay-event';
-import { gatewayFor } from './billing.service';
+import { gatewayFor } from './billing-gateway';
 import type { PaymentGateway, RemoteSubscription } from './razorpay';
 
 const MINUTE = 60_000;

@@ -10,7 +10,7 @@ import { sendError } from '../../http/send-error';
 import { sessionMember } from '../../http/session-member';
 import { AppError } from '../../lib/app-error';
 import { handleRazorpayWebhook, MAX_WEBHOOK_BYTES } from './billing-webhook';
-import { gatewayFor } from './billing.service';
+import { gatewayFor } from './billing-gateway';
 import { receiptHtml } from './receipt';
 
 export const WEBHOOK_PATH = '/api/billing/razorpay/webhook';

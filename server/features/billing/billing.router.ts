@@ -6,7 +6,11 @@ import { billingIntervalSchema, planTypeSchema } from '../../contracts/plans';
 import { publicProcedure, router } from '../../trpc/init';
 import { accountProcedure, requirePermission } from '../../trpc/procedures';
 import { resolveMembership } from '../account/membership';
-import { billingOverview, cancelSubscription, completeTestPayment, gatewayFor, keepCurrentPlan, listPayments, refundLatestPayment, startCheckout, verifyPayment } from './billing.service';
+import { billingOverview, listPayments } from './billing.queries';
+import { keepCurrentPlan, startCheckout } from './billing-checkout';
+import { completeTestPayment, verifyPayment } from './billing-payment';
+import { cancelSubscription, refundLatestPayment } from './billing-cancel';
+import { gatewayFor } from './billing-gateway';
 import { decideCurrency } from './currency';
 
 const providerId = z.string().trim().min(1).max(100);

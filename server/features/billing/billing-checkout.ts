@@ -1,0 +1,271 @@
+// Billing: plans are Razorpay subscriptions (or the labelled local test checkout's stand-in when no
+// keys are configured). Upgrading from Free opens a new subscription; changing plan on a running
+// subscription takes effect at renewal (no proration). Cancelling keeps the plan to the period's end.
+// A cancelled plan chosen again goes on after its paid period. A plan change waiting for the
+// renewal can be taken back. What changes the account's plan and credits is a verified charge
+// (billing-charges.ts).
+import { sql } from 'kysely';
+import type { Db } from '../../../db/client';
+import type { PaidPlan, Plan } from '../../../db/types';
+import { PLAN_RANK, isPaidPlanType, periodPriceMinor, planByType, type BillingInterval, type Currency, type PlanType } from '../../contracts/plans';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../lib/app-error';
+import { writeAudit } from '../audit/audit';
+import { lockAccountBilling } from './billing-locks';
+import { LIVE_STATUSES, isPendingSuccessor } from './subscription-lifecycle';
+import { formatDay } from './billing-mail';
+import { decideCurrency } from './currency';
+import { BILLING_MESSAGES } from './billing-messages';
+import { gatewayFor, providerError, stopSubscription } from './billing-gateway';
+import type { PaymentGateway } from './razorpay';
+
+/** Spec section 4: same plan → Already Subscribed; lower → Downgrade Not Available; Enterprise → sales. */
+export function assertUpgrade(current: Plan, target: PlanType): asserts target is PaidPlan {
+  if (target === 'enterprise' || target === 'free') throw new AppError('BAD_INPUT', BILLING_MESSAGES.enterprise);
+  if (PLAN_RANK[target] === PLAN_RANK[current]) throw new AppError('CONFLICT', BILLING_MESSAGES.alreadySubscribed(planByType(current).name));
+  if (PLAN_RANK[target] < PLAN_RANK[current]) throw new AppError('CONFLICT', BILLING_MESSAGES.downgrade);
+}
+
+function amountFor(plan: PaidPlan, currency: Currency, interval: BillingInterval): number {
+  const amount = periodPriceMinor(planByType(plan), currency, interval);
+  if (amount === null || amount <= 0) throw new AppError('BAD_INPUT', BILLING_MESSAGES.enterprise);
+  return amount;
+}
+
+/** The Razorpay plan for tier × interval × currency (× mode, amount): created once, then looked up. */
+export async function ensureBillingPlan(deps: AppDeps, gateway: PaymentGateway, plan: PaidPlan, interval: BillingInterval, currency: Currency): Promise<{ id: string; amount: number }> {
+  const amount = amountFor(plan, currency, interval);
+  const find = (db: Db) =>
+    db
+      .selectFrom('billing_plan')
+      .select(['id', 'amount'])
+      .where('plan', '=', plan)
+      .where('interval', '=', interval)
+      .where('currency', '=', currency)
+      .where('mode', '=', gateway.mode)
+      .where('amount', '=', amount)
+      .executeTakeFirst();
+  const existing = await find(deps.db);
+  if (existing) return existing;
+  // One creator at a time per key, so two first buyers never create two Razorpay plans.
+  return deps.db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext(${`billing_plan:${plan}:${interval}:${currency}:${gateway.mode}:${amount}`}))`.execute(trx);
+    const again = await find(trx);
+    if (again) return again;
+    const name = `Mailvet ${planByType(plan).name} (${interval})`;
+    let created;
+    try {
+      created = await gateway.createPlan({ name, interval, currency, amount, notes: { mailvet_plan: plan, interval } });
+    } catch (err) {
+      throw providerError(err, 'plan creation');
+    }
+    await trx.insertInto('billing_plan').values({ id: created.id, plan, interval, currency, amount, mode: gateway.mode }).execute();
+    return { id: created.id, amount };
+  });
+}
+
+export interface CheckoutResponse {
+  /** 'subscribe': open checkout with subscriptionId; 'scheduled': a plan change waits for the renewal. */
+  kind: 'subscribe' | 'scheduled';
+  keyId: string;
+  mode: 'razorpay' | 'test';
+  subscriptionId: string | null;
+  amount: number;
+  currency: Currency;
+  interval: BillingInterval;
+  planType: PaidPlan;
+  planName: string;
+  description: string;
+  message: string | null;
+}
+
+/**
+ * Upgrade: from Free a new subscription (checkout opens with its id); on a running subscription the
+ * change is scheduled for the renewal (Razorpay's schedule_change_at=cycle_end).
+ */
+export async function startCheckout(
+  deps: AppDeps,
+  o: { accountId: string; userId: string; planType: PlanType; interval: BillingInterval; ip: string | null },
+): Promise<CheckoutResponse> {
+  const account = await deps.db
+    .selectFrom('account')
+    .select(['plan', 'subscription_id', 'subscription_status', 'billing_interval', 'current_period_end', 'cancel_at_period_end'])
+    .where('id', '=', o.accountId)
+    .executeTakeFirstOrThrow();
+  // A renewal left unpaid (past_due, then suspended): the owner pays now from the Billing page with a
+  // new subscription (the same plan or a higher one), which replaces the unpaid one once it is
+  // charged (applyCharge stops the old one then, so an abandoned checkout leaves Razorpay retrying).
+  const unpaid = account.subscription_id !== null && (account.subscription_status === 'past_due' || account.subscription_status === 'suspended');
+  const current = account.subscription_id
+    ? await deps.db.selectFrom('subscription').select(['id', 'currency', 'interval', 'follows_id', 'current_start']).where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirst()
+    : undefined;
+  // A resumed plan whose new subscription starts at the period's end and has not been charged yet.
+  const resumedNotStarted = current !== undefined && isPendingSuccessor(current);
+  const running = account.subscription_id !== null && account.subscription_status !== 'none' && !account.cancel_at_period_end && !unpaid && !resumedNotStarted;
+  // Cancelled (to the period's end) and the owner changes their mind: the same plan, on either
+  // interval, goes on after the paid period with a new subscription starting then (Razorpay cannot
+  // take a cancellation back); nothing is charged before. A resumed one switches interval the same way.
+  const resume =
+    account.subscription_id !== null &&
+    account.subscription_status === 'active' &&
+    (account.cancel_at_period_end || resumedNotStarted) &&
+    account.current_period_end !== null &&
+    account.current_period_end.getTime() > Date.now() + RESUME_MIN_LEAD_MS &&
+    o.planType === account.plan &&
+    !(resumedNotStarted && o.interval === current?.interval);
+  // Cancelled, with only minutes of the period left: too late to go on without a gap (Razorpay wants
+  // the new subscription's start ahead of now); once the account is on Free it subscribes afresh.
+  if (!resume && account.cancel_at_period_end && account.subscription_status === 'active' && o.planType === account.plan && account.current_period_end && account.current_period_end.getTime() > Date.now()) {
+    throw new AppError('CONFLICT', BILLING_MESSAGES.resumeTooLate(planByType(account.plan).name, formatDay(account.current_period_end)));
+  }
+  // Same plan on another interval is a change too (monthly → annual), not "already subscribed".
+  const payAgain = unpaid && o.planType === account.plan;
+  if (!payAgain && !resume && !(running && o.planType === account.plan && o.interval !== account.billing_interval)) assertUpgrade(account.plan, o.planType);
+  const planType = o.planType as PaidPlan;
+  if (!isPaidPlanType(planType)) throw new AppError('BAD_INPUT', BILLING_MESSAGES.enterprise);
+  const gateway = gatewayFor(deps);
+  if (!gateway) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.unavailable);
+  const def = planByType(planType);
+
+  if (resume && current && account.current_period_end) {
+    const follows = resumedNotStarted && current.follows_id ? current.follows_id : current.id;
+    await closeOpenCheckouts(deps, gateway, { accountId: o.accountId, current: [current.id, follows] });
+    const bp = await ensureBillingPlan(deps, gateway, planType, o.interval, current.currency);
+    const startAt = account.current_period_end;
+    let created;
+    try {
+      created = await gateway.createSubscription({ planId: bp.id, interval: o.interval, startAt: Math.floor(startAt.getTime() / 1000), notes: { account_id: o.accountId, plan: planType, interval: o.interval, user_id: o.userId, follows: follows } });
+    } catch (err) {
+      throw providerError(err, 'subscription creation');
+    }
+    await deps.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('subscription')
+        .values({ id: created.id, account_id: o.accountId, created_by: o.userId, plan: planType, interval: o.interval, currency: current.currency, amount: bp.amount, billing_plan_id: bp.id, mode: gateway.mode, start_at: startAt, follows_id: follows })
+        .execute();
+      await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.subscription_created', targetType: 'subscription', targetId: created.id, data: { plan: planType, interval: o.interval, currency: current.currency, amount: bp.amount, mode: gateway.mode, start_at: startAt.toISOString(), follows } });
+    });
+    return {
+      kind: 'subscribe',
+      keyId: gateway.keyId,
+      mode: gateway.mode,
+      subscriptionId: created.id,
+      amount: bp.amount,
+      currency: current.currency,
+      interval: o.interval,
+      planType,
+      planName: def.name,
+      description: `${def.name} plan (${o.interval === 'annual' ? 'annual' : 'monthly'}) from ${formatDay(startAt)}`,
+      message: BILLING_MESSAGES.resumeCheckout(def.name, formatDay(startAt)),
+    };
+  }
+
+  if (running && account.subscription_id) {
+    const sub = await deps.db.selectFrom('subscription').selectAll().where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirstOrThrow();
+    const bp = await ensureBillingPlan(deps, gateway, planType, o.interval, sub.currency);
+    try {
+      await gateway.changePlanAtRenewal(sub.id, bp.id);
+    } catch (err) {
+      throw providerError(err, 'plan change');
+    }
+    await deps.db.transaction().execute(async (trx) => {
+      await trx.updateTable('subscription').set({ next_plan: planType, next_billing_plan_id: bp.id, updated_at: new Date() }).where('id', '=', sub.id).execute();
+      await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.plan_change_scheduled', targetType: 'subscription', targetId: sub.id, data: { from_plan: account.plan, plan: planType, interval: o.interval, at: account.current_period_end?.toISOString() ?? null } });
+    });
+    const when = account.current_period_end ? formatDay(account.current_period_end) : 'your next renewal';
+    return {
+      kind: 'scheduled',
+      keyId: gateway.keyId,
+      mode: gateway.mode,
+      subscriptionId: sub.id,
+      amount: bp.amount,
+      currency: sub.currency,
+      interval: o.interval,
+      planType,
+      planName: def.name,
+      description: `${def.name} plan (${o.interval})`,
+      message: BILLING_MESSAGES.changeScheduled(def.name, when),
+    };
+  }
+
+  await closeOpenCheckouts(deps, gateway, { accountId: o.accountId, current: [account.subscription_id, current?.follows_id ?? null] });
+  const { currency, country } = await decideCurrency(deps, { accountId: o.accountId, ip: o.ip });
+  const bp = await ensureBillingPlan(deps, gateway, planType, o.interval, currency);
+  let created;
+  try {
+    created = await gateway.createSubscription({ planId: bp.id, interval: o.interval, notes: { account_id: o.accountId, plan: planType, interval: o.interval, user_id: o.userId } });
+  } catch (err) {
+    throw providerError(err, 'subscription creation');
+  }
+  await deps.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('subscription')
+      .values({ id: created.id, account_id: o.accountId, created_by: o.userId, plan: planType, interval: o.interval, currency, amount: bp.amount, billing_plan_id: bp.id, mode: gateway.mode })
+      .execute();
+    if (country) await trx.updateTable('account').set({ billing_country: country }).where('id', '=', o.accountId).where('billing_country', 'is', null).execute();
+    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.subscription_created', targetType: 'subscription', targetId: created.id, data: { plan: planType, interval: o.interval, currency, amount: bp.amount, mode: gateway.mode } });
+  });
+  return {
+    kind: 'subscribe',
+    keyId: gateway.keyId,
+    mode: gateway.mode,
+    subscriptionId: created.id,
+    amount: bp.amount,
+    currency,
+    interval: o.interval,
+    planType,
+    planName: def.name,
+    description: `${def.name} plan (${o.interval === 'annual' ? 'annual' : 'monthly'})`,
+    message: null,
+  };
+}
+
+/** Razorpay wants a start_at in the future: a period ending sooner than this is not resumed (its end is a renewal away). */
+const RESUME_MIN_LEAD_MS = 10 * 60 * 1000;
+
+/**
+ * One live subscription per account. A checkout opened earlier and never paid (another tab, an
+ * abandoned Starter checkout before a Pro one) is cancelled at Razorpay before a new subscription is
+ * made, so it can no longer be paid and bill the customer twice; one being paid right now (paid or
+ * authenticated at Razorpay, its webhook not applied yet) makes this checkout wait. `current`: the
+ * account's own subscription, ending at its period's end (a new checkout after a cancellation).
+ */
+async function closeOpenCheckouts(deps: AppDeps, gateway: PaymentGateway, o: { accountId: string; current: Array<string | null> }): Promise<void> {
+  let open = deps.db.selectFrom('subscription').select(['id', 'status', 'mode']).where('account_id', '=', o.accountId).where('status', 'in', LIVE_STATUSES);
+  const current = o.current.filter((id): id is string => id !== null);
+  if (current.length) open = open.where('id', 'not in', current);
+  const subs = await open.execute();
+  if (subs.some((s) => s.status !== 'created')) throw new AppError('CONFLICT', BILLING_MESSAGES.paymentInProgress);
+  for (const s of subs.filter((x) => x.mode === gateway.mode)) {
+    try {
+      await stopSubscription(deps, gateway, s.id);
+    } catch (err) {
+      throw providerError(err, 'cancellation');
+    }
+  }
+}
+
+/**
+ * Owner only: takes back a plan change scheduled for the renewal (Razorpay's cancel_scheduled_changes),
+ * so the renewal charges the plan the subscription is on now.
+ */
+export async function keepCurrentPlan(deps: AppDeps, o: { accountId: string; userId: string }): Promise<{ plan: PlanType; message: string }> {
+  const account = await deps.db.selectFrom('account').select(['plan', 'subscription_id']).where('id', '=', o.accountId).executeTakeFirstOrThrow();
+  const sub = account.subscription_id
+    ? await deps.db.selectFrom('subscription').select(['id', 'mode', 'next_plan', 'plan', 'interval']).where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirst()
+    : undefined;
+  if (!sub?.next_plan) throw new AppError('CONFLICT', BILLING_MESSAGES.noPlanChange);
+  const gateway = gatewayFor(deps);
+  if (!gateway || gateway.mode !== sub.mode) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.unavailable);
+  try {
+    await gateway.cancelScheduledChange(sub.id);
+  } catch (err) {
+    throw providerError(err, 'withdrawing the plan change');
+  }
+  await deps.db.transaction().execute(async (trx) => {
+    await lockAccountBilling(trx, o.accountId);
+    await trx.updateTable('subscription').set({ next_plan: null, next_billing_plan_id: null, updated_at: new Date() }).where('id', '=', sub.id).execute();
+    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.plan_change_withdrawn', targetType: 'subscription', targetId: sub.id, data: { plan: sub.plan, interval: sub.interval, withdrawn_plan: sub.next_plan } });
+  });
+  return { plan: account.plan, message: BILLING_MESSAGES.changeWithdrawn(planByType(account.plan).name) };
+}
