@@ -11,7 +11,8 @@ import { claimTotpCode, clearSignInAttempts, countSignInAttempt, mayMailMailbox,
 import { endGrantsOfOldPassword } from '../features/account/password-changed';
 import { activateOnPasswordReset, grantFreeCreditsOnVerification, provisionAccount } from '../features/account/provision';
 import { brandForHost, invitationBrand, mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
-import { invitationAllowance, mailedInvitationRef, teamMemberLimit } from '../features/team/team.service';
+import { mailedInvitationRef } from '../features/team/invitation-ref';
+import { invitationAllowance, teamMemberLimit } from '../features/team/team-seats';
 import { SUPPORT_EMAIL } from '../contracts/plans';
 import { linkMail, type Mailer } from '../mail/mailer';
 import { holdsNul, NUL_MESSAGE } from '../lib/nul';

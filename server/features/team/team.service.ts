@@ -2,9 +2,7 @@
 // invitations (better-auth `invitation` rows, the spec's team_invitations). Invitations are created
 // and accepted through better-auth's organization API (so its mail hook and checks run); reads,
 // cancelling and removal are plain rows scoped to the caller's account.
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { APIError } from 'better-auth/api';
-import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import { isUnlimited } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
@@ -12,6 +10,8 @@ import { AppError } from '../../lib/app-error';
 import { revokeKeysOfLeavingUser } from '../api-keys/api-keys.service';
 import { AUTH_MAILS_PER_HOUR, mayMailMailbox } from '../account/auth-mail-throttle';
 import { writeAudit } from '../audit/audit';
+import { parseInvitationRef, proofHolds } from './invitation-ref';
+import { lockTeam, pendingInvitationCap, teamMemberLimit, teamSeats } from './team-seats';
 
 export type InviteRole = 'member' | 'admin';
 
@@ -31,39 +31,6 @@ export const TEAM_MESSAGES = {
   tooManyToAddress: `This address was sent ${AUTH_MAILS_PER_HOUR} invitations in the last hour. Try again later.`,
   tooManyInvitations: (n: number) => `${n} invitation(s) are already waiting. Cancel one, or wait until one is accepted, before inviting more.`,
 } as const;
-
-/**
- * An invitation as its mail names it: `<id>_<proof>`, the proof an HMAC of the id under the server
- * secret. The inviter sees the bare id (the Pending Invitations list, to cancel it) and the invitee's
- * signed-in browser accepts whatever /dashboard/team?invitation= names: with the id alone an inviter
- * could hand the invitee a link that pulled them into the team and made it their active account
- * (their uploads and checks then landing in the inviter's account). Accepting needs the proof, which
- * only the mailbox the invitation was sent to has.
- */
-const PROOF_HEX = 32;
-const PROOF_PATTERN = new RegExp(`^[0-9a-f]{${PROOF_HEX}}$`);
-
-export function invitationProof(secret: string, invitationId: string): string {
-  return createHmac('sha256', secret).update(`team-invitation:${invitationId}`).digest('hex').slice(0, PROOF_HEX);
-}
-
-/** The invitation reference its mail link carries. */
-export function mailedInvitationRef(secret: string, invitationId: string): string {
-  return `${invitationId}_${invitationProof(secret, invitationId)}`;
-}
-
-/** Splits a reference (the mailed `<id>_<proof>` or a bare id) into the id and the proof it carries. */
-export function parseInvitationRef(ref: string): { id: string; proof: string | null } {
-  const cut = ref.lastIndexOf('_');
-  if (cut <= 0) return { id: ref, proof: null };
-  return { id: ref.slice(0, cut), proof: ref.slice(cut + 1) };
-}
-
-function proofHolds(secret: string, id: string, proof: string | null): boolean {
-  // Hex only: a proof of other characters (é is two bytes) made timingSafeEqual throw, a 500.
-  if (proof === null || !PROOF_PATTERN.test(proof)) return false;
-  return timingSafeEqual(Buffer.from(invitationProof(secret, id)), Buffer.from(proof));
-}
 
 export interface TeamMember {
   id: string;
@@ -141,56 +108,6 @@ export async function listPendingInvitations(db: Db, accountId: string): Promise
     rejected_at: null,
     expired: new Date(r.expiresAt).getTime() <= now,
   }));
-}
-
-/**
- * The team's members, live (pending, unexpired) invitations and the plan's team size. Spec section 6:
- * only members take seats; an invitation is checked against the limit when it is accepted.
- */
-export async function teamSeats(db: Db, accountId: string): Promise<{ members: number; invitations: number; limit: number }> {
-  const r = await db
-    .selectFrom('account')
-    .select((eb) => [
-      'account.team_member_limit',
-      eb.selectFrom('member').select(eb.fn.countAll<string>().as('n')).whereRef('member.organizationId', '=', 'account.id').as('members'),
-      eb
-        .selectFrom('invitation')
-        .select(eb.fn.countAll<string>().as('n'))
-        .whereRef('invitation.organizationId', '=', 'account.id')
-        .where('invitation.status', '=', 'pending')
-        .where('invitation.expiresAt', '>', new Date())
-        .as('invitations'),
-    ])
-    .where('account.id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return { members: Number(r.members ?? 0), invitations: Number(r.invitations ?? 0), limit: r.team_member_limit };
-}
-
-/** The account's team size (owner included) from our plan columns; 0 when the account is gone. */
-export async function teamMemberLimit(db: Db, accountId: string): Promise<number> {
-  const row = await db.selectFrom('account').select('team_member_limit').where('id', '=', accountId).executeTakeFirst();
-  return row?.team_member_limit ?? 0;
-}
-
-/** Unlimited teams (Enterprise) may have this many invitations waiting at once. */
-export const MAX_PENDING_INVITATIONS = 100;
-
-/**
- * How many invitations may wait at once: as many as the plan's team size (Enterprise:
- * MAX_PENDING_INVITATIONS), so nobody can mail invitations without end. Also better-auth's
- * `invitationLimit`, which it compares with the pending invitations.
- */
-export function pendingInvitationCap(teamLimit: number): number {
-  return isUnlimited(teamLimit) ? MAX_PENDING_INVITATIONS : teamLimit;
-}
-
-export async function invitationAllowance(db: Db, accountId: string): Promise<number> {
-  return pendingInvitationCap(await teamMemberLimit(db, accountId));
-}
-
-/** Serialises seat-changing operations of one account (invites) for the life of a transaction. */
-async function lockTeam(trx: Db, accountId: string) {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`team:${accountId}`}, 0))`.execute(trx);
 }
 
 interface AuthApiError {
