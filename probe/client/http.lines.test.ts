@@ -71,9 +71,11 @@ describe("the probe client's HTTP", () => {
 
   it('an abort cuts a request waiting for its answer, and a stream being read, and nothing once it is over', async () => {
     let requests = 0;
+    let silentArrived: () => void = () => undefined;
+    const silentSeen = new Promise<void>((resolve) => (silentArrived = resolve));
     const url = await serve((req, res) => {
       requests++;
-      if (req.url === '/silent') return; // never answers
+      if (req.url === '/silent') return silentArrived(); // never answers
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
       res.write('{"n":1}\n');
       if (req.url === '/short') res.end();
@@ -84,7 +86,8 @@ describe("the probe client's HTTP", () => {
     try {
       const waiting = new AbortController();
       const pending = call(`${url}/silent`, { method: 'GET', headers: {}, signal: waiting.signal });
-      setTimeout(() => waiting.abort(new Error('gave up')), 20);
+      // Aborted once the server has it (a fixed delay let CI under load abort it before it arrived).
+      void silentSeen.then(() => waiting.abort(new Error('gave up')));
       await expect(pending).rejects.toThrow('gave up');
 
       const reading = new AbortController();
