@@ -1,7 +1,8 @@
 // One ProbeClient.verify call over the fleet: plans its addresses over the live daemons, sends them,
 // and plans again what a failing daemon still owed, until every address is answered once. A daemon
-// that refuses our token (401/403) is left out of the rest of the call; when every daemon that
-// answers refuses it, the call fails with that refusal.
+// that refuses our token (401/403), or a PROBE_URLS entry that answers as no daemon does (a redirect,
+// 404, 405, a page that is no result stream), is left out of the rest of the call (said once); when
+// every node that answers is left out, the call fails with the last reason.
 // - Small domains go whole to their rendezvous-hashed daemon; a domain big enough to matter is split
 //   into one share per live daemon (pick-probe.ts).
 // - A split domain's random mailbox is asked once: its home share's node asks it; the other shares go
@@ -70,7 +71,10 @@ export class FleetCall {
   private finished = false;
   private readonly gates = new Map<string, Gate>();
   private readonly reserves = new Map<string, Reserve>();
-  /** Nodes that refused our token in this call (401/403): none of its work goes to them again. */
+  /**
+   * Nodes left out of this call, and why: they refused our token (401/403), or what answered is no
+   * probe daemon (a redirect, 404, 405, a page that is no result stream). None of its work goes to them again.
+   */
   private readonly refused = new Map<string, ProbeRequestError>();
   /** Addresses planned again after a failure, and how often. */
   private readonly replans = new Map<string, number>();
@@ -173,11 +177,13 @@ export class FleetCall {
       owed = await this.deps.send(url, list, this.o, this.signal, (r) => this.onResult(url, r), hints, pending);
     } catch (err) {
       // A node that does not take our token (a token rotation half done, a node of another fleet in
-      // PROBE_URLS) answers before any result: its whole request goes to the nodes that do.
-      if (!(err instanceof ProbeRequestError && err.refusedUs)) throw err;
+      // PROBE_URLS), or a PROBE_URLS entry that reaches no probe daemon (a path, a proxy), answers
+      // before any result: its whole request goes to the nodes that do. A 400 (what we asked is
+      // wrong, wherever it goes) fails the call.
+      if (!(err instanceof ProbeRequestError && (err.refusedUs || err.notADaemon))) throw err;
       this.refused.set(url, err);
       this.deps.health.markDown(url);
-      this.deps.warn(`${err.message}: its work goes to the other probe nodes; give it the same PROBE_TOKEN as the rest`);
+      this.deps.warn(`${err.message}: its work goes to the other probe nodes${err.refusedUs ? '; give it the same PROBE_TOKEN as the rest' : ''}`);
       owed = list;
     }
     if (owed.length === 0) return;

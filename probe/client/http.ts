@@ -64,6 +64,8 @@ function abortReason(signal: AbortSignal): Error {
  * A request a daemon refuses with a 4xx. 400 and 413 say the request itself is wrong (no other node
  * would take it either); 401 and 403 say this node does not take our token (FleetCall gives its work
  * to the nodes that do). 408 and 429 ("not now") are no refusal: like a 5xx, the node is failed over.
+ * A redirect, 404, 405 or a 2xx that is no result stream is no daemon's answer at all (`notADaemon`):
+ * FleetCall gives that node's work to the others too.
  */
 export class ProbeRequestError extends Error {
   constructor(
@@ -78,6 +80,20 @@ export class ProbeRequestError extends Error {
   get refusedUs(): boolean {
     return this.status === 401 || this.status === 403;
   }
+
+  /**
+   * What answered is not a probe daemon's /v1/verify (a path or a proxy in PROBE_URLS, another
+   * service on the port): a daemon never redirects, always has the route, takes POST, and streams
+   * NDJSON with its 200.
+   */
+  get notADaemon(): boolean {
+    return (this.status >= 200 && this.status < 400) || this.status === 404 || this.status === 405;
+  }
+}
+
+/** The media type a daemon streams its results in. */
+export function isNdjson(contentType: string | undefined): boolean {
+  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() === 'application/x-ndjson';
 }
 
 /** The whole body as text (at most 1 MB). */

@@ -17,7 +17,7 @@ import { produced } from '../channel';
 import { CatchAllMemory } from './catch-all-memory';
 import { FleetCall, type FleetCallDeps } from './fleet-call';
 import { FleetHealth, warnOnce } from './fleet-health';
-import { bodyLines, call, discard, parseJson, ProbeRequestError, readText } from './http';
+import { bodyLines, call, discard, isNdjson, parseJson, ProbeRequestError, readText } from './http';
 
 export { ProbeRequestError } from './http';
 
@@ -184,6 +184,14 @@ export class ProbeClient {
       if (status >= 500 || status === 408 || status === 429) {
         discard(res);
         return owed();
+      }
+      // Not a probe daemon's answer (a redirect, no such route or method, a web page with its 200):
+      // its body says nothing of ours. FleetCall leaves the node out and gives its work to the others.
+      const type = res.headers['content-type'];
+      if ((status >= 200 && status < 300 && !isNdjson(type)) || (status >= 300 && status < 400) || status === 404 || status === 405) {
+        discard(res);
+        const what = status >= 300 && status < 400 ? ` (to ${res.headers.location ?? 'nowhere said'})` : status < 300 ? ` ${type ?? 'without a content type'}` : '';
+        throw new ProbeRequestError(status, `probe ${url} answered ${status}${what} to POST /v1/verify: not a probe daemon (a path, a proxy or another service at that PROBE_URLS address?)`);
       }
       if (status < 200 || status >= 300) {
         const text = await readText(res).catch(() => '');
