@@ -1,7 +1,7 @@
 import { Dialog, DialogPanel } from '@headlessui/react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LogOut, PanelLeft } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { DASHBOARD_NAV, titleForPath } from '../../../components/layouts/dashboard-nav';
@@ -96,6 +96,24 @@ function SessionCheckFailed({ onRetry, retrying }: { onRetry: () => void; retryi
   );
 }
 
+/**
+ * A new page (another path: a sidebar link, a button, Back) takes the focus to its main region,
+ * which is named by the page's heading: a screen reader announces the page, and the next Tab is in
+ * the page instead of further down the sidebar (focus stayed on the link clicked). Not on the first
+ * page shown (the first Tab is still 'Skip to content') nor when only the query changes (a tab of
+ * the page, ?tab=). No ring is drawn (main has no outline). The phone's navigation drawer, closing,
+ * gives focus back to its menu button only while focus is still in the drawer or nowhere.
+ */
+function useFocusNewPage(pathname: string) {
+  const shown = useRef(pathname);
+  useEffect(() => {
+    if (shown.current === pathname) return;
+    shown.current = pathname;
+    const main = document.getElementById('main');
+    if (main && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
+  }, [pathname]);
+}
+
 export default function DashboardLayout() {
   const { data: session, isPending, error: sessionError, refetch: refetchSession, isRefetching } = authClient.useSession();
   const sidebar = useSidebar();
@@ -116,6 +134,7 @@ export default function DashboardLayout() {
   // dashboard link, Back or Forward without a session goes to /auth again, not home.
   useEffect(() => () => leaveDashboardTo(null), []);
   const me = useQuery({ ...trpc.account.me.queryOptions(), enabled: !!session, retry: (n, err) => appCodeOf(err) !== 'NOT_A_MEMBER' && n < 3 });
+  useFocusNewPage(location.pathname);
 
   if (isPending && !session) {
     return (
@@ -190,7 +209,7 @@ export default function DashboardLayout() {
           </Button>
           {/* Phones: the email on a second line under the title; wider: beside Sign Out. */}
           <div className="min-w-0 flex-1 sm:flex sm:items-center sm:gap-3">
-            <h1 className="truncate text-base font-semibold text-slate-900">{titleForPath(location.pathname)}</h1>
+            <h1 id="page-title" className="truncate text-base font-semibold text-slate-900">{titleForPath(location.pathname)}</h1>
             <span className="block truncate text-xs text-slate-600 sm:ml-auto sm:max-w-[16rem] sm:text-sm" title={session.user.email} data-testid="user-email">
               {session.user.email}
             </span>
@@ -200,7 +219,7 @@ export default function DashboardLayout() {
             <LogOut className="size-4" aria-hidden /> Sign Out
           </Button>
         </header>
-        <main id="main" tabIndex={-1} className="flex-1 p-4 outline-none md:p-8">
+        <main id="main" tabIndex={-1} aria-labelledby="page-title" className="flex-1 p-4 outline-none md:p-8">
           {location.pathname !== paths.dashboard.billing && <BillingStateBanner />}
           <SeatBanner />
           <Outlet />
