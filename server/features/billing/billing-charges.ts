@@ -94,25 +94,7 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
     }
   }
   const plan = planByType(planType);
-  const inserted = await trx
-    .insertInto('payment')
-    .values({
-      id: c.paymentId,
-      account_id: sub.account_id,
-      subscription_id: sub.id,
-      plan: planType,
-      interval,
-      currency: sub.currency,
-      amount: c.amount,
-      status: 'captured',
-      period_start: c.periodStart,
-      period_end: c.periodEnd,
-      credits_granted: plan.monthlyValidations,
-      created_at: paymentDate(c),
-    })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const inserted = await insertCapturedPayment(trx, sub, c, { plan: planType, interval, creditsGranted: plan.monthlyValidations });
   if (!inserted) {
     // Already charged (the checkout handler and the webhook both report the first payment): keep
     // Razorpay's own period, which the webhook carries, when it is the newest.
@@ -195,27 +177,19 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
   if (replaced?.follows_id && replaced.follows_id !== sub.id) {
     await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: new Date() }).where('id', '=', replaced.follows_id).where('account_id', '=', sub.account_id).where('status', 'in', LIVE_STATUSES).execute();
   }
-  await writeAudit(trx, {
-    accountId: sub.account_id,
-    actorUserId: c.actorUserId ?? null,
-    actor: c.actorUserId ? 'user' : 'system',
-    action: 'billing.charged',
-    targetType: 'payment',
-    targetId: c.paymentId,
-    data: {
-      subscription_id: sub.id,
-      from_plan: account.plan,
-      plan: planType,
-      interval,
-      amount: c.amount,
-      currency: sub.currency,
-      period_start: c.periodStart.toISOString(),
-      period_end: c.periodEnd.toISOString(),
-      credits_granted: creditsGranted,
-      credits_after: balance,
-      via: c.source,
-      ...(replaced ? { replaced_subscription_id: replaced.id } : {}),
-    },
+  await auditCharge(trx, sub, c, 'billing.charged', {
+    subscription_id: sub.id,
+    from_plan: account.plan,
+    plan: planType,
+    interval,
+    amount: c.amount,
+    currency: sub.currency,
+    period_start: c.periodStart.toISOString(),
+    period_end: c.periodEnd.toISOString(),
+    credits_granted: creditsGranted,
+    credits_after: balance,
+    via: c.source,
+    ...(replaced ? { replaced_subscription_id: replaced.id } : {}),
   });
   const cancel = await applyEarlyRefund(trx, c.paymentId, new Date());
   return { applied: true, plan: planType, creditsGranted, ...(cancel ? { cancelSubscriptionId: cancel } : {}), ...(replaced ? { replacedSubscriptionId: replaced.id } : {}) };
@@ -223,75 +197,57 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
 
 async function recordLateCharge(trx: Trx, sub: Selectable<SubscriptionTable>, c: ChargeInput): Promise<ChargeOutcome> {
   const bp = c.billingPlanId ? await trx.selectFrom('billing_plan').select(['plan', 'interval']).where('id', '=', c.billingPlanId).executeTakeFirst() : undefined;
-  const inserted = await trx
-    .insertInto('payment')
-    .values({
-      id: c.paymentId,
-      account_id: sub.account_id,
-      subscription_id: sub.id,
-      plan: bp?.plan ?? sub.plan,
-      interval: bp?.interval ?? sub.interval,
-      currency: sub.currency,
-      amount: c.amount,
-      status: 'captured',
-      period_start: c.periodStart,
-      period_end: c.periodEnd,
-      credits_granted: 0,
-      created_at: paymentDate(c),
-    })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const inserted = await insertCapturedPayment(trx, sub, c, { plan: bp?.plan ?? sub.plan, interval: bp?.interval ?? sub.interval, creditsGranted: 0 });
   if (!inserted) return { applied: false, reason: 'duplicate' };
-  await writeAudit(trx, {
-    accountId: sub.account_id,
-    actorUserId: c.actorUserId ?? null,
-    actor: c.actorUserId ? 'user' : 'system',
-    action: 'billing.charge_recorded_late',
-    targetType: 'payment',
-    targetId: c.paymentId,
-    data: { subscription_id: sub.id, plan: bp?.plan ?? sub.plan, amount: c.amount, currency: sub.currency, period_start: c.periodStart.toISOString(), period_end: c.periodEnd.toISOString(), current_start: sub.current_start?.toISOString() ?? null, via: c.source },
-  });
+  await auditCharge(trx, sub, c, 'billing.charge_recorded_late', { subscription_id: sub.id, plan: bp?.plan ?? sub.plan, amount: c.amount, currency: sub.currency, period_start: c.periodStart.toISOString(), period_end: c.periodEnd.toISOString(), current_start: sub.current_start?.toISOString() ?? null, via: c.source });
   // A refund.processed for it that came first: applied now (an older period's: recorded, the plan stays).
   await applyEarlyRefund(trx, c.paymentId, new Date());
   return { applied: false, reason: 'stale' };
 }
 
 async function recordSecondPayment(trx: Trx, sub: Selectable<SubscriptionTable>, c: ChargeInput, keptSubscriptionId: string): Promise<ChargeOutcome> {
+  const inserted = await insertCapturedPayment(trx, sub, c, { plan: sub.plan, interval: sub.interval, creditsGranted: 0, secondPayment: true });
+  if (!inserted) return { applied: false, reason: 'duplicate' };
+  await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: new Date() }).where('id', '=', sub.id).where('status', 'in', LIVE_STATUSES).execute();
+  await auditCharge(trx, sub, c, 'billing.second_payment', { subscription_id: sub.id, kept_subscription_id: keptSubscriptionId, amount: c.amount, currency: sub.currency, period_start: c.periodStart.toISOString(), via: c.source, refund: 'due' });
+  // Already refunded (a refund.processed that came before this charge): recorded, nothing to give back twice.
+  await applyEarlyRefund(trx, c.paymentId, new Date());
+  return { applied: false, reason: 'second_payment', refundPaymentId: c.paymentId, cancelSubscriptionId: sub.id };
+}
+
+/** Records the captured payment `c` of `sub` once per payment id (false: it was recorded already). */
+async function insertCapturedPayment(
+  trx: Trx,
+  sub: Selectable<SubscriptionTable>,
+  c: ChargeInput,
+  o: { plan: PaidPlan; interval: BillingInterval; creditsGranted: number; secondPayment?: boolean },
+): Promise<boolean> {
   const inserted = await trx
     .insertInto('payment')
     .values({
       id: c.paymentId,
       account_id: sub.account_id,
       subscription_id: sub.id,
-      plan: sub.plan,
-      interval: sub.interval,
+      plan: o.plan,
+      interval: o.interval,
       currency: sub.currency,
       amount: c.amount,
       status: 'captured',
       period_start: c.periodStart,
       period_end: c.periodEnd,
-      credits_granted: 0,
-      second_payment: true,
+      credits_granted: o.creditsGranted,
+      ...(o.secondPayment ? { second_payment: true } : {}),
       created_at: paymentDate(c),
     })
     .onConflict((oc) => oc.column('id').doNothing())
     .returning('id')
     .executeTakeFirst();
-  if (!inserted) return { applied: false, reason: 'duplicate' };
-  await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: new Date() }).where('id', '=', sub.id).where('status', 'in', LIVE_STATUSES).execute();
-  await writeAudit(trx, {
-    accountId: sub.account_id,
-    actorUserId: c.actorUserId ?? null,
-    actor: c.actorUserId ? 'user' : 'system',
-    action: 'billing.second_payment',
-    targetType: 'payment',
-    targetId: c.paymentId,
-    data: { subscription_id: sub.id, kept_subscription_id: keptSubscriptionId, amount: c.amount, currency: sub.currency, period_start: c.periodStart.toISOString(), via: c.source, refund: 'due' },
-  });
-  // Already refunded (a refund.processed that came before this charge): recorded, nothing to give back twice.
-  await applyEarlyRefund(trx, c.paymentId, new Date());
-  return { applied: false, reason: 'second_payment', refundPaymentId: c.paymentId, cancelSubscriptionId: sub.id };
+  return inserted !== undefined;
+}
+
+/** The audit entry of what became of charge `c` (by the owner in the checkout, else the system). */
+function auditCharge(trx: Trx, sub: Selectable<SubscriptionTable>, c: ChargeInput, action: string, data: Record<string, unknown>): Promise<void> {
+  return writeAudit(trx, { accountId: sub.account_id, actorUserId: c.actorUserId ?? null, actor: c.actorUserId ? 'user' : 'system', action, targetType: 'payment', targetId: c.paymentId, data });
 }
 
 async function syncPeriod(trx: Trx, subId: string, accountId: string, accountSubId: string | null, start: Date, end: Date): Promise<void> {

@@ -145,19 +145,7 @@ export async function startCheckout(
         .execute();
       await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.subscription_created', targetType: 'subscription', targetId: created.id, data: { plan: planType, interval: o.interval, currency: current.currency, amount: bp.amount, mode: gateway.mode, start_at: startAt.toISOString(), follows } });
     });
-    return {
-      kind: 'subscribe',
-      keyId: gateway.keyId,
-      mode: gateway.mode,
-      subscriptionId: created.id,
-      amount: bp.amount,
-      currency: current.currency,
-      interval: o.interval,
-      planType,
-      planName: def.name,
-      description: `${def.name} plan (${o.interval === 'annual' ? 'annual' : 'monthly'}) from ${formatDay(startAt)}`,
-      message: BILLING_MESSAGES.resumeCheckout(def.name, formatDay(startAt)),
-    };
+    return subscribeResponse(gateway, planType, { subscriptionId: created.id, amount: bp.amount, currency: current.currency, interval: o.interval, startAt });
   }
 
   if (running && account.subscription_id) {
@@ -205,18 +193,25 @@ export async function startCheckout(
     if (country) await trx.updateTable('account').set({ billing_country: country }).where('id', '=', o.accountId).where('billing_country', 'is', null).execute();
     await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.subscription_created', targetType: 'subscription', targetId: created.id, data: { plan: planType, interval: o.interval, currency, amount: bp.amount, mode: gateway.mode } });
   });
+  return subscribeResponse(gateway, planType, { subscriptionId: created.id, amount: bp.amount, currency, interval: o.interval });
+}
+
+/** The answer that opens the checkout on a new subscription (`startAt`: a resumed plan's, charged from then). */
+function subscribeResponse(gateway: PaymentGateway, planType: PaidPlan, o: { subscriptionId: string; amount: number; currency: Currency; interval: BillingInterval; startAt?: Date }): CheckoutResponse {
+  const def = planByType(planType);
+  const description = `${def.name} plan (${o.interval === 'annual' ? 'annual' : 'monthly'})`;
   return {
     kind: 'subscribe',
     keyId: gateway.keyId,
     mode: gateway.mode,
-    subscriptionId: created.id,
-    amount: bp.amount,
-    currency,
+    subscriptionId: o.subscriptionId,
+    amount: o.amount,
+    currency: o.currency,
     interval: o.interval,
     planType,
     planName: def.name,
-    description: `${def.name} plan (${o.interval === 'annual' ? 'annual' : 'monthly'})`,
-    message: null,
+    description: o.startAt ? `${description} from ${formatDay(o.startAt)}` : description,
+    message: o.startAt ? BILLING_MESSAGES.resumeCheckout(def.name, formatDay(o.startAt)) : null,
   };
 }
 

@@ -197,13 +197,7 @@ export async function refundAgain(db: Kysely<Database>, gateway: Pick<PaymentGat
   for (const id of paymentIds) {
     const pay = await db.selectFrom('payment').select(['id', 'amount', 'refunded_amount', 'account_id', 'status']).where('id', '=', id).where('status', '=', 'captured').executeTakeFirst();
     if (!pay || !gateway || pay.amount - pay.refunded_amount <= 0) continue;
-    try {
-      const refund = await gateway.refundPayment(pay.id, pay.amount - pay.refunded_amount, { account_id: pay.account_id, reason: 'refund_failed_retry' });
-      await recordRestRefunded(db, pay, refund.id, 'refund_failed_retry');
-      done.push(pay.id);
-    } catch (err) {
-      console.error('[billing] a failed refund could not be made again (retried by the reconciliation; see audit billing.refund_failed):', (err as { error?: unknown })?.error ?? err);
-    }
+    if (await refundRest(db, gateway, pay, { reason: 'refund_failed_retry', via: 'refund_failed_retry', failed: 'a failed refund could not be made again (retried by the reconciliation; see audit billing.refund_failed)' })) done.push(pay.id);
   }
   return done;
 }
@@ -220,39 +214,41 @@ export async function refundSecondPayments(db: Kysely<Database>, gateway: Pick<P
   for (const id of paymentIds) {
     const pay = await db.selectFrom('payment').innerJoin('subscription', 'subscription.id', 'payment.subscription_id').select(['payment.id', 'payment.amount', 'payment.refunded_amount', 'payment.account_id', 'subscription.mode']).where('payment.id', '=', id).where('payment.second_payment', '=', true).where('payment.status', '=', 'captured').executeTakeFirst();
     if (!pay || pay.mode !== gateway.mode) continue;
-    try {
-      const refund = await gateway.refundPayment(pay.id, pay.amount - pay.refunded_amount, { account_id: pay.account_id, reason: 'second_payment_for_period' });
-      await recordRestRefunded(db, pay, refund.id, 'second_payment');
-      done.push(pay.id);
-    } catch (err) {
-      console.error('[billing] refund of a second payment failed (retried by the reconciliation):', (err as { error?: unknown })?.error ?? err);
-    }
+    if (await refundRest(db, gateway, pay, { reason: 'second_payment_for_period', via: 'second_payment', failed: 'refund of a second payment failed (retried by the reconciliation)' })) done.push(pay.id);
   }
   return done;
 }
 
 /**
- * Razorpay took refund `refundId` for what was left of `pay`: the payment is recorded refunded in full
- * (unless another refund was recorded meanwhile: refund.processed then records that one by its id),
- * with its audit entry, in one transaction.
+ * Refunds what is left of `pay` through the refund API; false (logged) when Razorpay would not take
+ * it now (the billing reconciliation tries again). Once Razorpay has taken it, the payment is
+ * recorded refunded in full (unless another refund was recorded meanwhile: refund.processed then
+ * records that one by its id), with its audit entry, in one transaction.
  */
-async function recordRestRefunded(
+async function refundRest(
   db: Kysely<Database>,
+  gateway: Pick<PaymentGateway, 'refundPayment'>,
   pay: { id: string; amount: number; refunded_amount: number; account_id: string },
-  refundId: string,
-  via: 'second_payment' | 'refund_failed_retry',
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('payment')
-      .set({ status: 'refunded', refunded_amount: pay.amount, refund_ids: sql<string[]>`array_append(refund_ids, ${refundId})`, refund_id: refundId, refunded_at: new Date() })
-      .where('id', '=', pay.id)
-      .where('status', '=', 'captured')
-      .where('refunded_amount', '=', pay.refunded_amount)
-      .returning('id')
-      .executeTakeFirst();
-    if (row) await writeAudit(trx, { accountId: pay.account_id, actor: 'system', actorUserId: null, action: 'billing.refund_recorded', targetType: 'payment', targetId: pay.id, data: { refund_id: refundId, amount: pay.amount - pay.refunded_amount, payment_amount: pay.amount, partial: false, current_period: false, via } });
-  });
+  o: { reason: string; via: 'second_payment' | 'refund_failed_retry'; failed: string },
+): Promise<boolean> {
+  try {
+    const refund = await gateway.refundPayment(pay.id, pay.amount - pay.refunded_amount, { account_id: pay.account_id, reason: o.reason });
+    await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('payment')
+        .set({ status: 'refunded', refunded_amount: pay.amount, refund_ids: sql<string[]>`array_append(refund_ids, ${refund.id})`, refund_id: refund.id, refunded_at: new Date() })
+        .where('id', '=', pay.id)
+        .where('status', '=', 'captured')
+        .where('refunded_amount', '=', pay.refunded_amount)
+        .returning('id')
+        .executeTakeFirst();
+      if (row) await writeAudit(trx, { accountId: pay.account_id, actor: 'system', actorUserId: null, action: 'billing.refund_recorded', targetType: 'payment', targetId: pay.id, data: { refund_id: refund.id, amount: pay.amount - pay.refunded_amount, payment_amount: pay.amount, partial: false, current_period: false, via: o.via } });
+    });
+    return true;
+  } catch (err) {
+    console.error(`[billing] ${o.failed}:`, (err as { error?: unknown })?.error ?? err);
+    return false;
+  }
 }
 
 /** A refund that arrived before its charge (stored as unknown_payment) is applied once the charge is in. */
