@@ -89,6 +89,7 @@ export class Engine implements Verifier {
       maxConnectionsPerIp: this.o.maxConnectionsPerIp,
       noTlsIps: new Set(),
       noPipeliningIps: new Set(),
+      tlsDemandedIps: new Set(),
       pool: new SessionPool(),
       unreachableUntil: new Map(),
     };

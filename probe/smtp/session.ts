@@ -26,6 +26,11 @@ export interface SessionParams {
   /** Try STARTTLS when offered. */
   startTls: boolean;
   /**
+   * With startTls: send STARTTLS even when EHLO did not offer it (the server answered MAIL in plain
+   * text "530 5.7.0 Must issue a STARTTLS command first", RFC 3207 section 4, without listing it).
+   */
+  forceStartTls?: boolean;
+  /**
    * false: one command at a time even when PIPELINING is offered (the server was found answering a
    * pipelined group out of step). Default: pipeline when offered.
    */
@@ -226,7 +231,7 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
     greeted = true;
     p.onGreeted?.();
     let keywords = await greet(conn, p, transcript);
-    if (p.startTls && keywords.has('STARTTLS')) {
+    if (p.startTls && (keywords.has('STARTTLS') || p.forceStartTls === true)) {
       conn.write(['STARTTLS']);
       const r = await conn.read(p.replyTimeoutMs, p.signal);
       transcript.push(toSmtpReply('starttls', r));

@@ -68,7 +68,7 @@ function ehloReply(name: string, spec: ServerSpec, secure: boolean): string {
   const ext = ['SIZE 35882577', '8BITMIME', 'SMTPUTF8'];
   if (spec.enhancedCodes !== false) ext.splice(2, 0, 'ENHANCEDSTATUSCODES');
   if (spec.pipelining !== false) ext.unshift('PIPELINING');
-  if ((spec.starttls || spec.requireTls) && !secure) ext.push('STARTTLS');
+  if ((spec.starttls || spec.requireTls) && !secure && !spec.hiddenStarttls) ext.push('STARTTLS');
   const lines = [name, ...ext];
   return lines.map((l, i) => `250${i === lines.length - 1 ? ' ' : '-'}${l}`).join('\r\n');
 }

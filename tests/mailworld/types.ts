@@ -18,6 +18,11 @@ export interface ServerSpec {
   starttls?: boolean;
   /** Refuse MAIL FROM with `530 5.7.0` until the session is TLS. Implies starttls. */
   requireTls?: boolean;
+  /**
+   * STARTTLS works but is not advertised in the EHLO reply (a misconfigured server: with requireTls it
+   * answers MAIL `530 5.7.0 Must issue a STARTTLS command first` while never offering it).
+   */
+  hiddenStarttls?: boolean;
   /** Advertise PIPELINING (default true). Pipelining without it is recorded as a violation. */
   pipelining?: boolean;
   /** Answer EHLO (default true); false answers `502 5.5.2` so the client must fall back to HELO. */

@@ -68,7 +68,16 @@ export abstract class SessionAnswers extends SessionSlots {
           else this.temporary(a, evidence(res.decisive), target, res.detail);
         }
         break;
-      case 'refused':
+      case 'refused': {
+        // RFC 3207 section 4: "530 5.7.0 Must issue a STARTTLS command first" to MAIL in plain text
+        // asks for STARTTLS, whether EHLO listed it or not (real MTAs send it anyway): asked again at
+        // once over TLS. Refused so after STARTTLS was sent (or TLS fails there), the refusal stands as below.
+        const tlsDemanded = this.p.ctx.tlsDemandedIps;
+        if (tlsDemanded && demandsStartTls(res) && !this.p.ctx.noTlsIps.has(target.ip)) {
+          tlsDemanded.add(target.ip);
+          for (const a of batch) this.requeue(a, 0, false);
+          break;
+        }
         // A 5xx at the greeting (554 5.7.1 … blocked) or to our MAIL FROM: a policy refusal, which the
         // verdict table puts before anything a backup could say. A server of the same preference still
         // to be asked may take the mail instead (RFC 5321 5.1: equal preference, any order; Postfix
@@ -81,6 +90,7 @@ export abstract class SessionAnswers extends SessionSlots {
           else this.settle(a, 'policy_block', a.refusal.replies, a.refusal.target, a.refusal.detail);
         }
         break;
+      }
       case 'ok':
         this.p.ctx.unreachableUntil?.delete(target.ip);
         this.handleRcpts(res, all, target, evidence, offset, session);
@@ -190,4 +200,11 @@ export abstract class SessionAnswers extends SessionSlots {
       return this.temporary(a, evidence(reply), target, null);
     });
   }
+}
+
+/** MAIL was refused in plain text for want of TLS ("530 5.7.0 Must issue a STARTTLS command first"), and STARTTLS was not sent. */
+function demandsStartTls(res: SessionResult): boolean {
+  const r = res.decisive;
+  const startTlsSent = res.transcript.some((t) => t.stage === 'starttls');
+  return !res.tls && !startTlsSent && r !== null && r.stage === 'mail' && r.code === 530 && /\bTLS\b|STARTTLS/i.test(r.text);
 }

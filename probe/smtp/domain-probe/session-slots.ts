@@ -140,6 +140,7 @@ export abstract class SessionSlots extends CatchAllBook {
           localAddress: this.p.ctx.politeness.sourceFor(ip),
           rcpts: all.map((a) => a.address),
           startTls: !this.p.ctx.noTlsIps.has(ip),
+          forceStartTls: this.p.ctx.tlsDemandedIps?.has(ip) ?? false,
           pipelining: !this.p.ctx.noPipeliningIps?.has(ip),
           connectTimeoutMs: this.p.ctx.connectTimeoutMs,
           bannerTimeoutMs: this.p.ctx.bannerTimeoutMs,

@@ -24,6 +24,11 @@ export interface SmtpContext {
   maxConnectionsPerIp: number;
   /** IPs whose TLS handshake failed: talk to them in plain text. */
   noTlsIps: Set<string>;
+  /**
+   * IPs that demanded STARTTLS (530 to MAIL in plain text) without offering it in EHLO: STARTTLS is
+   * sent there anyway, as real MTAs do (optional).
+   */
+  tlsDemandedIps?: Set<string>;
   /** IPs that answered a pipelined group out of step: one command at a time there (optional). */
   noPipeliningIps?: Set<string>;
   /** Lets domains on the same mail server address share sessions (optional). */
