@@ -16,7 +16,9 @@ export const SCHEDULE_MESSAGES = {
   csvEmpty: 'CSV file is empty',
   csvNoEmailColumn: "CSV must contain an 'email' column",
   deleteConfirm: 'Are you sure you want to delete this schedule?',
-  // Section 5's text for every N, as written ('Found 1 email addresses' too).
+  // Section 5's text for every N, as written ('Found 1 email addresses' too): where the spec allows a
+  // singular it writes 'team member(s)'; here it does not, and tests/e2e/spec-readings.spec.ts holds
+  // the literal. N is never 0: a file with no address gets noValidEmails instead.
   found: (n: number) => `Found ${n} email addresses`,
 } as const;
 

@@ -20,6 +20,16 @@ test("the schedule CSV toast counts the addresses the schedule keeps, in the spe
   await expect(toastTitle(page, 'Found 1 email addresses')).toBeVisible();
 });
 
+test("a schedule CSV whose email column holds no address says the spec's 'No valid email addresses found', not a green 'Found 0 email addresses'", async ({ page }) => {
+  await newUserOn(page, '/dashboard/auto-revalidation', { tag: 'rv16-found0', plan: 'pro' });
+  const dialog = await openDialog(page, 'New Schedule');
+  await dialog.getByLabel('Load emails from CSV').setInputFiles({ name: 'none.csv', mimeType: 'text/csv', buffer: Buffer.from('email\nn/a\nunknown\n') });
+  const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'No valid email addresses found' });
+  await expect(toast).toBeVisible();
+  await expect(toast).toHaveAttribute('data-type', 'error');
+  await expect(toastTitle(page, 'Found 0 email addresses')).toHaveCount(0);
+});
+
 test('Analytics writes its dates as the other pages do (Nov 24, 2026), not 2026-11-24', async ({ page }) => {
   await newUserOn(page, '/dashboard', { tag: 'rv14-dates', plan: 'pro' });
   const res = await page.request.post('/api/trpc/validation.check', { data: { email: 'alice@normal.mailworld.test' }, headers: { 'content-type': 'application/json' } });

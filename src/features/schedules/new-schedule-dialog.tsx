@@ -82,11 +82,18 @@ export function NewScheduleDialog({ open, onClose, busy, onCreate }: NewSchedule
       // The server's CSV reader, the same one bulk uploads use, finds the addresses in the file's
       // bytes (File.text() would read a UTF-16 or Windows-1252 export as UTF-8).
       const { emails } = await parseCsv.mutateAsync({ filename: file.name, contentBase64: base64Of(new Uint8Array(await file.arrayBuffer())) });
+      // The addresses the schedule will keep: the count under the list, not the cells that are none ('n/a').
+      const kept = partitionEmails(emailsFromText(emails.join('\n'))).valid.length;
+      if (kept === 0) {
+        // An email column of cells that are no address: the spec's zero text, and the list typed so far stays.
+        toast.error(SCHEDULE_TEXT.noValidEmails, { description: file.name });
+        return;
+      }
       setEmailText(emails.join('\n'));
       setCsvName(file.name);
       setEmailsInvalid(false);
-      // The addresses the schedule will keep: the count under the list, not the cells that are none ('n/a').
-      toast.success(found(partitionEmails(emailsFromText(emails.join('\n'))).valid.length), { description: file.name });
+      // Spec 5's 'Found N email addresses' as written for every N, 1 included (see SCHEDULE_MESSAGES.found).
+      toast.success(found(kept), { description: file.name });
     } catch (e) {
       toast.error(SCHEDULE_TEXT.csvParseErrorTitle, { description: e instanceof Error ? e.message : String(e) });
     }
