@@ -66,14 +66,31 @@ export const MAX_JOBS_PAGE = 100;
 /** A query parameter given twice reaches the schema as a list: say how to send it, not zod's "expected string, received array". */
 const ONE_CURSOR = 'cursor must be given once: pass next_cursor from the previous page.';
 
+/**
+ * A page size from the query string: plain decimal digits only. z.coerce.number read it as
+ * JavaScript's Number() does: limit=0x10 was 16, 1e1 was 10, " 10", "+10" and "10.0" were 10, and
+ * an empty limit= was 0; each is now a 400 naming the parameter. Leading zeros stay decimal (010 is 10).
+ * The document still says integer (1–max): that is what a client sends.
+ */
+const LIMIT_DIGITS = 'limit must be a whole number written with the digits 0-9 only (e.g. limit=50).';
+function pageLimit(max: number, maxText: string, description: string) {
+  return z
+    .string({ error: 'limit must be given once, as a whole number (e.g. limit=50).' })
+    .regex(/^[0-9]+$/, LIMIT_DIGITS)
+    .transform((digits) => Number(digits))
+    .pipe(z.number().min(1, 'limit must be at least 1.').max(max, `limit can be at most ${maxText}.`))
+    .meta({
+      description,
+      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+        for (const k of Object.keys(jsonSchema)) delete jsonSchema[k];
+        Object.assign(jsonSchema, { type: 'integer', minimum: 1, maximum: max, description });
+      },
+    })
+    .optional();
+}
+
 const listJobsInput = z.object({
-  limit: z.coerce
-    .number({ error: 'limit must be a number.' })
-    .int('limit must be a whole number.')
-    .min(1, 'limit must be at least 1.')
-    .max(MAX_JOBS_PAGE, `limit can be at most ${MAX_JOBS_PAGE}.`)
-    .optional()
-    .meta({ description: `Jobs per page (1–${MAX_JOBS_PAGE}, default 20), newest first.` }),
+  limit: pageLimit(MAX_JOBS_PAGE, String(MAX_JOBS_PAGE), `Jobs per page (1–${MAX_JOBS_PAGE}, default 20), newest first.`),
   cursor: z.string({ error: ONE_CURSOR }).max(200).optional().meta({ description: 'next_cursor from the previous page (opaque).' }),
 });
 
@@ -135,13 +152,7 @@ function wantsCsv(format: 'json' | 'csv' | undefined, accept: string | null): bo
 
 const resultsInput = z.object({
   id: z.string().max(100),
-  limit: z.coerce
-    .number({ error: 'limit must be a number.' })
-    .int('limit must be a whole number.')
-    .min(1, 'limit must be at least 1.')
-    .max(MAX_RESULTS_PAGE, `limit can be at most ${MAX_RESULTS_PAGE.toLocaleString('en-US')}.`)
-    .optional()
-    .meta({ description: `Results per page (1–${MAX_RESULTS_PAGE.toLocaleString('en-US')}, default ${MAX_RESULTS_PAGE.toLocaleString('en-US')}: a whole job).` }),
+  limit: pageLimit(MAX_RESULTS_PAGE, MAX_RESULTS_PAGE.toLocaleString('en-US'), `Results per page (1–${MAX_RESULTS_PAGE.toLocaleString('en-US')}, default ${MAX_RESULTS_PAGE.toLocaleString('en-US')}: a whole job).`),
   cursor: z.string({ error: ONE_CURSOR }).max(200).optional().meta({ description: 'next_cursor from the previous page (opaque).' }),
   result: z.string({ error: 'result must be given once, as a comma-separated list (result=invalid,risky).' }).max(100).optional().meta({ description: 'Only these verdicts: valid, invalid, risky (comma-separated).', example: 'invalid,risky' }),
   reason: z.string({ error: 'reason must be given once, as a comma-separated list (reason=mailbox_not_found,catch_all).' }).max(1000).optional().meta({ description: 'Only these reason codes (comma-separated), e.g. mailbox_not_found,catch_all.' }),
