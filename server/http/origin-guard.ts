@@ -7,8 +7,9 @@
 //    the Razorpay webhook, /v1 with its API key), except the dashboard API's reads (/api/trpc): some
 //    do work a page of another site must not start in a victim's browser (the API Keys page's first
 //    read creates the webhook signing secret and shows it that once), and only the app's own pages call them.
-//  - With an Origin header: it must be the request's own host (the app, or the verified custom
-//    domain it was served on) or the app's configured origin (behind a proxy that rewrites Host).
+//  - With an Origin header: it must be exactly (scheme, host and port) the app's configured origin
+//    (BASE_URL), or the origin of the request's own host under the app's scheme (the verified
+//    custom domain it was served on, the app behind a proxy that keeps Host).
 //  - Without one: a browser's Sec-Fetch-Site must not say another site made the request.
 import type { NextFunction, Request, Response } from 'express';
 import { trustedOrigins } from '../auth/auth';
@@ -19,10 +20,24 @@ export const CROSS_ORIGIN_MESSAGE = "Refused: this request came from another web
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-function sameHost(origin: string, req: Request): boolean {
+/**
+ * The origin of the page this request's own host serves (the app, or the verified custom domain it
+ * came to): the app's public scheme, and the host with its port exactly as the request names it
+ * (Express's req.host, X-Forwarded-Host behind a trusted proxy). The host name alone let a page on
+ * another port of the same host (https://app.example.com:8443, another service there) through:
+ * cookies are not kept apart by port, so its POSTs carried the session.
+ */
+function ownHostOrigin(req: Request, scheme: string): string | null {
   try {
-    const u = new URL(origin);
-    return u.host === req.headers.host || (!!req.hostname && u.hostname === req.hostname);
+    return req.host ? new URL(`${scheme}//${req.host}`).origin : null;
+  } catch {
+    return null;
+  }
+}
+
+function sameOrigin(origin: string, req: Request, scheme: string): boolean {
+  try {
+    return new URL(origin).origin === origin && origin === ownHostOrigin(req, scheme);
   } catch {
     return false; // "null" (a sandboxed frame, a data: URL) or garbage
   }
@@ -30,12 +45,13 @@ function sameHost(origin: string, req: Request): boolean {
 
 export function sameOriginGuard(o: { baseURL: string; production: boolean }) {
   const own = new Set(trustedOrigins(o.baseURL, o.production));
+  const scheme = new URL(o.baseURL).protocol;
   return function originGuard(req: Request, res: Response, next: NextFunction): void {
     if (!req.headers.cookie || req.method === 'OPTIONS') return next();
     if (SAFE_METHODS.has(req.method) && !req.path.startsWith('/trpc/')) return next();
     const origin = req.headers.origin;
     const site = req.headers['sec-fetch-site'];
-    const allowed = origin !== undefined ? own.has(origin) || sameHost(origin, req) : site !== 'cross-site' && site !== 'same-site';
+    const allowed = origin !== undefined ? own.has(origin) || sameOrigin(origin, req, scheme) : site !== 'cross-site' && site !== 'same-site';
     if (allowed) return next();
     sendError(res, new AppError('PERMISSION_DENIED', CROSS_ORIGIN_MESSAGE));
   };

@@ -71,4 +71,29 @@ describe('cookie-authenticated changes from another origin', () => {
     expect(own.status).toBe(200);
     expect(((await own.json()) as { result: { data: { secret: string | null } } }).result.data.secret).toMatch(/^whsec_/);
   });
+
+  it('refuses a page on another port or scheme of the same host name, on every cookie route (better-auth\'s own too), and changes nothing', async () => {
+    const v = await victim('csrf-port@example.com');
+    const before = { jobs: await v.jobs(), logo: await v.logo() };
+    const own = new URL(ts.url);
+    // Another service on the same host (cookies are not kept apart by port), or the same host over the other scheme.
+    const foreign = [`http://${own.hostname}:${Number(own.port) === 65535 ? 65534 : Number(own.port) + 1}`, `https://${own.host}`, `http://${own.hostname}`];
+    for (const origin of foreign) {
+      const headers = { origin, 'sec-fetch-site': 'same-site' };
+      const upload = await v.post('/api/jobs/upload?filename=list.csv', { ...headers, 'content-type': 'text/plain' }, 'email\nsomeone@example.com\n');
+      expect(upload.status, origin).toBe(403);
+      expect(((await upload.json()) as { error: { message: string } }).error.message).toBe(REFUSED);
+      expect((await v.post('/api/branding/logo', { ...headers, 'content-type': 'text/plain' }, SVG)).status, origin).toBe(403);
+      const trpc = await v.post('/api/trpc/account.profile.update', { ...headers, 'content-type': 'application/json' }, JSON.stringify({ full_name: 'Hijacked', company_name: '' }));
+      expect(trpc.status, origin).toBe(403);
+      const signOut = await v.post('/api/auth/sign-out', { ...headers, 'content-type': 'application/json' }, '{}');
+      expect(signOut.status, origin).toBe(403);
+    }
+    expect({ jobs: await v.jobs(), logo: await v.logo() }).toEqual(before);
+    const profile = await v.client.trpcQuery('account.profile.get');
+    expect(JSON.stringify(profile.body)).not.toContain('Hijacked');
+    expect((await v.client.trpcQuery('account.me')).status).toBe(200); // still signed in: sign-out was refused
+    // The app's own origin, exactly, still passes.
+    expect((await v.post('/api/trpc/account.profile.update', { origin: ts.url, 'content-type': 'application/json' }, JSON.stringify({ full_name: 'Owner', company_name: '' }))).status).toBe(200);
+  });
 });
