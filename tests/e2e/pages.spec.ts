@@ -50,7 +50,7 @@ const DASHBOARD: PageCheck[] = [
   {
     name: 'dashboard-overview',
     path: '/dashboard',
-    texts: ['Credits Balance', '500', 'Current Plan', 'Free', '500 / month', 'This Month', '0.0% of quota used', 'Quick Action', 'Recent Activity', 'No recent activity yet', 'Getting Started', 'Account created', 'Validate your first email', 'Generate an API key'],
+    texts: ['Credits Balance', '500', 'Current Plan', 'Free', '500 validations, one-time', 'This Month', '0.0% of quota used', 'Quick Action', 'Recent Activity', 'No recent activity yet', 'Getting Started', 'Account created', 'Validate your first email', 'Generate an API key'],
     links: [['Validate Email', '/dashboard/validate']],
   },
   { name: 'dashboard-validate', path: '/dashboard/validate', texts: ['Validate Email', 'Email address', 'The mailbox itself (SMTP) is not checked'] },

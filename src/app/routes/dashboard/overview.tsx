@@ -24,7 +24,9 @@ export default function OverviewRoute() {
   const me = useQuery(trpc.account.me.queryOptions()).data;
   const firstName = session?.user.name?.trim().split(/\s+/)[0];
 
-  const quota = o ? (o.quota_unlimited ? 'Unlimited' : `${n(o.monthly_validations_quota)} / month`) : '—';
+  // Spec: the plan's quota per month. Free's 500 are granted once (when the address is verified),
+  // never again next month: saying '/ month' there promised credits that never come.
+  const quota = o ? (o.quota_unlimited ? 'Unlimited' : o.plan === 'free' ? `${n(o.monthly_validations_quota)} validations, one-time` : `${n(o.monthly_validations_quota)} / month`) : '—';
   const percent = o ? Math.min(o.usage_percent, 100) : 0;
 
   return (
