@@ -3,6 +3,8 @@
 // cancellation back, so a new subscription is authorised now and first charged at the end of the
 // period already paid, going on from the cancelled one without a gap. Nothing is granted or charged
 // before; cancelling again or a refund stops it before it can charge.
+// A higher plan chosen after cancelling starts the same way at the period's end, as a plan change on
+// a running subscription does, so no paid day is lost.
 import { describe, expect, it } from 'vitest';
 import { reconcileBilling } from '../../server/features/billing/billing-reconcile';
 import { billingTick } from '../../server/features/billing/billing-tick';
@@ -12,6 +14,7 @@ import { signUpVerified } from '../helpers/test-server';
 let n = 0;
 const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${++n}@example.com`;
 const DAY = 86_400;
+const unix = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
 
 describe('a cancelled plan resumed before its period ends', () => {
   const { ts, rzp } = razorpayServer('whsec_resume');
@@ -30,7 +33,8 @@ describe('a cancelled plan resumed before its period ends', () => {
   }
   const state = (accountId: string) =>
     ts.testDb.db.selectFrom('account').select(['plan', 'credits_balance', 'subscription_status', 'cancel_at_period_end', 'current_period_end', 'billing_interval', 'subscription_id']).where('id', '=', accountId).executeTakeFirstOrThrow();
-  const payments = (accountId: string) => ts.testDb.db.selectFrom('payment').select(['id', 'status']).where('account_id', '=', accountId).execute();
+  const payments = (accountId: string) =>
+    ts.testDb.db.selectFrom('payment').select(['id', 'subscription_id', 'status', 'second_payment']).where('account_id', '=', accountId).orderBy('created_at').execute();
 
   it('resumes the same plan: nothing charged now, renews at the period’s end on the new subscription', async () => {
     const { client, accountId, first, periodEnd } = await cancelledStarter();
@@ -93,10 +97,12 @@ describe('a cancelled plan resumed before its period ends', () => {
     expect(await payments(accountId)).toHaveLength(2);
   });
 
-  it('a higher plan paid now replaces a resumed subscription not started yet (it is stopped, nothing refunded as a second payment)', async () => {
+  it('minutes before the period ends, a higher plan paid now replaces a resumed subscription not started yet (it is stopped, nothing refunded as a second payment)', async () => {
     const { client, accountId } = await cancelledStarter();
     const resumed = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
     await client.trpcMutation('billing.verifyPayment', await rzp.pay(resumed.subscriptionId));
+    // Earlier, a higher plan starts at the period's end too (below).
+    await ts.testDb.db.updateTable('account').set({ current_period_end: new Date(Date.now() + 5 * 60_000) }).where('id', '=', accountId).execute();
     const pro = await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' });
     expect(pro.body.result.data).toMatchObject({ kind: 'subscribe', planType: 'pro' });
     const v = await client.trpcMutation('billing.verifyPayment', await rzp.pay(pro.body.result.data.subscriptionId));
@@ -165,5 +171,66 @@ describe('a cancelled plan resumed before its period ends', () => {
       expect(rzp.subscriptions.get(order.subscriptionId)!.status, `after a ${how}, the resumed subscription would still charge`).toBe('cancelled');
       expect(await state(accountId)).toMatchObject({ plan: 'free', subscription_id: null });
     }
+  });
+
+  it('a higher plan chosen after cancelling starts when the paid period ends: nothing is charged now and no paid day is lost', async () => {
+    const { client, accountId, first, periodEnd } = await cancelledStarter();
+    const before = await state(accountId);
+
+    const co = await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' });
+    expect(co.status, JSON.stringify(co.body)).toBe(200);
+    const order = co.body.result.data;
+    expect(order).toMatchObject({ kind: 'subscribe', planType: 'pro', interval: 'monthly', amount: 7900 });
+    expect(order.message).toMatch(/^Nothing is charged now: your plan changes to Pro on .+, when its first period is charged to the card you confirm\.$/);
+    const remote = rzp.subscriptions.get(order.subscriptionId)!;
+    expect(remote.start_at, 'Pro would be charged at once and the rest of the paid Starter period lost').toBe(unix(periodEnd));
+
+    const verified = await client.trpcMutation('billing.verifyPayment', await rzp.pay(order.subscriptionId));
+    expect(verified.status).toBe(200);
+    expect(verified.body.result.data).toMatchObject({ applied: true, resumed: true, plan: 'starter' });
+    expect(verified.body.result.data.message).toMatch(/^Your subscription is no longer cancelled: your plan changes to Pro on .+, when its first period is charged\.$/);
+    expect(await state(accountId), 'Starter runs to the end of the period paid for').toEqual({ ...before, cancel_at_period_end: false, subscription_id: order.subscriptionId });
+    expect(await payments(accountId), 'nothing is charged before the Starter period ends').toHaveLength(1);
+    expect((await client.trpcQuery('billing.overview')).body.result.data).toMatchObject({ plan: 'starter', cancelAtPeriodEnd: false, currentPeriodEnd: periodEnd, nextPlan: 'pro', resumePending: true });
+
+    // The same plan and interval again: already chosen, nothing more is opened.
+    const again = await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' });
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toMatch(/^Your plan changes to Pro at your next renewal on /);
+
+    // The period ends: the cancelled subscription ends at Razorpay; the account stays on Starter until Pro's first charge.
+    await rzp.endSubscription(first);
+    await billingTick(ts.server.deps, new Date(new Date(periodEnd).getTime() + 3600_000));
+    expect(await state(accountId)).toMatchObject({ plan: 'starter', subscription_status: 'active', subscription_id: order.subscriptionId });
+
+    rzp.setNow(remote.start_at!);
+    await rzp.renew(order.subscriptionId);
+    rzp.setNow(Math.floor(Date.now() / 1000));
+    const upgraded = await state(accountId);
+    // Moving up keeps what the account had, as a plan change at a renewal does.
+    expect(upgraded).toMatchObject({ plan: 'pro', credits_balance: before.credits_balance + 100_000, subscription_status: 'active', cancel_at_period_end: false, subscription_id: order.subscriptionId });
+    expect(upgraded.current_period_end!.getTime()).toBeGreaterThan(new Date(periodEnd).getTime() + 27 * DAY * 1000);
+    expect((await payments(accountId)).map((p) => p.status)).toEqual(['captured', 'captured']);
+  });
+
+  it('a higher plan chosen while a resumed plan waits replaces it, from the same period end (it is stopped before it can charge)', async () => {
+    const { client, accountId, periodEnd } = await cancelledStarter();
+    const resumed = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+    await client.trpcMutation('billing.verifyPayment', await rzp.pay(resumed.subscriptionId));
+
+    const pro = (await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' })).body.result.data;
+    expect(rzp.subscriptions.get(pro.subscriptionId)!.start_at).toBe(unix(periodEnd));
+    const v = await client.trpcMutation('billing.verifyPayment', await rzp.pay(pro.subscriptionId));
+    expect(v.body.result.data).toMatchObject({ applied: true, resumed: true, plan: 'starter' });
+    expect(await state(accountId)).toMatchObject({ plan: 'starter', cancel_at_period_end: false, subscription_id: pro.subscriptionId });
+    expect(rzp.subscriptions.get(resumed.subscriptionId)!.status, 'the Starter one would charge too').toBe('cancelled');
+    expect(await payments(accountId)).toHaveLength(1);
+
+    // Changing back to Starter before the period ends replaces Pro the same way.
+    const back = await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    await client.trpcMutation('billing.verifyPayment', await rzp.pay(back.body.result.data.subscriptionId));
+    expect(rzp.subscriptions.get(pro.subscriptionId)!.status).toBe('cancelled');
+    expect((await client.trpcQuery('billing.overview')).body.result.data).toMatchObject({ plan: 'starter', nextPlan: null, resumePending: true });
   });
 });

@@ -81,7 +81,8 @@ export interface CheckoutResponse {
 
 /**
  * Upgrade: from Free a new subscription (checkout opens with its id); on a running subscription the
- * change is scheduled for the renewal (Razorpay's schedule_change_at=cycle_end).
+ * change is scheduled for the renewal (Razorpay's schedule_change_at=cycle_end); on a cancelled one
+ * whose period still runs, a new subscription starting at the period's end.
  */
 export async function startCheckout(
   deps: AppDeps,
@@ -97,22 +98,30 @@ export async function startCheckout(
   // charged (applyCharge stops the old one then, so an abandoned checkout leaves Razorpay retrying).
   const unpaid = account.subscription_id !== null && (account.subscription_status === 'past_due' || account.subscription_status === 'suspended');
   const current = account.subscription_id
-    ? await deps.db.selectFrom('subscription').select(['id', 'currency', 'interval', 'follows_id', 'current_start']).where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirst()
+    ? await deps.db.selectFrom('subscription').select(['id', 'plan', 'currency', 'interval', 'follows_id', 'current_start']).where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirst()
     : undefined;
   // A resumed plan whose new subscription starts at the period's end and has not been charged yet.
   const resumedNotStarted = current !== undefined && isPendingSuccessor(current);
   const running = account.subscription_id !== null && account.subscription_status !== 'none' && !account.cancel_at_period_end && !unpaid && !resumedNotStarted;
-  // Cancelled (to the period's end) and the owner changes their mind: the same plan, on either
-  // interval, goes on after the paid period with a new subscription starting then (Razorpay cannot
-  // take a cancellation back); nothing is charged before. A resumed one switches interval the same way.
+  // Cancelled (to the period's end) and the owner changes their mind: the same plan on either
+  // interval, or a higher plan, goes on after the paid period with a new subscription starting then
+  // (Razorpay cannot take a cancellation back); nothing is charged before, and no day already paid
+  // is lost — a higher plan starts at the period's end, as a plan change on a running subscription
+  // does. A resumed one not started yet is replaced the same way (another interval or plan).
+  const sameOrHigher = o.planType === account.plan || (isPaidPlanType(o.planType) && PLAN_RANK[o.planType] > PLAN_RANK[account.plan]);
+  const chosenAlready = resumedNotStarted && o.planType === current.plan && o.interval === current.interval;
   const resume =
     account.subscription_id !== null &&
     account.subscription_status === 'active' &&
     (account.cancel_at_period_end || resumedNotStarted) &&
     account.current_period_end !== null &&
     account.current_period_end.getTime() > Date.now() + RESUME_MIN_LEAD_MS &&
-    o.planType === account.plan &&
-    !(resumedNotStarted && o.interval === current?.interval);
+    sameOrHigher &&
+    !chosenAlready;
+  // The higher plan a resumed subscription already goes on with: nothing more to open.
+  if (chosenAlready && o.planType !== account.plan && account.current_period_end) {
+    throw new AppError('CONFLICT', BILLING_MESSAGES.changeScheduled(planByType(o.planType).name, formatDay(account.current_period_end)));
+  }
   // Cancelled, with only minutes of the period left: too late to go on without a gap (Razorpay wants
   // the new subscription's start ahead of now); once the account is on Free it subscribes afresh.
   if (!resume && account.cancel_at_period_end && account.subscription_status === 'active' && o.planType === account.plan && account.current_period_end && account.current_period_end.getTime() > Date.now()) {
@@ -145,7 +154,8 @@ export async function startCheckout(
         .execute();
       await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.subscription_created', targetType: 'subscription', targetId: created.id, data: { plan: planType, interval: o.interval, currency: current.currency, amount: bp.amount, mode: gateway.mode, start_at: startAt.toISOString(), follows } });
     });
-    return subscribeResponse(gateway, planType, { subscriptionId: created.id, amount: bp.amount, currency: current.currency, interval: o.interval, startAt });
+    const message = planType === account.plan ? BILLING_MESSAGES.resumeCheckout(def.name, formatDay(startAt)) : BILLING_MESSAGES.changeAtPeriodEnd(def.name, formatDay(startAt));
+    return subscribeResponse(gateway, planType, { subscriptionId: created.id, amount: bp.amount, currency: current.currency, interval: o.interval, startAt, message });
   }
 
   if (running && account.subscription_id) {
@@ -196,8 +206,12 @@ export async function startCheckout(
   return subscribeResponse(gateway, planType, { subscriptionId: created.id, amount: bp.amount, currency, interval: o.interval });
 }
 
-/** The answer that opens the checkout on a new subscription (`startAt`: a resumed plan's, charged from then). */
-function subscribeResponse(gateway: PaymentGateway, planType: PaidPlan, o: { subscriptionId: string; amount: number; currency: Currency; interval: BillingInterval; startAt?: Date }): CheckoutResponse {
+/** The answer that opens the checkout on a new subscription (`startAt`: one going on after a cancelled one, charged from then). */
+function subscribeResponse(
+  gateway: PaymentGateway,
+  planType: PaidPlan,
+  o: { subscriptionId: string; amount: number; currency: Currency; interval: BillingInterval; startAt?: Date; message?: string },
+): CheckoutResponse {
   const def = planByType(planType);
   const description = `${def.name} plan (${o.interval === 'annual' ? 'annual' : 'monthly'})`;
   return {
@@ -211,7 +225,7 @@ function subscribeResponse(gateway: PaymentGateway, planType: PaidPlan, o: { sub
     planType,
     planName: def.name,
     description: o.startAt ? `${description} from ${formatDay(o.startAt)}` : description,
-    message: o.startAt ? BILLING_MESSAGES.resumeCheckout(def.name, formatDay(o.startAt)) : null,
+    message: o.message ?? null,
   };
 }
 

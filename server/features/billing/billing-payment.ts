@@ -130,7 +130,7 @@ export async function verifyPayment(deps: AppDeps, o: { activeAccountId: string;
       applied: adopted.adopted,
       resumed: adopted.adopted,
       currentPeriodEnd: account.current_period_end?.toISOString() ?? null,
-      message: adopted.adopted ? BILLING_MESSAGES.resumed(plan.name, when) : BILLING_MESSAGES.resumeLate,
+      message: !adopted.adopted ? BILLING_MESSAGES.resumeLate : sub.plan === account.plan ? BILLING_MESSAGES.resumed(plan.name, when) : BILLING_MESSAGES.resumedWithChange(planByType(sub.plan).name, when),
     };
   }
   const start = new Date();

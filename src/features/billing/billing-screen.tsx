@@ -129,7 +129,7 @@ export function BillingScreen() {
 
   // A running subscription changes plan (or interval) at its renewal, without a checkout to
   // confirm in: ask first, as for every other change to what the owner pays.
-  // (Not a resumed plan whose new subscription has not started: a higher plan is paid for now.)
+  // (Not a cancelled plan, or a resumed one not started yet: a plan chosen then opens a checkout that confirms the card.)
   const changesAtRenewal = (o: typeof overview.data) => !!o && o.status !== 'none' && o.status !== 'past_due' && o.status !== 'suspended' && !o.cancelAtPeriodEnd && !o.resumePending;
   const scheduling = useConfirmAction<{ plan: PlanDefinition; from: string; interval: BillingInterval; on: string }>({
     run: ({ plan }) => upgrade(plan),
