@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body or file is larger than the route accepts.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The body is not UTF-8 JSON (or CSV where a file is expected).' },
   RATE_LIMITED: { status: 429, description: "Too many requests for the plan's rate; retry after the Retry-After header's seconds." },
+  NOT_IMPLEMENTED: { status: 501, description: 'The request uses an HTTP feature this server does not implement (a Transfer-Encoding other than chunked); the message says which.' },
   UPSTREAM_UNAVAILABLE: { status: 503, description: 'A service Mailvet depends on is unavailable; retry shortly.' },
   INTERNAL_ERROR: { status: 500, description: 'An unexpected error on our side; nothing was charged.' },
 } as const satisfies Record<string, ErrorCodeInfo>;

@@ -26,6 +26,7 @@ import { jobsHttpRouter } from '../features/jobs/jobs.http';
 import { directValidateListener, restApiRouter } from '../rest/mount';
 import { authAllowlistGuard } from './auth-guard';
 import { sameOriginGuard } from './origin-guard';
+import { transferCodingGuard } from './transfer-coding';
 import { devOutboxRouter } from './dev-outbox';
 
 /** Dashboard calls that carry a whole address list or CSV; every other tRPC body is small. */
@@ -108,6 +109,20 @@ function replyPlain(res: Response, err: AppError): void {
   res.status(status).json(body);
 }
 
+/**
+ * A refusal made before any router (a Transfer-Encoding we do not implement) in the envelope of the
+ * surface its path belongs to: problem+json on /v1, tRPC's on /api/trpc, better-auth's {code, message}
+ * on /api/auth, the dashboard's elsewhere (paths matched in any case, as Express mounts them).
+ */
+function replyOnSurface(docsBase: string) {
+  return (req: Request, res: Response, err: AppError): void => {
+    if (/^\/v1(?:\/|$)/i.test(req.path)) return sendProblem(res, err, docsBase);
+    if (/^\/api\/trpc(?:\/|$)/i.test(req.path)) return replyTrpc(res, err);
+    if (/^\/api\/auth(?:\/|$)/i.test(req.path)) return replyPlain(res, err);
+    sendError(res, err);
+  };
+}
+
 export interface HttpOptions {
   /** Built SPA (vite build output); omitted in API-only tests. */
   spaDir?: string;
@@ -124,6 +139,8 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
     next();
   });
   app.use(hostGuard(deps.baseURL));
+  // A transfer coding other than chunked (gzip, chunked …): 501 before any route reads the body.
+  app.use(transferCodingGuard(replyOnSurface(deps.baseURL)));
 
   // Healthy = this process can reach its database; otherwise 503, so a balancer routes around it.
   app.get('/healthz', async (_req, res) => {

@@ -9,7 +9,7 @@ export interface RawAnswer {
   body: string;
 }
 
-export function rawExchange(serverUrl: string, bytes: string): Promise<RawAnswer> {
+export function rawExchange(serverUrl: string, bytes: string | Buffer): Promise<RawAnswer> {
   const u = new URL(serverUrl);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(u.port), u.hostname);
