@@ -10,6 +10,12 @@ import { classifyReply } from './reply-codes';
 import { SmtpConnection, SmtpError, type RawReply } from './connection';
 
 const CLOSE_GRACE_MS = 10;
+/**
+ * After a pipelined group's last RCPT answer, how long QUIT's reply is looked for before the answers
+ * are handed over (at least this, or as long as the server took to answer the group; never more than
+ * QUIT's own wait): a reply short or one too many there shows the answers are not their commands'.
+ */
+const COUNT_CHECK_MIN_MS = 25;
 /** An address with a non-ASCII character (a UTF-8 local part: domains are sent as A-labels). */
 const NON_ASCII = /[^\u0000-\u007f]/;
 
@@ -267,6 +273,7 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
       const n = await budget(sendable.length);
       const sent = sendable.slice(0, n);
       conn.write([mail, ...sent.map(rcptLine), 'QUIT']);
+      const groupSentAt = Date.now();
       // Held back: every recipient from the first one the budget had no room for (none are sent after it).
       heldBack = n < sendable.length ? p.rcpts.length - (sendable[n] ?? p.rcpts.length) : 0;
       quitSent = true;
@@ -284,9 +291,14 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
       await expect('mail', p.replyTimeoutMs, 250, (r) => r.enhanced === '2.1.5' || names(r, null));
       /** QUIT's reply was read (or waited for). */
       let quitRead = false;
+      /** The last RCPT answer read: QUIT's reply is read in its place when the server skipped RCPTs. */
+      let lastRcptReply: RawReply | null = null;
       for (const i of sent) {
         awaiting = i;
-        const r = await conn.read(p.replyTimeoutMs, p.signal);
+        const r = await conn.read(p.replyTimeoutMs, p.signal).catch((err: unknown) => {
+          throw shortGroup(err, lastRcptReply);
+        });
+        lastRcptReply = r;
         // 221 is the answer to our QUIT: the server skipped the remaining RCPTs. Never read it as theirs.
         if (r.code === 221) {
           quitRead = true;
@@ -307,11 +319,15 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
         throw new SmtpError('out_of_step', 'out of step: more replies than the pipelined group had commands');
       }
       const quitMs = Math.min(p.replyTimeoutMs, 2000);
-      // The answers are handed over now: one reply per command up to the last RCPT, after MAIL's 250.
-      // Every RCPT answered: the next reply should be QUIT's; that is checked in the background (a
-      // server out of step there only ends the connection: the answers already read stand).
-      if (!quitRead && everyRcptAnswered) {
-        void checkQuitReply(conn, quitMs, outer);
+      if (!quitRead && everyRcptAnswered && !rcptReplies.some((r) => r?.code === 421)) {
+        // Every RCPT answered: the next reply should be QUIT's 221, most often here already. Looked for
+        // briefly before the answers are handed over; a reply short or one too many means they are not
+        // their commands' (thrown: out of step). None in time: checked in the background (the answers
+        // stand).
+        const graceMs = Math.min(quitMs, Math.max(COUNT_CHECK_MIN_MS, Date.now() - groupSentAt));
+        const settled = await checkReplyCount(conn, graceMs, lastRcptReply, p.signal);
+        if (!settled) void checkQuitReply(conn, quitMs, outer);
+        else void conn.close(quitMs, outer);
       } else void (quitRead ? conn.close(quitMs, outer) : conn.finish(quitMs, outer));
       return result('ok', null, null, pipelining, conn.isTls);
     } else {
@@ -411,6 +427,51 @@ async function greet(conn: SmtpConnection, p: SessionParams, transcript: SmtpRep
   transcript.push(heloReply);
   if (helo.code !== 250) throw unexpected(heloReply);
   return new Set();
+}
+
+/** 2xx other than 221: what a server that answers QUIT oddly ("250 Bye") says to it, as to a recipient it accepts. */
+const couldBeQuits = (r: RawReply | null): boolean => r !== null && r.code >= 200 && r.code < 300 && r.code !== 221;
+
+/**
+ * The server hung up while RCPT answers of a pipelined group were still due. RFC 2920 section 3.1: one
+ * reply per command, in order; the last RCPT answer read may then be the reply to QUIT (a server that
+ * dropped RCPTs silently and said "250 Bye" to QUIT): with fewer replies than commands, none is known
+ * to be its command's, and the group is out of step. Otherwise the hang-up stands as it is.
+ */
+function shortGroup(err: unknown, lastRcptReply: RawReply | null): unknown {
+  if (!(err instanceof SmtpError) || err.kind !== 'closed' || !couldBeQuits(lastRcptReply)) return err;
+  return new SmtpError('out_of_step', `out of step: the server closed before answering every pipelined command, and the last reply read (${lastRcptReply?.code ?? ''}) may be QUIT's`);
+}
+
+/**
+ * Reads what follows a pipelined group's last RCPT answer for up to `graceMs`, before the answers are
+ * handed over (RFC 2920 section 3.1: one reply per command, in order; RFC 5321 4.1.1.10: QUIT's is
+ * 221). Throws out of step when the count is off: the server closed with QUIT unanswered while the
+ * last RCPT answer could be QUIT's own (one reply short), or a second reply follows the one in QUIT's
+ * place (one too many: answers shifted onto the wrong recipients). Resolves true when QUIT's reply
+ * came (the connection can be closed), false when nothing came in time.
+ */
+async function checkReplyCount(conn: SmtpConnection, graceMs: number, lastRcptReply: RawReply | null, signal: AbortSignal | undefined): Promise<boolean> {
+  const next = async (): Promise<RawReply | 'closed' | 'none'> => {
+    try {
+      return await conn.read(graceMs, signal);
+    } catch (err) {
+      if (err instanceof SmtpError && err.kind === 'closed') return 'closed';
+      // Nothing in time, or the check is gone (the answers are handed over as they are).
+      if (err instanceof SmtpError && (err.kind === 'timeout' || err.kind === 'aborted')) return 'none';
+      throw err;
+    }
+  };
+  const quit = await next();
+  if (quit === 'none') return false;
+  if (quit === 'closed') {
+    if (couldBeQuits(lastRcptReply)) throw new SmtpError('out_of_step', `out of step: the server closed with QUIT unanswered, and the last RCPT answer (${lastRcptReply?.code ?? ''}) may be QUIT's`);
+    return true;
+  }
+  if (quit.code === 221) return true;
+  const extra = await next();
+  if (extra !== 'none' && extra !== 'closed') throw new SmtpError('out_of_step', `out of step: more replies than the pipelined group had commands (${quit.code}, then ${extra.code}, after the last RCPT answer)`);
+  return true; // QUIT answered oddly ("250 Bye"), nothing after it
 }
 
 /**

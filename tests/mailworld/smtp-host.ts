@@ -55,6 +55,10 @@ interface Pending {
   after?: () => void;
 }
 
+/** prematureRcptAnswers: how late MAIL's reply comes, and the gap between the real RCPT answers after it. */
+export const PREMATURE_SENDER_CHECK_MS = 30;
+export const PREMATURE_RCPT_CHECK_MS = 10;
+
 /** What rcptReply returns for an unknown recipient at a host that hangs up on them (hangUpAtUnknown). */
 const HANG_UP = '';
 
@@ -82,6 +86,9 @@ class Session {
   /** A MAIL command was sent in this transaction (even if refused): pipelined RCPTs after it are fine. */
   private mailTried = false;
   private rcpts = 0;
+  /** prematureRcptAnswers: until when MAIL's reply is held back, and RCPTs answered early meanwhile. */
+  private senderCheckUntil = 0;
+  private earlyRcpts = 0;
   private secure = false;
   private upgrading = false;
   private rejected = false;
@@ -298,6 +305,11 @@ class Session {
         if (from === null) return this.reply(now, '501 5.1.7 Bad sender address syntax');
         if (spec.rejectMailFrom) return this.reply(now, `550 5.7.1 <${from}>: Sender address rejected: Access denied`);
         this.mailFrom = from;
+        if (spec.prematureRcptAnswers) {
+          this.senderCheckUntil = now + PREMATURE_SENDER_CHECK_MS;
+          this.earlyRcpts = 0;
+          return this.reply(this.senderCheckUntil, '250 2.1.0 Ok');
+        }
         this.reply(now, '250 2.1.0 Ok');
         return;
       }
@@ -315,8 +327,14 @@ class Session {
         }
         if (!/^TO\s*:/i.test(arg)) return this.reply(now, '501 5.5.4 Syntax: RCPT TO:<address>');
         const rcpt = extractPath(arg.slice(2)) ?? ''; // arg starts with TO (tested above)
+        if (spec.dropRcpts) return; // silently dropped: no reply at all
         const answer = this.rcptReply(rcpt, now);
         if (answer === HANG_UP) return this.hangUp(now);
+        if (spec.prematureRcptAnswers && now < this.senderCheckUntil) {
+          // Before MAIL's reply: a bare "250 Ok" at once, ahead of it; the real answer after it.
+          this.send('250 Ok\r\n');
+          return this.reply(this.senderCheckUntil + ++this.earlyRcpts * PREMATURE_RCPT_CHECK_MS, answer);
+        }
         this.reply(now, answer);
         return;
       }
@@ -338,7 +356,7 @@ class Session {
       case 'QUIT':
         this.host.counters.quits++;
         this.host.released(this);
-        this.reply(now, '221 2.0.0 Bye', () => this.end());
+        this.reply(now, spec.dropRcpts ? '250 2.0.0 Bye' : '221 2.0.0 Bye', () => this.end());
         return;
       default:
         this.violation(`unknown command ${verb.slice(0, 20)}`);

@@ -69,6 +69,8 @@ export function truthFor(d: DomainSpec, local: string, index: MailboxIndex = mai
     return t('unknown', 'policy_block');
   }
   if (d.greylistMs === Infinity) return t('unknown', 'greylisted');
+  // It never answers a RCPT (drops them silently): nothing is said about any mailbox.
+  if (live.server.dropRcpts) return t('unknown', 'smtp_unreachable');
   // A backup MX that accepts every recipient cannot tell real from made-up: catch-all.
   if (live.server.acceptAll) return t('risky', 'catch_all');
   // A security gateway that accepts everyone at RCPT, or refuses unknown recipients only with a

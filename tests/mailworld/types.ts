@@ -38,6 +38,19 @@ export interface ServerSpec {
    * reply) instead of refusing it; the replies before it are sent (ground truth: unknown/smtp_unreachable).
    */
   hangUpAtUnknown?: boolean;
+  /**
+   * Drops every RCPT command silently (no reply at all) and answers QUIT `250 2.0.0 Bye` instead of
+   * 221 before the close (ground truth: unknown/smtp_unreachable: it never says anything of a mailbox).
+   */
+  dropRcpts?: boolean;
+  /**
+   * Checks the sender slowly (MAIL's reply comes PREMATURE_SENDER_CHECK_MS late) and answers each RCPT
+   * that arrives meanwhile (pipelined behind MAIL) at once with a bare `250 Ok`, unchecked, before
+   * MAIL's reply; after MAIL's reply it answers those RCPTs again with their real answers, one every
+   * PREMATURE_RCPT_CHECK_MS (RFC 2920 broken: replies out of order and more of them than commands).
+   * RCPTs sent after MAIL's reply (one command at a time) get their real answer once.
+   */
+  prematureRcptAnswers?: boolean;
   /** Multi-line banner and Gmail-style multi-line 550 5.1.1 for unknown users. */
   multiline?: boolean;
   /** false: no ENHANCEDSTATUSCODES, replies carry no enhanced codes ("550 No such user here"). */

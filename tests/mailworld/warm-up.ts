@@ -88,6 +88,8 @@ export async function warmUpWorld(world: MailWorld, o: WarmUpOptions = {}): Prom
       spec.maxConnectionsPerIp === undefined &&
       spec.closeAfterRcpts === undefined &&
       !spec.hangUpAtUnknown &&
+      !spec.dropRcpts &&
+      !spec.prematureRcptAnswers &&
       !spec.requireTls &&
       spec.ehlo !== false
     );
