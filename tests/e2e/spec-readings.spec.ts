@@ -43,6 +43,20 @@ test('Analytics writes its dates as the other pages do (Nov 24, 2026), not 2026-
   for (const title of await main.locator('[title]').evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? ''))) expect(title).not.toMatch(/\b\d{4}-\d{2}-\d{2}\b/);
 });
 
+test("Validate Email's result and Overview's activity write their time as the other pages do (Nov 24, 2026, 7:38 PM), not 11/24/2026, 7:38:39 PM", async ({ page }) => {
+  await newUserOn(page, '/dashboard/validate', { tag: 'rv16-dates' });
+  await page.getByLabel('Email address').fill('alice@normal.mailworld.test');
+  await page.getByRole('button', { name: 'Validate Email' }).click();
+  const today = await page.evaluate(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date()));
+  const checked = page.getByText(/^Checked /);
+  await expect(checked).toContainText(today);
+  await expect(checked).not.toContainText(/\d+\/\d+\/\d{4}/);
+  await page.goto('/dashboard');
+  const time = page.locator('time[title]').first();
+  await expect(time).toBeVisible();
+  expect(await time.getAttribute('title')).toContain(today);
+});
+
 test('in the collapsed sidebar a keyboard user sees the label of the link in focus', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await newUserOn(page, '/dashboard', { tag: 'rv14-sidebar' });

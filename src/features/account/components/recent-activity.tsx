@@ -4,6 +4,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui
 import { ListFailed } from '../../../components/ui/list-states';
 import { IconTile } from '../../../components/ui/icon-tile';
 import { cn } from '../../../lib/cn';
+import { formatDateTime } from '../../jobs/format';
 import { OVERVIEW_TEXT } from '../messages';
 import type { ActivityItem } from '../types';
 
@@ -56,7 +57,7 @@ function Row({ item }: { item: ActivityItem }) {
         <p className="text-xs text-slate-500">{row.detail}</p>
       </div>
       {row.badge}
-      <time dateTime={item.at} title={new Date(item.at).toLocaleString()} className="shrink-0 text-xs text-slate-500">
+      <time dateTime={item.at} title={formatDateTime(item.at)} className="shrink-0 text-xs text-slate-500">
         {relativeTime(item.at)}
       </time>
     </li>

@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { paths } from '../../../config/paths';
 import { cn } from '../../../lib/cn';
+import { formatDateTime } from '../../jobs/format';
 import { RESULT_LABEL } from '../messages';
 import type { SingleCheckResult } from '../types';
 import { explainResult, replyCode } from '../utils/explain-result';
@@ -168,7 +169,7 @@ export function ResultCard({ result: r, onUseSuggestion }: { result: SingleCheck
             <dd className="mt-2 text-lg font-semibold text-slate-900" data-testid="domain-age">
               {formatDomainAge(r.domain_age_days)}
             </dd>
-            <dd className="mt-1 text-xs text-slate-500">Checked {checkedAt.toLocaleString()}</dd>
+            <dd className="mt-1 text-xs text-slate-500">Checked {formatDateTime(checkedAt)}</dd>
           </div>
         </dl>
 
