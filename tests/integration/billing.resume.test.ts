@@ -4,7 +4,8 @@
 // period already paid, going on from the cancelled one without a gap. Nothing is granted or charged
 // before; cancelling again or a refund stops it before it can charge.
 // A higher plan chosen after cancelling starts the same way at the period's end, as a plan change on
-// a running subscription does, so no paid day is lost.
+// a running subscription does, so no paid day is lost. A renewal of the cancelled subscription that
+// Razorpay took anyway, arriving after the resume, is given back and leaves the resumed one alone.
 import { describe, expect, it } from 'vitest';
 import { reconcileBilling } from '../../server/features/billing/billing-reconcile';
 import { billingTick } from '../../server/features/billing/billing-tick';
@@ -232,5 +233,30 @@ describe('a cancelled plan resumed before its period ends', () => {
     await client.trpcMutation('billing.verifyPayment', await rzp.pay(back.body.result.data.subscriptionId));
     expect(rzp.subscriptions.get(pro.subscriptionId)!.status).toBe('cancelled');
     expect((await client.trpcQuery('billing.overview')).body.result.data).toMatchObject({ plan: 'starter', nextPlan: null, resumePending: true });
+  });
+
+  it('a renewal of the cancelled subscription arriving after the owner resumed is given back and leaves the resumed subscription alone', async () => {
+    const { client, accountId, first, periodEnd } = await cancelledStarter();
+    const order = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+    await client.trpcMutation('billing.verifyPayment', await rzp.pay(order.subscriptionId));
+    const resumed = await state(accountId);
+    expect(resumed).toMatchObject({ cancel_at_period_end: false, subscription_id: order.subscriptionId });
+
+    // Razorpay charged the cancelled subscription's renewal all the same (the charge raced the
+    // cancellation); its webhook comes now, after the resume.
+    const late = await rzp.renew(first);
+    expect(await state(accountId), 'the resume was undone: the owner would have to resume again').toEqual(resumed);
+    expect(rzp.subscriptions.get(order.subscriptionId)!.status, 'the resumed subscription is left alone').toBe('authenticated');
+    expect(rzp.subscriptions.get(first)!.status, 'the cancelled one can charge no more').toBe('cancelled');
+    expect((await payments(accountId)).find((p) => p.id === late)).toMatchObject({ status: 'refunded', second_payment: true });
+    expect(rzp.refunds.filter((r) => r.payment_id === late)).toHaveLength(1);
+
+    // The resumed subscription's first charge pays that period: once.
+    rzp.setNow(unix(periodEnd));
+    await rzp.renew(order.subscriptionId);
+    rzp.setNow(Math.floor(Date.now() / 1000));
+    expect(await state(accountId)).toMatchObject({ plan: 'starter', subscription_status: 'active', cancel_at_period_end: false, subscription_id: order.subscriptionId });
+    const kept = (await payments(accountId)).filter((p) => p.status === 'captured');
+    expect(kept.map((p) => p.subscription_id)).toEqual([first, order.subscriptionId]);
   });
 });

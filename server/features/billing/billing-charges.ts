@@ -69,9 +69,13 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
   // one period): this one is given back, not applied.
   if (account.subscription_id !== null && account.subscription_id !== sub.id && account.subscription_status === 'active' && !account.cancel_at_period_end) {
     // …unless the account's subscription is a resumed one that has not started (nothing paid on it
-    // yet): this charge (a higher plan now) replaces it, like a cancelled one.
+    // yet): this charge (a higher plan paid now, minutes before the period's end) replaces it, like
+    // a cancelled one. A renewal of the very subscription it follows is not such a charge: Razorpay
+    // charged the cancelled one's next period all the same (the charge raced the cancellation at
+    // its cycle end), and the resumed one, which the owner chose, pays that period from its start.
     const held = await trx.selectFrom('subscription').select(['follows_id', 'current_start']).where('id', '=', account.subscription_id).executeTakeFirst();
-    if (!held || !isPendingSuccessor(held)) return recordSecondPayment(trx, sub, c, account.subscription_id);
+    const renewalOfFollowed = held?.follows_id === sub.id && sub.current_start !== null && c.periodStart > sub.current_start;
+    if (!held || !isPendingSuccessor(held) || renewalOfFollowed) return recordSecondPayment(trx, sub, c, account.subscription_id);
   }
 
   // The charge of a period older than the one this subscription is in (Razorpay re-delivered it
