@@ -286,6 +286,9 @@ function afterHook(db: Db, answerFloorMs: number, securityNotice: SecurityNotice
       const user = (returned as { user?: { id?: unknown; email?: unknown } } | null)?.user;
       if (typeof user?.id === 'string') await endGrantsOfOldPassword(db, user.id);
       if (typeof user?.id === 'string' && typeof user.email === 'string') await securityNotice('password', { id: user.id, email: user.email }, ctx.request);
+      // Every browser known before no longer is (known-device.ts binds the cookie to the password);
+      // this one gave the old password and chose the new one: it stays known.
+      if (typeof user?.email === 'string') await markKnownDevice(ctx, user.email, null);
     }
     const turnedOn = ctx.path === TOTP_PATH && ctx.request ? turningTwoFactorOn.get(ctx.request) : undefined;
     if (turnedOn && !isAPIError(returned)) await securityNotice('two-factor-on', turnedOn, ctx.request);

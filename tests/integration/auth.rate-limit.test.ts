@@ -155,6 +155,73 @@ describe('sign-in attempts per email address', () => {
     expect((await signIn(proxied, email, 'right-password', { ...freshClient(), cookie: laptop })).status).toBe(429);
   });
 
+  /** The cookies a response set, merged over `jar` (a cookie header string). */
+  const withCookies = (jar: string, res: Response): string => {
+    const map = new Map(jar.split('; ').filter(Boolean).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)] as const));
+    for (const c of res.headers.getSetCookie()) {
+      const pair = c.split(';')[0]!;
+      const name = pair.slice(0, pair.indexOf('='));
+      if (/max-age=0/i.test(c)) map.delete(name);
+      else map.set(name, pair.slice(pair.indexOf('=') + 1));
+    }
+    return [...map].map(([k, v]) => `${k}=${v}`).join('; ');
+  };
+  const withoutSession = (jar: string) => jar.split('; ').filter((c) => !c.includes('session')).join('; ');
+  const lockAddress = async (email: string) => {
+    for (let i = 0; i < 11; i++) await signIn(proxied, email, 'wrong-password', freshClient());
+    expect((await signIn(proxied, email, 'wrong-password', freshClient())).status).toBe(429);
+  };
+
+  it('a password change ends what browsers known before may do: their attempts count with strangers\' again; the browser that changed it stays known', async () => {
+    const email = uniqueEmail('known-device-change');
+    const signup = await signUpVerified(proxied, { email, password: 'old-password' });
+    await signup.request('/api/auth/sign-out', { json: {} });
+    // Someone who had the old password signed in from their own browser once.
+    const stale = withoutSession(withCookies('', await signIn(proxied, email, 'old-password', freshClient())));
+    expect(stale).toContain('known_device');
+    // The owner signs in and changes the password.
+    let owner = withCookies('', await signIn(proxied, email, 'old-password', freshClient()));
+    const change = await fetch(`${proxied.url}/api/auth/change-password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: proxied.url, cookie: owner, ...freshClient() },
+      body: JSON.stringify({ currentPassword: 'old-password', newPassword: 'new-password' }),
+    });
+    expect(change.status).toBe(200);
+    owner = withoutSession(withCookies(owner, change));
+    // Guesses sent from anywhere lock the address for browsers it does not know.
+    await lockAddress(email);
+    // The browser known before the change is one of those now, whatever password it tries.
+    expect((await signIn(proxied, email, 'new-password', { ...freshClient(), cookie: stale })).status).toBe(429);
+    expect((await signIn(proxied, email, 'wrong-password', { ...freshClient(), cookie: stale })).status).toBe(429);
+    // The owner's browser, which gave the password and chose the new one, still signs in.
+    expect((await signIn(proxied, email, 'new-password', { ...freshClient(), cookie: owner })).status).toBe(200);
+  });
+
+  it('a password reset through the mailbox also forgets the browsers known before', async () => {
+    const email = uniqueEmail('known-device-reset');
+    const signup = await signUpVerified(proxied, { email, password: 'old-password' });
+    await signup.request('/api/auth/sign-out', { json: {} });
+    const stale = withoutSession(withCookies('', await signIn(proxied, email, 'old-password', freshClient())));
+    expect(stale).toContain('known_device');
+    const ask = await fetch(`${proxied.url}/api/auth/request-password-reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: proxied.url, ...freshClient() },
+      body: JSON.stringify({ email, redirectTo: '/auth?step=reset' }),
+    });
+    expect(ask.status).toBe(200);
+    await expect.poll(async () => proxied.testDb.db.selectFrom('dev_outbox').select('text').where('to', '=', email).where('subject', '=', 'Reset your Mailvet password').executeTakeFirst()).toBeDefined();
+    const mail = await proxied.testDb.db.selectFrom('dev_outbox').select('text').where('to', '=', email).where('subject', '=', 'Reset your Mailvet password').executeTakeFirstOrThrow();
+    const token = new URL(mail.text.match(/https?:\/\/\S+reset-password\S+/)![0]).pathname.split('/').pop()!;
+    const reset = await fetch(`${proxied.url}/api/auth/reset-password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: proxied.url, ...freshClient() },
+      body: JSON.stringify({ newPassword: 'new-password', token }),
+    });
+    expect(reset.status).toBe(200);
+    await lockAddress(email);
+    expect((await signIn(proxied, email, 'new-password', { ...freshClient(), cookie: stale })).status).toBe(429);
+  });
+
   it('never locks the owner out: a password reset through the mailbox lifts the lock', async () => {
     const email = uniqueEmail('owner');
     await signUpVerified(proxied, { email, password: 'right-password' });
