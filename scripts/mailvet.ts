@@ -12,7 +12,7 @@ if (command === 'verify') {
 } else if (command === 'probe') {
   await (await import('../probe/cli')).runProbeCli(process.argv.slice(2));
 } else if (command === 'mcp') {
-  const code = await (await import('./cli/mcp')).runMcpCommand(process.env);
+  const code = await (await import('./cli/mcp')).runMcpCommand(process.env, process.argv.slice(3));
   if (code !== null) process.exitCode = code;
 } else {
   process.exitCode = await (await import('./cli/operator')).runOperatorCli(process.argv);

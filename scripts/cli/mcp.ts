@@ -99,8 +99,22 @@ export function createMailvetMcpServer(client: V1Client, version = '1.0.0'): Mcp
   return server;
 }
 
-/** The `mailvet mcp` command: serves until stdin closes. Returns the exit code when it cannot start. */
-export async function runMcpCommand(env: NodeJS.ProcessEnv = process.env): Promise<number | null> {
+export const MCP_USAGE = `Usage: mailvet mcp
+
+Serve the Model Context Protocol over stdio for AI assistants (tools validate_email, start_bulk_job,
+get_job_status, get_job_results), as a client of your Mailvet's /v1 API. Stdout carries the protocol.
+
+Environment (both required):
+  MAILVET_URL      your Mailvet address, e.g. https://app.mailvet.dev
+  MAILVET_API_KEY  an API key from the API Keys page (a test key mv_test_… answers from the sandbox)
+`;
+
+/** The `mailvet mcp` command: serves until stdin closes. Returns the exit code when it cannot start (or 0 after --help). */
+export async function runMcpCommand(env: NodeJS.ProcessEnv = process.env, args: readonly string[] = []): Promise<number | null> {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(MCP_USAGE);
+    return 0;
+  }
   const cfg = readMcpEnv(env);
   if (!cfg.ok) {
     process.stderr.write(`${cfg.message}\n`);

@@ -77,6 +77,7 @@ export async function runOperatorCli(argv: string[], io: CliIo = defaultIo): Pro
     .configureOutput({ writeOut: io.out, writeErr: io.err });
   program.command('verify').description('Verify addresses read one per line from stdin (see `mailvet verify --help`).');
   program.command('probe').description('Run a probe daemon (PROBE_PORT, PROBE_TOKEN).');
+  program.command('mcp').description('Serve the Model Context Protocol over stdio for AI assistants (MAILVET_URL, MAILVET_API_KEY; see `mailvet mcp --help`).');
 
   const accounts = program.command('accounts').description('Operate on customer accounts (each change is written to the audit log as the operator).');
   /** An `accounts` sub-command whose first argument names the account (id or owner's email). */
