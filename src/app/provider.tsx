@@ -32,7 +32,9 @@ export function AppProvider({ children }: { children: ReactNode }) {
       <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
         {children}
         {/* Spec section 9: at most 3 toasts visible. */}
-        <Toaster visibleToasts={3} richColors closeButton position={position} />
+        {/* On a phone they come down below the dashboard's 56 px header (and the public pages'
+            64 px one), so its menu and Sign Out buttons stay in reach while one shows. */}
+        <Toaster visibleToasts={3} richColors closeButton position={position} mobileOffset={{ top: 72 }} offset={position === 'top-center' ? { top: 72 } : undefined} />
       </TRPCProvider>
     </QueryClientProvider>
   );

@@ -39,3 +39,28 @@ test("on a 390 px phone a toast never lies over an open dialog's buttons", async
   expect(box.y).toBeGreaterThan(400);
   expect(box.x).toBeGreaterThan(640);
 });
+
+test("on a 390 px phone a toast leaves the dashboard header's menu and Sign Out buttons usable", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await newUserOn(page, '/dashboard/team', { tag: 'rv16-phone-toast-header', plan: 'business' });
+  await inviteFromTeam(page, `toast-header-${Date.now()}@example.com`);
+  await page.waitForFunction(() => document.querySelectorAll('[data-transition]').length === 0);
+  await expect(page.locator('[data-sonner-toast]').first()).toBeVisible();
+  // What a tap at each header button's centre reaches: the button, not the toast over it.
+  const hit = await page.evaluate(() =>
+    ['Toggle sidebar', 'Sign Out'].map((name) => {
+      const b = [...document.querySelectorAll('header button')].find((e) => (e.getAttribute('aria-label') ?? e.textContent?.trim()) === name)!;
+      const r = b.getBoundingClientRect();
+      const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return { name, reached: !!top && b.contains(top) };
+    }),
+  );
+  expect(hit).toEqual([
+    { name: 'Toggle sidebar', reached: true },
+    { name: 'Sign Out', reached: true },
+  ]);
+  await page.screenshot({ path: `tests/e2e/__screenshots__/phone-toast-below-header.png` });
+  // A tap on the menu button while the toast shows opens the navigation.
+  await page.getByRole('button', { name: 'Toggle sidebar' }).click();
+  await expect(page.getByTestId('sidebar-drawer')).toBeVisible();
+});
