@@ -107,6 +107,43 @@ test('a cancelled plan is resumed from its card before the period ends: nothing 
   await expect(page.getByTestId('payments').getByRole('row')).toHaveCount(2); // the header and the one payment
 });
 
+test('a higher plan chosen after cancelling can be undone from the page: the plan is cancelled again as before the choice', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-undo') });
+  await page.goto('/dashboard/billing');
+  await pay(page, await openCheckout(page, 'Starter'), '$19.00', 'Starter');
+  await page.getByRole('button', { name: 'Cancel subscription' }).click();
+  await page.getByRole('dialog', { name: 'Cancel your subscription?' }).getByRole('button', { name: 'Cancel subscription' }).click();
+  await expect(page.getByTestId('renewal')).toContainText('Cancelled — your plan ends on');
+  const cancelled = (await page.getByTestId('renewal').textContent()) ?? '';
+
+  // Pro chosen after cancelling: it starts when the paid Starter period ends.
+  const checkout = await openCheckout(page, 'Pro');
+  await expect(checkout).toContainText('Nothing is charged now: your plan changes to Pro on');
+  await checkout.getByRole('button', { name: 'Confirm card (test)' }).click();
+  await expect(page.getByText('Subscription Resumed')).toBeVisible();
+  await expect(page.getByTestId('renewal')).toContainText('then changes to the Pro plan');
+  await expect(page.getByRole('button', { name: 'Keep my current plan' })).toHaveCount(0);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-change-after-cancel.png`, fullPage: true });
+
+  // Changed their mind again: the change is undone, after saying what that means.
+  await page.getByRole('button', { name: 'Undo plan change' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Undo the change to Pro?' });
+  await expect(dialog).toContainText('Your Starter plan stays cancelled, as it was before you chose Pro');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-undo-change-dialog.png`, fullPage: true });
+  await dialog.getByRole('button', { name: 'Undo plan change' }).click();
+  await expect(page.getByText('Plan change withdrawn')).toBeVisible();
+  await expect(page.getByText(/^Nothing was charged: your plan does not change to Pro\. Your Starter plan stays cancelled and ends on /)).toBeVisible();
+  await expect(page.getByTestId('renewal')).toHaveText(cancelled);
+  await expect(page.getByRole('button', { name: 'Undo plan change' })).toHaveCount(0);
+  await expect(card(page, 'Starter').getByRole('button', { name: 'Resume subscription' })).toBeVisible();
+  await expect(card(page, 'Pro').getByRole('button', { name: 'Upgrade to Pro' })).toBeEnabled();
+  await expect(page.getByTestId('current-plan')).toHaveText('Starter (monthly)');
+  await expect(page.getByTestId('payments').getByRole('row')).toHaveCount(2); // the header and the one payment
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-change-undone.png`, fullPage: true });
+  await page.reload();
+  await expect(page.getByTestId('renewal')).toHaveText(cancelled);
+});
+
 test('a renewal left unpaid: the plan card offers Pay now and the period line says it is unpaid, not that it renews', async ({ page }) => {
   await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-unpaid') });
   await page.goto('/dashboard/billing');

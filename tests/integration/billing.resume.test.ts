@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { reconcileBilling } from '../../server/features/billing/billing-reconcile';
 import { billingTick } from '../../server/features/billing/billing-tick';
+import { joinAs } from '../helpers/accounts';
 import { razorpayServer } from '../helpers/razorpay-server';
 import { signUpVerified } from '../helpers/test-server';
 
@@ -233,6 +234,47 @@ describe('a cancelled plan resumed before its period ends', () => {
     await client.trpcMutation('billing.verifyPayment', await rzp.pay(back.body.result.data.subscriptionId));
     expect(rzp.subscriptions.get(pro.subscriptionId)!.status).toBe('cancelled');
     expect((await client.trpcQuery('billing.overview')).body.result.data).toMatchObject({ plan: 'starter', nextPlan: null, resumePending: true });
+  });
+
+  it('a higher plan chosen after cancelling can be taken back by the owner before it starts: stopped at Razorpay, the plan cancelled as before', async () => {
+    const { client, accountId, first, periodEnd } = await cancelledStarter();
+    const before = await state(accountId);
+    const pro = (await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' })).body.result.data;
+    await client.trpcMutation('billing.verifyPayment', await rzp.pay(pro.subscriptionId));
+    expect((await client.trpcQuery('billing.overview')).body.result.data).toMatchObject({ nextPlan: 'pro', resumePending: true });
+    const audits = () => ts.testDb.db.selectFrom('audit_log').select(['actor_user_id', 'target_id', 'data']).where('account_id', '=', accountId).where('action', '=', 'billing.plan_change_withdrawn').execute();
+
+    // Owner only, on the server: an admin or a member is refused and nothing is stopped.
+    await ts.testDb.db.updateTable('account').set({ team_member_limit: 5 }).where('id', '=', accountId).execute();
+    const owner = { client, accountId, email: '', userId: '' };
+    for (const role of ['admin', 'member'] as const) {
+      const other = await joinAs(ts, owner, role, `undo-${role}`);
+      const res = await other.client.trpcMutation('billing.keepCurrentPlan');
+      expect(res.status, `a ${role} took the owner's plan change back`).toBe(403);
+    }
+    expect(rzp.subscriptions.get(pro.subscriptionId)!.status).toBe('authenticated');
+
+    // Two clicks at once: one takes the change back, the other finds nothing waiting; one audit entry.
+    const [a, b] = await Promise.all([client.trpcMutation('billing.keepCurrentPlan'), client.trpcMutation('billing.keepCurrentPlan')]);
+    expect([a.status, b.status].sort(), JSON.stringify([a.body, b.body])).toEqual([200, 409]);
+    const kept = (a.status === 200 ? a : b).body.result.data;
+    expect(kept).toMatchObject({ plan: 'starter' });
+    expect(kept.message).toMatch(/^Nothing was charged: your plan does not change to Pro\. Your Starter plan stays cancelled and ends on .+, then the account moves to Free; you can resume it until then\.$/);
+    expect((a.status === 409 ? a : b).body.error.message).toBe('No plan change is waiting for your renewal.');
+    expect(rzp.subscriptions.get(pro.subscriptionId)!.status, 'Pro would still be charged at the period’s end').toBe('cancelled');
+    expect(rzp.requests.some((r) => r.method === 'POST' && r.path === `/v1/subscriptions/${pro.subscriptionId}/cancel` && !r.body.cancel_at_cycle_end)).toBe(true);
+    expect(await state(accountId), 'the page is back where it was before Pro was chosen').toEqual(before);
+    expect((await client.trpcQuery('billing.overview')).body.result.data).toMatchObject({ plan: 'starter', cancelAtPeriodEnd: true, currentPeriodEnd: periodEnd, nextPlan: null, resumePending: false });
+    expect(await audits()).toMatchObject([{ target_id: pro.subscriptionId, data: { plan: 'starter', withdrawn_plan: 'pro', follows: first } }]);
+    const again = await client.trpcMutation('billing.keepCurrentPlan');
+    expect(again.status).toBe(409);
+    expect(await audits()).toHaveLength(1);
+
+    // As before the choice: the plan can be resumed, and nothing but the first period was charged.
+    const resume = await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' });
+    expect(resume.status, JSON.stringify(resume.body)).toBe(200);
+    expect(resume.body.result.data.message).toMatch(/^Nothing is charged now: your Starter plan goes on after /);
+    expect(await payments(accountId)).toHaveLength(1);
   });
 
   it('a renewal of the cancelled subscription arriving after the owner resumed is given back and leaves the resumed subscription alone', async () => {

@@ -2,8 +2,8 @@
 // keys are configured). Upgrading from Free opens a new subscription; changing plan on a running
 // subscription takes effect at renewal (no proration). Cancelling keeps the plan to the period's end.
 // A cancelled plan chosen again goes on after its paid period. A plan change waiting for the
-// renewal can be taken back. What changes the account's plan and credits is a verified charge
-// (billing-charges.ts).
+// renewal, or chosen after cancelling, can be taken back. What changes the account's plan and
+// credits is a verified charge (billing-charges.ts).
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import type { PaidPlan, Plan } from '../../../db/types';
@@ -12,11 +12,11 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
 import { lockAccountBilling } from './billing-locks';
-import { LIVE_STATUSES, isPendingSuccessor } from './subscription-lifecycle';
+import { LIVE_STATUSES, endIfDue, isPendingSuccessor } from './subscription-lifecycle';
 import { formatDay } from './billing-mail';
 import { decideCurrency } from './currency';
 import { BILLING_MESSAGES } from './billing-messages';
-import { gatewayFor, providerError, stopSubscription } from './billing-gateway';
+import { gatewayFor, providerError, stopAtGateway, stopSubscription } from './billing-gateway';
 import type { PaymentGateway } from './razorpay';
 
 /** Spec section 4: same plan → Already Subscribed; lower → Downgrade Not Available; Enterprise → sales. */
@@ -255,17 +255,60 @@ async function closeOpenCheckouts(deps: AppDeps, gateway: PaymentGateway, o: { a
 }
 
 /**
- * Owner only: takes back a plan change scheduled for the renewal (Razorpay's cancel_scheduled_changes),
- * so the renewal charges the plan the subscription is on now.
+ * Owner only: takes back a plan change waiting for the renewal. On a running subscription it is
+ * Razorpay's scheduled change (cancel_scheduled_changes): the renewal charges the plan it is on now.
+ * After a cancellation, the plan chosen then (another plan or interval) is a subscription starting at
+ * the period's end: it is stopped at Razorpay before it can charge, and the account is cancelled to
+ * the period's end again, as before the choice. Taken back once: a second call (or a second click at
+ * the same moment) finds nothing waiting; each state change is one transaction under the account's
+ * billing lock, re-checked there.
  */
 export async function keepCurrentPlan(deps: AppDeps, o: { accountId: string; userId: string }): Promise<{ plan: PlanType; message: string }> {
-  const account = await deps.db.selectFrom('account').select(['plan', 'subscription_id']).where('id', '=', o.accountId).executeTakeFirstOrThrow();
+  const account = await deps.db.selectFrom('account').select(['plan', 'subscription_id', 'billing_interval', 'current_period_end']).where('id', '=', o.accountId).executeTakeFirstOrThrow();
   const sub = account.subscription_id
-    ? await deps.db.selectFrom('subscription').select(['id', 'mode', 'next_plan', 'plan', 'interval']).where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirst()
+    ? await deps.db.selectFrom('subscription').select(['id', 'mode', 'next_plan', 'plan', 'interval', 'follows_id', 'current_start']).where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirst()
     : undefined;
-  if (!sub?.next_plan) throw new AppError('CONFLICT', BILLING_MESSAGES.noPlanChange);
+  // A plan or interval chosen after cancelling, not charged yet (the same plan resumed is no change: Cancel subscription stops it).
+  const chosenAfterCancel = sub !== undefined && isPendingSuccessor(sub) && sub.follows_id !== null && (sub.plan !== account.plan || sub.interval !== account.billing_interval);
+  if (!sub || (!sub.next_plan && !chosenAfterCancel)) throw new AppError('CONFLICT', BILLING_MESSAGES.noPlanChange);
   const gateway = gatewayFor(deps);
   if (!gateway || gateway.mode !== sub.mode) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.unavailable);
+
+  if (chosenAfterCancel && sub.follows_id) {
+    const follows = sub.follows_id;
+    try {
+      await stopAtGateway(gateway, sub.id);
+    } catch (err) {
+      throw providerError(err, 'withdrawing the plan change');
+    }
+    const to = sub.plan !== account.plan ? planByType(sub.plan).name : `${planByType(sub.plan).name}, billed ${sub.interval === 'annual' ? 'annually' : 'monthly'}`;
+    const endedNow = await deps.db.transaction().execute(async (trx) => {
+      await lockAccountBilling(trx, o.accountId);
+      const now = new Date();
+      const back = await trx
+        .updateTable('account')
+        .set({ subscription_id: follows, cancel_at_period_end: true, updated_at: now })
+        .where('id', '=', o.accountId)
+        .where('subscription_id', '=', sub.id)
+        .returning('id')
+        .executeTakeFirst();
+      if (!back) throw new AppError('CONFLICT', BILLING_MESSAGES.noPlanChange);
+      await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: now }).where('id', '=', sub.id).where('status', 'in', LIVE_STATUSES).execute();
+      await writeAudit(trx, {
+        accountId: o.accountId,
+        actorUserId: o.userId,
+        action: 'billing.plan_change_withdrawn',
+        targetType: 'subscription',
+        targetId: sub.id,
+        data: { plan: account.plan, interval: account.billing_interval, withdrawn_plan: sub.plan, withdrawn_interval: sub.interval, follows, ends_at: account.current_period_end?.toISOString() ?? null },
+      });
+      // Taken back after the period it follows ended (its first charge not made yet): Free now, as a cancellation would.
+      return endIfDue(trx, o.accountId, now);
+    });
+    const message = endedNow || !account.current_period_end ? BILLING_MESSAGES.changeUndoneEnded(to) : BILLING_MESSAGES.changeUndone(to, planByType(account.plan).name, formatDay(account.current_period_end));
+    return { plan: endedNow ? 'free' : account.plan, message };
+  }
+
   try {
     await gateway.cancelScheduledChange(sub.id);
   } catch (err) {
@@ -273,7 +316,14 @@ export async function keepCurrentPlan(deps: AppDeps, o: { accountId: string; use
   }
   await deps.db.transaction().execute(async (trx) => {
     await lockAccountBilling(trx, o.accountId);
-    await trx.updateTable('subscription').set({ next_plan: null, next_billing_plan_id: null, updated_at: new Date() }).where('id', '=', sub.id).execute();
+    const dropped = await trx
+      .updateTable('subscription')
+      .set({ next_plan: null, next_billing_plan_id: null, updated_at: new Date() })
+      .where('id', '=', sub.id)
+      .where('next_plan', 'is not', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (!dropped) throw new AppError('CONFLICT', BILLING_MESSAGES.noPlanChange);
     await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.plan_change_withdrawn', targetType: 'subscription', targetId: sub.id, data: { plan: sub.plan, interval: sub.interval, withdrawn_plan: sub.next_plan } });
   });
   return { plan: account.plan, message: BILLING_MESSAGES.changeWithdrawn(planByType(account.plan).name) };

@@ -20,18 +20,23 @@ export const providerError = (err: unknown, what: string): AppError => {
 /** Razorpay's statuses of a subscription that can take no more payments. */
 const ENDED_AT_GATEWAY = new Set(['cancelled', 'completed', 'expired']);
 
-/**
- * Stops a subscription at Razorpay at once and records it cancelled. One Razorpay has already ended
- * (our row had not heard yet: a late or lost webhook) answers the cancel with an error; it counts as
- * stopped.
- */
-export async function stopSubscription(deps: AppDeps, gateway: PaymentGateway, subscriptionId: string): Promise<void> {
+/** Stops a subscription at Razorpay at once (one Razorpay has already ended counts as stopped); our row is the caller's to update. */
+export async function stopAtGateway(gateway: PaymentGateway, subscriptionId: string): Promise<void> {
   try {
     await gateway.cancelSubscription(subscriptionId, false);
   } catch (err) {
     const status = await gateway.subscriptionStatus(subscriptionId).catch(() => null);
     if (status === null || !ENDED_AT_GATEWAY.has(status)) throw err;
   }
+}
+
+/**
+ * Stops a subscription at Razorpay at once and records it cancelled. One Razorpay has already ended
+ * (our row had not heard yet: a late or lost webhook) answers the cancel with an error; it counts as
+ * stopped.
+ */
+export async function stopSubscription(deps: AppDeps, gateway: PaymentGateway, subscriptionId: string): Promise<void> {
+  await stopAtGateway(gateway, subscriptionId);
   await deps.db.updateTable('subscription').set({ status: 'cancelled', updated_at: new Date() }).where('id', '=', subscriptionId).where('status', 'in', LIVE_STATUSES).execute();
 }
 

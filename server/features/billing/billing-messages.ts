@@ -15,6 +15,9 @@ export const BILLING_MESSAGES = {
   changeScheduled: (plan: string, date: string) => `Your plan changes to ${plan} at your next renewal on ${date}.`,
   noPlanChange: 'No plan change is waiting for your renewal.',
   changeWithdrawn: (plan: string) => `Your subscription stays on the ${plan} plan; nothing changes at the renewal.`,
+  changeUndone: (to: string, plan: string, date: string) =>
+    `Nothing was charged: your plan does not change to ${to}. Your ${plan} plan stays cancelled and ends on ${date}, then the account moves to Free; you can resume it until then.`,
+  changeUndoneEnded: (to: string) => `Nothing was charged: your plan does not change to ${to}. The account is now on the Free plan.`,
   noRefundable: 'There is no payment to refund on this account.',
   refundWindow: `Refunds are available within ${REFUND_WINDOW_DAYS} days of a payment.`,
   refundUsed: 'Refunds are available only while the period’s credits are unused, and this period’s credits have been used.',

@@ -263,13 +263,26 @@ export function BillingScreen() {
   async function keepCurrentPlan() {
     try {
       const r = await keepPlan.mutateAsync();
-      toast.success('Plan change withdrawn', { description: r.message });
+      toast.success(BILLING_TEXT.changeWithdrawnTitle, { description: r.message });
     } catch (err) {
       toast.error(BILLING_TEXT.errorTitle, { description: errorMessage(err, BILLING_TEXT.processFailed) });
     } finally {
       await refreshAll();
     }
   }
+  // A plan (or interval) chosen after cancelling waits, not charged, for the period's end: taking it
+  // back stops it, and the plan is cancelled again as before the choice — asked first, as it ends the plan.
+  const undoing = useConfirmAction<{ to: string; plan: string; endsOn: string }>({
+    async run() {
+      const r = await keepPlan.mutateAsync();
+      toast.success(BILLING_TEXT.changeWithdrawnTitle, { description: r.message });
+    },
+    onError: failed,
+    onDone: refreshAll,
+    closeOnError: true,
+  });
+  const changeName = (o: NonNullable<typeof ov>) =>
+    o.nextPlan ? planByType(o.nextPlan).name : `${current?.name ?? ''}, billed ${o.nextInterval === 'annual' ? 'annually' : 'monthly'}`;
 
   const refunding = useConfirmAction<{ plan: string; amount: string }>({
     async run() {
@@ -332,6 +345,11 @@ export function BillingScreen() {
               {isOwner && (ov.nextPlan || ov.nextInterval) && changesAtRenewal(ov) && (
                 <Button variant="outline" size="sm" loading={keepPlan.isPending} onClick={() => void keepCurrentPlan()}>
                   Keep my current plan
+                </Button>
+              )}
+              {isOwner && (ov.nextPlan || ov.nextInterval) && ov.resumePending && ov.status === 'active' && (
+                <Button variant="outline" size="sm" onClick={() => undoing.ask({ to: changeName(ov), plan: current?.name ?? '', endsOn: day(ov.currentPeriodEnd) })}>
+                  Undo plan change
                 </Button>
               )}
               {isOwner && !ov.cancelAtPeriodEnd && (
@@ -471,6 +489,13 @@ export function BillingScreen() {
         }
         confirmLabel="Schedule change"
         cancelLabel="Keep my plan"
+      />
+      <ConfirmDialog
+        {...undoing.dialog}
+        title={undoing.target ? BILLING_TEXT.undoChangeTitle(undoing.target.to) : ''}
+        description={undoing.target ? BILLING_TEXT.undoChangeBody(undoing.target.to, undoing.target.plan, undoing.target.endsOn) : ''}
+        confirmLabel="Undo plan change"
+        cancelLabel="Keep the change"
       />
       <TestCheckoutDialog order={testOrder} busy={completeTest.isPending || verify.isPending} onPay={() => void payTest()} onClose={closeTest} />
     </div>

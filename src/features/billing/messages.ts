@@ -33,6 +33,10 @@ export const BILLING_TEXT = {
   changeAtRenewalTitle: (plan: string) => `Change to the ${plan} plan at renewal?`,
   changeAtRenewalBody: (from: string, to: string, interval: string, on: string) =>
     `Nothing is charged now. Your ${from} plan runs until ${on}; from then on your subscription is the ${to} plan, billed ${interval} at its price.`,
+  changeWithdrawnTitle: 'Plan change withdrawn',
+  undoChangeTitle: (to: string) => `Undo the change to ${to}?`,
+  undoChangeBody: (to: string, plan: string, endsOn: string) =>
+    `Nothing has been charged for ${to}: its subscription is stopped before its first charge. Your ${plan} plan stays cancelled, as it was before you chose ${to}: it keeps working until ${endsOn}, then the account moves to the Free plan. Until then you can resume it or choose another plan.`,
   refundTitle: 'Refund this payment?',
   refundBody: (amount: string, plan: string) =>
     `${amount} is refunded to your card and the account moves from the ${plan} plan to the Free plan at once: the paid plan's credits and features end now. This cannot be undone.`,
