@@ -1,7 +1,7 @@
 // `mailvet <command>`: the project's CLI.
 //   mailvet verify …      verify addresses from stdin or a CSV, locally or on a probe fleet (scripts/cli/verify.ts)
 //   mailvet probe         run a probe daemon (PROBE_PORT, PROBE_TOKEN)
-//   mailvet accounts …    operator commands on accounts (set-plan, grant-credits)
+//   mailvet accounts …    operator commands on accounts (set-plan, grant-credits, billing, set-billing, set-api-rate)
 //   mailvet jobs …        operator commands on validation jobs (list, show, replay)
 //   mailvet mcp           MCP server over stdio for AI assistants (MAILVET_URL, MAILVET_API_KEY)
 // Each command loads only its own modules (the operator commands pull in the database and auth).
