@@ -1,12 +1,13 @@
 // Production entry: `tsx server/main.ts web|worker|all` with DATABASE_URL set (the Dockerfile's
 // roles). `npm start` (scripts/start.ts) wraps the same pieces with an embedded Postgres.
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { closeDeps, createDeps } from './boot';
 import type { AppDeps } from './deps';
 import { readEnv, type Env } from './env';
 import { createRequestListener } from './http/app';
-import { answerClientError, answerConnect, answerExpectation } from './http/client-error';
+import { answerConnect, clientErrorAnswer, expectationAnswer } from './http/client-error';
 import { HTTP_TIMEOUTS, serverTimeoutOptions, watchBodyIdle, type HttpTimeouts } from './http/slow-client';
 import { probeUrl } from '../probe/client/probe-client';
 import { startWorker } from './worker/runner';
@@ -67,8 +68,10 @@ export async function startServer(o: {
     // A client too slow with its headers or body gets a 408 and its connection closed (http/slow-client.ts).
     const timeouts: HttpTimeouts = { ...HTTP_TIMEOUTS, ...o.httpTimeouts };
     // requireHostHeader off: a request without Host is refused by the app's host guard, with a JSON body (Node's had none).
+    // Refusals before any route: problem+json on /v1, the dashboard envelope elsewhere (http/client-error.ts).
+    const answerClientError = clientErrorAnswer(deps.baseURL);
     const server = http.createServer({ ...serverTimeoutOptions(timeouts), requireHostHeader: false }, (req, res) => {
-      watchBodyIdle(req, res, timeouts.bodyIdleMs);
+      watchBodyIdle(req, res, timeouts.bodyIdleMs, answerClientError);
       if (req.headers.accept?.includes('text/event-stream')) {
         streams.add(res);
         res.once('close', () => streams.delete(res));
@@ -77,8 +80,8 @@ export async function startServer(o: {
     });
     server.keepAliveTimeout = timeouts.keepAliveMs;
     // What the HTTP parser refuses, and an Expect we do not meet, get a JSON body too (Node's own answers have none).
-    server.on('clientError', answerClientError);
-    server.on('checkExpectation', answerExpectation);
+    server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => answerClientError(err, socket));
+    server.on('checkExpectation', expectationAnswer(deps.baseURL));
     server.on('connect', answerConnect);
     try {
       await new Promise<void>((resolve, reject) => {

@@ -1,9 +1,13 @@
 // What a request Node's HTTP parser refuses gets (a Content-Length that is no number, Content-Length
-// with Transfer-Encoding, a broken chunk, headers past the limit, a request line that is no HTTP):
-// the same status Node's own answer has, with a JSON body in the dashboard envelope instead of a
-// bare status line. No route has seen the request, so there is nothing else to say.
+// with Transfer-Encoding, a broken chunk, headers past the limit, a request line that is no HTTP), and
+// a request too slow to arrive (slow-client.ts): the same status Node's own answer has, with a JSON
+// body instead of a bare status line, in the envelope of the surface it was for — problem+json on
+// /v1, the dashboard's elsewhere (client-error.ts refusalBody). No route has seen the request, so
+// there is nothing else to say.
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { PROBLEM_JSON, problemDetails } from './send-error';
 
 const BY_CODE: Record<string, { status: number; code: 'BAD_INPUT' | 'PAYLOAD_TOO_LARGE'; message: string }> = {
   HPE_HEADER_OVERFLOW: { status: 431, code: 'BAD_INPUT', message: 'The request line and headers are larger than this server accepts.' },
@@ -12,38 +16,86 @@ const BY_CODE: Record<string, { status: number; code: 'BAD_INPUT' | 'PAYLOAD_TOO
 };
 const NOT_HTTP = { status: 400, code: 'BAD_INPUT', message: 'The request is not valid HTTP/1.1 (its request line, a header or the body framing is malformed).' } as const;
 
-/** The http.Server 'clientError' listener. */
-export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
-  // A response already started on this connection, or a peer that is gone: close, as Node does.
-  const started = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
-  if (err.code === 'ECONNRESET' || !socket.writable || started) {
-    socket.destroy();
-    return;
+/** A request target (origin or absolute form) on the public API. */
+const V1_TARGET = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*)?\/v1(?:[/?#]|$)/i;
+/** The request line at the start of the bytes the parser refused: its target. */
+const REQUEST_LINE = /^[A-Za-z]+ (\S+) HTTP\//;
+
+type Surface = 'v1' | 'dashboard' | 'unknown';
+
+/**
+ * Which surface a refused request was for: the target when known (given by the caller, the
+ * request whose headers Node has read, or the request line at the start of the refused bytes),
+ * else unknown (headers that never ended: Node keeps a partial request line to itself).
+ */
+function surfaceOf(err: Error & { rawPacket?: unknown }, socket: Duplex, target: string | undefined): Surface {
+  let url = target;
+  if (url === undefined) {
+    // The request whose headers Node has read and whose body is still owed; its target as sent (a
+    // router mounted on a path, Express's /v1, cuts req.url down to the rest).
+    const incoming = (socket as Duplex & { parser?: { incoming?: (IncomingMessage & { originalUrl?: string }) | null } | null }).parser?.incoming;
+    if (incoming && !incoming.complete) url = incoming.originalUrl ?? incoming.url;
   }
-  const answer = (err.code && BY_CODE[err.code]) || NOT_HTTP;
-  const body = JSON.stringify({ error: { code: answer.code, message: answer.message } });
-  // Closed for good soon after, even if the peer never closes its side (or keeps sending).
-  const linger = setTimeout(() => socket.destroy(), 2000);
-  linger.unref();
-  socket.once('close', () => clearTimeout(linger));
-  socket.end(
-    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'X-Content-Type-Options: nosniff\r\n' +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
+  if (url === undefined && Buffer.isBuffer(err.rawPacket)) url = REQUEST_LINE.exec(err.rawPacket.subarray(0, 8192).toString('latin1'))?.[1];
+  if (url === undefined) return 'unknown';
+  return V1_TARGET.test(url) ? 'v1' : 'dashboard';
+}
+
+/**
+ * The body of an edge refusal: problem+json on /v1 (its envelope, RFC 9457), the dashboard envelope
+ * elsewhere. For a request whose target was never read, problem details that carry the dashboard's
+ * `error` member too, so either kind of client reads it.
+ */
+function refusalBody(surface: Surface, status: number, code: string, message: string, docsBase: string): { type: string; body: string } {
+  const dashboard = { error: { code, message } };
+  if (surface === 'dashboard') return { type: 'application/json; charset=utf-8', body: JSON.stringify(dashboard) };
+  const problem = problemDetails(status, { code, message }, docsBase);
+  return { type: PROBLEM_JSON, body: JSON.stringify(surface === 'v1' ? problem : { ...problem, ...dashboard }) };
+}
+
+export type ClientErrorAnswer = (err: Error & { code?: string; rawPacket?: unknown }, socket: Duplex, target?: string) => void;
+
+/**
+ * The http.Server 'clientError' listener (and the body-idle watcher's answer, slow-client.ts, which
+ * knows the request's target): `docsBase` is the app's origin, for the problem type's link.
+ */
+export function clientErrorAnswer(docsBase: string): ClientErrorAnswer {
+  return (err, socket, target) => {
+    // A response already started on this connection, or a peer that is gone: close, as Node does.
+    const started = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    if (err.code === 'ECONNRESET' || !socket.writable || started) {
+      socket.destroy();
+      return;
+    }
+    const answer = (err.code && BY_CODE[err.code]) || NOT_HTTP;
+    const { type, body } = refusalBody(surfaceOf(err, socket, target), answer.status, answer.code, answer.message, docsBase);
+    // Closed for good soon after, even if the peer never closes its side (or keeps sending).
+    const linger = setTimeout(() => socket.destroy(), 2000);
+    linger.unref();
+    socket.once('close', () => clearTimeout(linger));
+    socket.end(
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
+        `Content-Type: ${type}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${randomUUID()}\r\n` +
+        'X-Content-Type-Options: nosniff\r\n' +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  };
 }
 
 /**
  * The http.Server 'checkExpectation' listener: an Expect other than 100-continue is a 417 (as Node
  * answers it) with a JSON body, and the connection closes (the body, if any, is never read).
  */
-export function answerExpectation(_req: IncomingMessage, res: ServerResponse): void {
-  const body = JSON.stringify({ error: { code: 'BAD_INPUT', message: 'The Expect header asks for something this server does not do (only 100-continue).' } });
-  res.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'X-Content-Type-Options': 'nosniff', Connection: 'close' });
-  res.end(body);
+export function expectationAnswer(docsBase: string): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const message = 'The Expect header asks for something this server does not do (only 100-continue).';
+    const { type, body } = refusalBody(V1_TARGET.test(req.url ?? '') ? 'v1' : 'dashboard', 417, 'BAD_INPUT', message, docsBase);
+    res.writeHead(417, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': randomUUID(), 'X-Content-Type-Options': 'nosniff', Connection: 'close' });
+    res.end(body);
+  };
 }
 
 /**

@@ -7,10 +7,10 @@
 //  - while a body is owed, no more than 20 s without a byte of it (a body cut short, a stalled upload);
 //  - the whole request, body included, within 120 s (a 14 MB body needs ~1 Mbit/s; a drip of a byte
 //    every few seconds ends here).
-// Each answers 408 with a JSON body (client-error.ts) and closes the connection; once a response has
+// Each answers 408 with a JSON body in its surface's envelope (client-error.ts) and closes the connection; once a response has
 // begun, the connection is only closed.
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
-import { answerClientError } from './client-error';
+import type { ClientErrorAnswer } from './client-error';
 
 export interface HttpTimeouts {
   /** Request line and headers, from the first byte. */
@@ -54,7 +54,7 @@ function owesBody(req: IncomingMessage): boolean {
  * when no one reads the body yet; it is stopped once the body has arrived, and after the response
  * Node's keep-alive timer takes the socket over.
  */
-export function watchBodyIdle(req: IncomingMessage, res: ServerResponse, idleMs: number): void {
+export function watchBodyIdle(req: IncomingMessage, res: ServerResponse, idleMs: number, answer: ClientErrorAnswer): void {
   if (!owesBody(req) || req.complete) return;
   const socket = req.socket;
   const onTimeout = () => {
@@ -63,7 +63,8 @@ export function watchBodyIdle(req: IncomingMessage, res: ServerResponse, idleMs:
       socket.setTimeout(0);
       return;
     }
-    answerClientError(REQUEST_TIMEOUT, socket);
+    // The target as sent: a router mounted on a path (Express's /v1) has cut req.url down to the rest.
+    answer(REQUEST_TIMEOUT, socket, (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url);
   };
   res.on('timeout', onTimeout);
   socket.setTimeout(idleMs);

@@ -57,3 +57,20 @@ describe('the OpenAPI times', () => {
     expect(untyped).toEqual([]);
   });
 });
+
+describe('the OpenAPI refusals of the HTTP edge', () => {
+  it('documents on every operation the 408, 431 and 501 any request can get before a route reads it (417 on those with a body), as problem+json', () => {
+    const doc = JSON.parse(JSON.stringify(openApiDocument('http://127.0.0.1:1'))) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> }>>;
+    };
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        for (const status of method === 'post' ? ['408', '417', '431', '501'] : ['408', '431', '501']) {
+          if (!op.responses[status]?.content?.['application/problem+json']?.schema?.$ref) missing.push(`${method} ${path} ${status}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});

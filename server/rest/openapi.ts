@@ -72,6 +72,23 @@ const POST_REFUSALS: Record<string, { schema: string; code: string; title: strin
   '422': { schema: 'error.UNPROCESSABLE', code: 'UNPROCESSABLE', title: 'Unprocessable error (422)', description: 'This Idempotency-Key was already used with a different request' },
 };
 
+/**
+ * Refusals any request can get from the HTTP edge, before a route reads it (server/http/client-error.ts,
+ * transfer-coding.ts): problem+json like every /v1 error. 408, 417 and 431 carry BAD_INPUT (the
+ * schema of the 400), 501 NOT_IMPLEMENTED. `post`: only requests with a body get it.
+ */
+const EDGE_REFUSALS: Record<string, { schema: string; code?: string; title?: string; description: string; post?: true }> = {
+  '408': { schema: 'error.BAD_REQUEST', description: 'The request did not arrive in time (its headers within 20 s, a body still owed without a byte for 20 s, the whole request within 120 s): code BAD_INPUT; the connection is closed' },
+  '417': { schema: 'error.BAD_REQUEST', description: 'An Expect header other than 100-continue: code BAD_INPUT; the connection is closed', post: true },
+  '431': { schema: 'error.BAD_REQUEST', description: 'The request line and headers are larger than the server accepts (16 KB): code BAD_INPUT; the connection is closed' },
+  '501': {
+    schema: 'error.NOT_IMPLEMENTED',
+    code: 'NOT_IMPLEMENTED',
+    title: 'Not implemented error (501)',
+    description: 'A Transfer-Encoding other than chunked (a compressed body goes in Content-Encoding): code NOT_IMPLEMENTED; the connection is closed',
+  },
+};
+
 /** Sent once the API key is known (its account's and key's per-second budget): on answers and refusals after the key check. */
 const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': { description: 'Requests per second this key may send (the tighter of the plan and the key limit).', schema: { type: 'integer', minimum: 1 } },
@@ -82,6 +99,15 @@ interface OperationObject {
   parameters?: unknown[];
   requestBody?: { content?: Record<string, unknown> };
   responses?: Record<string, { description?: string; content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
+}
+
+/** The 400 schema's shape, with a refusal's own examples (not BAD_INPUT's). */
+function refusalSchema<T extends object>(base: T, title: string, code: string, message: string): T {
+  const schema = { ...structuredClone(base), title, example: { code, message } };
+  const props = (schema as ErrorSchema).properties as { code?: { example?: string }; message?: { example?: string } } | undefined;
+  if (props?.code) props.code.example = code;
+  if (props?.message) props.message.example = message;
+  return schema;
 }
 
 /**
@@ -97,6 +123,12 @@ function describeOurAnswers(doc: OpenAPIObject): OpenAPIObject {
     for (const [method, raw] of Object.entries(item as Record<string, OperationObject>)) {
       const op = raw;
       const responses = (op.responses ??= {});
+      for (const [status, r] of Object.entries(EDGE_REFUSALS)) {
+        if (r.post && method !== 'post') continue;
+        if (r.code && base && !schemas[r.schema]) schemas[r.schema] = refusalSchema(base, r.title ?? r.schema, r.code, r.description);
+        if (!schemas[r.schema]) continue;
+        responses[status] ??= { description: r.description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${r.schema}` } } } };
+      }
       if (method === 'post') {
         op.parameters = [
           ...(op.parameters ?? []),
@@ -109,14 +141,7 @@ function describeOurAnswers(doc: OpenAPIObject): OpenAPIObject {
           },
         ];
         for (const [status, r] of Object.entries(POST_REFUSALS)) {
-          if (base && !schemas[r.schema]) {
-            // The 400 schema's shape, with this refusal's own examples (not BAD_INPUT's).
-            const schema = { ...structuredClone(base), title: r.title, example: { code: r.code, message: r.description } };
-            const props = (schema as ErrorSchema).properties as { code?: { example?: string }; message?: { example?: string } } | undefined;
-            if (props?.code) props.code.example = r.code;
-            if (props?.message) props.message.example = r.description;
-            schemas[r.schema] = schema;
-          }
+          if (base && !schemas[r.schema]) schemas[r.schema] = refusalSchema(base, r.title, r.code, r.description);
           const existing = responses[status];
           if (existing) existing.description = `${existing.description ?? ''}; or: ${r.description}`;
           else responses[status] = { description: r.description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${r.schema}` } } } };
@@ -248,7 +273,7 @@ export function openApiDocument(baseURL: string): OpenAPIObject {
         version: '1.0.0',
         description:
           'Email validation API. Authenticate with "Authorization: Bearer <API key>" (keys are created on the API Keys page). ' +
-          'Errors are application/problem+json (RFC 9457: type, title, status, detail) and keep the app code and message ({code, message}); 429, 503 and a 409 for a request still running carry Retry-After (seconds). ' +
+          'Errors are application/problem+json (RFC 9457: type, title, status, detail) and keep the app code and message ({code, message}), refusals by the HTTP server itself (408, 413, 417, 431, 400 for malformed HTTP, 501) included; 429, 503 and a 409 for a request still running carry Retry-After (seconds). ' +
           'Every response carries X-Request-Id (yours echoed when you send one). Every POST takes an Idempotency-Key header, kept per API key: the same key and body from the same API key within 24 hours return the original answer (no second job, no second charge); the same key with another body is a 422.',
         baseUrl: `${baseURL.replace(/\/$/, '')}/v1`,
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your API key (mv_live_…, or a test key mv_test_… that answers from the sandbox)' } },

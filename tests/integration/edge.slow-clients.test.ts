@@ -11,10 +11,24 @@ import { testServer } from '../helpers/test-server';
 
 const ts = testServer({ httpTimeouts: { headersMs: 400, bodyIdleMs: 400, requestMs: 2000 } });
 
-function expect408(res: RawAnswer): void {
+const LATE = 'The request did not arrive in time.';
+
+/**
+ * A 408 in the envelope of the surface the request was for: problem+json on /v1 (its envelope, as
+ * the OpenAPI document says), the dashboard's elsewhere; for a request whose target was never read
+ * (headers that never ended), problem details that carry the dashboard's `error` too.
+ */
+function expect408(res: RawAnswer, surface: 'v1' | 'dashboard' | 'unknown' = 'dashboard'): void {
   expect(res.status, res.head).toBe(408);
-  expect(res.head).toMatch(/content-type: application\/json/i);
-  expect(JSON.parse(res.body)).toEqual({ error: { code: 'BAD_INPUT', message: 'The request did not arrive in time.' } });
+  expect(res.head).toMatch(/^x-request-id: \S+/im);
+  if (surface === 'dashboard') {
+    expect(res.head).toMatch(/content-type: application\/json/i);
+    expect(JSON.parse(res.body)).toEqual({ error: { code: 'BAD_INPUT', message: LATE } });
+    return;
+  }
+  expect(res.head).toMatch(/content-type: application\/problem\+json/i);
+  const problem = { type: `${ts.url}/documentation#error-BAD_INPUT`, title: 'Request Timeout', status: 408, detail: LATE, code: 'BAD_INPUT', message: LATE };
+  expect(JSON.parse(res.body)).toEqual(surface === 'v1' ? problem : { ...problem, error: { code: 'BAD_INPUT', message: LATE } });
 }
 
 /** Sends `head`, then `chunks` one every `everyMs` without ever finishing the body; resolves with the answer once the server closes. */
@@ -57,17 +71,17 @@ describe('a client too slow to send its request', () => {
   ])('a body shorter than its Content-Length on %s: 408, connection closed', async (_name, path, extra: () => Record<string, string>) => {
     const headers = { Host: new URL(ts.url).host, 'Content-Type': 'application/json', 'Content-Length': '100', ...extra() };
     const head = `POST ${path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
-    expect408(await rawExchange(ts.url, `${head}{"email":`));
+    expect408(await rawExchange(ts.url, `${head}{"email":`), path.startsWith('/v1/') ? 'v1' : 'dashboard');
   });
 
   it('headers that never end: 408, connection closed', async () => {
-    expect408(await rawExchange(ts.url, 'POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'));
+    expect408(await rawExchange(ts.url, 'POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'), 'unknown');
   });
 
   it('a body dripped in a byte at a time, each in time, for longer than a whole request may take: 408', async () => {
     const body = JSON.stringify({ email: `${'a'.repeat(200)}@example.com` });
     const res = await drip(`POST /v1/validate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`, [...body], 100);
-    expect408(res);
+    expect408(res, 'v1');
     expect(res.sent).toBeLessThan(body.length);
   });
 
