@@ -14,6 +14,7 @@ import readline from 'node:readline';
 import { freePort, startEmbeddedPostgres } from '../../db/embedded';
 import { startProbeDaemon } from '../../probe/daemon/server';
 import { readEnv } from '../../server/env';
+import { BENCH_BASE_URL } from './bench-common';
 import { grantAccountCredits, resolveAccountRef, setPlan } from '../../server/features/account/account.operator';
 import { createApiKey } from '../../server/features/api-keys/api-keys.service';
 import { setApiRate } from '../../server/features/billing/billing.operator';
@@ -44,6 +45,7 @@ try {
   const webProcesses = Math.max(1, Number(process.env.BENCH_WEB_PROCESSES ?? 1));
   const envSource = {
     NODE_ENV: 'production',
+    BASE_URL: BENCH_BASE_URL,
     PORT: webProcesses > 1 ? String(await freePort()) : '0',
     HOST: '127.0.0.1',
     BETTER_AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',

@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { BENCH_BASE_URL } from './bench-common';
 import { createDb, createPool } from '../../db/client';
 import { startEmbeddedPostgres } from '../../db/embedded';
 import { migrate } from '../../db/migrate';
@@ -102,7 +103,7 @@ async function main() {
     world.resetGreylist();
     const daemon = await freshDaemon(world);
     stops.push(daemon.close);
-    const env = readEnv({ NODE_ENV: 'production', BETTER_AUTH_SECRET: 'bench-secret-bench-secret-bench-secret', DATA_DIR: dir, STORAGE_DIR: path.join(dir, 'storage'), WORKER_CONCURRENCY: String(CONCURRENCY) });
+    const env = readEnv({ NODE_ENV: 'production', BASE_URL: BENCH_BASE_URL, BETTER_AUTH_SECRET: 'bench-secret-bench-secret-bench-secret', WEBHOOK_SECRET_KEY: crypto.randomBytes(32).toString('hex'), DATA_DIR: dir, STORAGE_DIR: path.join(dir, 'storage'), WORKER_CONCURRENCY: String(CONCURRENCY) });
     const deps = await createDeps({ env, databaseUrl: pg.url, probe: { urls: [daemon.url], token: daemon.token }, runMigrations: false, poolSize: CONCURRENCY + 10 });
     stops.unshift(() => closeDeps(deps));
 

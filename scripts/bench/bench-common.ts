@@ -4,6 +4,9 @@
 /** The young-generation size the Dockerfile gives every process (its NODE_OPTIONS): benches run processes the same way. */
 export const PRODUCTION_NODE_FLAG = '--max-semi-space-size=32';
 
+/** The public URL production requires (server/env.ts): a reserved name, never reached by a bench. */
+export const BENCH_BASE_URL = 'https://mailvet.bench.invalid';
+
 /** parseArgs options common to bench:probe and bench:fleet (spread into each bench's own). */
 export const mailWorldBenchOptions = {
   'reply-delay-ms': { type: 'string', default: '20' },
