@@ -144,6 +144,31 @@ test('a higher plan chosen after cancelling can be undone from the page: the pla
   await expect(page.getByTestId('renewal')).toHaveText(cancelled);
 });
 
+test('a higher plan chosen after cancelling: the current plan’s card offers to stay on it instead, not "Already Subscribed"', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-stay') });
+  await page.goto('/dashboard/billing');
+  await pay(page, await openCheckout(page, 'Starter'), '$19.00', 'Starter');
+  await page.getByRole('button', { name: 'Cancel subscription' }).click();
+  await page.getByRole('dialog', { name: 'Cancel your subscription?' }).getByRole('button', { name: 'Cancel subscription' }).click();
+  await expect(page.getByTestId('renewal')).toContainText('Cancelled — your plan ends on');
+  const pro = await openCheckout(page, 'Pro');
+  await pro.getByRole('button', { name: 'Confirm card (test)' }).click();
+  await expect(page.getByTestId('renewal')).toContainText('then changes to the Pro plan');
+
+  // Starter's card keeps Starter going after the period instead of Pro (a new card confirmation; nothing charged now).
+  await page.getByRole('region', { name: 'Plans' }).screenshot({ path: `${SCREENSHOT_DIR}/billing-stay-on-plan-card.png` });
+  await card(page, 'Starter').getByRole('button', { name: 'Stay on Starter' }).click();
+  const checkout = page.getByRole('dialog', { name: 'Mailvet checkout' });
+  await expect(checkout).toContainText('Nothing is charged now: your Starter plan goes on after');
+  await checkout.getByRole('button', { name: 'Confirm card (test)' }).click();
+  await expect(page.getByText(/^Your Starter plan is no longer cancelled\. It renews on /)).toBeVisible();
+  await expect(page.getByTestId('renewal')).toContainText('Renews on');
+  await expect(page.getByTestId('renewal')).not.toContainText('then changes');
+  await expect(card(page, 'Starter').getByRole('button', { name: 'Current Plan' })).toBeVisible();
+  await expect(page.getByTestId('payments').getByRole('row')).toHaveCount(2); // the header and the one payment
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-stay-on-plan.png`, fullPage: true });
+});
+
 test('a renewal left unpaid: the plan card offers Pay now and the period line says it is unpaid, not that it renews', async ({ page }) => {
   await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-unpaid') });
   await page.goto('/dashboard/billing');

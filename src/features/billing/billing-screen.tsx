@@ -186,6 +186,15 @@ export function BillingScreen() {
         </Button>
       );
     }
+    // Another plan chosen after cancelling waits for the period's end: the current plan's card keeps
+    // this plan going instead (a new subscription from then, its card confirmed; nothing charged now).
+    if (ctx.isCurrent && overview.data?.status === 'active' && overview.data.resumePending && overview.data.nextPlan && overview.data.nextPlan !== plan.type && overview.data.interval === ctx.interval) {
+      return (
+        <Button variant="outline" className="w-full" loading={pendingPlan === plan.type} disabled={!isOwner || paymentsOff} title={!isOwner ? BILLING_TEXT.ownerOnly : undefined} onClick={() => void upgrade(plan)}>
+          Stay on {plan.name}
+        </Button>
+      );
+    }
     const running = overview.data?.status && overview.data.status !== 'none' && !overview.data.cancelAtPeriodEnd;
     const renewsOn = overview.data?.nextInterval ?? overview.data?.interval;
     if (ctx.isCurrent && running && renewsOn && renewsOn !== ctx.interval) {
