@@ -84,6 +84,13 @@ describe('mailvet verify (CLI)', () => {
     expect(await closed).toBe(0);
   });
 
+  it('refuses --allow-private-networks in production, naming it, and verifies nothing', async () => {
+    const { code, stdout, stderr } = await run(['verify', '--allow-private-networks', '--dns-server', dns.server, '--smtp-port', String(smtp.port)], 'alice@shop.test\n', { NODE_ENV: 'production' });
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(/--allow-private-networks is refused in production/);
+    expect(stdout).toBe('');
+  });
+
   it('refuses to start the daemon without PROBE_TOKEN', async () => {
     const { code, stderr } = await run(['probe'], '', { PROBE_TOKEN: '', PROBE_PORT: '0' });
     expect(code).toBe(1);

@@ -60,7 +60,10 @@ export function optionsFromFlags(flags: VerifyFlags, env: NodeJS.ProcessEnv): Pr
   }
   if (flags.helo) o.heloName = flags.helo;
   if (flags.mailFrom) o.mailFrom = flags.mailFrom;
-  if (flags.allowPrivateNetworks) o.allowPrivateNetworks = true;
+  if (flags.allowPrivateNetworks) {
+    if (env.NODE_ENV === 'production') throw new Error('--allow-private-networks is refused in production (NODE_ENV=production): it lets the probe reach private and loopback addresses');
+    o.allowPrivateNetworks = true;
+  }
   if (flags.dnsServer.length > 0) o.dnsServers = flags.dnsServer;
   if (flags.smtpPort) o.smtpPort = flags.smtpPort;
   if (flags.rdapUrl) o.rdapBaseUrl = flags.rdapUrl;

@@ -39,6 +39,13 @@ describe('probe env', () => {
     expect(probeOptionsFromEnv({ NODE_ENV: 'test', PROBE_ALLOW_PRIVATE_NETWORKS: '1' })).toEqual({ allowPrivateNetworks: true, rdapBaseUrl: null });
   });
 
+  it('refuses a fleet budget window shorter than a minute in production (the per-minute budget would be spent many times a minute)', () => {
+    const fleet = { PROBE_FLEET_MX_RCPT_PER_MINUTE: '300', PROBE_FLEET_SIZE: '3' };
+    expect(() => probeOptionsFromEnv({ NODE_ENV: 'production', ...fleet, PROBE_FLEET_MX_RCPT_WINDOW_MS: '1000' })).toThrow(/PROBE_FLEET_MX_RCPT_WINDOW_MS below 60000 is refused in production/);
+    expect(probeOptionsFromEnv({ NODE_ENV: 'production', ...fleet, PROBE_FLEET_MX_RCPT_WINDOW_MS: '120000' }).mxRcptBudget).toMatchObject({ rcpts: 100, windowMs: 120_000 });
+    expect(probeOptionsFromEnv({ NODE_ENV: 'test', ...fleet, PROBE_FLEET_MX_RCPT_WINDOW_MS: '1000' }).mxRcptBudget).toMatchObject({ rcpts: 100, windowMs: 1000 });
+  });
+
   it('rejects nonsense with the variable name', () => {
     expect(() => probeOptionsFromEnv({ PROBE_SMTP_PORT: 'abc' })).toThrow(/PROBE_SMTP_PORT/);
     expect(() => probeOptionsFromEnv({ PROBE_MAX_CONN_PER_IP: '0' })).toThrow(/PROBE_MAX_CONN_PER_IP/);

@@ -69,6 +69,9 @@ export function probeOptionsFromEnv(env: NodeJS.ProcessEnv | Record<string, stri
   if (allowPrivate && env.NODE_ENV === 'production') {
     throw new Error('PROBE_ALLOW_PRIVATE_NETWORKS is refused in production (NODE_ENV=production): it lets the probe reach private and loopback addresses');
   }
+  if (e.PROBE_FLEET_MX_RCPT_WINDOW_MS !== undefined && e.PROBE_FLEET_MX_RCPT_WINDOW_MS < 60_000 && env.NODE_ENV === 'production') {
+    throw new Error('PROBE_FLEET_MX_RCPT_WINDOW_MS below 60000 is refused in production (NODE_ENV=production): the per-minute budget would be spent once per shorter window, many times a minute');
+  }
   const o: ProbeOptions = {
     allowPrivateNetworks: allowPrivate,
     dnsServers: e.PROBE_DNS_SERVERS,

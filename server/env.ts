@@ -150,6 +150,9 @@ export const MIN_AUTH_SECRET_LENGTH = 32;
  * Settings that would open a hole in production (test paths, private-network access, no brute-force
  * limit) are refused at start rather than honoured. (PROBE_ALLOW_PRIVATE_NETWORKS: probe/env.ts.)
  */
+/** The shortest answer floor production accepts: a new address's sign-up (user, account, mail) must fit under it. */
+const MIN_PRODUCTION_ANSWER_FLOOR_MS = 500;
+
 export function productionRefusals(env: ParsedEnv): string[] {
   if (env.NODE_ENV !== 'production') return [];
   const out: string[] = [];
@@ -163,6 +166,9 @@ export function productionRefusals(env: ParsedEnv): string[] {
   if (env.RAZORPAY_KEY_ID && !env.RAZORPAY_WEBHOOK_SECRET) out.push('RAZORPAY_WEBHOOK_SECRET: Razorpay keys are set but webhooks could not be verified (renewals, failures and refunds would be lost)');
   if (!env.RAZORPAY_BASE_URL.startsWith('https://')) out.push('RAZORPAY_BASE_URL: must be https:// in production (the key secret goes with every call); plain http is for the tests\' local fake');
   if (env.AUTH_RATE_LIMIT === false) out.push('AUTH_RATE_LIMIT: the sign-in rate limit cannot be switched off in production');
+  if (env.AUTH_ANSWER_FLOOR_MS !== undefined && env.AUTH_ANSWER_FLOOR_MS < MIN_PRODUCTION_ANSWER_FLOOR_MS) {
+    out.push(`AUTH_ANSWER_FLOOR_MS: must be at least ${MIN_PRODUCTION_ANSWER_FLOOR_MS} in production (below it, how long sign-up and reset answers take tells which addresses have an account; 0 is for the tests)`);
+  }
   return out;
 }
 

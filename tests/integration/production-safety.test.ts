@@ -13,11 +13,14 @@ import { Browserless, signUpVerified, testServer } from '../helpers/test-server'
 const PROD = { NODE_ENV: 'production', BETTER_AUTH_SECRET: 'x'.repeat(40), BASE_URL: 'https://mailvet.example.com' } as const;
 
 describe('environment', () => {
-  it('refuses DEV_TOOLS, WEBHOOK_ALLOW_PRIVATE and AUTH_RATE_LIMIT=false in production, naming each', () => {
+  it('refuses DEV_TOOLS, WEBHOOK_ALLOW_PRIVATE, AUTH_RATE_LIMIT=false and a short AUTH_ANSWER_FLOOR_MS in production, naming each', () => {
     expect(() => readEnv({ ...PROD, DEV_TOOLS: 'true' })).toThrow(/DEV_TOOLS/);
     expect(() => readEnv({ ...PROD, WEBHOOK_ALLOW_PRIVATE: 'true' })).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
     expect(() => readEnv({ ...PROD, AUTH_RATE_LIMIT: 'false' })).toThrow(/AUTH_RATE_LIMIT/);
     expect(() => readEnv({ ...PROD, RAZORPAY_BASE_URL: 'http://127.0.0.1:4010' })).toThrow(/RAZORPAY_BASE_URL: must be https/);
+    // The tests' 0 would let answer timing tell which addresses have an account.
+    expect(() => readEnv({ ...PROD, AUTH_ANSWER_FLOOR_MS: '0' })).toThrow(/AUTH_ANSWER_FLOOR_MS: must be at least 500 in production/);
+    expect(readEnv({ ...PROD, AUTH_ANSWER_FLOOR_MS: '1500' }).AUTH_ANSWER_FLOOR_MS).toBe(1500);
     const ok = readEnv({ ...PROD, WEBHOOK_ALLOW_PRIVATE: 'false', DEV_TOOLS: 'false' });
     expect(ok).toMatchObject({ DEV_TOOLS: false, WEBHOOK_ALLOW_PRIVATE: false, AUTH_RATE_LIMIT: true, AUTH_ANSWER_FLOOR_MS: 1000 });
   });
