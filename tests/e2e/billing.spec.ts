@@ -75,6 +75,8 @@ test('billing shows five plans and upgrades through the labelled test checkout',
   await expect(page.getByText('Plan change scheduled')).toBeVisible();
   await expect(page.getByTestId('renewal')).toContainText('then changes to the Pro plan');
   await expect(page.getByTestId('current-plan')).toHaveText('Starter (monthly)');
+  await card(page, 'Pro').getByRole('button', { name: /^Starts on / }).click();
+  await expect(page.getByText(/^Your plan changes to Pro at your next renewal on /)).toHaveCount(2); // the scheduling's toast and this one
 
   // Changed their mind before the renewal: the change is taken back, the renewal stays on Starter.
   await page.getByRole('button', { name: 'Keep my current plan' }).click();
@@ -123,7 +125,11 @@ test('a higher plan chosen after cancelling can be undone from the page: the pla
   await expect(page.getByText('Subscription Resumed')).toBeVisible();
   await expect(page.getByTestId('renewal')).toContainText('then changes to the Pro plan');
   await expect(page.getByRole('button', { name: 'Keep my current plan' })).toHaveCount(0);
+  // Pro's card says when it starts, not "Upgrade to Pro" again.
+  await expect(card(page, 'Pro').getByRole('button', { name: /^Starts on [A-Z][a-z]+ \d+, \d{4}$/ })).toBeVisible();
+  await expect(card(page, 'Pro').getByRole('button', { name: 'Upgrade to Pro' })).toHaveCount(0);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-change-after-cancel.png`, fullPage: true });
+  await page.getByRole('region', { name: 'Plans' }).screenshot({ path: `${SCREENSHOT_DIR}/billing-change-after-cancel-cards.png` });
 
   // Changed their mind again: the change is undone, after saying what that means.
   await page.getByRole('button', { name: 'Undo plan change' }).click();

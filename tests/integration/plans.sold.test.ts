@@ -90,6 +90,23 @@ describe('a plan change scheduled for the renewal', () => {
     expect(last).toEqual({ plan: 'starter', amount: 99_900 });
   });
 
+  it('chosen again is already scheduled: no second change at Razorpay, no second audit entry', async () => {
+    const starter = await subscribed('starter', 'schedule-twice');
+    const first = await starter.client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' });
+    expect(first.body.result.data).toMatchObject({ kind: 'scheduled', planName: 'Pro' });
+    const patches = () => rzp.requests.filter((r) => r.method === 'PATCH' && r.path === `/v1/subscriptions/${starter.subscriptionId}`).length;
+    const before = patches();
+    const again = await starter.client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' });
+    expect(again.status, JSON.stringify(again.body)).toBe(409);
+    expect(again.body.error.message).toMatch(/^Your plan changes to Pro at your next renewal on .+\.$/);
+    expect(patches()).toBe(before);
+    const audit = await ts.testDb.db.selectFrom('audit_log').select('id').where('account_id', '=', starter.accountId).where('action', '=', 'billing.plan_change_scheduled').execute();
+    expect(audit).toHaveLength(1);
+    // Another plan (or interval) still replaces it.
+    const business = await starter.client.trpcMutation('billing.checkout', { planType: 'business', interval: 'monthly' });
+    expect(business.body.result.data).toMatchObject({ kind: 'scheduled', planName: 'Business' });
+  });
+
   it('is taken back by the owner only', async () => {
     const starter = await subscribed('starter', 'take-back-owner');
     await starter.client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' });

@@ -161,6 +161,9 @@ export async function startCheckout(
   if (running && account.subscription_id) {
     const sub = await deps.db.selectFrom('subscription').selectAll().where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirstOrThrow();
     const bp = await ensureBillingPlan(deps, gateway, planType, o.interval, sub.currency);
+    const when = account.current_period_end ? formatDay(account.current_period_end) : 'your next renewal';
+    // The change already scheduled, chosen again: nothing more to do at Razorpay or to audit.
+    if (sub.next_billing_plan_id === bp.id) throw new AppError('CONFLICT', BILLING_MESSAGES.changeScheduled(def.name, when));
     try {
       await gateway.changePlanAtRenewal(sub.id, bp.id);
     } catch (err) {
@@ -170,7 +173,6 @@ export async function startCheckout(
       await trx.updateTable('subscription').set({ next_plan: planType, next_billing_plan_id: bp.id, updated_at: new Date() }).where('id', '=', sub.id).execute();
       await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.plan_change_scheduled', targetType: 'subscription', targetId: sub.id, data: { from_plan: account.plan, plan: planType, interval: o.interval, at: account.current_period_end?.toISOString() ?? null } });
     });
-    const when = account.current_period_end ? formatDay(account.current_period_end) : 'your next renewal';
     return {
       kind: 'scheduled',
       keyId: gateway.keyId,

@@ -98,7 +98,7 @@ export function BillingScreen() {
       return;
     }
     if (order.kind === 'scheduled' || !order.subscriptionId) {
-      toast.success('Plan change scheduled', { description: order.message ?? '' });
+      toast.success(BILLING_TEXT.changeScheduledTitle, { description: order.message ?? '' });
       setPendingPlan(null);
       await refreshAll();
       return;
@@ -196,6 +196,15 @@ export function BillingScreen() {
       );
     }
     const running = overview.data?.status && overview.data.status !== 'none' && !overview.data.cancelAtPeriodEnd;
+    // The plan the renewal changes to (scheduled, or chosen after cancelling): it starts then, not chosen again.
+    const scheduledOn = overview.data?.status === 'active' && !overview.data.cancelAtPeriodEnd && overview.data.nextPlan === plan.type && (overview.data.nextInterval ?? overview.data.interval) === ctx.interval ? day(overview.data.currentPeriodEnd) : null;
+    if (scheduledOn) {
+      return (
+        <Button variant="secondary" className="w-full" onClick={() => toast.info(BILLING_TEXT.changeScheduledTitle, { description: BILLING_TEXT.changeScheduledBody(plan.name, scheduledOn) })}>
+          Starts on {scheduledOn}
+        </Button>
+      );
+    }
     const renewsOn = overview.data?.nextInterval ?? overview.data?.interval;
     if (ctx.isCurrent && running && renewsOn && renewsOn !== ctx.interval) {
       return (

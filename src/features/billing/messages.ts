@@ -33,6 +33,9 @@ export const BILLING_TEXT = {
   changeAtRenewalTitle: (plan: string) => `Change to the ${plan} plan at renewal?`,
   changeAtRenewalBody: (from: string, to: string, interval: string, on: string) =>
     `Nothing is charged now. Your ${from} plan runs until ${on}; from then on your subscription is the ${to} plan, billed ${interval} at its price.`,
+  changeScheduledTitle: 'Plan change scheduled',
+  /** As the server answers the same plan chosen again (billing-messages.ts changeScheduled). */
+  changeScheduledBody: (plan: string, on: string) => `Your plan changes to ${plan} at your next renewal on ${on}.`,
   changeWithdrawnTitle: 'Plan change withdrawn',
   undoChangeTitle: (to: string) => `Undo the change to ${to}?`,
   undoChangeBody: (to: string, plan: string, endsOn: string) =>
