@@ -270,6 +270,12 @@ describe('a cancelled plan resumed before its period ends', () => {
     expect(again.status).toBe(409);
     expect(await audits()).toHaveLength(1);
 
+    // Razorpay's own word on the stopped subscription, and its authorisation delivered late, change nothing.
+    const entity = { id: pro.subscriptionId, entity: 'subscription', plan_id: rzp.subscriptions.get(pro.subscriptionId)!.plan_id, current_start: null, current_end: null };
+    expect(await rzp.deliver(rzp.build('subscription.cancelled', { subscription: { entity: { ...entity, status: 'cancelled' } } }))).toBe(200);
+    expect(await rzp.deliver(rzp.build('subscription.authenticated', { subscription: { entity: { ...entity, status: 'authenticated' } } }))).toBe(200);
+    expect(await state(accountId), 'a late webhook brought the undone change back').toEqual(before);
+
     // As before the choice: the plan can be resumed, and nothing but the first period was charged.
     const resume = await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' });
     expect(resume.status, JSON.stringify(resume.body)).toBe(200);
