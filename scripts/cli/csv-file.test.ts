@@ -30,6 +30,7 @@ const FILES: Record<string, Buffer> = {
   "LinkedIn's Connections.csv (notes above the header)": Buffer.from('Notes:\n"When exporting your connection data, you may notice that some of the email addresses are missing."\n\nFirst Name,Last Name,URL,Email Address,Company\nAnn,Lee,https://x/in/a,ann@x.com,ACME\nBo,B,https://x/in/b,,\nCy,N,https://x/in/c,cy@y.com,"Globex, Inc"\n'),
   'a quoted nickname at the start of a name cell': Buffer.from('Name,Email\r\n"Doc" Smith,doc@x.com\r\nAnn,ann@x.com\r\n'),
   'header-less list': Buffer.from('ann@x.com\nbo@x.com\nann@x.com\n'),
+  'one mailbox written in other letter case': Buffer.from('email\r\nJohn@x.com\njohn@X.COM\nANN@x.com\nann@x.com\nJohn@x.com\n'),
   'header-less rows with other columns': Buffer.from('Ann,ann@x.com,ACME\r\nBo,bo@x.com,\r\n'),
   "Excel's separator hint line": Buffer.from('\uFEFFsep=;\r\nName;Email\r\nLee, Bo;bo@x.com\r\n'),
   'only a separator hint line': Buffer.from('sep=;\r\n'),

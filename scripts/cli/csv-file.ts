@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { SCHEDULE_MESSAGES } from '../../server/contracts/schedules';
-import { cellAddress, CsvTextDecoder, csvLayout, csvParseOptions, detectDelimiter, isTextAfterClosingQuote, LAYOUT_SAMPLE, NOT_TEXT_MESSAGE, NotTextError, OpenQuoteFinder, parseEmailCsv, repairTextAfterQuotes, separatorHint, unreadableMessage, type CsvLayout } from '../../server/features/jobs/csv-import';
+import { addressKey, cellAddress, CsvTextDecoder, csvLayout, csvParseOptions, detectDelimiter, isTextAfterClosingQuote, LAYOUT_SAMPLE, NOT_TEXT_MESSAGE, NotTextError, OpenQuoteFinder, parseEmailCsv, repairTextAfterQuotes, separatorHint, unreadableMessage, type CsvLayout } from '../../server/features/jobs/csv-import';
 
 export interface CsvFileScan {
   /** Unique addresses (how many will be verified). */
@@ -138,7 +138,7 @@ async function scan(file: string, reading: Reading, pieceBytes: number | undefin
     if (email === '') continue;
     rows++;
     if (email === null) skipped++;
-    else if (!seen.has(email)) seen.add(flat(email));
+    else if (!seen.has(addressKey(email))) seen.add(flat(addressKey(email)));
   }
   if (!r.sawText()) return { ok: false, message: SCHEDULE_MESSAGES.csvEmpty };
   if (seen.size === 0) return { ok: false, message: SCHEDULE_MESSAGES.noValidEmails };
@@ -152,7 +152,7 @@ async function scan(file: string, reading: Reading, pieceBytes: number | undefin
       skipped,
       // The first time an address comes by it is handed out and leaves the set: a later copy is a duplicate.
       async *addresses() {
-        for await (const email of bodyOf(await recordsOf(file, reading, pieceBytes), layout)) if (email && seen.delete(email)) yield email;
+        for await (const email of bodyOf(await recordsOf(file, reading, pieceBytes), layout)) if (email && seen.delete(addressKey(email))) yield email;
       },
     },
   };

@@ -3,21 +3,22 @@
 // queued) and, in the same transaction, given the caller's webhook_url.
 import type { Db } from '../../../db/client';
 import type { PlanType } from '../../contracts/plans';
-import { normalizeEmail } from './csv-import';
+import { addressKey, normalizeEmail } from './csv-import';
 import { createJobInTransaction } from './jobs.service';
 import { apiKeyAuditFacts } from '../api-keys/api-keys.queries';
 import { depthForPlan } from '../validation/validation.service';
 
 export const API_JOB_FILENAME = 'api-request';
 
-/** Unique normalised addresses in request order; blanks dropped. */
+/** Unique normalised addresses (addressKey) in request order, as first written; blanks dropped. */
 export function uniqueAddresses(emails: readonly string[]): string[] {
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   for (const raw of emails) {
     const e = normalizeEmail(raw);
-    if (e !== '') seen.add(e);
+    const key = addressKey(e);
+    if (e !== '' && !seen.has(key)) seen.set(key, e);
   }
-  return [...seen];
+  return [...seen.values()];
 }
 
 export async function createApiBulkJob(

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectDelimiter, normalizeEmail, parseEmailCsv, planChunks } from './csv-import';
+import { cleanScheduleEmails } from '../schedules/schedules.service';
+import { uniqueAddresses } from './api-jobs';
 
 const fixture = (name: string) => fs.readFileSync(path.resolve(import.meta.dirname, '../../../tests/fixtures/csv', name));
 
@@ -53,10 +55,21 @@ describe('parseEmailCsv', () => {
   });
 
   it('skips blank lines, trims, lower-cases the domain and counts duplicates once', () => {
-    const v = ok('email\r\n  Alice@EXAMPLE.com \r\n\r\nalice@example.com\r\n,\r\n"alice@Example.Com"\r\nBob@example.com\r\n');
-    expect(v.emails).toEqual(['Alice@example.com', 'alice@example.com', 'Bob@example.com']);
+    const v = ok('email\r\n  Alice@EXAMPLE.com \r\n\r\nbob@example.com\r\n,\r\n"bob@Example.Com"\r\nCid@example.com\r\n');
+    expect(v.emails).toEqual(['Alice@example.com', 'bob@example.com', 'Cid@example.com']);
     expect(v.rows).toBe(4);
     expect(v.duplicates).toBe(1);
+  });
+
+  it('counts one mailbox written with its name in other letter case once, as first written (one result, one credit)', () => {
+    // A CRM export merged into a newsletter list: John.Smith@ and john.smith@ are one Gmail inbox.
+    const v = ok('email\r\nJohn.Smith@gmail.com\r\njohn.smith@gmail.com\r\nJOHN.SMITH@GMAIL.COM\r\n"Ann" <ANN@x.io>\r\nann@x.io\r\n');
+    expect(v.emails).toEqual(['John.Smith@gmail.com', 'ANN@x.io']);
+    expect(v.rows).toBe(5);
+    expect(v.duplicates).toBe(3);
+    // The same for a typed list (/v1/bulk JSON, schedules).
+    expect(uniqueAddresses(['John@x.io', ' john@X.IO', 'jOhn@x.io', 'jo@x.io'])).toEqual(['John@x.io', 'jo@x.io']);
+    expect(cleanScheduleEmails(['John@x.io', 'john@x.io'])).toEqual(['John@x.io']);
   });
 
   it('refuses an empty file, a header with no email column and binary junk', () => {

@@ -18,7 +18,7 @@ export interface CsvImportError {
 }
 
 export interface CsvImport {
-  /** Unique normalised addresses, in file order. */
+  /** Unique normalised addresses (addressKey: John@ and john@ are one), in file order, as first written. */
   emails: string[];
   /** Non-blank values read from the email column (before de-duplication). */
   rows: number;
@@ -75,6 +75,18 @@ export function normalizeEmail(raw: string): string {
   const at = v.lastIndexOf('@');
   if (at < 0) return v;
   return `${v.slice(0, at)}@${lowerCaseDomain(v.slice(at + 1))}`;
+}
+
+/**
+ * What two spellings of one mailbox have in common, for de-duplication: the address with the ASCII
+ * letters of its local part lower-cased (the domain is already, normalizeEmail). RFC 5321 lets a
+ * server tell John@ from john@, but no mail provider does, and a list merged from a CRM and a
+ * newsletter tool holds both: checked (and charged) twice, the same mailbox came back as two rows.
+ * The first spelling in the list is the one checked and shown.
+ */
+export function addressKey(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at < 0 ? email : email.slice(0, at).replace(/[A-Z]+/g, (m) => m.toLowerCase()) + email.slice(at);
 }
 
 /** The address of "Name <address>" (one '<', one '>' at the end, an '@' between), else null. */
@@ -491,8 +503,9 @@ export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: numbe
       skipped++;
       continue;
     }
-    if (seen.has(email)) continue;
-    seen.add(email);
+    const key = addressKey(email);
+    if (seen.has(key)) continue;
+    seen.add(key);
     emails.push(email);
     if (emails.length > maxEmails) return fail('TOO_MANY_EMAILS', tooManyMessage(maxEmails));
   }

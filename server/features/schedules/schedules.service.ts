@@ -7,7 +7,7 @@ import type { Frequency } from '../../../db/types';
 import { SCHEDULE_MESSAGES } from '../../contracts/schedules';
 import { PLANS, planAllows } from '../../contracts/plans';
 import { writeAudit } from '../audit/audit';
-import { normalizeEmail, parseEmailCsv } from '../jobs/csv-import';
+import { addressKey, normalizeEmail, parseEmailCsv } from '../jobs/csv-import';
 import { createJobInTransaction, creditsNeededMessage } from '../jobs/jobs.service';
 import { depthForPlan } from '../validation/validation.service';
 import { AppError } from '../../lib/app-error';
@@ -56,14 +56,14 @@ const NEXT_RUN_SQL = sql<Date>`(case
   else ((s.last_run_at at time zone 'UTC') + (case s.frequency when 'daily' then interval '1 day' else interval '7 days' end)) at time zone 'UTC'
 end)`;
 
-/** Unique, normalised addresses from typed lines; only entries that look like addresses count. */
+/** Unique (addressKey), normalised addresses from typed lines; only entries that look like addresses count. */
 export function cleanScheduleEmails(list: string[]): string[] {
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   for (const raw of list) {
     const e = normalizeEmail(raw);
-    if (e && e.includes('@') && e.length <= 320) seen.add(e);
+    if (e && e.includes('@') && e.length <= 320 && !seen.has(addressKey(e))) seen.set(addressKey(e), e);
   }
-  return [...seen];
+  return [...seen.values()];
 }
 
 export interface ScheduleView {
