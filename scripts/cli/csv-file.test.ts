@@ -31,6 +31,7 @@ const FILES: Record<string, Buffer> = {
   'a quoted nickname at the start of a name cell': Buffer.from('Name,Email\r\n"Doc" Smith,doc@x.com\r\nAnn,ann@x.com\r\n'),
   'header-less list': Buffer.from('ann@x.com\nbo@x.com\nann@x.com\n'),
   'one mailbox written in other letter case': Buffer.from('email\r\nJohn@x.com\njohn@X.COM\nANN@x.com\nann@x.com\nJohn@x.com\n'),
+  'one IDN mailbox written as typed and as its A-label': Buffer.from('email\nida@bücher.de\nida@xn--bcher-kva.de\nIDA@BÜCHER.DE\n'),
   'header-less rows with other columns': Buffer.from('Ann,ann@x.com,ACME\r\nBo,bo@x.com,\r\n'),
   "Excel's separator hint line": Buffer.from('\uFEFFsep=;\r\nName;Email\r\nLee, Bo;bo@x.com\r\n'),
   'only a separator hint line': Buffer.from('sep=;\r\n'),

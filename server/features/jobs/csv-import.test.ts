@@ -72,6 +72,10 @@ describe('parseEmailCsv', () => {
     expect(cleanScheduleEmails(['John@x.io', 'john@x.io'])).toEqual(['John@x.io']);
   });
 
+  it('counts one IDN mailbox written with the domain as typed and as its A-label (xn--) once, as first written', () => {
+    expect(ok('email\nida@bücher.example\nida@xn--bcher-kva.example\nJon@XN--BCHER-KVA.example\njon@BÜCHER.example\n').emails).toEqual(['ida@bücher.example', 'Jon@xn--bcher-kva.example']);
+  });
+
   it('refuses an empty file, a header with no email column and binary junk', () => {
     expect(err('').code).toBe('EMPTY_FILE');
     expect(err('\n\r\n  \n').message).toBe('CSV file is empty');

@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { parse } from 'csv-parse/sync';
 import { hasLoneSurrogate, hasNul, trimAddress } from '../../../probe/contract';
-import { lowerCaseDomain } from '../../../probe/syntax/idna';
+import { lowerCaseDomain, toAsciiDomain } from '../../../probe/syntax/idna';
 import { MAX_EMAILS_PER_FILE } from '../../contracts/jobs';
 import { SCHEDULE_MESSAGES } from '../../contracts/schedules';
 import { groupBy } from '../../lib/group-by';
@@ -79,14 +79,18 @@ export function normalizeEmail(raw: string): string {
 
 /**
  * What two spellings of one mailbox have in common, for de-duplication: the address with the ASCII
- * letters of its local part lower-cased (the domain is already, normalizeEmail). RFC 5321 lets a
+ * letters of its local part lower-cased (the domain is already, normalizeEmail), an IDN domain as its A-label. RFC 5321 lets a
  * server tell John@ from john@, but no mail provider does, and a list merged from a CRM and a
  * newsletter tool holds both: checked (and charged) twice, the same mailbox came back as two rows.
  * The first spelling in the list is the one checked and shown.
  */
 export function addressKey(email: string): string {
   const at = email.lastIndexOf('@');
-  return at < 0 ? email : email.slice(0, at).replace(/[A-Z]+/g, (m) => m.toLowerCase()) + email.slice(at);
+  if (at < 0) return email;
+  // An IDN domain as typed (bücher.example) and as its A-label (xn--bcher-kva.example) is one domain.
+  const domain = email.slice(at + 1);
+  const ascii = /[^\x00-\x7f]/.test(domain) ? toAsciiDomain(domain) : null;
+  return `${email.slice(0, at).replace(/[A-Z]+/g, (m) => m.toLowerCase())}@${ascii?.ok ? ascii.ascii : domain}`;
 }
 
 /** The address of "Name <address>" (one '<', one '>' at the end, an '@' between), else null. */
