@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import type { DomainSpec } from '../mailworld/index';
 import { startTestServer, type TestServer } from '../helpers/test-server';
-import { CP1252_SAFE, customerContacts, DIALECTS, DISPOSABLE, dialectFile, IDN_ASCII, IDN_UNICODE, LIST_DOMAIN, MAILBOXES, OTHER_DOMAIN, ROLE_LOCALS, TYPOS, uniqueAddresses } from '../fixtures/customer-list';
+import { CP1252_SAFE, customerContacts, DIALECTS, DISPOSABLE, FORMULA_ADDRESSES, dialectFile, IDN_ASCII, IDN_UNICODE, LIST_DOMAIN, MAILBOXES, OTHER_DOMAIN, ROLE_LOCALS, TYPOS, uniqueAddresses } from '../fixtures/customer-list';
 import { signUpOnPlan, startProbeWorld, uploadCsv, waitForJob, type ProbeWorld } from './jobs.world';
 
 /** c0…c149 exist at the shop; c150…c199 do not. */
@@ -49,7 +49,11 @@ describe('a customer list through bulk validation', () => {
       const text = await res.text();
       const rows = parse(text.replace(/^\uFEFF/, ''), { relax_column_count: false }) as string[][];
       expect(rows[0]).toEqual(HEADER);
-      const body = rows.slice(1);
+      const raw = rows.slice(1);
+      // A cell a spreadsheet would run is escaped with a leading ' (and only such a cell).
+      for (const a of FORMULA_ADDRESSES) expect(raw.map((r) => r[0])).toContain(`'${a}`);
+      expect(raw.filter((r) => r[0]!.startsWith("'")).map((r) => r[0]).sort()).toEqual(FORMULA_ADDRESSES.map((a) => `'${a}`).sort());
+      const body = raw.map((r) => [r[0]!.replace(/^'/, ''), ...r.slice(1)]);
       // One row per unique address, none lost, none twice.
       expect(body.map((r) => r[0]).sort()).toEqual([...want].sort());
       const by = new Map(body.map((r) => [r[0]!, Object.fromEntries(HEADER.map((h, i) => [h, r[i]!]))]));
@@ -79,4 +83,32 @@ describe('a customer list through bulk validation', () => {
       expect(summary.valid_count + summary.invalid_count + summary.risky_count).toBe(body.length);
     });
   }
+});
+
+describe('the same list through /v1', () => {
+  it('POST /v1/bulk (multipart, the HubSpot UTF-16 export) and GET /v1/jobs/{id}/results?format=csv: one row per unique address, the public columns', { timeout: 90_000 }, async () => {
+    const contacts = customerContacts();
+    const dialect = DIALECTS.find((d) => d.name === 'hubspot')!;
+    const want = uniqueAddresses(contacts);
+    const { client } = await signUpOnPlan(ts, 'list16-api@example.com', 'starter', 1000);
+    const key = (await client.trpcMutation('apiKeys.create', { name: 'list16' })).body.result.data.api_key as string;
+    const form = new FormData();
+    form.append('file', new Blob([dialectFile(dialect, contacts)], { type: 'text/csv' }), 'hubspot export.csv');
+    const res = await fetch(`${ts.url}/v1/bulk`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    const body = (await res.json()) as Record<string, any>;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.total_emails).toBe(want.length);
+    expect((await waitForJob(ts.testDb.db, body.job_id, { timeoutMs: 80_000 })).status).toBe('completed');
+
+    const out = await fetch(`${ts.url}/v1/jobs/${body.job_id}/results?format=csv`, { headers: { authorization: `Bearer ${key}` } });
+    expect(out.status).toBe(200);
+    const rows = parse(await out.text(), { relax_column_count: false }) as string[][];
+    expect(rows[0]).toEqual(['email', 'result', 'reason', 'deliverability_score', 'syntax_valid', 'mx_valid', 'smtp_valid', 'disposable_provider', 'role_detected', 'charged']);
+    expect(rows.slice(1).map((r) => r[0]!.replace(/^'(?=[-=+])/, '')).sort()).toEqual([...want].sort());
+    for (const a of FORMULA_ADDRESSES) expect(rows.map((r) => r[0])).toContain(`'${a}`);
+    const by = new Map(rows.slice(1).map((r) => [r[0]!, r]));
+    expect(by.get(`c199@${LIST_DOMAIN}`)?.slice(1, 3)).toEqual(['invalid', 'mailbox_not_found']);
+    for (const l of ROLE_LOCALS) expect(by.get(`${l}@${OTHER_DOMAIN}`)?.[8], l).toBe('true');
+    for (const a of DISPOSABLE) expect(by.get(a)?.[7], a).toBe('true');
+  });
 });
