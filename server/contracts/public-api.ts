@@ -15,7 +15,7 @@ export const publicResultSchema = z
   .object({
     email: z.string().meta({
       description:
-        'POST /validate: the address you sent, without surrounding spaces. A bulk job\'s results: the address as the job lists it — surrounding spaces, a mailto: prefix or a "Name <…>" wrapper removed and the domain in lower case (the local part is kept as sent), so an address sent twice is checked once.',
+        'POST /validate: the address you sent, without surrounding spaces. A bulk job\'s results: the address as the job lists it — surrounding spaces, a mailto: prefix or a "Name <…>" wrapper removed and the domain in lower case (the local part is kept as first sent), so an address sent twice is checked once, also when its local part differs only in letter case (John@, john@) or its domain is written as its A-label (xn--).',
     }),
     result: resultSchema.meta({
       description: 'valid (the mailbox accepts mail), invalid (it will bounce) or risky (catch-all, disposable, greylisted or not conclusively verifiable).',
