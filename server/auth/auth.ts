@@ -356,21 +356,33 @@ export function trustedOrigins(baseURL: string, production: boolean): string[] {
 export function createAuth(d: AuthDeps) {
   const log = (what: string) => (err: unknown) => console.error(`[auth] ${what}:`, err);
   // White-label mails: a mail a visitor triggers on a verified custom domain (by Host, which the
-  // auth guard passes from Express) carries that domain's brand and links to it; else Mailvet's.
+  // auth guard passes from Express) carries that domain's brand (name, colour, logo) if the user is
+  // one of its account's; else Mailvet's. Its links are always on the app's own origin (BASE_URL):
+  // the tenant controls the domain's DNS and can point it at its own server once verified, and these
+  // links carry a reset or verification token (or lead to sign-in or a new password) for a user who
+  // may own or belong to other accounts, or for someone whose address the tenant signed up.
   const base = new URL(d.baseURL);
   const https = base.protocol === 'https:';
   const secure = d.production || base.protocol === 'https:';
+  const appOrigins = new Set(trustedOrigins(d.baseURL, d.production));
   const hostOf = (request: Request | undefined): string | null | undefined => request?.headers.get(CLIENT_HOST_HEADER);
-  const mailBrand = (request: Request | undefined): Promise<MailBrand | null> => mailBrandForHost(d.db, hostOf(request), { secure, port: base.port });
-  /** A mail to `user` carries the brand (and links on the domain) only if the user is one of its account's. */
+  const brandOpts = { secure, port: base.port, appOrigin: base.origin };
+  const mailBrand = (request: Request | undefined): Promise<MailBrand | null> => mailBrandForHost(d.db, hostOf(request), brandOpts);
+  /** A mail to `user` carries the brand only if the user is one of its account's (never its link host). */
   const userMailBrand = (user: { id: string; signupBrandAccountId?: unknown }, request: Request | undefined): Promise<MailBrand | null> =>
-    mailBrandForUser(d.db, hostOf(request), user, { secure, port: base.port });
-  const onBrandOrigin = (link: string, b: MailBrand | null): string => {
-    if (!b?.origin) return link;
+    mailBrandForUser(d.db, hostOf(request), user, brandOpts);
+  /**
+   * A token link better-auth built (on BASE_URL), with its return address kept on the app too: one
+   * asked through a custom domain may name that domain (trusted for requests to it), and the reset
+   * link's landing carries the token (`?token=`) — it becomes the same path on the app's origin.
+   */
+  const onAppOrigin = (link: string): string => {
     const u = new URL(link);
-    const o = new URL(b.origin);
-    u.protocol = o.protocol;
-    u.host = o.host;
+    const cb = u.searchParams.get('callbackURL');
+    if (cb && /^[a-z][a-z0-9+.-]*:|^\/\//i.test(cb)) {
+      const to = new URL(cb, d.baseURL);
+      if (!appOrigins.has(to.origin)) u.searchParams.set('callbackURL', to.pathname.startsWith('/') ? `${to.pathname}${to.search}${to.hash}` : '/');
+    }
     return u.toString();
   };
   /** The mailbox's hourly allowance for this kind of mail (auth-mail-throttle.ts); a refused send is logged and skipped. */
@@ -411,7 +423,7 @@ export function createAuth(d: AuthDeps) {
         'two-factor-off': `Two-factor authentication was just turned off for your ${name} account (${user.email}): the password alone now signs in.`,
       }[change],
       cta: 'Choose a new password',
-      url: `${b?.origin ?? d.baseURL}/auth?step=forgot`,
+      url: `${d.baseURL}/auth?step=forgot`,
       outro:
         change === 'two-factor-on'
           ? `If this wasn't you, choose a new password now: that signs everybody else out. Then write to ${SUPPORT_EMAIL}: signing in will ask for a code only they have.`
@@ -466,7 +478,7 @@ export function createAuth(d: AuthDeps) {
           subject: `Reset your ${name} password`,
           intro: `Somebody (we hope you) asked to reset the password of your ${name} account. The link works for one hour.`,
           cta: 'Choose a new password',
-          url: onBrandOrigin(url, b),
+          url: onAppOrigin(url),
           outro: "If you didn't ask for this, ignore this email: your password stays as it is.",
         }));
       },
@@ -483,13 +495,13 @@ export function createAuth(d: AuthDeps) {
                 subject: 'Someone tried to sign up with your email',
                 intro: `Somebody (maybe you) tried to create a ${name} account with this address, which already has one. Sign in instead.`,
                 cta: `Sign in to ${name}`,
-                url: `${b?.origin ?? d.baseURL}/auth`,
+                url: `${d.baseURL}/auth`,
               }
             : {
                 subject: 'Someone tried to sign up with your email',
                 intro: `Somebody (maybe you) tried to create a ${name} account with this address. It already has one, never activated. If you did not create it, or do not know its password, choose a new password to make it yours: that also signs everybody else out of it.`,
                 cta: 'Choose a new password',
-                url: `${b?.origin ?? d.baseURL}/auth?step=forgot`,
+                url: `${d.baseURL}/auth?step=forgot`,
               },
         ).catch(log('existing-user notice'));
       },
@@ -512,7 +524,7 @@ export function createAuth(d: AuthDeps) {
           // link or a "your mailbox is suspended" would reach its owner in our mail).
           intro: `Hi, confirm your email address to activate your ${name} account and your 500 free validations.`,
           cta: 'Verify my email',
-          url: onBrandOrigin(landOnDashboard(url), b),
+          url: onAppOrigin(landOnDashboard(url)),
           // Someone may have signed up this address: its owner learns that doing nothing is safe.
           outro: `If you didn't sign up for ${name}, ignore this email: without this link the account stays inactive and nobody can sign in to it.`,
         }));
@@ -575,9 +587,11 @@ export function createAuth(d: AuthDeps) {
               intro: `${data.inviter.user.name || data.inviter.user.email} invited you to join ${data.organization.name} as ${data.role}.`,
               cta: 'Accept the invitation',
               // The id with its proof (team.service.ts): the bare id, which the inviter sees, accepts nothing.
+              // The one link on the verified domain: its proof only lets the invitee join this account
+              // (the tenant's own), no token that signs anyone in or acts on the user (invitation-ref.ts).
               url: `${brand.origin ?? d.baseURL}/auth?invitation=${encodeURIComponent(mailedInvitationRef(d.secret, data.id))}`,
               signature: brand.productName,
-              brand: { color: brand.color, logoUrl: brand.logoUrl ? `${brand.origin ?? d.baseURL}${brand.logoUrl}` : null },
+              brand: { color: brand.color, logoUrl: brand.logoUrl ? `${d.baseURL}${brand.logoUrl}` : null },
             }),
             fromName: brand.senderName,
           });

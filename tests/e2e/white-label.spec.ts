@@ -1,6 +1,6 @@
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { withE2eDb } from './db';
-import { newUserOn, SCREENSHOT_DIR } from './helpers';
+import { newUserOn, SCREENSHOT_DIR, signOut, submitSignIn, submitSignUp, uniqueEmail } from './helpers';
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><script>alert(1)</script><rect width="64" height="64" rx="12" fill="#0f766e"/><circle cx="32" cy="32" r="14" fill="#fff"/></svg>';
 
@@ -77,6 +77,59 @@ test('the sign-in page served on a verified custom domain carries its logo, colo
     await plain.goto(`http://127.0.0.1:${port}/auth`);
     await expect(plain.getByRole('heading', { name: 'Welcome to Mailvet' })).toBeVisible();
     await expect(plain.getByTestId('auth-brand')).toHaveCount(0);
+  } finally {
+    await browser.close();
+  }
+});
+
+test("signed up and reset through a verified custom domain: the mails' links open on the app's own origin, where the user signs in", async ({ page }, testInfo) => {
+  const { card } = await brandedBusiness(page, 'e2e-wl-links');
+  const domain = `links-${Date.now()}.acme-e2e.test`;
+  await card.getByLabel('Custom domain').fill(domain);
+  await card.getByRole('button', { name: 'Save domain' }).click();
+  await expect(page.getByTestId('domain-record')).toBeVisible();
+  await withE2eDb((db) => db.query(`update account_branding set domain_verified_at = now() where custom_domain = $1`, [domain]));
+
+  const app = new URL(testInfo.project.use.baseURL ?? page.url()).origin;
+  const port = new URL(app).port;
+  const launch = testInfo.project.use.launchOptions ?? {};
+  const browser = await chromium.launch({ ...launch, args: [...(launch.args ?? []), `--host-resolver-rules=MAP ${domain} 127.0.0.1`] });
+  try {
+    const visitor = await browser.newPage();
+    const email = uniqueEmail('e2e-wl-via-domain');
+    // Signs up on the tenant's domain: the verification mail keeps its brand, its link is on the app.
+    await visitor.goto(`http://${domain}:${port}/auth`);
+    await submitSignUp(visitor, { email, password: 'first-pass-1' });
+    await expect(visitor.getByText('Check Your Email!')).toBeVisible();
+    const mailLink = async (subject: string, name: RegExp) => {
+      await visitor.goto(`${app}/dev/outbox`);
+      const link = visitor.locator('article', { hasText: email }).filter({ hasText: subject }).first().getByRole('link', { name });
+      const href = (await link.getAttribute('href')) ?? '';
+      expect(new URL(href).origin).toBe(app);
+      expect(href).not.toContain(domain);
+      await link.click();
+    };
+    await mailLink('Verify your email', /verify-email/);
+    // Verified on the app (another host than the sign-up's: nobody signed in); the password signs in there.
+    await visitor.waitForURL((u) => u.origin === app && u.pathname === '/auth');
+    await submitSignIn(visitor, email, 'first-pass-1');
+    await visitor.waitForURL((u) => u.origin === app && u.pathname === '/dashboard');
+    await signOut(visitor);
+
+    // Forgot password on the tenant's domain: the reset link opens the app's reset step.
+    await visitor.goto(`http://${domain}:${port}/auth?step=forgot`);
+    await visitor.locator('#forgot-email').fill(email);
+    await visitor.getByRole('button', { name: 'Send Reset Link' }).click();
+    await expect(visitor.getByText("If an account exists for that address, we've sent a link to reset your password.")).toBeVisible();
+    await mailLink('Reset your Mailvet password', /reset-password/);
+    await visitor.waitForURL((u) => u.origin === app && u.pathname === '/auth' && u.searchParams.get('step') === 'reset');
+    await visitor.locator('#reset-password').fill('second-pass-2');
+    await visitor.locator('#reset-confirm').fill('second-pass-2');
+    await visitor.getByRole('button', { name: 'Set New Password' }).click();
+    await expect(visitor.getByText('Password Updated')).toBeVisible();
+    await visitor.waitForURL((u) => u.origin === app && u.pathname === '/auth' && !u.searchParams.has('step'));
+    await submitSignIn(visitor, email, 'second-pass-2');
+    await visitor.waitForURL((u) => u.origin === app && u.pathname === '/dashboard');
   } finally {
     await browser.close();
   }

@@ -297,7 +297,11 @@ export async function resultFileBrand(db: Db, accountId: string): Promise<string
   return slug || null;
 }
 
-/** What a mail carries for a brand: product name, sender name, accent colour, absolute logo URL, links' origin. */
+/**
+ * What a mail carries for a brand: product name, sender name, accent colour, absolute logo URL (on the
+ * app's origin: the domain's server may be the tenant's), and the verified domain's origin (trusted by
+ * better-auth for requests that come to it; never a mail link's host: createAuth in auth.ts).
+ */
 export interface MailBrand {
   /** The account whose verified domain the mail was asked through. */
   accountId: string;
@@ -308,26 +312,27 @@ export interface MailBrand {
   origin: string | null;
 }
 
+type MailBrandOptions = { secure: boolean; port?: string; appOrigin: string };
+
 /**
  * The brand of mails a visitor triggers on a custom domain (sign-up verification, resend, password
- * reset, the existing-account notice): that verified domain's brand, with links on that domain, or
- * null (Mailvet's own mails) for any other host.
+ * reset, the existing-account notice): that verified domain's brand, or null (Mailvet's own mails)
+ * for any other host.
  */
-export async function mailBrandForHost(db: Db, host: string | null | undefined, o: { secure: boolean; port?: string }): Promise<MailBrand | null> {
+export async function mailBrandForHost(db: Db, host: string | null | undefined, o: MailBrandOptions): Promise<MailBrand | null> {
   const b = host ? await brandForHost(db, host) : null;
   if (!b) return null;
   const origin = o.secure ? `https://${b.domain}` : `http://${b.domain}${o.port ? `:${o.port}` : ''}`;
-  return { accountId: b.accountId, productName: b.productName, senderName: b.senderName, color: b.brandColor, logoUrl: b.logoUrl ? `${origin}${b.logoUrl}` : null, origin };
+  return { accountId: b.accountId, productName: b.productName, senderName: b.senderName, color: b.brandColor, logoUrl: b.logoUrl ? `${o.appOrigin}${b.logoUrl}` : null, origin };
 }
 
 /**
  * The brand of a mail to `user` asked through `host` (a verified custom domain): only when the user
  * is one of that domain's account — a member of it, or someone who signed up through that domain.
- * Anyone else gets Mailvet's own mail with its links on the app's origin: these mails carry sign-in
- * tokens (verification, password reset), and a tenant must never receive another user's token on a
- * domain it controls, nor mail Mailvet's users in its own name.
+ * Anyone else gets Mailvet's own mail: a tenant must not mail Mailvet's users in its own name. Either
+ * way the mail's links are on the app's origin (auth.ts).
  */
-export async function mailBrandForUser(db: Db, host: string | null | undefined, user: { id: string; signupBrandAccountId?: unknown }, o: { secure: boolean; port?: string }): Promise<MailBrand | null> {
+export async function mailBrandForUser(db: Db, host: string | null | undefined, user: { id: string; signupBrandAccountId?: unknown }, o: MailBrandOptions): Promise<MailBrand | null> {
   const b = await mailBrandForHost(db, host, o);
   if (!b || user.signupBrandAccountId === b.accountId) return b;
   const member = await db.selectFrom('member').select('id').where('userId', '=', user.id).where('organizationId', '=', b.accountId).executeTakeFirst();
