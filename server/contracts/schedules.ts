@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { trimAddress } from '../../probe/contract';
 import { listAddress, MAX_EMAILS_PER_FILE } from './jobs';
+import { TEXT_CONTROLS } from './text-controls';
 
 export const frequencySchema = z.enum(['daily', 'weekly', 'monthly']);
 export type FrequencyValue = z.infer<typeof frequencySchema>;
@@ -30,8 +31,6 @@ export function splitEmailLines(text: string): string[] {
     .filter((l) => l.length > 0);
 }
 
-const NAME_CONTROLS = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
-
 export const createScheduleInput = z.object({
   // The name is its runs' file name in History: no control or text-direction character (U+202E drew
   // 'invoices\u202Evsc.exe' as 'invoicesexe.csv'), as uploads' file names (jobs.service.ts).
@@ -40,7 +39,7 @@ export const createScheduleInput = z.object({
     .trim()
     .min(1, SCHEDULE_MESSAGES.nameRequired)
     .max(200)
-    .refine((v) => !NAME_CONTROLS.test(v), SCHEDULE_MESSAGES.nameControls),
+    .refine((v) => !TEXT_CONTROLS.test(v), SCHEDULE_MESSAGES.nameControls),
   description: z
     .string()
     .trim()

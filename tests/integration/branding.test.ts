@@ -166,6 +166,14 @@ describe('white-label', () => {
     const r = await client.trpcMutation('branding.update', { productName: 'Acme Verify', senderName: 'Acme Support' });
     expect(r.status).toBe(200);
     expect((await client.trpcMutation('branding.update', { senderName: 'Evil <x@y>' })).status).toBe(400);
+    // The product name is a mail subject to addresses typed on the domain: no second line, no control or
+    // text-direction character; the name saved before stays.
+    for (const productName of ['Acme\r\nBcc: you@example.com', 'Acme\u0007Verify', 'Acme \u202Eyfirev', 'Acme\u0085Verify']) {
+      const bad = await client.trpcMutation('branding.update', { productName });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.message).toBe('The product name may not contain line breaks, control or text-direction characters.');
+    }
+    expect((await client.trpcMutation('branding.update', { senderName: 'Acme\u202ESupport' })).status).toBe(400);
     const set = (await client.trpcMutation('branding.setDomain', { domain: 'verify.acme.test' })).body.result.data;
     zone.names.set('_mailvet-verify.verify.acme.test', { txt: [set.domain.txtValue] });
     expect((await client.trpcMutation('branding.verifyDomain')).status).toBe(200);

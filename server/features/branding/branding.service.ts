@@ -15,6 +15,7 @@ import { AppError } from '../../lib/app-error';
 import { GATE_MESSAGES } from '../../trpc/procedures';
 import { writeAudit } from '../audit/audit';
 import { rasteriseSvg, SVG_RENDER_DEADLINE_MS } from './rasterise-svg';
+import { TEXT_CONTROLS } from '../../contracts/text-controls';
 
 export const MAX_LOGO_BYTES = 256 * 1024;
 const MAX_LOGO_PIXELS = 2048;
@@ -50,13 +51,20 @@ export const domainSchema = z
   .max(253)
   .transform((v) => (/^[\x21-\x7e]*$/.test(v) ? v : domainToASCII(v) || v).toLowerCase().replace(/(?<=[^.])\.$/, ''))
   .pipe(z.string().regex(/^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/, { error: 'Enter a domain name like app.example.com.' }));
-export const productNameSchema = z.string().trim().min(1, { error: 'The product name cannot be empty.' }).max(40, { error: 'The product name may be at most 40 characters.' });
+// The product name goes into mail subjects sent to any address typed on the tenant's domain and onto
+// every page: no line break (a second subject line) nor control or text-direction character.
+export const productNameSchema = z
+  .string()
+  .trim()
+  .min(1, { error: 'The product name cannot be empty.' })
+  .max(40, { error: 'The product name may be at most 40 characters.' })
+  .refine((v) => !TEXT_CONTROLS.test(v), { error: 'The product name may not contain line breaks, control or text-direction characters.' });
 export const senderNameSchema = z
   .string()
   .trim()
   .min(1, { error: 'The sender name cannot be empty.' })
   .max(60, { error: 'The sender name may be at most 60 characters.' })
-  .refine((v) => !/[<>"\r\n@]/.test(v), { error: 'The sender name may not contain < > " @ or line breaks.' });
+  .refine((v) => !/[<>"@]/.test(v) && !TEXT_CONTROLS.test(v), { error: 'The sender name may not contain < > " @, line breaks, control or text-direction characters.' });
 
 export const brandingUpdateInput = z.object({
   brandColor: colorSchema.nullable().optional(),

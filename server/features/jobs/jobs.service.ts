@@ -11,6 +11,7 @@ import { enqueueChunkTasks } from './jobs.queries';
 import { assertServiceActive } from '../billing/service-state';
 import { AppError } from '../../lib/app-error';
 import { depthForPlan } from '../validation/validation.service';
+import { TEXT_CONTROLS } from '../../contracts/text-controls';
 
 /** Addresses per worker task. Large enough for the probe to share SMTP sessions, small enough to spread. */
 export const CHUNK_SIZE = 500;
@@ -134,9 +135,8 @@ const BAD_FILENAME_MESSAGE = 'The file name cannot contain control characters (s
  * RIGHT-TO-LEFT OVERRIDE and its kin), which makes History draw 'invoices\u202Evsc.exe' as
  * 'invoicesexe.csv' for the rest of the team.
  */
-const FILENAME_CONTROLS = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 export function checkUploadFile(filename: string, size: number, type?: string | null): void {
-  if (FILENAME_CONTROLS.test(filename)) throw new AppError('BAD_INPUT', BAD_FILENAME_MESSAGE);
+  if (TEXT_CONTROLS.test(filename)) throw new AppError('BAD_INPUT', BAD_FILENAME_MESSAGE);
   if (!looksLikeCsv(filename, type)) throw new AppError('BAD_INPUT', UPLOAD_MESSAGES.invalidType.message, { details: { title: UPLOAD_MESSAGES.invalidType.title } });
   if (size > MAX_UPLOAD_BYTES) throw uploadTooLarge();
   if (size === 0) throw new AppError('BAD_INPUT', 'CSV file is empty');
