@@ -8,7 +8,8 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { SCHEDULE_MESSAGES } from '../../server/contracts/schedules';
-import { addressKey, cellAddress, CsvTextDecoder, csvLayout, csvParseOptions, detectDelimiter, isTextAfterClosingQuote, LAYOUT_SAMPLE, NOT_TEXT_MESSAGE, NotTextError, OpenQuoteFinder, parseEmailCsv, repairTextAfterQuotes, separatorHint, unreadableMessage, type CsvLayout } from '../../server/features/jobs/csv-import';
+import { addressKey, cellAddress, csvLayout, csvParseOptions, detectDelimiter, isTextAfterClosingQuote, LAYOUT_SAMPLE, OpenQuoteFinder, parseEmailCsv, repairTextAfterQuotes, separatorHint, unreadableMessage, type CsvLayout } from '../../server/features/jobs/csv-import';
+import { CsvTextDecoder, NOT_TEXT_MESSAGE, NotTextError } from '../../server/features/jobs/csv-text';
 
 export interface CsvFileScan {
   /** Unique addresses (how many will be verified). */

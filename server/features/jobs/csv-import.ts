@@ -2,13 +2,13 @@
 // csv-parse does the CSV (BOM, quoted fields, line ends); this module picks the delimiter, finds the
 // email column (case-insensitive; or a header-less single column of addresses), normalises each
 // address (trimmed, domain lower-cased) and refuses what is not a usable list with a clear message.
-import { isUtf8 } from 'node:buffer';
 import { parse } from 'csv-parse/sync';
 import { hasLoneSurrogate, hasNul, trimAddress } from '../../../probe/contract';
 import { lowerCaseDomain, toAsciiDomain } from '../../../probe/syntax/idna';
 import { MAX_EMAILS_PER_FILE } from '../../contracts/jobs';
 import { SCHEDULE_MESSAGES } from '../../contracts/schedules';
 import { groupBy } from '../../lib/group-by';
+import { decodeText, isMostlyText, NOT_TEXT_MESSAGE } from './csv-text';
 
 export type CsvImportErrorCode = 'EMPTY_FILE' | 'NOT_TEXT' | 'UNREADABLE' | 'NO_EMAIL_COLUMN' | 'NO_EMAILS' | 'TOO_MANY_EMAILS';
 
@@ -101,8 +101,6 @@ function namedAddress(v: string): string | null {
   return inner.includes('@') ? inner : null;
 }
 
-const UTF8_BOM = [0xef, 0xbb, 0xbf];
-
 /**
  * Every record delimiter a real file uses, longest first: Windows (CRLF), Unix (LF) and old Mac (CR)
  * line ends, mixed in one file too (an Excel export with rows appended by a script). Left to itself,
@@ -110,144 +108,6 @@ const UTF8_BOM = [0xef, 0xbb, 0xbf];
  * A quoted field keeps its line breaks whichever they are.
  */
 const RECORD_DELIMITERS = ['\r\n', '\n', '\r'];
-
-export const NOT_TEXT_MESSAGE = 'This file is not a readable CSV (it looks like binary data). Please upload a CSV file.';
-
-/** Thrown by CsvTextDecoder for bytes that are not text (NUL, mostly control characters). */
-export class NotTextError extends Error {
-  constructor() {
-    super(NOT_TEXT_MESSAGE);
-  }
-}
-
-const TEXT_SAMPLE = 65_536;
-const isControl = (c: number): boolean => (c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 0xfffd || c === 0x7f;
-
-const utf8Decoder = new TextDecoder('utf-8');
-const cp1252Decoder = new TextDecoder('windows-1252');
-
-/** Index just past the last CR or LF of `bytes` (0 when there is none). */
-function afterLastLineEnd(bytes: Uint8Array): number {
-  for (let i = bytes.length - 1; i >= 0; i--) if (bytes[i] === 0x0a || bytes[i] === 0x0d) return i + 1;
-  return 0;
-}
-
-/**
- * Whole lines of bytes → text: UTF-8 where a line is UTF-8, else Windows-1252, line by line. A list
- * is often put together by more than one tool (an Excel "CSV UTF-8" export with rows pasted in from a
- * Latin-1 one): read whole as Windows-1252, its UTF-8 addresses came out as mojibake ("zoÃ«@…") and
- * were checked as other, invalid, addresses. CR and LF are single bytes in both encodings, never
- * inside a UTF-8 sequence, so lines can be told apart before decoding.
- */
-function decodeLines(bytes: Uint8Array): string {
-  if (isUtf8(bytes)) return utf8Decoder.decode(bytes);
-  let out = '';
-  let start = 0;
-  for (let i = 0; i <= bytes.length; i++) {
-    if (i < bytes.length && bytes[i] !== 0x0a && bytes[i] !== 0x0d) continue;
-    const line = bytes.subarray(start, Math.min(i + 1, bytes.length));
-    out += (isUtf8(line) ? utf8Decoder : cp1252Decoder).decode(line);
-    start = i + 1;
-  }
-  return out;
-}
-
-/**
- * Bytes → text by the intake's rules, a piece at a time (an upload is one piece; `mailvet verify
- * --csv` reads its file in pieces, so a list of any size is never held whole): UTF-16 with a
- * byte-order mark (Excel's "Unicode Text"); else each line UTF-8, or Windows-1252 when it is not
- * UTF-8 (decodeLines). A UTF-8 BOM is dropped, and one U+FEFF at the start of the text. Throws
- * NotTextError when a NUL appears anywhere or more than 1% of the first 65,536 characters are
- * control characters.
- */
-export class CsvTextDecoder {
-  /** UTF-16's decoder (a byte-order mark began the file); null: UTF-8 / Windows-1252 lines. */
-  private decoder: InstanceType<typeof TextDecoder> | null = null;
-  private utf16 = false;
-  /** Whether the first bytes (a byte-order mark?) have been looked at. */
-  private begun = false;
-  /** Whether a U+FEFF at the start of the text may still have to be dropped. */
-  private leading = true;
-  private sampled = 0;
-  private control = 0;
-  private judged = false;
-  /** The bytes of a line not yet ended (UTF-8 / Windows-1252 text is decoded a whole line at a time). */
-  private partial: Uint8Array[] = [];
-
-  private head: Uint8Array = new Uint8Array(0);
-
-  decode(piece: Uint8Array, final: boolean): string {
-    let bytes = piece;
-    if (!this.begun) {
-      // The byte-order mark needs the first three bytes, whatever the size of the pieces.
-      bytes = this.head.length > 0 ? Buffer.concat([this.head, piece]) : piece;
-      if (bytes.length < UTF8_BOM.length && !final) {
-        this.head = bytes;
-        return '';
-      }
-      this.head = new Uint8Array(0);
-      const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : null;
-      if (utf16) {
-        this.utf16 = true;
-        this.decoder = new TextDecoder(utf16);
-        bytes = bytes.subarray(2);
-      } else if (UTF8_BOM.every((b, i) => bytes[i] === b)) {
-        // The UTF-8 byte-order mark is not text: read as Windows-1252 it would be "ï»¿", glued to the first header.
-        bytes = bytes.subarray(UTF8_BOM.length);
-      }
-      this.begun = true;
-    }
-    if (!this.utf16 && bytes.includes(0)) throw new NotTextError();
-    let text = this.decoder ? this.decoder.decode(bytes, { stream: !final }) : this.lines(bytes, final);
-    // U+0000 can be neither stored nor checked: a file holding one is treated as binary.
-    if (hasNul(text)) throw new NotTextError();
-    if (this.leading && text.length > 0) {
-      this.leading = false;
-      text = text.replace(/^\uFEFF/, '');
-    }
-    this.judge(text, final);
-    return text;
-  }
-
-  /** The piece's whole lines decoded (decodeLines); the unended last line waits for the next piece. */
-  private lines(bytes: Uint8Array, final: boolean): string {
-    const end = final ? bytes.length : afterLastLineEnd(bytes);
-    if (end === 0 && !final) {
-      if (bytes.length > 0) this.partial.push(bytes);
-      return '';
-    }
-    const ready = this.partial.length > 0 ? Buffer.concat([...this.partial, bytes.subarray(0, end)]) : bytes.subarray(0, end);
-    this.partial = end < bytes.length ? [bytes.subarray(end)] : [];
-    return decodeLines(ready);
-  }
-
-  private judge(text: string, final: boolean): void {
-    if (this.judged) return;
-    const n = Math.min(text.length, TEXT_SAMPLE - this.sampled);
-    for (let i = 0; i < n; i++) if (isControl(text.charCodeAt(i))) this.control++;
-    this.sampled += n;
-    if (this.sampled < TEXT_SAMPLE && !final) return;
-    this.judged = true;
-    if (this.control > Math.max(2, this.sampled * 0.01)) throw new NotTextError();
-  }
-}
-
-/** Text from bytes (CsvTextDecoder's rules); null when it is not text at all. */
-export function decodeText(bytes: Uint8Array): string | null {
-  try {
-    return new CsvTextDecoder().decode(bytes, true);
-  } catch (err) {
-    if (err instanceof NotTextError) return null;
-    throw err;
-  }
-}
-
-function isMostlyText(text: string): boolean {
-  let control = 0;
-  const n = Math.min(text.length, TEXT_SAMPLE);
-  for (let i = 0; i < n; i++) if (isControl(text.charCodeAt(i))) control++;
-  return control <= Math.max(2, n * 0.01);
-}
 
 /** csv-parse's options for every file we read (the delimiter from detectDelimiter). */
 export function csvParseOptions(delimiter: string) {
