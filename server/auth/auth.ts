@@ -3,7 +3,6 @@
 import { createHash } from 'node:crypto';
 import { betterAuth, type BetterAuthOptions } from 'better-auth';
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'better-auth/api';
-import { deleteSessionCookie, setSessionCookie } from 'better-auth/cookies';
 import { organization, twoFactor } from 'better-auth/plugins';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
@@ -15,8 +14,9 @@ import { mailedInvitationRef } from '../features/team/invitation-ref';
 import { invitationAllowance, teamMemberLimit } from '../features/team/team-seats';
 import { SUPPORT_EMAIL } from '../contracts/plans';
 import { linkMail, type Mailer } from '../mail/mailer';
-import { holdsNul, NUL_MESSAGE } from '../lib/nul';
 import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER, RECEIVED_AT_HEADER } from './auth-routes';
+import { rejectHostileInput, SIGN_IN_PATH, signInEmail, type HookContext } from './auth-input';
+import { markSignUpBrowser, rememberSessionBeforeVerify, settleSessionAfterVerify, VERIFY_EMAIL_PATH } from './verify-session';
 import { knownDevice, markKnownDevice } from './known-device';
 
 export interface AuthDeps {
@@ -62,60 +62,8 @@ function landOnDashboard(link: string): string {
   return u.toString();
 }
 
-/**
- * Where an auth route sends the browser back to (a Location header, a link in a mail). better-auth
- * checks its origin, not its bytes: a character past Latin-1 (U+2028, any CJK letter) cannot go in a
- * header, so sign-in answered 500 and a verification link verified the address and then answered 500;
- * a 20 KB one made a header browsers drop. The app's own are short ASCII paths (percent-encoded).
- */
-const RETURN_ADDRESS_KEYS = ['callbackURL', 'redirectTo', 'errorCallbackURL', 'newUserCallbackURL'] as const;
-const RETURN_ADDRESS = /^[\x21-\x7e]{0,2048}$/;
-const RETURN_ADDRESS_MESSAGE = 'The return address must be a path of this site, at most 2048 characters, with anything but plain ASCII letters, digits and punctuation percent-encoded.';
-
-const MAX_EMAIL_LENGTH = 254;
-const MAX_NAME_LENGTH = 200;
-
-/**
- * Refuses hostile input before better-auth sees it: a NUL character in any field or query parameter (PostgreSQL
- * cannot compare it, a 500 on reset-password; and scrypt's HMAC reads "password\0" as "password"),
- * over-long or control-character emails and names.
- */
-function rejectHostileInput(ctx: { path: string; body?: unknown; query?: unknown }): void {
-  // The query too: POST /reset-password also takes its token as ?token= (a NUL there was a 500).
-  if (holdsNul(ctx.body) || holdsNul(ctx.query)) throw new APIError('BAD_REQUEST', { message: NUL_MESSAGE, code: 'INVALID_INPUT' });
-  for (const source of [ctx.body, ctx.query]) {
-    if (!source || typeof source !== 'object') continue;
-    for (const key of RETURN_ADDRESS_KEYS) {
-      const value = (source as Record<string, unknown>)[key];
-      if (typeof value === 'string' && !RETURN_ADDRESS.test(value)) throw new APIError('BAD_REQUEST', { message: RETURN_ADDRESS_MESSAGE, code: 'INVALID_CALLBACK_URL' });
-    }
-  }
-  if (!ctx.path.startsWith('/sign-up') && !ctx.path.startsWith('/sign-in')) return;
-  const body = (ctx.body ?? {}) as { email?: unknown; name?: unknown; image?: unknown };
-  const control = /[\u0000-\u001f\u007f]/;
-  if (typeof body.email === 'string' && (body.email.length > MAX_EMAIL_LENGTH || control.test(body.email))) {
-    throw new APIError('BAD_REQUEST', { message: 'Please enter a valid email address.', code: 'INVALID_EMAIL' });
-  }
-  if (typeof body.name === 'string' && (body.name.length > MAX_NAME_LENGTH || control.test(body.name))) {
-    throw new APIError('BAD_REQUEST', { message: `Full name must be at most ${MAX_NAME_LENGTH} characters, without control characters.`, code: 'INVALID_NAME' });
-  }
-  if (ctx.path.startsWith('/sign-up') && typeof body.name === 'string' && !body.name.trim()) {
-    throw new APIError('BAD_REQUEST', { message: 'Full name is required.', code: 'INVALID_NAME' });
-  }
-  // The product has no profile pictures: better-auth would store any URL a sign-up sends (an
-  // internal host, a tracking pixel) and hand it out with every session, for a future avatar to load.
-  if (ctx.path.startsWith('/sign-up') && body.image !== undefined && body.image !== null) {
-    throw new APIError('BAD_REQUEST', { message: 'Profile pictures are not supported.', code: 'INVALID_INPUT' });
-  }
-}
-
-const SIGN_IN_PATH = '/sign-in/email';
 /** Routes whose work differs with whether the address has an account (afterHook pads them). */
 const FLOORED_PATHS = new Set(['/sign-up/email', '/request-password-reset', '/send-verification-email']);
-const signInEmail = (body: unknown): string | null => {
-  const email = (body as { email?: unknown } | null)?.email;
-  return typeof email === 'string' && email.trim() ? email : null;
-};
 
 /**
  * Signed-in routes that ask for the current password: wrong ones count against the user with Delete
@@ -123,8 +71,6 @@ const signInEmail = (body: unknown): string | null => {
  * from there to changing it or turning two-factor off.
  */
 const PASSWORD_CONFIRM_PATHS = new Set(['/change-password', '/two-factor/enable', '/two-factor/disable']);
-
-type HookContext = Parameters<typeof getSessionFromCtx>[0];
 
 async function passwordConfirmUser(ctx: HookContext): Promise<string | null> {
   if (!PASSWORD_CONFIRM_PATHS.has(ctx.path)) return null;
@@ -165,61 +111,6 @@ async function claimTotp(db: Db, ctx: HookContext): Promise<void> {
   if (!userId) return; // better-auth refuses it: no pending sign-in, no session
   if (!(await claimTotpCode(db, userId, code))) throw new APIError('UNAUTHORIZED', { message: TOTP_CODE_USED_MESSAGE, code: 'INVALID_CODE' });
   totpClaims.set(ctx.request, { userId, code });
-}
-
-/**
- * A verification link signs in whoever opens it (autoSignInAfterVerification), which an attacker could
- * turn on others:
- *  - better-auth replaced a signed-in browser's session with the link's user: a page of the attacker's
- *    opened the link of an address of theirs in a victim's browser, which then worked in the
- *    attacker's account (the victim's uploads and checks landing there);
- *  - someone who signed up a victim's address with a password of their own had the victim, opening the
- *    link mailed to them, signed in to an account whose password the squatter still held.
- * So the link signs in only the browser the sign-up came from (or one that gave the right password to
- * an account not activated yet): a cookie of its own names that user. Anywhere else the address is
- * verified and nobody is signed in (the mailbox owner signs in with the password, or resets it); a
- * browser signed in as someone else keeps its own session.
- */
-const VERIFY_EMAIL_PATH = '/verify-email';
-const SIGN_UP_PATH = '/sign-up/email';
-const SIGN_UP_BROWSER_COOKIE = 'signup_browser';
-const SIGN_UP_BROWSER_MAX_AGE = 60 * 60 * 24; // the verification link's life
-type LiveSession = NonNullable<Awaited<ReturnType<typeof getSessionFromCtx>>>;
-const sessionsBeforeVerify = new WeakMap<Request, LiveSession>();
-
-async function rememberSessionBeforeVerify(ctx: HookContext): Promise<void> {
-  if (ctx.path !== VERIFY_EMAIL_PATH || !ctx.request) return;
-  const session = await getSessionFromCtx(ctx).catch(() => null);
-  if (session) sessionsBeforeVerify.set(ctx.request, session);
-}
-
-/** After a sign-up (a new user, or the look-alike answer to a taken address) or a right password for an account not activated yet. */
-async function markSignUpBrowser(ctx: HookContext, returned: unknown): Promise<void> {
-  let userId: unknown = null;
-  if (ctx.path === SIGN_UP_PATH && !isAPIError(returned)) userId = (returned as { user?: { id?: unknown } } | null)?.user?.id;
-  if (ctx.path === SIGN_IN_PATH && isAPIError(returned) && returned.statusCode === 403 && returned.body?.code === 'EMAIL_NOT_VERIFIED') {
-    const email = signInEmail(ctx.body);
-    userId = email ? (await ctx.context.internalAdapter.findUserByEmail(email.toLowerCase()).catch(() => null))?.user.id : null;
-  }
-  if (typeof userId !== 'string' || !userId) return;
-  const cookie = ctx.context.createAuthCookie(SIGN_UP_BROWSER_COOKIE, { maxAge: SIGN_UP_BROWSER_MAX_AGE });
-  await ctx.setSignedCookie(cookie.name, userId, ctx.context.secret, cookie.attributes);
-}
-
-async function settleSessionAfterVerify(ctx: HookContext): Promise<void> {
-  const made = ctx.context.newSession;
-  if (!made) return;
-  const before = ctx.request ? sessionsBeforeVerify.get(ctx.request) : undefined;
-  if (before) {
-    if (made.user.id === before.user.id) return;
-    await ctx.context.internalAdapter.deleteSession(made.session.token);
-    await setSessionCookie(ctx, before);
-    return;
-  }
-  const marked = await ctx.getSignedCookie(ctx.context.createAuthCookie(SIGN_UP_BROWSER_COOKIE).name, ctx.context.secret);
-  if (marked === made.user.id) return;
-  await ctx.context.internalAdapter.deleteSession(made.session.token);
-  deleteSessionCookie(ctx);
 }
 
 const CHANGE_PASSWORD_PATH = '/change-password';
