@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, CreditCard, FileText, FlaskConical, Info } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { PLAN_RANK, REFUND_WINDOW_DAYS, SALES_EMAIL, creditsLabel, formatMinorAmount, isUnlimited, planByType, type BillingInterval, type Currency, type PlanDefinition, type PlanType } from '../../../server/contracts/plans';
+import { REFUND_WINDOW_DAYS, creditsLabel, formatMinorAmount, isUnlimited, planByType, type BillingInterval, type PlanDefinition, type PlanType } from '../../../server/contracts/plans';
 import { FAIR_CHARGING_RULE } from '../../../server/contracts/charging';
 import { PageHeader } from '../../components/layouts/page-header';
 import { Button } from '../../components/ui/button';
@@ -18,8 +18,7 @@ import { openRazorpayCheckout, type RazorpaySuccess } from './razorpay-checkout'
 import { TestCheckoutDialog, type TestOrder } from './test-checkout-dialog';
 import { useCurrency } from './use-currency';
 import { PlanLoadFailed } from '../jobs/plan-load-failed';
-
-const salesHref = `mailto:${SALES_EMAIL}?subject=${encodeURIComponent('Mailvet Enterprise plan enquiry')}`;
+import { day, PlanCardAction, type PlanCardContext } from './plan-card-action';
 
 function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
@@ -165,96 +164,12 @@ export function BillingScreen() {
     toast(BILLING_TEXT.cancelledTitle, { description: BILLING_TEXT.cancelledBody });
   }
 
-  function renderAction(plan: PlanDefinition, ctx: { currency: Currency; interval: BillingInterval; isCurrent: boolean; isPopular: boolean }) {
-    if (!currentPlan) return <Button variant="outline" className="w-full" disabled>{me.isError ? 'Unavailable' : 'Loading…'}</Button>;
-    const unpaid = overview.data?.status === 'past_due' || overview.data?.status === 'suspended';
-    if (ctx.isCurrent && unpaid) {
-      // A renewal went unpaid: paying now opens a new subscription that replaces the unpaid one.
-      return (
-        <Button variant="primary" className="w-full" loading={pendingPlan === plan.type} disabled={!isOwner || paymentsOff} title={!isOwner ? BILLING_TEXT.ownerOnly : undefined} onClick={() => void upgrade(plan)}>
-          Pay now
-        </Button>
-      );
-    }
-    // Cancelled, the period still running: the owner can keep the plan (or switch its interval) from
-    // the period's end — a new subscription first charged then, nothing now.
-    if (ctx.isCurrent && overview.data?.status === 'active' && overview.data.cancelAtPeriodEnd) {
-      const sameInterval = overview.data.interval === ctx.interval;
-      return (
-        <Button variant="primary" className="w-full" loading={pendingPlan === plan.type} disabled={!isOwner || paymentsOff} title={!isOwner ? BILLING_TEXT.ownerOnly : undefined} onClick={() => void upgrade(plan)}>
-          {sameInterval ? 'Resume subscription' : `Resume, billed ${ctx.interval === 'annual' ? 'annually' : 'monthly'}`}
-        </Button>
-      );
-    }
-    // Another plan chosen after cancelling waits for the period's end: the current plan's card keeps
-    // this plan going instead (a new subscription from then, its card confirmed; nothing charged now).
-    if (ctx.isCurrent && overview.data?.status === 'active' && overview.data.resumePending && overview.data.nextPlan && overview.data.nextPlan !== plan.type && overview.data.interval === ctx.interval) {
-      return (
-        <Button variant="outline" className="w-full" loading={pendingPlan === plan.type} disabled={!isOwner || paymentsOff} title={!isOwner ? BILLING_TEXT.ownerOnly : undefined} onClick={() => void upgrade(plan)}>
-          Stay on {plan.name}
-        </Button>
-      );
-    }
-    const running = overview.data?.status && overview.data.status !== 'none' && !overview.data.cancelAtPeriodEnd;
-    // The plan the renewal changes to (scheduled, or chosen after cancelling): it starts then, not chosen again.
-    const scheduledOn = overview.data?.status === 'active' && !overview.data.cancelAtPeriodEnd && overview.data.nextPlan === plan.type && (overview.data.nextInterval ?? overview.data.interval) === ctx.interval ? day(overview.data.currentPeriodEnd) : null;
-    if (scheduledOn) {
-      return (
-        <Button variant="secondary" className="w-full" onClick={() => toast.info(BILLING_TEXT.changeScheduledTitle, { description: BILLING_TEXT.changeScheduledBody(plan.name, scheduledOn) })}>
-          Starts on {scheduledOn}
-        </Button>
-      );
-    }
-    const renewsOn = overview.data?.nextInterval ?? overview.data?.interval;
-    if (ctx.isCurrent && running && renewsOn && renewsOn !== ctx.interval) {
-      return (
-        <Button variant="outline" className="w-full" loading={pendingPlan === plan.type} disabled={!isOwner || paymentsOff} onClick={() => choose(plan)}>
-          Switch to {ctx.interval === 'annual' ? 'annual' : 'monthly'}
-        </Button>
-      );
-    }
-    if (ctx.isCurrent) {
-      return (
-        <Button
-          variant="secondary"
-          className="w-full"
-          onClick={() => toast.info(BILLING_TEXT.alreadySubscribedTitle, { description: BILLING_TEXT.alreadySubscribedBody(plan.name) })}
-        >
-          Current Plan
-        </Button>
-      );
-    }
-    if (plan.type === 'enterprise') {
-      return (
-        <Button href={salesHref} variant="outline" className="w-full">
-          {plan.cta}
-        </Button>
-      );
-    }
-    if (PLAN_RANK[plan.type] < PLAN_RANK[currentPlan]) {
-      return (
-        <Button variant="outline" className="w-full" onClick={() => toast.error(BILLING_TEXT.downgradeTitle, { description: BILLING_TEXT.downgradeBody })}>
-          Downgrade
-        </Button>
-      );
-    }
-    return (
-      <Button
-        variant={ctx.isPopular ? 'primary' : 'outline'}
-        className="w-full"
-        loading={pendingPlan === plan.type}
-        disabled={(pendingPlan !== null && pendingPlan !== plan.type) || !isOwner || paymentsOff}
-        title={!isOwner ? BILLING_TEXT.ownerOnly : undefined}
-        onClick={() => choose(plan)}
-      >
-        Upgrade to {plan.name}
-      </Button>
-    );
-  }
+  const renderAction = (plan: PlanDefinition, ctx: PlanCardContext) => (
+    <PlanCardAction plan={plan} ctx={ctx} overview={overview.data} currentPlan={currentPlan} planFailed={me.isError} pendingPlan={pendingPlan} isOwner={isOwner} paymentsOff={paymentsOff} onPay={(p) => void upgrade(p)} onChoose={choose} />
+  );
 
   const current = currentPlan ? planByType(currentPlan) : null;
   const ov = overview.data;
-  const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }) : '—');
   // "Nov 24, 2026": the Payments table's date and period, as every other table writes dates, so the table (and its Receipt link) fits a laptop's width.
   const shortDay = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }) : '—');
 
