@@ -187,6 +187,8 @@ describe('refund.processed from the Razorpay dashboard', () => {
     const { client, subscriptionId } = await subscribed('starter');
     const proof = await rzp.pay(subscriptionId);
     expect((await client.trpcMutation('billing.refund')).status).toBe(200);
+    // Its refund.processed is handled before Razorpay reports the refund failed (as Razorpay orders them).
+    await expect.poll(() => rzp.sent.filter((w) => w.event === 'refund.processed' && w.raw.includes(proof.razorpay_payment_id)).length).toBe(1);
     const first = rzp.refunds.find((r) => r.payment_id === proof.razorpay_payment_id)!;
     rzp.failNext(500); // the immediate retry's refund call fails
     await rzp.failRefund(first.id);
@@ -198,6 +200,32 @@ describe('refund.processed from the Razorpay dashboard', () => {
     expect(rzp.refunds.filter((x) => x.payment_id === proof.razorpay_payment_id).map((x) => x.status ?? 'processed')).toEqual(['failed', 'processed']);
     // Once made, later runs leave it alone.
     expect((await reconcileBilling(ts.server.deps, new Date(), { subscriptionIds: [] })).refunded).not.toContain(proof.razorpay_payment_id);
+  });
+
+  it('a refund.processed that reaches us after the same refund\'s refund.failed gives nothing back and takes nothing away', async () => {
+    // Razorpay's dashboard refund fails; its webhooks arrive out of order.
+    const dash = await subscribed('starter');
+    const paid = await rzp.pay(dash.subscriptionId);
+    const processed = await rzp.dashboardRefund(paid.razorpay_payment_id, { hold: true });
+    const refund = rzp.refunds.find((r) => r.payment_id === paid.razorpay_payment_id)!;
+    expect(await outcome((await rzp.failRefund(refund.id)).id)).toBe('refund_failed_seen');
+    expect(await rzp.deliver(processed)).toBe(200);
+    expect(await outcome(processed.id)).toBe('refund_failed_before');
+    expect(await account(dash.accountId), 'a refund that gave nothing back took the plan away').toMatchObject({ plan: 'starter', subscription_status: 'active' });
+    expect((await ts.testDb.db.selectFrom('payment').select('status').where('id', '=', paid.razorpay_payment_id).executeTakeFirstOrThrow()).status).toBe('captured');
+
+    // The owner's refund button: its refund fails, the retry fails, then the first refund.processed is re-sent.
+    const { client, subscriptionId } = await subscribed('starter');
+    const proof = await rzp.pay(subscriptionId);
+    expect((await client.trpcMutation('billing.refund')).status).toBe(200);
+    await expect.poll(() => rzp.sent.filter((w) => w.event === 'refund.processed' && w.raw.includes(proof.razorpay_payment_id)).length).toBe(1);
+    const first = rzp.sent.find((w) => w.event === 'refund.processed' && w.raw.includes(proof.razorpay_payment_id))!;
+    rzp.failNext(500);
+    await rzp.failRefund(rzp.refunds.find((r) => r.payment_id === proof.razorpay_payment_id)!.id);
+    expect(await rzp.deliver({ ...first, id: `${first.id}_late` })).toBe(200);
+    expect(await outcome(`${first.id}_late`)).toBe('refund_failed_before');
+    const owed = await reconcileBilling(ts.server.deps, new Date(), { subscriptionIds: [] });
+    expect(owed.refunded, 'the refund still owed was taken as made').toContain(proof.razorpay_payment_id);
   });
 
   it('the reconciliation does not take a refund that failed at Razorpay for one that was made', async () => {

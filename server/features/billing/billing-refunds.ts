@@ -95,7 +95,7 @@ export async function lockForRefund(trx: Trx, o: { paymentId: string; accountId:
   return { pay, account };
 }
 
-export type RefundOutcome = { outcome: 'refunded' | 'refund_recorded' | 'already_refunded' | 'unknown_payment'; accountId: string | null; cancelSubscriptionId?: string; alsoCancel?: string[] };
+export type RefundOutcome = { outcome: 'refunded' | 'refund_recorded' | 'already_refunded' | 'refund_failed_before' | 'unknown_payment'; accountId: string | null; cancelSubscriptionId?: string; alsoCancel?: string[] };
 
 /**
  * A refund Razorpay reports (`refund.processed`). Once per payment: a payment already refunded (our
@@ -123,6 +123,9 @@ export async function applyRefund(trx: Trx, o: { paymentId: string; refundId: st
     : undefined;
   // The same refund again under another event id (a webhook re-sent, the reconciliation): once.
   if (pay.refund_ids.includes(o.refundId)) return { outcome: 'already_refunded', accountId: pay.account_id };
+  // Razorpay does not order its webhooks: a refund.processed reaching us after the same refund's
+  // refund.failed gave nothing back.
+  if (await refundFailedBefore(trx, pay, o.refundId)) return { outcome: 'refund_failed_before', accountId: pay.account_id };
   // Refunds add up: parts given back one by one end in a full refund like one whole refund.
   const refundedAmount = Math.min(pay.amount, pay.refunded_amount + (o.amount ?? pay.amount - pay.refunded_amount));
   const full = refundedAmount >= pay.amount;
@@ -155,6 +158,19 @@ export async function applyRefund(trx: Trx, o: { paymentId: string; refundId: st
   return { outcome: 'refund_recorded', accountId: pay.account_id };
 }
 
+/** Whether Razorpay has reported this refund of the payment failed (refund.failed, audit-logged). */
+async function refundFailedBefore(trx: Trx, pay: Selectable<PaymentTable>, refundId: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('audit_log')
+    .select('id')
+    .where('account_id', '=', pay.account_id)
+    .where('target_id', '=', pay.id)
+    .where('action', '=', 'billing.refund_failed')
+    .where(sql<boolean>`audit_log.data->>'refund_id' = ${refundId}`)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * Razorpay could not complete a refund (refund.failed: the customer's bank refused it, say): the
  * money is still with us. The payment no longer counts it (refunded_amount, refund_ids; captured
@@ -166,8 +182,21 @@ async function applyRefundFailed(trx: Trx, o: { paymentId: string; refundId: str
   const seen = await trx.selectFrom('payment').select(['account_id', 'subscription_id']).where('id', '=', o.paymentId).executeTakeFirst();
   if (!seen) return { outcome: 'unknown_payment', accountId: null, retry: false };
   const { pay } = await lockForRefund(trx, { paymentId: o.paymentId, accountId: seen.account_id, subscriptionId: seen.subscription_id });
-  // Never recorded (it failed before its refund.processed could come), or already undone: nothing to take back.
-  if (!pay.refund_ids.includes(o.refundId)) return { outcome: 'refund_failed_seen', accountId: pay.account_id, retry: false };
+  // Never recorded (it failed before its refund.processed could come), or already undone: nothing to
+  // take back, but the failure is kept so that refund.processed, if it comes later, is not believed.
+  if (!pay.refund_ids.includes(o.refundId)) {
+    if (await refundFailedBefore(trx, pay, o.refundId)) return { outcome: 'refund_failed_seen', accountId: pay.account_id, retry: false };
+    await writeAudit(trx, {
+      accountId: pay.account_id,
+      actor: 'system',
+      actorUserId: null,
+      action: 'billing.refund_failed',
+      targetType: 'payment',
+      targetId: pay.id,
+      data: { refund_id: o.refundId, amount: o.amount, payment_amount: pay.amount, refunded_amount: pay.refunded_amount, retry: false, recorded: false },
+    });
+    return { outcome: 'refund_failed_seen', accountId: pay.account_id, retry: false };
+  }
   const amount = Math.min(o.amount ?? pay.refunded_amount, pay.refunded_amount);
   const owed = pay.status === 'refunded';
   await trx
