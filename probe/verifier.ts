@@ -16,6 +16,7 @@ import { resolveOptions, type ResolvedOptions } from './options';
 import { randomLocalPart } from './smtp/catch-all';
 import { PeerCatchAll } from './smtp/peer-catch-all';
 import { PROVIDER_NAMES, isSecurityGateway, providerFromGreeting, providerFromMxNames, type Provider } from './smtp/provider';
+import { PipeliningFallback } from './smtp/pipelining-fallback';
 import { Politeness } from './smtp/politeness';
 import { SessionPool } from './smtp/session-pool';
 import type { MailboxOutcome, SmtpContext, Target } from './smtp/domain-probe/types';
@@ -88,7 +89,7 @@ export class Engine implements Verifier {
       replyTimeoutMs: this.o.replyTimeoutMs,
       maxConnectionsPerIp: this.o.maxConnectionsPerIp,
       noTlsIps: new Set(),
-      noPipeliningIps: new Set(),
+      pipeliningFallback: new PipeliningFallback(),
       tlsDemandedIps: new Set(),
       pool: new SessionPool(),
       unreachableUntil: new Map(),

@@ -24,20 +24,22 @@ export abstract class SessionAnswers extends SessionSlots {
     // It answered: an address marked dead after another connection failed is alive after all, so the
     // recipients this session pins to it (4xx, 421) have somewhere to go.
     if (res.outcome !== 'unreachable' && res.outcome !== 'aborted') this.dead.delete(target.ip);
-    const noPipelining = this.p.ctx.noPipeliningIps;
+    const fallback = this.p.ctx.pipeliningFallback;
     // MAIL's reply came, then not one RCPT reply of the group (none in time, or QUIT's 221 in their
     // place), and no hang-up: the server may have lost the pipelined commands (it reads one command per
     // TCP segment and drops the rest, or keeps only the first and the last).
     const groupLost = res.outcome === 'ok' && !res.hungUp && session.answered === 0;
-    if (res.pipelining && noPipelining && (res.outOfStep || groupLost)) {
+    if (res.pipelining && fallback && (res.outOfStep || groupLost)) {
       // Its replies to a pipelined group did not match the commands (answers out of order, or more
       // than asked for), or never came: asked again at once, one command at a time, which such a
       // server answers in step (also this session's other domains, and sessions pipelined before).
-      noPipelining.add(target.ip);
+      // For a while only (pipelining-fallback.ts): longer each time it breaks a group again.
+      fallback.fellBack(target.ip);
       for (const a of batch) this.requeue(a, 0, false);
       this.pump();
       return;
     }
+    if (res.pipelining && res.outcome === 'ok' && session.answered > 0) fallback?.inStep(target.ip);
     switch (res.outcome) {
       case 'aborted':
         // Aborted by the domain that owned the session (another batch): ask again.

@@ -141,7 +141,7 @@ export abstract class SessionSlots extends CatchAllBook {
           rcpts: all.map((a) => a.address),
           startTls: !this.p.ctx.noTlsIps.has(ip),
           forceStartTls: this.p.ctx.tlsDemandedIps?.has(ip) ?? false,
-          pipelining: !this.p.ctx.noPipeliningIps?.has(ip),
+          pipelining: this.p.ctx.pipeliningFallback?.allows(ip) ?? true,
           connectTimeoutMs: this.p.ctx.connectTimeoutMs,
           bannerTimeoutMs: this.p.ctx.bannerTimeoutMs,
           replyTimeoutMs: this.p.ctx.replyTimeoutMs,

@@ -3,6 +3,7 @@
 // session in progress (Flight), with the few pure helpers that read them.
 import type { SmtpReply } from '../../contract';
 import type { SmtpFinding } from '../../score';
+import type { PipeliningFallback } from '../pipelining-fallback';
 import type { Politeness } from '../politeness';
 import type { SessionPool } from '../session-pool';
 
@@ -29,8 +30,8 @@ export interface SmtpContext {
    * sent there anyway, as real MTAs do (optional).
    */
   tlsDemandedIps?: Set<string>;
-  /** IPs that answered a pipelined group out of step: one command at a time there (optional). */
-  noPipeliningIps?: Set<string>;
+  /** Addresses that answered a pipelined group out of step: one command at a time there, for a while (optional). */
+  pipeliningFallback?: PipeliningFallback;
   /** Lets domains on the same mail server address share sessions (optional). */
   pool?: SessionPool<unknown>;
   /** Addresses found unreachable recently (ip → until when), tried last by later checks (optional). */
