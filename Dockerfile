@@ -1,10 +1,10 @@
 # One image, three roles chosen at run time: web | worker | probe.
 #   docker build -t mailvet .
-#   docker run -e ROLE=web    -e DATABASE_URL=... -e PROBE_URLS=... -e PROBE_TOKEN=... -e BETTER_AUTH_SECRET=... -e WEBHOOK_SECRET_KEY=... -e BASE_URL=https://... -p 3000:3000 mailvet
-#   docker run -e ROLE=worker -e DATABASE_URL=... -e PROBE_URLS=... -e PROBE_TOKEN=... -e BETTER_AUTH_SECRET=... -e WEBHOOK_SECRET_KEY=... -e BASE_URL=https://... mailvet
+#   docker run -e ROLE=web    -e DATABASE_URL=... -e PROBE_URLS=... -e PROBE_TOKEN=... -e BETTER_AUTH_SECRET=... -e WEBHOOK_SECRET_KEY=... -e SMTP_URL=smtps://... -e BASE_URL=https://... -p 3000:3000 mailvet
+#   docker run -e ROLE=worker -e DATABASE_URL=... -e PROBE_URLS=... -e PROBE_TOKEN=... -e BETTER_AUTH_SECRET=... -e WEBHOOK_SECRET_KEY=... -e SMTP_URL=smtps://... -e BASE_URL=https://... mailvet
 #   docker run -e ROLE=probe  -e PROBE_TOKEN=... -p 8025:8025 mailvet
-# NODE_ENV=production: web and worker refuse to start without BASE_URL (https), BETTER_AUTH_SECRET
-# and WEBHOOK_SECRET_KEY; set SMTP_URL and the RAZORPAY_* keys too (README, "Configuration").
+# NODE_ENV=production: web and worker refuse to start without BASE_URL (https), BETTER_AUTH_SECRET,
+# WEBHOOK_SECRET_KEY and SMTP_URL; set the RAZORPAY_* keys too (README, "Configuration").
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./

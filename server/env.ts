@@ -79,12 +79,18 @@ const trustProxy = z.preprocess(
 const envSchema = z.object({
   NODE_ENV: z.preprocess(emptyAsUndefined, z.enum(['development', 'production', 'test']).default('development')),
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
-  HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
+  /** Unset: 127.0.0.1 with developer tools on (their test-only routes never face the LAN), else every interface. */
+  HOST: optional(),
   DATABASE_URL: optional(),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('.data')),
   BASE_URL: z.preprocess(emptyAsUndefined, urlOf(['http', 'https'], 'https://mailvet.example.com').optional()),
   BETTER_AUTH_SECRET: optional(),
   SMTP_URL: z.preprocess(emptyAsUndefined, urlOf(['smtp', 'smtps'], 'smtp://user:pass@relay.example.com:587').optional()),
+  /**
+   * Production without SMTP_URL stores outgoing mail and never sends it (nobody could verify an
+   * address or reset a password), so it refuses to start unless this says that is meant (the benches).
+   */
+  MAIL_STORE_ONLY: z.preprocess(emptyAsUndefined, z.stringbool().default(false)),
   MAIL_FROM: z.preprocess(emptyAsUndefined, z.string().default('Mailvet <no-reply@mailvet.local>')),
   PROBE_URLS: probeUrls,
   PROBE_TOKEN: optional(),
@@ -136,7 +142,8 @@ const envSchema = z.object({
 });
 
 type ParsedEnv = z.infer<typeof envSchema>;
-export type Env = Omit<ParsedEnv, 'DEV_TOOLS' | 'AUTH_RATE_LIMIT' | 'API_RATE_LIMIT_STORE' | 'AUTH_ANSWER_FLOOR_MS'> & {
+export type Env = Omit<ParsedEnv, 'HOST' | 'DEV_TOOLS' | 'AUTH_RATE_LIMIT' | 'API_RATE_LIMIT_STORE' | 'AUTH_ANSWER_FLOOR_MS'> & {
+  HOST: string;
   DEV_TOOLS: boolean;
   AUTH_RATE_LIMIT: boolean;
   API_RATE_LIMIT_STORE: 'memory' | 'postgres';
@@ -160,6 +167,9 @@ export function productionRefusals(env: ParsedEnv): string[] {
   else if (!env.BASE_URL.startsWith('https://')) out.push('BASE_URL: must be https:// in production (session cookies are marked Secure only on https, and would otherwise travel in clear text)');
   if (env.BETTER_AUTH_SECRET !== undefined && env.BETTER_AUTH_SECRET.length < MIN_AUTH_SECRET_LENGTH) {
     out.push(`BETTER_AUTH_SECRET: must be at least ${MIN_AUTH_SECRET_LENGTH} characters (it signs session cookies, verification links and two-factor cookies; e.g. openssl rand -base64 32)`);
+  }
+  if (!env.SMTP_URL && !env.MAIL_STORE_ONLY) {
+    out.push('SMTP_URL: required in production (smtp://user:pass@host:587 or smtps://…:465): without a relay, verification and password-reset mail is stored and never sent, so nobody can verify an address (MAIL_STORE_ONLY=true runs without mail on purpose, as the benches do)');
   }
   if (env.DEV_TOOLS === true) out.push('DEV_TOOLS: the dev outbox and test checkout cannot run in production');
   if (env.WEBHOOK_ALLOW_PRIVATE) out.push('WEBHOOK_ALLOW_PRIVATE: webhooks to private/loopback addresses are refused in production');
@@ -185,13 +195,18 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env, o: { laptop?: b
     const missing = parsed.data.RAZORPAY_KEY_ID ? 'RAZORPAY_KEY_SECRET' : 'RAZORPAY_KEY_ID';
     throw new Error(`Invalid environment:\n  ${missing}: required with ${missing === 'RAZORPAY_KEY_ID' ? 'RAZORPAY_KEY_SECRET' : 'RAZORPAY_KEY_ID'} (Razorpay takes payments only with both keys)`);
   }
+  if (parsed.data.SMTP_URL && parsed.data.MAIL_STORE_ONLY) throw new Error('Invalid environment:\n  MAIL_STORE_ONLY: cannot be true with SMTP_URL set (mail would be sent; choose one)');
   if (parsed.data.PROBE_URLS && !parsed.data.PROBE_TOKEN) throw new Error('Invalid environment:\n  PROBE_TOKEN: required with PROBE_URLS (the bearer token the probe daemons expect)');
   const refused = productionRefusals(parsed.data);
   if (refused.length > 0) throw new Error(`Refused in production (NODE_ENV=production):\n${refused.map((l) => `  ${l}`).join('\n')}`);
   const e = parsed.data;
+  const devTools = e.DEV_TOOLS ?? (e.NODE_ENV === 'test' || (o.laptop === true && !e.DATABASE_URL && e.NODE_ENV !== 'production'));
   return {
     ...e,
-    DEV_TOOLS: e.DEV_TOOLS ?? (e.NODE_ENV === 'test' || (o.laptop === true && !e.DATABASE_URL && e.NODE_ENV !== 'production')),
+    DEV_TOOLS: devTools,
+    // The dev outbox and the test checkout are for this machine: with them on, an unset HOST binds
+    // loopback only (an explicit HOST is honoured; their routes still answer loopback callers only).
+    HOST: e.HOST ?? (devTools ? '127.0.0.1' : '0.0.0.0'),
     AUTH_RATE_LIMIT: e.AUTH_RATE_LIMIT ?? e.NODE_ENV !== 'test',
     AUTH_ANSWER_FLOOR_MS: e.AUTH_ANSWER_FLOOR_MS ?? (e.NODE_ENV === 'test' ? 0 : 1000),
     API_RATE_LIMIT_STORE: e.API_RATE_LIMIT_STORE ?? (e.WEB_PROCESSES > 1 ? 'postgres' : 'memory'),

@@ -45,6 +45,8 @@ try {
   const webProcesses = Math.max(1, Number(process.env.BENCH_WEB_PROCESSES ?? 1));
   const envSource = {
     NODE_ENV: 'production',
+    // No relay: the bench's sign-up mail is stored, never sent (production refuses that unless told).
+    MAIL_STORE_ONLY: 'true',
     BASE_URL: BENCH_BASE_URL,
     PORT: webProcesses > 1 ? String(await freePort()) : '0',
     HOST: '127.0.0.1',

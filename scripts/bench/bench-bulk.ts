@@ -103,7 +103,7 @@ async function main() {
     world.resetGreylist();
     const daemon = await freshDaemon(world);
     stops.push(daemon.close);
-    const env = readEnv({ NODE_ENV: 'production', BASE_URL: BENCH_BASE_URL, BETTER_AUTH_SECRET: 'bench-secret-bench-secret-bench-secret', WEBHOOK_SECRET_KEY: crypto.randomBytes(32).toString('hex'), DATA_DIR: dir, STORAGE_DIR: path.join(dir, 'storage'), WORKER_CONCURRENCY: String(CONCURRENCY) });
+    const env = readEnv({ NODE_ENV: 'production', MAIL_STORE_ONLY: 'true', BASE_URL: BENCH_BASE_URL, BETTER_AUTH_SECRET: 'bench-secret-bench-secret-bench-secret', WEBHOOK_SECRET_KEY: crypto.randomBytes(32).toString('hex'), DATA_DIR: dir, STORAGE_DIR: path.join(dir, 'storage'), WORKER_CONCURRENCY: String(CONCURRENCY) });
     const deps = await createDeps({ env, databaseUrl: pg.url, probe: { urls: [daemon.url], token: daemon.token }, runMigrations: false, poolSize: CONCURRENCY + 10 });
     stops.unshift(() => closeDeps(deps));
 

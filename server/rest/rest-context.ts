@@ -27,7 +27,8 @@ export function restContextFactory(deps: AppDeps) {
     const counted = res?.locals?.rateCounted as Record<string, string> | undefined;
     const rest: RestState = { responseHeaders: { ...counted }, ...(upload ? { upload } : {}), ...(counted ? { rateCounted: true } : {}) };
     if (res?.locals) res.locals.restState = rest; // read back by mount.ts for rawBody
-    return { deps, user: null, sessionId: null, headers, ip: req.ip ?? null, rest };
+    // fromThisMachine: the public API has no developer tools (no test checkout), from anywhere.
+    return { deps, user: null, sessionId: null, headers, ip: req.ip ?? null, fromThisMachine: false, rest };
   };
 }
 

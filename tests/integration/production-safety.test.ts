@@ -2,6 +2,7 @@
 // only when switched on, the outbox answers loopback clients only, and settings that open holes
 // are refused at start in production.
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import { isLoopbackSocket } from '../../server/http/dev-outbox';
 import { uniqueEmail } from '../helpers/accounts';
 import { Browserless, signUpVerified, testServer } from '../helpers/test-server';
 
-const PROD = { NODE_ENV: 'production', BETTER_AUTH_SECRET: 'x'.repeat(40), BASE_URL: 'https://mailvet.example.com' } as const;
+const PROD = { NODE_ENV: 'production', BETTER_AUTH_SECRET: 'x'.repeat(40), BASE_URL: 'https://mailvet.example.com', SMTP_URL: 'smtps://u:p@relay.example.com:465' } as const;
 
 describe('environment', () => {
   it('refuses DEV_TOOLS, WEBHOOK_ALLOW_PRIVATE, AUTH_RATE_LIMIT=false and a short AUTH_ANSWER_FLOOR_MS in production, naming each', () => {
@@ -69,6 +70,29 @@ describe('environment', () => {
     expect(readEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8, 203.0.113.7' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8, fd00::/8, 203.0.113.7');
     expect(readEnv({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
     expect(readEnv({ SMTP_URL: 'smtps://u:p@relay.example.com:465', GEO_URL: 'http://127.0.0.1:9/{ip}/json' })).toMatchObject({ SMTP_URL: 'smtps://u:p@relay.example.com:465' });
+  });
+
+  it('refuses production without SMTP_URL (verification and reset mail would be stored, never sent), unless MAIL_STORE_ONLY=true says so', () => {
+    const { SMTP_URL: _unset, ...noRelay } = PROD;
+    expect(() => readEnv(noRelay)).toThrow(/\n {2}SMTP_URL: required in production/);
+    expect(() => readEnv({ ...noRelay, MAIL_STORE_ONLY: 'false' })).toThrow(/SMTP_URL: required in production/);
+    // The benches' explicit choice: stored, never sent (nobody can verify an address).
+    const storeOnly = readEnv({ ...noRelay, MAIL_STORE_ONLY: 'true' });
+    expect([storeOnly.SMTP_URL, storeOnly.MAIL_STORE_ONLY]).toEqual([undefined, true]);
+    // A relay and "store only" at once is a contradiction: refused, named.
+    expect(() => readEnv({ ...PROD, MAIL_STORE_ONLY: 'true' })).toThrow(/MAIL_STORE_ONLY: /);
+    // Outside production the dev outbox needs no relay (npm start).
+    expect(readEnv({}, { laptop: true }).SMTP_URL).toBeUndefined();
+  });
+
+  it('binds developer-tools servers to this machine unless HOST is set: the dev outbox and test checkout never reach the LAN by default', () => {
+    expect(readEnv({}, { laptop: true })).toMatchObject({ DEV_TOOLS: true, HOST: '127.0.0.1' });
+    expect(readEnv({ NODE_ENV: 'test' }).HOST).toBe('127.0.0.1');
+    // An explicit HOST is honoured (the test-only routes still answer loopback callers only).
+    expect(readEnv({ HOST: '0.0.0.0' }, { laptop: true }).HOST).toBe('0.0.0.0');
+    // Without developer tools (production, or npm start on a real database) the default stays every interface.
+    expect(readEnv({ DATABASE_URL: 'postgres://db.example/mailvet' }, { laptop: true }).HOST).toBe('0.0.0.0');
+    expect(readEnv(PROD).HOST).toBe('0.0.0.0');
   });
 
   it('keeps developer tools off unless asked: on for tests and for npm start with the embedded database only', () => {
@@ -152,4 +176,53 @@ describe('a server with developer tools', () => {
     const page = await fetch(`http://${lan!.address}:${port}/dev/outbox`);
     expect(await page.text()).not.toContain('Dev outbox');
   });
+
+  it('keeps the labelled test checkout to this machine: a LAN caller (Host, Origin and X-Forwarded-For all saying loopback) cannot pay with it', async () => {
+    const owner = await signUpVerified(ts, { email: uniqueEmail('lanpay') });
+    const cookie = [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    // Everything a browser on the LAN could send, claiming to be the loopback origin; only the socket differs.
+    const lan = (method: 'GET' | 'POST', proc: string, input?: unknown) =>
+      lanRequest(ts.url, method, `/api/trpc/${proc}`, { cookie, origin: ts.url, host: new URL(ts.url).host, 'x-forwarded-for': '127.0.0.1' }, input);
+    // The test checkout does not exist for it: no "Test mode" offered, no test subscription opened.
+    const config = await lan('GET', 'billing.config');
+    expect(config.status).toBe(200);
+    expect(config.body.result.data.mode).toBe('unavailable');
+    const checkout = await lan('POST', 'billing.checkout', { planType: 'starter', interval: 'monthly' });
+    expect(checkout.status).toBe(503);
+    expect(checkout.body.error.message).toBe('Payments are not available right now. Please contact support.');
+    // A subscription opened from this machine cannot be "paid" from the LAN either.
+    expect((await owner.trpcQuery('billing.config')).body.result.data.mode).toBe('test');
+    const { subscriptionId } = (await owner.trpcMutation('billing.checkout', { planType: 'starter' })).body.result.data;
+    const pay = await lan('POST', 'billing.completeTestPayment', { subscriptionId });
+    expect(pay.status).toBe(403);
+    expect((await owner.trpcQuery('account.me')).body.result.data.plan).toBe('free');
+    // From this machine the same payment goes through (the test checkout still works locally).
+    const proof = await owner.trpcMutation('billing.completeTestPayment', { subscriptionId });
+    expect(proof.status).toBe(200);
+    expect((await owner.trpcMutation('billing.verifyPayment', proof.body.result.data)).status).toBe(200);
+    expect((await owner.trpcQuery('account.me')).body.result.data.plan).toBe('starter');
+  });
 });
+
+/** The first non-loopback IPv4 address of this machine (the test needs one). */
+function lanAddress(): string {
+  const a = Object.values(os.networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === 'IPv4' && !i.internal);
+  if (!a) throw new Error('this test needs one non-loopback IPv4 interface');
+  return a.address;
+}
+
+/** A request to the test server through this machine's LAN address, with the headers given (Host included). */
+function lanRequest(url: string, method: string, path: string, headers: Record<string, string>, json?: unknown): Promise<{ status: number; body: any }> {
+  const body = json === undefined ? undefined : JSON.stringify(json);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: lanAddress(), port: Number(new URL(url).port), method, path, headers: { ...headers, ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}

@@ -3,7 +3,9 @@
 // Paying, cancelling and refunds are owner-only; the currency is decided on the server.
 import { z } from 'zod';
 import { billingIntervalSchema, planTypeSchema } from '../../contracts/plans';
-import { publicProcedure, router } from '../../trpc/init';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../lib/app-error';
+import { middleware, publicProcedure, router } from '../../trpc/init';
 import { accountProcedure, requirePermission } from '../../trpc/procedures';
 import { resolveMembership } from '../account/membership';
 import { billingOverview, listPayments } from './billing.queries';
@@ -11,6 +13,7 @@ import { keepCurrentPlan, startCheckout } from './billing-checkout';
 import { completeTestPayment, verifyPayment } from './billing-payment';
 import { cancelSubscription, refundLatestPayment } from './billing-cancel';
 import { gatewayFor } from './billing-gateway';
+import { BILLING_MESSAGES } from './billing-messages';
 import { decideCurrency } from './currency';
 
 const providerId = z.string().trim().min(1).max(100);
@@ -25,10 +28,30 @@ export const verifyPaymentInput = z.object({
 
 const ownerOnly = requirePermission('billing.pay');
 
+/**
+ * The labelled test checkout is a developer tool: it exists only for callers on this machine (the
+ * socket's address, as the dev outbox), so a server started with HOST=0.0.0.0 does not hand plans
+ * out to the LAN. Anyone else sees no payments, as without keys and developer tools.
+ */
+function gatewayForCaller(ctx: { deps: AppDeps; fromThisMachine: boolean }) {
+  const gateway = gatewayFor(ctx.deps);
+  return gateway?.mode === 'test' && !ctx.fromThisMachine ? null : gateway;
+}
+
+const testCheckoutHere = middleware(function testCheckoutHere({ ctx, next }) {
+  if (gatewayFor(ctx.deps)?.mode === 'test' && !ctx.fromThisMachine) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.unavailable);
+  return next();
+});
+
+const testPaymentHere = middleware(function testPaymentHere({ ctx, next }) {
+  if (gatewayFor(ctx.deps)?.mode === 'test' && !ctx.fromThisMachine) throw new AppError('PERMISSION_DENIED', BILLING_MESSAGES.testElsewhere);
+  return next();
+});
+
 export const billingRouter = router({
   /** How this server takes payments: Razorpay checkout, the local test checkout, or none. */
   config: accountProcedure.query(({ ctx }) => {
-    const gateway = gatewayFor(ctx.deps);
+    const gateway = gatewayForCaller(ctx);
     return { mode: gateway?.mode ?? ('unavailable' as const), canPay: ctx.role === 'owner' };
   }),
 
@@ -50,11 +73,13 @@ export const billingRouter = router({
   /** Upgrade: a subscription to open checkout with, or a plan change scheduled for the renewal. */
   checkout: accountProcedure
     .use(ownerOnly)
+    .use(testCheckoutHere)
     .input(checkoutInput)
     .mutation(({ ctx, input }) => startCheckout(ctx.deps, { accountId: ctx.accountId, userId: ctx.user.id, planType: input.planType, interval: input.interval, ip: ctx.ip })),
 
   /** Test checkout only (no Razorpay keys, DEV_TOOLS): plays Razorpay (signed webhooks), returns the handler proof. */
   completeTestPayment: accountProcedure
+    .use(testPaymentHere)
     .input(z.object({ subscriptionId: providerId }))
     .mutation(({ ctx, input }) => completeTestPayment(ctx.deps, { userId: ctx.user.id, subscriptionId: input.subscriptionId })),
 
