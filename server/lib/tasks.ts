@@ -4,6 +4,7 @@
 // forever in the queue. Cron-started tasks take { now? } (a fake clock for tests).
 export interface TaskPayloads {
   'bulk-validate-chunk': { jobId: string; chunkNo: number };
+  'bulk-dispatch': { now?: string };
   'schedule-tick': { now?: string };
   'schedule-run': { scheduleId: string; now?: string };
   'retention-purge': { now?: string };
@@ -18,6 +19,7 @@ export type TaskName = keyof TaskPayloads;
 
 export const TASKS = {
   bulkValidateChunk: 'bulk-validate-chunk',
+  bulkDispatch: 'bulk-dispatch',
   scheduleTick: 'schedule-tick',
   scheduleRun: 'schedule-run',
   retentionPurge: 'retention-purge',

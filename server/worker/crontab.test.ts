@@ -22,6 +22,12 @@ describe('crontab', () => {
     expect(tick.options.maxAttempts).toBe(1);
   });
 
+  it('sweeps the bulk chunk windows every minute, ahead of queued chunks', () => {
+    const sweep = item('bulk-dispatch');
+    for (const t of ['2026-11-24T00:00:00Z', '2026-11-24T13:37:00Z']) expect(sweep.match(at(t))).toBe(true);
+    expect(sweep.options.priority).toBeLessThan(0);
+  });
+
   it('purges daily, resets quotas monthly, runs billing every 10 minutes and reconciles hourly', () => {
     expect(item('retention-purge').match(at('2026-11-24T03:30:00Z'))).toBe(true);
     expect(item('retention-purge').match(at('2026-11-24T03:31:00Z'))).toBe(false);

@@ -9,6 +9,8 @@
  *   grants annual plans the monthly credits that are due (once per month, credit_grant).
  * - billing-reconcile: hourly, asks Razorpay about subscriptions that may have missed a webhook and
  *   applies the charges and statuses it holds that we lack (features/billing/billing-reconcile.ts).
+ * - bulk-dispatch: every minute, refills any account's window of queued bulk chunks that a path
+ *   ending a chunk left unfilled (features/jobs/chunk-dispatch.ts; normally a no-op).
  */
 /**
  * graphile-worker runs the lowest priority number first, then the oldest. Bulk chunks are queued at
@@ -25,4 +27,5 @@ export const crontab = [
   `5 0 1 * * quota-reset ?fill=7d&max=5&priority=${CRON_PRIORITY}`,
   `*/10 * * * * billing-tick ?max=1&priority=${CRON_PRIORITY}`,
   `20 * * * * billing-reconcile ?max=1&priority=${CRON_PRIORITY}`,
+  `* * * * * bulk-dispatch ?max=1&priority=${CRON_PRIORITY}`,
 ].join('\n');

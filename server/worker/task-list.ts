@@ -4,6 +4,7 @@ import type { TaskName } from '../lib/tasks';
 import type { ChunkRunOptions } from '../features/jobs/bulk-pipeline';
 import { billingReconcileTask } from './tasks/billing-reconcile';
 import { billingTickTask } from './tasks/billing-tick';
+import { bulkDispatchTask } from './tasks/bulk-dispatch';
 import { bulkValidateChunkTask } from './tasks/bulk-validate-chunk';
 import { quotaResetTask } from './tasks/quota-reset';
 import { retentionPurgeTask } from './tasks/retention-purge';
@@ -20,6 +21,7 @@ export interface TaskListOptions {
 export function createTaskList(deps: AppDeps, o: TaskListOptions = {}): Record<TaskName, Task> {
   return {
     'bulk-validate-chunk': bulkValidateChunkTask(deps, o.chunk),
+    'bulk-dispatch': bulkDispatchTask(deps),
     'schedule-tick': scheduleTickTask(deps),
     'schedule-run': scheduleRunTask(deps),
     'retention-purge': retentionPurgeTask(deps),

@@ -28,6 +28,7 @@ import { creditsNeededMessage } from './jobs.service';
 import { enqueueWebhook } from '../webhooks/webhook-queue';
 import { sandboxResult } from '../api-keys/sandbox';
 import { TASKS } from '../../lib/tasks';
+import { dispatchChunks } from './chunk-dispatch';
 
 export interface ChunkRunOptions {
   db: Db;
@@ -303,24 +304,32 @@ export async function storeBatch(db: Db, job: JobInfo, results: VerificationResu
 /** Marks the chunk done; the last chunk completes the job (rows are serialised on the job's lock). */
 async function completeChunk(db: Db, jobId: string, chunkNo: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const job = await trx.selectFrom('validation_job').select('status').where('id', '=', jobId).forUpdate().executeTakeFirst();
+    const job = await trx.selectFrom('validation_job').select(['status', 'account_id']).where('id', '=', jobId).forUpdate().executeTakeFirst();
     if (!job) return;
     await trx.updateTable('validation_job_chunk').set({ completed_at: new Date(), last_error: null }).where('job_id', '=', jobId).where('chunk_no', '=', chunkNo).where('completed_at', 'is', null).execute();
     if (job.status !== 'processing' && job.status !== 'pending') return;
     const open = await trx.selectFrom('validation_job_chunk').select('chunk_no').where('job_id', '=', jobId).where('completed_at', 'is', null).limit(1).executeTakeFirst();
-    if (open) return;
-    await trx.updateTable('validation_job').set({ status: 'completed', completed_at: new Date(), updated_at: new Date(), error: null }).where('id', '=', jobId).execute();
-    await enqueueWebhook(trx, { jobId }); // only when the job has a webhook_url
+    if (!open) {
+      await trx.updateTable('validation_job').set({ status: 'completed', completed_at: new Date(), updated_at: new Date(), error: null }).where('id', '=', jobId).execute();
+      await enqueueWebhook(trx, { jobId }); // only when the job has a webhook_url
+    }
+    // The account's next chunk goes to the tail of the queue, behind other accounts' (chunk-dispatch.ts).
+    await dispatchChunks(trx, job.account_id);
   });
 }
 
 /** A job that cannot finish: failed, with the reason History shows. */
 export async function failJob(db: Db, jobId: string, reason: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const job = await trx.selectFrom('validation_job').select('status').where('id', '=', jobId).forUpdate().executeTakeFirst();
+    const job = await trx.selectFrom('validation_job').select(['status', 'account_id']).where('id', '=', jobId).forUpdate().executeTakeFirst();
     if (!job || job.status === 'completed' || job.status === 'failed' || job.status === 'cancelled') return;
     await trx.updateTable('validation_job').set({ status: 'failed', error: reason.slice(0, 1000), completed_at: new Date(), updated_at: new Date() }).where('id', '=', jobId).execute();
     await enqueueWebhook(trx, { jobId }); // only when the job has a webhook_url
+    // Its queued chunks no longer hold the account's window: its other jobs' chunks take their place.
+    await sql`
+      select graphile_worker.remove_job(${TASKS.bulkValidateChunk}::text || ':' || ${jobId}::text || ':' || c.chunk_no)
+      from validation_job_chunk c where c.job_id = ${jobId}::uuid and c.completed_at is null`.execute(trx);
+    await dispatchChunks(trx, job.account_id);
   });
 }
 

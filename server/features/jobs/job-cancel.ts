@@ -11,6 +11,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import { TASKS } from '../../lib/tasks';
+import { dispatchChunks } from './chunk-dispatch';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
 import { enqueueWebhook } from '../webhooks/webhook-queue';
@@ -51,6 +52,8 @@ export async function cancelJob(db: Db, o: { accountId: string; jobId: string; u
     await sql`
       select graphile_worker.remove_job(${TASKS.bulkValidateChunk}::text || ':' || ${job.id}::text || ':' || c.chunk_no)
       from validation_job_chunk c where c.job_id = ${job.id}::uuid and c.completed_at is null`.execute(trx);
+    // The account's other jobs take the window the cancelled one held (chunk-dispatch.ts).
+    await dispatchChunks(trx, o.accountId);
     await writeAudit(trx, {
       accountId: o.accountId,
       actorUserId: o.userId,

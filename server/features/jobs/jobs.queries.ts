@@ -1,7 +1,7 @@
 // SQL for bulk jobs. Every read takes the account id: another tenant's job is simply not found.
 import { sql, type Kysely } from 'kysely';
 import type { Database, JobSource, JobStatus } from '../../../db/types';
-import { TASKS, type TaskName, type TaskPayloads } from '../../lib/tasks';
+import type { TaskName, TaskPayloads } from '../../lib/tasks';
 import { RESULT_FIELDS } from '../validation/results.queries';
 
 type Db = Kysely<Database>;
@@ -184,18 +184,6 @@ export async function reasonBreakdown(db: Db, accountId: string, jobId: string):
 export async function jobInputEmails(db: Db, jobId: string): Promise<string[]> {
   const chunks = await db.selectFrom('validation_job_chunk').select('emails').where('job_id', '=', jobId).orderBy('chunk_no').execute();
   return chunks.flatMap((c) => c.emails);
-}
-
-/** Queues graphile-worker jobs in the caller's transaction (they run only if it commits). */
-export async function enqueueChunkTasks(trx: Db, jobId: string, chunkCount: number): Promise<void> {
-  if (chunkCount <= 0) return;
-  await sql`
-    select graphile_worker.add_job(
-      ${TASKS.bulkValidateChunk}::text,
-      json_build_object('jobId', ${jobId}::text, 'chunkNo', n),
-      job_key := ${TASKS.bulkValidateChunk}::text || ':' || ${jobId}::text || ':' || n,
-      max_attempts := 25
-    ) from generate_series(0, ${chunkCount - 1}::int) as n`.execute(trx);
 }
 
 export async function enqueueTask<N extends TaskName>(trx: Db, identifier: N, payload: TaskPayloads[N], o: { jobKey?: string; maxAttempts?: number; runAt?: Date; priority?: number } = {}): Promise<void> {

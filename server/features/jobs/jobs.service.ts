@@ -7,7 +7,7 @@ import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES, looksLikeCsv } from '../../contracts
 import { writeAudit } from '../audit/audit';
 import { deleteValidationFile, saveValidationFile } from '../storage/storage';
 import { parseEmailCsv, planChunks, type CsvImport } from './csv-import';
-import { enqueueChunkTasks } from './jobs.queries';
+import { dispatchChunks } from './chunk-dispatch';
 import { assertServiceActive } from '../billing/service-state';
 import { AppError } from '../../lib/app-error';
 import { depthForPlan } from '../validation/validation.service';
@@ -108,7 +108,8 @@ export async function createJobInTransaction(trx: Db, o: NewJobOptions): Promise
       .values(chunks.map((emails, i) => ({ job_id: job.id, chunk_no: i, emails, size: emails.length, last_error: null, completed_at: null })))
       .execute();
   }
-  await enqueueChunkTasks(trx, job.id, chunks.length);
+  // Queued as the account's window allows, fairly with other accounts (chunk-dispatch.ts).
+  await dispatchChunks(trx, o.accountId);
   await writeAudit(trx, {
     accountId: o.accountId,
     actorUserId: o.userId,

@@ -1,0 +1,77 @@
+// Bulk jobs share the workers across accounts: one account's big upload must not hold another
+// account's small job (or a schedule's run) until it is done. Counted in chunks, never in time.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { closeDeps, createDeps } from '../../server/boot';
+import type { AppDeps } from '../../server/deps';
+import { readEnv } from '../../server/env';
+import { createJob } from '../../server/features/jobs/jobs.service';
+import { ACCOUNT_CHUNK_WINDOW } from '../../server/features/jobs/chunk-dispatch';
+import { startWorker, type WorkerHandle } from '../../server/worker/runner';
+import { createTestDb, type TestDb } from '../helpers/test-db';
+import { credits, plainDomains, resultStats, seedAccount, startProbeWorld, waitForJob, type ProbeWorld } from './jobs.world';
+
+let pw: ProbeWorld;
+let tdb: TestDb;
+let deps: AppDeps;
+beforeAll(async () => {
+  pw = await startProbeWorld(plainDomains(30, 5, 'fair'));
+  tdb = await createTestDb();
+  deps = await createDeps({ env: readEnv({ NODE_ENV: 'test', DATA_DIR: '.data/test' }), databaseUrl: tdb.url, probe: { urls: [pw.url], token: pw.token }, runMigrations: false, poolSize: 6 });
+});
+afterAll(async () => {
+  if (deps) await closeDeps(deps);
+  await tdb?.close();
+  await pw?.stop();
+});
+
+/** The chunks of `jobId` completed before the first chunk of `otherJobId` completed. */
+async function chunksBefore(jobId: string, otherJobId: string): Promise<number> {
+  const r = await sql<{ n: number }>`
+    select count(*)::int as n from validation_job_chunk c
+    where c.job_id = ${jobId}::uuid and c.completed_at is not null
+      and c.completed_at < (select min(completed_at) from validation_job_chunk where job_id = ${otherJobId}::uuid)`.execute(tdb.db);
+  return r.rows[0]!.n;
+}
+
+async function runWorker(concurrency: number, until: () => Promise<void>): Promise<void> {
+  const worker: WorkerHandle = await startWorker(deps, { cron: false, pollInterval: 100, concurrency });
+  try {
+    await until();
+  } finally {
+    await worker.stop();
+  }
+}
+
+describe('fairness across accounts', () => {
+  it("a small job of another account starts within a few chunks of a big job queued before it, and both complete with one credit per address", async () => {
+    const big = await seedAccount(tdb.db, { plan: 'pro', credits: 1000 });
+    const small = await seedAccount(tdb.db, { plan: 'starter', credits: 1000 });
+    // 30 chunks of 5 addresses (one domain each), queued before the other account's single chunk.
+    const bigJob = await createJob(tdb.db, { accountId: big.accountId, userId: big.userId, filename: 'big.csv', emails: pw.world.emails.slice(0, 150), source: 'upload', depth: 'smtp', chunkSize: 5 });
+    const smallJob = await createJob(tdb.db, { accountId: small.accountId, userId: small.userId, filename: 'small.csv', emails: ['u0@d3.fair.test', 'u1@d7.fair.test'], source: 'upload', depth: 'smtp' });
+    await runWorker(1, async () => {
+      expect((await waitForJob(tdb.db, smallJob.jobId, { timeoutMs: 60_000 })).status).toBe('completed');
+      expect((await waitForJob(tdb.db, bigJob.jobId, { timeoutMs: 90_000 })).status).toBe('completed');
+    });
+    // One slot: the big job had taken at most its window of chunks before the small one ran (it took all 30).
+    expect(await chunksBefore(bigJob.jobId, smallJob.jobId)).toBeLessThanOrEqual(ACCOUNT_CHUNK_WINDOW);
+    expect(await resultStats(tdb.db, bigJob.jobId)).toEqual({ rows: 150, unique: 150 });
+    expect(await credits(tdb.db, big.accountId)).toBe(850);
+    expect(await credits(tdb.db, small.accountId)).toBe(998);
+  }, 120_000);
+
+  it("an account's second job waits for its window, not forever: after the first is cancelled it runs", async () => {
+    const acct = await seedAccount(tdb.db, { plan: 'pro', credits: 1000 });
+    const first = await createJob(tdb.db, { accountId: acct.accountId, userId: acct.userId, filename: 'first.csv', emails: pw.world.emails.slice(0, 100), source: 'upload', depth: 'smtp', chunkSize: 5 });
+    const second = await createJob(tdb.db, { accountId: acct.accountId, userId: acct.userId, filename: 'second.csv', emails: pw.world.emails.slice(100, 110), source: 'upload', depth: 'smtp', chunkSize: 5 });
+    const { cancelJob } = await import('../../server/features/jobs/job-cancel');
+    await cancelJob(tdb.db, { accountId: acct.accountId, jobId: first.jobId, userId: acct.userId, actor: 'user' });
+    await runWorker(2, async () => {
+      expect((await waitForJob(tdb.db, second.jobId, { timeoutMs: 60_000 })).status).toBe('completed');
+    });
+    expect(await resultStats(tdb.db, second.jobId)).toEqual({ rows: 10, unique: 10 });
+    expect(await resultStats(tdb.db, first.jobId)).toEqual({ rows: 0, unique: 0 });
+    expect(await credits(tdb.db, acct.accountId)).toBe(990);
+  }, 90_000);
+});
