@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { SCHEDULE_MESSAGES } from '../../server/contracts/schedules';
-import { addressKey, cellAddress, csvLayout, csvParseOptions, detectDelimiter, isTextAfterClosingQuote, LAYOUT_SAMPLE, OpenQuoteFinder, parseEmailCsv, repairTextAfterQuotes, separatorHint, unreadableMessage, type CsvLayout } from '../../server/features/jobs/csv-import';
+import { addressKey, csvLayout, csvParseOptions, detectDelimiter, isTextAfterClosingQuote, LAYOUT_SAMPLE, OpenQuoteFinder, parseEmailCsv, recordAddresses, repairTextAfterQuotes, separatorHint, unreadableMessage, type CsvLayout } from '../../server/features/jobs/csv-import';
 import { CsvTextDecoder, NOT_TEXT_MESSAGE, NotTextError } from '../../server/features/jobs/csv-text';
 
 export interface CsvFileScan {
@@ -117,8 +117,8 @@ async function recordsOf(file: string, reading: Reading, pieceBytes: number | un
 }
 
 async function* bodyOf(r: Records, layout: CsvLayout): AsyncGenerator<string | null> {
-  for (const record of r.layoutHead.slice(layout.skip)) yield cellAddress(record[layout.column]);
-  for await (const record of r.rest) yield cellAddress(record[layout.column]);
+  for (const record of r.layoutHead.slice(layout.skip)) yield* recordAddresses(record, layout);
+  for await (const record of r.rest) yield* recordAddresses(record, layout);
 }
 
 /**

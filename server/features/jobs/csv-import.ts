@@ -20,7 +20,7 @@ export interface CsvImportError {
 export interface CsvImport {
   /** Unique normalised addresses (addressKey: John@ and john@ are one), in file order, as first written. */
   emails: string[];
-  /** Non-blank values read from the email column (before de-duplication). */
+  /** Addresses read from the email column(s) (before de-duplication; a cell holding two counts two). */
   rows: number;
   duplicates: number;
   /** Values too long to be an address (over 1,024 characters), left out. */
@@ -271,6 +271,13 @@ export const LAYOUT_SAMPLE = 51;
 
 export interface CsvLayout {
   column: number;
+  /**
+   * Every column read for addresses, in file order: the email column and the ones named as it is
+   * but for a number (Outlook's "E-mail 2 Address" and "E-mail 3 Address" beside "E-mail Address",
+   * Google's "E-mail 2 - Value", a second "Email" of two lists pasted side by side). A contact whose
+   * only address is in "E-mail 2 Address" is one of the list's, not a blank row.
+   */
+  columns: number[];
   hasHeader: boolean;
   /** Records before the first row of addresses: lines above the header, and the header. */
   skip: number;
@@ -286,12 +293,12 @@ export const MAX_PREAMBLE = 10;
  */
 export function csvLayout(head: string[][]): CsvLayout | null {
   const column = emailColumnOf(head);
-  if (column >= 0) return { column, hasHeader: true, skip: 1 };
+  if (column >= 0) return { column, columns: namesakes(head[0]!, column), hasHeader: true, skip: 1 };
   // A header-less file: the one cell of the first row that holds an address ("ann@x.com" alone, or
   // "Ann,ann@x.com,ACME") names the column.
   const first = head[0]!;
   const withAt = first.flatMap((c, i) => (c.includes('@') ? [i] : []));
-  if (withAt.length === 1) return { column: withAt[0]!, hasHeader: false, skip: 0 };
+  if (withAt.length === 1) return { column: withAt[0]!, columns: [withAt[0]!], hasHeader: false, skip: 0 };
   // Lines above the header (LinkedIn's Connections.csv starts with notes; a report tool's title):
   // the header may come after up to MAX_PREAMBLE records, as long as none of them holds an address
   // and each is a line of text (one cell) or narrower than the header: a table whose rows hold the
@@ -301,12 +308,19 @@ export function csvLayout(head: string[][]): CsvLayout | null {
     const col = emailColumnOf(head.slice(i));
     if (col < 0) continue;
     const width = filledCells(head[i]!);
-    if (head.slice(0, i).every((r) => filledCells(r) <= 1 || filledCells(r) < width)) return { column: col, hasHeader: true, skip: i + 1 };
+    if (head.slice(0, i).every((r) => filledCells(r) <= 1 || filledCells(r) < width)) return { column: col, columns: namesakes(head[i]!, col), hasHeader: true, skip: i + 1 };
   }
   return null;
 }
 
 const filledCells = (record: string[]): number => record.filter((c) => c !== '').length;
+
+/** The header's columns named as `column` is but for its digits ("E-mail 2 Address" for "E-mail Address"), in file order. */
+function namesakes(header: string[], column: number): number[] {
+  const bare = (h: string) => headerKey(h).replace(/\p{N}/gu, '');
+  const name = bare(header[column]!);
+  return header.flatMap((h, i) => (i === column || (name !== '' && !h.includes('@') && bare(h) === name) ? [i] : []));
+}
 
 /**
  * A cell escaped against formulas as csvCell (lib/csv-cell.ts) and OWASP write it: a ' before
@@ -323,6 +337,80 @@ export function cellAddress(raw: string | undefined): string | null {
   if (raw === undefined) return '';
   const email = normalizeEmail(raw).replace(ESCAPED_FORMULA, '');
   return email.length > MAX_VALUE_LENGTH ? null : email;
+}
+
+/**
+ * Where a cell holding several addresses is cut: between list items (`,` `;` a line break, or
+ * Google Contacts' ` ::: `), else between words. Outside a quoted string ("a,b"@x.com), <…> and
+ * […] (an address literal such as [IPv6:::1]); a backslash in a quoted string escapes the next character.
+ */
+type Cut = 'list' | 'words';
+
+/** The [start, end) of each piece of `v` between `cut` separators, in one pass. */
+function* pieces(v: string, cut: Cut): Generator<[number, number]> {
+  let start = 0;
+  let quoted = false;
+  let angle = 0;
+  let square = 0;
+  for (let i = 0; i < v.length; i++) {
+    const ch = v[i]!;
+    if (quoted) {
+      if (ch === '\\') i++;
+      else if (ch === '"') quoted = false;
+      continue;
+    }
+    if (ch === '"') quoted = true;
+    else if (ch === '<') angle++;
+    else if (ch === '>') angle = Math.max(0, angle - 1);
+    else if (ch === '[') square++;
+    else if (ch === ']') square = Math.max(0, square - 1);
+    else if (angle === 0 && square === 0) {
+      const width = cut === 'list' ? (ch === ',' || ch === ';' || ch === '\r' || ch === '\n' ? 1 : v.startsWith(':::', i) ? 3 : 0) : ch === ' ' || ch === '\t' || ch === '\r' || ch === '\n' ? 1 : 0;
+      if (width > 0) {
+        yield [start, i];
+        start = i + width;
+        i = start - 1;
+      }
+    }
+  }
+  yield [start, v.length];
+}
+
+/** Whether `v` cut so is two or more addresses: every piece not blank holds an '@' ("Lee, Ann <ann@x.com>" is one). */
+function isSeveral(v: string, cut: Cut): boolean {
+  let filled = 0;
+  for (const [a, b] of pieces(v, cut)) {
+    const piece = trimAddress(v.slice(a, b));
+    if (piece === '') continue;
+    if (!piece.includes('@')) return false;
+    filled++;
+  }
+  return filled > 1;
+}
+
+/**
+ * The addresses of one cell, as cellAddress reads each ('' for a blank cell yields nothing). A cell
+ * holding several ("ann@x.com; bo@x.com", Google Contacts' "ann@x.com ::: ann@y.com", one per line
+ * of a spreadsheet cell) is each of them: checked as one glued "address" it came back invalid, and
+ * each of its real addresses was never checked.
+ */
+export function* cellAddresses(raw: string | undefined): Generator<string | null> {
+  if (raw === undefined) return;
+  const cut: Cut | null = isSeveral(raw, 'list') ? 'list' : isSeveral(raw, 'words') ? 'words' : null;
+  if (cut === null) {
+    const one = cellAddress(raw);
+    if (one !== '') yield one;
+    return;
+  }
+  for (const [a, b] of pieces(raw, cut)) {
+    const one = cellAddress(raw.slice(a, b));
+    if (one !== '') yield one;
+  }
+}
+
+/** The addresses of one record under `layout`: each of its email columns (CsvLayout.columns), in order. */
+export function* recordAddresses(record: string[], layout: Pick<CsvLayout, 'columns'>): Generator<string | null> {
+  for (const c of layout.columns) yield* cellAddresses(record[c]);
 }
 
 export const tooManyMessage = (maxEmails: number): string =>
@@ -353,25 +441,25 @@ export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: numbe
 
   const layout = csvLayout(records.slice(0, LAYOUT_SAMPLE));
   if (layout === null) return fail('NO_EMAIL_COLUMN', SCHEDULE_MESSAGES.csvNoEmailColumn);
-  const { column, hasHeader, skip } = layout;
+  const { hasHeader, skip } = layout;
 
   const seen = new Set<string>();
   const emails: string[] = [];
   let rows = 0;
   let skipped = 0;
   for (const record of records.slice(skip)) {
-    const email = cellAddress(record[column]);
-    if (email === '') continue;
-    rows++;
-    if (email === null) {
-      skipped++;
-      continue;
+    for (const email of recordAddresses(record, layout)) {
+      rows++;
+      if (email === null) {
+        skipped++;
+        continue;
+      }
+      const key = addressKey(email);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      emails.push(email);
+      if (emails.length > maxEmails) return fail('TOO_MANY_EMAILS', tooManyMessage(maxEmails));
     }
-    const key = addressKey(email);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    emails.push(email);
-    if (emails.length > maxEmails) return fail('TOO_MANY_EMAILS', tooManyMessage(maxEmails));
   }
   if (emails.length === 0) return fail('NO_EMAILS', SCHEDULE_MESSAGES.noValidEmails);
   return { ok: true, value: { emails, rows, duplicates: rows - skipped - emails.length, skipped, delimiter, hasHeader } };
