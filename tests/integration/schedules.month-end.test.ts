@@ -8,6 +8,8 @@ import { createTestDb, type TestDb } from '../helpers/test-db';
 import { seedAccount } from './jobs.world';
 
 let tdb: TestDb;
+/** The run's job is validated (a month's runs never overlap: a run waits for the one before it, schedules.overlap.test.ts). */
+const finish = (jobId: string | null) => tdb.db.updateTable('validation_job').set({ status: 'completed', completed_at: new Date() }).where('id', '=', jobId!).execute();
 beforeAll(async () => {
   tdb = await createTestDb();
 });
@@ -70,6 +72,7 @@ describe('monthly schedule keeps its day of month', () => {
       if (!(await dueScheduleIds(tdb.db, now)).includes(s.id)) continue;
       const r = await runSchedule(tdb.db, s.id, now);
       if (r.status === 'created') runDays.push(now.toISOString().slice(0, 10));
+      if (r.status === 'created') await finish(r.jobId);
     }
     expect(runDays).toEqual(['2027-01-31', '2027-02-28', '2027-03-31', '2027-04-30', '2027-05-31']);
     // The card's "Next run" says the same: June 30.
@@ -84,11 +87,15 @@ describe('monthly schedule keeps its day of month', () => {
       .values({ account_id: accountId, created_by: userId, name: 'Late list', description: null, email_list: ['e@example.com'], frequency: 'monthly' })
       .returning('id')
       .executeTakeFirstOrThrow();
-    expect((await runSchedule(tdb.db, s.id, new Date('2027-01-31T23:59:50Z'))).status).toBe('created');
+    const first = await runSchedule(tdb.db, s.id, new Date('2027-01-31T23:59:50Z'));
+    expect(first.status).toBe('created');
+    await finish(first.jobId);
     // Due Feb 28 23:59:50; the tick that runs it comes at Mar 1 00:00:20.
     const late = new Date('2027-03-01T00:00:20Z');
     expect(await dueScheduleIds(tdb.db, late)).toContain(s.id);
-    expect((await runSchedule(tdb.db, s.id, late)).status).toBe('created');
+    const second = await runSchedule(tdb.db, s.id, late);
+    expect(second.status).toBe('created');
+    await finish(second.jobId);
     const due = await tdb.db.selectFrom('schedule').selectAll().where('id', '=', s.id).executeTakeFirstOrThrow();
     expect(nextRunAt(due)?.toISOString()).toBe('2027-03-31T23:59:50.000Z');
     expect(await dueScheduleIds(tdb.db, new Date('2027-03-31T23:59:49Z'))).not.toContain(s.id);

@@ -258,11 +258,20 @@ export async function dueScheduleIds(db: Db, now: Date): Promise<string[]> {
         eb(NEXT_RUN_SQL, '<=', now),
       ]),
     )
+    .where(({ not, exists }) => not(exists(runInProgress)))
     .orderBy('s.last_run_at', (ob) => ob.asc().nullsFirst())
     .limit(500)
     .execute();
   return rows.map((r) => r.id);
 }
+
+/**
+ * The schedule's previous run still being validated (for `schedule as s`). A schedule that comes
+ * due meanwhile waits for it (it stays due and runs at the tick after that run ends): a second run
+ * over the same list would charge it all again, and during a long probe outage the runs piled up,
+ * one a day, to run (and charge) all at once when the fleet came back.
+ */
+const runInProgress = sql<number>`(select 1 from validation_job j where j.schedule_id = s.id and j.status in ('pending', 'processing'))`;
 
 /**
  * One run of a schedule at `now`: a bulk job over its list (History shows it), total_runs + 1 and
@@ -281,6 +290,8 @@ export async function runSchedule(db: Db, scheduleId: string, now: Date): Promis
     if (!s || !s.is_active || !planAllows(s.plan, 'autoRevalidation')) return { jobId: null, status: 'skipped' as const };
     const due = nextRunAt(s, now);
     if (!due || due.getTime() > now.getTime()) return { jobId: null, status: 'skipped' as const };
+    const running = await trx.selectFrom('validation_job').select('id').where('schedule_id', '=', s.id).where('status', 'in', ['pending', 'processing']).limit(1).executeTakeFirst();
+    if (running) return { jobId: null, status: 'skipped' as const }; // waits for its previous run (runInProgress)
 
     const filename = `${s.name} (scheduled ${s.frequency} run)`;
     await trx
