@@ -49,10 +49,12 @@ const EMAIL_HEADERS = new Set(
     'e-posta', 'e-posta adresi', 'adres e-mail', 'e-mailová adresa', // tr, pl, cs
     'электронная почта', 'эл. почта', 'почта', 'адрес электронной почты', // ru
     'メールアドレス', 'メール', 'eメール', '电子邮件', '电子邮箱', '邮箱', '邮件地址', '電子郵件', '電子郵件地址', '이메일', '이메일 주소', '전자우편', // ja, zh, ko
+    'البريد الإلكتروني', 'بريد إلكتروني', 'ایمیل', 'ايميل', 'پست الکترونیک', 'דוא"ל', 'דואר אלקטרוני', 'אימייל', // ar, fa, he
+    'ηλεκτρονικό ταχυδρομείο', 'ηλ. ταχυδρομείο', 'ईमेल', 'ईमेल पता', 'อีเมล', 'електронна пошта', 'ел. пошта', 'surel', 'thư điện tử', // el, hi, th, uk, id, vi
   ].map(headerKey),
 );
 /** Words that make a header a candidate for the email column ("Work E-mail", "E-mail 1 - Value"). */
-const EMAIL_HEADER_WORDS = ['mail', 'courriel', 'correo', 'posta', 'post', 'почта', 'メール', '邮', '郵', '이메일'].map(headerKey);
+const EMAIL_HEADER_WORDS = ['mail', 'courriel', 'correo', 'posta', 'post', 'почта', 'пошта', 'メール', '邮', '郵', '이메일', 'بريد', 'ایمیل', 'ايميل', 'דואל', 'אימייל', 'ταχυδρομειο', 'ईमेल', 'อีเมล'].map(headerKey);
 export const MAX_VALUE_LENGTH = 1024;
 
 const fail = (code: CsvImportErrorCode, message: string): CsvImportOutcome => ({ ok: false, error: { code, message } });
@@ -64,7 +66,7 @@ const fail = (code: CsvImportErrorCode, message: string): CsvImportOutcome => ({
  * i + U+0307, i.e. check a different domain from the one in the file.
  */
 export function normalizeEmail(raw: string): string {
-  let v = trimAddress(raw);
+  let v = unwrapQuotes(trimAddress(raw));
   if (v.toLowerCase().startsWith('mailto:')) v = trimAddress(v.slice(7));
   if (v.startsWith('<') && v.endsWith('>')) v = trimAddress(v.slice(1, -1));
   // "Ann Lee <ann@example.com>", as a mail program copies a recipient: the address in the brackets
@@ -91,6 +93,21 @@ export function addressKey(email: string): string {
   const domain = email.slice(at + 1);
   const ascii = /[^\x00-\x7f]/.test(domain) ? toAsciiDomain(domain) : null;
   return `${email.slice(0, at).replace(/[A-Z]+/g, (m) => m.toLowerCase())}@${ascii?.ok ? ascii.ascii : domain}`;
+}
+
+/** The quotes a value may be wrapped in, opening → closing. */
+const WRAPPING_QUOTES: Record<string, string> = { "'": "'", '"': '"', '\u201c': '\u201d', '\u2018': '\u2019', '\u201e': '\u201c', '\u00ab': '\u00bb' };
+
+/**
+ * A value wrapped whole in quotes ('ann@x.com' from SQL output, "ann@x.com" from a file quoted twice,
+ * “ann@x.com” from a word processor) without them. No address ends in a quote (a domain never
+ * holds one), so nothing that could be an address is changed; "ann lee"@x.com keeps its quotes.
+ */
+function unwrapQuotes(v: string): string {
+  const close = v.length > 2 ? WRAPPING_QUOTES[v[0]!] : undefined;
+  if (close === undefined || !v.endsWith(close)) return v;
+  const inner = trimAddress(v.slice(1, -1));
+  return inner.includes('@') ? inner : v;
 }
 
 /** The address of "Name <address>" (one '<', one '>' at the end, an '@' between), else null. */
