@@ -1,8 +1,10 @@
 // One ProbeClient.verify call over the fleet: plans its addresses over the live daemons, sends them,
 // and plans again what a failing daemon still owed, until every address is answered once. A daemon
 // that refuses our token (401/403), or a PROBE_URLS entry that answers as no daemon does (a redirect,
-// 404, 405, a page that is no result stream), is left out of the rest of the call (said once); when
-// every node that answers is left out, the call fails with the last reason.
+// 404, 405, a page that is no result stream), or whose stream stays alive but brings no result for
+// longer than any legitimate wait (a stalled engine: what it still owed is planned again, once), is
+// left out of the rest of the call (said once); when every node that answers is left out, the call
+// fails with the last reason.
 // - Small domains go whole to their rendezvous-hashed daemon; a domain big enough to matter is split
 //   into one share per live daemon (pick-probe.ts).
 // - A split domain's random mailbox is asked once: its home share's node asks it; the other shares go
@@ -17,7 +19,7 @@ import { MAX_BATCH } from '../contract';
 import type { CatchAllMemory } from './catch-all-memory';
 import type { FleetHealth } from './fleet-health';
 import { parseAddress } from '../syntax/parse-address';
-import { ProbeRequestError } from './http';
+import { ProbeRequestError, ProbeStalledError } from './http';
 import { domainKey, planShares, type PlannedShare } from './pick-probe';
 import type { FleetStats, ProbeVerifyOptions } from './probe-client';
 
@@ -72,10 +74,11 @@ export class FleetCall {
   private readonly gates = new Map<string, Gate>();
   private readonly reserves = new Map<string, Reserve>();
   /**
-   * Nodes left out of this call, and why: they refused our token (401/403), or what answered is no
-   * probe daemon (a redirect, 404, 405, a page that is no result stream). None of its work goes to them again.
+   * Nodes left out of this call, and why: they refused our token (401/403), what answered is no
+   * probe daemon (a redirect, 404, 405, a page that is no result stream), or its engine stalled (a
+   * live stream without results). None of its work goes to them again.
    */
-  private readonly refused = new Map<string, ProbeRequestError>();
+  private readonly refused = new Map<string, Error>();
   /** Addresses planned again after a failure, and how often. */
   private readonly replans = new Map<string, number>();
   private settle: (err?: unknown) => void = () => undefined;
@@ -176,6 +179,14 @@ export class FleetCall {
     try {
       owed = await this.deps.send(url, list, this.o, this.signal, (r) => this.onResult(url, r), hints, pending);
     } catch (err) {
+      if (err instanceof ProbeStalledError) {
+        // Its /healthz may well say it is fine: only its own silence says otherwise. It gets nothing
+        // more of this call, and later calls skip it for as long as it kept this one waiting.
+        this.refused.set(url, err);
+        this.deps.warn(`${err.message}: what it still owed goes to the other probe nodes`);
+        await this.replan(url, err.owed, err.waitedMs);
+        return;
+      }
       // A node that does not take our token (a token rotation half done, a node of another fleet in
       // PROBE_URLS), or a PROBE_URLS entry that reaches no probe daemon (a path, a proxy), answers
       // before any result: its whole request goes to the nodes that do. A 400 (what we asked is
@@ -186,6 +197,12 @@ export class FleetCall {
       this.deps.warn(`${err.message}: its work goes to the other probe nodes${err.refusedUs ? '; give it the same PROBE_TOKEN as the rest' : ''}`);
       owed = list;
     }
+    await this.replan(url, owed);
+  }
+
+  /** Plans again, over the live nodes, what `url` did not answer; the node is skipped for the cooldown (or `downMs`). */
+  private async replan(url: string, owed: string[], downMs?: number): Promise<void> {
+    if (downMs !== undefined) this.deps.health.markDown(url, downMs);
     if (owed.length === 0) return;
     // The same addresses failing again and again on daemons that say they are healthy (a request they
     // all reset): stop rather than send it forever.
@@ -194,7 +211,8 @@ export class FleetCall {
       this.replans.set(e, n);
       if (n > MAX_REPLANS) throw new Error(`probe daemons failed ${n} times on the same addresses (last: ${url}); giving up`);
     }
-    this.deps.health.markDown(url);
+    if (downMs === undefined) this.deps.health.markDown(url);
+    const { stats } = this.deps;
     stats.replanned += owed.length;
     for (const g of this.gates.values()) if (g.home === url) g.open();
     await this.dispatch(owed);

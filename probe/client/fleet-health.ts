@@ -75,9 +75,9 @@ export class FleetHealth {
     return live;
   }
 
-  /** A daemon that failed a request: skipped for the cooldown. */
-  markDown(url: string): void {
-    this.health.set(url, { ok: false, until: Date.now() + this.o.cooldownMs });
+  /** A daemon that failed a request: skipped for the cooldown (or `forMs`, when longer). */
+  markDown(url: string, forMs = 0): void {
+    this.health.set(url, { ok: false, until: Date.now() + Math.max(this.o.cooldownMs, forMs) });
   }
 
   /** Known to have failed (an unknown daemon is not). */

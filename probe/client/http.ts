@@ -91,6 +91,22 @@ export class ProbeRequestError extends Error {
   }
 }
 
+/**
+ * A node whose result stream stayed open (its keep-alive blank lines kept coming) but brought no
+ * result for longer than any legitimate wait: its engine is stalled. FleetCall leaves the node out of
+ * the rest of the call and plans `owed` (what it had not answered) on the other nodes.
+ */
+export class ProbeStalledError extends Error {
+  constructor(
+    readonly url: string,
+    readonly waitedMs: number,
+    readonly owed: string[],
+  ) {
+    super(`probe ${url} kept its result stream open but sent no result for ${waitedMs} ms (its engine is stalled)`);
+    this.name = 'ProbeStalledError';
+  }
+}
+
 /** The media type a daemon streams its results in. */
 export function isNdjson(contentType: string | undefined): boolean {
   return (contentType ?? '').split(';')[0]?.trim().toLowerCase() === 'application/x-ndjson';

@@ -3,8 +3,9 @@
 //   cooldown; the fleet RCPT budget checked to add up).
 // - How a call's addresses are planned over them, split domains and their one random-mailbox check
 //   included, and planned again when a daemon dies mid-stream (SIGKILL, reset, 5xx), refuses our
-//   token (401/403) or stays silent longer than the idle timeout: fleet-call.ts. Every address is
-//   answered once.
+//   token (401/403), stays silent longer than the idle timeout, or keeps its stream alive with
+//   blank lines but sends no result for longer than any legitimate wait (a stalled engine):
+//   fleet-call.ts. Every address is answered once.
 // - What it has learnt of domains' catch-all answers, passed on as hints: catch-all-memory.ts.
 // - The wire (here): one POST /v1/verify per request, its NDJSON stream read over node:http, every
 //   line parsed with the contract's zod schema (the server only ever sees validated
@@ -17,9 +18,20 @@ import { produced } from '../channel';
 import { CatchAllMemory } from './catch-all-memory';
 import { FleetCall, type FleetCallDeps } from './fleet-call';
 import { FleetHealth, warnOnce } from './fleet-health';
-import { bodyLines, call, discard, isNdjson, parseJson, ProbeRequestError, readText } from './http';
+import { bodyLines, call, discard, isNdjson, parseJson, ProbeRequestError, ProbeStalledError, readText } from './http';
 
-export { ProbeRequestError } from './http';
+export { ProbeRequestError, ProbeStalledError } from './http';
+
+/**
+ * Longest a node's result stream may go without a result, keep-alive blank lines or not, before the
+ * node is taken for stalled: the daemon's greylisting deadline for the mode (15 s real-time, 10 min
+ * bulk: addresses that wait it out send nothing meanwhile) plus a margin for a last retry's connect,
+ * banner and reply timeouts and a tarpit's slow recipients.
+ */
+export const STALL_TIMEOUT_MS = { realtime: 5 * 60_000, bulk: 15 * 60_000 } as const;
+
+/** How long a stream whose every address is answered may take to end (it ends with the last result). */
+const STREAM_END_GRACE_MS = 2_000;
 
 export interface ProbeClientRetry {
   /** Attempts at finding a live daemon for owed work before giving up (default 2). */
@@ -46,6 +58,13 @@ export interface ProbeFleetOptions {
    * is planned again over the live nodes (default 60 s).
    */
   idleTimeoutMs?: number;
+  /**
+   * Longest a node's result stream may go without a result while it stays alive (the daemon's
+   * keep-alive blank lines re-arm the idle timeout, not this), per mode (default STALL_TIMEOUT_MS).
+   * Past it the node's engine is taken for stalled: its request is cut, the node is left out of the
+   * rest of the call and skipped for this long, and what it still owed goes to the other nodes once.
+   */
+  stallTimeoutMs?: { realtime?: number; bulk?: number };
 }
 
 export interface ProbeClientOptions {
@@ -73,6 +92,8 @@ export interface FleetStats {
   hinted: number;
   /** Requests cut because their node's stream stayed silent longer than idleTimeoutMs. */
   idleTimeouts: number;
+  /** Requests cut because their node's stream, alive with keep-alives, brought no result for stallTimeoutMs. */
+  stalls: number;
   /** Requests sent "catch-all pending" for a split domain whose random mailbox another node was asking. */
   pendingShares: number;
   /** Catch-all answers passed on to the nodes of those requests (POST /v1/catch-all). */
@@ -87,9 +108,10 @@ export class ProbeClient {
   private readonly token: string;
   private readonly healthTimeoutMs: number;
   private readonly idleTimeoutMs: number;
+  private readonly stallTimeoutMs: { realtime: number; bulk: number };
   private readonly health: FleetHealth;
   private readonly deps: FleetCallDeps;
-  readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0, idleTimeouts: 0, pendingShares: 0, catchAllAnswers: 0, reserveParts: 0, warnings: [] };
+  readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0, idleTimeouts: 0, stalls: 0, pendingShares: 0, catchAllAnswers: 0, reserveParts: 0, warnings: [] };
 
   /** The fleet: each daemon once, in the order given (URL spelling normalised: see probeUrl). */
   readonly urls: string[];
@@ -101,6 +123,10 @@ export class ProbeClient {
     this.token = o.token;
     this.healthTimeoutMs = o.fleet?.healthTimeoutMs ?? 1_000;
     this.idleTimeoutMs = Math.max(1, o.fleet?.idleTimeoutMs ?? 60_000);
+    this.stallTimeoutMs = {
+      realtime: Math.max(1, o.fleet?.stallTimeoutMs?.realtime ?? STALL_TIMEOUT_MS.realtime),
+      bulk: Math.max(1, o.fleet?.stallTimeoutMs?.bulk ?? STALL_TIMEOUT_MS.bulk),
+    };
     this.health = new FleetHealth({
       urls,
       token: o.token,
@@ -170,6 +196,18 @@ export class ProbeClient {
       this.stats.idleTimeouts++;
       idle.abort(new Error(`probe ${url} sent nothing for ${this.idleTimeoutMs} ms`));
     }, this.idleTimeoutMs);
+    // The idle timer hears keep-alives; this one only results. A node whose engine is stuck while its
+    // shell still sends blank lines would otherwise hold the call, and its job, for ever.
+    const stallMs = this.stallTimeoutMs[o.mode === 'bulk' ? 'bulk' : 'realtime'];
+    let stalled = false;
+    const stallTimer = setTimeout(() => {
+      stalled = true;
+      this.stats.stalls++;
+      idle.abort(new Error(`probe ${url} sent no result for ${stallMs} ms`));
+    }, stallMs);
+    // Every address answered: only the stream's end is left to come. One that does not come (the
+    // engine stuck after its last result, keep-alives going on) is not waited for beyond a moment.
+    let endTimer: NodeJS.Timeout | undefined;
     try {
       const res = await call(`${url}/v1/verify`, {
         method: 'POST',
@@ -213,15 +251,25 @@ export class ProbeClient {
         if (n === undefined) continue;
         if (n <= 1) due.delete(result.email);
         else due.set(result.email, n - 1);
+        stallTimer.refresh();
         emit(result);
+        if (due.size === 0 && !endTimer) {
+          clearTimeout(stallTimer);
+          clearTimeout(idleTimer);
+          endTimer = setTimeout(() => idle.abort(new Error(`probe ${url} answered everything but did not end its stream`)), STREAM_END_GRACE_MS);
+        }
       }
+      if (stalled) throw new ProbeStalledError(url, stallMs, owed());
       return owed();
     } catch (err) {
       if (signal.aborted) throw err;
+      if (stalled) throw err instanceof ProbeStalledError ? err : new ProbeStalledError(url, stallMs, owed());
       if (err instanceof ProbeRequestError) throw err;
       return owed(); // connection refused, reset, cut short, silent too long: the caller plans it again elsewhere
     } finally {
       clearTimeout(idleTimer);
+      clearTimeout(stallTimer);
+      clearTimeout(endTimer);
     }
   }
 }
