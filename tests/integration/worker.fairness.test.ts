@@ -6,7 +6,8 @@ import { closeDeps, createDeps } from '../../server/boot';
 import type { AppDeps } from '../../server/deps';
 import { readEnv } from '../../server/env';
 import { createJob } from '../../server/features/jobs/jobs.service';
-import { ACCOUNT_CHUNK_WINDOW } from '../../server/features/jobs/chunk-dispatch';
+import { ACCOUNT_CHUNK_WINDOW, dispatchAllAccounts } from '../../server/features/jobs/chunk-dispatch';
+import { failJob } from '../../server/features/jobs/bulk-pipeline';
 import { startWorker, type WorkerHandle } from '../../server/worker/runner';
 import { createTestDb, type TestDb } from '../helpers/test-db';
 import { credits, plainDomains, resultStats, seedAccount, startProbeWorld, waitForJob, type ProbeWorld } from './jobs.world';
@@ -74,4 +75,21 @@ describe('fairness across accounts', () => {
     expect(await resultStats(tdb.db, first.jobId)).toEqual({ rows: 0, unique: 0 });
     expect(await credits(tdb.db, acct.accountId)).toBe(990);
   }, 90_000);
+
+  it("a failed job hands its window to the account's next job, and the sweep refills a window nothing refilled", async () => {
+    const acct = await seedAccount(tdb.db, { plan: 'pro', credits: 1000 });
+    const first = await createJob(tdb.db, { accountId: acct.accountId, userId: acct.userId, filename: 'first.csv', emails: pw.world.emails.slice(0, 100), source: 'upload', depth: 'smtp', chunkSize: 5 });
+    const second = await createJob(tdb.db, { accountId: acct.accountId, userId: acct.userId, filename: 'second.csv', emails: pw.world.emails.slice(100, 130), source: 'upload', depth: 'smtp', chunkSize: 5 });
+    const queued = async (jobId: string) => Number((await sql<{ n: number }>`select count(*)::int as n from graphile_worker._private_jobs where key like ${`bulk-validate-chunk:${jobId}:%`}`.execute(tdb.db)).rows[0]!.n);
+    expect([await queued(first.jobId), await queued(second.jobId)]).toEqual([ACCOUNT_CHUNK_WINDOW, 0]);
+    await failJob(tdb.db, first.jobId, 'The verification service was unavailable.');
+    expect([await queued(first.jobId), await queued(second.jobId)]).toEqual([0, ACCOUNT_CHUNK_WINDOW]);
+    // Chunk tasks lost without their transaction queuing the next (an operator's delete): the sweep queues them again.
+    await sql`delete from graphile_worker._private_jobs where key like ${`bulk-validate-chunk:${second.jobId}:%`}`.execute(tdb.db);
+    expect(await dispatchAllAccounts(tdb.db)).toBeGreaterThanOrEqual(ACCOUNT_CHUNK_WINDOW);
+    expect(await queued(second.jobId)).toBe(ACCOUNT_CHUNK_WINDOW);
+    expect(await dispatchAllAccounts(tdb.db)).toBe(0);
+    await sql`delete from graphile_worker._private_jobs where key like ${`bulk-validate-chunk:${second.jobId}:%`}`.execute(tdb.db);
+    await tdb.db.updateTable('validation_job').set({ status: 'cancelled' }).where('id', '=', second.jobId).execute();
+  });
 });
