@@ -19,56 +19,34 @@ export function shortGroup(err: unknown, lastRcptReply: RawReply | null): unknow
 }
 
 /**
- * Reads what follows a pipelined group's last RCPT answer for up to `graceMs`, before the answers are
- * handed over (RFC 2920 section 3.1: one reply per command, in order; RFC 5321 4.1.1.10: QUIT's is
- * 221). Throws out of step when the count is off: the server closed with QUIT unanswered while the
- * last RCPT answer could be QUIT's own (one reply short), or a second reply follows the one in QUIT's
- * place (one too many: answers shifted onto the wrong recipients). Resolves true when QUIT's reply
- * came (the connection can be closed), false when nothing came in time.
+ * Reads what follows a pipelined group's last RCPT answer, before the answers are handed over (RFC
+ * 2920 section 3.1: one reply per command, in order; RFC 5321 4.1.1.10: QUIT's is 221). The reply in
+ * QUIT's place is waited for up to `quitMs`; when it is not 221 (a server that answers QUIT "250 Bye",
+ * or the real answer of the last recipient, shifted), one more is waited for up to `quitMs` or the
+ * close. Throws out of step when the count is off or cannot be told: the server closed with QUIT
+ * unanswered while the last RCPT answer could be QUIT's own (one reply short), a second reply follows
+ * the one in QUIT's place (one too many: answers shifted onto the wrong recipients, however late it
+ * comes), or nothing came in QUIT's place at all (a late reply there could be one too many, and no
+ * answer is believed on a count that was never checked). Resolves once the count adds up.
  */
-export async function checkReplyCount(conn: SmtpConnection, graceMs: number, lastRcptReply: RawReply | null, signal: AbortSignal | undefined): Promise<boolean> {
+export async function checkReplyCount(conn: SmtpConnection, quitMs: number, lastRcptReply: RawReply | null, signal: AbortSignal | undefined): Promise<void> {
   const next = async (): Promise<RawReply | 'closed' | 'none'> => {
     try {
-      return await conn.read(graceMs, signal);
+      return await conn.read(quitMs, signal);
     } catch (err) {
       if (err instanceof SmtpError && err.kind === 'closed') return 'closed';
-      // Nothing in time, or the check is gone (the answers are handed over as they are).
-      if (err instanceof SmtpError && (err.kind === 'timeout' || err.kind === 'aborted')) return 'none';
-      throw err;
+      if (err instanceof SmtpError && err.kind === 'timeout') return 'none';
+      throw err; // aborted: the check has gone
     }
   };
   const quit = await next();
-  if (quit === 'none') return false;
+  if (quit === 'none') throw new SmtpError('out_of_step', `out of step: no reply in QUIT's place within ${quitMs} ms after the last RCPT answer, so the replies could not be counted`);
   if (quit === 'closed') {
     if (couldBeQuits(lastRcptReply)) throw new SmtpError('out_of_step', `out of step: the server closed with QUIT unanswered, and the last RCPT answer (${lastRcptReply?.code ?? ''}) may be QUIT's`);
-    return true;
+    return;
   }
-  if (quit.code === 221) return true;
+  if (quit.code === 221) return;
   const extra = await next();
   if (extra !== 'none' && extra !== 'closed') throw new SmtpError('out_of_step', `out of step: more replies than the pipelined group had commands (${quit.code}, then ${extra.code}, after the last RCPT answer)`);
-  return true; // QUIT answered oddly ("250 Bye"), nothing after it
-}
-
-/**
- * In the background, once a pipelined group's answers have been handed over (never on their path):
- * reads the reply in QUIT's place, then closes. A 221, or none in time (nothing to tell), is fine.
- * Any other reply may be QUIT's (a few servers answer it 250) or come before it: when another reply
- * follows before the close, the connection ends as out of step. The answers already handed over
- * stand (there is no one left to tell). Never throws.
- */
-export async function checkQuitReply(conn: SmtpConnection, timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
-  const next = async (): Promise<RawReply | null> => {
-    try {
-      return await conn.read(timeoutMs, signal);
-    } catch {
-      return null; // closed, silent, or the check has gone
-    }
-  };
-  const quit = await next();
-  if (quit !== null && quit.code !== 221) {
-    const extra = await next();
-    if (extra !== null) return conn.outOfStep(`${extra.code} after the reply in QUIT's place (${quit.code})`);
-  }
-  if (signal?.aborted) return conn.destroy();
-  return conn.close(timeoutMs, signal);
+  // QUIT answered oddly ("250 Bye"), and nothing after it.
 }

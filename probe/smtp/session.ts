@@ -1,22 +1,16 @@
 // One SMTP session against one MX address: banner → EHLO (HELO fallback) → STARTTLS when offered →
 // MAIL FROM → RCPT TO for each recipient (all in one write when the server offers PIPELINING) →
-// QUIT. The caller gets the replies as soon as the last RCPT is answered; QUIT's reply and the close
-// happen afterwards, and `onClosed` fires only once the socket is gone (politeness slots are held
+// QUIT. The caller gets the replies once the last RCPT is answered (pipelined: and the reply in QUIT's
+// place shows the replies add up, reply-count.ts); the close happens afterwards, and `onClosed` fires only once the socket is gone (politeness slots are held
 // till then). A server out of step before the RCPT answers are read (a reply waiting when a command
 // is written, a 2xx other than 250 to EHLO/HELO/MAIL) ends the session with no RCPT answer kept: its
 // answers cannot be told apart. A waiting 421 is the server closing, never out of step.
 import type { SmtpReply } from '../contract';
 import { classifyReply } from './reply-codes';
 import { SmtpConnection, SmtpError, type RawReply } from './connection';
-import { checkQuitReply, checkReplyCount, shortGroup } from './reply-count';
+import { checkReplyCount, shortGroup } from './reply-count';
 
 const CLOSE_GRACE_MS = 10;
-/**
- * After a pipelined group's last RCPT answer, how long QUIT's reply is looked for before the answers
- * are handed over (at least this, or as long as the server took to answer the group; never more than
- * QUIT's own wait): a reply short or one too many there shows the answers are not their commands'.
- */
-const COUNT_CHECK_MIN_MS = 25;
 /** An address with a non-ASCII character (a UTF-8 local part: domains are sent as A-labels). */
 const NON_ASCII = /[^\u0000-\u007f]/;
 
@@ -321,14 +315,13 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
       }
       const quitMs = Math.min(p.replyTimeoutMs, 2000);
       if (!quitRead && everyRcptAnswered && !rcptReplies.some((r) => r?.code === 421)) {
-        // Every RCPT answered: the next reply should be QUIT's 221, most often here already. Looked for
-        // briefly before the answers are handed over; a reply short or one too many means they are not
-        // their commands' (thrown: out of step). None in time: checked in the background (the answers
-        // stand).
-        const graceMs = Math.min(quitMs, Math.max(COUNT_CHECK_MIN_MS, Date.now() - groupSentAt));
-        const settled = await checkReplyCount(conn, graceMs, lastRcptReply, p.signal);
-        if (!settled) void checkQuitReply(conn, quitMs, outer);
-        else void conn.close(quitMs, outer);
+        // Every RCPT answered: the next reply should be QUIT's 221, most often here already. The
+        // answers are handed over only once the replies add up (a reply short, one too many however
+        // late, or none in QUIT's place: thrown, out of step, and asked again one command at a time).
+        // QUIT's wait is as long as the server took to answer the group, at least QUIT's own.
+        const countMs = Math.min(p.replyTimeoutMs, Math.max(quitMs, Date.now() - groupSentAt));
+        await checkReplyCount(conn, countMs, lastRcptReply, p.signal);
+        void conn.close(quitMs, outer);
       } else void (quitRead ? conn.close(quitMs, outer) : conn.finish(quitMs, outer));
       return result('ok', null, null, pipelining, conn.isTls);
     } else {
