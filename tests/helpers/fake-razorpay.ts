@@ -1,5 +1,6 @@
 // A stand-in for Razorpay on 127.0.0.1 (Basic auth, answers shaped like the real API): orders,
-// plans, subscriptions (create, fetch, update at cycle end, cancel) and payment refunds. It also
+// plans, subscriptions (create, fetch, update at cycle end, cancel — at once, which sends
+// subscription.cancelled, or at the cycle end) and payment refunds. It also
 // acts out a subscription's life — checkout payment, renewals, failed renewals, halting,
 // cancellation, refunds — sending the signed webhooks Razorpay would send (HMAC-SHA256 hex of the
 // raw body with the webhook secret, X-Razorpay-Event-Id) to the URL it is given. Its clock is
@@ -32,6 +33,15 @@ export interface FakeRazorpay {
    * payment can be refunded again) and refund.failed is sent.
    */
   failRefund(refundId: string): Promise<FakeWebhook>;
+  /**
+   * From now on, the subscription.cancelled that an immediate cancel (cancel_at_cycle_end=0) sends is
+   * collected in the returned list instead of sent (deliver it later: out-of-order tests).
+   */
+  holdCancelledWebhooks(): FakeWebhook[];
+  /** The next immediate cancel sends its subscription.cancelled before answering the API call (out-of-order tests). */
+  cancelledWebhookFirst(): void;
+  /** Resolves once every webhook sent on its own after an API answer (subscription.cancelled, refund.processed) has been answered. */
+  settled(): Promise<void>;
   /** Where webhooks go, signed with this secret. */
   webhooks(target: { url: string; secret: string }): void;
   /** The fake's clock (unix seconds); defaults to the wall clock. */
@@ -123,6 +133,14 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
   const requests: FakeRazorpayRequest[] = [];
   let failStatus: number | null = null;
   let refundHold: { arrived: () => void; released: Promise<void> } | null = null;
+  let cancelledHeld: FakeWebhook[] | null = null;
+  let cancelledFirst = false;
+  // Webhooks sent on their own after an API answer (subscription.cancelled, refund.processed), not yet answered.
+  const pending = new Set<Promise<unknown>>();
+  const inFlight = (p: Promise<unknown>) => {
+    const q = p.catch((err: unknown) => console.error('[fake razorpay] webhook delivery failed:', err)).finally(() => pending.delete(q));
+    pending.add(q);
+  };
   const plans = new Map<string, FakePlan>();
   const subscriptions = new Map<string, FakeSubscription>();
   const payments = new Map<string, { id: string; amount: number; currency: string; subscription_id: string }>();
@@ -202,8 +220,25 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
         }
         if (req.method === 'POST' && subMatch[2]) {
           if (sub.status === 'cancelled') return error(400, 'BAD_REQUEST_ERROR', 'Subscription is not cancellable in cancelled status.');
-          if (body.cancel_at_cycle_end === 1 || body.cancel_at_cycle_end === true) sub.cancel_at_cycle_end = true;
-          else sub.status = 'cancelled';
+          if (body.cancel_at_cycle_end === 1 || body.cancel_at_cycle_end === true) {
+            sub.cancel_at_cycle_end = true;
+            return void res.end(JSON.stringify(subEntity(sub)));
+          }
+          // Cancelled at once: Razorpay answers and sends subscription.cancelled (as it does at a cycle
+          // end), in no promised order.
+          sub.status = 'cancelled';
+          const w = target ? api.build('subscription.cancelled', { subscription: { entity: subEntity(sub) } }) : null;
+          const first = cancelledFirst;
+          cancelledFirst = false;
+          if (w && cancelledHeld) cancelledHeld.push(w);
+          else if (w && first) {
+            // The webhook first; the answer once it is answered, or after a while (a server that holds
+            // the account while it waits for this answer makes the webhook wait for it).
+            const delivered = api.deliver(w);
+            inFlight(delivered);
+            void Promise.race([delivered, new Promise((r) => setTimeout(r, 1500))]).then(() => res.end(JSON.stringify(subEntity(sub))));
+            return;
+          } else if (w) inFlight(new Promise<void>((r) => setImmediate(r)).then(() => api.deliver(w)));
           return void res.end(JSON.stringify(subEntity(sub)));
         }
       }
@@ -241,7 +276,7 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
         hold?.arrived();
         void (hold?.released ?? Promise.resolve()).then(() => {
           res.end(JSON.stringify({ id: refund.id, entity: 'refund', amount, currency: pay.currency, payment_id: pay.id, notes: body.notes ?? [], status: 'processed', speed_processed: 'normal', created_at: now() }));
-          setImmediate(() => void api.deliver(api.build('refund.processed', { refund: { entity: { id: refund.id, entity: 'refund', payment_id: pay.id, amount, status: 'processed' } }, payment: { entity: { id: pay.id, entity: 'payment', amount: pay.amount, currency: pay.currency, status: 'refunded' } } })));
+          inFlight(new Promise<void>((r) => setImmediate(r)).then(() => api.deliver(api.build('refund.processed', { refund: { entity: { id: refund.id, entity: 'refund', payment_id: pay.id, amount, status: 'processed' } }, payment: { entity: { id: pay.id, entity: 'payment', amount: pay.amount, currency: pay.currency, status: 'refunded' } } }))));
         });
         return;
       }
@@ -324,6 +359,16 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
       const released = new Promise<void>((r) => (release = r));
       refundHold = { arrived, released };
       return { arrived: arrivedP, release };
+    },
+    holdCancelledWebhooks() {
+      cancelledHeld = [];
+      return cancelledHeld;
+    },
+    cancelledWebhookFirst() {
+      cancelledFirst = true;
+    },
+    async settled() {
+      while (pending.size) await Promise.all([...pending]);
     },
     webhooks(t) {
       target = t;

@@ -6,10 +6,11 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
 import { lockAccountBilling } from './billing-locks';
-import { endIfDue, isPendingSuccessor } from './subscription-lifecycle';
+import { LIVE_STATUSES, endIfDue, isPendingSuccessor } from './subscription-lifecycle';
 import { lockForRefund, lowerPlanForRefund } from './billing-refunds';
 import { BILLING_MESSAGES } from './billing-messages';
-import { gatewayFor, providerError, stopSubscription } from './billing-gateway';
+import { gatewayFor, providerError, stopAtGateway } from './billing-gateway';
+import type { PaymentGateway } from './razorpay';
 import { refundEligibility } from './billing.queries';
 
 /** Owner only: the subscription stops renewing; the plan runs to the period's end, then Free. */
@@ -20,43 +21,59 @@ export async function cancelSubscription(deps: AppDeps, o: { accountId: string; 
   const sub = await deps.db.selectFrom('subscription').select(['id', 'mode', 'follows_id', 'current_start']).where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirstOrThrow();
   const gateway = gatewayFor(deps);
   if (!gateway || gateway.mode !== sub.mode) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.unavailable);
+  // A subscription stopped at once is stopped under the account's billing lock, and recorded with
+  // the account's change in the same transaction: Razorpay's subscription.cancelled for it, which
+  // may come before its answer, waits for the lock and finds it ended here (a confirmation, not a
+  // second cancellation).
   if (isPendingSuccessor(sub) && sub.follows_id) {
     // A resumed plan cancelled again before its new subscription was charged: that subscription is
     // stopped at once (nothing was paid on it) and the plan ends with the period already paid, as before.
     const follows = sub.follows_id;
-    try {
-      await stopSubscription(deps, gateway, sub.id);
-    } catch (err) {
-      throw providerError(err, 'cancellation');
-    }
     await deps.db.transaction().execute(async (trx) => {
       await lockAccountBilling(trx, o.accountId);
-      await trx.updateTable('account').set({ subscription_id: follows, cancel_at_period_end: true, updated_at: new Date() }).where('id', '=', o.accountId).where('subscription_id', '=', sub.id).execute();
+      await stopAt(gateway, sub.id);
+      const now = new Date();
+      await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: now }).where('id', '=', sub.id).where('status', 'in', LIVE_STATUSES).execute();
+      await trx.updateTable('account').set({ subscription_id: follows, cancel_at_period_end: true, updated_at: now }).where('id', '=', o.accountId).where('subscription_id', '=', sub.id).execute();
       await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.cancelled', targetType: 'subscription', targetId: sub.id, data: { ends_at: account.current_period_end?.toISOString() ?? null, resumed_not_started: true, follows } });
-      await endIfDue(trx, o.accountId, new Date());
+      await endIfDue(trx, o.accountId, now);
     });
     return { endsAt: account.current_period_end?.toISOString() ?? null, endedNow: false };
   }
   // A renewal left unpaid (past due, suspended) has no paid period to run to: stopped at once, or
   // Razorpay would go on retrying it until the cycle end and charge the customer who cancelled.
   const unpaid = account.subscription_status === 'past_due' || account.subscription_status === 'suspended';
-  try {
-    if (unpaid) await stopSubscription(deps, gateway, sub.id);
-    else await gateway.cancelSubscription(sub.id, true);
-  } catch (err) {
-    throw providerError(err, 'cancellation');
+  if (!unpaid) {
+    try {
+      await gateway.cancelSubscription(sub.id, true);
+    } catch (err) {
+      throw providerError(err, 'cancellation');
+    }
   }
-  const now = new Date();
-  // Unpaid past the period's end: the plan ends now (a period still running runs to its end).
-  const endedNow = unpaid && (!account.current_period_end || account.current_period_end <= now);
-  const endsAt = endedNow ? now : account.current_period_end;
-  await deps.db.transaction().execute(async (trx) => {
+  return deps.db.transaction().execute(async (trx) => {
     await lockAccountBilling(trx, o.accountId);
+    if (unpaid) {
+      await stopAt(gateway, sub.id);
+      await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: new Date() }).where('id', '=', sub.id).where('status', 'in', LIVE_STATUSES).execute();
+    }
+    const now = new Date();
+    // Unpaid past the period's end: the plan ends now (a period still running runs to its end).
+    const endedNow = unpaid && (!account.current_period_end || account.current_period_end <= now);
+    const endsAt = endedNow ? now : account.current_period_end;
     await trx.updateTable('account').set({ cancel_at_period_end: true, updated_at: now }).where('id', '=', o.accountId).where('subscription_id', '=', sub.id).execute();
     await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.cancelled', targetType: 'subscription', targetId: sub.id, data: { ends_at: endsAt?.toISOString() ?? null, ...(unpaid ? { unpaid: true } : {}) } });
     if (endedNow) await endIfDue(trx, o.accountId, now);
+    return { endsAt: endsAt?.toISOString() ?? null, endedNow };
   });
-  return { endsAt: endsAt?.toISOString() ?? null, endedNow };
+}
+
+/** Stops `subscriptionId` at Razorpay at once (the owner's cancellation: its failure is theirs to see). */
+async function stopAt(gateway: PaymentGateway, subscriptionId: string): Promise<void> {
+  try {
+    await stopAtGateway(gateway, subscriptionId);
+  } catch (err) {
+    throw providerError(err, 'cancellation');
+  }
 }
 
 /**

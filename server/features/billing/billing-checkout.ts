@@ -268,7 +268,7 @@ async function closeOpenCheckouts(deps: AppDeps, gateway: PaymentGateway, o: { a
 export async function keepCurrentPlan(deps: AppDeps, o: { accountId: string; userId: string }): Promise<{ plan: PlanType; message: string }> {
   const account = await deps.db.selectFrom('account').select(['plan', 'subscription_id', 'billing_interval', 'current_period_end']).where('id', '=', o.accountId).executeTakeFirstOrThrow();
   const sub = account.subscription_id
-    ? await deps.db.selectFrom('subscription').select(['id', 'mode', 'next_plan', 'plan', 'interval', 'follows_id', 'current_start']).where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirst()
+    ? await deps.db.selectFrom('subscription').select(['id', 'mode', 'next_plan', 'next_billing_plan_id', 'plan', 'interval', 'follows_id', 'current_start']).where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirst()
     : undefined;
   // A plan or interval chosen after cancelling, not charged yet (the same plan resumed is no change: Cancel subscription stops it).
   const chosenAfterCancel = sub !== undefined && isPendingSuccessor(sub) && sub.follows_id !== null && (sub.plan !== account.plan || sub.interval !== account.billing_interval);
@@ -276,25 +276,30 @@ export async function keepCurrentPlan(deps: AppDeps, o: { accountId: string; use
   const gateway = gatewayFor(deps);
   if (!gateway || gateway.mode !== sub.mode) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.unavailable);
 
+  // The period the change waited for is over: the change has started (Razorpay charges the new plan
+  // at that moment, its webhook may still be on its way). Too late to take back; cancelling is not.
+  const tooLate = (end: Date | null, to: string) => {
+    if (end && end.getTime() <= Date.now()) throw new AppError('CONFLICT', BILLING_MESSAGES.changeStarted(to, formatDay(end)));
+  };
+
   if (chosenAfterCancel && sub.follows_id) {
     const follows = sub.follows_id;
-    try {
-      await stopAtGateway(gateway, sub.id);
-    } catch (err) {
-      throw providerError(err, 'withdrawing the plan change');
-    }
     const to = sub.plan !== account.plan ? planByType(sub.plan).name : `${planByType(sub.plan).name}, billed ${sub.interval === 'annual' ? 'annually' : 'monthly'}`;
+    tooLate(account.current_period_end, to);
+    // Stopped under the account's billing lock, recorded in the same transaction: Razorpay's
+    // subscription.cancelled for it (which may come before its answer) waits, and finds it ended.
     const endedNow = await deps.db.transaction().execute(async (trx) => {
       await lockAccountBilling(trx, o.accountId);
+      const fresh = await trx.selectFrom('account').select(['subscription_id', 'current_period_end']).where('id', '=', o.accountId).executeTakeFirstOrThrow();
+      if (fresh.subscription_id !== sub.id) throw new AppError('CONFLICT', BILLING_MESSAGES.noPlanChange);
+      tooLate(fresh.current_period_end, to);
+      try {
+        await stopAtGateway(gateway, sub.id);
+      } catch (err) {
+        throw providerError(err, 'withdrawing the plan change');
+      }
       const now = new Date();
-      const back = await trx
-        .updateTable('account')
-        .set({ subscription_id: follows, cancel_at_period_end: true, updated_at: now })
-        .where('id', '=', o.accountId)
-        .where('subscription_id', '=', sub.id)
-        .returning('id')
-        .executeTakeFirst();
-      if (!back) throw new AppError('CONFLICT', BILLING_MESSAGES.noPlanChange);
+      await trx.updateTable('account').set({ subscription_id: follows, cancel_at_period_end: true, updated_at: now }).where('id', '=', o.accountId).where('subscription_id', '=', sub.id).execute();
       await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: now }).where('id', '=', sub.id).where('status', 'in', LIVE_STATUSES).execute();
       await writeAudit(trx, {
         accountId: o.accountId,
@@ -304,13 +309,18 @@ export async function keepCurrentPlan(deps: AppDeps, o: { accountId: string; use
         targetId: sub.id,
         data: { plan: account.plan, interval: account.billing_interval, withdrawn_plan: sub.plan, withdrawn_interval: sub.interval, follows, ends_at: account.current_period_end?.toISOString() ?? null },
       });
-      // Taken back after the period it follows ended (its first charge not made yet): Free now, as a cancellation would.
+      // The period it follows ending at this very moment: Free now, as a cancellation would.
       return endIfDue(trx, o.accountId, now);
     });
     const message = endedNow || !account.current_period_end ? BILLING_MESSAGES.changeUndoneEnded(to) : BILLING_MESSAGES.changeUndone(to, planByType(account.plan).name, formatDay(account.current_period_end));
     return { plan: endedNow ? 'free' : account.plan, message };
   }
 
+  if (sub.next_plan) {
+    const next = sub.next_billing_plan_id ? await deps.db.selectFrom('billing_plan').select('interval').where('id', '=', sub.next_billing_plan_id).executeTakeFirst() : undefined;
+    const nextInterval = next?.interval ?? sub.interval;
+    tooLate(account.current_period_end, sub.next_plan !== account.plan ? planByType(sub.next_plan).name : `${planByType(sub.next_plan).name}, billed ${nextInterval === 'annual' ? 'annually' : 'monthly'}`);
+  }
   try {
     await gateway.cancelScheduledChange(sub.id);
   } catch (err) {

@@ -18,6 +18,7 @@ export const BILLING_MESSAGES = {
   changeWithdrawn: (plan: string) => `Your subscription stays on the ${plan} plan; nothing changes at the renewal.`,
   changeUndone: (to: string, plan: string, date: string) =>
     `Nothing was charged: your plan does not change to ${to}. Your ${plan} plan stays cancelled and ends on ${date}, then the account moves to Free; you can resume it until then.`,
+  changeStarted: (to: string, date: string) => `Too late to undo: your plan changed to ${to} on ${date}, when the period you had paid for ended. To stop it, cancel your subscription.`,
   changeUndoneEnded: (to: string) => `Nothing was charged: your plan does not change to ${to}. The account is now on the Free plan.`,
   noRefundable: 'There is no payment to refund on this account.',
   refundWindow: `Refunds are available within ${REFUND_WINDOW_DAYS} days of a payment.`,

@@ -57,6 +57,14 @@ export async function applySubscriptionEvent(ev: SubscriptionEvent): Promise<Eve
     }
     case 'subscription.cancelled':
     case 'subscription.completed': {
+      // Ended here already: Mailvet stopped it (a refund, an unpaid renewal or a resumed plan
+      // cancelled, a plan change undone, a checkout replaced), each in the transaction that changed
+      // the account, under the account's billing lock this event waited for. Razorpay's word on it is
+      // a confirmation, not a second cancellation of whatever the account is on now.
+      if (sub.status === 'cancelled' || sub.status === 'completed') {
+        await setStatus(e.event === 'subscription.cancelled' ? 'cancelled' : 'completed');
+        return { outcome: 'already_ended', accountId };
+      }
       await setStatus(e.event === 'subscription.cancelled' ? 'cancelled' : 'completed');
       // The plan runs to the end of the paid period, then the account falls to Free (billingTick).
       const row = await trx
