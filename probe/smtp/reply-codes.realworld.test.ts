@@ -38,6 +38,10 @@ const falseInvalid: Case[] = [
   // An account that is disabled or locked, but ours (the sender, the client), not the recipient's.
   ['our sender locked', ['550 Sender account locked'], 'policy_block'],
   ['our sender suspended (5.2.1)', ['550 5.2.1 Sender account is suspended'], 'policy_block'],
+  // "Not authorized" is about us (our sender, our client, a closed list), never a sign the mailbox is missing.
+  ['5.1.1 with our sender not authorized', ['550 5.1.1 Sender not authorized'], 'policy_block'],
+  ['5.1.1 with a recipient not authorized for us', ['550 5.1.1 <alice@example.com>: You are not authorized to send mail to this recipient'], 'policy_block'],
+  ['5.1.1 with unauthorized mail', ['550 5.1.1 Unauthorized sender for this recipient'], 'policy_block'],
   ['our account, in the second person', ['550 Your account has been disabled'], 'policy_block'],
 ];
 
