@@ -20,6 +20,18 @@ const NOT_HTTP = { status: 400, code: 'BAD_INPUT', message: 'The request is not 
 const V1_TARGET = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*)?\/v1(?:[/?#]|$)/i;
 /** The request line at the start of the bytes the parser refused: its target. */
 const REQUEST_LINE = /^[A-Za-z]+ (\S+) HTTP\//;
+/** The method at the start of the refused bytes (the request line may be cut short by the very byte refused). */
+const REQUEST_METHOD = /^([A-Za-z]+) /;
+
+/**
+ * Whether the refused request was a HEAD (the request Node has read, else the refused bytes' first
+ * word): its answer then has no body (RFC 9110 §9.3.2), or the JSON would be read as the next answer.
+ */
+function isHead(err: Error & { rawPacket?: unknown }, socket: Duplex): boolean {
+  const incoming = (socket as Duplex & { parser?: { incoming?: IncomingMessage | null } | null }).parser?.incoming;
+  if (incoming && !incoming.complete && incoming.method) return incoming.method === 'HEAD';
+  return Buffer.isBuffer(err.rawPacket) && REQUEST_METHOD.exec(err.rawPacket.subarray(0, 16).toString('latin1'))?.[1] === 'HEAD';
+}
 
 type Surface = 'v1' | 'dashboard' | 'unknown';
 
@@ -80,7 +92,7 @@ export function clientErrorAnswer(docsBase: string): ClientErrorAnswer {
         `X-Request-Id: ${randomUUID()}\r\n` +
         'X-Content-Type-Options: nosniff\r\n' +
         'Connection: close\r\n\r\n' +
-        body,
+        (isHead(err, socket) ? '' : body),
     );
   };
 }

@@ -65,6 +65,20 @@ describe('malformed HTTP', () => {
     else expect(got).toEqual(want);
   });
 
+  // A HEAD answer has no body (RFC 9110 §9.3.2): the refusal's JSON after the head was read as the
+  // start of the next answer ("Data after Connection: close" in Node's client, a desync behind a proxy).
+  it.each([
+    ['a raw byte in the path', 'HEAD /v1/jobs/\u00e9 HTTP/1.1\r\nHost: x\r\n\r\n', 400, /problem\+json/],
+    ['a raw byte in a dashboard path', 'HEAD /dashboard\u00ff HTTP/1.1\r\nHost: x\r\n\r\n', 400, /application\/json/],
+    ['a NUL in a header value', 'HEAD /v1/account HTTP/1.1\r\nHost: x\r\nX-Thing: a\u0000b\r\n\r\n', 400, /problem\+json/],
+    ['a Content-Length that is no number', 'HEAD /api/trpc/account.me HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400, /application\/json/],
+  ])('HEAD with %s: the refusal\'s status and head, no body', async (_name, bytes, status, type) => {
+    const res = await rawExchange(ts.url, Buffer.from(bytes, 'latin1'));
+    expect(res.status, res.head).toBe(status);
+    expect(res.head).toMatch(new RegExp(`content-type: [^\r\n]*${type.source}`, 'i'));
+    expect(res.body).toBe('');
+  });
+
   it('a request line that is no HTTP (no surface to tell): problem details that carry the dashboard envelope too', async () => {
     const res = await exchange('HELLO THERE\r\n\r\n');
     expect(res.status, res.head).toBe(400);
