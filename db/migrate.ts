@@ -28,6 +28,7 @@ import * as mResultViaApi from './migrations/2026_11_24_08_10_00_validation_resu
 import * as mPaymentRefundedAmount from './migrations/2026_11_24_12_10_00_payment_refunded_amount';
 import * as mSubscriptionFollows from './migrations/2026_11_24_16_40_00_subscription_follows';
 import * as mScheduleFirstRun from './migrations/2026_11_24_19_20_00_schedule_first_run';
+import * as mHashSessionTokens from './migrations/2026_11_24_21_40_00_hash_session_tokens';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_21_00_00_create_core': m001,
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_12_10_00_payment_refunded_amount': mPaymentRefundedAmount,
   '2026_11_24_16_40_00_subscription_follows': mSubscriptionFollows,
   '2026_11_24_19_20_00_schedule_first_run': mScheduleFirstRun,
+  '2026_11_24_21_40_00_hash_session_tokens': mHashSessionTokens,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

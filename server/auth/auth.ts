@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { betterAuth, type BetterAuthOptions } from 'better-auth';
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'better-auth/api';
 import { organization, twoFactor } from 'better-auth/plugins';
+import { kyselyAdapter } from '@better-auth/kysely-adapter';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
 import { claimTotpCode, clearSignInAttempts, countSignInAttempt, mayMailMailbox, recordWrongPassword, releaseTotpCode, SIGN_IN_LOCKED_MESSAGE, TOTP_CODE_USED_MESSAGE, WRONG_PASSWORDS_MESSAGE, wrongPasswordsSpent, type AuthMailKind } from '../features/account/auth-mail-throttle';
@@ -18,6 +19,7 @@ import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER, RECEIVED_AT_HEADER } from './auth
 import { rejectHostileInput, SIGN_IN_PATH, signInEmail, type HookContext } from './auth-input';
 import { markSignUpBrowser, rememberSessionBeforeVerify, settleSessionAfterVerify, VERIFY_EMAIL_PATH } from './verify-session';
 import { knownDevice, markKnownDevice } from './known-device';
+import { hashingSessionTokens, revokeListedSessions } from './session-token-hash';
 
 export interface AuthDeps {
   pool: pg.Pool;
@@ -120,6 +122,10 @@ function beforeHook(db: Db) {
   return createAuthMiddleware(async (ctx) => {
     rejectHostileInput(ctx);
     await rememberSessionBeforeVerify(ctx);
+    if (ctx.path === '/revoke-session' || ctx.path === '/revoke-other-sessions') {
+      const session = await getSessionFromCtx(ctx).catch(() => null);
+      await revokeListedSessions(db, ctx, session ? { userId: session.user.id, token: session.session.token } : null);
+    }
     if (TWO_FACTOR_CODE_PATHS.has(ctx.path)) {
       const trust = (ctx.body as { trustDevice?: unknown } | undefined)?.trustDevice;
       if (trust !== undefined && trust !== false) throw new APIError('BAD_REQUEST', { message: TRUST_DEVICE_MESSAGE, code: 'TRUST_DEVICE_NOT_OFFERED' });
@@ -326,7 +332,8 @@ export function createAuth(d: AuthDeps) {
     baseURL: d.baseURL,
     basePath: '/api/auth',
     secret: d.secret,
-    database: d.pool,
+    // The session table keeps SHA-256(token), never the token the cookie carries (session-token-hash.ts).
+    database: (options: BetterAuthOptions) => hashingSessionTokens(kyselyAdapter(d.db, { type: 'postgres', transaction: true })(options)),
     telemetry: { enabled: false },
     // The app's origins, and a verified custom domain's own origin for requests that came to it.
     trustedOrigins: async (request) => {
