@@ -6,7 +6,7 @@ import { closeDeps, createDeps } from '../../server/boot';
 import type { AppDeps } from '../../server/deps';
 import { readEnv } from '../../server/env';
 import { createJob } from '../../server/features/jobs/jobs.service';
-import { ACCOUNT_CHUNK_WINDOW, dispatchAllAccounts } from '../../server/features/jobs/chunk-dispatch';
+import { ACCOUNT_CHUNK_WINDOW, dispatchAllAccounts, dispatchChunks } from '../../server/features/jobs/chunk-dispatch';
 import { failJob } from '../../server/features/jobs/bulk-pipeline';
 import { startWorker, type WorkerHandle } from '../../server/worker/runner';
 import { createTestDb, type TestDb } from '../helpers/test-db';
@@ -91,5 +91,35 @@ describe('fairness across accounts', () => {
     expect(await dispatchAllAccounts(tdb.db)).toBe(0);
     await sql`delete from graphile_worker._private_jobs where key like ${`bulk-validate-chunk:${second.jobId}:%`}`.execute(tdb.db);
     await tdb.db.updateTable('validation_job').set({ status: 'cancelled' }).where('id', '=', second.jobId).execute();
+  });
+
+  it("an account's two jobs share its window: the newer does not stop the older one, nor wait for it", async () => {
+    const acct = await seedAccount(tdb.db, { plan: 'pro', credits: 1000 });
+    const queuedChunks = () =>
+      sql<{ job_id: string; chunk_no: number; key: string }>`
+        select (payload->>'jobId') as job_id, (payload->>'chunkNo')::int as chunk_no, key from graphile_worker._private_jobs
+        where key like 'bulk-validate-chunk:%' and payload->>'jobId' in (select id::text from validation_job where account_id = ${acct.accountId})
+        order by run_at, id`.execute(tdb.db);
+    /** What a worker with one slot does: the oldest queued chunk completes and its transaction queues the next. Returns the job queued. */
+    const completeOldest = async (): Promise<string[]> => {
+      const [oldest] = (await queuedChunks()).rows;
+      const before = new Set((await queuedChunks()).rows.map((r) => r.key));
+      await tdb.db.transaction().execute(async (trx) => {
+        await trx.updateTable('validation_job_chunk').set({ completed_at: new Date() }).where('job_id', '=', oldest!.job_id).where('chunk_no', '=', oldest!.chunk_no).execute();
+        await sql`delete from graphile_worker._private_jobs where key = ${oldest!.key}`.execute(trx);
+        await dispatchChunks(trx, acct.accountId);
+      });
+      return (await queuedChunks()).rows.filter((r) => !before.has(r.key)).map((r) => r.job_id);
+    };
+    const older = await createJob(tdb.db, { accountId: acct.accountId, userId: acct.userId, filename: 'older.csv', emails: pw.world.emails.slice(0, 150), source: 'upload', depth: 'smtp', chunkSize: 5 });
+    for (let i = 0; i < 10; i++) await completeOldest(); // the older job is 10 chunks in
+    const newer = await createJob(tdb.db, { accountId: acct.accountId, userId: acct.userId, filename: 'newer.csv', emails: pw.world.emails.slice(0, 100), source: 'upload', depth: 'smtp', chunkSize: 5 });
+    const next: string[] = [];
+    for (let i = 0; i < 12; i++) next.push(...(await completeOldest()));
+    const share = (jobId: string) => next.filter((j) => j === jobId).length;
+    expect(share(older.jobId)).toBeGreaterThanOrEqual(5);
+    expect(share(newer.jobId)).toBeGreaterThanOrEqual(5);
+    await tdb.db.updateTable('validation_job').set({ status: 'cancelled' }).where('account_id', '=', acct.accountId).execute();
+    await sql`delete from graphile_worker._private_jobs where key like 'bulk-validate-chunk:%'`.execute(tdb.db);
   });
 });

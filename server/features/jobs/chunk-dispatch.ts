@@ -10,8 +10,9 @@
 // most ACCOUNT_CHUNK_WINDOW chunks of each account already busy (one when they fill the slots), while
 // a job alone still has the window's slots to itself. (A named graphile-worker queue per account
 // would serialise the account's chunks: one slot for a big job however idle the workers.)
-// Within an account, the chunk with the lowest number goes first (then the older job): a small job
-// the account starts while its big one runs is not held behind it either.
+// Within an account, its unfinished jobs share the window evenly (the job with the fewest chunks in
+// flight goes next, the older on a tie): a small job the account starts while its big one runs is
+// not held behind it, nor does the big one stop while the new one runs.
 //
 // The window is counted and filled under a per-account advisory lock, in the transaction that
 // creates the job, completes a chunk, fails or cancels a job: what is queued commits with it, so a
@@ -49,8 +50,11 @@ export async function dispatchChunks(trx: Db, accountId: string, window = ACCOUN
         join validation_job_chunk c on c.job_id = j.id and c.completed_at is null
        where j.account_id = ${accountId} and j.status in ('pending', 'processing')
     )
-    select job_id, chunk_no from open where not queued
-     order by chunk_no, created_at, job_id
+    , flying as (select job_id, count(*) filter (where queued) as n from open group by job_id)
+    select w.job_id, w.chunk_no from (
+      select job_id, chunk_no, created_at, row_number() over (partition by job_id order by chunk_no) as turn from open where not queued
+    ) w join flying f on f.job_id = w.job_id
+     order by f.n + w.turn, w.created_at, w.job_id
      limit greatest(0, ${window}::int - (select count(*) from open where queued)::int)`.execute(trx);
   if (r.rows.length === 0) return 0;
   await sql`
