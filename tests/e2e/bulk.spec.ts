@@ -64,3 +64,16 @@ test('a paid account picks a CSV: wrong type and size are refused, a good file b
   await expect(row).toHaveCount(1);
   await expect(row.getByTestId('job-total')).toHaveText('8');
 });
+
+test('the upload toast says what of the file is not checked (a value too long to be an address), and an Outlook export gives every contact its addresses', async ({ page }) => {
+  await newUserOn(page, '/dashboard/bulk', { tag: 'e2e-bulk-left-out', plan: 'starter' });
+  const long = `${'x'.repeat(1100)}@normal.mailworld.test`;
+  const outlook = `First Name,E-mail Address,E-mail 2 Address\r\nAnn,ann@normal.mailworld.test,${long}\r\nBo,,bo@normal.mailworld.test\r\n`;
+  await page.getByLabel('CSV file').setInputFiles({ name: 'outlook.csv', mimeType: 'text/csv', buffer: Buffer.from(outlook) });
+  await page.getByRole('button', { name: 'Upload and Validate' }).click();
+  const success = toast(page, 'Upload Successful');
+  await expect(success).toContainText('2 emails queued for validation');
+  await expect(success).toContainText('1 value was left out: longer than 1,024 characters, too long to be an email address.');
+  await page.waitForURL('**/dashboard/history');
+  await expect(page.getByTestId('job-row').filter({ hasText: 'outlook.csv' }).getByTestId('job-total')).toHaveText('2');
+});

@@ -67,6 +67,17 @@ describe('POST /api/jobs/upload', () => {
     expect(await credits(ts.testDb.db, accountId)).toBe(100);
   });
 
+  it('says what the file held that is not checked: a value too long to be an address is counted in the answer (skipped), never dropped unsaid', async () => {
+    const { c, accountId } = await customer('starter', 100);
+    const long = `${'x'.repeat(1100)}@csv-intake.test`;
+    const up = await uploadCsv(c, 'outlook.csv', `Name,E-mail Address,E-mail 2 Address\r\nAnn,ann@csv-intake.test,${long}\r\nBo,,bo@csv-intake.test\r\nCy,"cy@csv-intake.test; ann@csv-intake.test",\r\n`);
+    expect(up.status).toBe(200);
+    expect(up.body).toMatchObject({ totalEmails: 3, duplicates: 1, skipped: 1 });
+    const chunks = await ts.testDb.db.selectFrom('validation_job_chunk').select('emails').where('job_id', '=', up.body.jobId).execute();
+    expect(chunks.flatMap((ch) => ch.emails).sort()).toEqual(['ann@csv-intake.test', 'bo@csv-intake.test', 'cy@csv-intake.test']);
+    expect(await credits(ts.testDb.db, accountId)).toBe(100);
+  });
+
   it('refuses a file name holding a NUL character with a 4xx, makes no job and keeps no file', async () => {
     const { c, accountId, userId } = await customer('starter', 100);
     const up = await uploadCsv(c, 'list\u0000.csv', 'email\r\nann@csv-intake.test\r\n');

@@ -1,6 +1,7 @@
 // Two plain-HTTP doors for bulk jobs, beside tRPC, for what JSON carries badly:
 //   POST /api/jobs/upload?filename=list.csv   body: the file's bytes (fetch(url, { body: file })), ≤ 10 MB
-//        → 200 { jobId, totalEmails, fileName, duplicates } | 4xx { error: { code, title?, message } }
+//        → 200 { jobId, totalEmails, fileName, duplicates, skipped } | 4xx { error: { code, title?, message } }
+//        (duplicates: addresses counted once; skipped: values too long to be an address, left out)
 //   GET  /api/jobs/:jobId/export[?result=valid|invalid|risky] → the result CSV as a download (UTF-8, BOM first)
 //        (completed jobs only; `result` keeps only those verdicts, comma-separated)
 // Same session cookie, same services and the same plan gate as the tRPC procedures.
@@ -48,7 +49,7 @@ export function jobsHttpRouter(deps: AppDeps): express.Router {
         const filename = typeof req.query.filename === 'string' ? req.query.filename : '';
         const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         const out = await uploadBulkFile(deps, caller, { filename, bytes, type: req.headers['content-type'] ?? null });
-        res.json({ jobId: out.jobId, totalEmails: out.totalEmails, fileName: out.fileName, duplicates: out.duplicates });
+        res.json({ jobId: out.jobId, totalEmails: out.totalEmails, fileName: out.fileName, duplicates: out.duplicates, skipped: out.skipped });
       } catch (err) {
         sendError(res, err, UPLOAD_MESSAGES.failed.message);
       }

@@ -154,7 +154,7 @@ export async function uploadBulkFile(
   caller: Caller & { userId: string },
   file: { filename: string; bytes: Uint8Array; type?: string | null },
   now = new Date(),
-): Promise<CreatedJob & { fileName: string; duplicates: number }> {
+): Promise<CreatedJob & { fileName: string; duplicates: number; skipped: number }> {
   checkUploadFile(file.filename, file.bytes.byteLength, file.type);
   const parsed = parseOrRefuse(file.bytes);
   await assertServiceActive(deps.db, caller.accountId);
@@ -170,7 +170,7 @@ export async function uploadBulkFile(
       depth: depthForPlan(caller.plan),
       filePath: fileName,
     });
-    return { ...job, fileName, duplicates: parsed.duplicates };
+    return { ...job, fileName, duplicates: parsed.duplicates, skipped: parsed.skipped };
   } catch (err) {
     // No job (refused in its transaction, or the database failed): the caller must see that
     // error, not one from cleaning up.

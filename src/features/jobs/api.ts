@@ -11,7 +11,8 @@ import type { ResultKind } from './status-badge';
 
 type Outputs = inferRouterOutputs<AppRouter>;
 export type JobView = Outputs['jobs']['list']['jobs'][number];
-export type UploadOutcome = { jobId: string; totalEmails: number };
+/** skipped: values of the email column too long to be an address (over 1,024 characters), left out of the job. */
+export type UploadOutcome = { jobId: string; totalEmails: number; skipped: number };
 
 /** Server job → the list's row (breakdown from the job's running counts). */
 export function toJobItem(j: JobView): JobItem {
@@ -189,12 +190,12 @@ export function useUploadCsv() {
         headers: { 'Content-Type': file.type || 'text/csv' },
         body: file,
       });
-      const body = (await res.json().catch(() => null)) as { jobId?: string; totalEmails?: number; error?: { message?: string; title?: string; code?: string } | string } | null;
+      const body = (await res.json().catch(() => null)) as { jobId?: string; totalEmails?: number; skipped?: number; error?: { message?: string; title?: string; code?: string } | string } | null;
       if (!res.ok || !body?.jobId) {
         const err = typeof body?.error === 'object' ? body.error : undefined;
         throw new UploadError(err?.message ?? '', err?.title, err?.code);
       }
-      return { jobId: body.jobId, totalEmails: body.totalEmails ?? 0 };
+      return { jobId: body.jobId, totalEmails: body.totalEmails ?? 0, skipped: body.skipped ?? 0 };
     },
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.infiniteQueryKey() });

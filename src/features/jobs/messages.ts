@@ -13,6 +13,12 @@ export const BULK_TEXT = {
   tooLargeTitle: UPLOAD_MESSAGES.tooLarge.title,
   tooLargeBody: UPLOAD_MESSAGES.tooLarge.message,
   uploadSuccessTitle: 'Upload Successful',
+  /** Spec 8: Upload Successful shows the email count and the job id; and what of the file was left out, if anything. */
+  uploadSuccessBody: (r: { totalEmails: number; jobId: string; skipped: number }) =>
+    `${r.totalEmails.toLocaleString('en-US')} email${r.totalEmails === 1 ? '' : 's'} queued for validation. Job ID: ${r.jobId}` +
+    (r.skipped > 0
+      ? `. ${r.skipped.toLocaleString('en-US')} value${r.skipped === 1 ? ' was' : 's were'} left out: longer than 1,024 characters, too long to be an email address.`
+      : ''),
   uploadFailedTitle: UPLOAD_MESSAGES.failed.title,
   uploadFailedFallback: UPLOAD_MESSAGES.failed.message,
 } as const;

@@ -25,9 +25,7 @@ export default function BulkUploadRoute() {
     setBusy(true);
     try {
       const r = await upload.mutateAsync(file);
-      toast.success(BULK_TEXT.uploadSuccessTitle, {
-        description: `${r.totalEmails.toLocaleString('en-US')} email${r.totalEmails === 1 ? '' : 's'} queued for validation. Job ID: ${r.jobId}`,
-      });
+      toast.success(BULK_TEXT.uploadSuccessTitle, { description: BULK_TEXT.uploadSuccessBody(r) });
       navigate(paths.dashboard.history);
       return true;
     } catch (e) {
