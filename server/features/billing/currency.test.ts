@@ -54,6 +54,28 @@ describe('countryOfIp', () => {
   });
 });
 
+describe('countryOfIp and redirects', () => {
+  it('never follows a redirect from the geolocation service (it could point inside: 169.254.169.254, localhost): unplaced, USD', async () => {
+    const inside: string[] = [];
+    const metadata = http.createServer((req, res) => {
+      inside.push(req.url ?? '');
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ country_code: 'IN' }));
+    });
+    await new Promise<void>((r) => metadata.listen(0, '127.0.0.1', () => r()));
+    const redirector = http.createServer((_req, res) => {
+      res.writeHead(302, { location: `http://127.0.0.1:${(metadata.address() as AddressInfo).port}/latest/meta-data/` }).end();
+    });
+    await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', () => r()));
+    try {
+      expect(await countryOfIp(`http://127.0.0.1:${(redirector.address() as AddressInfo).port}/{ip}/json`, '49.36.12.7')).toBeNull();
+      expect(inside).toEqual([]);
+    } finally {
+      await Promise.all([metadata, redirector].map((x) => new Promise<void>((r) => x.close(() => r()))));
+    }
+  });
+});
+
 describe('geoNetwork', () => {
   it('is the /24 of an IPv4 address and the /48 of an IPv6 one, however the address is written', () => {
     expect(geoNetwork('49.36.12.7')).toBe('49.36.12.0/24');

@@ -93,7 +93,8 @@ export async function countryOfIp(geoUrl: string, ip: string | null, o: { cache?
   if (o.cache !== false && !takeLookup(Date.now())) return null;
   let country: string | null = null;
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(3000), headers: { accept: 'application/json' } });
+    // Never a redirect: its Location could point inside (169.254.169.254, localhost); a 3xx is a failure.
+    const res = await fetch(url, { signal: AbortSignal.timeout(3000), headers: { accept: 'application/json' }, redirect: 'manual' });
     if (res.ok) {
       const body = (await res.json()) as { country_code?: unknown; country?: unknown } | null;
       const c = body?.country_code ?? body?.country;
