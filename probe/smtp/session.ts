@@ -409,7 +409,15 @@ async function greet(conn: SmtpConnection, p: SessionParams, transcript: SmtpRep
   const ehlo = await reply();
   const ehloReply = toSmtpReply('ehlo', ehlo);
   transcript.push(ehloReply);
-  if (ehlo.code === 250) return ehloKeywords(ehlo);
+  if (ehlo.code === 250) {
+    // An EHLO reply whose lines mix separators ("250-mx", "250 PIPELINING", "250 SIZE …": a space
+    // before its last line) reads as several complete replies. Those already here came before our next
+    // command, so they can only be more of this one: their lines are keywords too. (One that comes
+    // after our next command is written is a reply too many, caught as out of step.)
+    const keywords = ehloKeywords(ehlo);
+    for (const more of conn.takeQueued(250)) for (const l of more.lines) keywords.add((l.slice(4).split(/\s+/)[0] ?? '').toUpperCase());
+    return keywords;
+  }
   // A 2xx is no refusal (never a reason for HELO); 421 says the server is closing.
   if (ehlo.code === 421 || (ehlo.code >= 200 && ehlo.code < 300)) throw unexpected(ehloReply);
   conn.write([`HELO ${p.heloName}`]);
@@ -420,5 +428,6 @@ async function greet(conn: SmtpConnection, p: SessionParams, transcript: SmtpRep
   const heloReply = toSmtpReply('helo', helo);
   transcript.push(heloReply);
   if (helo.code !== 250) throw unexpected(heloReply);
+  conn.takeQueued(250); // a HELO reply written as several complete replies, as above
   return new Set();
 }
