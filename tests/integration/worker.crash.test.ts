@@ -79,6 +79,34 @@ describe('bulk jobs survive crashes and concurrency', () => {
     expect(open).toEqual([]);
   }, 120_000);
 
+  it('a job of more chunks than its account may queue at once resumes after the kill from the chunks still to queue: one result and one credit per address', async () => {
+    const { accountId, userId } = await seedAccount(tdb.db, { plan: 'starter', credits: 5000 });
+    const emails = pw.world.emails.slice(0, 2000);
+    // 20 chunks; the account holds 4 in the queue at a time, each finished one queueing the next.
+    const { jobId } = await createJob(tdb.db, { accountId, userId, filename: 'windowed.csv', emails, source: 'upload', depth: 'smtp', chunkSize: 100 });
+    const first = spawnWorker();
+    try {
+      const mid = await waitForJob(tdb.db, jobId, { timeoutMs: 40_000, until: (j) => j.processed_emails >= 450 || (j.status !== 'pending' && j.status !== 'processing') });
+      first.kill('SIGKILL');
+      await exited(first);
+      expect(mid.status).toBe('processing');
+    } finally {
+      if (first.exitCode === null && first.signalCode === null) first.kill('SIGKILL');
+    }
+    const second = spawnWorker();
+    try {
+      const done = await waitForJob(tdb.db, jobId, { timeoutMs: 60_000 });
+      expect(done.status).toBe('completed');
+      expect(done.processed_emails).toBe(2000);
+    } finally {
+      second.kill('SIGTERM');
+      await exited(second);
+    }
+    expect(await resultStats(tdb.db, jobId)).toEqual({ rows: 2000, unique: 2000 });
+    expect(await credits(tdb.db, accountId)).toBe(3000);
+    expect((await sql<{ n: number }>`select count(*)::int as n from graphile_worker._private_jobs where key like ${`bulk-validate-chunk:${jobId}:%`}`.execute(tdb.db)).rows[0]!.n).toBe(0);
+  }, 120_000);
+
   it('runs again a chunk whose last allowed attempt was on the killed worker: the job completes, one result and one credit per address', async () => {
     const { accountId, userId } = await seedAccount(tdb.db, { plan: 'starter', credits: 5000 });
     const emails = pw.world.emails.slice(0, 2000);

@@ -122,4 +122,30 @@ describe('fairness across accounts', () => {
     await tdb.db.updateTable('validation_job').set({ status: 'cancelled' }).where('account_id', '=', acct.accountId).execute();
     await sql`delete from graphile_worker._private_jobs where key like 'bulk-validate-chunk:%'`.execute(tdb.db);
   });
+
+  it('two workers on one database run every chunk of every account once, and leave nothing queued', async () => {
+    const accounts = await Promise.all([0, 1, 2].map(() => seedAccount(tdb.db, { plan: 'pro', credits: 1000 })));
+    const jobs: Array<{ jobId: string }> = [];
+    for (const [i, a] of accounts.entries()) {
+      jobs.push(await createJob(tdb.db, { accountId: a.accountId, userId: a.userId, filename: `many-${i}.csv`, emails: pw.world.emails.slice(i * 40, i * 40 + 40), source: 'upload', depth: 'smtp', chunkSize: 2 }));
+    }
+    const depsB = await createDeps({ env: readEnv({ NODE_ENV: 'test', DATA_DIR: '.data/test' }), databaseUrl: tdb.url, probe: { urls: [pw.url], token: pw.token }, runMigrations: false, poolSize: 6 });
+    const b = await startWorker(depsB, { cron: false, pollInterval: 100, concurrency: 3 });
+    try {
+      await runWorker(3, async () => {
+        for (const j of jobs) expect((await waitForJob(tdb.db, j.jobId, { timeoutMs: 60_000 })).status).toBe('completed');
+      });
+    } finally {
+      await b.stop();
+      await closeDeps(depsB);
+    }
+    for (const [i, j] of jobs.entries()) {
+      expect(await resultStats(tdb.db, j.jobId)).toEqual({ rows: 40, unique: 40 });
+      expect(await credits(tdb.db, accounts[i]!.accountId)).toBe(960);
+      // Each chunk was run once: a chunk queued twice (two transactions filling one window) or taken by both workers counts two.
+      const runs = await tdb.db.selectFrom('validation_job_chunk').select('attempts').where('job_id', '=', j.jobId).execute();
+      expect(runs.map((r) => r.attempts)).toEqual(Array(20).fill(1));
+    }
+    expect((await sql<{ n: number }>`select count(*)::int as n from graphile_worker._private_jobs where key like 'bulk-validate-chunk:%'`.execute(tdb.db)).rows[0]!.n).toBe(0);
+  }, 120_000);
 });
