@@ -8,6 +8,7 @@ export interface TaskPayloads {
   'schedule-tick': { now?: string };
   'schedule-run': { scheduleId: string; now?: string };
   'retention-purge': { now?: string };
+  'unverified-purge': { now?: string };
   'quota-reset': { now?: string };
   /** `{ jobId }`: payloads queued before delivery rows existed (a job's own webhook_url). */
   'webhook-deliver': { deliveryId: string } | { jobId: string };
@@ -23,6 +24,7 @@ export const TASKS = {
   scheduleTick: 'schedule-tick',
   scheduleRun: 'schedule-run',
   retentionPurge: 'retention-purge',
+  unverifiedPurge: 'unverified-purge',
   quotaReset: 'quota-reset',
   webhookDeliver: 'webhook-deliver',
   billingTick: 'billing-tick',

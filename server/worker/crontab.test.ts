@@ -31,6 +31,8 @@ describe('crontab', () => {
   it('purges daily, resets quotas monthly, runs billing every 10 minutes and reconciles hourly', () => {
     expect(item('retention-purge').match(at('2026-11-24T03:30:00Z'))).toBe(true);
     expect(item('retention-purge').match(at('2026-11-24T03:31:00Z'))).toBe(false);
+    expect(item('unverified-purge').match(at('2026-11-24T03:45:00Z'))).toBe(true);
+    expect(item('unverified-purge').match(at('2026-11-25T03:46:00Z'))).toBe(false);
     expect(item('quota-reset').match(at('2026-12-01T00:05:00Z'))).toBe(true);
     expect(item('quota-reset').match(at('2026-12-02T00:05:00Z'))).toBe(false);
     expect(item('billing-tick').match(at('2026-11-24T13:40:00Z'))).toBe(true);

@@ -2,6 +2,7 @@
  * Every recurring job of the worker, in graphile-worker's crontab format (UTC).
  * - schedule-tick: every minute, queues the due auto-revalidation runs.
  * - retention-purge: daily, deletes results, jobs and files older than 90 days.
+ * - unverified-purge: daily, deletes sign-ups never verified within a week (features/account/unverified-purge.ts).
  * - quota-reset: on the 1st of each month (backfilled up to a week if the workers were down);
  *   it acts once per usage period, so a repeat is harmless. Monthly subscriptions refill on their
  *   own charges instead (billing-charges.ts); annual ones on their own month starts (billing-tick).
@@ -24,6 +25,7 @@ export const CRON_PRIORITY = -10;
 export const crontab = [
   `* * * * * schedule-tick ?max=1&priority=${CRON_PRIORITY}`,
   '30 3 * * * retention-purge ?fill=2d&max=3',
+  '45 3 * * * unverified-purge ?fill=2d&max=3',
   `5 0 1 * * quota-reset ?fill=7d&max=5&priority=${CRON_PRIORITY}`,
   `*/10 * * * * billing-tick ?max=1&priority=${CRON_PRIORITY}`,
   `20 * * * * billing-reconcile ?max=1&priority=${CRON_PRIORITY}`,

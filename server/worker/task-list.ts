@@ -10,6 +10,7 @@ import { quotaResetTask } from './tasks/quota-reset';
 import { retentionPurgeTask } from './tasks/retention-purge';
 import { scheduleRunTask } from './tasks/schedule-run';
 import { scheduleTickTask } from './tasks/schedule-tick';
+import { unverifiedPurgeTask } from './tasks/unverified-purge';
 import { webhookDeliverTask } from './tasks/webhook-deliver';
 
 export interface TaskListOptions {
@@ -25,6 +26,7 @@ export function createTaskList(deps: AppDeps, o: TaskListOptions = {}): Record<T
     'schedule-tick': scheduleTickTask(deps),
     'schedule-run': scheduleRunTask(deps),
     'retention-purge': retentionPurgeTask(deps),
+    'unverified-purge': unverifiedPurgeTask(deps),
     'quota-reset': quotaResetTask(deps),
     'webhook-deliver': webhookDeliverTask(deps),
     'billing-tick': billingTickTask(deps),
