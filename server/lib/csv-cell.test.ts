@@ -39,6 +39,13 @@ describe('csvCell', () => {
     }
   });
 
+  it('formula characters after a quote (and spaces) are neutralised: a spreadsheet that splits on ";" or tab ends the quote there and runs the rest', () => {
+    for (const v of ['"=1+1"', '"=1+1', ' "@SUM(A1)', 'x;"=HYPERLINK(""https://evil.example"")', 'a,"-2+3', 'a\t "+1', 'x; \'"=1']) {
+      const line = ['x', v, 'y'].map(csvCell).join(',');
+      for (const sep of [',', ';', '\t']) expect(formula(cellsSplitOn(line, sep)), `${JSON.stringify(v)} split on ${JSON.stringify(sep)}: ${line}`).toEqual([]);
+    }
+  });
+
   it('full-width and small-form formula characters (＝ ＋ － ＠ ﹦ ﹢ ﹣ ﹫), which a CJK-locale spreadsheet reads as = + - @, are neutralised too', () => {
     const wide = /^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B]/;
     for (const v of ['\uFF1D1+1', '\uFF0B1', '\uFF0D2+3', '\uFF20SUM(A1)', '\uFE661', '\uFE621', '\uFE631', '\uFE6BSUM(A1)', '\u3000\uFF1D1', 'a;\uFF1DHYPERLINK("x")']) {
