@@ -1,9 +1,11 @@
 // /dev/outbox: the mails the app "sent" while no SMTP relay is configured. Mounted only with
 // DEV_TOOLS (npm start with the embedded database, tests), never in production, and it answers
-// loopback clients only (the socket's own address: no proxy header can fake it).
+// loopback clients only (the socket's own address: no proxy header can fake it), and not a request
+// a tunnel or proxy on this machine forwards (isThisMachine).
 // Server-rendered on purpose: it is a developer tool, not part of the product SPA.
 import type { NextFunction, Request, Response, Router } from 'express';
 import express from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { Db } from '../../db/client';
 import { recentDevMail } from '../features/outbox/dev-outbox.service';
 
@@ -22,8 +24,20 @@ export function isLoopbackSocket(remoteAddress: string | undefined): boolean {
   return a === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a);
 }
 
+/** Headers a proxy or tunnel adds for the client it forwards (ngrok, cloudflared, nginx, Caddy …). */
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-real-ip', 'cf-connecting-ip', 'true-client-ip', 'x-client-ip', 'fastly-client-ip'];
+
+/**
+ * A caller on this machine: a loopback socket that forwards nobody. A tunnel or proxy on this machine
+ * (ngrok, cloudflared, a local nginx) connects from loopback for every caller on the internet, and
+ * says so in these headers: such a request is not this machine's, whatever address the headers name.
+ */
+export function isThisMachine(req: IncomingMessage): boolean {
+  return isLoopbackSocket(req.socket.remoteAddress) && FORWARDING_HEADERS.every((h) => req.headers[h] === undefined);
+}
+
 function loopbackOnly(req: Request, res: Response, next: NextFunction) {
-  if (isLoopbackSocket(req.socket.remoteAddress)) return next();
+  if (isThisMachine(req)) return next();
   res.status(404).json({ error: 'Not found' });
 }
 

@@ -1,7 +1,7 @@
 import { fromNodeHeaders } from 'better-auth/node';
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../deps';
-import { isLoopbackSocket } from '../http/dev-outbox';
+import { isThisMachine } from '../http/dev-outbox';
 
 export interface SessionUser {
   id: string;
@@ -16,7 +16,7 @@ export interface Context {
   sessionId: string | null;
   headers: Headers;
   ip: string | null;
-  /** The TCP peer is this machine (127/8, ::1), read from the socket, never from headers: developer tools answer only it. */
+  /** The TCP peer is this machine (127/8, ::1; read from the socket) and forwards nobody (no proxy headers): developer tools answer only it. */
   fromThisMachine: boolean;
 }
 
@@ -33,5 +33,5 @@ export async function createContextInner(deps: AppDeps, headers: Headers, ip: st
 }
 
 export function contextFactory(deps: AppDeps) {
-  return ({ req }: { req: Request; res: Response }) => createContextInner(deps, fromNodeHeaders(req.headers), req.ip ?? null, isLoopbackSocket(req.socket.remoteAddress));
+  return ({ req }: { req: Request; res: Response }) => createContextInner(deps, fromNodeHeaders(req.headers), req.ip ?? null, isThisMachine(req));
 }

@@ -204,6 +204,28 @@ describe('a server with developer tools', () => {
   });
 });
 
+describe('a server with developer tools behind a tunnel or proxy on this machine (ngrok, cloudflared, a local nginx)', () => {
+  const ts = testServer({ env: { DEV_TOOLS: 'true' } });
+
+  it.each([
+    ['X-Forwarded-For', { 'x-forwarded-for': '203.0.113.7' }],
+    ['Forwarded', { forwarded: 'for=203.0.113.7;proto=https' }],
+    ['X-Real-IP', { 'x-real-ip': '203.0.113.7' }],
+    ['CF-Connecting-IP', { 'cf-connecting-ip': '203.0.113.7' }],
+  ])('a request it forwards (%s) is not this machine: no dev outbox, no test checkout', async (_name, forwarded) => {
+    const owner = await signUpVerified(ts, { email: uniqueEmail('tunnel') });
+    const headers = { cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; '), origin: ts.url, ...forwarded };
+    // The socket is loopback (the tunnel's), the caller is anyone on the internet.
+    expect((await fetch(`${ts.url}/api/dev/outbox`, { headers })).status).toBe(404);
+    expect(await (await fetch(`${ts.url}/dev/outbox`, { headers })).text()).not.toContain('Dev outbox');
+    const config = (await (await fetch(`${ts.url}/api/trpc/billing.config`, { headers })).json()) as { result: { data: { mode: string } } };
+    expect(config.result.data.mode).toBe('unavailable');
+    // Straight from this machine both are there.
+    expect((await fetch(`${ts.url}/api/dev/outbox`)).status).toBe(200);
+    expect((await owner.trpcQuery('billing.config')).body.result.data.mode).toBe('test');
+  });
+});
+
 /** The first non-loopback IPv4 address of this machine (the test needs one). */
 function lanAddress(): string {
   const a = Object.values(os.networkInterfaces())
