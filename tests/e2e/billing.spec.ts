@@ -175,6 +175,31 @@ test('a higher plan chosen after cancelling: the current plan’s card offers to
   await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-stay-on-plan.png`, fullPage: true });
 });
 
+test('a cancelled monthly plan resumed billed annually: the annual card starts then, the monthly card (the plan as billed now) stays on it', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-resume-annual') });
+  await page.goto('/dashboard/billing');
+  await pay(page, await openCheckout(page, 'Starter'), '$19.00', 'Starter');
+  await page.getByRole('button', { name: 'Cancel subscription' }).click();
+  await page.getByRole('dialog', { name: 'Cancel your subscription?' }).getByRole('button', { name: 'Cancel subscription' }).click();
+  await expect(page.getByTestId('renewal')).toContainText('Cancelled — your plan ends on');
+  await page.getByRole('radio', { name: /Annual/ }).click();
+  await card(page, 'Starter').getByRole('button', { name: 'Resume, billed annually' }).click();
+  await page.getByRole('dialog', { name: 'Mailvet checkout' }).getByRole('button', { name: 'Confirm card (test)' }).click();
+  await expect(page.getByTestId('renewal')).toContainText('billed annually from then on');
+
+  // Annual is what the renewal starts (not the plan as billed now: "Current Plan").
+  await expect(card(page, 'Starter').getByRole('button', { name: /^Starts on [A-Z][a-z]+ \d+, \d{4}$/ })).toBeVisible();
+  // Monthly is how it is billed now: keeping it so is staying on it.
+  await page.getByRole('radio', { name: /Monthly/ }).click();
+  await card(page, 'Starter').getByRole('button', { name: 'Stay on Starter' }).click();
+  const checkout = page.getByRole('dialog', { name: 'Mailvet checkout' });
+  await expect(checkout).toContainText('Nothing is charged now: your Starter plan goes on after');
+  await checkout.getByRole('button', { name: 'Confirm card (test)' }).click();
+  await expect(page.getByTestId('renewal')).toContainText('Renews on');
+  await expect(page.getByTestId('renewal')).not.toContainText('billed annually');
+  await expect(card(page, 'Starter').getByRole('button', { name: 'Current Plan' })).toBeVisible();
+});
+
 test('a renewal left unpaid: the plan card offers Pay now and the period line says it is unpaid, not that it renews', async ({ page }) => {
   await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-unpaid') });
   await page.goto('/dashboard/billing');
@@ -261,7 +286,14 @@ test('upgrading annually in the test checkout charges 20% less and shows the ren
   await page.getByRole('dialog', { name: 'Change to the Pro plan at renewal?' }).getByRole('button', { name: 'Schedule change' }).click();
   await expect(page.getByText('Plan change scheduled')).toBeVisible();
   await expect(page.getByTestId('renewal')).toHaveText(`Renews on ${expected}, billed monthly from then on.`);
+  // The monthly card is what the renewal starts; the annual one is the plan the account is on now
+  // (not "Switch to annual", which the server answers with "You are already on the Pro plan.").
+  await expect(card(page, 'Pro').getByRole('button', { name: `Starts on ${expected}` })).toBeVisible();
+  await page.getByRole('radio', { name: /Annual/ }).click();
   await expect(card(page, 'Pro').getByRole('button', { name: 'Current Plan' })).toBeVisible();
+  await expect(card(page, 'Pro').getByRole('button', { name: 'Switch to annual' })).toHaveCount(0);
+  await card(page, 'Pro').getByRole('button', { name: 'Current Plan' }).click();
+  await expect(page.getByText('Already Subscribed')).toBeVisible();
   await page.getByRole('button', { name: 'Keep my current plan' }).click();
   await expect(page.getByTestId('renewal')).toHaveText(`Renews on ${expected}.`);
 });

@@ -65,9 +65,9 @@ export function PlanCardAction({
       </Button>
     );
   }
-  // Another plan chosen after cancelling waits for the period's end: the current plan's card keeps
-  // this plan going instead (a new subscription from then, its card confirmed; nothing charged now).
-  if (ctx.isCurrent && overview?.status === 'active' && overview.resumePending && overview.nextPlan && overview.nextPlan !== plan.type && overview.interval === ctx.interval) {
+  // Another plan (or interval) chosen after cancelling waits for the period's end: the current plan's
+  // card keeps this plan going instead (a new subscription from then, its card confirmed; nothing charged now).
+  if (ctx.isCurrent && overview?.status === 'active' && overview.resumePending && (overview.nextPlan ? overview.nextPlan !== plan.type : overview.nextInterval != null) && overview.interval === ctx.interval) {
     return (
       <Button variant="outline" className="w-full" loading={pendingPlan === plan.type} disabled={!isOwner || paymentsOff} title={!isOwner ? BILLING_TEXT.ownerOnly : undefined} onClick={() => onPay(plan)}>
         Stay on {plan.name}
@@ -75,8 +75,10 @@ export function PlanCardAction({
     );
   }
   const running = overview?.status && overview.status !== 'none' && !overview.cancelAtPeriodEnd;
-  // The plan the renewal changes to (scheduled, or chosen after cancelling): it starts then, not chosen again.
-  const scheduledOn = overview?.status === 'active' && !overview.cancelAtPeriodEnd && overview.nextPlan === plan.type && (overview.nextInterval ?? overview.interval) === ctx.interval ? day(overview.currentPeriodEnd) : null;
+  // The plan the renewal changes to (scheduled, or chosen after cancelling): it starts then, not chosen
+  // again — another plan, or this plan on the interval it switches to.
+  const renewsAsThis = overview?.nextPlan ? overview.nextPlan === plan.type : ctx.isCurrent && overview?.nextInterval != null;
+  const scheduledOn = overview?.status === 'active' && !overview.cancelAtPeriodEnd && renewsAsThis && (overview.nextInterval ?? overview.interval) === ctx.interval ? day(overview.currentPeriodEnd) : null;
   if (scheduledOn) {
     return (
       <Button variant="secondary" className="w-full" onClick={() => toast.info(BILLING_TEXT.changeScheduledTitle, { description: BILLING_TEXT.changeScheduledBody(plan.name, scheduledOn) })}>
@@ -84,8 +86,9 @@ export function PlanCardAction({
       </Button>
     );
   }
-  const renewsOn = overview?.nextInterval ?? overview?.interval;
-  if (ctx.isCurrent && running && renewsOn && renewsOn !== ctx.interval) {
+  // The plan on the other interval than the one it is billed on now: a switch (at the renewal). On the
+  // interval it is billed on now it is the current plan, whatever change waits for the renewal.
+  if (ctx.isCurrent && running && overview.interval && overview.interval !== ctx.interval) {
     return (
       <Button variant="outline" className="w-full" loading={pendingPlan === plan.type} disabled={!isOwner || paymentsOff} onClick={() => onChoose(plan)}>
         Switch to {ctx.interval === 'annual' ? 'annual' : 'monthly'}
