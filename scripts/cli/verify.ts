@@ -12,7 +12,7 @@
 // rows answered until then written whole, the summary of what was done; a second one stops at once).
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { open, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, realpath, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { Command } from 'commander';
 import { addEngineOptions, cliLine, exitWhenStdoutCloses, optionsFromFlags, parseCli, stdinLine, type VerifyFlags } from '../../probe/cli';
@@ -54,6 +54,23 @@ export function resultCsvLine(r: VerificationResult, checkedAt: Date): string {
 }
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
+
+/** A file error as a line for a person: its code (what a search finds) and what it means here. */
+function fileError(err: unknown, writing: boolean): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  const meaning: Record<string, string> = {
+    ENOENT: writing ? 'its directory does not exist' : 'no such file',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EISDIR: 'a directory, not a file',
+    ENOTDIR: 'a part of the path is a file, not a directory',
+    EROFS: 'a read-only file system',
+    ENOSPC: 'no space left on the device',
+    ENAMETOOLONG: 'the name is too long',
+  };
+  if (!code) return (err as Error).message;
+  return meaning[code] ? `${code} (${meaning[code]})` : code;
+}
 const plural = (n: number, noun: string): string => `${fmt(n)} ${noun}${n === 1 ? '' : 's'}`;
 
 function clock(seconds: number): string {
@@ -197,7 +214,7 @@ async function runCsv(flags: CliFlags & { csv: string }): Promise<number> {
   try {
     parsed = await readCsvFile(flags.csv);
   } catch (err) {
-    process.stderr.write(`mailvet verify: cannot read ${flags.csv}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+    process.stderr.write(`mailvet verify: cannot read ${flags.csv}: ${fileError(err, false)}\n`);
     return 2;
   }
   if (!parsed.ok) {
@@ -214,8 +231,10 @@ async function runCsv(flags: CliFlags & { csv: string }): Promise<number> {
 async function verifyList(addresses: (stop: AbortSignal) => AsyncIterable<string>, total: number | null, flags: CliFlags, output: 'csv' | 'jsonl'): Promise<number> {
   const started = Date.now();
   // Where the result goes is checked before the work, not after hours of it: the file is made now
-  // (next to --out, written as results come, renamed onto it at the end).
-  const tmp = flags.out ? `${flags.out}.${randomUUID()}.tmp` : null;
+  // (next to --out, written as results come, renamed onto it at the end). A symbolic link at --out
+  // keeps pointing where it did: the result goes into the file it names.
+  const target = flags.out ? await realpath(flags.out).catch(() => flags.out!) : null;
+  const tmp = target ? `${target}.${randomUUID()}.tmp` : null;
   // Ctrl+C (or SIGTERM) stops the run cleanly: no further address is started, the rows answered are
   // written whole, and the summary says what was done (--out is then not written: the rows verified
   // go to <out>.partial). A second one ends the process at once, the temporary file removed.
@@ -227,25 +246,31 @@ async function verifyList(addresses: (stop: AbortSignal) => AsyncIterable<string
   let file: FileHandle | null = null;
   try {
     if (tmp) {
+      const there = await stat(target!).catch(() => null);
       // A directory at --out would refuse the rename only at the end, the whole run's results lost with it.
-      if ((await stat(flags.out!).catch(() => null))?.isDirectory()) {
+      if (there?.isDirectory()) {
         process.stderr.write(`mailvet verify: cannot write ${flags.out}: EISDIR (a directory; name the result file)\n`);
+        return 2;
+      }
+      // A pipe or a device (/dev/stdout, a FIFO) would be replaced by the renamed file, not written.
+      if (there && !there.isFile()) {
+        process.stderr.write(`mailvet verify: cannot write ${flags.out}: not a regular file (a pipe, device or socket); leave out --out to have the result CSV on stdout\n`);
         return 2;
       }
       try {
         await writeFile(tmp, '');
         file = await open(tmp, 'w');
       } catch (err) {
-        process.stderr.write(`mailvet verify: cannot write ${flags.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+        process.stderr.write(`mailvet verify: cannot write ${flags.out}: ${fileError(err, true)}\n`);
         return 2;
       }
     }
     const { code, verified, read } = await verifyInto(addresses(interruption.stop.signal), total, flags, output, started, file, interruption);
-    if (code === 2 || !file || !flags.out || !tmp) return code;
+    if (code === 2 || !file || !flags.out || !tmp || !target) return code;
     try {
       await file.close();
       file = null;
-      if (code === 0) await rename(tmp, flags.out);
+      if (code === 0) await rename(tmp, target);
       else {
         // Some addresses have no result: a file with rows missing is not the result of the list, and an
         // existing --out (an earlier run's result) stays as it was. What was verified is kept next to it.
@@ -255,7 +280,7 @@ async function verifyList(addresses: (stop: AbortSignal) => AsyncIterable<string
         process.stderr.write(`mailvet verify: ${flags.out} not written (${why})${verified > 0 ? `; the ${plural(verified, 'row')} verified are in ${partial}` : ''}\n`);
       }
     } catch (err) {
-      process.stderr.write(`mailvet verify: cannot write ${flags.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+      process.stderr.write(`mailvet verify: cannot write ${flags.out}: ${fileError(err, true)}\n`);
       return 2;
     }
     return code;
@@ -333,11 +358,16 @@ async function verifyInto(addresses: AsyncIterable<string>, total: number | null
     await out.flush();
   } catch (err) {
     if (!file) throw err;
-    process.stderr.write(`mailvet verify: cannot write ${flags.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+    process.stderr.write(`mailvet verify: cannot write ${flags.out}: ${fileError(err, true)}\n`);
     return { code: 2, verified: tally.count, read: 0 };
   } finally {
     await verifier.close();
     progress.end();
+  }
+  // Nothing on stdin (closed at once, an empty pipe): no list was given, which is no success.
+  if (total === null && run.read === 0 && !run.failure && !interruption.by) {
+    process.stderr.write('mailvet verify: no address on stdin (one address per line, or --csv FILE)\n');
+    return { code: 2, verified: 0, read: 0 };
   }
   // The list's size when it is known (a CSV): a run that stops early has not read all of it.
   const listed = Math.max(total ?? 0, run.read);
@@ -379,6 +409,14 @@ export async function runVerifyCli(argv: string[]): Promise<number> {
     .option('--probe-urls <urls>', 'comma-separated probe daemon URLs: verify on this fleet')
     .option('--probe-token <token>', 'the fleet bearer token (default: PROBE_TOKEN)')
     .action(async (flags: CliFlags, cmd: Command) => {
+      // An unset variable (--csv "$LIST") must not turn into reading stdin, or writing stdout.
+      for (const [flag, value] of [['--csv', flags.csv], ['--out', flags.out]] as const) {
+        if (value !== undefined && value.trim() === '') {
+          process.stderr.write(`mailvet verify: ${flag} needs a file name\n`);
+          code = 2;
+          return;
+        }
+      }
       if (flags.out && !flags.csv) {
         process.stderr.write('mailvet verify: --out needs --csv\n');
         code = 2;
@@ -408,7 +446,8 @@ export async function runVerifyCli(argv: string[]): Promise<number> {
         code = 2;
       }
     });
-  await parseCli(program, argv, (c) => (code = c));
+  // A mistyped flag or value is input refused (2), not addresses left unverified (1).
+  await parseCli(program, argv, (c) => (code = c === 0 ? 0 : 2));
   process.exitCode = code;
   return code;
 }
