@@ -113,6 +113,16 @@ describe('parseEmailCsv on files from real tools', () => {
     expect(ok('email\n"\"\"ann lee\"\"@x.com"\n\'bo@x.com\no\'neil@x.com\n').emails).toEqual(['"ann lee"@x.com', "'bo@x.com", "o'neil@x.com"]);
   });
 
+  it('reads the address of a ragged row (a name with an unquoted comma, a row missing a cell), not the cell that slid into the email column', () => {
+    // Hand-edited files: "Lee, Cy" unquoted pushed cy@x.com out of the Email column, and "Cy" was
+    // checked (and charged) instead; Bo's row, one cell short, had no Email cell and was dropped unsaid.
+    const v = ok('Name,Email,City\nAnn Lee,ann@x.com,Oslo\nLee, Cy,cy@x.com,Oslo\n');
+    expect({ emails: v.emails, rows: v.rows }).toEqual({ emails: ['ann@x.com', 'cy@x.com'], rows: 2 });
+    expect(ok('Name,City,Email\nAnn,Oslo,ann@x.com\nBo,bo@x.com\nDi,Rome\n').emails).toEqual(['ann@x.com', 'bo@x.com']);
+    // A row as wide as the header is read by its columns, whatever its other cells hold.
+    expect(ok('Name,Email,Note\nAnn,,ask ann@x.com\nBo,bo@x.com,\n').emails).toEqual(['bo@x.com']);
+  });
+
   it('reads "Name <address>" cells (a recipient list copied from a mail program) as the address', () => {
     const v = ok('email\r\n"Ann Lee <ann@X.com>"\r\n"""Lee, Bo"" <bo@x.com>"\r\nann@x.com\r\nCy <cy@x.com>\r\n');
     expect(v.emails).toEqual(['ann@x.com', 'bo@x.com', 'cy@x.com']);

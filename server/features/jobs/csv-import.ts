@@ -295,6 +295,8 @@ export interface CsvLayout {
    * only address is in "E-mail 2 Address" is one of the list's, not a blank row.
    */
   columns: number[];
+  /** How many cells the header (or a header-less file's first row) has: a row of another width is ragged. */
+  width: number;
   hasHeader: boolean;
   /** Records before the first row of addresses: lines above the header, and the header. */
   skip: number;
@@ -310,12 +312,12 @@ export const MAX_PREAMBLE = 10;
  */
 export function csvLayout(head: string[][]): CsvLayout | null {
   const column = emailColumnOf(head);
-  if (column >= 0) return { column, columns: namesakes(head[0]!, column), hasHeader: true, skip: 1 };
+  if (column >= 0) return { column, columns: namesakes(head[0]!, column), width: head[0]!.length, hasHeader: true, skip: 1 };
   // A header-less file: the one cell of the first row that holds an address ("ann@x.com" alone, or
   // "Ann,ann@x.com,ACME") names the column.
   const first = head[0]!;
   const withAt = first.flatMap((c, i) => (c.includes('@') ? [i] : []));
-  if (withAt.length === 1) return { column: withAt[0]!, columns: [withAt[0]!], hasHeader: false, skip: 0 };
+  if (withAt.length === 1) return { column: withAt[0]!, columns: [withAt[0]!], width: first.length, hasHeader: false, skip: 0 };
   // Lines above the header (LinkedIn's Connections.csv starts with notes; a report tool's title):
   // the header may come after up to MAX_PREAMBLE records, as long as none of them holds an address
   // and each is a line of text (one cell) or narrower than the header: a table whose rows hold the
@@ -325,7 +327,7 @@ export function csvLayout(head: string[][]): CsvLayout | null {
     const col = emailColumnOf(head.slice(i));
     if (col < 0) continue;
     const width = filledCells(head[i]!);
-    if (head.slice(0, i).every((r) => filledCells(r) <= 1 || filledCells(r) < width)) return { column: col, columns: namesakes(head[i]!, col), hasHeader: true, skip: i + 1 };
+    if (head.slice(0, i).every((r) => filledCells(r) <= 1 || filledCells(r) < width)) return { column: col, columns: namesakes(head[i]!, col), width: head[i]!.length, hasHeader: true, skip: i + 1 };
   }
   return null;
 }
@@ -425,8 +427,21 @@ export function* cellAddresses(raw: string | undefined): Generator<string | null
   }
 }
 
-/** The addresses of one record under `layout`: each of its email columns (CsvLayout.columns), in order. */
-export function* recordAddresses(record: string[], layout: Pick<CsvLayout, 'columns'>): Generator<string | null> {
+/**
+ * The addresses of one record under `layout`: each of its email columns (CsvLayout.columns), in
+ * order. A ragged record (not as wide as the header: "Lee, Cy" written unquoted, a cell left out)
+ * whose email columns hold no '@' has its cells out of place: its one cell holding an '@' is the
+ * address. Read by the column, "Cy" was checked and charged and cy@x.com never was, or a row one
+ * cell short was dropped as blank.
+ */
+export function* recordAddresses(record: string[], layout: Pick<CsvLayout, 'columns' | 'width'>): Generator<string | null> {
+  if (record.length !== layout.width && !layout.columns.some((c) => record[c]?.includes('@'))) {
+    const withAt = record.flatMap((cell, i) => (cell.includes('@') ? [i] : []));
+    if (withAt.length === 1) {
+      yield* cellAddresses(record[withAt[0]!]);
+      return;
+    }
+  }
   for (const c of layout.columns) yield* cellAddresses(record[c]);
 }
 
