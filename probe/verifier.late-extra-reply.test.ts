@@ -70,3 +70,53 @@ describe('a pipelined group whose one reply too many comes late', () => {
     }
   });
 });
+
+describe('a server asked one command at a time that answers MAIL twice (its sender check finishing late)', () => {
+  let dns2: FakeDns;
+  let twice: LoopbackServer;
+  beforeAll(async () => {
+    dns2 = await startFakeDns({ 'twice.test': { mx: [[10, 'mx.twice.test']] }, 'mx.twice.test': { a: ['127.0.0.1'] } });
+    twice = await startLoopbackServer((socket) => {
+      socket.write('220 mx.twice.test ESMTP\r\n');
+      const lines = lineSplitter();
+      let rcpts = 0;
+      // Replies go out in order, each after the one before it (a slow one holds back those behind it).
+      let chain = Promise.resolve();
+      const send = (text: string, delayMs = 0): void => {
+        chain = chain.then(() => new Promise<void>((resolve) => setTimeout(() => (socket.destroyed ? undefined : socket.write(text), resolve()), delayMs)));
+      };
+      socket.on('data', (d) => {
+        for (const line of lines(d)) {
+          if (line.startsWith('EHLO')) send('250-mx.twice.test\r\n250 ENHANCEDSTATUSCODES\r\n');
+          else if (line.startsWith('MAIL')) send('250 2.1.0 Sender ok\r\n');
+          else if (line.startsWith('RCPT')) {
+            const real = /<alice@/.test(line) ? '250 2.1.5 Ok\r\n' : '550 5.1.1 User unknown\r\n';
+            // MAIL's second reply comes as the first RCPT arrives; that RCPT's own answer a moment later.
+            if (++rcpts === 1) send('250 2.1.0 Sender verified\r\n');
+            send(real, rcpts === 1 ? 30 : 0);
+          } else if (line.startsWith('QUIT')) {
+            send('221 2.0.0 Bye\r\n');
+            chain = chain.then(() => void socket.end());
+          } else send('250 2.0.0 Ok\r\n');
+        }
+      });
+    });
+  });
+  afterAll(async () => {
+    await twice.close();
+    await dns2.close();
+  });
+
+  it('gives no address another one\'s answer: never a false "undeliverable" or "deliverable"', { timeout: 30_000 }, async () => {
+    const v = createVerifier(loopbackOptions(dns2.server, twice.port));
+    try {
+      const got: Record<string, string> = {};
+      for await (const r of v.verifyBatch(['ghost@twice.test', 'alice@twice.test'], { catchAllHints: { 'twice.test': false } })) got[r.email] = `${r.verdict}/${r.reason}`;
+      // Each answer read may be its neighbour's: unknown is honest; the other verdict never is.
+      expect(got['alice@twice.test']).not.toBe('undeliverable/mailbox_not_found');
+      expect(got['ghost@twice.test']).not.toBe('deliverable/accepted');
+    } finally {
+      await v.close();
+    }
+  });
+});

@@ -28,8 +28,11 @@ export function shortGroup(err: unknown, lastRcptReply: RawReply | null): unknow
  * the one in QUIT's place (one too many: answers shifted onto the wrong recipients, however late it
  * comes), or nothing came in QUIT's place at all (a late reply there could be one too many, and no
  * answer is believed on a count that was never checked). Resolves once the count adds up.
+ * `oneAtATime`: the commands were written one at a time, each after the reply before it: QUIT's own
+ * reply missing, or a close, says nothing against the answers; a reply too many still does (a second
+ * reply to some command, come after the next was written, shifted every answer behind it).
  */
-export async function checkReplyCount(conn: SmtpConnection, quitMs: number, lastRcptReply: RawReply | null, signal: AbortSignal | undefined): Promise<void> {
+export async function checkReplyCount(conn: SmtpConnection, quitMs: number, lastRcptReply: RawReply | null, signal: AbortSignal | undefined, oneAtATime = false): Promise<void> {
   const next = async (): Promise<RawReply | 'closed' | 'none'> => {
     try {
       return await conn.read(quitMs, signal);
@@ -40,9 +43,10 @@ export async function checkReplyCount(conn: SmtpConnection, quitMs: number, last
     }
   };
   const quit = await next();
+  if (quit === 'none' && oneAtATime) return;
   if (quit === 'none') throw new SmtpError('out_of_step', `out of step: no reply in QUIT's place within ${quitMs} ms after the last RCPT answer, so the replies could not be counted`);
   if (quit === 'closed') {
-    if (couldBeQuits(lastRcptReply)) throw new SmtpError('out_of_step', `out of step: the server closed with QUIT unanswered, and the last RCPT answer (${lastRcptReply?.code ?? ''}) may be QUIT's`);
+    if (!oneAtATime && couldBeQuits(lastRcptReply)) throw new SmtpError('out_of_step', `out of step: the server closed with QUIT unanswered, and the last RCPT answer (${lastRcptReply?.code ?? ''}) may be QUIT's`);
     return;
   }
   if (quit.code === 221) return;

@@ -339,9 +339,16 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
       }
       awaiting = -1;
     }
-    // A goodbye, written whatever is waiting: every RCPT answer was read with no reply waiting before
-    // its command, so one that came after the last answer (a 421 closing) changes none of them.
-    void conn.quit(Math.min(p.replyTimeoutMs, 2000), outer);
+    // QUIT, and its reply read before the answers are handed over: every RCPT answer was read with no
+    // reply waiting before its command, but a reply too many that came after a command was written
+    // (a second reply to MAIL or a RCPT) was read as that command's, and shifted every answer after it
+    // onto the next recipient; the last one's real answer then comes in QUIT's place, with QUIT's
+    // after it. (A 421 waiting is the server closing: read in QUIT's place, as write() leaves it.)
+    const quitMs = Math.min(p.replyTimeoutMs, 2000);
+    conn.write(['QUIT']);
+    quitSent = true;
+    await checkReplyCount(conn, quitMs, null, p.signal, true);
+    void conn.close(quitMs, outer);
     return result('ok', null, null, pipelining, conn.isTls);
   } catch (err) {
     const tls = conn.isTls;
