@@ -61,6 +61,7 @@ const ERROR_DETAILS = {
   job_status: { type: 'string', description: 'CONFLICT on cancel: the status of the finished job' },
   needed: { type: 'integer', description: 'INSUFFICIENT_CREDITS: the credits the request needs' },
   balance: { type: 'integer', description: 'INSUFFICIENT_CREDITS: the credits the account has' },
+  held: { type: 'integer', description: "INSUFFICIENT_CREDITS on a bulk job: the credits of the balance held for the addresses the account's unfinished jobs have still to validate" },
   reason: { type: 'string', description: 'BAD_INPUT on a CSV upload: why the file was refused' },
 } as const;
 

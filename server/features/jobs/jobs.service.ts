@@ -1,6 +1,7 @@
 // Bulk jobs: from a stored CSV (or a list of addresses) to a pending job whose domain-grouped
 // chunks are queued for the workers, all in one transaction. No transport here: the tRPC router,
 // the Express upload route, schedules and the operator CLI call these functions.
+import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import type { JobSource, Plan } from '../../../db/types';
 import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES, looksLikeCsv } from '../../contracts/jobs';
@@ -33,14 +34,48 @@ export function parseOrRefuse(bytes: Uint8Array): CsvImport {
   return parsed.value;
 }
 
-export function creditsNeededMessage(needed: number, balance: number): string {
-  return `Not enough credits: this list needs ${needed.toLocaleString('en-US')} credit${needed === 1 ? '' : 's'} (one per unique address) and your balance is ${balance.toLocaleString('en-US')}.`;
+export function creditsNeededMessage(needed: number, balance: number, held = 0): string {
+  const of = held > 0 ? `, of which ${held.toLocaleString('en-US')} ${held === 1 ? 'is' : 'are'} held for the addresses your unfinished jobs have still to validate` : '';
+  return `Not enough credits: this list needs ${needed.toLocaleString('en-US')} credit${needed === 1 ? '' : 's'} (one per unique address) and your balance is ${balance.toLocaleString('en-US')}${of}.`;
+}
+
+/**
+ * Credits the account's unfinished charged jobs may still take: one per address they have still to
+ * validate. A job is charged per stored result, so these are not taken yet; a new job is accepted
+ * only when the balance covers them and its own addresses, else two lists the balance covers one
+ * at a time were both accepted and both ran out part-way (they run side by side, chunk-dispatch.ts).
+ */
+export async function heldCredits(db: Db, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('validation_job')
+    .select(sql<string>`coalesce(sum(greatest(total_emails - processed_emails, 0)), 0)::text`.as('held'))
+    .where('account_id', '=', accountId)
+    .where('status', 'in', ['pending', 'processing'])
+    .where('charge_credits', '=', true)
+    .where('is_sandbox', '=', false)
+    .executeTakeFirst();
+  return Number(row?.held ?? 0);
+}
+
+/** INSUFFICIENT_CREDITS unless the balance covers `needed` on top of what the account's unfinished jobs hold. */
+async function assertCreditsCover(db: Db, accountId: string, needed: number, o: { lock?: boolean } = {}): Promise<void> {
+  // Locked in a job's transaction: two lists arriving together are checked one after the other.
+  const account = await db.selectFrom('account').select('credits_balance').where('id', '=', accountId).$if(o.lock === true, (q) => q.forUpdate()).executeTakeFirst();
+  if (!account) throw new AppError('NOT_FOUND', 'Account not found');
+  if (account.credits_balance < needed) {
+    throw new AppError('INSUFFICIENT_CREDITS', creditsNeededMessage(needed, account.credits_balance), { details: { needed, balance: account.credits_balance } });
+  }
+  const held = await heldCredits(db, accountId);
+  if (account.credits_balance - held < needed) {
+    throw new AppError('INSUFFICIENT_CREDITS', creditsNeededMessage(needed, account.credits_balance, held), { details: { needed, balance: account.credits_balance, held } });
+  }
 }
 
 /**
  * Creates a pending job over these (already unique, normalised) addresses and queues its chunks.
- * When the job is charged, the balance must cover every address now; each credit is taken later,
- * in the transaction that writes that address's result.
+ * When the job is charged, the balance must cover every address now, on top of the addresses the
+ * account's unfinished jobs have still to validate (heldCredits); each credit is taken later, in the
+ * transaction that writes that address's result.
  */
 export interface NewJobOptions {
   accountId: string;
@@ -74,15 +109,7 @@ export async function createJobInTransaction(trx: Db, o: NewJobOptions): Promise
   const chunks = planChunks(o.emails, o.chunkSize ?? CHUNK_SIZE);
   // Uploads, pasted lists, /v1/bulk and schedule runs all start here: a suspended account does no new work.
   await assertServiceActive(trx, o.accountId);
-  if (charge) {
-    const account = await trx.selectFrom('account').select('credits_balance').where('id', '=', o.accountId).executeTakeFirst();
-    if (!account) throw new AppError('NOT_FOUND', 'Account not found');
-    if (account.credits_balance < o.emails.length) {
-      throw new AppError('INSUFFICIENT_CREDITS', creditsNeededMessage(o.emails.length, account.credits_balance), {
-        details: { needed: o.emails.length, balance: account.credits_balance },
-      });
-    }
-  }
+  if (charge) await assertCreditsCover(trx, o.accountId, o.emails.length, { lock: true });
   const job = await trx
     .insertInto('validation_job')
     .values({
@@ -158,7 +185,7 @@ export async function uploadBulkFile(
   checkUploadFile(file.filename, file.bytes.byteLength, file.type);
   const parsed = parseOrRefuse(file.bytes);
   await assertServiceActive(deps.db, caller.accountId);
-  await assertCredits(deps.db, caller.accountId, parsed.emails.length);
+  await assertCreditsCover(deps.db, caller.accountId, parsed.emails.length);
   const fileName = await saveValidationFile(deps.storageDir, caller.userId, file.filename, file.bytes, now);
   try {
     const job = await createJob(deps.db, {
@@ -177,10 +204,4 @@ export async function uploadBulkFile(
     await deleteValidationFile(deps.storageDir, fileName).catch(() => undefined);
     throw err;
   }
-}
-
-async function assertCredits(db: Db, accountId: string, needed: number): Promise<void> {
-  const row = await db.selectFrom('account').select('credits_balance').where('id', '=', accountId).executeTakeFirst();
-  if (!row) throw new AppError('NOT_FOUND', 'Account not found');
-  if (row.credits_balance < needed) throw new AppError('INSUFFICIENT_CREDITS', creditsNeededMessage(needed, row.credits_balance), { details: { needed, balance: row.credits_balance } });
 }

@@ -8,7 +8,7 @@ import { SCHEDULE_MESSAGES } from '../../contracts/schedules';
 import { PLANS, planAllows } from '../../contracts/plans';
 import { writeAudit } from '../audit/audit';
 import { addressKey, normalizeEmail, parseEmailCsv } from '../jobs/csv-import';
-import { createJobInTransaction, creditsNeededMessage } from '../jobs/jobs.service';
+import { createJobInTransaction, creditsNeededMessage, heldCredits } from '../jobs/jobs.service';
 import { depthForPlan } from '../validation/validation.service';
 import { AppError } from '../../lib/app-error';
 import { SUSPENDED_MESSAGE } from '../billing/service-state';
@@ -300,7 +300,9 @@ export async function runSchedule(db: Db, scheduleId: string, now: Date): Promis
       .where('id', '=', s.id)
       .execute();
     const suspended = s.subscription_status === 'suspended';
-    if (suspended || s.credits_balance < s.email_list.length) {
+    // What the account's unfinished jobs have still to charge is held (createJob refuses the same).
+    const held = suspended ? 0 : await heldCredits(trx, s.account_id);
+    if (suspended || s.credits_balance - held < s.email_list.length) {
       // Shown in History as a failed run with the reason; the schedule tries again next period.
       const job = await trx
         .insertInto('validation_job')
@@ -311,7 +313,7 @@ export async function runSchedule(db: Db, scheduleId: string, now: Date): Promis
           source: 'schedule',
           status: 'failed',
           total_emails: s.email_list.length,
-          error: suspended ? SUSPENDED_MESSAGE : creditsNeededMessage(s.email_list.length, s.credits_balance),
+          error: suspended ? SUSPENDED_MESSAGE : creditsNeededMessage(s.email_list.length, s.credits_balance, s.credits_balance < s.email_list.length ? 0 : held),
           schedule_id: s.id,
           file_path: null,
           webhook_url: null,
