@@ -182,7 +182,7 @@ export class FleetCall {
       if (err instanceof ProbeStalledError) {
         // Its /healthz may well say it is fine: only its own silence says otherwise. It gets nothing
         // more of this call, and later calls skip it for as long as it kept this one waiting.
-        this.refused.set(url, err);
+        for (const name of this.deps.health.namesOf(url)) this.refused.set(name, err);
         this.deps.warn(`${err.message}: what it still owed goes to the other probe nodes`);
         await this.replan(url, err.owed, err.waitedMs);
         return;
@@ -192,7 +192,7 @@ export class FleetCall {
       // before any result: its whole request goes to the nodes that do. A 400 (what we asked is
       // wrong, wherever it goes) fails the call.
       if (!(err instanceof ProbeRequestError && (err.refusedUs || err.notADaemon))) throw err;
-      this.refused.set(url, err);
+      for (const name of this.deps.health.namesOf(url)) this.refused.set(name, err);
       this.deps.health.markDown(url);
       this.deps.warn(`${err.message}: its work goes to the other probe nodes${err.refusedUs ? '; give it the same PROBE_TOKEN as the rest' : ''}`);
       owed = list;

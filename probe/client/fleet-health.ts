@@ -2,6 +2,8 @@
 // is skipped for a cooldown and asked again after it. Also checks, from the same answers, that the
 // nodes' fleet RCPT budget adds up (PROBE_URLS no longer than PROBE_FLEET_SIZE, every node agreeing),
 // and warns when not: the nodes hold that budget alone, each its share (budget ÷ PROBE_FLEET_SIZE).
+// One daemon listed under two names (localhost and 127.0.0.1, a host name and its address) says
+// the same node id on /healthz: it is one node, used under the first of its names that answers.
 import { z } from 'zod';
 import { sleep } from '../misc/sleep';
 import { abortError } from '../smtp/semaphore';
@@ -24,6 +26,8 @@ export interface FleetHealthOptions {
 }
 
 const healthSchema = z.object({
+  /** The daemon process's id (with our token): the same under every name it is reached by. */
+  node: z.string().optional(),
   mx_rcpt_budget: z.object({ budget: z.number(), fleet_size: z.number(), window_ms: z.number(), node_share: z.number() }).optional(),
   /** false: the node does not take our token, so it did not say what budget it holds. */
   token_accepted: z.boolean().optional(),
@@ -35,6 +39,8 @@ export class FleetHealth {
   private readonly checking = new Map<string, Promise<void>>();
   /** The fleet RCPT budget each node said it holds a share of (null: none). */
   private readonly budgets = new Map<string, HealthBudget | null>();
+  /** The node id each url answered with (with our token). */
+  private readonly nodeIds = new Map<string, string>();
 
   constructor(private readonly o: FleetHealthOptions) {}
 
@@ -57,7 +63,23 @@ export class FleetHealth {
     });
     if (checks.length > 0) await (signal ? untilAborted(Promise.all(checks), signal) : Promise.all(checks));
     this.checkBudgets();
-    return this.o.urls.filter((u) => this.health.get(u)?.ok === true);
+    return this.distinct(this.o.urls.filter((u) => this.health.get(u)?.ok === true));
+  }
+
+  /** `live` with each node once: a url whose node answered under an earlier url is left out (said once). */
+  private distinct(live: string[]): string[] {
+    const first = new Map<string, string>();
+    return live.filter((url) => {
+      const id = this.nodeIds.get(url);
+      if (id === undefined) return true;
+      const seen = first.get(id);
+      if (seen === undefined) {
+        first.set(id, url);
+        return true;
+      }
+      this.warn(`PROBE_URLS names one probe node twice: ${seen} and ${url} are the same probe node; it is used once, as ${seen}`);
+      return false;
+    });
   }
 
   /**
@@ -77,7 +99,14 @@ export class FleetHealth {
 
   /** A daemon that failed a request: skipped for the cooldown (or `forMs`, when longer). */
   markDown(url: string, forMs = 0): void {
-    this.health.set(url, { ok: false, until: Date.now() + Math.max(this.o.cooldownMs, forMs) });
+    const until = Date.now() + Math.max(this.o.cooldownMs, forMs);
+    for (const name of this.namesOf(url)) this.health.set(name, { ok: false, until });
+  }
+
+  /** `url` and the other PROBE_URLS entries that answered as the same node. */
+  namesOf(url: string): string[] {
+    const id = this.nodeIds.get(url);
+    return id === undefined ? [url] : this.o.urls.filter((u) => u === url || this.nodeIds.get(u) === id);
   }
 
   /** Known to have failed (an unknown daemon is not). */
@@ -96,6 +125,9 @@ export class FleetHealth {
       // A node that refused our token said nothing of its budget (its verify requests get the 401 warning).
       if (body.success && body.data.token_accepted === false) this.budgets.delete(url);
       else if (body.success) this.budgets.set(url, body.data.mx_rcpt_budget ?? null);
+      // Restarted, or another node now at that name: whatever it says now (nothing: an older daemon).
+      if (body.success && body.data.node !== undefined) this.nodeIds.set(url, body.data.node);
+      else this.nodeIds.delete(url);
       return true;
     } catch {
       return false;
@@ -107,19 +139,30 @@ export class FleetHealth {
    * PROBE_URLS lists no more nodes than the size the nodes were given, and they agree. Says so when not.
    */
   private checkBudgets(): void {
-    const seen = [...this.budgets].filter((e): e is [string, HealthBudget] => e[1] !== null);
+    // One node per id: a node listed under two names holds one share.
+    const ids = new Set<string>();
+    const budgets = [...this.budgets].filter(([url]) => {
+      const id = this.nodeIds.get(url);
+      if (id === undefined) return true;
+      if (ids.has(id)) return false;
+      ids.add(id);
+      return true;
+    });
+    const seen = budgets.filter((e): e is [string, HealthBudget] => e[1] !== null);
     const first = seen[0];
     if (!first) return;
     const [, b] = first;
-    if (this.o.urls.length > b.fleet_size) {
-      this.warn(`PROBE_URLS lists ${this.o.urls.length} probe nodes but their fleet RCPT budget (${b.budget} per MX per ${b.window_ms} ms) is shared among PROBE_FLEET_SIZE=${b.fleet_size}: together they may send an MX more than the budget; set PROBE_FLEET_SIZE=${this.o.urls.length} or more on every node`);
+    const aliases = this.o.urls.filter((u) => this.nodeIds.has(u)).length - ids.size;
+    const nodes = this.o.urls.length - aliases;
+    if (nodes > b.fleet_size) {
+      this.warn(`PROBE_URLS lists ${nodes} probe nodes but their fleet RCPT budget (${b.budget} per MX per ${b.window_ms} ms) is shared among PROBE_FLEET_SIZE=${b.fleet_size}: together they may send an MX more than the budget; set PROBE_FLEET_SIZE=${nodes} or more on every node`);
     }
     for (const [url, other] of seen) {
       if (other.budget !== b.budget || other.fleet_size !== b.fleet_size || other.window_ms !== b.window_ms) {
         this.warn(`probe nodes disagree about the fleet RCPT budget: ${first[0]} has ${b.budget} per ${b.window_ms} ms over ${b.fleet_size} nodes, ${url} has ${other.budget} per ${other.window_ms} ms over ${other.fleet_size}; give every node the same PROBE_FLEET_* values`);
       }
     }
-    for (const [url, other] of this.budgets) {
+    for (const [url, other] of budgets) {
       if (other === null) this.warn(`probe node ${url} holds no share of the fleet RCPT budget that ${first[0]} holds (PROBE_FLEET_MX_RCPT_PER_MINUTE unset there): it is not limited`);
     }
   }

@@ -4,11 +4,13 @@
 //                    every 10 s while none is ready); a client that disconnects cancels its work.
 //   POST /v1/catch-all  bearer token; body {domain, catch_all}: a fleet peer's random-mailbox answer
 //                    for a domain sent as catch_all_pending (204).
-//   GET  /healthz    liveness; with the bearer token it also names the fleet RCPT budget this node
-//                    holds a share of ({budget, fleet_size, window_ms, node_share}), so clients can
-//                    check their PROBE_URLS against the fleet size; with another token,
+//   GET  /healthz    liveness; with the bearer token it also names this process (node: a random id
+//                    per start, so a client that lists it under two names uses it once) and the fleet
+//                    RCPT budget it holds a share of ({budget, fleet_size, window_ms, node_share}), so
+//                    clients can check their PROBE_URLS against the fleet size; with another token,
 //                    token_accepted: false
 //   GET  /metrics    Prometheus (prom-client); the same bearer token as /v1/verify
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import type { z } from 'zod';
@@ -143,6 +145,8 @@ export interface DrainState {
 export function createProbeServer(o: { token: string; verifier: Verifier; budget?: HealthBudget; drain?: DrainState; heartbeatMs?: number }): http.Server {
   const metrics = createProbeMetrics();
   const drain = o.drain ?? { draining: false, streams: new Set<Promise<void>>() };
+  /** Who this node is, whatever name a client reaches it by. */
+  const node = randomUUID();
 
   function authorize(req: http.IncomingMessage, res: http.ServerResponse): void {
     if (!isAuthorized(req.headers.authorization, o.token)) {
@@ -225,7 +229,8 @@ export function createProbeServer(o: { token: string; verifier: Verifier; budget
           // A token that is not ours is said so (as /v1/verify's 401 would): the client then knows it
           // was not told the budget, rather than told there is none.
           if (req.headers.authorization !== undefined && !isAuthorized(req.headers.authorization, o.token)) return sendJson(res, 200, { ok: true, token_accepted: false });
-          return sendJson(res, 200, o.budget && isAuthorized(req.headers.authorization, o.token) ? { ok: true, mx_rcpt_budget: o.budget } : { ok: true });
+          if (!isAuthorized(req.headers.authorization, o.token)) return sendJson(res, 200, { ok: true });
+          return sendJson(res, 200, o.budget ? { ok: true, node, mx_rcpt_budget: o.budget } : { ok: true, node });
         case 'GET /metrics': {
           authorize(req, res);
           const text = await metrics.registry.metrics();

@@ -121,7 +121,7 @@ describe('a fleet-wide RCPT budget per MX', () => {
   it('tells a client with more nodes in PROBE_URLS than PROBE_FLEET_SIZE, or a node without the budget, that the sum would not hold', async () => {
     // Each node names the budget it holds a share of, to a client with the token only.
     expect(await (await fetch(`${nodes[0]!.url}/healthz`)).json()).toEqual({ ok: true });
-    expect(await (await fetch(`${nodes[0]!.url}/healthz`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()).toEqual({ ok: true, mx_rcpt_budget: { budget: BUDGET, fleet_size: 3, window_ms: WINDOW_MS, node_share: 4 } });
+    expect(await (await fetch(`${nodes[0]!.url}/healthz`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()).toEqual({ ok: true, node: expect.any(String) as unknown, mx_rcpt_budget: { budget: BUDGET, fleet_size: 3, window_ms: WINDOW_MS, node_share: 4 } });
     const fleet = new ProbeClient({ urls: nodes.map((n) => n.url), token: TOKEN });
     expect(await fleet.liveNodes()).toHaveLength(3);
     expect(fleet.stats.warnings).toEqual([]);
