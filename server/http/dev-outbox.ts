@@ -25,7 +25,7 @@ export function isLoopbackSocket(remoteAddress: string | undefined): boolean {
 }
 
 /** Headers a proxy or tunnel adds for the client it forwards (ngrok, cloudflared, nginx, Caddy …). */
-const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-real-ip', 'cf-connecting-ip', 'true-client-ip', 'x-client-ip', 'fastly-client-ip'];
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'via', 'x-real-ip', 'cf-connecting-ip', 'true-client-ip', 'x-client-ip', 'x-cluster-client-ip', 'fastly-client-ip'];
 
 /**
  * A caller on this machine: a loopback socket that forwards nobody. A tunnel or proxy on this machine

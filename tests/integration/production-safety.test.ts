@@ -212,6 +212,8 @@ describe('a server with developer tools behind a tunnel or proxy on this machine
     ['Forwarded', { forwarded: 'for=203.0.113.7;proto=https' }],
     ['X-Real-IP', { 'x-real-ip': '203.0.113.7' }],
     ['CF-Connecting-IP', { 'cf-connecting-ip': '203.0.113.7' }],
+    ['Via (Apache, Squid, Varnish)', { via: '1.1 proxy.example' }],
+    ['X-Forwarded-Proto alone', { 'x-forwarded-proto': 'https' }],
   ])('a request it forwards (%s) is not this machine: no dev outbox, no test checkout', async (_name, forwarded) => {
     const owner = await signUpVerified(ts, { email: uniqueEmail('tunnel') });
     const headers = { cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; '), origin: ts.url, ...forwarded };
