@@ -222,6 +222,26 @@ test('a renewal left unpaid: the plan card offers Pay now and the period line sa
   await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-unpaid.png`, fullPage: true });
 });
 
+test('a renewal Razorpay stopped retrying (halted): the page says so and to pay now, not that Razorpay retries', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-halted') });
+  await page.goto('/dashboard/billing');
+  await pay(page, await openCheckout(page, 'Starter'), '$19.00', 'Starter');
+  // The server's answer for a past-due account whose subscription Razorpay halted (set by its webhooks).
+  const grace = new Date(Date.now() + 4 * 86_400_000);
+  await page.route(/\/api\/trpc\/[^?]*billing\.overview/, async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as Array<{ result?: { data?: Record<string, unknown> } }>;
+    for (const item of body) if (item.result?.data) Object.assign(item.result.data, { status: 'past_due', halted: true, currentPeriodEnd: new Date(Date.now() - 3 * 86_400_000).toISOString(), graceEndsAt: grace.toISOString() });
+    await route.fulfill({ response: res, json: body });
+  });
+  await page.reload();
+  const graceDay = grace.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  await expect(page.getByTestId('past-due-banner')).toHaveText(
+    `Your last payment failed and Razorpay has stopped retrying it. Your plan keeps working until ${graceDay}; pay now on your plan’s card below to avoid a suspension (a card updated at Razorpay is charged only from your next renewal).`,
+  );
+  await expect(card(page, 'Starter').getByRole('button', { name: 'Pay now' })).toBeVisible();
+});
+
 test('a subscription paused at Razorpay past its paid period: the page says paused, not that a payment failed', async ({ page }) => {
   await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-paused') });
   await page.goto('/dashboard/billing');

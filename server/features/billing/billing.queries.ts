@@ -65,6 +65,8 @@ export async function billingOverview(deps: AppDeps, o: { accountId: string; ip:
     resumePending: pending,
     /** Paused at Razorpay (nothing is charged): a suspension then is the pause's, not a failed payment's. */
     paused: sub?.status === 'paused',
+    /** Razorpay stopped retrying the unpaid renewal (halted): nothing collects it but paying from this page. */
+    halted: sub?.status === 'halted',
     currency,
     refund: refund.eligible ? { eligible: true as const, amount: refund.amount, currency: refund.currency } : { eligible: false as const, reason: refund.reason },
   };

@@ -5,6 +5,8 @@ import type { RzpSubscriptionStatus } from '../../../db/types';
 import { writeAudit } from '../audit/audit';
 import { adoptSuccessor, endIfDue, markPastDue, suspendIfPausedAndDue } from './subscription-lifecycle';
 import type { EventResult, SubscriptionEvent } from './razorpay-event';
+import type { BillingMail } from './billing-mail';
+import type { Trx } from './billing-locks';
 
 export async function applySubscriptionEvent(ev: SubscriptionEvent): Promise<EventResult> {
   const { trx, e, now, sub, accountId, eventAt, newer, setStatus } = ev;
@@ -30,6 +32,14 @@ export async function applySubscriptionEvent(ev: SubscriptionEvent): Promise<Eve
       await setStatus(e.event === 'subscription.pending' ? 'pending' : 'halted');
       if (!newer) return { outcome: 'stale', accountId };
       const mail = await markPastDue(trx, accountId, sub.id, now, e.event);
+      if (e.event === 'subscription.halted' && sub.status !== 'halted') {
+        // Razorpay's retries are over: nothing collects the renewal now but the owner paying (a card
+        // updated at Razorpay is charged only from the next cycle). Said once, whether the account
+        // was put past due now (its pending lost) or at the first failure.
+        const due = mail ?? (await haltedMail(trx, accountId, sub.id));
+        if (due) mails.push({ ...due, kind: 'halted' });
+        return { outcome: mail ? 'past_due' : 'status_applied', accountId };
+      }
       if (mail) mails.push(mail);
       return { outcome: mail ? 'past_due' : 'status_applied', accountId };
     }
@@ -81,4 +91,10 @@ export async function applySubscriptionEvent(ev: SubscriptionEvent): Promise<Eve
     default:
       return { outcome: 'ignored', accountId };
   }
+}
+
+/** The halted mail of an account already past due on this subscription (its grace end), if it is. */
+async function haltedMail(trx: Trx, accountId: string, subId: string): Promise<BillingMail | null> {
+  const a = await trx.selectFrom('account').select('grace_ends_at').where('id', '=', accountId).where('subscription_id', '=', subId).where('subscription_status', '=', 'past_due').executeTakeFirst();
+  return a?.grace_ends_at ? { accountId, kind: 'halted', graceEndsAt: a.grace_ends_at } : null;
 }

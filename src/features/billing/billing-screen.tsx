@@ -235,7 +235,9 @@ export function BillingScreen() {
       {ov?.status === 'past_due' && (
         <p role="alert" className="flex gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="past-due-banner">
           <AlertTriangle className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden />
-          Your last payment failed. Your plan keeps working until {day(ov.graceEndsAt)}; Razorpay retries the charge — make sure your card can be charged, or pay now on your plan’s card below, to avoid a suspension.
+          {ov.halted
+            ? BILLING_TEXT.haltedPastDue(day(ov.graceEndsAt))
+            : `Your last payment failed. Your plan keeps working until ${day(ov.graceEndsAt)}; Razorpay retries the charge — make sure your card can be charged, or pay now on your plan’s card below, to avoid a suspension.`}
         </p>
       )}
       {ov?.status === 'suspended' && (

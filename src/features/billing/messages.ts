@@ -25,6 +25,9 @@ export const BILLING_TEXT = {
     `Your ${plan} plan will not renew. It keeps working until ${endsOn}, the end of the period you paid for; then the account moves to the Free plan. Your data is kept.`,
   cancelUnpaidBody: (plan: string) =>
     `Your ${plan} subscription stops now: the unpaid renewal is not charged again, and the account moves to the Free plan at once. Your data is kept.`,
+  /** Past due, and Razorpay's retries are over (halted): only paying from this page collects the renewal. */
+  haltedPastDue: (graceEnd: string) =>
+    `Your last payment failed and Razorpay has stopped retrying it. Your plan keeps working until ${graceEnd}; pay now on your plan’s card below to avoid a suspension (a card updated at Razorpay is charged only from your next renewal).`,
   pausedSuspended:
     'Your subscription is paused at Razorpay, so nothing is charged and validations, uploads, the API and schedules are paused since the end of the period you paid for. Your data is still here to view and export; resuming the subscription, or paying now on your plan’s card below, restores validations.',
   pausedBanner:
