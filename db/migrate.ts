@@ -29,6 +29,7 @@ import * as mPaymentRefundedAmount from './migrations/2026_11_24_12_10_00_paymen
 import * as mSubscriptionFollows from './migrations/2026_11_24_16_40_00_subscription_follows';
 import * as mScheduleFirstRun from './migrations/2026_11_24_19_20_00_schedule_first_run';
 import * as mHashSessionTokens from './migrations/2026_11_24_21_40_00_hash_session_tokens';
+import * as mJobUnfinishedIdx from './migrations/2026_11_24_22_15_00_validation_job_unfinished_idx';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_21_00_00_create_core': m001,
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_16_40_00_subscription_follows': mSubscriptionFollows,
   '2026_11_24_19_20_00_schedule_first_run': mScheduleFirstRun,
   '2026_11_24_21_40_00_hash_session_tokens': mHashSessionTokens,
+  '2026_11_24_22_15_00_validation_job_unfinished_idx': mJobUnfinishedIdx,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
