@@ -26,6 +26,8 @@ const FILES: Record<string, Buffer> = {
   'Google Contacts export': Buffer.from('Name,E-mail 1 - Type,E-mail 1 - Value\r\nAnn,* Home,ann@x.com\r\n'),
   'Google Contacts export, two addresses in a cell and E-mail 2': Buffer.from('Name,E-mail 1 - Type,E-mail 1 - Value,E-mail 2 - Value\r\nAnn,* Home,ann@x.com ::: ann@y.com,ann@z.com\r\nBo,,,bo@x.com\r\n'),
   'Outlook contacts (E-mail Address, E-mail 2 Address, E-mail 3 Address)': Buffer.from('Name,E-mail Address,E-mail 2 Address,E-mail 3 Address\r\nAnn,ann@x.com,ann@y.com,\r\nBo,,bo@x.com,bo@y.com\r\n'),
+  'Excel exports joined end to end (cat a.csv b.csv: a second BOM and header)': Buffer.from('\uFEFFName,Email\r\nAnn,ann@x.com\r\n\uFEFFName,Email\r\nBo,bo@x.com\r\n'),
+  'header-less lists joined end to end (a BOM at a line start)': Buffer.from('\uFEFFann@x.com\n\uFEFFbo@x.com\n'),
   'ragged rows (an unquoted comma in a name, a cell left out)': Buffer.from('Name,City,Email\r\nAnn,Oslo,ann@x.com\r\nLee, Bo,Oslo,bo@x.com\r\nCy,cy@x.com\r\nDi,Rome\r\n'),
   'cells holding several addresses (comma, semicolon, line break)': Buffer.from('email\n"ann@x.com, bo@x.com"\ncy@x.com;ann@x.com\n"di@x.com\neve@x.com"\n"Lee, Fay <fay@x.com>"\n'),
   'duplicates, "Name <address>", blanks and trailing empty columns': Buffer.from('email,,,\r\n"Ann <ann@x.com>",,,\r\nann@x.com,,,\r\n,,,\r\n  bo@x.com ,,,\r\n'),

@@ -113,6 +113,19 @@ describe('parseEmailCsv on files from real tools', () => {
     expect(ok('email\n"\"\"ann lee\"\"@x.com"\n\'bo@x.com\no\'neil@x.com\n').emails).toEqual(['"ann lee"@x.com', "'bo@x.com", "o'neil@x.com"]);
   });
 
+  it('reads files joined end to end (cat a.csv b.csv): the second header is no address and its byte-order mark is no character', () => {
+    // Each repeated header was checked and charged as the "address" Email (invalid), and the second
+    // file's byte-order mark was glued to its first line: a header-less list's first address came back invalid.
+    const excel = (rows: string) => Buffer.from(`\uFEFF${rows}`, 'utf8');
+    const joined = ok(new Uint8Array(Buffer.concat([excel('Name,Email\r\nAnn,ann@x.com\r\n'), excel('Name,Email\r\nBo,bo@x.com\r\n'), Buffer.from('name,EMAIL\ncy,cy@x.com\n')])));
+    expect({ emails: joined.emails, rows: joined.rows }).toEqual({ emails: ['ann@x.com', 'bo@x.com', 'cy@x.com'], rows: 3 });
+    const bare = ok(new Uint8Array(Buffer.concat([excel('ann@x.com\r\n'), excel('bo@x.com\r\n')])));
+    expect(bare.emails).toEqual(['ann@x.com', 'bo@x.com']);
+    // UTF-16 files joined: the second one's byte-order mark is decoded as U+FEFF at a line start.
+    const u16 = (t: string) => Buffer.from(`\uFEFF${t}`, 'utf16le');
+    expect(ok(new Uint8Array(Buffer.concat([u16('Email\tName\r\nann@x.com\tAnn\r\n'), u16('Email\tName\r\nbo@x.com\tBo\r\n')]))).emails).toEqual(['ann@x.com', 'bo@x.com']);
+  });
+
   it('reads the address of a ragged row (a name with an unquoted comma, a row missing a cell), not the cell that slid into the email column', () => {
     // Hand-edited files: "Lee, Cy" unquoted pushed cy@x.com out of the Email column, and "Cy" was
     // checked (and charged) instead; Bo's row, one cell short, had no Email cell and was dropped unsaid.

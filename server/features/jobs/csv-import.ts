@@ -8,7 +8,7 @@ import { lowerCaseDomain, toAsciiDomain } from '../../../probe/syntax/idna';
 import { MAX_EMAILS_PER_FILE } from '../../contracts/jobs';
 import { SCHEDULE_MESSAGES } from '../../contracts/schedules';
 import { groupBy } from '../../lib/group-by';
-import { decodeText, isMostlyText, NOT_TEXT_MESSAGE } from './csv-text';
+import { decodeText, dropJoinedBoms, isMostlyText, NOT_TEXT_MESSAGE } from './csv-text';
 
 export type CsvImportErrorCode = 'EMPTY_FILE' | 'NOT_TEXT' | 'UNREADABLE' | 'NO_EMAIL_COLUMN' | 'NO_EMAILS' | 'TOO_MANY_EMAILS';
 
@@ -297,6 +297,8 @@ export interface CsvLayout {
   columns: number[];
   /** How many cells the header (or a header-less file's first row) has: a row of another width is ragged. */
   width: number;
+  /** The email columns' header names (headerKey; none without a header): a later row so named is a header again. */
+  names: string[];
   hasHeader: boolean;
   /** Records before the first row of addresses: lines above the header, and the header. */
   skip: number;
@@ -312,12 +314,12 @@ export const MAX_PREAMBLE = 10;
  */
 export function csvLayout(head: string[][]): CsvLayout | null {
   const column = emailColumnOf(head);
-  if (column >= 0) return { column, columns: namesakes(head[0]!, column), width: head[0]!.length, hasHeader: true, skip: 1 };
+  if (column >= 0) return headerLayout(head[0]!, column, 1);
   // A header-less file: the one cell of the first row that holds an address ("ann@x.com" alone, or
   // "Ann,ann@x.com,ACME") names the column.
   const first = head[0]!;
   const withAt = first.flatMap((c, i) => (c.includes('@') ? [i] : []));
-  if (withAt.length === 1) return { column: withAt[0]!, columns: [withAt[0]!], width: first.length, hasHeader: false, skip: 0 };
+  if (withAt.length === 1) return { column: withAt[0]!, columns: [withAt[0]!], width: first.length, names: [], hasHeader: false, skip: 0 };
   // Lines above the header (LinkedIn's Connections.csv starts with notes; a report tool's title):
   // the header may come after up to MAX_PREAMBLE records, as long as none of them holds an address
   // and each is a line of text (one cell) or narrower than the header: a table whose rows hold the
@@ -327,12 +329,17 @@ export function csvLayout(head: string[][]): CsvLayout | null {
     const col = emailColumnOf(head.slice(i));
     if (col < 0) continue;
     const width = filledCells(head[i]!);
-    if (head.slice(0, i).every((r) => filledCells(r) <= 1 || filledCells(r) < width)) return { column: col, columns: namesakes(head[i]!, col), width: head[i]!.length, hasHeader: true, skip: i + 1 };
+    if (head.slice(0, i).every((r) => filledCells(r) <= 1 || filledCells(r) < width)) return headerLayout(head[i]!, col, i + 1);
   }
   return null;
 }
 
 const filledCells = (record: string[]): number => record.filter((c) => c !== '').length;
+
+function headerLayout(header: string[], column: number, skip: number): CsvLayout {
+  const columns = namesakes(header, column);
+  return { column, columns, width: header.length, names: columns.map((c) => headerKey(header[c]!)), hasHeader: true, skip };
+}
 
 /** The header's columns named as `column` is but for its digits ("E-mail 2 Address" for "E-mail Address"), in file order. */
 function namesakes(header: string[], column: number): number[] {
@@ -434,15 +441,27 @@ export function* cellAddresses(raw: string | undefined): Generator<string | null
  * address. Read by the column, "Cy" was checked and charged and cy@x.com never was, or a row one
  * cell short was dropped as blank.
  */
-export function* recordAddresses(record: string[], layout: Pick<CsvLayout, 'columns' | 'width'>): Generator<string | null> {
-  if (record.length !== layout.width && !layout.columns.some((c) => record[c]?.includes('@'))) {
+export function* recordAddresses(record: string[], layout: Pick<CsvLayout, 'columns' | 'width' | 'names'>): Generator<string | null> {
+  if (!layout.columns.some((c) => record[c]?.includes('@'))) {
     const withAt = record.flatMap((cell, i) => (cell.includes('@') ? [i] : []));
-    if (withAt.length === 1) {
+    if (withAt.length === 0 && isHeaderRow(record, layout.names)) return;
+    if (withAt.length === 1 && record.length !== layout.width) {
       yield* cellAddresses(record[withAt[0]!]);
       return;
     }
   }
   for (const c of layout.columns) yield* cellAddresses(record[c]);
+}
+
+/**
+ * A header again, below the first (files joined end to end, each with its header): a row without
+ * an '@' that names an email column. Read as a row, each was checked and charged as the "address" Email.
+ */
+function isHeaderRow(record: string[], names: string[]): boolean {
+  return record.some((cell) => {
+    const key = headerKey(cell);
+    return key !== '' && (names.includes(key) || EMAIL_HEADERS.has(key));
+  });
 }
 
 export const tooManyMessage = (maxEmails: number): string =>
@@ -451,7 +470,7 @@ export const tooManyMessage = (maxEmails: number): string =>
 export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: number } = {}): CsvImportOutcome {
   const maxEmails = o.maxEmails ?? MAX_EMAILS_PER_FILE;
   // A lone surrogate (possible only in text handed in as a string: decoded bytes never hold one) is no text.
-  const read = typeof input === 'string' ? (isMostlyText(input) && !hasNul(input) && !hasLoneSurrogate(input) ? input.replace(/^\uFEFF/, '') : null) : decodeText(input);
+  const read = typeof input === 'string' ? (isMostlyText(input) && !hasNul(input) && !hasLoneSurrogate(input) ? dropJoinedBoms(input.replace(/^\uFEFF/, '')) : null) : decodeText(input);
   if (read === null) return fail('NOT_TEXT', NOT_TEXT_MESSAGE);
   const hint = separatorHint(read);
   const text = hint ? hint.rest : read;

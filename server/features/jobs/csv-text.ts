@@ -65,6 +65,8 @@ export class CsvTextDecoder {
   private begun = false;
   /** Whether a U+FEFF at the start of the text may still have to be dropped. */
   private leading = true;
+  /** Whether the text so far ends with a line end (a U+FEFF next is a joined file's byte-order mark). */
+  private afterLineEnd = false;
   private sampled = 0;
   private control = 0;
   private judged = false;
@@ -102,6 +104,8 @@ export class CsvTextDecoder {
       this.leading = false;
       text = text.replace(/^\uFEFF/, '');
     }
+    text = dropJoinedBoms(text, this.afterLineEnd);
+    if (text.length > 0) this.afterLineEnd = /[\r\n]$/.test(text);
     this.judge(text, final);
     return text;
   }
@@ -127,6 +131,18 @@ export class CsvTextDecoder {
     this.judged = true;
     if (this.control > Math.max(2, this.sampled * 0.01)) throw new NotTextError();
   }
+}
+
+/**
+ * Files joined end to end (`cat a.csv b.csv`, Excel exports each with a byte-order mark) hold a
+ * U+FEFF at the start of a later line: the next file's mark, not text. Left in, it was glued to
+ * that line's first cell (a header-less list's address came back invalid). `atLineStart`: the text
+ * continues one that ended with a line end.
+ */
+export function dropJoinedBoms(text: string, atLineStart = false): string {
+  if (!text.includes('\uFEFF')) return text;
+  const out = text.replace(/([\r\n])\uFEFF/g, '$1');
+  return atLineStart && out.startsWith('\uFEFF') ? out.slice(1) : out;
 }
 
 /** Text from bytes (CsvTextDecoder's rules); null when it is not text at all. */
