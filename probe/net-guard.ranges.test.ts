@@ -143,4 +143,8 @@ describe('network guard', () => {
     expect(isBlockedAddress('10.0.0.1', true)).toBe(false);
     expect(isBlockedAddress('nope', true)).toBe(true);
   });
+
+  it.each(['0.0.0.0', '0.1.2.3', '::', '::ffff:0.0.0.0', '255.255.255.255', '224.0.0.1', 'ff02::1'])('refuses %s (this machine itself, or no one host) even where private networks are allowed', (ip) => {
+    expect(isBlockedAddress(ip, true)).toBe(true);
+  });
 });

@@ -108,8 +108,16 @@ export function checkAddress(ip: string): AddressCheck {
   return checkV6(ipaddr.IPv6.parse(new URL(`http://[${ip}]/`).hostname.slice(1, -1)));
 }
 
-/** True when the address is refused (unless the operator allows private networks). */
+/**
+ * Refused even where private networks are allowed: no one host is there. Connecting to an unspecified
+ * address (0.0.0.0/8, ::) reaches this machine itself (an MX "0.0.0.0" would have us ask our own mail
+ * server); broadcast and multicast are no host at all.
+ */
+const NEVER_A_HOST = new Set(['unspecified', 'broadcast', 'multicast', 'invalid']);
+
+/** True when the address is refused (unless the operator allows private networks, which still refuses NEVER_A_HOST). */
 export function isBlockedAddress(ip: string, allowPrivateNetworks = false): boolean {
-  if (allowPrivateNetworks) return net.isIP(ip) === 0;
-  return !checkAddress(ip).ok;
+  const check = checkAddress(ip);
+  if (!allowPrivateNetworks) return !check.ok;
+  return net.isIP(ip) === 0 || (!check.ok && NEVER_A_HOST.has(check.range));
 }

@@ -114,6 +114,14 @@ describe('MX names that resolve to addresses we must not connect to', () => {
     }
     expect(r['alice@zero.test']?.evidence.detail).toContain('0.0.0.0');
   });
+
+  it('never connects to an unspecified address (0.0.0.0, ::: this machine itself), even where private networks are allowed', async () => {
+    const before = connections;
+    const emails = ['alice@zero.test', 'alice@six-zero.test'];
+    const r = await verdicts(loopbackOptions(dns.server, server.port), emails);
+    expect(connections - before).toBe(0);
+    for (const e of emails) expect(`${r[e]?.verdict}/${r[e]?.reason}`, e).toBe('unknown/blocked_address');
+  });
 });
 
 describe('greetings and replies written oddly', () => {
