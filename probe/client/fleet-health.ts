@@ -25,6 +25,13 @@ export interface FleetHealthOptions {
   warnings: string[];
 }
 
+/**
+ * When no node answered /healthz in time, they are asked again with this many times the timeout: a
+ * node that is only slow to answer (a loaded machine, a new TLS connection over a long link) is used
+ * rather than the call failing with "no probe daemon".
+ */
+const PATIENT_HEALTH_FACTOR = 5;
+
 const healthSchema = z.object({
   /** The daemon process's id (with our token): the same under every name it is reached by. */
   node: z.string().optional(),
@@ -45,7 +52,7 @@ export class FleetHealth {
   constructor(private readonly o: FleetHealthOptions) {}
 
   /** The daemons that answer /healthz now (a fresh check for those not known; `fresh` re-checks all). */
-  async liveNodes(signal?: AbortSignal, fresh = false): Promise<string[]> {
+  async liveNodes(signal?: AbortSignal, fresh = false, patient = false): Promise<string[]> {
     const now = Date.now();
     const checks = this.o.urls.flatMap((url) => {
       const known = this.health.get(url);
@@ -54,7 +61,7 @@ export class FleetHealth {
       if (!check) {
         // Asked on the fleet's behalf, not the caller's: a caller that gives up (its signal) stops
         // waiting for the answer, and the node's health is still what /healthz says, not "failed".
-        check = this.checkHealth(url)
+        check = this.checkHealth(url, patient ? this.o.timeoutMs * PATIENT_HEALTH_FACTOR : this.o.timeoutMs)
           .then((ok) => void this.health.set(url, { ok, until: Date.now() + (ok ? this.o.ttlMs : this.o.cooldownMs) }))
           .finally(() => this.checking.delete(url));
         this.checking.set(url, check);
@@ -88,11 +95,12 @@ export class FleetHealth {
    */
   async someLive(signal: AbortSignal, addresses: number): Promise<string[]> {
     let live = await this.liveNodes(signal);
-    if (live.length === 0) live = await this.liveNodes(signal, true);
+    // All remembered down: asked again at once, with patience (a node only slow to answer counts).
+    if (live.length === 0) live = await this.liveNodes(signal, true, true);
     for (let round = 1; live.length === 0; round++) {
       if (round >= this.o.rounds) throw new Error(`no probe daemon could verify ${addresses} address(es) (tried ${this.o.urls.join(', ')})`);
       await sleep(this.o.backoffMs, signal);
-      live = await this.liveNodes(signal, true);
+      live = await this.liveNodes(signal, true, true);
     }
     return live;
   }
@@ -114,9 +122,9 @@ export class FleetHealth {
     return this.health.get(url)?.ok === false;
   }
 
-  private async checkHealth(url: string): Promise<boolean> {
+  private async checkHealth(url: string, timeoutMs: number): Promise<boolean> {
     try {
-      const res = await call(`${url}/healthz`, { method: 'GET', headers: { authorization: `Bearer ${this.o.token}` }, signal: AbortSignal.timeout(this.o.timeoutMs) });
+      const res = await call(`${url}/healthz`, { method: 'GET', headers: { authorization: `Bearer ${this.o.token}` }, signal: AbortSignal.timeout(timeoutMs) });
       if (res.statusCode !== 200) {
         discard(res);
         return false;
