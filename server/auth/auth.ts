@@ -240,6 +240,25 @@ const STORED_RESET_LINK_PREFIX = 'reset-password-sha256:';
 const hashResetIdentifier = async (identifier: string): Promise<string> =>
   `${STORED_RESET_LINK_PREFIX}${createHash('sha256').update(identifier.slice(RESET_LINK_PREFIX.length)).digest('base64url')}`;
 
+/**
+ * A sign-in waiting at the two-factor step is a verification row `2fa-<random>` (the two-factor
+ * cookie's value, 10 minutes) with its attempt counter `2fa-attempts-2fa-<random>`. Whoever read the
+ * table and the server secret signed that cookie and, the TOTP secret and backup codes being encrypted
+ * under the same secret, sent a good code: signed in as a user who had just typed their password. The
+ * rows are stored under the SHA-256 of the cookie's value, with prefixes of their own that better-auth's
+ * plain-identifier fallback (a cookie naming the stored row) can never produce: every cookie value it
+ * looks up begins `2fa-`. password-changed.ts ends them by these prefixes.
+ */
+const TWO_FACTOR_PREFIX = '2fa-';
+const TWO_FACTOR_ATTEMPTS_PREFIX = '2fa-attempts-';
+const STORED_TWO_FACTOR_PREFIX = 'two-factor-sha256:';
+const STORED_TWO_FACTOR_ATTEMPTS_PREFIX = 'two-factor-attempts-sha256:';
+const sha256 = (s: string): string => createHash('sha256').update(s).digest('base64url');
+const hashTwoFactorIdentifier = async (identifier: string): Promise<string> =>
+  identifier.startsWith(TWO_FACTOR_ATTEMPTS_PREFIX)
+    ? `${STORED_TWO_FACTOR_ATTEMPTS_PREFIX}${sha256(identifier.slice(TWO_FACTOR_ATTEMPTS_PREFIX.length))}`
+    : `${STORED_TWO_FACTOR_PREFIX}${sha256(identifier)}`;
+
 /** The app's own origin; outside production also its localhost/127.0.0.1 twin (same port). */
 export function trustedOrigins(baseURL: string, production: boolean): string[] {
   const origins = [new URL(baseURL).origin];
@@ -347,7 +366,8 @@ export function createAuth(d: AuthDeps) {
     // so a new password can end the user's other links: password-changed.ts), and whoever reads the
     // database (a backup, a leaked replica, an injection elsewhere) cannot take an account with what
     // they read. The other rows name nothing a browser sends back unsigned.
-    verification: { storeIdentifier: { default: 'plain', overrides: { [RESET_LINK_PREFIX]: { hash: hashResetIdentifier } } } },
+    // Likewise a sign-in waiting at the two-factor step (hashTwoFactorIdentifier).
+    verification: { storeIdentifier: { default: 'plain', overrides: { [RESET_LINK_PREFIX]: { hash: hashResetIdentifier }, [TWO_FACTOR_PREFIX]: { hash: hashTwoFactorIdentifier } } } },
     session: {
       expiresIn: 60 * 60 * 24 * 7, // 7 days, refreshed while in use
       updateAge: 60 * 60 * 24,

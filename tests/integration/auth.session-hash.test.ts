@@ -3,6 +3,9 @@
 // session does still works: sign-in, refresh, sign-out, listing and revoking sessions (team.test.ts: joining
 // a team re-sets the cookie from the updated row).
 import { createHash, createHmac } from 'node:crypto';
+import { base32 } from '@better-auth/utils/base32';
+import { createOTP } from '@better-auth/utils/otp';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { up as hashStoredSessionTokens } from '../../db/migrations/2026_11_24_21_40_00_hash_session_tokens';
 import { Browserless, signUpVerified, testServer } from '../helpers/test-server';
@@ -125,5 +128,39 @@ describe('session tokens are stored hashed', () => {
     await hashStoredSessionTokens(db()); // twice: rows already hashed are left alone
     expect(await storedTokens(email)).toEqual([sha256(token)]);
     expect(await whoIs(c)).toBe(email);
+  });
+});
+
+describe('a sign-in waiting at the two-factor step is stored hashed too', () => {
+  it('the verification row of a pending two-factor sign-in, signed as its cookie with the server secret, signs nobody in; the owner finishes signing in', async () => {
+    const email = 'pending-2fa-dump@example.com';
+    const c = await signUpVerified(ts, { email, password: 'pending-secret' });
+    const enable = await c.request('/api/auth/two-factor/enable', { json: { password: 'pending-secret' } });
+    const { totpURI } = (await enable.json()) as { totpURI: string };
+    // The TOTP secret is stored encrypted under the server secret: whoever holds both computes the codes.
+    const otp = createOTP(base32.decode(new URL(totpURI).searchParams.get('secret')!));
+    const step = Math.floor(Date.now() / 30_000);
+    expect((await c.request('/api/auth/two-factor/verify-totp', { json: { code: await otp.hotp(step - 1) } })).status).toBe(200);
+    // The owner gives the password on another browser: a sign-in waits for the code.
+    const owner = new Browserless(ts.url);
+    expect(((await (await owner.request('/api/auth/sign-in/email', { json: { email, password: 'pending-secret' } })).json()) as { twoFactorRedirect?: boolean }).twoFactorRedirect).toBe(true);
+    const rows = (await sql<{ identifier: string }>`select identifier from verification where value = ${await userId(email)}`.execute(db())).rows;
+    expect(rows.length).toBeGreaterThan(0);
+    // Whoever reads the table forges the two-factor cookie of each row and sends a good code.
+    for (const { identifier } of rows) {
+      const thief = new Browserless(ts.url);
+      thief.cookies.set('better-auth.two_factor', encodeURIComponent(`${identifier}.${createHmac('sha256', SECRET).update(identifier).digest('base64')}`));
+      expect((await thief.request('/api/auth/two-factor/verify-totp', { json: { code: await otp.hotp(step) } })).status).toBe(401);
+      expect(await whoIs(thief)).toBeNull();
+    }
+    expect((await owner.request('/api/auth/two-factor/verify-totp', { json: { code: await otp.hotp(step + 1) } })).status).toBe(200);
+    expect(await whoIs(owner)).toBe(email);
+    // A new password ends a pending sign-in and its attempt counter, stored under these names.
+    const pending = new Browserless(ts.url);
+    await pending.request('/api/auth/sign-in/email', { json: { email, password: 'pending-secret' } });
+    const twoFactorRows = async () => (await sql<{ identifier: string }>`select identifier from verification where identifier like 'two-factor-%'`.execute(db())).rows;
+    expect((await twoFactorRows()).map((r) => r.identifier.split(':')[0]).sort()).toEqual(['two-factor-attempts-sha256', 'two-factor-sha256']);
+    expect((await owner.request('/api/auth/change-password', { json: { currentPassword: 'pending-secret', newPassword: 'pending-secret-2' } })).status).toBe(200);
+    expect(await twoFactorRows()).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // What a new password ends besides the sessions (better-auth ends those): the short-lived grants the
 // old password, or the mailbox before it, had opened. Both are better-auth verification rows naming the user:
-//  - a sign-in waiting at the two-factor step: `2fa-<random>` (10 minutes), with its attempt counter
-//    in `2fa-attempts-2fa-<random>`;
+//  - a sign-in waiting at the two-factor step: `two-factor-sha256:<digest>` (10 minutes; server/auth/auth.ts
+//    hashes it), with its attempt counter in `two-factor-attempts-sha256:<the same digest>`, or
+//    `2fa-<random>` and `2fa-attempts-2fa-<random>` for one stored before hashing;
 //  - a password-reset link: `reset-password-sha256:<digest of the token>` (one hour; server/auth/auth.ts
 //    hashes it), or `reset-password:<token>` for one stored before hashing.
 import { sql } from 'kysely';
@@ -19,9 +20,14 @@ export async function endGrantsOfOldPassword(db: Db, userId: string): Promise<vo
     with ended as (
       delete from verification
       where value = ${userId}
-        and ((identifier like '2fa-%' and identifier not like '2fa-attempts-%') or identifier like 'reset-password:%' or identifier like 'reset-password-sha256:%')
+        and ((identifier like '2fa-%' and identifier not like '2fa-attempts-%') or identifier like 'two-factor-sha256:%'
+          or identifier like 'reset-password:%' or identifier like 'reset-password-sha256:%')
       returning identifier
     )
-    delete from verification where identifier in (select '2fa-attempts-' || identifier from ended where identifier like '2fa-%')
+    delete from verification where identifier in (
+      select '2fa-attempts-' || identifier from ended where identifier like '2fa-%'
+      union all
+      select 'two-factor-attempts-sha256:' || substr(identifier, length('two-factor-sha256:') + 1) from ended where identifier like 'two-factor-sha256:%'
+    )
   `.execute(db);
 }
