@@ -62,6 +62,21 @@ describe('a plan change taken back after its period ended', () => {
     expect(await state(accountId)).toMatchObject({ plan: 'pro', subscription_status: 'active', cancel_at_period_end: false, subscription_id: pro.subscriptionId });
   });
 
+  it('cancelled instead, before Razorpay’s first charge of the new plan: stopped, and the answer says the account is on Free now', async () => {
+    const { client, accountId, first } = await starter();
+    expect((await client.trpcMutation('billing.cancel')).status).toBe(200);
+    const pro = (await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' })).body.result.data;
+    await client.trpcMutation('billing.verifyPayment', await rzp.pay(pro.subscriptionId));
+    await periodOver(accountId, [first, pro.subscriptionId]);
+    expect((await client.trpcMutation('billing.keepCurrentPlan')).status).toBe(409);
+
+    const cancel = await client.trpcMutation('billing.cancel');
+    expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
+    expect(rzp.subscriptions.get(pro.subscriptionId)!.status).toBe('cancelled');
+    expect(await state(accountId)).toMatchObject({ plan: 'free', subscription_status: 'none', subscription_id: null });
+    expect(cancel.body.result.data, 'the page said the plan stays active until a day already past').toMatchObject({ endedNow: true });
+  });
+
   it('a change scheduled on a running subscription: "Keep my current plan" is refused once the renewal is due', async () => {
     const { client, accountId, first } = await starter();
     const sched = await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' });

@@ -29,16 +29,17 @@ export async function cancelSubscription(deps: AppDeps, o: { accountId: string; 
     // A resumed plan cancelled again before its new subscription was charged: that subscription is
     // stopped at once (nothing was paid on it) and the plan ends with the period already paid, as before.
     const follows = sub.follows_id;
-    await deps.db.transaction().execute(async (trx) => {
+    return deps.db.transaction().execute(async (trx) => {
       await lockAccountBilling(trx, o.accountId);
       await stopAt(gateway, sub.id);
       const now = new Date();
       await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: now }).where('id', '=', sub.id).where('status', 'in', LIVE_STATUSES).execute();
       await trx.updateTable('account').set({ subscription_id: follows, cancel_at_period_end: true, updated_at: now }).where('id', '=', o.accountId).where('subscription_id', '=', sub.id).execute();
       await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'billing.cancelled', targetType: 'subscription', targetId: sub.id, data: { ends_at: account.current_period_end?.toISOString() ?? null, resumed_not_started: true, follows } });
-      await endIfDue(trx, o.accountId, now);
+      // The period it followed is over already (its first charge not made yet): Free now, and the answer says so.
+      const endedNow = await endIfDue(trx, o.accountId, now);
+      return { endsAt: (endedNow ? now : account.current_period_end)?.toISOString() ?? null, endedNow };
     });
-    return { endsAt: account.current_period_end?.toISOString() ?? null, endedNow: false };
   }
   // A renewal left unpaid (past due, suspended) has no paid period to run to: stopped at once, or
   // Razorpay would go on retrying it until the cycle end and charge the customer who cancelled.
