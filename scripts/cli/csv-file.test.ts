@@ -18,6 +18,8 @@ const FILES: Record<string, Buffer> = {
   'UTF-8 with BOM, CRLF': Buffer.from('\uFEFFName,Email\r\nJosé,jose@x.com\r\nAnn,ann@X.COM\r\n'),
   'UTF-16 LE (Excel Unicode Text), tabs': utf16('Name\tE-mail\r\nZoë\tzoe@x.com\r\nBo\tbo@x.com\r\n', 'le'),
   'UTF-16 BE': utf16('email\nann@x.com\nbo@x.com\n', 'be'),
+  'UTF-16 LE without a byte-order mark': Buffer.from('Name\tEmail\r\nZoë\tzoe@x.com\r\nBo\tbo@x.com\r\n', 'utf16le'),
+  'UTF-16 BE without a byte-order mark, shorter than the sniffed head': Buffer.from('a@x.com\n', 'utf16le').swap16(),
   'Windows-1252 with semicolons': Buffer.from('Nom;Courriel\r\nJos\xe9;jose@x.com\r\nD\xfcrer;durer@x.com\r\n', 'latin1'),
   'UTF-8 BOM, then one Latin-1 line late in the file': Buffer.concat([Buffer.from(`\uFEFFEmail\r\n${Array.from({ length: 300 }, (_, i) => `u${i}@x.com`).join('\r\n')}\r\n`), Buffer.from('caf\xe9@x.com\r\n', 'latin1')]),
   'UTF-8 lines with one Windows-1252 line between them': Buffer.concat([Buffer.from('email\nzoë@x.com\n', 'utf8'), Buffer.from('josé@x.com\r\n', 'latin1'), Buffer.from('ann@münchen.de\rłukasz@x.pl', 'utf8')]),

@@ -113,6 +113,14 @@ describe('parseEmailCsv on files from real tools', () => {
     expect(ok('email\n"\"\"ann lee\"\"@x.com"\n\'bo@x.com\no\'neil@x.com\n').emails).toEqual(['"ann lee"@x.com', "'bo@x.com", "o'neil@x.com"]);
   });
 
+  it('reads UTF-16 written without a byte-order mark (SQL Server bcp -w, .NET tools), instead of refusing it as binary', () => {
+    const le = Buffer.from('Name\tEmail\r\nZoë\tzoe@x.com\r\nBo\tbo@x.com\r\n', 'utf16le');
+    expect(ok(new Uint8Array(le)).emails).toEqual(['zoe@x.com', 'bo@x.com']);
+    expect(ok(new Uint8Array(Buffer.from('email\nann@x.com\n', 'utf16le').swap16())).emails).toEqual(['ann@x.com']);
+    // Bytes that are not such text are still refused.
+    expect(parseEmailCsv(new Uint8Array(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00]))).ok).toBe(false);
+  });
+
   it('reads files joined end to end (cat a.csv b.csv): the second header is no address and its byte-order mark is no character', () => {
     // Each repeated header was checked and charged as the "address" Email (invalid), and the second
     // file's byte-order mark was glued to its first line: a header-less list's first address came back invalid.

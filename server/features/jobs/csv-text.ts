@@ -1,4 +1,4 @@
-// A customer's file as text: UTF-8 (with or without BOM), UTF-16 with its BOM, or Windows-1252 line by
+// A customer's file as text: UTF-8 (with or without BOM), UTF-16 (with its BOM, or told by its zero bytes), or Windows-1252 line by
 // line where a line is not UTF-8 (an Excel export with accented names); refused as not text when it
 // holds NUL or is mostly control characters (a binary file renamed .csv). Whole (decodeText) or as a
 // stream of chunks (CsvTextDecoder, the CLI's --csv).
@@ -18,6 +18,29 @@ export class NotTextError extends Error {
 }
 
 const TEXT_SAMPLE = 65_536;
+
+/** How many first bytes tell UTF-16 written without a byte-order mark. */
+const UTF16_SNIFF = 64;
+
+/**
+ * UTF-16 without a byte-order mark (SQL Server's bcp -w, some .NET tools): text of mostly Latin
+ * letters then has a zero byte in every pair, always on the same side. No other text has zero bytes
+ * (a file holding one is refused as binary), so this never changes how a readable file is read.
+ */
+function unmarkedUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  const n = Math.min(bytes.length, UTF16_SNIFF) & ~1;
+  if (n < 4) return null;
+  let evenZero = 0;
+  let oddZero = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) evenZero++;
+    if (bytes[i + 1] === 0) oddZero++;
+  }
+  const pairs = n / 2;
+  if (oddZero === pairs && evenZero === 0) return 'utf-16le';
+  if (evenZero === pairs && oddZero === 0) return 'utf-16be';
+  return null;
+}
 const isControl = (c: number): boolean => (c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 0xfffd || c === 0x7f;
 
 const utf8Decoder = new TextDecoder('utf-8');
@@ -52,7 +75,7 @@ function decodeLines(bytes: Uint8Array): string {
 /**
  * Bytes → text by the intake's rules, a piece at a time (an upload is one piece; `mailvet verify
  * --csv` reads its file in pieces, so a list of any size is never held whole): UTF-16 with a
- * byte-order mark (Excel's "Unicode Text"); else each line UTF-8, or Windows-1252 when it is not
+ * byte-order mark (Excel's "Unicode Text") or without one (unmarkedUtf16); else each line UTF-8, or Windows-1252 when it is not
  * UTF-8 (decodeLines). A UTF-8 BOM is dropped, and one U+FEFF at the start of the text. Throws
  * NotTextError when a NUL appears anywhere or more than 1% of the first 65,536 characters are
  * control characters.
@@ -78,18 +101,20 @@ export class CsvTextDecoder {
   decode(piece: Uint8Array, final: boolean): string {
     let bytes = piece;
     if (!this.begun) {
-      // The byte-order mark needs the first three bytes, whatever the size of the pieces.
+      // The byte-order mark needs the first three bytes, and telling UTF-16 without one the first
+      // UTF16_SNIFF, whatever the size of the pieces.
       bytes = this.head.length > 0 ? Buffer.concat([this.head, piece]) : piece;
-      if (bytes.length < UTF8_BOM.length && !final) {
+      if (bytes.length < UTF16_SNIFF && !final) {
         this.head = bytes;
         return '';
       }
       this.head = new Uint8Array(0);
-      const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : null;
+      const marked = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : null;
+      const utf16 = marked ?? unmarkedUtf16(bytes);
       if (utf16) {
         this.utf16 = true;
         this.decoder = new TextDecoder(utf16);
-        bytes = bytes.subarray(2);
+        if (marked) bytes = bytes.subarray(2);
       } else if (UTF8_BOM.every((b, i) => bytes[i] === b)) {
         // The UTF-8 byte-order mark is not text: read as Windows-1252 it would be "ï»¿", glued to the first header.
         bytes = bytes.subarray(UTF8_BOM.length);
