@@ -39,6 +39,8 @@ describe('sign-ups never verified', () => {
     const me = await owner.trpcQuery('account.me');
     expect(me.status).toBe(200);
     expect((await userOf(email))?.name).toBe('Alice Owner');
+    // The stranger's sign-up never had the free credits: the owner's verified address gets them.
+    expect((await db().selectFrom('account').select('credits_balance').where('id', '=', await accountOf(email)).executeTakeFirstOrThrow()).credits_balance).toBe(500);
     // The stranger's password opens nothing.
     const stranger = await new Browserless(ts.url).request('/api/auth/sign-in/email', { json: { email, password: 'squatter-pw' } });
     expect(stranger.status).toBe(401);
