@@ -83,7 +83,17 @@ const envSchema = z.object({
   HOST: optional(),
   DATABASE_URL: optional(),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('.data')),
-  BASE_URL: z.preprocess(emptyAsUndefined, urlOf(['http', 'https'], 'https://mailvet.example.com').optional()),
+  /** The app's origin: every link in mail is this plus a path, and the app is served from the root. */
+  BASE_URL: z.preprocess(
+    emptyAsUndefined,
+    urlOf(['http', 'https'], 'https://mailvet.example.com')
+      .refine((v) => {
+        if (!URL.canParse(v)) return true; // the URL check above says what is wrong
+        const u = new URL(v);
+        return u.pathname === '/' && !u.search && !u.hash && !v.endsWith('#') && !v.endsWith('?') && !u.username && !u.password;
+      }, 'must be the app\'s origin only: scheme, host and optional port, no path, query, fragment or credentials (e.g. https://mailvet.example.com); the app is served from the root')
+      .optional(),
+  ),
   BETTER_AUTH_SECRET: optional(),
   SMTP_URL: z.preprocess(emptyAsUndefined, urlOf(['smtp', 'smtps'], 'smtp://user:pass@relay.example.com:587').optional()),
   /**

@@ -44,6 +44,11 @@ describe('environment', () => {
     for (const [name, value] of [
       ['BASE_URL', 'mailvet.example.com'],
       ['BASE_URL', 'ftp://mailvet.example.com'],
+      // Links in mail are BASE_URL + a path: anything past the origin (the app is served from the root) breaks them all.
+      ['BASE_URL', 'https://mailvet.example.com/app'],
+      ['BASE_URL', 'https://mailvet.example.com/?ref=1'],
+      ['BASE_URL', 'https://mailvet.example.com/#top'],
+      ['BASE_URL', 'https://admin:secret@mailvet.example.com'],
       ['GEO_URL', 'ipapi.co/{ip}/json/'],
       ['SMTP_URL', 'smtp//user:pass@relay.example.com:587'],
       ['SMTP_URL', 'https://relay.example.com'],
@@ -69,6 +74,8 @@ describe('environment', () => {
     // What the README offers is taken: names, addresses, ranges, and a hop count as a number.
     expect(readEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8, 203.0.113.7' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8, fd00::/8, 203.0.113.7');
     expect(readEnv({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    // The origin with or without its trailing slash, and a port, are the app's URL.
+    for (const base of ['https://mailvet.example.com/', 'https://mailvet.example.com', 'http://localhost:3000']) expect(readEnv({ BASE_URL: base }).BASE_URL, base).toBe(base);
     expect(readEnv({ SMTP_URL: 'smtps://u:p@relay.example.com:465', GEO_URL: 'http://127.0.0.1:9/{ip}/json' })).toMatchObject({ SMTP_URL: 'smtps://u:p@relay.example.com:465' });
   });
 
