@@ -150,6 +150,8 @@ export interface WorkerLeaseTable {
   worker_id: string;
   instance: string;
   created_at: Timestamp;
+  /** The runner's last heartbeat (server/worker/runner.ts, every few seconds). */
+  seen_at: Timestamp;
 }
 
 export interface IdempotencyKeyTable {

@@ -3,7 +3,8 @@
 // Crash recovery: graphile-worker only frees the jobs of a dead worker after 4 hours. Each runner
 // here connects with its own application_name and records its worker ids (worker_lease), so any
 // runner can see that a lock belongs to a process whose connections are gone (killed, OOM, lost
-// machine) and release it at once with graphile's force_unlock_workers; a job whose last allowed
+// machine) and has beaten no heartbeat for LEASE_TTL_SECONDS (a live runner whose connections were
+// cut for a moment keeps its jobs), and release it with graphile's force_unlock_workers; a job whose last allowed
 // attempt was the one cut short gets that attempt back (worker-lease.service.ts). The tasks are
 // idempotent, so running such a job again is always safe.
 //
@@ -17,7 +18,7 @@ import { parseCrontab, run, type Runner, type WorkerEvents } from 'graphile-work
 import pg from 'pg';
 import { logPoolError } from '../../db/client';
 import type { AppDeps } from '../deps';
-import { dropInstanceLeases, recordWorkerLease, releaseDeadWorkers } from '../features/workers/worker-lease.service';
+import { dropInstanceLeases, recordWorkerLease, releaseDeadWorkers, touchInstanceLeases } from '../features/workers/worker-lease.service';
 import { TASKS } from '../lib/tasks';
 import { crontab } from './crontab';
 import { createTaskList, type TaskListOptions } from './task-list';
@@ -71,7 +72,9 @@ export async function startWorker(deps: AppDeps, o: { concurrency?: number; webh
   });
   await Promise.all(leases);
   const sweeper = setInterval(() => {
-    void releaseDeadWorkers(deps.db).catch((err: Error) => console.error('[worker] sweep:', err.message));
+    void touchInstanceLeases(deps.db, instance)
+      .then(() => releaseDeadWorkers(deps.db))
+      .catch((err: Error) => console.error('[worker] sweep:', err.message));
   }, SWEEP_MS);
   sweeper.unref();
 

@@ -214,4 +214,27 @@ describe('bulk jobs survive crashes and concurrency', () => {
       await closeDeps(deps);
     }
   });
+
+  it("keeps a live worker's jobs while its connections are cut for a moment (a database failover, a pooler closing idle connections)", async () => {
+    const env = readEnv({ NODE_ENV: 'test', DATA_DIR: '.data/test', WORKER_CONCURRENCY: '1' });
+    const deps = await createDeps({ env, databaseUrl: tdb.url, probe: { urls: [pw.url], token: pw.token }, runMigrations: false, poolSize: 4 });
+    const live = await startWorker(deps, { cron: false, pollInterval: 200 });
+    try {
+      const pool = (await tdb.db.selectFrom('worker_lease').select('worker_id').where('instance', '=', live.instance).execute()).map((r) => r.worker_id).find((id) => id.startsWith('pool-'))!;
+      // A chunk the live worker has been running for a minute.
+      await sql`select graphile_worker.add_job('no-such-task', '{}'::json, job_key := 'lock-blip', run_at := now() + interval '1 hour')`.execute(tdb.db);
+      await sql`update graphile_worker._private_jobs set locked_by = ${pool}, locked_at = now() - interval '1 minute' where key = 'lock-blip'`.execute(tdb.db);
+      // Its connections are gone for a moment (it reconnects): it is still running that chunk.
+      const connections = async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = ${live.instance}`.execute(tdb.db)).rows[0]!.n;
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${live.instance}`.execute(tdb.db);
+      await expect.poll(connections, { timeout: 5_000, interval: 10 }).toBe(0);
+      expect(await releaseDeadWorkers(tdb.db)).toEqual([]);
+      const row = await sql<{ locked_by: string | null }>`select locked_by from graphile_worker._private_jobs where key = 'lock-blip'`.execute(tdb.db);
+      expect(row.rows).toEqual([{ locked_by: pool }]);
+      await sql`select graphile_worker.remove_job('lock-blip')`.execute(tdb.db);
+    } finally {
+      await live.stop();
+      await closeDeps(deps);
+    }
+  });
 });

@@ -1,11 +1,20 @@
 // Worker leases (crash recovery of graphile-worker, see server/worker/runner.ts): each runner records
-// the worker ids it owns under its connection's application_name, so a lock held by a process whose
-// connections are gone can be released at once instead of after graphile's 4 hours.
+// the worker ids it owns under its connection's application_name and beats a heartbeat on them, so a
+// lock held by a process whose connections are gone and whose heartbeat stopped can be released
+// within seconds instead of after graphile's 4 hours.
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 
 /** Locks older than this, held by worker ids with no live connection, are released. */
 const LOCK_GRACE_SECONDS = 3;
+
+/**
+ * A runner whose last heartbeat (touchInstanceLeases, every few seconds) is more recent than this
+ * is alive even when none of its connections is seen: they were cut for a moment (a failover, a
+ * pooler closing idle ones; behind a transaction pooler idle connections are not seen at all). Its
+ * chunks were released and run a second time beside the first. A killed runner's jobs wait this long.
+ */
+export const LEASE_TTL_SECONDS = 10;
 
 /** A job released from a dead worker gets its cut-short attempt back only below this many attempts (every task's max_attempts is lower). */
 export const CRASH_ATTEMPTS_CEILING = 30;
@@ -17,6 +26,11 @@ export async function recordWorkerLease(db: Db, workerId: string, instance: stri
     .values({ worker_id: workerId, instance })
     .onConflict((oc) => oc.column('worker_id').doNothing())
     .execute();
+}
+
+/** The runner `instance` is alive: its heartbeat, on every sweep. */
+export async function touchInstanceLeases(db: Db, instance: string): Promise<void> {
+  await db.updateTable('worker_lease').set({ seen_at: sql<Date>`now()` }).where('instance', '=', instance).execute();
 }
 
 /** Forgets the leases of a runner that stops cleanly. */
@@ -35,6 +49,10 @@ export async function releaseDeadWorkers(db: Db): Promise<string[]> {
         select 1 from worker_lease l
         join pg_stat_activity a on a.application_name = l.instance
         where l.worker_id = j.locked_by
+      )
+      and not exists (
+        select 1 from worker_lease l
+        where l.worker_id = j.locked_by and l.seen_at > now() - make_interval(secs => ${LEASE_TTL_SECONDS})
       )`.execute(db);
   const dead = r.rows.map((x) => x.worker_id);
   if (dead.length > 0) {
@@ -53,6 +71,7 @@ export async function releaseDeadWorkers(db: Db): Promise<string[]> {
   await sql`
     delete from worker_lease l
     where l.created_at < now() - interval '1 minute'
+      and l.seen_at < now() - interval '1 minute'
       and not exists (select 1 from pg_stat_activity a where a.application_name = l.instance)`.execute(db);
   return dead;
 }
