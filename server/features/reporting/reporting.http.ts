@@ -18,7 +18,9 @@ export function reportingHttpRouter(deps: AppDeps): express.Router {
       const { csv, fileName } = await analyticsCsv(deps.db, { accountId: m.accountId, plan: m.plan, input: parsed.data });
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       res.setHeader('Content-Disposition', `attachment; filename="${fileName}"`);
-      res.send(csv);
+      // A UTF-8 byte-order mark first, as the result download (jobs.http.ts): Excel reads a CSV
+      // without one in the Windows code page, and schedule names are the user's own text.
+      res.send(`\uFEFF${csv}`);
     } catch (err) {
       sendError(res, err);
     }
