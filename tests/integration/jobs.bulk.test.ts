@@ -71,6 +71,38 @@ describe('bulk upload → worker → History', () => {
     expect(((await bad.json()) as { error: { message: string } }).error.message).toBe('result must be one of valid, invalid, risky (comma-separated).');
   });
 
+  it('charges a contact export what the screen said: one credit per unique address (duplicates, blank rows, a repeated header: none; a cell of two addresses: two)', async () => {
+    const { client, accountId } = await signUpOnPlan(ts, 'charged-export@example.com', 'starter', 9);
+    const [a, b, c, d] = pw.world.emails.slice(0, 4) as [string, string, string, string];
+    const upper = (e: string) => e.replace(/^[^@]+/, (m) => m.toUpperCase());
+    const csv = [
+      'Name,E-mail Address,E-mail 2 Address',
+      `Ann,${a},`,
+      `Bo,"${b}; ${c}",${upper(a)}`, // two in a cell, and Ann's address again in another case
+      'Cy,,', // blank
+      ',,',
+      'Name,E-mail Address,E-mail 2 Address', // the second file's header (two exports joined)
+      `Di,n/a,${d}`, // one value that is no address (checked, found invalid: a credit)
+      `Ed,${b},`, // duplicate
+    ].join('\r\n');
+    // The balance must cover the unique values (5: a, b, c, n/a, d); 4 credits do not.
+    const short = await signUpOnPlan(ts, 'charged-export-short@example.com', 'starter', 4);
+    const refused = await uploadCsv(short.client, 'contacts.csv', csv);
+    expect(refused.status).toBe(402);
+    expect(refused.body.error.message).toBe('Not enough credits: this list needs 5 credits (one per unique address) and your balance is 4.');
+
+    const up = await uploadCsv(client, 'contacts.csv', csv);
+    expect(up.status).toBe(200);
+    expect(up.body).toMatchObject({ totalEmails: 5, duplicates: 2, skipped: 0 });
+    const job = await waitForJob(ts.testDb.db, up.body.jobId);
+    expect(job.status).toBe('completed');
+    const rows = await ts.testDb.db.selectFrom('validation_result').select(['email', 'charged']).where('job_id', '=', job.id).execute();
+    expect(rows.map((r) => r.email).sort()).toEqual([a, b, c, d, 'n/a'].sort());
+    const charged = rows.filter((r) => r.charged).length;
+    expect(charged).toBe(5);
+    expect(await credits(ts.testDb.db, accountId)).toBe(9 - charged);
+  });
+
   it('escapes cells that a spreadsheet would run', async () => {
     const { client } = await signUpOnPlan(ts, 'hostile@example.com', 'starter', 100);
     const up = await uploadCsv(client, 'hostile.csv', csvOf(['=cmd|calc@x.io', '+1@d0.bulk.test', '-2@d0.bulk.test', '@3@d0.bulk.test']));
