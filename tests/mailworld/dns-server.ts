@@ -11,8 +11,14 @@ type Behaviour = 'ok' | 'nxdomain' | 'servfail' | 'timeout';
 interface NameData {
   mx?: { priority: number; exchange: string }[];
   a?: string[];
+  aaaa?: string[];
+  /** An alias: answered with this CNAME, then the target's records of the type asked (as a resolver does). */
+  cname?: string;
   txt?: string[];
 }
+
+/** An IPv6 literal ('::1', '::'): published as AAAA. */
+const isV6 = (ip: string): boolean => ip.includes(':');
 
 export const DNSBL_ZONE = 'bl.mailworld.test';
 
@@ -45,13 +51,15 @@ export function buildZone(domains: DomainSpec[], dnsblIps: string[]): Zone {
     if (d.nullMx) e.mx = [{ priority: 0, exchange: '' }];
     for (const mx of d.mx ?? []) {
       (e.mx ??= []).push({ priority: mx.priority, exchange: mx.host.toLowerCase() });
+      const target = mx.cname?.toLowerCase();
+      if (target) entry(zone, mx.host.toLowerCase()).cname = target;
       if (mx.ip) {
-        const h = entry(zone, mx.host.toLowerCase());
-        h.a ??= [];
-        if (!h.a.includes(mx.ip)) h.a.push(mx.ip);
+        const h = entry(zone, target ?? mx.host.toLowerCase());
+        const list = isV6(mx.ip) ? (h.aaaa ??= []) : (h.a ??= []);
+        if (!list.includes(mx.ip)) list.push(mx.ip);
       }
     }
-    for (const a of d.aRecords ?? []) (e.a ??= []).push(a.ip);
+    for (const a of d.aRecords ?? []) (isV6(a.ip) ? (e.aaaa ??= []) : (e.a ??= [])).push(a.ip);
   }
   for (const ip of dnsblIps) {
     const rev = ip.split('.').reverse().join('.');
@@ -99,15 +107,29 @@ export function dns2Handler(zone: Zone, ttl: number, onQuery: () => void): dns2.
       send(response);
       return;
     }
-    const data = behaviour === 'ok' ? zone.names.get(name) : undefined;
+    let data = behaviour === 'ok' ? zone.names.get(name) : undefined;
     if (!data) {
       response.header.rcode = Packet.RCODE.NXDOMAIN;
       send(response);
       return;
     }
+    let owner = q.name;
     const add = (record: Partial<dns2.Packet.Resource>): void => {
-      response.answers.push(Packet.createResourceFromQuestion(q, { class: Packet.CLASS.IN, ttl, ...record }));
+      response.answers.push(Packet.createResourceFromQuestion({ ...q, name: owner }, { class: Packet.CLASS.IN, ttl, ...record }));
     };
+    // An alias: its CNAME, then the target's records of the type asked (a few links at most).
+    for (let hops = 0; data.cname !== undefined && hops < 8; hops++) {
+      add({ type: Packet.TYPE.CNAME, domain: data.cname });
+      if (q.type === Packet.TYPE.CNAME) break;
+      owner = data.cname;
+      const target = zone.names.get(data.cname);
+      if (!target) break;
+      data = target;
+    }
+    if (data.cname !== undefined) {
+      send(response);
+      return;
+    }
     if (q.type === Packet.TYPE.MX || q.type === Packet.TYPE.ANY) {
       for (const mx of data.mx ?? []) {
         add({ type: Packet.TYPE.MX, priority: mx.priority, exchange: mx.exchange });
@@ -116,10 +138,13 @@ export function dns2Handler(zone: Zone, ttl: number, onQuery: () => void): dns2.
     if (q.type === Packet.TYPE.A || q.type === Packet.TYPE.ANY) {
       for (const address of data.a ?? []) add({ type: Packet.TYPE.A, address });
     }
+    if (q.type === Packet.TYPE.AAAA || q.type === Packet.TYPE.ANY) {
+      for (const address of data.aaaa ?? []) add({ type: Packet.TYPE.AAAA, address });
+    }
     if (q.type === Packet.TYPE.TXT || q.type === Packet.TYPE.ANY) {
       for (const txt of data.txt ?? []) add({ type: Packet.TYPE.TXT, data: txt });
     }
-    // Anything else (AAAA, …) is NOERROR with no answers (NODATA).
+    // Anything else is NOERROR with no answers (NODATA).
     send(response);
   };
 }
@@ -168,6 +193,8 @@ function encodeName(name: string, out: number[], names: Map<string, number>): bo
  * record is one dns2 would refuse to encode (then dns2 answers, as before).
  */
 function encodeAnswers(name: string, qtype: number, data: NameData, ttl: number): EncodedAnswers | null {
+  // Aliases and IPv6 addresses are left to dns2 (few names have them).
+  if (data.cname !== undefined || data.aaaa !== undefined) return null;
   const out: number[] = new Array<number>(12).fill(0);
   const names = new Map<string, number>();
   if (!encodeName(name, out, names)) return null;

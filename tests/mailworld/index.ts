@@ -6,12 +6,12 @@ import tls from 'node:tls';
 import selfsigned from 'selfsigned';
 import { DNSBL_ZONE, buildZone, startDnsServer } from './dns-server';
 import { SmtpHost, type HostContext, type RecipientDomain } from './smtp-host';
-import { mailboxIndex, truthFor, type MailboxIndex } from './truth';
+import { isUnspecified, mailboxIndex, truthFor, type MailboxIndex } from './truth';
 import type { DomainSpec, ServerSpec, Truth, WorldCounters } from './types';
 import { defaultScenarios } from './scenarios';
 
 export type * from './types';
-export { buildScenarios, defaultScenarios, type ScenarioParams } from './scenarios';
+export { buildScenarios, defaultScenarios, receiverScenarios, type ScenarioParams } from './scenarios';
 export { generateBulkDomains, type BulkParams } from './bulk-domains';
 export { truthFor, isRoleLocal } from './truth';
 export { DNSBL_ZONE } from './dns-server';
@@ -91,7 +91,8 @@ function emptyCounters(): WorldCounters {
 function collectHosts(domains: DomainSpec[]): Map<string, { ip: string; name: string; spec: ServerSpec }> {
   const hosts = new Map<string, { ip: string; name: string; spec: ServerSpec }>();
   const add = (ip: string, name: string, spec: ServerSpec | undefined): void => {
-    if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(ip)) throw new Error(`mailworld: host address ${ip} is not in 127.0.0.0/8`);
+    if (isUnspecified(ip)) return; // DNS only: nobody may connect there
+    if (ip !== '::1' && !/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(ip)) throw new Error(`mailworld: host address ${ip} is not in 127.0.0.0/8 (nor ::1)`);
     if (ip === '127.0.0.1') throw new Error('mailworld: 127.0.0.1 is reserved for the DNS server');
     const existing = hosts.get(ip);
     if (!existing) {

@@ -113,3 +113,44 @@ export function buildScenarios(p: ScenarioParams = {}): DomainSpec[] {
 
 /** The scenario list with its default parameters (400 ms greylisting, 600 ms tarpit, K=3, C=2). */
 export const defaultScenarios: DomainSpec[] = buildScenarios();
+
+/**
+ * Receivers met on the open internet that the scenario list lacks, each with its ground truth: an MX
+ * name that is an alias (CNAME), MX and implicit MX over IPv6 only (`ipv6`: where ::1 can be bound),
+ * MX names on unspecified addresses (nobody may connect there), an EHLO reply with mixed separators,
+ * and refusals about us worded or coded like "no such user". Hosts on 127.<net>.<n>.<h> (default 79).
+ */
+export function receiverScenarios(o: { suffix?: string; net?: number; ipv6?: boolean } = {}): DomainSpec[] {
+  const suffix = o.suffix ?? 'mailworld.test';
+  const ip = (n: number, h = 1): string => `127.${o.net ?? 79}.${n}.${h}`;
+  const d = (name: string, row: Omit<DomainSpec, 'domain' | 'addresses' | 'mailboxes'> & { addresses?: string[] }): DomainSpec => ({
+    domain: `${name}.${suffix}`,
+    mailboxes: { alice: 'ok' },
+    addresses: ['alice', 'ghost'],
+    ...row,
+  });
+  const one = (n: number, name: string, server?: ServerSpec): DomainSpec['mx'] => [{ host: `mx1.${name}.${suffix}`, priority: 10, ip: ip(n), server }];
+  const refusal = (n: number, name: string, scenario: string, text: string): DomainSpec => d(name, { scenario, mx: one(n, name), policyRefusal: text });
+  return [
+    d('cname-mx', { scenario: 'MX host name is an alias (CNAME) of the name with the address', mx: [{ host: `mx1.cname-mx.${suffix}`, cname: `real-host.cname-mx.${suffix}`, priority: 10, ip: ip(1) }] }),
+    d('unspecified-mx', { scenario: 'the only MX resolves to 0.0.0.0 (never connected)', mx: [{ host: `mx1.unspecified-mx.${suffix}`, priority: 10, ip: '0.0.0.0' }], addresses: ['alice'] }),
+    d('unspecified-primary', {
+      scenario: 'primary MX resolves to :: (never connected), the backup is live',
+      mx: [
+        { host: `mx1.unspecified-primary.${suffix}`, priority: 10, ip: '::' },
+        { host: `mx2.unspecified-primary.${suffix}`, priority: 20, ip: ip(3, 2) },
+      ],
+    }),
+    d('ehlo-mixed', { scenario: 'EHLO reply with mixed separators (250-, then 250 before a middle line)', mx: one(4, 'ehlo-mixed', { ehloMixedSeparators: true }) }),
+    refusal(5, 'spamhaus-bare', 'bare 550 naming a blocklist', '550 Service unavailable; client [127.0.0.1] blocked using zen.spamhaus.org'),
+    refusal(6, 'not-authorized', '550 5.1.1 for a sender not authorized', '550 5.1.1 Sender not authorized'),
+    refusal(7, 'blocked-511', '550 5.1.1 saying our IP is blocked', '550 5.1.1 Recipient address rejected: Your IP has been blocked'),
+    refusal(8, 'policy-571', '550 5.7.1 local policy', '550 5.7.1 Message rejected due to local policy'),
+    ...(o.ipv6
+      ? [
+          d('aaaa-mx', { scenario: 'MX host with only an AAAA record (::1)', mx: [{ host: `mx1.aaaa-mx.${suffix}`, priority: 10, ip: '::1' }] }),
+          d('implicit-aaaa', { scenario: 'no MX, only an AAAA record on the domain (implicit MX over IPv6)', mx: [], aRecords: [{ ip: '::1' }] }),
+        ]
+      : []),
+  ];
+}

@@ -74,7 +74,8 @@ function ehloReply(name: string, spec: ServerSpec, secure: boolean): string {
   if (spec.pipelining !== false) ext.unshift('PIPELINING');
   if ((spec.starttls || spec.requireTls) && !secure && !spec.hiddenStarttls) ext.push('STARTTLS');
   const lines = [name, ...ext];
-  return lines.map((l, i) => `250${i === lines.length - 1 ? ' ' : '-'}${l}`).join('\r\n');
+  // Mixed separators: a space after the second line's code too (a reply ended early, then more of it).
+  return lines.map((l, i) => `250${i === lines.length - 1 || (spec.ehloMixedSeparators && i === 1) ? ' ' : '-'}${l}`).join('\r\n');
 }
 
 class Session {
@@ -386,6 +387,7 @@ class Session {
       return `554 5.7.1 <${rcpt}>: Relay access denied`;
     }
     const domain = known.spec;
+    if (domain.policyRefusal !== undefined) return domain.policyRefusal;
     if (domain.policyBlock) {
       return `550 5.7.1 Service unavailable; Client host [${this.clientIp}] blocked using bl.mailworld.test; see https://mailworld.test/lookup?ip=${this.clientIp}`;
     }

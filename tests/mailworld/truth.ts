@@ -27,6 +27,11 @@ export function mailboxIndex(d: DomainSpec): MailboxIndex {
 
 type Hop = { ip: string; priority: number; server: ServerSpec };
 
+/** An unspecified address ('0.0.0.0', '::'): published in DNS, never a host anyone may connect to. */
+export function isUnspecified(ip: string): boolean {
+  return ip === '0.0.0.0' || ip === '::';
+}
+
 function hopsOf(d: DomainSpec): Hop[] {
   const mx = [...(d.mx ?? [])].sort((a: MxSpec, b: MxSpec) => a.priority - b.priority);
   if (mx.length > 0) return mx.filter((m) => m.ip).map((m) => ({ ip: m.ip ?? '', priority: m.priority, server: m.server ?? {} }));
@@ -54,8 +59,11 @@ export function truthFor(d: DomainSpec, local: string, index: MailboxIndex = mai
   if (dns === 'nxdomain') return t('undeliverable', 'no_domain');
   if (dns === 'servfail' || dns === 'timeout') return t('unknown', 'dns_error');
   if (d.nullMx) return t('undeliverable', 'null_mx');
-  const hops = hopsOf(d);
-  if (hops.length === 0) return t('undeliverable', 'no_mx');
+  const published = hopsOf(d);
+  if (published.length === 0) return t('undeliverable', 'no_mx');
+  // Addresses nobody may connect to are skipped; with nothing else, the mailbox cannot be asked (never invalid).
+  const hops = published.filter((h) => !isUnspecified(h.ip));
+  if (hops.length === 0) return t('unknown', 'blocked_address');
   // The first MX in priority order that completes a greeting decides; among servers of that same
   // preference (RFC 5321 5.1: tried in any order), one that lets us in before one that refuses us at
   // the greeting or MAIL FROM (a sender moves on to its equal peer: Postfix's smtp_skip_5xx_greeting).
@@ -65,7 +73,7 @@ export function truthFor(d: DomainSpec, local: string, index: MailboxIndex = mai
   // that accepts everyone (no recipient list) or hangs up at unknown recipients.
   const peers = hops.filter((h) => h.priority === first.priority && letsUsIn(h));
   const live = peers.find((h) => !h.server.acceptAll && !h.server.hangUpAtUnknown) ?? peers.find((h) => !h.server.acceptAll) ?? peers[0] ?? first;
-  if ((live.server.mode ?? 'smtp') === 'policy-banner' || live.server.rejectMailFrom || d.policyBlock) {
+  if ((live.server.mode ?? 'smtp') === 'policy-banner' || live.server.rejectMailFrom || d.policyBlock || d.policyRefusal !== undefined) {
     return t('unknown', 'policy_block');
   }
   if (d.greylistMs === Infinity) return t('unknown', 'greylisted');

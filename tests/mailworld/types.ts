@@ -53,6 +53,11 @@ export interface ServerSpec {
   prematureRcptAnswers?: boolean;
   /** Multi-line banner and Gmail-style multi-line 550 5.1.1 for unknown users. */
   multiline?: boolean;
+  /**
+   * The EHLO reply's lines mix separators: a space after the code of a middle line ("250-name",
+   * "250 PIPELINING", "250-SIZE …", "250 SMTPUTF8"), so it reads as several complete replies.
+   */
+  ehloMixedSeparators?: boolean;
   /** false: no ENHANCEDSTATUSCODES, replies carry no enhanced codes ("550 No such user here"). */
   enhancedCodes?: boolean;
   /** Refuse every MAIL FROM with `550 5.7.1 Sender address rejected: Access denied` (policy). */
@@ -79,8 +84,15 @@ export interface MxSpec {
   /** MX exchange host name (gets an A record when ip is set). */
   host: string;
   priority: number;
-  /** 127.x.y.z address of the host; omit to publish an MX whose host has no A record. */
+  /**
+   * 127.x.y.z address of the host (an A record), or '::1' (an AAAA record only: the host is reached
+   * over IPv6), or an unspecified address, '0.0.0.0' or '::' (DNS only, no host: nobody may connect
+   * there, the ground truth is unknown/blocked_address when no other MX has an address); omit to
+   * publish an MX whose host has no address.
+   */
   ip?: string;
+  /** The MX host name is an alias: a CNAME to this name, which carries the address (DNS answers both, as a resolver does). */
+  cname?: string;
   server?: ServerSpec;
 }
 
@@ -102,12 +114,18 @@ export interface DomainSpec {
   mx?: MxSpec[];
   /** Publish the null MX `0 .` (RFC 7505). */
   nullMx?: boolean;
-  /** A records on the domain itself (implicit MX when there is no MX). */
+  /** A records on the domain itself (implicit MX when there is no MX); '::1' is an AAAA record (implicit MX over IPv6). */
   aRecords?: { ip: string; server?: ServerSpec }[];
   /** Every RCPT is accepted. */
   catchAll?: boolean;
   /** Every RCPT gets `550 5.7.1` (reputation/policy block). */
   policyBlock?: boolean;
+  /**
+   * Every RCPT gets this refusal (a whole reply line, e.g. `550 5.1.1 Sender not authorized` or a bare
+   * `550 … blocked using zen.spamhaus.org`): a refusal about us, worded or coded like "no such user"
+   * (ground truth: unknown/policy_block, never undeliverable).
+   */
+  policyRefusal?: string;
   /**
    * How unknown recipients are refused (default Postfix-style `550 5.1.1 … User unknown`):
    * - m365: Microsoft 365 directory-based edge blocking, `550 5.4.1 Recipient address rejected: Access denied`;
