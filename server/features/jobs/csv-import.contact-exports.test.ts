@@ -24,6 +24,13 @@ describe('parseEmailCsv on contacts with several addresses', () => {
     expect({ rows: v.rows, duplicates: v.duplicates }).toEqual({ rows: 5, duplicates: 0 });
   });
 
+  it('reads Outlook exports in German and French ("E-Mail 2: Adresse", "Adresse de messagerie 2")', () => {
+    const de = 'Vorname;E-Mail-Adresse;E-Mail-Typ;E-Mail 2: Adresse;E-Mail 3: Adresse\r\nAnn;ann@x.de;SMTP;ann@y.de;\r\nBo;;;;bo@x.de\r\n';
+    expect(ok(de).emails).toEqual(['ann@x.de', 'ann@y.de', 'bo@x.de']);
+    const fr = 'Prénom,Adresse de messagerie,Type de messagerie,Nom complet de l\'adresse de messagerie,Adresse de messagerie 2,Adresse de messagerie 3\r\nAnn,ann@x.fr,SMTP,Ann,,\r\nBo,,,,bo@x.fr,\r\n';
+    expect(ok(fr).emails).toEqual(['ann@x.fr', 'bo@x.fr']);
+  });
+
   it('reads a Google Contacts export: two addresses of one kind in a cell (" ::: ") and "E-mail 2 - Value"', () => {
     const google = [
       'Name,Given Name,E-mail 1 - Type,E-mail 1 - Value,E-mail 2 - Type,E-mail 2 - Value,Phone 1 - Value',

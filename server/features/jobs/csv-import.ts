@@ -41,7 +41,7 @@ const EMAIL_HEADERS = new Set(
   [
     'email', 'e-mail', 'email address', 'e-mail address', 'emails', 'mail', 'mail address',
     'e-mail-adresse', 'mailadresse', // de
-    'adresse e-mail', 'adresse électronique', 'courriel', 'adresse courriel', 'mél', // fr
+    'adresse e-mail', 'adresse électronique', 'courriel', 'adresse courriel', 'mél', 'adresse de messagerie', // fr (the last: Outlook's)
     'correo', 'correo electrónico', 'dirección de correo', 'dirección de correo electrónico', // es
     'endereço de e-mail', 'endereço de email', 'endereço eletrônico', 'endereço electrónico', // pt
     'indirizzo email', 'indirizzo e-mail', 'posta elettronica', // it
