@@ -214,6 +214,8 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
         if (req.method === 'GET' && !subMatch[2]) return void res.end(JSON.stringify(subEntity(sub)));
         if (req.method === 'PATCH' && !subMatch[2]) {
           if (typeof body.plan_id !== 'string' || !plans.has(body.plan_id)) return error(400, 'BAD_REQUEST_ERROR', 'The id provided does not exist');
+          // Razorpay updates only authenticated and active subscriptions.
+          if (sub.status !== 'authenticated' && sub.status !== 'active') return error(400, 'BAD_REQUEST_ERROR', `Subscription cannot be updated in ${sub.status} status.`);
           if (body.schedule_change_at === 'cycle_end') sub.scheduled_plan_id = body.plan_id;
           else sub.plan_id = body.plan_id;
           return void res.end(JSON.stringify({ ...subEntity(sub), has_scheduled_changes: sub.scheduled_plan_id !== null }));

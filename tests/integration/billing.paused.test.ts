@@ -50,6 +50,17 @@ describe('paused and resumed subscriptions', () => {
     expect(await account(accountId)).toMatchObject({ plan: 'starter', subscription_status: 'active' });
   });
 
+  it('a plan change chosen while paused (Razorpay updates no paused subscription) is refused with what to do, not "try again"', async () => {
+    const { client, subscriptionId, end } = await subscribed();
+    rzp.setNow(end - 10 * DAY);
+    await rzp.pause(subscriptionId);
+    rzp.setNow(Math.floor(Date.now() / 1000));
+    const change = await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' });
+    expect(change.status, JSON.stringify(change.body)).toBe(409);
+    expect(change.body.error.message).toMatch(/^Your subscription is paused at Razorpay, so its plan cannot change at the renewal\. Resume it first, or choose the plan again after [A-Z][a-z]+ \d{1,2}, \d{4}, when the period you paid for ends\.$/);
+    expect(rzp.requests.some((r) => r.method === 'PATCH'), 'asked Razorpay to update a paused subscription').toBe(false);
+  });
+
   it('resumed within the paid period: nothing changes for the customer', async () => {
     const { accountId, subscriptionId, end } = await subscribed();
     rzp.setNow(end - 20 * DAY);

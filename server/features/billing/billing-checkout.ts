@@ -160,8 +160,10 @@ export async function startCheckout(
 
   if (running && account.subscription_id) {
     const sub = await deps.db.selectFrom('subscription').selectAll().where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirstOrThrow();
-    const bp = await ensureBillingPlan(deps, gateway, planType, o.interval, sub.currency);
     const when = account.current_period_end ? formatDay(account.current_period_end) : 'your next renewal';
+    // Razorpay updates only authenticated and active subscriptions: a paused one cannot take a change.
+    if (sub.status === 'paused') throw new AppError('CONFLICT', BILLING_MESSAGES.changeWhilePaused(when));
+    const bp = await ensureBillingPlan(deps, gateway, planType, o.interval, sub.currency);
     // The change already scheduled, chosen again: nothing more to do at Razorpay or to audit.
     if (sub.next_billing_plan_id === bp.id) throw new AppError('CONFLICT', BILLING_MESSAGES.changeScheduled(def.name, when));
     try {
