@@ -27,7 +27,7 @@ import { directValidateListener, restApiRouter } from '../rest/mount';
 import { authAllowlistGuard } from './auth-guard';
 import { sameOriginGuard } from './origin-guard';
 import { transferCodingGuard } from './transfer-coding';
-import { devOutboxRouter } from './dev-outbox';
+import { devOutboxRouter, isThisMachine } from './dev-outbox';
 
 /** Dashboard calls that carry a whole address list or CSV; every other tRPC body is small. */
 const LARGE_TRPC_PROCEDURES = new Set(['schedules.create', 'schedules.parseCsv']);
@@ -196,7 +196,8 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
     // The pricing currency is decided here from the caller's IP (never by the browser).
     const { currency } = await decideCurrency(deps, { ip: req.ip ?? null });
     res.setHeader('Cache-Control', 'private, no-store');
-    res.json({ currency, ...(deps.env.DEV_TOOLS ? { geoUrl: deps.env.GEO_URL } : {}) });
+    // The tests' geolocation stand-in (a developer tool): for this machine only, as the dev outbox.
+    res.json({ currency, ...(deps.env.DEV_TOOLS && isThisMachine(req) ? { geoUrl: deps.env.GEO_URL } : {}) });
   });
   if (deps.env.DEV_TOOLS) app.use(devOutboxRouter(deps.db)); // never in production (env.ts refuses DEV_TOOLS there)
   o.extra?.(app);

@@ -229,7 +229,10 @@ describe('a server with developer tools behind a tunnel or proxy on this machine
     expect(await (await fetch(`${ts.url}/dev/outbox`, { headers })).text()).not.toContain('Dev outbox');
     const config = (await (await fetch(`${ts.url}/api/trpc/billing.config`, { headers })).json()) as { result: { data: { mode: string } } };
     expect(config.result.data.mode).toBe('unavailable');
-    // Straight from this machine both are there.
+    // Nor the tests' geolocation stand-in's address.
+    expect(await (await fetch(`${ts.url}/api/public-config`, { headers })).json()).toEqual({ currency: 'USD' });
+    // Straight from this machine all are there.
+    expect(((await (await fetch(`${ts.url}/api/public-config`)).json()) as { geoUrl?: string }).geoUrl).toBe('http://127.0.0.1:9/{ip}/json');
     expect((await fetch(`${ts.url}/api/dev/outbox`)).status).toBe(200);
     expect((await owner.trpcQuery('billing.config')).body.result.data.mode).toBe('test');
   });
