@@ -42,6 +42,8 @@ export interface FleetCallDeps {
   send(url: string, emails: string[], o: ProbeVerifyOptions, signal: AbortSignal, emit: (r: VerificationResult) => void, hints?: Record<string, boolean>, pending?: string[]): Promise<string[]>;
   /** Passes a split domain's catch-all answer (null: none learnt) to a node sent part of it "catch-all pending". */
   tellCatchAll(url: string, domain: string, value: boolean | null, signal: AbortSignal): void;
+  /** What the node's last failed request came to ("answered 500: …"), if known. */
+  lastFailure(url: string): string | undefined;
   /** Tells the operator about a node set up wrong (each message once). */
   warn(message: string): void;
 }
@@ -209,7 +211,10 @@ export class FleetCall {
     for (const e of owed) {
       const n = (this.replans.get(e) ?? 0) + 1;
       this.replans.set(e, n);
-      if (n > MAX_REPLANS) throw new Error(`probe daemons failed ${n} times on the same addresses (last: ${url}); giving up`);
+      if (n > MAX_REPLANS) {
+        const why = this.deps.lastFailure(url);
+        throw new Error(`probe daemons failed ${n} times on the same addresses (last: ${url}${why ? ` ${why}` : ''}); giving up`);
+      }
     }
     if (downMs === undefined) this.deps.health.markDown(url);
     const { stats } = this.deps;

@@ -111,6 +111,8 @@ export class ProbeClient {
   private readonly stallTimeoutMs: { realtime: number; bulk: number };
   private readonly health: FleetHealth;
   private readonly deps: FleetCallDeps;
+  /** What each node's last failed request came to ("answered 500: …"), for the call's error when every node fails. */
+  private readonly failures = new Map<string, string>();
   readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0, idleTimeouts: 0, stalls: 0, pendingShares: 0, catchAllAnswers: 0, reserveParts: 0, warnings: [] };
 
   /** The fleet: each daemon once, in the order given (URL spelling normalised: see probeUrl). */
@@ -145,6 +147,7 @@ export class ProbeClient {
       catchAllWaitMs: o.fleet?.catchAllWaitMs ?? 3_000,
       send: (...args) => this.send(...args),
       tellCatchAll: (...args) => this.tellCatchAll(...args),
+      lastFailure: (url) => this.failures.get(url),
       warn: (message) => warnOnce(this.stats.warnings, message),
     };
   }
@@ -189,6 +192,11 @@ export class ProbeClient {
     const due = new Map<string, number>();
     for (const e of emails) due.set(e, (due.get(e) ?? 0) + 1);
     const owed = (): string[] => [...due].flatMap(([e, n]) => Array<string>(n).fill(e));
+    /** What the node still owes, with what went wrong remembered for the call's error. */
+    const failed = (why: string): string[] => {
+      this.failures.set(url, why);
+      return owed();
+    };
     // A node that accepts the request and then goes silent without closing (hung process, stalled
     // network) must not stall the job: each response and each result line re-arms the idle timer.
     const idle = new AbortController();
@@ -220,8 +228,10 @@ export class ProbeClient {
       // A node that cannot take it now (5xx; 408 or 429 from it or the proxy in front of it): its
       // work goes to the others, and the node is skipped for the cooldown.
       if (status >= 500 || status === 408 || status === 429) {
-        discard(res);
-        return owed();
+        const text = await readText(res).catch(() => '');
+        const error = (parseJson(text) as { error?: unknown } | null)?.error;
+        const reason = (typeof error === 'string' ? error : text).replace(/\s+/g, ' ').trim().slice(0, 200);
+        return failed(`answered ${status}${reason ? `: ${reason}` : ''}`);
       }
       // Not a probe daemon's answer (a redirect, no such route or method, a web page with its 200):
       // its body says nothing of ours. FleetCall leaves the node out and gives its work to the others.
@@ -244,7 +254,7 @@ export class ProbeClient {
           // Not a result of ours (another service at that address, a daemon of another version, a
           // line cut short): the node is treated as failed, and what it owed goes to the others.
           warnOnce(this.stats.warnings, `probe ${url} answered a line that is not a verification result: its work goes to the other probe nodes`);
-          return owed();
+          return failed('answered a line that is not a verification result');
         }
         const result = parsed.data;
         const n = due.get(result.email);
@@ -260,12 +270,13 @@ export class ProbeClient {
         }
       }
       if (stalled) throw new ProbeStalledError(url, stallMs, owed());
-      return owed();
+      return due.size === 0 ? [] : failed(`ended its result stream with ${due.size} address(es) unanswered`);
     } catch (err) {
       if (signal.aborted) throw err;
       if (stalled) throw err instanceof ProbeStalledError ? err : new ProbeStalledError(url, stallMs, owed());
       if (err instanceof ProbeRequestError) throw err;
-      return owed(); // connection refused, reset, cut short, silent too long: the caller plans it again elsewhere
+      // Connection refused, reset, cut short, silent too long: the caller plans it again elsewhere.
+      return due.size === 0 ? [] : failed(`failed: ${(err as Error).message}`);
     } finally {
       clearTimeout(idleTimer);
       clearTimeout(stallTimer);
