@@ -9,6 +9,7 @@ import type pg from 'pg';
 import type { Db } from '../../db/client';
 import { claimTotpCode, clearSignInAttempts, countSignInAttempt, mayMailMailbox, recordWrongPassword, releaseTotpCode, SIGN_IN_LOCKED_MESSAGE, TOTP_CODE_USED_MESSAGE, WRONG_PASSWORDS_MESSAGE, wrongPasswordsSpent, type AuthMailKind } from '../features/account/auth-mail-throttle';
 import { endGrantsOfOldPassword } from '../features/account/password-changed';
+import { UNVERIFIED_SIGN_UP_DAYS } from '../features/account/unverified-purge';
 import { activateOnPasswordReset, grantFreeCreditsOnVerification, provisionAccount } from '../features/account/provision';
 import { brandForHost, invitationBrand, mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
 import { mailedInvitationRef } from '../features/team/invitation-ref';
@@ -444,7 +445,8 @@ export function createAuth(d: AuthDeps) {
           cta: 'Verify my email',
           url: onAppOrigin(landOnDashboard(url)),
           // Someone may have signed up this address: its owner learns that doing nothing is safe.
-          outro: `If you didn't sign up for ${name}, ignore this email: without this link the account stays inactive and nobody can sign in to it.`,
+          // Unverified, it is deleted after UNVERIFIED_SIGN_UP_DAYS (unverified-purge.ts): a real sign-up that waits longer signs up again.
+          outro: `If you didn't sign up for ${name}, ignore this email: without this link the account stays inactive, nobody can sign in to it, and it is deleted after ${UNVERIFIED_SIGN_UP_DAYS} days.`,
         }));
       },
     },

@@ -128,11 +128,11 @@ describe('an address someone else signed up (never activated)', () => {
     return text!;
   }
 
-  it("its verification mail tells the address's owner that ignoring it leaves the account inactive", async () => {
+  it("its verification mail tells the address's owner that ignoring it leaves the account inactive, and deleted after 7 days", async () => {
     const email = 'squat-mail@example.com';
     await new Browserless(ts.url).request('/api/auth/sign-up/email', { json: { name: 'Squatter', email, password: 'squatter-pass', callbackURL: '/dashboard' } });
     const text = await lastMail(email, 'Verify your email for Mailvet');
-    expect(text).toContain("If you didn't sign up for Mailvet, ignore this email: without this link the account stays inactive and nobody can sign in to it.");
+    expect(text).toContain("If you didn't sign up for Mailvet, ignore this email: without this link the account stays inactive, nobody can sign in to it, and it is deleted after 7 days.");
   });
 
   it("its verification mail carries no words of the squatter's: a name holding a link or a message is not echoed to the address", async () => {
