@@ -3,7 +3,7 @@
 // the job fails with the suspension message (the results so far stay readable and exportable).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUSPENDED_MESSAGE } from '../../server/features/billing/service-state';
-import { failJob, runChunk, storeBatch } from '../../server/features/jobs/bulk-pipeline';
+import { failJob, PLAN_CHANGED_MESSAGE, runChunk, storeBatch } from '../../server/features/jobs/bulk-pipeline';
 import { sandboxResult } from '../../server/features/api-keys/sandbox';
 import { createJob } from '../../server/features/jobs/jobs.service';
 import { startTestServer, type TestServer } from '../helpers/test-server';
@@ -67,5 +67,33 @@ describe('a job that failed while another of its chunks was still running', () =
     // The chunk, run again (its task retried), probes nothing either.
     expect(await runChunk({ db, probe: { urls: [pw.url], token: pw.token }, retry: { initialMs: 10, maxMs: 10, budgetMs: 200 } }, job.jobId, 0)).toBe('job-finished');
     expect((await resultStats(db, job.jobId)).rows).toBe(0);
+  });
+});
+
+describe('an account suspended, or fallen to Free, while a chunk of its job is running', () => {
+  // A chunk is up to 500 addresses, and an account has up to 4 running: a job of one chunk (most
+  // uploads) that was running when the suspension came went on to validate, and charge, every address.
+  it('the chunk’s next batch stores and charges nothing, and the job fails with the reason', async () => {
+    const db = ts.testDb.db;
+    for (const [email, change, reason] of [
+      ['suspended-mid-chunk@example.com', { subscription_status: 'suspended' as const }, SUSPENDED_MESSAGE],
+      ['free-mid-chunk@example.com', { plan: 'free' as const }, PLAN_CHANGED_MESSAGE],
+    ] as const) {
+      const { accountId, userId } = await signUpOnPlan(ts, email, 'starter', 1000);
+      const emails = pw.world.emails.slice(0, 10);
+      const job = await createJob(db, { accountId, userId, filename: 'list.csv', emails, source: 'upload', depth: 'smtp' });
+      await db.updateTable('validation_job').set({ status: 'processing' }).where('id', '=', job.jobId).execute();
+      const info = { id: job.jobId, account_id: accountId, created_by: userId, depth: 'smtp' as const, charge_credits: true };
+      // The chunk's first batch, while the account is in good standing.
+      expect(await storeBatch(db, info, emails.slice(0, 5).map(sandboxResult))).toBe('stored');
+      const before = await credits(db, accountId);
+      await db.updateTable('account').set(change).where('id', '=', accountId).execute();
+      // Its next batch, streamed in after the change.
+      expect(await storeBatch(db, info, emails.slice(5).map(sandboxResult))).toBe('stopped');
+      expect((await resultStats(db, job.jobId)).rows).toBe(5);
+      expect(await credits(db, accountId)).toBe(before);
+      const row = await db.selectFrom('validation_job').select(['status', 'error', 'processed_emails']).where('id', '=', job.jobId).executeTakeFirstOrThrow();
+      expect(row).toEqual({ status: 'failed', error: reason, processed_emails: 5 });
+    }
   });
 });

@@ -12,7 +12,8 @@
 // job, the job's other chunks still running store and charge nothing more, so the failed job's
 // counts, its job.failed webhook and the balance stay as they were when it failed.
 // A chunk of a suspended account's job (one queued before the suspension) probes nothing: the job
-// fails with the suspension message. Nor does one of a job asked deeper than the account's plan now
+// fails with the suspension message; one running when the suspension comes stores and charges
+// nothing from its next batch on, and fails the job the same way. Nor does one of a job asked deeper than the account's plan now
 // checks (a job queued on a paid plan, the account since refunded or its cancelled period ended:
 // Free, no bulk and no SMTP mailbox check): it fails saying so.
 import { sql } from 'kysely';
@@ -250,6 +251,13 @@ export async function storeBatch(db: Db, job: JobInfo, results: VerificationResu
   const outcome = await db.transaction().execute(async (trx): Promise<'stored' | 'stopped' | { short: string }> => {
     const current = await trx.selectFrom('validation_job').select('status').where('id', '=', job.id).forUpdate().executeTakeFirst();
     if (!current || current.status === 'cancelled' || current.status === 'failed') return 'stopped';
+    // Suspended, or fallen below the job's depth, while this chunk ran (up to 500 addresses, four
+    // chunks at once): nothing more is stored or charged, and the job fails with the reason.
+    const stop = job.charge_credits && !job.is_sandbox ? await accountStop(trx, job.account_id, job.depth) : null;
+    if (stop) {
+      await failJobIn(trx, job.id, stop === 'suspended' ? SUSPENDED_MESSAGE : PLAN_CHANGED_MESSAGE);
+      return 'stopped';
+    }
     const inserted = await trx
       .insertInto('validation_result')
       .values(results.map((r) => ({ ...resultRow({ accountId: job.account_id, jobId: job.id, userId: job.created_by, result: r }), ...(job.is_sandbox ? { charged: false } : {}) })))
@@ -320,17 +328,20 @@ async function completeChunk(db: Db, jobId: string, chunkNo: number): Promise<vo
 
 /** A job that cannot finish: failed, with the reason History shows. */
 export async function failJob(db: Db, jobId: string, reason: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const job = await trx.selectFrom('validation_job').select(['status', 'account_id']).where('id', '=', jobId).forUpdate().executeTakeFirst();
-    if (!job || job.status === 'completed' || job.status === 'failed' || job.status === 'cancelled') return;
-    await trx.updateTable('validation_job').set({ status: 'failed', error: reason.slice(0, 1000), completed_at: new Date(), updated_at: new Date() }).where('id', '=', jobId).execute();
-    await enqueueWebhook(trx, { jobId }); // only when the job has a webhook_url
-    // Its queued chunks no longer hold the account's window: its other jobs' chunks take their place.
-    await sql`
-      select graphile_worker.remove_job(${TASKS.bulkValidateChunk}::text || ':' || ${jobId}::text || ':' || c.chunk_no)
-      from validation_job_chunk c where c.job_id = ${jobId}::uuid and c.completed_at is null`.execute(trx);
-    await dispatchChunks(trx, job.account_id);
-  });
+  await db.transaction().execute((trx) => failJobIn(trx, jobId, reason));
+}
+
+/** failJob in the caller's transaction. */
+async function failJobIn(trx: Db, jobId: string, reason: string): Promise<void> {
+  const job = await trx.selectFrom('validation_job').select(['status', 'account_id']).where('id', '=', jobId).forUpdate().executeTakeFirst();
+  if (!job || job.status === 'completed' || job.status === 'failed' || job.status === 'cancelled') return;
+  await trx.updateTable('validation_job').set({ status: 'failed', error: reason.slice(0, 1000), completed_at: new Date(), updated_at: new Date() }).where('id', '=', jobId).execute();
+  await enqueueWebhook(trx, { jobId }); // only when the job has a webhook_url
+  // Its queued chunks no longer hold the account's window: its other jobs' chunks take their place.
+  await sql`
+    select graphile_worker.remove_job(${TASKS.bulkValidateChunk}::text || ':' || ${jobId}::text || ':' || c.chunk_no)
+    from validation_job_chunk c where c.job_id = ${jobId}::uuid and c.completed_at is null`.execute(trx);
+  await dispatchChunks(trx, job.account_id);
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
