@@ -105,6 +105,15 @@ describe('parseEmailCsv on files from real tools', () => {
     expect(r.ok ? r.value.emails : r.error.message).toBe("CSV must contain an 'email' column");
   });
 
+  it('reads a mailto: link copied from a web page, with its ?subject= or %40, as the address', () => {
+    const v = ok('email\nmailto:ann@x.com?subject=Hello%20there\nMAILTO:bo%40x.com\n<mailto:cy@x.com?cc=di@x.com>\n');
+    expect(v.emails).toEqual(['ann@x.com', 'bo@x.com', 'cy@x.com']);
+    // Without mailto: a ? or % is part of the text as written (a local part may hold either).
+    expect(ok('email\nann?x@x.com\nbo%40x@x.com\n').emails).toEqual(['ann?x@x.com', 'bo%40x@x.com']);
+    // A decoding that would put a control character (U+0000 cannot even be stored) into the address is not done.
+    expect(ok('email\nmailto:a%00b@x.com\nmailto:c%0Ad@x.com\n').emails).toEqual(['a%00b@x.com', 'c%0Ad@x.com']);
+  });
+
   it('reads an address wrapped whole in quotes (\'ann@x.com\', "ann@x.com", “ann@x.com”: SQL output, a file quoted twice) as the address', () => {
     // Wrapped so, no address is valid (the @ is inside the quotes, or the domain ends in a quote): checked as it stood, each came back invalid.
     const v = ok(`email\n'ann@x.com'\n"\"\"bo@x.com\"\""\n“cy@x.com”\n‘di@x.com’\n  ' eve@x.com '  \n`);

@@ -66,9 +66,8 @@ const fail = (code: CsvImportErrorCode, message: string): CsvImportOutcome => ({
  * i + U+0307, i.e. check a different domain from the one in the file.
  */
 export function normalizeEmail(raw: string): string {
-  let v = unwrapQuotes(trimAddress(raw));
-  if (v.toLowerCase().startsWith('mailto:')) v = trimAddress(v.slice(7));
-  if (v.startsWith('<') && v.endsWith('>')) v = trimAddress(v.slice(1, -1));
+  let v = mailtoAddress(unwrapQuotes(trimAddress(raw)));
+  if (v.startsWith('<') && v.endsWith('>')) v = mailtoAddress(trimAddress(v.slice(1, -1)));
   // "Ann Lee <ann@example.com>", as a mail program copies a recipient: the address in the brackets
   // (no address ends in '>', so nothing that could be one is changed). Found by index: a regex
   // backtracked over every '@' of a hostile cell from every other one (hours for a 10 MB cell).
@@ -93,6 +92,25 @@ export function addressKey(email: string): string {
   const domain = email.slice(at + 1);
   const ascii = /[^\x00-\x7f]/.test(domain) ? toAsciiDomain(domain) : null;
   return `${email.slice(0, at).replace(/[A-Z]+/g, (m) => m.toLowerCase())}@${ascii?.ok ? ascii.ascii : domain}`;
+}
+
+/**
+ * The address of a mailto: link as a web page holds it (RFC 6068): what comes before its ?subject=…
+ * or ?cc=…, percent-decoded (mailto:ann%40x.com). A decoding that would hold a control character
+ * (%00, %0A) is not done: the text stays as written, for the syntax check to judge. Anything else: as it is.
+ */
+function mailtoAddress(v: string): string {
+  if (!v.toLowerCase().startsWith('mailto:')) return v;
+  const link = v.slice(7);
+  const q = link.indexOf('?');
+  const to = q < 0 ? link : link.slice(0, q);
+  let decoded = to;
+  try {
+    decoded = decodeURIComponent(to);
+  } catch {
+    // not percent-encoded text: kept as written
+  }
+  return trimAddress(/[\u0000-\u001f\u007f]/.test(decoded) ? to : decoded);
 }
 
 /** The quotes a value may be wrapped in, opening → closing. */
