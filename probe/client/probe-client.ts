@@ -301,7 +301,13 @@ export function probeUrl(raw: string): string {
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '' || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
     throw new Error(`probe URL "${raw}" is not an http:// or https:// URL of a probe daemon (e.g. http://probe-1:8025)`);
   }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  const path = url.pathname.replace(/\/+$/, '');
+  // The daemon's endpoint pasted for its address: every /healthz would go to ".../v1/verify/healthz".
+  const endpoint = /\/(v1\/verify|v1\/catch-all|healthz|metrics)$/.exec(path);
+  if (endpoint) {
+    throw new Error(`probe URL "${raw}" names the probe daemon's endpoint ${endpoint[0]}: give its base URL (${url.origin}${path.slice(0, endpoint.index)})`);
+  }
+  return `${url.origin}${path}`;
 }
 
 /** The syntax check's result for an address it decides alone (one too long to send). */
