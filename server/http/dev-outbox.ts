@@ -1,7 +1,8 @@
 // /dev/outbox: the mails the app "sent" while no SMTP relay is configured. Mounted only with
 // DEV_TOOLS (npm start with the embedded database, tests), never in production, and it answers
 // loopback clients only (the socket's own address: no proxy header can fake it), and not a request
-// a tunnel or proxy on this machine forwards (isThisMachine).
+// a tunnel or proxy on this machine forwards, nor one addressed to another site's name (DNS
+// rebinding): isThisMachine.
 // Server-rendered on purpose: it is a developer tool, not part of the product SPA.
 import type { NextFunction, Request, Response, Router } from 'express';
 import express from 'express';
@@ -33,7 +34,24 @@ const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 
  * says so in these headers: such a request is not this machine's, whatever address the headers name.
  */
 export function isThisMachine(req: IncomingMessage): boolean {
-  return isLoopbackSocket(req.socket.remoteAddress) && FORWARDING_HEADERS.every((h) => req.headers[h] === undefined);
+  return isLoopbackSocket(req.socket.remoteAddress) && FORWARDING_HEADERS.every((h) => req.headers[h] === undefined) && namesThisMachine(req.headers.host);
+}
+
+/**
+ * A Host that names this machine: localhost (and *.localhost, RFC 6761), 127/8, [::1], or the
+ * unspecified 0.0.0.0 and [::] (a browser sends these only for a URL that says so), any port. A
+ * page of another site whose name an attacker rebinds to 127.0.0.1 (DNS rebinding) reaches the
+ * server from loopback too, and reads what it answers: its Host is the attacker's name.
+ */
+export function namesThisMachine(host: string | undefined): boolean {
+  if (!host) return false;
+  let name: string;
+  try {
+    name = new URL(`http://${host}/`).hostname.toLowerCase().replace(/\.$/, '');
+  } catch {
+    return false;
+  }
+  return name === 'localhost' || name.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name) || name === '[::1]' || name === '0.0.0.0' || name === '[::]';
 }
 
 function loopbackOnly(req: Request, res: Response, next: NextFunction) {

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEnv } from '../../server/env';
-import { isLoopbackSocket } from '../../server/http/dev-outbox';
+import { isLoopbackSocket, namesThisMachine } from '../../server/http/dev-outbox';
 import { uniqueEmail } from '../helpers/accounts';
 import { Browserless, signUpVerified, testServer } from '../helpers/test-server';
 
@@ -114,6 +114,11 @@ describe('environment', () => {
   it('recognises loopback sockets only (IPv4 127/8, ::1, IPv4-mapped), never a LAN or public address', () => {
     for (const a of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) expect(isLoopbackSocket(a)).toBe(true);
     for (const a of [undefined, '', '10.0.0.5', '192.168.1.2', '::ffff:10.0.0.5', '203.0.113.7', 'fe80::1', '127.0.0.1.evil']) expect(isLoopbackSocket(a)).toBe(false);
+  });
+
+  it('recognises the Host names of this machine only, never a name that merely starts or ends like one (DNS rebinding)', () => {
+    for (const h of ['localhost', 'localhost:3000', 'LocalHost.:3000', 'app.localhost:5173', '127.0.0.1:3000', '127.9.8.7', '[::1]:3000', '0.0.0.0:3000', '[::]']) expect(namesThisMachine(h), h).toBe(true);
+    for (const h of [undefined, '', 'attacker.example:3000', 'localhost.attacker.example', '127.0.0.1.nip.io:3000', 'mylocalhost', '10.0.0.5:3000', '[::ffff:10.0.0.5]', 'a@b']) expect(namesThisMachine(h), h).toBe(false);
   });
 });
 
@@ -238,6 +243,29 @@ describe('a server with developer tools behind a tunnel or proxy on this machine
   });
 });
 
+describe('a server with developer tools and a page of another site rebound to 127.0.0.1 (DNS rebinding)', () => {
+  const ts = testServer({ env: { DEV_TOOLS: 'true' } });
+
+  // attacker.example resolves to the attacker's server, then to 127.0.0.1: the victim's browser now
+  // sends that page's requests to the local server, from loopback, with Host attacker.example, and
+  // lets the page read the answers (same origin, as far as the browser knows).
+  it('answers a request whose Host is not a name of this machine as it answers the LAN: no dev outbox, no test checkout', async () => {
+    const port = new URL(ts.url).port;
+    const rebound = { host: `attacker.example:${port}`, origin: `http://attacker.example:${port}` };
+    const get = (path: string, headers: Record<string, string> = rebound) => lanRequest(ts.url, 'GET', path, headers, undefined, '127.0.0.1');
+    expect((await get('/api/dev/outbox')).status).toBe(404);
+    expect((await get('/api/public-config')).body).toEqual({ currency: 'USD' });
+    const owner = await signUpVerified(ts, { email: uniqueEmail('rebound') });
+    const cookie = [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    expect((await get('/api/trpc/billing.config', { ...rebound, cookie })).body.result.data.mode).toBe('unavailable');
+    // The names of this machine still reach them: localhost (and *.localhost), 127/8, [::1].
+    for (const host of [`localhost:${port}`, `app.localhost:${port}`, `127.0.0.1:${port}`, `127.1.2.3:${port}`, `LOCALHOST:${port}`]) {
+      expect((await get('/api/dev/outbox', { host })).status, host).toBe(200);
+    }
+    expect((await get('/api/trpc/billing.config', { host: `localhost:${port}`, origin: `http://localhost:${port}`, cookie })).body.result.data.mode).toBe('test');
+  });
+});
+
 /** The first non-loopback IPv4 address of this machine (the test needs one). */
 function lanAddress(): string {
   const a = Object.values(os.networkInterfaces())
@@ -247,11 +275,11 @@ function lanAddress(): string {
   return a.address;
 }
 
-/** A request to the test server through this machine's LAN address, with the headers given (Host included). */
-function lanRequest(url: string, method: string, path: string, headers: Record<string, string>, json?: unknown): Promise<{ status: number; body: any }> {
+/** A request to the test server through this machine's LAN address (or `address`), with the headers given (Host included). */
+function lanRequest(url: string, method: string, path: string, headers: Record<string, string>, json?: unknown, address = lanAddress()): Promise<{ status: number; body: any }> {
   const body = json === undefined ? undefined : JSON.stringify(json);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: lanAddress(), port: Number(new URL(url).port), method, path, headers: { ...headers, ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
+    const req = http.request({ host: address, port: Number(new URL(url).port), method, path, headers: { ...headers, ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') }));
