@@ -10,7 +10,7 @@ import { loopbackOptions } from './testing/loopback-options';
 import { lineSplitter, startLoopbackServer, type LoopbackServer } from './testing/loopback-server';
 
 /** A plain server: alice exists, everyone else is 550 5.1.1; `greet` and `ehlo` written as given. */
-function plainServer(o: { greet?: string; ehlo?: string; eol?: string; host?: string; onConnect?: () => void } = {}): Promise<LoopbackServer> {
+function plainServer(o: { greet?: string; ehlo?: string; eol?: string; host?: string; unknown?: string; onConnect?: () => void } = {}): Promise<LoopbackServer> {
   const eol = o.eol ?? '\r\n';
   return startLoopbackServer((socket: net.Socket) => {
     o.onConnect?.();
@@ -20,7 +20,7 @@ function plainServer(o: { greet?: string; ehlo?: string; eol?: string; host?: st
       let out = '';
       for (const line of lines(d)) {
         if (line.startsWith('EHLO')) out += o.ehlo ?? `250-mx.test${eol}250-PIPELINING${eol}250 ENHANCEDSTATUSCODES${eol}`;
-        else if (line.startsWith('RCPT')) out += /<alice@/.test(line) ? `250 2.1.5 Ok${eol}` : `550 5.1.1 User unknown${eol}`;
+        else if (line.startsWith('RCPT')) out += /<alice@/.test(line) ? `250 2.1.5 Ok${eol}` : (o.unknown ?? `550 5.1.1 User unknown${eol}`);
         else if (line.startsWith('QUIT')) return void socket.end(`${out}221 2.0.0 Bye${eol}`);
         else out += `250 2.1.0 Ok${eol}`;
       }
@@ -138,10 +138,17 @@ describe('greetings and replies written oddly', () => {
     ['a banner ended by LF alone, replies by CRLF', { greet: '220-mx.odd.test\n220 ESMTP\n' }],
     ['an EHLO reply whose lines mix "-" and " " (a space in the middle: more replies than asked)', { ehlo: '250-mx.odd.test\r\n250 PIPELINING\r\n250 ENHANCEDSTATUSCODES\r\n' }],
     ['an EHLO reply with a line without a separator', { ehlo: '250-mx.odd.test\r\n250PIPELINING\r\n250 ENHANCEDSTATUSCODES\r\n' }],
+    ...[true, false].map((pipelining) => [
+      `a multi-line 550 whose first line ends with a space (several complete replies for one RCPT; PIPELINING offered: ${pipelining})`,
+      {
+        ehlo: `250-mx.odd.test\r\n${pipelining ? '250-PIPELINING\r\n' : ''}250 ENHANCEDSTATUSCODES\r\n`,
+        unknown: '550 5.1.1 The email account that you tried to reach does not exist. Please try\r\n550-5.1.1 double-checking the recipient\'s email address for typos or\r\n550 5.1.1 unnecessary spaces.\r\n',
+      },
+    ] as const),
   ])('%s: every address still gets its true verdict, never a false undeliverable', async (_, o) => {
     const server = await plainServer(o);
     try {
-      const r = await verdicts(loopbackOptions(dns.server, server.port), ['alice@odd.test', 'ghost@odd.test']);
+      const r = await verdicts(loopbackOptions(dns.server, server.port), ['ghost@odd.test', 'alice@odd.test']);
       const s = short(r);
       // Whatever the server's oddity costs, alice (who exists) is never undeliverable.
       expect(s['alice@odd.test']).not.toMatch(/^undeliverable/);

@@ -6,7 +6,7 @@
 // is written, a 2xx other than 250 to EHLO/HELO/MAIL) ends the session with no RCPT answer kept: its
 // answers cannot be told apart. A waiting 421 is the server closing, never out of step.
 import type { SmtpReply } from '../contract';
-import { classifyReply } from './reply-codes';
+import { classifyReply, parseReplyLines } from './reply-codes';
 import { SmtpConnection, SmtpError, type RawReply } from './connection';
 import { checkReplyCount, shortGroup } from './reply-count';
 
@@ -327,12 +327,13 @@ async function converse(p: SessionParams, outer: AbortSignal | undefined): Promi
     } else {
       conn.write([mail]);
       await expect('mail', p.replyTimeoutMs, 250);
+      conn.takeQueued(250); // MAIL's reply written as several complete ones (see oneReply)
       for (const i of sendable) {
         await budget(1);
         conn.write([rcptLine(i)]);
         p.onRcptsSent?.(1);
         awaiting = i;
-        const r = await conn.read(p.replyTimeoutMs, p.signal);
+        const r = oneReply(conn, await conn.read(p.replyTimeoutMs, p.signal));
         rcptReplies[i] = toSmtpReply('rcpt', r);
         const cls = classifyReply(r);
         if (cls === 'too_many_recipients' || cls === 'service_closing') break;
@@ -392,6 +393,20 @@ function unexpected(r: SmtpReply): Error {
   if (r.code >= 200 && r.code < 300) return new SmtpError('out_of_step', `out of step: ${r.code} in reply to ${r.stage}`);
   // The reply is the transcript's own entry: the evidence lists it once.
   return new EarlyEnd(earlyOutcome(r), r, `${r.stage}: ${r.code} ${r.text}`);
+}
+
+/**
+ * A reply written as several complete replies of one code ("550 5.1.1 The email account …", then
+ * "550-5.1.1 double-checking …", "550 5.1.1 unnecessary spaces.": a space ending a line inside it),
+ * the rest there before our next command: asked one command at a time, nothing else can have come
+ * yet, so it is all this command's reply. (Pipelined, the next reply may be the next command's; one
+ * that comes after our next command is written is a reply too many, caught as out of step.)
+ */
+function oneReply(conn: SmtpConnection, r: RawReply): RawReply {
+  const more = conn.takeQueued(r.code);
+  if (more.length === 0) return r;
+  const lines = [...r.lines, ...more.flatMap((m) => m.lines)];
+  return { ...parseReplyLines(lines), lines };
 }
 
 /** At most this many 220s read in place of EHLO's (or HELO's) reply are taken as more greeting. */
