@@ -140,8 +140,14 @@ export async function suspendIfPausedAndDue(trx: Trx, accountId: string, now: Da
   return row !== undefined;
 }
 
-/** Falls to Free (data kept) when a cancelled plan's paid period is over. */
+/**
+ * Falls to Free (data kept) when a cancelled plan's paid period is over. Its subscription, cancelled at
+ * Razorpay for this cycle's end, is recorded ended with it: Razorpay's subscription.cancelled may come
+ * later (or be lost), and until then the row would pass for a payment in progress and hold every new
+ * checkout ("A payment for this account is being processed").
+ */
 export async function endIfDue(trx: Trx, accountId: string, now: Date): Promise<boolean> {
+  const was = await trx.selectFrom('account').select('subscription_id').where('id', '=', accountId).executeTakeFirst();
   const row = await trx
     .updateTable('account')
     .set(freePlanColumns(new Date()))
@@ -150,6 +156,17 @@ export async function endIfDue(trx: Trx, accountId: string, now: Date): Promise<
     .where((eb) => eb.or([eb('current_period_end', 'is', null), eb('current_period_end', '<=', now)]))
     .returning('id')
     .executeTakeFirst();
-  if (row) await writeAudit(trx, { accountId, actor: 'system', actorUserId: null, action: 'billing.fell_to_free', targetType: 'account', targetId: accountId, data: { at: now.toISOString() } });
-  return row !== undefined;
+  if (!row) return false;
+  const subId = was?.subscription_id;
+  // Not waited for when a charge of it holds it (billing-tick holds the account, which that charge
+  // waits for: they would deadlock); the charge, applied next, decides what becomes of it.
+  if (subId) {
+    await trx
+      .updateTable('subscription')
+      .set({ status: 'cancelled', updated_at: new Date() })
+      .where('id', 'in', (eb) => eb.selectFrom('subscription').select('id').where('id', '=', subId).where('status', 'in', LIVE_STATUSES).forUpdate().skipLocked())
+      .execute();
+  }
+  await writeAudit(trx, { accountId, actor: 'system', actorUserId: null, action: 'billing.fell_to_free', targetType: 'account', targetId: accountId, data: { at: now.toISOString() } });
+  return true;
 }
