@@ -9,6 +9,7 @@ import type { AppDeps } from './deps';
 import type { Env } from './env';
 import { createMailer } from './mail/mailer';
 import { webhookEncryptionKey } from './features/webhooks/webhook-secret';
+import { setAccountChunkWindow } from './features/jobs/chunk-dispatch';
 
 /** BETTER_AUTH_SECRET, or outside production a random one kept in DATA_DIR so sessions survive restarts. */
 function authSecret(env: Env): string {
@@ -39,6 +40,7 @@ export async function createDeps(o: BootOptions): Promise<AppDeps> {
   const baseURL = (o.baseURL ?? env.BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   const secret = authSecret(env);
   webhookEncryptionKey(env, secret); // refuses a missing (production) or malformed WEBHOOK_SECRET_KEY at start
+  setAccountChunkWindow(env.BULK_CHUNKS_PER_ACCOUNT);
   if (o.runMigrations ?? true) await migrate({ db, pool, authOptions: authSchemaOptions() });
   const mailer = createMailer({ db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM });
   const auth = createAuth({ pool, db, mailer, baseURL, secret, production: env.NODE_ENV === 'production', rateLimit: env.AUTH_RATE_LIMIT, answerFloorMs: env.AUTH_ANSWER_FLOOR_MS });

@@ -108,6 +108,8 @@ const envSchema = z.object({
   GEO_URL: z.preprocess(emptyAsUndefined, urlOf(['http', 'https'], 'https://ipapi.co/{ip}/json/').default('https://ipapi.co/{ip}/json/')),
   STORAGE_DIR: optional(),
   WORKER_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).default(4)),
+  /** Bulk chunks one account may have queued or running at once, over all worker processes (features/jobs/chunk-dispatch.ts). */
+  BULK_CHUNKS_PER_ACCOUNT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(256).default(4)),
   TRUST_PROXY: trustProxy,
   /** Lets webhooks go to private/loopback addresses and plain http (tests and local development only). */
   WEBHOOK_ALLOW_PRIVATE: z.preprocess(emptyAsUndefined, z.stringbool().default(false)),

@@ -6,7 +6,7 @@ import { closeDeps, createDeps } from '../../server/boot';
 import type { AppDeps } from '../../server/deps';
 import { readEnv } from '../../server/env';
 import { createJob } from '../../server/features/jobs/jobs.service';
-import { ACCOUNT_CHUNK_WINDOW, dispatchAllAccounts, dispatchChunks } from '../../server/features/jobs/chunk-dispatch';
+import { ACCOUNT_CHUNK_WINDOW, dispatchAllAccounts, dispatchChunks, setAccountChunkWindow } from '../../server/features/jobs/chunk-dispatch';
 import { failJob } from '../../server/features/jobs/bulk-pipeline';
 import { startWorker, type WorkerHandle } from '../../server/worker/runner';
 import { createTestDb, type TestDb } from '../helpers/test-db';
@@ -148,4 +148,19 @@ describe('fairness across accounts', () => {
     }
     expect((await sql<{ n: number }>`select count(*)::int as n from graphile_worker._private_jobs where key like 'bulk-validate-chunk:%'`.execute(tdb.db)).rows[0]!.n).toBe(0);
   }, 120_000);
+
+  it('BULK_CHUNKS_PER_ACCOUNT sets the window (several worker processes: one job may use all their slots)', async () => {
+    const wide = await createDeps({ env: readEnv({ NODE_ENV: 'test', DATA_DIR: '.data/test', BULK_CHUNKS_PER_ACCOUNT: '8' }), databaseUrl: tdb.url, probe: { urls: [pw.url], token: pw.token }, runMigrations: false, poolSize: 2 });
+    try {
+      const acct = await seedAccount(tdb.db, { plan: 'pro', credits: 1000 });
+      const job = await createJob(wide.db, { accountId: acct.accountId, userId: acct.userId, filename: 'wide.csv', emails: pw.world.emails.slice(0, 100), source: 'upload', depth: 'smtp', chunkSize: 5 });
+      const queued = await sql<{ n: number }>`select count(*)::int as n from graphile_worker._private_jobs where key like ${`bulk-validate-chunk:${job.jobId}:%`}`.execute(tdb.db);
+      expect(queued.rows[0]!.n).toBe(8);
+      await tdb.db.updateTable('validation_job').set({ status: 'cancelled' }).where('id', '=', job.jobId).execute();
+      await sql`delete from graphile_worker._private_jobs where key like 'bulk-validate-chunk:%'`.execute(tdb.db);
+    } finally {
+      setAccountChunkWindow(ACCOUNT_CHUNK_WINDOW);
+      await closeDeps(wide);
+    }
+  });
 });

@@ -22,8 +22,19 @@ import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import { TASKS } from '../../lib/tasks';
 
-/** Chunk tasks one account may have queued or running at once (the default WORKER_CONCURRENCY). */
+/** Chunk tasks one account may have queued or running at once by default (the default WORKER_CONCURRENCY). */
 export const ACCOUNT_CHUNK_WINDOW = 4;
+
+let accountChunkWindow = ACCOUNT_CHUNK_WINDOW;
+
+/**
+ * BULK_CHUNKS_PER_ACCOUNT, set at start (boot.ts). With several worker processes, their total
+ * WORKER_CONCURRENCY lets one account's job use every slot while it is alone; another account's
+ * job then waits for at most that many chunks.
+ */
+export function setAccountChunkWindow(n: number): void {
+  accountChunkWindow = n;
+}
 
 /** graphile-worker attempts of a chunk task (about four days of its backoff). */
 export const CHUNK_MAX_ATTEMPTS = 25;
@@ -39,7 +50,7 @@ export function chunkTaskKey(jobId: string, chunkNo: number): string {
  * Queues the account's next chunks until it has `window` chunk tasks queued or running; call it in
  * the transaction that changes what the account has in flight. Returns how many were queued.
  */
-export async function dispatchChunks(trx: Db, accountId: string, window = ACCOUNT_CHUNK_WINDOW): Promise<number> {
+export async function dispatchChunks(trx: Db, accountId: string, window = accountChunkWindow): Promise<number> {
   await sql`select pg_advisory_xact_lock(${DISPATCH_LOCK}::int, hashtext(${accountId}::text))`.execute(trx);
   const r = await sql<{ job_id: string; chunk_no: number }>`
     with open as (
