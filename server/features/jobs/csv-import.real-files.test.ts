@@ -130,6 +130,19 @@ describe('parseEmailCsv on files from real tools', () => {
     expect(parseEmailCsv(new Uint8Array(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00]))).ok).toBe(false);
   });
 
+  it('reads a list whose end is padded with NUL bytes (a file preallocated, or cut short by a crash), instead of refusing it as binary', () => {
+    const padded = Buffer.concat([Buffer.from('email\r\nann@x.com\r\nbo@x.com\r\n'), Buffer.alloc(4096)]);
+    expect(ok(new Uint8Array(padded)).emails).toEqual(['ann@x.com', 'bo@x.com']);
+    const unended = Buffer.concat([Buffer.from('email\nann@x.com'), Buffer.alloc(7)]);
+    expect(ok(new Uint8Array(unended)).emails).toEqual(['ann@x.com']);
+    const u16 = Buffer.concat([Buffer.from('\uFEFFemail\r\nann@x.com\r\n', 'utf16le'), Buffer.alloc(512)]);
+    expect(ok(new Uint8Array(u16)).emails).toEqual(['ann@x.com']);
+    // A NUL with text after it, or nothing but NULs, is still no CSV.
+    expect(parseEmailCsv(new Uint8Array(Buffer.concat([Buffer.from('email\nann@x.com\n'), Buffer.alloc(3), Buffer.from('bo@x.com\n')]))).ok).toBe(false);
+    const zeros = parseEmailCsv(new Uint8Array(Buffer.alloc(1024)));
+    expect(zeros.ok ? null : zeros.error.code).toBe('NOT_TEXT');
+  });
+
   it('reads files joined end to end (cat a.csv b.csv): the second header is no address and its byte-order mark is no character', () => {
     // Each repeated header was checked and charged as the "address" Email (invalid), and the second
     // file's byte-order mark was glued to its first line: a header-less list's first address came back invalid.

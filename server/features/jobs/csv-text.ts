@@ -1,6 +1,6 @@
 // A customer's file as text: UTF-8 (with or without BOM), UTF-16 (with its BOM, or told by its zero bytes), or Windows-1252 line by
 // line where a line is not UTF-8 (an Excel export with accented names); refused as not text when it
-// holds NUL or is mostly control characters (a binary file renamed .csv). Whole (decodeText) or as a
+// holds NUL with text after it (NUL padding at the end is dropped) or is mostly control characters (a binary file renamed .csv). Whole (decodeText) or as a
 // stream of chunks (CsvTextDecoder, the CLI's --csv).
 import { isUtf8 } from 'node:buffer';
 import { hasNul } from '../../../probe/contract';
@@ -77,8 +77,8 @@ function decodeLines(bytes: Uint8Array): string {
  * --csv` reads its file in pieces, so a list of any size is never held whole): UTF-16 with a
  * byte-order mark (Excel's "Unicode Text") or without one (unmarkedUtf16); else each line UTF-8, or Windows-1252 when it is not
  * UTF-8 (decodeLines). A UTF-8 BOM is dropped, and one U+FEFF at the start of the text. Throws
- * NotTextError when a NUL appears anywhere or more than 1% of the first 65,536 characters are
- * control characters.
+ * NotTextError when a NUL has text after it (a run of them that ends the file is dropped) or more
+ * than 1% of the first 65,536 characters are control characters.
  */
 export class CsvTextDecoder {
   /** UTF-16's decoder (a byte-order mark began the file); null: UTF-8 / Windows-1252 lines. */
@@ -88,6 +88,8 @@ export class CsvTextDecoder {
   private begun = false;
   /** Whether a U+FEFF at the start of the text may still have to be dropped. */
   private leading = true;
+  /** Whether a run of NUL bytes has begun (only more of them may follow: padding). */
+  private nulPadding = false;
   /** Whether the text so far ends with a line end (a U+FEFF next is a joined file's byte-order mark). */
   private afterLineEnd = false;
   private sampled = 0;
@@ -121,18 +123,34 @@ export class CsvTextDecoder {
       }
       this.begun = true;
     }
-    if (!this.utf16 && bytes.includes(0)) throw new NotTextError();
-    let text = this.decoder ? this.decoder.decode(bytes, { stream: !final }) : this.lines(bytes, final);
-    // U+0000 can be neither stored nor checked: a file holding one is treated as binary.
-    if (hasNul(text)) throw new NotTextError();
+    let text = this.dropNulPadding(this.decoder ? this.decoder.decode(bytes, { stream: !final }) : this.lines(bytes, final));
     if (this.leading && text.length > 0) {
       this.leading = false;
       text = text.replace(/^\uFEFF/, '');
     }
+    // Nothing but NUL bytes: no text at all.
+    if (final && this.nulPadding && this.leading) throw new NotTextError();
     text = dropJoinedBoms(text, this.afterLineEnd);
     if (text.length > 0) this.afterLineEnd = /[\r\n]$/.test(text);
     this.judge(text, final);
     return text;
+  }
+
+  /**
+   * U+0000 can be neither stored nor checked: text after a NUL makes the file binary (NotTextError).
+   * A run of NULs that ends the file is padding (a file preallocated, or cut short by a crash: it
+   * opens as the list in any editor) and is dropped; the text before it is read.
+   */
+  private dropNulPadding(text: string): string {
+    if (this.nulPadding) {
+      if (/[^\u0000]/.test(text)) throw new NotTextError();
+      return '';
+    }
+    if (!hasNul(text)) return text;
+    const at = text.indexOf('\u0000');
+    if (/[^\u0000]/.test(text.slice(at))) throw new NotTextError();
+    this.nulPadding = true;
+    return text.slice(0, at);
   }
 
   /** The piece's whole lines decoded (decodeLines); the unended last line waits for the next piece. */
