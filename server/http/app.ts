@@ -73,7 +73,13 @@ function trpcMethodGate(req: Request, res: Response, next: () => void): void {
       return true;
     }) as Response['write'];
   }
-  if (TRPC_METHODS.has(req.method)) return next();
+  if (TRPC_METHODS.has(req.method)) {
+    // tRPC's 405 says a query takes `Allow: GET`; HEAD (above) is served wherever GET is.
+    const setHeader = res.setHeader.bind(res);
+    res.setHeader = ((name: string, value: number | string | readonly string[]) =>
+      setHeader(name, name.toLowerCase() === 'allow' && value === 'GET' ? 'GET, HEAD' : value)) as Response['setHeader'];
+    return next();
+  }
   res.setHeader('Allow', 'GET, HEAD, POST');
   replyTrpc(res, new AppError('METHOD_NOT_ALLOWED', `The dashboard API takes GET and POST, not ${req.method}.`));
 }

@@ -64,6 +64,17 @@ describe('the dashboard API (/api/trpc) and the methods it takes', () => {
     }
   });
 
+  it("a method the procedure does not take: 405 whose Allow lists what it does take (a query: GET and HEAD; a mutation: POST)", async () => {
+    const post = await send('POST', '/api/trpc/account.me', { cookie: cookieOf(owner), origin: ts.url, 'content-type': 'application/json' }, '{}');
+    expect(post.status, post.text).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+    for (const method of ['GET', 'HEAD']) {
+      const res = await send(method, '/api/trpc/apiKeys.create', { cookie: cookieOf(owner), origin: ts.url });
+      expect(res.status, `${method}: ${res.text}`).toBe(405);
+      expect(res.headers.allow).toBe('POST');
+    }
+  });
+
   it('still answers GET, HEAD and POST as before', async () => {
     expect((await send('GET', '/api/trpc/account.me', { cookie: cookieOf(owner) })).status).toBe(200);
     expect((await send('HEAD', '/api/trpc/account.me', { cookie: cookieOf(owner) })).status).toBeLessThan(300);
