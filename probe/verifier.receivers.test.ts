@@ -131,20 +131,21 @@ describe('greetings and replies written oddly', () => {
   });
   afterAll(() => dns.close());
 
-  it.each([
+  type Oddity = Parameters<typeof plainServer>[0];
+  it.each<[string, Oddity]>([
     ['a multi-line 220 banner', { greet: '220-mx.odd.test ESMTP\r\n220-Unauthorized use prohibited\r\n220 Ready\r\n' }],
     ['a banner of several complete 220 replies', { greet: '220 mx.odd.test ESMTP\r\n220 Unauthorized use prohibited\r\n' }],
     ['replies ended by LF alone', { eol: '\n' }],
     ['a banner ended by LF alone, replies by CRLF', { greet: '220-mx.odd.test\n220 ESMTP\n' }],
     ['an EHLO reply whose lines mix "-" and " " (a space in the middle: more replies than asked)', { ehlo: '250-mx.odd.test\r\n250 PIPELINING\r\n250 ENHANCEDSTATUSCODES\r\n' }],
     ['an EHLO reply with a line without a separator', { ehlo: '250-mx.odd.test\r\n250PIPELINING\r\n250 ENHANCEDSTATUSCODES\r\n' }],
-    ...[true, false].map((pipelining) => [
+    ...[true, false].map((pipelining): [string, Oddity] => [
       `a multi-line 550 whose first line ends with a space (several complete replies for one RCPT; PIPELINING offered: ${pipelining})`,
       {
         ehlo: `250-mx.odd.test\r\n${pipelining ? '250-PIPELINING\r\n' : ''}250 ENHANCEDSTATUSCODES\r\n`,
         unknown: '550 5.1.1 The email account that you tried to reach does not exist. Please try\r\n550-5.1.1 double-checking the recipient\'s email address for typos or\r\n550 5.1.1 unnecessary spaces.\r\n',
       },
-    ] as const),
+    ]),
   ])('%s: every address still gets its true verdict, never a false undeliverable', async (_, o) => {
     const server = await plainServer(o);
     try {
