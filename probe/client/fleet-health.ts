@@ -117,6 +117,15 @@ export class FleetHealth {
     return id === undefined ? [url] : this.o.urls.filter((u) => u === url || this.nodeIds.get(u) === id);
   }
 
+  /**
+   * The longest a node may rightly keep RCPTs waiting for room in its share of the fleet RCPT budget
+   * (its window plus one spacing, as /healthz named them), or 0 when it holds none.
+   */
+  budgetWaitMs(url: string): number {
+    const b = this.budgets.get(url);
+    return b ? b.window_ms + b.window_ms / Math.max(1, b.node_share) : 0;
+  }
+
   /** Known to have failed (an unknown daemon is not). */
   isDown(url: string): boolean {
     return this.health.get(url)?.ok === false;

@@ -60,7 +60,8 @@ export interface ProbeFleetOptions {
   idleTimeoutMs?: number;
   /**
    * Longest a node's result stream may go without a result while it stays alive (the daemon's
-   * keep-alive blank lines re-arm the idle timeout, not this), per mode (default STALL_TIMEOUT_MS).
+   * keep-alive blank lines re-arm the idle timeout, not this), per mode (default STALL_TIMEOUT_MS;
+   * at least twice the fleet RCPT budget window, plus a spacing, that the node names on /healthz).
    * Past it the node's engine is taken for stalled: its request is cut, the node is left out of the
    * rest of the call and skipped for this long, and what it still owed goes to the other nodes once.
    */
@@ -206,7 +207,8 @@ export class ProbeClient {
     }, this.idleTimeoutMs);
     // The idle timer hears keep-alives; this one only results. A node whose engine is stuck while its
     // shell still sends blank lines would otherwise hold the call, and its job, for ever.
-    const stallMs = this.stallTimeoutMs[o.mode === 'bulk' ? 'bulk' : 'realtime'];
+    // A node holding a share of a fleet RCPT budget may rightly keep results waiting a whole window.
+    const stallMs = Math.max(this.stallTimeoutMs[o.mode === 'bulk' ? 'bulk' : 'realtime'], 2 * this.health.budgetWaitMs(url));
     let stalled = false;
     const stallTimer = setTimeout(() => {
       stalled = true;

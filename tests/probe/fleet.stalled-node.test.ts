@@ -189,4 +189,22 @@ describe('ProbeClient with a node whose engine stalls while its stream sends kee
       await stalling.close();
     }
   });
+
+  it('does not take a node that waits for room in its fleet RCPT budget window for a stalled one: the bound stretches to the window it names on /healthz', { timeout: 30_000 }, async () => {
+    // Two RCPTs per MX per 2 s window: a domain of 6 addresses (and its random mailbox) comes back
+    // in parts a window apart, longer apart than the stall bound this client is given.
+    const windowMs = 2_000;
+    const budgeted = await startProbeDaemon({ port: 0, host: '127.0.0.1', token: TOKEN, probe: { ...fleetProbeOptions(world), sourceIps: ['127.0.0.4'], mxRcptBudget: { rcpts: 2, windowMs, fleet: { budget: 2, size: 1 } } } });
+    try {
+      const client = new ProbeClient({ urls: [budgeted.url], token: TOKEN, retry: { backoffMs: 10 }, fleet: { stallTimeoutMs: { bulk: 1_200 } } });
+      const emails = world.emails.filter((e) => e.endsWith('@d0.stall.test') || e.endsWith('@d1.stall.test')).slice(0, 6);
+      expect(emails).toHaveLength(6);
+      const results = await collect(client.verify(emails, { depth: 'smtp', mode: 'bulk' }));
+      expect(outcome(results)).toEqual(expectedOutcome(world, emails));
+      expect(client.stats.stalls).toBe(0);
+      expect(client.stats.replanned).toBe(0);
+    } finally {
+      await budgeted.close();
+    }
+  });
 });
