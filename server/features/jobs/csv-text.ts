@@ -83,7 +83,6 @@ function decodeLines(bytes: Uint8Array): string {
 export class CsvTextDecoder {
   /** UTF-16's decoder (a byte-order mark began the file); null: UTF-8 / Windows-1252 lines. */
   private decoder: InstanceType<typeof TextDecoder> | null = null;
-  private utf16 = false;
   /** Whether the first bytes (a byte-order mark?) have been looked at. */
   private begun = false;
   /** Whether a U+FEFF at the start of the text may still have to be dropped. */
@@ -114,7 +113,6 @@ export class CsvTextDecoder {
       const marked = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : null;
       const utf16 = marked ?? unmarkedUtf16(bytes);
       if (utf16) {
-        this.utf16 = true;
         this.decoder = new TextDecoder(utf16);
         if (marked) bytes = bytes.subarray(2);
       } else if (UTF8_BOM.every((b, i) => bytes[i] === b)) {
