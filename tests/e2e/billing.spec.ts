@@ -88,6 +88,28 @@ test('billing shows five plans and upgrades through the labelled test checkout',
   await expect(page.getByTestId('renewal')).not.toContainText('then changes');
 });
 
+test('a plan change whose period has ended: the page says it started and offers no undo the server would refuse', async ({ page }) => {
+  await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-started') });
+  await page.goto('/dashboard/billing');
+  await pay(page, await openCheckout(page, 'Starter'), '$19.00', 'Starter');
+  await card(page, 'Pro').getByRole('button', { name: 'Upgrade to Pro' }).click();
+  await page.getByRole('dialog', { name: 'Change to the Pro plan at renewal?' }).getByRole('button', { name: 'Schedule change' }).click();
+  await expect(page.getByRole('button', { name: 'Keep my current plan' })).toBeVisible();
+  // The server's answer once the period is over and Razorpay's first charge of Pro is not heard of yet.
+  const ended = new Date(Date.now() - 3600_000);
+  await page.route(/\/api\/trpc\/[^?]*billing\.overview/, async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as Array<{ result?: { data?: Record<string, unknown> } }>;
+    for (const item of body) if (item.result?.data) Object.assign(item.result.data, { currentPeriodEnd: ended.toISOString() });
+    await route.fulfill({ response: res, json: body });
+  });
+  await page.reload();
+  const endedDay = ended.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  await expect(page.getByTestId('renewal')).toHaveText(`Your plan changed to Pro on ${endedDay}, when the period you had paid for ended; its first charge is being confirmed.`);
+  await expect(page.getByRole('button', { name: 'Keep my current plan' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Cancel subscription' })).toBeVisible();
+});
+
 test('a cancelled plan is resumed from its card before the period ends: nothing charged now, the page says it renews', async ({ page }) => {
   await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-resume') });
   await page.goto('/dashboard/billing');

@@ -214,6 +214,10 @@ export function BillingScreen() {
     onDone: refreshAll,
     closeOnError: true,
   });
+  // The period a change waited for is over: the change has started (Razorpay charges it now; its
+  // webhook may still be on its way), too late to take back (the server refuses it too).
+  const changeStarted = (o: NonNullable<typeof ov>) =>
+    o.status === 'active' && !o.cancelAtPeriodEnd && (o.nextPlan !== null || o.nextInterval !== null) && o.currentPeriodEnd !== null && new Date(o.currentPeriodEnd).getTime() <= Date.now();
   const changeName = (o: NonNullable<typeof ov>) =>
     o.nextPlan ? planByType(o.nextPlan).name : `${current?.name ?? ''}, billed ${o.nextInterval === 'annual' ? 'annually' : 'monthly'}`;
 
@@ -268,6 +272,8 @@ export function BillingScreen() {
                 <>Unpaid since <strong>{day(ov.currentPeriodEnd)}</strong>: the renewal could not be charged. Pay now on your plan’s card below.</>
               ) : ov.cancelAtPeriodEnd ? (
                 <>Cancelled — your plan ends on <strong>{day(ov.currentPeriodEnd)}</strong>, then the account moves to Free.</>
+              ) : changeStarted(ov) ? (
+                <>{BILLING_TEXT.changeStarted(changeName(ov), day(ov.currentPeriodEnd))}</>
               ) : (
                 <>
                   Renews on <strong>{day(ov.currentPeriodEnd)}</strong>
@@ -277,12 +283,12 @@ export function BillingScreen() {
               )}
             </p>
             <div className="flex flex-wrap gap-2">
-              {isOwner && (ov.nextPlan || ov.nextInterval) && changesAtRenewal(ov) && (
+              {isOwner && (ov.nextPlan || ov.nextInterval) && changesAtRenewal(ov) && !changeStarted(ov) && (
                 <Button variant="outline" size="sm" loading={keepPlan.isPending} onClick={() => void keepCurrentPlan()}>
                   Keep my current plan
                 </Button>
               )}
-              {isOwner && (ov.nextPlan || ov.nextInterval) && ov.resumePending && ov.status === 'active' && (
+              {isOwner && (ov.nextPlan || ov.nextInterval) && ov.resumePending && ov.status === 'active' && !changeStarted(ov) && (
                 <Button variant="outline" size="sm" onClick={() => undoing.ask({ to: changeName(ov), plan: current?.name ?? '', endsOn: day(ov.currentPeriodEnd) })}>
                   Undo plan change
                 </Button>

@@ -39,6 +39,8 @@ export const BILLING_TEXT = {
   changeScheduledTitle: 'Plan change scheduled',
   /** As the server answers the same plan chosen again (billing-messages.ts changeScheduled). */
   changeScheduledBody: (plan: string, on: string) => `Your plan changes to ${plan} at your next renewal on ${on}.`,
+  /** The renewal line once the period a change waited for is over (its first charge on its way). */
+  changeStarted: (to: string, on: string) => `Your plan changed to ${to} on ${on}, when the period you had paid for ended; its first charge is being confirmed.`,
   changeWithdrawnTitle: 'Plan change withdrawn',
   undoChangeTitle: (to: string) => `Undo the change to ${to}?`,
   undoChangeBody: (to: string, plan: string, endsOn: string) =>
