@@ -30,9 +30,6 @@ export { ProbeRequestError, ProbeStalledError } from './http';
  */
 export const STALL_TIMEOUT_MS = { realtime: 5 * 60_000, bulk: 15 * 60_000 } as const;
 
-/** How long a stream whose every address is answered may take to end (it ends with the last result). */
-const STREAM_END_GRACE_MS = 2_000;
-
 export interface ProbeClientRetry {
   /** Attempts at finding a live daemon for owed work before giving up (default 2). */
   rounds?: number;
@@ -215,8 +212,9 @@ export class ProbeClient {
       this.stats.stalls++;
       idle.abort(new Error(`probe ${url} sent no result for ${stallMs} ms`));
     }, stallMs);
-    // Every address answered: only the stream's end is left to come. One that does not come (the
-    // engine stuck after its last result, keep-alives going on) is not waited for beyond a moment.
+    // Every address answered: only the stream's end is left to come (the node winding its sessions
+    // down). One that does not come (the engine stuck after its last result, keep-alives going on) is
+    // waited for one idle timeout, keep-alives or not, then the stream is left.
     let endTimer: NodeJS.Timeout | undefined;
     try {
       const res = await call(`${url}/v1/verify`, {
@@ -268,7 +266,7 @@ export class ProbeClient {
         if (due.size === 0 && !endTimer) {
           clearTimeout(stallTimer);
           clearTimeout(idleTimer);
-          endTimer = setTimeout(() => idle.abort(new Error(`probe ${url} answered everything but did not end its stream`)), STREAM_END_GRACE_MS);
+          endTimer = setTimeout(() => idle.abort(new Error(`probe ${url} answered everything but did not end its stream`)), this.idleTimeoutMs);
         }
       }
       if (stalled) throw new ProbeStalledError(url, stallMs, owed());

@@ -174,7 +174,7 @@ describe('ProbeClient with a node whose engine stalls while its stream sends kee
   it('does not wait on a stream whose every address is answered but which never ends: the call completes, the node stays in use', { timeout: 30_000 }, async () => {
     const stalling = await startStallingNode(daemons[1]!.url);
     try {
-      const client = new ProbeClient({ urls: [stalling.url], token: TOKEN, fleet: { stallTimeoutMs: { bulk: 600_000 } } });
+      const client = new ProbeClient({ urls: [stalling.url], token: TOKEN, fleet: { idleTimeoutMs: 1_000, stallTimeoutMs: { bulk: 600_000 } } });
       const emails = world.emails.slice(0, 8);
       for (let call = 0; call < 2; call++) {
         const results = await collect(client.verify(emails, { depth: 'smtp', mode: 'bulk' }));
