@@ -417,6 +417,12 @@ export async function runVerifyCli(argv: string[]): Promise<number> {
           return;
         }
       }
+      // A token for a fleet that is not named: the list would be verified from this machine instead.
+      if (flags.probeToken !== undefined && flags.probeUrls === undefined) {
+        process.stderr.write('mailvet verify: --probe-token needs --probe-urls (the probe daemons to verify on)\n');
+        code = 2;
+        return;
+      }
       if (flags.out && !flags.csv) {
         process.stderr.write('mailvet verify: --out needs --csv\n');
         code = 2;

@@ -86,6 +86,13 @@ describe('mailvet verify on odd input', () => {
     expect(rows[1]).toMatch(/^alice@example\.com,/);
   });
 
+  it('--probe-token without --probe-urls is refused, not ignored while the list is verified from this machine', { timeout: 60_000 }, async () => {
+    const { code, stdout, stderr } = await mailvet(['verify', '--depth', 'syntax', '--csv', list, '--probe-token', 'tok'], null);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('mailvet verify: --probe-token needs --probe-urls');
+  });
+
   it('a mistyped flag or flag value is refused as input (exit 2), not reported as addresses left unverified (exit 1)', { timeout: 60_000 }, async () => {
     const value = await mailvet(['verify', '--depth', 'deep'], 'a@example.com\n');
     expect(value.code).toBe(2);
