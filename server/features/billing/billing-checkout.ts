@@ -161,6 +161,9 @@ export async function startCheckout(
   if (running && account.subscription_id) {
     const sub = await deps.db.selectFrom('subscription').selectAll().where('id', '=', account.subscription_id).where('account_id', '=', o.accountId).executeTakeFirstOrThrow();
     const when = account.current_period_end ? formatDay(account.current_period_end) : 'your next renewal';
+    // The period is over and its renewal not heard of yet (Razorpay is charging it): a change scheduled
+    // now would wait for the cycle after it, a period later than the page and this answer would say.
+    if (account.current_period_end && account.current_period_end.getTime() <= Date.now()) throw new AppError('CONFLICT', BILLING_MESSAGES.renewalInProgress(when));
     // Razorpay updates only authenticated and active subscriptions: a paused one cannot take a change.
     if (sub.status === 'paused') throw new AppError('CONFLICT', BILLING_MESSAGES.changeWhilePaused(when));
     const bp = await ensureBillingPlan(deps, gateway, planType, o.interval, sub.currency);

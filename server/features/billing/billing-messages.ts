@@ -15,6 +15,7 @@ export const BILLING_MESSAGES = {
   alreadyCancelled: 'Your subscription is already cancelled; the plan ends with the current period.',
   changeScheduled: (plan: string, date: string) => `Your plan changes to ${plan} at your next renewal on ${date}.`,
   noPlanChange: 'No plan change is waiting for your renewal.',
+  renewalInProgress: (date: string) => `Your renewal of ${date} is being charged right now. Choose the plan again once it is confirmed: reload this page in a few minutes.`,
   changeWhilePaused: (date: string) => `Your subscription is paused at Razorpay, so its plan cannot change at the renewal. Resume it first, or choose the plan again after ${date}, when the period you paid for ends.`,
   changeWithdrawn: (plan: string) => `Your subscription stays on the ${plan} plan; nothing changes at the renewal.`,
   changeUndone: (to: string, plan: string, date: string) =>
