@@ -37,7 +37,7 @@ function headerKey(h: string): string {
 }
 
 /** What the exporting tool calls the email column, in the languages its user may run it in. */
-const EMAIL_HEADERS = new Set(
+const EMAIL_HEADER_TEXTS = new Set(
   [
     'email', 'e-mail', 'email address', 'e-mail address', 'emails', 'mail', 'mail address',
     'e-mail-adresse', 'mailadresse', // de
@@ -51,8 +51,9 @@ const EMAIL_HEADERS = new Set(
     'メールアドレス', 'メール', 'eメール', '电子邮件', '电子邮箱', '邮箱', '邮件地址', '電子郵件', '電子郵件地址', '이메일', '이메일 주소', '전자우편', // ja, zh, ko
     'البريد الإلكتروني', 'بريد إلكتروني', 'ایمیل', 'ايميل', 'پست الکترونیک', 'דוא"ל', 'דואר אלקטרוני', 'אימייל', // ar, fa, he
     'ηλεκτρονικό ταχυδρομείο', 'ηλ. ταχυδρομείο', 'ईमेल', 'ईमेल पता', 'อีเมล', 'електронна пошта', 'ел. пошта', 'surel', 'thư điện tử', // el, hi, th, uk, id, vi
-  ].map(headerKey),
+  ],
 );
+const EMAIL_HEADERS = new Set([...EMAIL_HEADER_TEXTS].map(headerKey));
 /** Words that make a header a candidate for the email column ("Work E-mail", "E-mail 1 - Value"). */
 const EMAIL_HEADER_WORDS = ['mail', 'courriel', 'correo', 'posta', 'post', 'почта', 'пошта', 'メール', '邮', '郵', '이메일', 'بريد', 'ایمیل', 'ايميل', 'דואל', 'אימייל', 'ταχυδρομειο', 'ईमेल', 'อีเมล'].map(headerKey);
 export const MAX_VALUE_LENGTH = 1024;
@@ -315,7 +316,7 @@ export interface CsvLayout {
   columns: number[];
   /** How many cells the header (or a header-less file's first row) has: a row of another width is ragged. */
   width: number;
-  /** The email columns' header names (headerKey; none without a header): a later row so named is a header again. */
+  /** The email columns' header cells, lower-cased (none without a header): a later row so written is a header again. */
   names: string[];
   hasHeader: boolean;
   /** Records before the first row of addresses: lines above the header, and the header. */
@@ -356,7 +357,7 @@ const filledCells = (record: string[]): number => record.filter((c) => c !== '')
 
 function headerLayout(header: string[], column: number, skip: number): CsvLayout {
   const columns = namesakes(header, column);
-  return { column, columns, width: header.length, names: columns.map((c) => headerKey(header[c]!)), hasHeader: true, skip };
+  return { column, columns, width: header.length, names: columns.map((c) => header[c]!.toLowerCase()), hasHeader: true, skip };
 }
 
 /** The header's columns named as `column` is but for its digits ("E-mail 2 Address" for "E-mail Address"), in file order. */
@@ -438,18 +439,21 @@ function isSeveral(v: string, cut: Cut): boolean {
  * of a spreadsheet cell) is each of them: checked as one glued "address" it came back invalid, and
  * each of its real addresses was never checked.
  */
-export function* cellAddresses(raw: string | undefined): Generator<string | null> {
-  if (raw === undefined) return;
-  const cut: Cut | null = isSeveral(raw, 'list') ? 'list' : isSeveral(raw, 'words') ? 'words' : null;
+export function cellAddresses(raw: string | undefined, out: Array<string | null> = []): Array<string | null> {
+  if (raw === undefined) return out;
+  // Several addresses need an '@' each: a cell with one at most is one value (the common case, at once).
+  const at = raw.indexOf('@');
+  const cut: Cut | null = at < 0 || raw.indexOf('@', at + 1) < 0 ? null : isSeveral(raw, 'list') ? 'list' : isSeveral(raw, 'words') ? 'words' : null;
   if (cut === null) {
     const one = cellAddress(raw);
-    if (one !== '') yield one;
-    return;
+    if (one !== '') out.push(one);
+    return out;
   }
   for (const [a, b] of pieces(raw, cut)) {
     const one = cellAddress(raw.slice(a, b));
-    if (one !== '') yield one;
+    if (one !== '') out.push(one);
   }
+  return out;
 }
 
 /**
@@ -459,26 +463,29 @@ export function* cellAddresses(raw: string | undefined): Generator<string | null
  * address. Read by the column, "Cy" was checked and charged and cy@x.com never was, or a row one
  * cell short was dropped as blank.
  */
-export function* recordAddresses(record: string[], layout: Pick<CsvLayout, 'columns' | 'width' | 'names'>): Generator<string | null> {
-  if (!layout.columns.some((c) => record[c]?.includes('@'))) {
-    const withAt = record.flatMap((cell, i) => (cell.includes('@') ? [i] : []));
-    if (withAt.length === 0 && isHeaderRow(record, layout.names)) return;
-    if (withAt.length === 1 && record.length !== layout.width) {
-      yield* cellAddresses(record[withAt[0]!]);
-      return;
+export function recordAddresses(record: string[], layout: Pick<CsvLayout, 'columns' | 'width' | 'names'>): Array<string | null> {
+  const { columns } = layout;
+  if (!columns.some((c) => record[c]?.includes('@'))) {
+    if (isHeaderRow(record, layout.names, columns)) return [];
+    if (record.length !== layout.width) {
+      const withAt = record.flatMap((cell, i) => (cell.includes('@') ? [i] : []));
+      if (withAt.length === 1) return cellAddresses(record[withAt[0]!]);
     }
   }
-  for (const c of layout.columns) yield* cellAddresses(record[c]);
+  const out: Array<string | null> = [];
+  for (const c of columns) cellAddresses(record[c], out);
+  return out;
 }
 
 /**
  * A header again, below the first (files joined end to end, each with its header): a row without
- * an '@' that names an email column. Read as a row, each was checked and charged as the "address" Email.
+ * an '@' whose email column is named as an email column. Read as a row, each was checked and charged
+ * as the "address" Email.
  */
-function isHeaderRow(record: string[], names: string[]): boolean {
-  return record.some((cell) => {
-    const key = headerKey(cell);
-    return key !== '' && (names.includes(key) || EMAIL_HEADERS.has(key));
+function isHeaderRow(record: string[], names: string[], columns: number[]): boolean {
+  return columns.some((c) => {
+    const cell = record[c]?.toLowerCase();
+    return !!cell && (names.includes(cell) || EMAIL_HEADER_TEXTS.has(cell));
   });
 }
 
