@@ -3,7 +3,8 @@ import net from 'node:net';
 import { z } from 'zod';
 import { probeUrl } from '../probe/client/probe-client';
 
-const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
+/** Empty or spaces only (`PORT= ` in an .env file) is unset: a number read from it was 0 (PORT: a random port). */
+const emptyAsUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optional = () => z.preprocess(emptyAsUndefined, z.string().optional());
 /** A URL with one of the given schemes; a typo stops the start with the variable's name, not a failure later. */
 const urlOf = (schemes: string[], example: string) =>

@@ -74,6 +74,10 @@ describe('environment', () => {
     // What the README offers is taken: names, addresses, ranges, and a hop count as a number.
     expect(readEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8, 203.0.113.7' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8, fd00::/8, 203.0.113.7');
     expect(readEnv({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    // A value of spaces only (\`PORT= \` in an .env file) is unset, not port 0 (a random port) or a host named ' '.
+    expect(readEnv({ PORT: ' ', HOST: ' ', WORKER_CONCURRENCY: '\t' })).toMatchObject({ PORT: 3000, HOST: '0.0.0.0', WORKER_CONCURRENCY: 4 });
+    const { SMTP_URL: _relay, ...prodNoRelay } = PROD;
+    expect(() => readEnv({ ...prodNoRelay, SMTP_URL: '  ' })).toThrow(/SMTP_URL: required in production/);
     // The origin with or without its trailing slash, and a port, are the app's URL.
     for (const base of ['https://mailvet.example.com/', 'https://mailvet.example.com', 'http://localhost:3000']) expect(readEnv({ BASE_URL: base }).BASE_URL, base).toBe(base);
     expect(readEnv({ SMTP_URL: 'smtps://u:p@relay.example.com:465', GEO_URL: 'http://127.0.0.1:9/{ip}/json' })).toMatchObject({ SMTP_URL: 'smtps://u:p@relay.example.com:465' });
