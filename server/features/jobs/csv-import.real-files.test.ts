@@ -149,6 +149,8 @@ describe('parseEmailCsv on files from real tools', () => {
     const excel = (rows: string) => Buffer.from(`\uFEFF${rows}`, 'utf8');
     const joined = ok(new Uint8Array(Buffer.concat([excel('Name,Email\r\nAnn,ann@x.com\r\n'), excel('Name,Email\r\nBo,bo@x.com\r\n'), Buffer.from('name,EMAIL\ncy,cy@x.com\n')])));
     expect({ emails: joined.emails, rows: joined.rows }).toEqual({ emails: ['ann@x.com', 'bo@x.com', 'cy@x.com'], rows: 3 });
+    // Another tool's export joined on: its header has another shape.
+    expect(ok('Name,Email\nAnn,ann@x.com\nFirst Name,Last Name,E-mail Address\nBo,Berg,bo@x.com\n').emails).toEqual(['ann@x.com', 'bo@x.com']);
     const bare = ok(new Uint8Array(Buffer.concat([excel('ann@x.com\r\n'), excel('bo@x.com\r\n')])));
     expect(bare.emails).toEqual(['ann@x.com', 'bo@x.com']);
     // UTF-16 files joined: the second one's byte-order mark is decoded as U+FEFF at a line start.

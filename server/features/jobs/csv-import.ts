@@ -470,6 +470,8 @@ export function recordAddresses(record: string[], layout: Pick<CsvLayout, 'colum
     if (record.length !== layout.width) {
       const withAt = record.flatMap((cell, i) => (cell.includes('@') ? [i] : []));
       if (withAt.length === 1) return cellAddresses(record[withAt[0]!]);
+      // Another tool's header (files of two shapes joined): no address in it, an email column named.
+      if (withAt.length === 0 && record.some((cell) => EMAIL_HEADER_TEXTS.has(cell.toLowerCase()))) return [];
     }
   }
   const out: Array<string | null> = [];
