@@ -86,6 +86,16 @@ describe('paused and resumed subscriptions', () => {
     expect((await client.trpcMutation('validation.check', { email: 'someone@example.com' })).status).not.toBe(402);
   });
 
+  it('deleting accounts while Razorpay’s subscription.cancelled for their stopped subscriptions comes in: never a deadlock (500)', async () => {
+    for (let i = 0; i < 4; i++) {
+      const { client, subscriptionId } = await subscribed();
+      const del = await client.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password: 'secret123' });
+      expect(del.status, `deletion ${i + 1}: ${JSON.stringify(del.body)}`).toBe(200);
+      await rzp.settled();
+      expect(rzp.sent.filter((w) => w.event === 'subscription.cancelled' && w.raw.includes(subscriptionId)).map((w) => w.status)).toEqual([200]);
+    }
+  });
+
   it('deleting the account while its subscription is paused stops it at Razorpay', async () => {
     const { client, subscriptionId } = await subscribed();
     await rzp.pause(subscriptionId);

@@ -9,6 +9,7 @@ import type { AppDeps } from '../../deps';
 import { revokeKeysOfLeavingUser } from '../api-keys/api-keys.service';
 import { writeAudit } from '../audit/audit';
 import { stopSubscriptionsOf } from '../billing/billing-gateway';
+import { lockAccountBilling } from '../billing/billing-locks';
 import { hasAnyValidation, recentSingleChecks, validationsPerDay } from '../validation/validation.queries';
 import { accountById, hasApiKey, ownedAccounts, passOwnership, profileByUserId, recentJobs, saveProfile } from './account.queries';
 
@@ -143,6 +144,10 @@ export async function deleteUserAndOwnedAccounts(deps: AppDeps, o: { userId: str
     await trx.selectFrom('user').select('id').where('id', '=', o.userId).forUpdate().executeTakeFirst();
     const owned = await ownedAccounts(trx, o.userId);
     const soleOwned = owned.filter((a) => a.otherOwners === 0);
+    // Each account's billing lock first (billing-locks.ts), in one order: Razorpay's
+    // subscription.cancelled for a subscription just stopped, applied meanwhile, takes it before the
+    // subscription and account rows this delete removes — without it the two deadlock (a 500).
+    for (const id of soleOwned.map((a) => a.accountId).toSorted()) await lockAccountBilling(trx, id);
     for (const a of soleOwned) {
       await trx.deleteFrom('organization').where('id', '=', a.accountId).execute();
     }
