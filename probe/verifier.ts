@@ -70,7 +70,7 @@ export class Engine implements Verifier {
   constructor(opts: ProbeOptions = {}) {
     this.o = resolveOptions(opts);
     this.dns = new DnsCache({ servers: this.o.dnsServers, timeoutMs: this.o.dnsTimeoutMs });
-    this.rdap = this.o.rdapBaseUrl ? new Rdap({ baseUrl: this.o.rdapBaseUrl, timeoutMs: this.o.rdapTimeoutMs }) : null;
+    this.rdap = this.o.rdapBaseUrl ? new Rdap({ baseUrl: this.o.rdapBaseUrl, timeoutMs: this.o.rdapTimeoutMs, allowPrivateNetworks: this.o.allowPrivateNetworks }) : null;
     this.politeness = new Politeness({
       maxConnectionsPerIp: this.o.maxConnectionsPerIp,
       maxRcptsPerSession: this.o.maxRcptsPerSession,

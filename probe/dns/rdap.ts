@@ -8,8 +8,12 @@
 // own queue (not the agent's), so the pause is checked right before each one is sent.
 // Spoken with node:http(s) rather than fetch: one GET per domain does not need the fetch machinery,
 // which cost about a millisecond of CPU per lookup (a probe node asks hundreds).
+import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import net from 'node:net';
+import { isBlockedAddress } from '../net-guard';
 import { Semaphore } from '../smtp/semaphore';
 import { registrableDomain } from './registrable-domain';
 
@@ -17,6 +21,8 @@ export interface RdapOptions {
   baseUrl: string;
   timeoutMs?: number;
   now?: () => number;
+  /** A redirect to another server may lead to private or loopback addresses (tests, private deployments). */
+  allowPrivateNetworks?: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -37,6 +43,23 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_SOCKETS_PER_SERVER = 16;
 const httpAgent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_SERVER });
 const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_SERVER });
+
+/** dns.lookup that hands the connection only public addresses (a name resolving inside fails). */
+const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { family: options.family, hints: options.hints, all: true }, (err, addresses) => {
+    const open = err ? [] : addresses.filter((a) => !isBlockedAddress(a.address));
+    if (err || open.length === 0) {
+      const refused = err ?? Object.assign(new Error(`RDAP redirect to a non-public address (${hostname})`), { code: 'EADDRNOTAVAIL' });
+      return callback(refused, options.all ? [] : '', 0);
+    }
+    if (options.all) return callback(null, open);
+    callback(null, open[0]!.address, open[0]!.family);
+  });
+};
+
+/** The same, for servers a redirect led to: their connections are made through publicOnlyLookup. */
+const publicHttpAgent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_SERVER, lookup: publicOnlyLookup });
+const publicHttpsAgent = new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_SERVER, lookup: publicOnlyLookup });
 
 /**
  * Requests per RDAP server (origin) are queued here, at most MAX_SOCKETS_PER_SERVER on the wire,
@@ -68,16 +91,32 @@ export class PausedServerError extends Error {
   }
 }
 
+/** Where a redirect may lead: the operator's own RDAP server is trusted wherever it is; any other only on public addresses. */
+export interface RedirectGuard {
+  trustedOrigin: string;
+  allowPrivateNetworks: boolean;
+}
+
 /**
  * GET `url` (http or https), following redirects, within the `signal`. Resolves with the final
  * status and, for a 2xx, the body; rejects on a network error, a body over 1 MB or the signal, and
  * with PausedServerError instead of asking a server `paused` refuses. At most
  * MAX_SOCKETS_PER_SERVER requests per server are out at once; `paused` is asked when a request's
- * turn comes, right before it is sent.
+ * turn comes, right before it is sent. A redirect away from `guard.trustedOrigin` is followed only to
+ * public addresses (checked on the addresses connected to, so a name that resolves inside is refused).
  */
-export async function getText(url: string, signal: AbortSignal, paused: (origin: string) => boolean = () => false, redirects = MAX_REDIRECTS): Promise<TextResponse> {
+export async function getText(
+  url: string,
+  signal: AbortSignal,
+  paused: (origin: string) => boolean = () => false,
+  redirects = MAX_REDIRECTS,
+  guard?: RedirectGuard,
+): Promise<TextResponse> {
   const target = new URL(url);
   if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`unsupported URL scheme ${target.protocol}`);
+  const guarded = guard !== undefined && target.origin !== guard.trustedOrigin && !guard.allowPrivateNetworks;
+  const literal = target.hostname.replace(/^\[|\]$/g, '');
+  if (guarded && net.isIP(literal) !== 0 && isBlockedAddress(literal)) throw new Error(`RDAP redirect to a non-public address (${target.host})`);
   if (paused(target.origin)) throw new PausedServerError(target.origin);
   const slots = slotsOf(target.origin);
   await slots.acquire(signal);
@@ -87,7 +126,7 @@ export async function getText(url: string, signal: AbortSignal, paused: (origin:
   }
   let answer: TextResponse | { redirect: string };
   try {
-    answer = await send(target, signal);
+    answer = await send(target, signal, guarded);
   } finally {
     // The place is handed on only after the caller has seen this answer (a 429 pauses the server
     // before the next request's turn), as a macrotask: every promise reaction runs first.
@@ -95,15 +134,17 @@ export async function getText(url: string, signal: AbortSignal, paused: (origin:
   }
   if (!('redirect' in answer)) return answer;
   if (redirects <= 0) throw new Error('too many redirects');
-  return getText(answer.redirect, signal, paused, redirects - 1);
+  return getText(answer.redirect, signal, paused, redirects - 1, guard);
 }
 
-/** One GET, on a place taken for its server: the answer, or where it redirects to. */
-function send(target: URL, signal: AbortSignal): Promise<TextResponse | { redirect: string }> {
+
+/** One GET, on a place taken for its server: the answer, or where it redirects to. `publicOnly`: connected only to public addresses. */
+function send(target: URL, signal: AbortSignal, publicOnly: boolean): Promise<TextResponse | { redirect: string }> {
   return new Promise((resolve, reject) => {
     const secure = target.protocol === 'https:';
     const get = secure ? https.get : http.get;
-    const req = get(target, { headers: { accept: 'application/rdap+json, application/json' }, signal, agent: secure ? httpsAgent : httpAgent }, (res) => {
+    const agent = secure ? (publicOnly ? publicHttpsAgent : httpsAgent) : publicOnly ? publicHttpAgent : httpAgent;
+    const req = get(target, { headers: { accept: 'application/rdap+json, application/json' }, signal, agent }, (res) => {
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
       if (status >= 300 && status < 400 && location) {
@@ -166,9 +207,11 @@ export class Rdap {
   private readonly base: string;
   private readonly timeoutMs: number;
   private readonly now: () => number;
+  private readonly guard: RedirectGuard;
 
   constructor(o: RdapOptions) {
     this.base = o.baseUrl.replace(/\/+$/, '');
+    this.guard = { trustedOrigin: new URL(this.base).origin, allowPrivateNetworks: o.allowPrivateNetworks === true };
     this.timeoutMs = o.timeoutMs ?? 1500;
     this.now = o.now ?? Date.now;
   }
@@ -212,7 +255,7 @@ export class Rdap {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new Error(`RDAP ${domain}: no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
     try {
-      const res = await getText(`${this.base}/domain/${encodeURIComponent(domain)}`, timeout.signal, (origin) => this.paused(origin));
+      const res = await getText(`${this.base}/domain/${encodeURIComponent(domain)}`, timeout.signal, (origin) => this.paused(origin), MAX_REDIRECTS, this.guard);
       if (res.status === 404) return { kind: 'not_found' };
       if (res.status === 429 || res.status >= 500) {
         const until = this.now() + retryAfterMs(res.retryAfter, this.now());
