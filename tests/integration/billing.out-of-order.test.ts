@@ -31,9 +31,13 @@ describe('subscription.charged of an older period delivered after a newer one', 
     // Renewal 1 (Starter) is charged, but its webhook is held back by Razorpay's retries.
     rzp.setNow(t0 + 31 * DAY);
     const late = rzp.renewHeld(co.subscriptionId);
-    // The owner moves up to Pro at the next renewal; renewal 2 (Pro) is charged and delivered.
+    // The owner moves up to Pro at the next renewal (chosen while period 2 runs: the server's clock
+    // sees the period it knows of, period 1, running too); renewal 2 (Pro) is charged and delivered.
+    const known = (await account(accountId)).current_period_end;
+    await ts.testDb.db.updateTable('account').set({ current_period_end: new Date(Date.now() + DAY * 1000) }).where('id', '=', accountId).execute();
     const change = await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' });
     expect(change.body.result.data.kind).toBe('scheduled');
+    await ts.testDb.db.updateTable('account').set({ current_period_end: known }).where('id', '=', accountId).execute();
     rzp.setNow(t0 + 61 * DAY);
     await rzp.renew(co.subscriptionId);
     const current = await account(accountId);
