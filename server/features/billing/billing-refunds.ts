@@ -263,6 +263,9 @@ async function refundRest(
   try {
     const refund = await gateway.refundPayment(pay.id, pay.amount - pay.refunded_amount, { account_id: pay.account_id, reason: o.reason });
     await db.transaction().execute(async (trx) => {
+      // The account's billing lock first, as refund.processed for this very refund (which Razorpay may
+      // send before this runs) takes it before the account and payment rows: else the two deadlock.
+      await lockAccountBilling(trx, pay.account_id);
       const row = await trx
         .updateTable('payment')
         .set({ status: 'refunded', refunded_amount: pay.amount, refund_ids: sql<string[]>`array_append(refund_ids, ${refund.id})`, refund_id: refund.id, refunded_at: new Date() })
