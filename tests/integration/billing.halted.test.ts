@@ -55,4 +55,16 @@ describe('a renewal halted at Razorpay', () => {
     expect((await client.trpcQuery('billing.overview')).body.result.data).toMatchObject({ status: 'past_due', halted: true });
     expect((await mails(address)).map((m) => m.subject)).toEqual([HALTED_SUBJECT]);
   });
+
+  it('halted, then the card updated at Razorpay (active again, the missed invoice left unpaid): the page still says to pay now', async () => {
+    const { client, sub } = await renewalDue();
+    await rzp.failRenewal(sub);
+    await rzp.halt(sub);
+    const remote = rzp.subscriptions.get(sub)!;
+    remote.status = 'active';
+    expect(await rzp.deliver(rzp.build('subscription.activated', { subscription: { entity: { id: sub, entity: 'subscription', status: 'active', plan_id: remote.plan_id, current_start: remote.current_start, current_end: remote.current_end } } }))).toBe(200);
+    expect((await client.trpcQuery('billing.overview')).body.result.data, 'the page went back to "Razorpay retries the charge"').toMatchObject({ status: 'past_due', halted: true });
+    await rzp.renew(sub);
+    expect((await client.trpcQuery('billing.overview')).body.result.data).toMatchObject({ status: 'active', halted: false });
+  });
 });

@@ -48,6 +48,23 @@ export async function billingOverview(deps: AppDeps, o: { accountId: string; ip:
   // What the renewal bills: a change scheduled for it (Razorpay's plan at cycle end), else a resumed
   // plan's new subscription.
   const renewsAs = sub?.next_plan ? { plan: sub.next_plan, interval: sub.next_interval ?? sub.interval } : pending ? { plan: sub.plan, interval: sub.interval } : null;
+  // Razorpay collects nothing more by itself: halted (its retries are over), or made active again
+  // from pending/halted by a card updated at Razorpay without that charge going through (Razorpay
+  // then charges only the next cycles; the missed one stays unpaid here).
+  const unpaid = a.subscription_status === 'past_due' || a.subscription_status === 'suspended';
+  const lastStatus =
+    unpaid && sub?.status === 'active' && a.subscription_id
+      ? await deps.db
+          .selectFrom('billing_event')
+          .select('event')
+          .where('subscription_id', '=', a.subscription_id)
+          .where('event', 'in', ['subscription.activated', 'subscription.pending', 'subscription.halted', 'subscription.charged'])
+          .orderBy('event_created_at', (ob) => ob.desc().nullsLast())
+          .orderBy('received_at', 'desc')
+          .limit(1)
+          .executeTakeFirst()
+      : undefined;
+  const notRetried = sub?.status === 'halted' || lastStatus?.event === 'subscription.activated';
   const refund = await refundEligibility(deps.db, o.accountId);
   const { currency } = sub ? { currency: sub.currency } : await decideCurrency(deps, { accountId: o.accountId, ip: o.ip });
   return {
@@ -65,8 +82,8 @@ export async function billingOverview(deps: AppDeps, o: { accountId: string; ip:
     resumePending: pending,
     /** Paused at Razorpay (nothing is charged): a suspension then is the pause's, not a failed payment's. */
     paused: sub?.status === 'paused',
-    /** Razorpay stopped retrying the unpaid renewal (halted): nothing collects it but paying from this page. */
-    halted: sub?.status === 'halted',
+    /** Razorpay stopped retrying the unpaid renewal (halted, or active again without it): nothing collects it but paying from this page. */
+    halted: notRetried,
     currency,
     refund: refund.eligible ? { eligible: true as const, amount: refund.amount, currency: refund.currency } : { eligible: false as const, reason: refund.reason },
   };
