@@ -148,7 +148,9 @@ describe('a slow receiver', () => {
         expect(a.status_code).toBeNull();
         expect(a.latency_ms).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
       }
-      for (const ms of drip.closedAfterMs) expect(ms).toBeGreaterThanOrEqual(DEADLINE_MS - 50); // we hung up, at the deadline
+      // We hung up at the deadline, not before it. The receiver's clock starts at its accept, after ours
+      // (the connect), which on a loaded machine takes more than a few milliseconds.
+      for (const ms of drip.closedAfterMs) expect(ms).toBeGreaterThanOrEqual(DEADLINE_MS - 500);
       const deliveries = await db().selectFrom('webhook_delivery').select(['status', 'last_error', 'attempts']).where('id', 'in', dripJobs).execute();
       for (const d of deliveries) {
         expect(d.status).toBe('pending');
