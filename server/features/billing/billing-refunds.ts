@@ -182,19 +182,12 @@ async function applyRefundFailed(trx: Trx, o: { paymentId: string; refundId: str
   const seen = await trx.selectFrom('payment').select(['account_id', 'subscription_id']).where('id', '=', o.paymentId).executeTakeFirst();
   if (!seen) return { outcome: 'unknown_payment', accountId: null, retry: false };
   const { pay } = await lockForRefund(trx, { paymentId: o.paymentId, accountId: seen.account_id, subscriptionId: seen.subscription_id });
+  const failed = (data: Record<string, unknown>) =>
+    writeAudit(trx, { accountId: pay.account_id, actor: 'system', actorUserId: null, action: 'billing.refund_failed', targetType: 'payment', targetId: pay.id, data: { refund_id: o.refundId, payment_amount: pay.amount, ...data } });
   // Never recorded (it failed before its refund.processed could come), or already undone: nothing to
   // take back, but the failure is kept so that refund.processed, if it comes later, is not believed.
   if (!pay.refund_ids.includes(o.refundId)) {
-    if (await refundFailedBefore(trx, pay, o.refundId)) return { outcome: 'refund_failed_seen', accountId: pay.account_id, retry: false };
-    await writeAudit(trx, {
-      accountId: pay.account_id,
-      actor: 'system',
-      actorUserId: null,
-      action: 'billing.refund_failed',
-      targetType: 'payment',
-      targetId: pay.id,
-      data: { refund_id: o.refundId, amount: o.amount, payment_amount: pay.amount, refunded_amount: pay.refunded_amount, retry: false, recorded: false },
-    });
+    if (!(await refundFailedBefore(trx, pay, o.refundId))) await failed({ amount: o.amount, refunded_amount: pay.refunded_amount, retry: false, recorded: false });
     return { outcome: 'refund_failed_seen', accountId: pay.account_id, retry: false };
   }
   const amount = Math.min(o.amount ?? pay.refunded_amount, pay.refunded_amount);
@@ -204,15 +197,7 @@ async function applyRefundFailed(trx: Trx, o: { paymentId: string; refundId: str
     .set({ status: 'captured', refunded_amount: pay.refunded_amount - amount, refund_ids: sql<string[]>`array_remove(refund_ids, ${o.refundId})`, refund_id: null, refunded_at: null })
     .where('id', '=', pay.id)
     .execute();
-  await writeAudit(trx, {
-    accountId: pay.account_id,
-    actor: 'system',
-    actorUserId: null,
-    action: 'billing.refund_failed',
-    targetType: 'payment',
-    targetId: pay.id,
-    data: { refund_id: o.refundId, amount, payment_amount: pay.amount, refunded_amount: pay.refunded_amount - amount, retry: owed },
-  });
+  await failed({ amount, refunded_amount: pay.refunded_amount - amount, retry: owed });
   return { outcome: 'refund_failed', accountId: pay.account_id, retry: owed };
 }
 
