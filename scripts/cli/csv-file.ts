@@ -8,7 +8,10 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { SCHEDULE_MESSAGES } from '../../server/contracts/schedules';
-import { addressKey, csvLayout, csvParseOptions, detectDelimiter, isTextAfterClosingQuote, LAYOUT_SAMPLE, OpenQuoteFinder, parseEmailCsv, recordAddresses, repairTextAfterQuotes, separatorHint, unreadableMessage, type CsvLayout } from '../../server/features/jobs/csv-import';
+import { addressKey, recordAddresses } from '../../server/features/jobs/csv-cells';
+import { parseEmailCsv } from '../../server/features/jobs/csv-import';
+import { csvLayout, detectDelimiter, LAYOUT_SAMPLE, separatorHint, type CsvLayout } from '../../server/features/jobs/csv-layout';
+import { csvParseOptions, isTextAfterClosingQuote, OpenQuoteFinder, repairTextAfterQuotes, unreadableMessage } from '../../server/features/jobs/csv-parse-options';
 import { CsvTextDecoder, NOT_TEXT_MESSAGE, NotTextError } from '../../server/features/jobs/csv-text';
 
 export interface CsvFileScan {

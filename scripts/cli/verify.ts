@@ -20,7 +20,7 @@ import { ProbeClient, probeUrl } from '../../probe/client/probe-client';
 import { depthSchema, trimAddress, type VerificationResult } from '../../probe/contract';
 import { createVerifier } from '../../probe/index';
 import { RESULT_CSV_COLUMNS } from '../../server/contracts/jobs';
-import { MAX_VALUE_LENGTH } from '../../server/features/jobs/csv-import';
+import { MAX_VALUE_LENGTH } from '../../server/features/jobs/csv-cells';
 import { csvCell } from '../../server/lib/csv-cell';
 import { readCsvFile } from './csv-file';
 import { verifyStream } from './verify-stream';

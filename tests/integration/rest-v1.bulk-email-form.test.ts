@@ -1,5 +1,5 @@
 // What a bulk job's results call each address, and what the OpenAPI document says of it. A bulk job
-// lists each address once, as csv-import's normalizeEmail writes it (trimmed, mailto: and "Name <…>"
+// lists each address once, as csv-cells' normalizeEmail writes it (trimmed, mailto: and "Name <…>"
 // removed, the domain in lower case; John@ and john@ one address, as first sent), so its results carry that form, not the exact string sent —
 // an integrator matching results to the list they sent must be told, not promised "exactly as
 // received".

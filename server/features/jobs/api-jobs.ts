@@ -3,7 +3,7 @@
 // queued) and, in the same transaction, given the caller's webhook_url.
 import type { Db } from '../../../db/client';
 import type { PlanType } from '../../contracts/plans';
-import { addressKey, normalizeEmail } from './csv-import';
+import { addressKey, normalizeEmail } from './csv-cells';
 import { createJobInTransaction } from './jobs.service';
 import { apiKeyAuditFacts } from '../api-keys/api-keys.queries';
 import { depthForPlan } from '../validation/validation.service';

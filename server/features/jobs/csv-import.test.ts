@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectDelimiter, normalizeEmail, parseEmailCsv, planChunks } from './csv-import';
+import { normalizeEmail } from './csv-cells';
+import { parseEmailCsv, planChunks } from './csv-import';
+import { detectDelimiter } from './csv-layout';
 import { cleanScheduleEmails } from '../schedules/schedules.service';
 import { uniqueAddresses } from './api-jobs';
 
