@@ -4,32 +4,17 @@
 // before any address is verified), Ctrl+C mid-run (no temporary file left behind). No public network: depth syntax/mx, fake DNS on 127.0.0.1.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProbeDaemon } from '../../probe/daemon/server';
 import { startFakeDns, type FakeDns } from '../../probe/testing/fake-dns';
 import { closedPort } from '../../probe/testing/fake-smtp';
+import { listenLocal } from './fake-nodes';
+import { runMailvet as mailvet } from './mailworld-helpers';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const MAILVET = path.join(ROOT, 'scripts/mailvet.ts');
-
-function mailvet(args: string[], stdin: string | null, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
-  const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', MAILVET, ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', ...env },
-    stdio: [stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d) => (stdout += d));
-  child.stderr?.on('data', (d) => (stderr += d));
-  if (stdin !== null) child.stdin!.end(stdin);
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })));
-}
 
 const emailsOf = (stdout: string): string[] => stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { email: string }).email);
 
@@ -264,7 +249,7 @@ describe('mailvet verify --csv --out', () => {
   it('a run that leaves some addresses unverified keeps --out as it was and puts the rows it verified next to it, named partial', { timeout: 60_000 }, async () => {
     const daemon = await startProbeDaemon({ port: 0, host: '127.0.0.1', token: 'tok', probe: { dnsServers: [dns.server] } });
     // A node that passes on the daemon's results except the poisoned address's, then cuts the stream: every node fails on that one.
-    const relay = http.createServer((req, res) => {
+    const relay = await listenLocal((req, res) => {
       if (req.url === '/healthz') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
       const body: Buffer[] = [];
       req.on('data', (c: Buffer) => body.push(c));
@@ -278,15 +263,13 @@ describe('mailvet verify --csv --out', () => {
           .catch(() => res.destroy());
       });
     });
-    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
     try {
       const work = await mkdtemp(path.join(dir, 'partial-'));
       const input = path.join(work, 'in.csv');
       await writeFile(input, 'email\na@example.com\npoison@example.com\nb@example.com\n');
       const out = path.join(work, 'out.csv');
       await writeFile(out, 'yesterday,s,results\n');
-      const url = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
-      const { code, stderr } = await mailvet(['verify', '--depth', 'syntax', '--csv', input, '--out', out, '--probe-urls', url, '--probe-token', 'tok'], null);
+      const { code, stderr } = await mailvet(['verify', '--depth', 'syntax', '--csv', input, '--out', out, '--probe-urls', relay.url, '--probe-token', 'tok'], null);
       expect(code).toBe(1);
       expect(stderr).toContain('Verified 2 of 3 addresses');
       expect(stderr).toContain(`${out} not written`);
@@ -296,8 +279,7 @@ describe('mailvet verify --csv --out', () => {
       expect(rows.slice(1).map((r) => r.split(',')[0])).toEqual(['a@example.com', 'b@example.com']);
       expect((await readdir(work)).sort()).toEqual(['in.csv', 'out.csv', 'out.csv.partial']);
     } finally {
-      relay.closeAllConnections();
-      await new Promise<void>((r) => relay.close(() => r()));
+      await relay.close();
       await daemon.close();
     }
   });

@@ -4,29 +4,13 @@
 // an unreadable path, --out into a missing directory, every probe node unreachable). Each gets one
 // clear line on stderr and a non-zero exit, never a stack trace, and nothing it was pointed at is
 // replaced. Depth syntax: no DNS, no SMTP.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { lstat, mkdtemp, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../../probe/testing/fake-smtp';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const MAILVET = path.join(ROOT, 'scripts/mailvet.ts');
-
-function mailvet(args: string[], stdin: string | null): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAILVET, ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test' },
-    stdio: [stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d) => (stdout += d));
-  child.stderr?.on('data', (d) => (stderr += d));
-  if (stdin !== null) child.stdin!.end(stdin);
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+import { runMailvet as mailvet } from './mailworld-helpers';
 
 /** A Node stack trace's frame line ("    at fn (file:1:2)"). */
 const STACK = /^\s+at .+[:(]/m;

@@ -5,11 +5,11 @@
 // is still the ground truth — the budget only makes the job slower.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeClient } from '../../probe/client/probe-client';
-import type { VerificationResult } from '../../probe/contract';
 import { startProbeDaemon } from '../../probe/daemon/server';
 import { createVerifier } from '../../probe/index';
 import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
 import { spawnProbeNode, type ProbeNode } from '../helpers/probe-fleet';
+import { collect } from './fake-nodes';
 import { expectedOutcome, fastProbeOptions, outcome } from './mailworld-helpers';
 import { maxInAnyWindow } from '../../probe/testing/rate-window';
 
@@ -42,12 +42,6 @@ const small: DomainSpec[] = Array.from({ length: 6 }, (_, i) => ({
   mailboxes: { a: 'ok' },
   addresses: ['a', 'b'],
 }));
-
-async function collect(it: AsyncIterable<VerificationResult>): Promise<VerificationResult[]> {
-  const out: VerificationResult[] = [];
-  for await (const r of it) out.push(r);
-  return out;
-}
 
 let world: MailWorld;
 let nodes: ProbeNode[] = [];

@@ -9,6 +9,7 @@ import { planShares, probeOrder } from '../../probe/client/pick-probe';
 import type { VerificationResult } from '../../probe/contract';
 import { startProbeDaemon } from '../../probe/daemon/server';
 import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
+import { collect } from './fake-nodes';
 import { expectedOutcome, fleetProbeOptions, freePort, outcome } from './mailworld-helpers';
 
 const TOKEN = 'fleet-token';
@@ -43,12 +44,6 @@ afterAll(async () => {
   await Promise.all(daemons.map((d) => d.close()));
   await world?.stop();
 });
-
-async function collect(it: AsyncIterable<VerificationResult>): Promise<VerificationResult[]> {
-  const out: VerificationResult[] = [];
-  for await (const r of it) out.push(r);
-  return out;
-}
 
 describe('planShares', () => {
   it('keeps small domains whole on their rendezvous node and splits a big one over every live node, each address once', () => {

@@ -4,12 +4,11 @@
 // for an address not asked; when no node answers, the call fails saying what the nodes answered
 // (a self-hoster's CLI shows that line). Real HTTP servers and a real daemon on 127.0.0.1; depth
 // syntax (no DNS, no SMTP).
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeClient } from '../../probe/client/probe-client';
 import type { VerificationResult } from '../../probe/contract';
 import { startProbeDaemon, type ProbeDaemon } from '../../probe/daemon/server';
+import { collect, startFakeNode, type Answer } from './fake-nodes';
 
 const TOKEN = 'failing-token';
 let daemon: ProbeDaemon;
@@ -18,39 +17,8 @@ beforeAll(async () => {
 });
 afterAll(async () => daemon?.close());
 
-type Answer = (body: Buffer, res: http.ServerResponse) => void | Promise<void>;
-
-/** Healthy on /healthz; every POST answered by `answer`. */
-async function startNode(answer: Answer): Promise<{ url: string; posts: number; close(): Promise<void> }> {
-  const state = { posts: 0 };
-  const server = http.createServer((req, res) => {
-    if (req.url === '/healthz') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-    state.posts++;
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => void Promise.resolve(answer(Buffer.concat(chunks), res)).catch(() => res.destroy()));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    get posts() {
-      return state.posts;
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
-
 const internalError: Answer = (_body, res) => void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"internal error"}');
 const garbage: Answer = (_body, res) => void res.writeHead(200, { 'content-type': 'application/x-ndjson' }).end('{"hello":"world"}\n');
-
-async function collect(it: AsyncIterable<VerificationResult>): Promise<VerificationResult[]> {
-  const out: VerificationResult[] = [];
-  for await (const r of it) out.push(r);
-  return out;
-}
 
 async function failureOf(it: AsyncIterable<VerificationResult>): Promise<Error | null> {
   return collect(it).then(
@@ -66,7 +34,7 @@ describe('a node healthy on /healthz whose verify fails', () => {
     ['answers 500', internalError],
     ['streams lines that are no results', garbage],
   ])('%s: its work goes to the daemon, every address once, the node asked once', { timeout: 30_000 }, async (_what, answer) => {
-    const node = await startNode(answer);
+    const node = await startFakeNode(answer);
     const warn = console.warn;
     console.warn = () => undefined;
     try {
@@ -85,7 +53,7 @@ describe('a node healthy on /healthz whose verify fails', () => {
     ['answers 500', internalError, /answered 500: internal error/],
     ['streams lines that are no results', garbage, /answered a line that is not a verification result/],
   ])('when it is the only node and %s, the call fails saying what it answered (no verdict)', { timeout: 30_000 }, async (_what, answer, said) => {
-    const node = await startNode(answer);
+    const node = await startFakeNode(answer);
     const warn = console.warn;
     console.warn = () => undefined;
     try {
@@ -102,7 +70,7 @@ describe('a node healthy on /healthz whose verify fails', () => {
 
   it('a node that answers addresses it was not asked about and the same address twice is believed once per address asked', { timeout: 30_000 }, async () => {
     // Relays the daemon's results, each line twice, after a result for a stranger.
-    const liar = await startNode(async (body, res) => {
+    const liar = await startFakeNode(async (body, res) => {
       const up = await fetch(`${daemon.url}/v1/verify`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body });
       const lines = (await up.text()).split('\n').filter(Boolean);
       const stranger = { ...(JSON.parse(lines[0]!) as Record<string, unknown>), email: 'stranger@elsewhere.test' };

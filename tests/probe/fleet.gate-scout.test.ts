@@ -4,14 +4,13 @@
 // syntax-invalid address the home node answers at once, may open it early: the other nodes would
 // hear "nothing learnt" and ask a random mailbox of their own. The home node starts late here (its
 // requests are held 800 ms by a relay) so that the other node is well under way by then.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeClient } from '../../probe/client/probe-client';
 import { probeOrder } from '../../probe/client/pick-probe';
 import type { VerificationResult } from '../../probe/contract';
 import { startProbeDaemon } from '../../probe/daemon/server';
 import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
+import { collect, listenLocal } from './fake-nodes';
 import { expectedOutcome, fleetProbeOptions, outcome } from './mailworld-helpers';
 
 const TOKEN = 'gate-token';
@@ -31,7 +30,7 @@ const BADSCOUT = { domain: 'gatebad.test', ip: '127.93.0.3' };
 /** A pass-through relay in front of a daemon that holds each /v1/verify request `delayMs` before passing it on. */
 async function startDelayRelay(upstream: string): Promise<{ url: string; delayMs: number; close(): Promise<void> }> {
   const relay = { url: '', delayMs: 0, close: async () => undefined as void };
-  const server = http.createServer((req, res) => {
+  const local = await listenLocal((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -45,12 +44,8 @@ async function startDelayRelay(upstream: string): Promise<{ url: string; delayMs
       })().catch(() => res.destroy());
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  relay.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  relay.close = async () => {
-    server.closeAllConnections();
-    await new Promise<void>((r) => server.close(() => r()));
-  };
+  relay.url = local.url;
+  relay.close = local.close;
   return relay;
 }
 
@@ -77,8 +72,7 @@ async function run(d: { domain: string; ip: string }, emails: string[]): Promise
   const home = probeOrder(d.domain, urls)[0]!;
   for (const r of relays) r.delayMs = r.url === home ? 800 : 0; // the home node starts late
   const client = new ProbeClient({ urls, token: TOKEN, fleet: { catchAllWaitMs: 5_000 } });
-  const results: VerificationResult[] = [];
-  for await (const r of client.verify(emails, { depth: 'smtp', mode: 'bulk' })) results.push(r);
+  const results = await collect(client.verify(emails, { depth: 'smtp', mode: 'bulk' }));
   // Random mailboxes asked for the domain, as the results' replies name them.
   const randoms = new Set(results.flatMap((r) => r.evidence.replies.filter((x) => x.stage === 'rcpt_random').map((x) => x.text)));
   return { results, rcpts: world.counters.perIp.get(d.ip)?.rcpts ?? 0, randoms: randoms.size };

@@ -5,9 +5,9 @@
 // addresses reach their verdict on the node that started them, and none is sent twice.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeClient } from '../../probe/client/probe-client';
-import type { VerificationResult } from '../../probe/contract';
 import { startProbeDaemon, type ProbeDaemon } from '../../probe/daemon/server';
 import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
+import { collect } from './fake-nodes';
 import { expectedOutcome, fleetProbeOptions, outcome } from './mailworld-helpers';
 
 const TOKEN = 'greylist-token';
@@ -44,8 +44,7 @@ afterAll(async () => {
 describe('ProbeClient while a node waits out greylisting', () => {
   it('does not take a node waiting between greylisting retries for a hung one: every address once, with its real verdict', { timeout: 30_000 }, async () => {
     const client = new ProbeClient({ urls: daemons.map((d) => d.url), token: TOKEN, fleet: { idleTimeoutMs: IDLE_TIMEOUT_MS } });
-    const results: VerificationResult[] = [];
-    for await (const r of client.verify(world.emails, { depth: 'smtp', mode: 'bulk' })) results.push(r);
+    const results = await collect(client.verify(world.emails, { depth: 'smtp', mode: 'bulk' }));
 
     expect(results).toHaveLength(world.emails.length);
     expect(new Set(results.map((r) => r.email)).size).toBe(world.emails.length);

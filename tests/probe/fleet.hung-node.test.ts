@@ -2,13 +2,11 @@
 // link) must not stall the job: ProbeClient cuts its stream after the idle timeout, skips the node
 // for the cooldown and plans only what it still owed over the live nodes — every address once.
 // The hung node is a real daemon behind a relay that passes on its first results, then stops.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeClient } from '../../probe/client/probe-client';
-import type { VerificationResult } from '../../probe/contract';
 import { startProbeDaemon } from '../../probe/daemon/server';
 import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
+import { collect, startRelayNode } from './fake-nodes';
 import { expectedOutcome, fleetProbeOptions, outcome } from './mailworld-helpers';
 
 const TOKEN = 'hung-token';
@@ -30,47 +28,15 @@ const small: DomainSpec[] = Array.from({ length: 6 }, (_, i) => ({
 /** Healthy on /healthz; on /v1/verify relays the first results of a real daemon, then hangs with the stream open. */
 async function startHungNode(upstream: string): Promise<{ url: string; hung: number; close(): Promise<void> }> {
   const state = { hung: 0 };
-  const server = http.createServer((req, res) => {
-    if (req.url === '/healthz') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-      return;
-    }
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      void (async () => {
-        const up = await fetch(`${upstream}/v1/verify`, { method: 'POST', headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
-        res.writeHead(up.status, { 'content-type': 'application/x-ndjson' });
-        res.flushHeaders();
-        let buffer = '';
-        let relayed = 0;
-        const reader = up.body!.getReader();
-        while (relayed < RELAYED_BEFORE_HANG) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += Buffer.from(value).toString('utf8');
-          let nl: number;
-          while (relayed < RELAYED_BEFORE_HANG && (nl = buffer.indexOf('\n')) >= 0) {
-            res.write(buffer.slice(0, nl + 1));
-            buffer = buffer.slice(nl + 1);
-            relayed++;
-          }
-        }
-        await reader.cancel().catch(() => undefined);
-        state.hung++; // the response stays open and silent
-      })().catch(() => res.destroy());
-    });
+  const node = await startRelayNode(upstream, RELAYED_BEFORE_HANG, () => {
+    state.hung++; // the response stays open and silent
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: node.url,
     get hung() {
       return state.hung;
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
+    close: node.close,
   };
 }
 
@@ -92,8 +58,7 @@ describe('ProbeClient with a node that hangs mid-stream', () => {
     const hungNode = await startHungNode(daemons[2]!.url);
     try {
       const client = new ProbeClient({ urls: [daemons[0]!.url, daemons[1]!.url, hungNode.url], token: TOKEN, retry: { cooldownMs: 60_000 }, fleet: { idleTimeoutMs: 1_500, splitMin: 30 } });
-      const results: VerificationResult[] = [];
-      for await (const r of client.verify(world.emails, { depth: 'smtp', mode: 'bulk' })) results.push(r);
+      const results = await collect(client.verify(world.emails, { depth: 'smtp', mode: 'bulk' }));
 
       expect(hungNode.hung).toBeGreaterThan(0);
       expect(client.stats.idleTimeouts).toBeGreaterThan(0);
@@ -107,8 +72,7 @@ describe('ProbeClient with a node that hangs mid-stream', () => {
       expect(client.stats.replanned + fromHung).toBeLessThanOrEqual(world.emails.length);
       // Within the cooldown the hung node gets no new work: a second job runs on the other two only.
       const before = client.stats.requests[hungNode.url];
-      const again: VerificationResult[] = [];
-      for await (const r of client.verify(world.emails.slice(0, 8), { depth: 'smtp', mode: 'bulk' })) again.push(r);
+      const again = await collect(client.verify(world.emails.slice(0, 8), { depth: 'smtp', mode: 'bulk' }));
       expect(again).toHaveLength(8);
       expect(client.stats.requests[hungNode.url]).toBe(before);
     } finally {

@@ -4,13 +4,11 @@
 // (its work goes to the daemons, every address answered once) and the reason is logged once; a 400
 // (the request itself is wrong: no node would take it) still fails the call. Real HTTP servers on
 // 127.0.0.1; depth syntax (no DNS, no SMTP).
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeClient, ProbeRequestError } from '../../probe/client/probe-client';
 import { probeOrder } from '../../probe/client/pick-probe';
-import type { VerificationResult } from '../../probe/contract';
 import { startProbeDaemon } from '../../probe/daemon/server';
+import { collect, startFakeNode, type FakeNode } from './fake-nodes';
 
 const TOKEN = 'misrouted-token';
 
@@ -21,31 +19,8 @@ interface Answer {
 }
 
 /** Healthy on /healthz (as a proxy passing GETs through may be); every POST gets `answer`. */
-async function startOddNode(answer: Answer): Promise<{ url: string; posts: number; close(): Promise<void> }> {
-  const state = { posts: 0 };
-  const server = http.createServer((req, res) => {
-    if (req.method === 'GET' && req.url === '/healthz') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-    state.posts++;
-    req.resume();
-    req.on('end', () => res.writeHead(answer.status, answer.headers).end(answer.body));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    get posts() {
-      return state.posts;
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
-
-async function collect(it: AsyncIterable<VerificationResult>): Promise<VerificationResult[]> {
-  const out: VerificationResult[] = [];
-  for await (const r of it) out.push(r);
-  return out;
+function startOddNode(answer: Answer): Promise<FakeNode> {
+  return startFakeNode((_body, res) => void res.writeHead(answer.status, answer.headers).end(answer.body));
 }
 
 let daemon: { url: string; close(): Promise<void> };

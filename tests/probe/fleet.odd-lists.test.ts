@@ -2,13 +2,11 @@
 // without an @ (one domain key, ""), a domain longer than DNS allows, and one domain so big that a
 // node's share outgrows a request (MAX_BATCH). Each is split over the nodes like any big domain and
 // answered once per address; none may turn into a request the daemons refuse (400).
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeClient } from '../../probe/client/probe-client';
-import type { VerificationResult } from '../../probe/contract';
 import { startProbeDaemon } from '../../probe/daemon/server';
 import { startFakeDns, type FakeDns } from '../../probe/testing/fake-dns';
+import { collect, listenLocal } from './fake-nodes';
 
 const TOKEN = 'odd-lists-token';
 let dns: FakeDns;
@@ -24,12 +22,6 @@ afterAll(async () => {
   await Promise.all(daemons.map((d) => d.close()));
   await dns.close();
 });
-
-async function collect(it: AsyncIterable<VerificationResult>): Promise<VerificationResult[]> {
-  const out: VerificationResult[] = [];
-  for await (const r of it) out.push(r);
-  return out;
-}
 
 describe('the fleet client on odd lists', () => {
   it('answers a list with 100 addresses that have no "@" (domain key "") over two nodes', { timeout: 20_000 }, async () => {
@@ -62,19 +54,17 @@ describe('the fleet client on odd lists', () => {
 
   it('gives up on addresses that every daemon keeps failing on (healthy by /healthz, every request reset)', { timeout: 20_000 }, async () => {
     let verifies = 0;
-    const broken = http.createServer((req, res) => {
+    const broken = await listenLocal((req, res) => {
       if (req.url === '/healthz') return void res.end('{"ok":true}');
       verifies++;
       req.socket.destroy();
     });
-    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', () => resolve()));
     try {
-      const client = new ProbeClient({ urls: [`http://127.0.0.1:${(broken.address() as AddressInfo).port}`], token: TOKEN, retry: { backoffMs: 10, cooldownMs: 10 } });
+      const client = new ProbeClient({ urls: [broken.url], token: TOKEN, retry: { backoffMs: 10, cooldownMs: 10 } });
       await expect(collect(client.verify(['a@nowhere.test', 'b@nowhere.test'], { depth: 'smtp', mode: 'bulk' }))).rejects.toThrow(/failed 4 times on the same addresses/);
       expect(verifies).toBe(4); // sent once, planned again three times, then the call stops
     } finally {
-      broken.closeAllConnections();
-      await new Promise<void>((resolve) => broken.close(() => resolve()));
+      await broken.close();
     }
   });
 });

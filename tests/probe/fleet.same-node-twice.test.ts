@@ -2,12 +2,10 @@
 // its address): spelling alone cannot tell, so the client asks the node who it is (/healthz, with the
 // token) and uses it once — one share of a big domain, not two; the fleet budget check counts it
 // once; the operator is told once. A real daemon on 127.0.0.1; depth syntax (no DNS, no SMTP).
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeClient } from '../../probe/client/probe-client';
-import type { VerificationResult } from '../../probe/contract';
 import { startProbeDaemon, type ProbeDaemon } from '../../probe/daemon/server';
+import { collect, startFakeNode } from './fake-nodes';
 
 const TOKEN = 'twice-token';
 let node: ProbeDaemon;
@@ -22,12 +20,6 @@ afterAll(async () => {
   await node?.close();
   await other?.close();
 });
-
-async function collect(it: AsyncIterable<VerificationResult>): Promise<VerificationResult[]> {
-  const out: VerificationResult[] = [];
-  for await (const r of it) out.push(r);
-  return out;
-}
 
 describe('one probe node listed under two names', () => {
   it('is used once: one share of a big domain, no false "more nodes than PROBE_FLEET_SIZE" warning, said once', { timeout: 30_000 }, async () => {
@@ -66,28 +58,20 @@ describe('one probe node listed under two names', () => {
   });
 
   it('a node that fails a request is skipped under both its names: its work is not sent back to it under the other', { timeout: 30_000 }, async () => {
-    let posts = 0;
     // Healthy on /healthz (one node id), 500 to every verify request.
-    const failing = http.createServer((req, res) => {
-      if (req.url === '/healthz') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"node":"failing-node"}');
-      posts++;
-      req.resume();
-      req.on('end', () => res.writeHead(500).end('{"error":"internal error"}'));
-    });
-    await new Promise<void>((r) => failing.listen(0, '127.0.0.1', r));
+    const failing = await startFakeNode((_body, res) => void res.writeHead(500).end('{"error":"internal error"}'), '{"ok":true,"node":"failing-node"}');
     try {
-      const port = (failing.address() as AddressInfo).port;
+      const port = new URL(failing.url).port;
       const names = [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
       const client = new ProbeClient({ urls: [...names, other.url], token: TOKEN, retry: { backoffMs: 10 }, fleet: { splitMin: 20 } });
       const emails = Array.from({ length: 120 }, (_, i) => `user${i}@big.twice.test`);
       const results = await collect(client.verify(emails, { depth: 'syntax', mode: 'bulk' }));
       expect(results.map((r) => r.email).sort()).toEqual([...emails].sort());
-      expect(posts).toBe(1);
+      expect(failing.posts).toBe(1);
       expect(client.stats.requests[names[1]!]).toBeUndefined();
       expect(client.stats.answered[other.url]).toBe(120);
     } finally {
-      failing.closeAllConnections();
-      await new Promise<void>((r) => failing.close(() => r()));
+      await failing.close();
     }
   });
 });

@@ -4,12 +4,12 @@
 // before it says no node is live: a fleet of such nodes verifies instead of failing every call.
 // A real daemon behind a relay whose /healthz answers late; depth syntax (no DNS, no SMTP).
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeClient } from '../../probe/client/probe-client';
 import type { VerificationResult } from '../../probe/contract';
 import { startProbeDaemon, type ProbeDaemon } from '../../probe/daemon/server';
 import { closedPort } from '../../probe/testing/fake-smtp';
+import { collect, listenLocal, type LocalServer } from './fake-nodes';
 
 const TOKEN = 'slow-health-token';
 const HEALTH_DELAY_MS = 700;
@@ -21,8 +21,8 @@ beforeAll(async () => {
 afterAll(async () => daemon?.close());
 
 /** /healthz answered after `delayMs`; /v1/verify passed to the daemon as it is. */
-async function startSlowHealthNode(upstream: string, delayMs: number): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
+function startSlowHealthNode(upstream: string, delayMs: number): Promise<LocalServer> {
+  return listenLocal((req, res) => {
     if (req.url === '/healthz') {
       setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), delayMs);
       return;
@@ -35,20 +35,6 @@ async function startSlowHealthNode(upstream: string, delayMs: number): Promise<{
     up.on('error', () => res.destroy());
     req.pipe(up);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
-
-async function collect(it: AsyncIterable<VerificationResult>): Promise<VerificationResult[]> {
-  const out: VerificationResult[] = [];
-  for await (const r of it) out.push(r);
-  return out;
 }
 
 describe('a node slower to answer /healthz than its timeout', () => {

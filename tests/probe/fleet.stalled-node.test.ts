@@ -7,14 +7,13 @@
 // lost. With no other node, the call fails saying why (not a hang, not a verdict).
 // The stalling node is a real daemon behind a relay that passes on its first results, then only
 // blank lines.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeClient } from '../../probe/client/probe-client';
 import { probeOrder } from '../../probe/client/pick-probe';
 import type { VerificationResult } from '../../probe/contract';
 import { startProbeDaemon } from '../../probe/daemon/server';
 import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
+import { collect, startRelayNode } from './fake-nodes';
 import { expectedOutcome, fleetProbeOptions, outcome } from './mailworld-helpers';
 
 const TOKEN = 'stalled-token';
@@ -44,51 +43,22 @@ interface StallingNode {
 async function startStallingNode(upstream: string, relay = Infinity): Promise<StallingNode> {
   const state = { keepAlives: 0, cut: 0 };
   const timers = new Set<NodeJS.Timeout>();
-  const server = http.createServer((req, res) => {
-    if (req.url === '/healthz') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-      return;
-    }
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      void (async () => {
-        const up = await fetch(`${upstream}/v1/verify`, { method: 'POST', headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
-        res.writeHead(up.status, { 'content-type': 'application/x-ndjson' });
-        res.flushHeaders();
-        let buffer = '';
-        let relayed = 0;
-        const reader = up.body!.getReader();
-        while (relayed < relay) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += Buffer.from(value).toString('utf8');
-          let nl: number;
-          while (relayed < relay && (nl = buffer.indexOf('\n')) >= 0) {
-            res.write(buffer.slice(0, nl + 1));
-            buffer = buffer.slice(nl + 1);
-            relayed++;
-          }
-        }
-        await reader.cancel().catch(() => undefined);
-        // The engine is stuck; the shell still says it is alive, as the daemon's heartbeat does.
-        const beat = setInterval(() => {
-          if (res.destroyed) return;
-          state.keepAlives++;
-          res.write('\n');
-        }, 50);
-        timers.add(beat);
-        res.on('close', () => {
-          state.cut++;
-          clearInterval(beat);
-          timers.delete(beat);
-        });
-      })().catch(() => res.destroy());
+  const node = await startRelayNode(upstream, relay, (res) => {
+    // The engine is stuck; the shell still says it is alive, as the daemon's heartbeat does.
+    const beat = setInterval(() => {
+      if (res.destroyed) return;
+      state.keepAlives++;
+      res.write('\n');
+    }, 50);
+    timers.add(beat);
+    res.on('close', () => {
+      state.cut++;
+      clearInterval(beat);
+      timers.delete(beat);
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: node.url,
     get keepAlives() {
       return state.keepAlives;
     },
@@ -97,16 +67,9 @@ async function startStallingNode(upstream: string, relay = Infinity): Promise<St
     },
     async close() {
       for (const t of timers) clearInterval(t);
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
+      await node.close();
     },
   };
-}
-
-async function collect(it: AsyncIterable<VerificationResult>): Promise<VerificationResult[]> {
-  const out: VerificationResult[] = [];
-  for await (const r of it) out.push(r);
-  return out;
 }
 
 let world: MailWorld;

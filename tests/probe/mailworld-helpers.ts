@@ -1,5 +1,6 @@
 // Shared set-up for the probe's scenario tests on the simulated mail internet.
-import type { ChildProcessByStdio } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { VerificationResult } from '../../probe/contract';
 import type { MailWorld } from '../mailworld/index';
@@ -65,6 +66,27 @@ export function collectOutput(child: ChildProcessByStdio<null | Writable, Readab
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * Runs `mailvet` (scripts/mailvet.ts) with PATH, HOME, NODE_ENV=test and `env`, `stdin` written to it
+ * (null: no stdin at all); resolves when it exits with its exit code, what it printed and how long it took.
+ */
+export function runMailvet(args: string[], stdin: string | null, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/mailvet.ts'), ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', ...env },
+    stdio: [stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d) => (stdout += d));
+  child.stderr?.on('data', (d) => (stderr += d));
+  if (stdin !== null) child.stdin!.end(stdin);
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })));
 }
 
 /** A free port on 127.0.0.1 (nothing listens on it). */
