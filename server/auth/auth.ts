@@ -7,17 +7,15 @@ import { organization, twoFactor } from 'better-auth/plugins';
 import { kyselyAdapter } from '@better-auth/kysely-adapter';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
-import { claimTotpCode, clearSignInAttempts, countSignInAttempt, mayMailMailbox, recordWrongPassword, releaseTotpCode, SIGN_IN_LOCKED_MESSAGE, TOTP_CODE_USED_MESSAGE, WRONG_PASSWORDS_MESSAGE, wrongPasswordsSpent, type AuthMailKind } from '../features/account/auth-mail-throttle';
+import { claimTotpCode, clearSignInAttempts, countSignInAttempt, recordWrongPassword, releaseTotpCode, SIGN_IN_LOCKED_MESSAGE, TOTP_CODE_USED_MESSAGE, WRONG_PASSWORDS_MESSAGE, wrongPasswordsSpent } from '../features/account/auth-mail-throttle';
 import { endGrantsOfOldPassword } from '../features/account/password-changed';
-import { UNVERIFIED_SIGN_UP_DAYS } from '../features/account/unverified-purge';
 import { activateOnPasswordReset, grantFreeCreditsOnVerification, provisionAccount } from '../features/account/provision';
-import { brandForHost, invitationBrand, mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
-import { mailedInvitationRef } from '../features/team/invitation-ref';
+import { brandForHost } from '../features/branding/branding.service';
 import { invitationAllowance, teamMemberLimit } from '../features/team/team-seats';
-import { SUPPORT_EMAIL } from '../contracts/plans';
-import { linkMail, type Mailer } from '../mail/mailer';
+import type { Mailer } from '../mail/mailer';
 import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER, RECEIVED_AT_HEADER } from './auth-routes';
 import { rejectHostileInput, SIGN_IN_PATH, signInEmail, type HookContext } from './auth-input';
+import { authMails, type SecurityNotice } from './auth-mail';
 import { markSignUpBrowser, rememberSessionBeforeVerify, settleSessionAfterVerify, VERIFY_EMAIL_PATH } from './verify-session';
 import { knownDevice, markKnownDevice } from './known-device';
 import { hashingSessionTokens, revokeListedSessions } from './session-token-hash';
@@ -55,14 +53,6 @@ export function authSchemaOptions(): Pick<BetterAuthOptions, 'account' | 'plugin
     rateLimit: { storage: 'database' }, // creates the rateLimit table
     plugins: [organization(), twoFactor()],
   };
-}
-
-/** Every verification link returns to /dashboard (spec section 4), whichever flow sent it. */
-function landOnDashboard(link: string): string {
-  const u = new URL(link);
-  const cb = u.searchParams.get('callbackURL');
-  if (!cb || cb === '/') u.searchParams.set('callbackURL', '/dashboard');
-  return u.toString();
 }
 
 /** Routes whose work differs with whether the address has an account (afterHook pads them). */
@@ -155,15 +145,12 @@ function beforeHook(db: Db) {
   });
 }
 
+const TWO_FACTOR_DISABLE_PATH = '/two-factor/disable';
+
 /**
  * After: a wrong current password is counted against the user; the right password at sign-in
  * (signed in, sent on to two-factor, or told to verify the address) clears the address's count.
  */
-/** A change to how the account is signed in to, told to its address (createAuth's securityNotice). */
-type SecurityChange = 'password' | 'two-factor-on' | 'two-factor-off';
-type SecurityNotice = (change: SecurityChange, user: { id: string; email: string }, request: Request | undefined) => Promise<void>;
-const TWO_FACTOR_DISABLE_PATH = '/two-factor/disable';
-
 function afterHook(db: Db, answerFloorMs: number, securityNotice: SecurityNotice) {
   return createAuthMiddleware(async (ctx) => {
     // A new address costs a user, an account and a mail, a taken one only a note to its owner; a
@@ -272,81 +259,9 @@ export function trustedOrigins(baseURL: string, production: boolean): string[] {
 
 export function createAuth(d: AuthDeps) {
   const log = (what: string) => (err: unknown) => console.error(`[auth] ${what}:`, err);
-  // White-label mails: a mail a visitor triggers on a verified custom domain (by Host, which the
-  // auth guard passes from Express) carries that domain's brand (name, colour, logo) if the user is
-  // one of its account's; else Mailvet's. Its links are always on the app's own origin (BASE_URL):
-  // the tenant controls the domain's DNS and can point it at its own server once verified, and these
-  // links carry a reset or verification token (or lead to sign-in or a new password) for a user who
-  // may own or belong to other accounts, or for someone whose address the tenant signed up.
-  const base = new URL(d.baseURL);
-  const https = base.protocol === 'https:';
-  const secure = d.production || base.protocol === 'https:';
-  const appOrigins = new Set(trustedOrigins(d.baseURL, d.production));
-  const hostOf = (request: Request | undefined): string | null | undefined => request?.headers.get(CLIENT_HOST_HEADER);
-  const brandOpts = { secure, port: base.port, appOrigin: base.origin };
-  const mailBrand = (request: Request | undefined): Promise<MailBrand | null> => mailBrandForHost(d.db, hostOf(request), brandOpts);
-  /** A mail to `user` carries the brand only if the user is one of its account's (never its link host). */
-  const userMailBrand = (user: { id: string; signupBrandAccountId?: unknown }, request: Request | undefined): Promise<MailBrand | null> =>
-    mailBrandForUser(d.db, hostOf(request), user, brandOpts);
-  /**
-   * A token link better-auth built (on BASE_URL), with its return address kept on the app too: one
-   * asked through a custom domain may name that domain (trusted for requests to it), and the reset
-   * link's landing carries the token (`?token=`) — it becomes the same path on the app's origin.
-   */
-  const onAppOrigin = (link: string): string => {
-    const u = new URL(link);
-    const cb = u.searchParams.get('callbackURL');
-    if (cb && /^[a-z][a-z0-9+.-]*:|^\/\//i.test(cb)) {
-      const to = new URL(cb, d.baseURL);
-      if (!appOrigins.has(to.origin)) u.searchParams.set('callbackURL', to.pathname.startsWith('/') ? `${to.pathname}${to.search}${to.hash}` : '/');
-    }
-    return u.toString();
-  };
-  /** The mailbox's hourly allowance for this kind of mail (auth-mail-throttle.ts); a refused send is logged and skipped. */
-  const mayMail = async (kind: AuthMailKind, to: string): Promise<boolean> => {
-    if (await mayMailMailbox(d.db, kind, to)) return true;
-    console.warn(`[auth] ${kind} mail not sent: the mailbox had its hourly allowance`);
-    return false;
-  };
-  type LinkContent = Pick<Parameters<typeof linkMail>[0], 'subject' | 'intro' | 'cta' | 'url' | 'outro'>;
-  /** A link mail in the brand of the host the request came through (white-label), else Mailvet's. */
-  const sendBrandedLink = async (to: string, b: MailBrand | null, content: (name: string) => LinkContent) => {
-    const name = b?.productName ?? 'Mailvet';
-    await d.mailer.send({ ...linkMail({ to, ...content(name), signature: name, brand: b }), fromName: b?.senderName ?? null });
-  };
-  /**
-   * A new password or two-factor turned off is mailed to the address (OWASP ASVS 2.2.3), with the way
-   * back: whoever holds a stolen session and the password could otherwise change both unseen, and the
-   * owner learnt of it only when the password stopped working. A failed send is logged, never the
-   * change's answer.
-   */
-  const securityNotice: SecurityNotice = async (change, user, request) => {
-    // Through a relay the notice goes after the answer: a slow or stuck relay must not hold the
-    // change (Change Password, a reset, two-factor) the user is waiting on. The dev outbox is a local insert.
-    const sending = notify(change, user, request).catch(log('security notice'));
-    if (d.mailer.transport !== 'smtp') await sending;
-  };
-  const notify: SecurityNotice = async (change, user, request) => {
-    if (!(await mayMail('security-notice', user.email).catch(() => false))) return;
-    const b = await userMailBrand(user, request).catch(() => null);
-    await sendBrandedLink(user.email, b, (name) => ({
-      subject:
-        change === 'password'
-          ? `Your ${name} password was changed`
-          : `Two-factor authentication was turned ${change === 'two-factor-on' ? 'on' : 'off'} for your ${name} account`,
-      intro: {
-        password: `The password of your ${name} account (${user.email}) was just changed, and every other browser signed out.`,
-        'two-factor-on': `Two-factor authentication was just turned on for your ${name} account (${user.email}): signing in now takes a code from the authenticator app it was set up with.`,
-        'two-factor-off': `Two-factor authentication was just turned off for your ${name} account (${user.email}): the password alone now signs in.`,
-      }[change],
-      cta: 'Choose a new password',
-      url: `${d.baseURL}/auth?step=forgot`,
-      outro:
-        change === 'two-factor-on'
-          ? `If this wasn't you, choose a new password now: that signs everybody else out. Then write to ${SUPPORT_EMAIL}: signing in will ask for a code only they have.`
-          : "If this wasn't you, choose a new password now: that signs everybody else out.",
-    }));
-  };
+  const https = new URL(d.baseURL).protocol === 'https:';
+  // Every mail better-auth and the hooks send (links, notes, notices, invitations): auth-mail.ts.
+  const mails = authMails({ ...d, appOrigins: trustedOrigins(d.baseURL, d.production), log });
   return betterAuth({
     appName: 'Mailvet',
     baseURL: d.baseURL,
@@ -358,7 +273,7 @@ export function createAuth(d: AuthDeps) {
     // The app's origins, and a verified custom domain's own origin for requests that came to it.
     trustedOrigins: async (request) => {
       const own = trustedOrigins(d.baseURL, d.production);
-      const b = request ? await mailBrand(request).catch(() => null) : null;
+      const b = request ? await mails.mailBrand(request).catch(() => null) : null;
       return b?.origin ? [...own, b.origin] : own;
     },
     account: { modelName: 'auth_account' },
@@ -387,43 +302,11 @@ export function createAuth(d: AuthDeps) {
       onPasswordReset: async ({ user }, request) => {
         await endGrantsOfOldPassword(d.db, user.id);
         await activateOnPasswordReset(d.db, user);
-        await securityNotice('password', user, request);
+        await mails.securityNotice('password', user, request);
         await clearSignInAttempts(d.db, user.email);
       },
-      sendResetPassword: async ({ user, url }, request) => {
-        if (!(await mayMail('reset', user.email))) return;
-        const b = await userMailBrand(user, request);
-        await sendBrandedLink(user.email, b, (name) => ({
-          subject: `Reset your ${name} password`,
-          intro: `Somebody (we hope you) asked to reset the password of your ${name} account. The link works for one hour.`,
-          cta: 'Choose a new password',
-          url: onAppOrigin(url),
-          outro: "If you didn't ask for this, ignore this email: your password stays as it is.",
-        }));
-      },
-      // With verification required, a duplicate sign-up answers like a new one (no account
-      // enumeration); the real owner gets a note instead of a second account.
-      onExistingUserSignUp: async ({ user }, request) => {
-        if (!(await mayMail('signup-notice', user.email).catch(() => false))) return;
-        const b = await userMailBrand(user, request).catch(() => null);
-        // An account that was never activated may have been signed up by someone else, with their
-        // password: its owner cannot sign in, but a password reset (which ends every session) makes it theirs.
-        await sendBrandedLink(user.email, b, (name) =>
-          user.emailVerified
-            ? {
-                subject: 'Someone tried to sign up with your email',
-                intro: `Somebody (maybe you) tried to create a ${name} account with this address, which already has one. Sign in instead.`,
-                cta: `Sign in to ${name}`,
-                url: `${d.baseURL}/auth`,
-              }
-            : {
-                subject: 'Someone tried to sign up with your email',
-                intro: `Somebody (maybe you) tried to create a ${name} account with this address. It already has one, never activated. If you did not create it, or do not know its password, choose a new password to make it yours: that also signs everybody else out of it.`,
-                cta: 'Choose a new password',
-                url: `${d.baseURL}/auth?step=forgot`,
-              },
-        ).catch(log('existing-user notice'));
-      },
+      sendResetPassword: mails.sendResetPassword,
+      onExistingUserSignUp: mails.onExistingUserSignUp,
     },
     emailVerification: {
       sendOnSignUp: true,
@@ -434,23 +317,9 @@ export function createAuth(d: AuthDeps) {
       beforeEmailVerification: async (user) => {
         await grantFreeCreditsOnVerification(d.db, user);
       },
-      sendVerificationEmail: async ({ user, url }, request) => {
-        if (!(await mayMail('verify', user.email))) return;
-        const b = await userMailBrand(user, request);
-        await sendBrandedLink(user.email, b, (name) => ({
-          subject: `Verify your email for ${name}`,
-          // No name: whoever signed up chose it, and the address may be someone else's (a name holding a
-          // link or a "your mailbox is suspended" would reach its owner in our mail).
-          intro: `Hi, confirm your email address to activate your ${name} account and your 500 free validations.`,
-          cta: 'Verify my email',
-          url: onAppOrigin(landOnDashboard(url)),
-          // Someone may have signed up this address: its owner learns that doing nothing is safe.
-          // Unverified, it is deleted after UNVERIFIED_SIGN_UP_DAYS (unverified-purge.ts): a real sign-up that waits longer signs up again.
-          outro: `If you didn't sign up for ${name}, ignore this email: without this link the account stays inactive, nobody can sign in to it, and it is deleted after ${UNVERIFIED_SIGN_UP_DAYS} days.`,
-        }));
-      },
+      sendVerificationEmail: mails.sendVerificationEmail,
     },
-    hooks: { before: beforeHook(d.db), after: afterHook(d.db, d.answerFloorMs, securityNotice) },
+    hooks: { before: beforeHook(d.db), after: afterHook(d.db, d.answerFloorMs, mails.securityNotice) },
     databaseHooks: {
       user: {
         create: {
@@ -497,25 +366,7 @@ export function createAuth(d: AuthDeps) {
         // a future version adds cannot seat more people than the plan allows.
         membershipLimit: async (_user, org) => teamMemberLimit(d.db, org.id),
         invitationLimit: async ({ organization: org }) => invitationAllowance(d.db, org.id),
-        sendInvitationEmail: async (data) => {
-          // White-label: the account's product name (Enterprise), sender name and verified domain.
-          const brand = await invitationBrand(d.db, data.organization.id);
-          await d.mailer.send({
-            ...linkMail({
-              to: data.email,
-              subject: `You're invited to join ${data.organization.name} on ${brand.productName}`,
-              intro: `${data.inviter.user.name || data.inviter.user.email} invited you to join ${data.organization.name} as ${data.role}.`,
-              cta: 'Accept the invitation',
-              // The id with its proof (team.service.ts): the bare id, which the inviter sees, accepts nothing.
-              // The one link on the verified domain: its proof only lets the invitee join this account
-              // (the tenant's own), no token that signs anyone in or acts on the user (invitation-ref.ts).
-              url: `${brand.origin ?? d.baseURL}/auth?invitation=${encodeURIComponent(mailedInvitationRef(d.secret, data.id))}`,
-              signature: brand.productName,
-              brand: { color: brand.color, logoUrl: brand.logoUrl ? `${d.baseURL}${brand.logoUrl}` : null },
-            }),
-            fromName: brand.senderName,
-          });
-        },
+        sendInvitationEmail: mails.sendInvitationEmail,
       }),
       twoFactor({ issuer: 'Mailvet' }),
     ],
