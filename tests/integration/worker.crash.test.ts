@@ -43,6 +43,34 @@ function spawnWorker(): ChildProcess {
 }
 
 const exited = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
+const ended = (j: { status: string }) => j.status !== 'pending' && j.status !== 'processing';
+
+/** A worker process runs the job until `processed` addresses are done (or the job has ended), then is SIGKILLed: the job as it stood then. */
+async function killWorkerMidway(jobId: string, processed: number) {
+  const first = spawnWorker();
+  try {
+    const mid = await waitForJob(tdb.db, jobId, { timeoutMs: 40_000, until: (j) => j.processed_emails >= processed || ended(j) });
+    first.kill('SIGKILL');
+    await exited(first);
+    return mid;
+  } finally {
+    if (first.exitCode === null && first.signalCode === null) first.kill('SIGKILL');
+  }
+}
+
+/** A fresh worker process runs the job to its end (its chunks' queue rows are logged if it does not end): the job as it ended. */
+async function finishWithFreshWorker(jobId: string) {
+  const second = spawnWorker();
+  try {
+    return await waitForJob(tdb.db, jobId, { timeoutMs: 60_000, until: ended }).catch(async (e: unknown) => {
+      console.error((await sql`select key, attempts, max_attempts, locked_by from graphile_worker.jobs where key like ${`bulk-validate-chunk:${jobId}:%`}`.execute(tdb.db)).rows);
+      throw e;
+    });
+  } finally {
+    second.kill('SIGTERM');
+    await exited(second);
+  }
+}
 
 describe('bulk jobs survive crashes and concurrency', () => {
   it('completes a 2,000-address job after its worker process is killed mid-way: one result and one credit per address', async () => {
@@ -51,28 +79,14 @@ describe('bulk jobs survive crashes and concurrency', () => {
     expect(emails).toHaveLength(2000);
     const { jobId } = await createJob(tdb.db, { accountId, userId, filename: 'crash.csv', emails, source: 'upload', depth: 'smtp' });
 
-    const first = spawnWorker();
-    let killedAt = -1;
-    try {
-      const mid = await waitForJob(tdb.db, jobId, { timeoutMs: 40_000, until: (j) => j.processed_emails >= 150 || j.status !== 'pending' && j.status !== 'processing' });
-      first.kill('SIGKILL');
-      await exited(first);
-      killedAt = (await waitForJob(tdb.db, jobId, { until: () => true })).processed_emails;
-      expect(mid.status).toBe('processing');
-      expect(killedAt).toBeLessThan(2000);
-    } finally {
-      if (first.exitCode === null && first.signalCode === null) first.kill('SIGKILL');
-    }
+    const mid = await killWorkerMidway(jobId, 150);
+    const killedAt = (await waitForJob(tdb.db, jobId, { until: () => true })).processed_emails;
+    expect(mid.status).toBe('processing');
+    expect(killedAt).toBeLessThan(2000);
 
-    const second = spawnWorker();
-    try {
-      const done = await waitForJob(tdb.db, jobId, { timeoutMs: 60_000 });
-      expect(done.status).toBe('completed');
-      expect(done.processed_emails).toBe(2000);
-    } finally {
-      second.kill('SIGTERM');
-      await exited(second);
-    }
+    const done = await finishWithFreshWorker(jobId);
+    expect(done.status).toBe('completed');
+    expect(done.processed_emails).toBe(2000);
     expect(await resultStats(tdb.db, jobId)).toEqual({ rows: 2000, unique: 2000 });
     expect(await credits(tdb.db, accountId)).toBe(3000);
     const open = await tdb.db.selectFrom('validation_job_chunk').select('chunk_no').where('job_id', '=', jobId).where('completed_at', 'is', null).execute();
@@ -84,24 +98,10 @@ describe('bulk jobs survive crashes and concurrency', () => {
     const emails = pw.world.emails.slice(0, 2000);
     // 20 chunks; the account holds 4 in the queue at a time, each finished one queueing the next.
     const { jobId } = await createJob(tdb.db, { accountId, userId, filename: 'windowed.csv', emails, source: 'upload', depth: 'smtp', chunkSize: 100 });
-    const first = spawnWorker();
-    try {
-      const mid = await waitForJob(tdb.db, jobId, { timeoutMs: 40_000, until: (j) => j.processed_emails >= 450 || (j.status !== 'pending' && j.status !== 'processing') });
-      first.kill('SIGKILL');
-      await exited(first);
-      expect(mid.status).toBe('processing');
-    } finally {
-      if (first.exitCode === null && first.signalCode === null) first.kill('SIGKILL');
-    }
-    const second = spawnWorker();
-    try {
-      const done = await waitForJob(tdb.db, jobId, { timeoutMs: 60_000 });
-      expect(done.status).toBe('completed');
-      expect(done.processed_emails).toBe(2000);
-    } finally {
-      second.kill('SIGTERM');
-      await exited(second);
-    }
+    expect((await killWorkerMidway(jobId, 450)).status).toBe('processing');
+    const done = await finishWithFreshWorker(jobId);
+    expect(done.status).toBe('completed');
+    expect(done.processed_emails).toBe(2000);
     expect(await resultStats(tdb.db, jobId)).toEqual({ rows: 2000, unique: 2000 });
     expect(await credits(tdb.db, accountId)).toBe(3000);
     expect((await sql<{ n: number }>`select count(*)::int as n from graphile_worker._private_jobs where key like ${`bulk-validate-chunk:${jobId}:%`}`.execute(tdb.db)).rows[0]!.n).toBe(0);
@@ -114,29 +114,12 @@ describe('bulk jobs survive crashes and concurrency', () => {
     // Every chunk on its last attempt (as after a long probe outage): the attempt the kill cuts short is its last.
     await sql`update graphile_worker._private_jobs set max_attempts = 1 where key like ${`bulk-validate-chunk:${jobId}:%`}`.execute(tdb.db);
 
-    const first = spawnWorker();
-    try {
-      const mid = await waitForJob(tdb.db, jobId, { timeoutMs: 40_000, until: (j) => j.processed_emails >= 150 || (j.status !== 'pending' && j.status !== 'processing') });
-      first.kill('SIGKILL');
-      await exited(first);
-      expect(mid.status).toBe('processing');
-      expect((await waitForJob(tdb.db, jobId, { until: () => true })).processed_emails).toBeLessThan(2000);
-    } finally {
-      if (first.exitCode === null && first.signalCode === null) first.kill('SIGKILL');
-    }
+    expect((await killWorkerMidway(jobId, 150)).status).toBe('processing');
+    expect((await waitForJob(tdb.db, jobId, { until: () => true })).processed_emails).toBeLessThan(2000);
 
-    const second = spawnWorker();
-    try {
-      const done = await waitForJob(tdb.db, jobId, { timeoutMs: 60_000, until: (j) => j.status !== 'pending' && j.status !== 'processing' }).catch(async (e: unknown) => {
-        console.error((await sql`select key, attempts, max_attempts, locked_by from graphile_worker.jobs where key like ${`bulk-validate-chunk:${jobId}:%`}`.execute(tdb.db)).rows);
-        throw e;
-      });
-      expect(done.status).toBe('completed');
-      expect(done.processed_emails).toBe(2000);
-    } finally {
-      second.kill('SIGTERM');
-      await exited(second);
-    }
+    const done = await finishWithFreshWorker(jobId);
+    expect(done.status).toBe('completed');
+    expect(done.processed_emails).toBe(2000);
     expect(await resultStats(tdb.db, jobId)).toEqual({ rows: 2000, unique: 2000 });
     expect(await credits(tdb.db, accountId)).toBe(3000);
   }, 150_000);
