@@ -225,8 +225,8 @@ const RESET_LINK_PREFIX = 'reset-password:';
  * names `reset-password:<digest>`, which no row holds.
  */
 const STORED_RESET_LINK_PREFIX = 'reset-password-sha256:';
-const hashResetIdentifier = async (identifier: string): Promise<string> =>
-  `${STORED_RESET_LINK_PREFIX}${createHash('sha256').update(identifier.slice(RESET_LINK_PREFIX.length)).digest('base64url')}`;
+const sha256 = (s: string): string => createHash('sha256').update(s).digest('base64url');
+const hashResetIdentifier = async (identifier: string): Promise<string> => `${STORED_RESET_LINK_PREFIX}${sha256(identifier.slice(RESET_LINK_PREFIX.length))}`;
 
 /**
  * A sign-in waiting at the two-factor step is a verification row `2fa-<random>` (the two-factor
@@ -241,7 +241,6 @@ const TWO_FACTOR_PREFIX = '2fa-';
 const TWO_FACTOR_ATTEMPTS_PREFIX = '2fa-attempts-';
 const STORED_TWO_FACTOR_PREFIX = 'two-factor-sha256:';
 const STORED_TWO_FACTOR_ATTEMPTS_PREFIX = 'two-factor-attempts-sha256:';
-const sha256 = (s: string): string => createHash('sha256').update(s).digest('base64url');
 const hashTwoFactorIdentifier = async (identifier: string): Promise<string> =>
   identifier.startsWith(TWO_FACTOR_ATTEMPTS_PREFIX)
     ? `${STORED_TWO_FACTOR_ATTEMPTS_PREFIX}${sha256(identifier.slice(TWO_FACTOR_ATTEMPTS_PREFIX.length))}`
