@@ -32,7 +32,7 @@ export function normalizeEmail(raw: string): string {
  * letters of its local part lower-cased (the domain is already, normalizeEmail), an IDN domain as its A-label. RFC 5321 lets a
  * server tell John@ from john@, but no mail provider does, and a list merged from a CRM and a
  * newsletter tool holds both: checked (and charged) twice, the same mailbox came back as two rows.
- * The first spelling in the list is the one checked and shown.
+ * Likewise a name in Unicode's two forms (NFC and NFD). The first spelling in the list is the one checked and shown.
  */
 export function addressKey(email: string): string {
   const at = email.lastIndexOf('@');
@@ -40,7 +40,12 @@ export function addressKey(email: string): string {
   // An IDN domain as typed (bücher.example) and as its A-label (xn--bcher-kva.example) is one domain.
   const domain = email.slice(at + 1);
   const ascii = /[^\x00-\x7f]/.test(domain) ? toAsciiDomain(domain) : null;
-  return `${email.slice(0, at).replace(/[A-Z]+/g, (m) => m.toLowerCase())}@${ascii?.ok ? ascii.ascii : domain}`;
+  // An accented name precomposed (é, U+00E9: Windows) and decomposed (e + U+0301: a Mac export) is
+  // one name, drawn alike everywhere (RFC 6532 asks for NFC): both pass the syntax check, so the
+  // merged list's one inbox was probed and charged twice.
+  const local = email.slice(0, at);
+  const name = /[^\x00-\x7f]/.test(local) ? local.normalize('NFC') : local;
+  return `${name.replace(/[A-Z]+/g, (m) => m.toLowerCase())}@${ascii?.ok ? ascii.ascii : domain}`;
 }
 
 /**

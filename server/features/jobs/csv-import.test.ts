@@ -78,6 +78,20 @@ describe('parseEmailCsv', () => {
     expect(ok('email\nida@bücher.example\nida@xn--bcher-kva.example\nJon@XN--BCHER-KVA.example\njon@BÜCHER.example\n').emails).toEqual(['ida@bücher.example', 'Jon@xn--bcher-kva.example']);
   });
 
+  it('counts one mailbox whose accented name is written precomposed (NFC) and decomposed (NFD) once, as first written', () => {
+    // A list merged from a Mac export (é as e + U+0301) and a Windows one (é as U+00E9): one inbox,
+    // shown alike in every program; the syntax check passes both, so each was probed and charged.
+    const nfc = 'Jos\u00e9@x.io';
+    const nfd = 'Jose\u0301@x.io';
+    const v = ok(`email\n${nfc}\n${nfd}\nann@x.io\n`);
+    expect(v.emails).toEqual([nfc, 'ann@x.io']);
+    expect(v.duplicates).toBe(1);
+    expect(ok(`email\n${nfd}\n${nfc}\n`).emails).toEqual([nfd]);
+    // The same for a typed list (/v1/bulk JSON, schedules).
+    expect(uniqueAddresses([nfd, nfc])).toEqual([nfd]);
+    expect(cleanScheduleEmails([nfc, nfd])).toEqual([nfc]);
+  });
+
   it('refuses an empty file, a header with no email column and binary junk', () => {
     expect(err('').code).toBe('EMPTY_FILE');
     expect(err('\n\r\n  \n').message).toBe('CSV file is empty');
