@@ -11,7 +11,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProbeDaemon } from '../../probe/daemon/server';
 import type { VerificationResult } from '../../probe/contract';
-import { progressLine } from '../../scripts/cli/verify';
+import { progressLine } from '../../scripts/cli/verify-report';
 import { verifyStream } from '../../scripts/cli/verify-stream';
 import { buildScenarios, startMailWorld, type MailWorld } from '../mailworld/index';
 import { collectOutput, fastProbeOptions } from './mailworld-helpers';
