@@ -1,5 +1,5 @@
 // The better-auth routes the product really calls over HTTP, and nothing else. Every other path
-// under /api/auth answers 404 (server/http/auth-guard.ts), so a route a plugin adds on upgrade, or
+// under /api/auth answers 404, a listed path under another method 405 (server/http/auth-guard.ts), so a route a plugin adds on upgrade, or
 // one the product does not use (organization management, delete-user, list-sessions …), is
 // unreachable until it is listed here on purpose. Server-side calls (auth.api.*) are not HTTP and
 // do not pass through this list: the team service drives invitations through them, behind the
@@ -46,15 +46,25 @@ export const ALLOWED_AUTH_ROUTES: readonly AuthRoute[] = [
 
 const SEGMENT = /^[A-Za-z0-9_-]{1,512}$/;
 
+function matchesPath(route: AuthRoute, path: string): boolean {
+  const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  const parts = clean.split('/');
+  const want = route.path.split('/');
+  if (want.length !== parts.length) return false;
+  return want.every((w, i) => (w.startsWith(':') ? SEGMENT.test(parts[i]!) : w === parts[i]));
+}
+
 /** True when `method path` (path below /api/auth, no query) is on the list. */
 export function isAllowedAuthRoute(method: string, path: string): boolean {
   const m = method.toUpperCase();
-  const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
-  const parts = clean.split('/');
-  return ALLOWED_AUTH_ROUTES.some((r) => {
-    if (r.method !== m) return false;
-    const want = r.path.split('/');
-    if (want.length !== parts.length) return false;
-    return want.every((w, i) => (w.startsWith(':') ? SEGMENT.test(parts[i]!) : w === parts[i]));
-  });
+  return ALLOWED_AUTH_ROUTES.some((r) => r.method === m && matchesPath(r, path));
+}
+
+/**
+ * The methods a listed path takes (a GET route also HEAD), for a 405's Allow header; empty when the
+ * path is on no route (a 404: the list names nothing a caller could not already find).
+ */
+export function allowedAuthMethods(path: string): string[] {
+  const methods = new Set(ALLOWED_AUTH_ROUTES.filter((r) => matchesPath(r, path)).map((r) => r.method));
+  return (['GET', 'HEAD', 'POST'] as const).filter((m) => methods.has(m === 'HEAD' ? 'GET' : m));
 }

@@ -2,13 +2,13 @@
 // limits, headers) can sit beside it without touching the allowlist.
 //  - Only the routes in server/auth/auth-routes.ts reach better-auth, spelled exactly (no trailing
 //    slash); anything else answers 404 before better-auth sees it (an upgrade that adds routes adds
-//    nothing reachable).
+//    nothing reachable), or 405 with Allow when the path is listed under other methods.
 //  - The client IP better-auth rate-limits on is the one Express resolved with the same
 //    TRUST_PROXY setting as everything else (req.ip), passed in a header of our own that a client
 //    cannot set: any incoming copy is dropped first, so a spoofed X-Forwarded-For buys no fresh
 //    budget and a proxy does not put everyone in one bucket. Likewise the scheme (X-Forwarded-Proto).
 import type { NextFunction, Request, Response } from 'express';
-import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER, isAllowedAuthRoute, RECEIVED_AT_HEADER } from '../auth/auth-routes';
+import { allowedAuthMethods, CLIENT_HOST_HEADER, CLIENT_IP_HEADER, isAllowedAuthRoute, RECEIVED_AT_HEADER } from '../auth/auth-routes';
 
 export function authAllowlistGuard(basePath = '/api/auth') {
   return function authGuard(req: Request, res: Response, next: NextFunction): void {
@@ -21,13 +21,22 @@ export function authAllowlistGuard(basePath = '/api/auth') {
     }
     const pathname = fullPath.slice(basePath.length) || '/';
     // HEAD is GET without a body: better-auth routes no HEAD, so it is handed the GET (Node leaves the body out).
-    if (req.method === 'HEAD') req.method = 'GET';
+    const head = req.method === 'HEAD';
+    if (head) req.method = 'GET';
     // A trailing slash: better-auth routes none of its paths with one (it answered an empty 404).
     if (pathname.length > 1 && pathname.endsWith('/')) {
       res.status(404).json({ code: 'NOT_FOUND', message: 'Not found' });
       return;
     }
     if (!isAllowedAuthRoute(req.method, pathname)) {
+      // A listed path asked with another method: a 405 naming the ones it takes (RFC 9110 §15.5.6).
+      const allow = allowedAuthMethods(pathname);
+      if (allow.length > 0) {
+        const method = req.method === 'GET' && head ? 'HEAD' : req.method;
+        res.setHeader('Allow', allow.join(', '));
+        res.status(405).json({ code: 'METHOD_NOT_ALLOWED', message: `This route takes ${allow.join(' or ')}, not ${method}.` });
+        return;
+      }
       res.status(404).json({ code: 'NOT_FOUND', message: 'Not found' });
       return;
     }

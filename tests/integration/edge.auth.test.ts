@@ -40,3 +40,36 @@ describe('/api/auth path spellings', () => {
     }
   });
 });
+
+describe('/api/auth methods', () => {
+  it('a listed route asked with a method it does not take is a 405 naming the ones it does (Allow), and changes nothing', async () => {
+    for (const [method, p, allow] of [
+      ['GET', '/api/auth/sign-in/email', 'POST'],
+      ['PUT', '/api/auth/sign-up/email', 'POST'],
+      ['DELETE', '/api/auth/sign-out', 'POST'],
+      ['POST', '/api/auth/get-session', 'GET, HEAD'],
+      ['PATCH', '/api/auth/verify-email?token=x', 'GET, HEAD'],
+      ['POST', '/api/auth/reset-password/abc123', 'GET, HEAD'],
+      ['GET', '/api/auth/reset-password', 'POST'],
+      ['OPTIONS', '/api/auth/two-factor/verify-totp', 'POST'],
+    ] as const) {
+      const res = await fetch(`${ts.url}${p}`, { method });
+      const text = await res.text();
+      expect(res.status, `${method} ${p}: ${text}`).toBe(405);
+      expect(res.headers.get('allow'), `${method} ${p}`).toBe(allow);
+      expect(JSON.parse(text), `${method} ${p}`).toEqual({ code: 'METHOD_NOT_ALLOWED', message: `This route takes ${allow.replace(', ', ' or ')}, not ${method}.` });
+    }
+  });
+
+  it('a path that is no listed route stays a 404 whatever the method', async () => {
+    for (const [method, p] of [
+      ['GET', '/api/auth/organization/list'],
+      ['POST', '/api/auth/delete-user'],
+      ['PUT', '/api/auth/no-such-route'],
+    ] as const) {
+      const res = await fetch(`${ts.url}${p}`, { method });
+      expect(res.status, `${method} ${p}`).toBe(404);
+      expect(res.headers.get('allow'), `${method} ${p}`).toBeNull();
+    }
+  });
+});
