@@ -43,6 +43,9 @@ const falseInvalid: Case[] = [
   ['5.1.1 with a recipient not authorized for us', ['550 5.1.1 <alice@example.com>: You are not authorized to send mail to this recipient'], 'policy_block'],
   ['5.1.1 with unauthorized mail', ['550 5.1.1 Unauthorized sender for this recipient'], 'policy_block'],
   ['our account, in the second person', ['550 Your account has been disabled'], 'policy_block'],
+  // The mailbox exists and gets more mail than Google lets in: a rate, under the "disabled" code 5.2.1.
+  ['Gmail receiving rate, permanent (5.2.1)', ['550-5.2.1 The user you are trying to contact is receiving mail at a rate that', '550-5.2.1 prevents additional messages from being delivered. For more', '550-5.2.1 information, please visit', '550 5.2.1  https://support.google.com/mail/?p=ReceivingRatePerm p41si4843565qte.548 - gsmtp'], 'policy_block'],
+  ['receiving too quickly under 5.2.1', ['550 5.2.1 The user you are trying to contact is receiving mail too quickly'], 'policy_block'],
 ];
 
 // ---- A clear "user unknown": mailbox_not_found

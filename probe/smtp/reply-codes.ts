@@ -51,11 +51,14 @@ const POLICY = /policy|denied|not (?:allowed|permitted|authori[sz]ed)|relay|auth
 const SENDER = /\bsender\b.{0,30}\b(?:rejected|refused|denied|verif\w*|unknown|invalid|blocked|locked|suspended|disabled|deactivated|not (?:found|allowed|permitted))|\bverification failed for\b|\bmail from\b.{0,30}\b(?:rejected|refused|denied|invalid)/i;
 /**
  * Says we were blocked or are not authorized, a policy or filter refused, the server does not relay for (host) the domain,
- * greylisting, the service is down, or it is about our network or our many unknown recipients:
- * whatever code comes with it (5.1.1, a bare 550), nothing is known about the mailbox.
+ * greylisting, the service is down, or it is about our network or our many unknown recipients, or the
+ * recipient receives mail faster than the provider lets in (Gmail's "550-5.2.1 The user you are trying to
+ * contact is receiving mail at a rate that prevents additional messages from being delivered", under the
+ * code for a disabled mailbox: the mailbox exists and is busy):
+ * whatever code comes with it (5.1.1, 5.2.1, a bare 550), nothing is known about the mailbox.
  */
 const BLOCKED =
-  /\bblocked\b|\bpolic(?:y|ies)\b|access denied|\bnot authori[sz]ed\b|\bunauthori[sz]ed\b|content filter|not a gateway|\brelay(?:ing)? (?:access )?(?:denied|not permitted|prohibited|disallowed)|rcpthosts|not (?:a |our )?local domain|domain (?:is )?not local|not our domain|domain not (?:served|hosted|handled) here|greylist|service (?:is )?(?:currently )?(?:unavailable|not available)|\byour (?:ip|network|host|server|mail server|account)\b|\b(?:this|sending|client|connecting|remote|source) ip\b|too many (?:invalid|unknown|bad|failed|non-?existent) (?:recipients|addresses|users)|too many (?:concurrent |simultaneous |smtp )*(?:connections|sessions|messages|e?mails|requests)|\brate (?:limit|exceeded)|\bsending rate\b|\bper (?:second|minute|hour|day)\b|\b(?:unable|cannot|can'?t|could not|couldn'?t) (?:to )?verify\b|\bunverified (?:address|recipient)\b|\btemporar(?:y|ily)\b|\b(?:server|system) (?:is )?busy\b/i;
+  /\bblocked\b|\bpolic(?:y|ies)\b|access denied|\bnot authori[sz]ed\b|\bunauthori[sz]ed\b|content filter|not a gateway|\brelay(?:ing)? (?:access )?(?:denied|not permitted|prohibited|disallowed)|rcpthosts|not (?:a |our )?local domain|domain (?:is )?not local|not our domain|domain not (?:served|hosted|handled) here|greylist|service (?:is )?(?:currently )?(?:unavailable|not available)|\byour (?:ip|network|host|server|mail server|account)\b|\b(?:this|sending|client|connecting|remote|source) ip\b|too many (?:invalid|unknown|bad|failed|non-?existent) (?:recipients|addresses|users)|too many (?:concurrent |simultaneous |smtp )*(?:connections|sessions|messages|e?mails|requests)|\brate (?:limit|exceeded)|\bsending rate\b|\bper (?:second|minute|hour|day)\b|\b(?:unable|cannot|can'?t|could not|couldn'?t) (?:to )?verify\b|\bunverified (?:address|recipient)\b|\btemporar(?:y|ily)\b|\b(?:server|system) (?:is )?busy\b|\breceiving (?:e-?)?mail (?:at a rate\b|too (?:quickly|fast)\b)/i;
 /**
  * Blocked, access denied, policy in German, French, Spanish, Italian, Portuguese, Dutch, Polish and
  * Russian (accents optional; Polish "ę" also as "ê", its ISO-8859-2 byte read in Windows-1252).
