@@ -105,3 +105,21 @@ export async function failProcedure(page: Page, procedure: string): Promise<void
     await route.fulfill({ status: names.length > 1 ? 207 : 500, contentType: 'application/json', body: JSON.stringify(body) });
   });
 }
+
+/**
+ * Passes once `check` (an assertion with a short timeout of its own) does, jumping the page's clock
+ * `stepMs` ahead between tries and by at most `withinMs` in all (page.clock.install() before the page
+ * loaded): what the app does on a timer (a poll, a retry's back-off, a grace period) happens without
+ * the test sitting through it, and the test still fails when it would not have happened by then.
+ */
+export async function passesOnPageClock(page: Page, o: { stepMs: number; withinMs: number }, check: () => Promise<void>): Promise<void> {
+  for (let jumped = 0; ; jumped += o.stepMs) {
+    try {
+      await check();
+      return;
+    } catch (e) {
+      if (jumped >= o.withinMs) throw e;
+    }
+    await page.clock.fastForward(o.stepMs);
+  }
+}

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { fixture, upgradeTo } from '../fixtures/e2e/paid-plan';
-import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
+import { passesOnPageClock, SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
 
 const RESULT_COLUMNS = 'Email,Result,Deliverability Score,Syntax Valid,DNS Valid,MX Valid,SMTP Valid,Role Detected,Disposable Provider,Checked At';
 
@@ -285,6 +285,9 @@ test('with the live stream blocked (a proxy that buffers or drops server-sent ev
   await signUpAndVerify(page, { email: uniqueEmail('e2e-history-nolive') });
   await upgradeTo(page, 'starter');
   await page.route('**/api/trpc/*jobs.onChange*', (route) => route.abort('connectionreset'));
+  // The page's clock jumps over the waits below that are the app's own timers (its grace before it
+  // says it is polling, its idle poll), not the job's work.
+  await page.clock.install();
   await uploadFile(page, fixture('contacts.csv'));
   await expect(page.getByTestId('live-status')).toHaveAttribute('data-state', 'offline');
   const row = page.getByTestId('job-row').filter({ hasText: 'contacts.csv' });
@@ -294,9 +297,9 @@ test('with the live stream blocked (a proxy that buffers or drops server-sent ev
 
   // It says the list is being refreshed, not "Connecting..." for ever, and a job started elsewhere
   // (here the upload door called directly, as another browser would) still appears, every job shown being finished.
-  await expect(page.getByTestId('live-status')).toHaveText('Refreshing every few seconds', { timeout: 15_000 });
+  await passesOnPageClock(page, { stepMs: 4_000, withinMs: 15_000 }, () => expect(page.getByTestId('live-status')).toHaveText('Refreshing every few seconds', { timeout: 1_000 }));
   const origin = new URL(page.url()).origin;
   const elsewhere = await page.request.post(`${origin}/api/jobs/upload?filename=elsewhere.csv`, { headers: { 'content-type': 'text/csv', origin }, data: Buffer.from('email\nsomeone@example.com\n') });
   expect(elsewhere.status()).toBe(200);
-  await expect(page.getByTestId('job-row').filter({ hasText: 'elsewhere.csv' })).toBeVisible({ timeout: 30_000 });
+  await passesOnPageClock(page, { stepMs: 5_000, withinMs: 30_000 }, () => expect(page.getByTestId('job-row').filter({ hasText: 'elsewhere.csv' })).toBeVisible({ timeout: 1_000 }));
 });
