@@ -1,5 +1,6 @@
 // Express adapter for Idempotency-Key on /v1 POSTs (the rules live in features/idempotency): claims
-// the key before the procedure runs, replays a stored answer, and stores this answer once sent.
+// the key before the procedure runs, replays a stored answer, and stores this answer before sending it
+// (a server that stops right after answering leaves the answer replayable, not an unanswered claim).
 import type { RequestHandler } from 'express';
 import { authenticateApiKey } from '../auth/api-key-auth';
 import type { AppDeps } from '../deps';
@@ -41,17 +42,19 @@ export function idempotencyKeys(deps: AppDeps): RequestHandler {
       // The answer is stored when the procedure ends it, whether or not the client is still there:
       // a client that timed out while its job was being created retries with the same key and must
       // get that job, not a second one (a dropped connection never released the key by itself).
+      // It leaves only once stored: had the server stopped in between, the client would hold an
+      // answer its retry could not replay (an unanswered claim is released only after the lease).
       let settled = false;
       res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+        if (settled) return end(chunk, ...rest);
+        settled = true;
         if (typeof chunk !== 'function') collect(chunk);
-        if (!settled) {
-          settled = true;
-          const contentType = res.getHeader('content-type');
-          void settleIdempotencyKey(deps.db, { accountId, apiKeyId, key, status: res.statusCode, body: Buffer.concat(chunks).toString('utf8'), contentType: typeof contentType === 'string' ? contentType : null }).catch((err) =>
-            console.error('[idempotency] could not store the answer:', err instanceof Error ? err.message : err),
-          );
-        }
-        return end(chunk, ...rest);
+        const contentType = res.getHeader('content-type');
+        const answer = { status: res.statusCode, body: Buffer.concat(chunks).toString('utf8'), contentType: typeof contentType === 'string' ? contentType : null };
+        void settleIdempotencyKey(deps.db, { accountId, apiKeyId, key, claimedAt: claim.claimedAt, ...answer })
+          .catch((err: unknown) => console.error('[idempotency] could not store the answer:', err instanceof Error ? err.message : err))
+          .finally(() => end(chunk, ...rest));
+        return res;
       }) as typeof res.end;
       next();
     } catch (err) {

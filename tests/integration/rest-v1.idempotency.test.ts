@@ -3,6 +3,7 @@
 // RFC 9457 problem details that still carry the app's code and message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planByType } from '../../server/contracts/plans';
+import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from '../../server/features/idempotency/idempotency.service';
 import { signUpVerified, startTestServer, type TestServer } from '../helpers/test-server';
 
 let ts: TestServer;
@@ -153,6 +154,45 @@ describe('Idempotency-Key', () => {
     expect(retry.status).toBe(200);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(await jobs()).toBe(before + 1);
+  });
+
+  it('releases a key whose request never answered (the server stopped mid-request): the retry runs instead of a 409 for 24 hours', async () => {
+    // A request claims its key, then the server dies before the answer is stored (a crash, a deploy):
+    // the row stays "still being processed". Once no request could still be running, the retry runs.
+    const body = { emails: ['crashed@example.com'] };
+    const first = await post('/v1/bulk', body, { 'idempotency-key': 'crashed' });
+    expect(first.status).toBe(200);
+    const before = await jobs();
+    const row = () => ts.testDb.db.updateTable('idempotency_key').where('account_id', '=', accountId).where('key', 'like', '% crashed');
+    // Claimed a minute ago, never answered: a request may still be running, so the retry waits.
+    await row().set({ status: null, body: null, content_type: null, created_at: new Date(Date.now() - 60_000) }).execute();
+    const early = await post('/v1/bulk', body, { 'idempotency-key': 'crashed' });
+    expect(early.status).toBe(409);
+    expect(early.headers.get('retry-after')).toBe('1');
+    // Claimed an hour ago, never answered: that request is gone.
+    await row().set({ created_at: new Date(Date.now() - 3600_000) }).execute();
+    const retry = await post('/v1/bulk', body, { 'idempotency-key': 'crashed' });
+    expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(await jobs()).toBe(before + 1);
+    const again = await post('/v1/bulk', body, { 'idempotency-key': 'crashed' });
+    expect({ status: again.status, replayed: again.headers.get('idempotent-replayed'), job: again.body.job_id }).toEqual({ status: 200, replayed: 'true', job: retry.body.job_id });
+    expect(await jobs()).toBe(before + 1);
+  });
+
+  it('stores the answer of the request that holds the claim: one that outlived its released claim does not overwrite the retry', async () => {
+    const apiKeyId = (await ts.testDb.db.selectFrom('api_key').select('id').where('account_id', '=', accountId).limit(1).executeTakeFirstOrThrow()).id;
+    const o = { accountId, apiKeyId, key: 'outlived', hash: requestHash('POST', '/bulk', { emails: ['x@example.com'] }), sandbox: false };
+    const slow = await claimIdempotencyKey(ts.testDb.db, o);
+    expect(slow.kind).toBe('new');
+    await ts.testDb.db.updateTable('idempotency_key').set({ created_at: new Date(Date.now() - 3600_000) }).where('account_id', '=', accountId).where('key', 'like', '% outlived').execute();
+    const retry = await claimIdempotencyKey(ts.testDb.db, o);
+    expect(retry.kind).toBe('new');
+    const settle = (claim: typeof slow, body: string) => settleIdempotencyKey(ts.testDb.db, { ...o, claimedAt: claim.kind === 'new' ? claim.claimedAt : new Date(0), status: 200, body, contentType: 'application/json' });
+    await settle(slow, '{"job_id":"slow"}');
+    await expect(claimIdempotencyKey(ts.testDb.db, o)).rejects.toThrow(/still being processed/);
+    await settle(retry, '{"job_id":"retry"}');
+    expect(await claimIdempotencyKey(ts.testDb.db, o)).toMatchObject({ kind: 'replay', body: '{"job_id":"retry"}' });
   });
 
   it('keeps keys apart per account: another account may use the same key', async () => {
