@@ -1,6 +1,8 @@
 // Deleting an account whose owner pays a live Razorpay subscription stops that subscription at
-// Razorpay first; otherwise the customer keeps being charged for an account that is gone.
+// Razorpay first; otherwise the customer keeps being charged for an account that is gone. A renewal
+// Razorpay charged just before the stop, heard of once the account is gone, is given back.
 import { describe, expect, it } from 'vitest';
+import { reconcileBilling } from '../../server/features/billing/billing-reconcile';
 import { razorpayServer } from '../helpers/razorpay-server';
 import { signUpVerified } from '../helpers/test-server';
 
@@ -29,6 +31,52 @@ describe('delete account with a live subscription', () => {
     const cancels = rzp.requests.filter((r) => r.method === 'POST' && r.path === `/v1/subscriptions/${subscriptionId}/cancel`);
     expect(cancels.length, 'no cancel request reached Razorpay for the deleted account\'s subscription').toBeGreaterThan(0);
     expect(rzp.subscriptions.get(subscriptionId)!.status).toBe('cancelled');
+  });
+
+  it('a renewal Razorpay charged just before the deletion stopped it, heard of after the account is gone, is refunded in full (once)', async () => {
+    const client = await signUpVerified(ts, { email: 'del-sub-race@example.com', name: 'Payer', password: 'secret123' });
+    const co = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+    const subscriptionId = co.subscriptionId as string;
+    await rzp.pay(subscriptionId);
+    // Razorpay charges the renewal; its webhook is still on its way when the owner deletes the account.
+    rzp.setNow(rzp.subscriptions.get(subscriptionId)!.current_end!);
+    const { paymentId, charged } = rzp.renewHeld(subscriptionId);
+    const del = await client.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password: 'secret123' });
+    expect(del.status, JSON.stringify(del.body)).toBe(200);
+    expect(rzp.subscriptions.get(subscriptionId)!.status).toBe('cancelled');
+
+    expect(await rzp.deliver(charged)).toBe(200);
+    await rzp.settled();
+    const refunds = () => rzp.refunds.filter((r) => r.payment_id === paymentId);
+    expect(refunds(), 'the customer paid a period of an account that no longer exists and got nothing back').toHaveLength(1);
+    expect(refunds()[0]!.amount).toBe(co.amount);
+    // The same charge again (a re-sent webhook under another event id): nothing refunded twice.
+    const again = rzp.build('subscription.charged', JSON.parse(charged.raw).payload);
+    expect(await rzp.deliver(again)).toBe(200);
+    await rzp.settled();
+    expect(refunds()).toHaveLength(1);
+    rzp.setNow(Math.floor(Date.now() / 1000));
+  });
+
+  it('such a refund Razorpay would not take at first is made by the billing reconciliation', async () => {
+    const client = await signUpVerified(ts, { email: 'del-sub-race-retry@example.com', name: 'Payer', password: 'secret123' });
+    const co = (await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' })).body.result.data;
+    const subscriptionId = co.subscriptionId as string;
+    await rzp.pay(subscriptionId);
+    rzp.setNow(rzp.subscriptions.get(subscriptionId)!.current_end!);
+    const { paymentId, charged } = rzp.renewHeld(subscriptionId);
+    expect((await client.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password: 'secret123' })).status).toBe(200);
+    rzp.failNext(500);
+    expect(await rzp.deliver(charged)).toBe(200);
+    expect(rzp.refunds.filter((r) => r.payment_id === paymentId)).toHaveLength(0);
+
+    const r = await reconcileBilling(ts.server.deps, new Date());
+    expect(r.refunded).toContain(paymentId);
+    expect(rzp.refunds.filter((x) => x.payment_id === paymentId).map((x) => x.amount)).toEqual([co.amount]);
+    // Made once: the next run finds nothing owed.
+    expect((await reconcileBilling(ts.server.deps, new Date())).refunded).not.toContain(paymentId);
+    await rzp.settled();
+    rzp.setNow(Math.floor(Date.now() / 1000));
   });
 
   it('when Razorpay cannot stop the subscription, nothing is deleted and the user is told', async () => {

@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import type { AppDeps } from '../../deps';
 import { applyBillingEvent } from './billing-webhook';
 import { refundAgain, refundSecondPayments } from './billing-refunds';
+import { deletedAccountRefundsDue, refundDeletedAccountCharges } from './deleted-account-charges';
 import type { WebhookBody } from './razorpay-event';
 import { gatewayFor } from './billing-gateway';
 import type { PaymentGateway, RemoteSubscription } from './razorpay';
@@ -71,6 +72,8 @@ export async function reconcileBilling(deps: AppDeps, now: Date, o: { subscripti
     )
     .execute();
   result.refunded.push(...(await refundAgain(deps.db, gateway, owed.map((r) => r.id))));
+  // Charges of accounts deleted meanwhile whose refund Razorpay would not take then.
+  result.refunded.push(...(await refundDeletedAccountCharges(deps.db, gateway, await deletedAccountRefundsDue(deps.db))));
 
   result.applied.push(...(await reconcileRefunds(deps, gateway, now, result)));
 

@@ -11,6 +11,7 @@ import { lockSubscription, type Trx } from './billing-locks';
 import { applyChargedEvent, applyPaymentFailedEvent } from './payment-events';
 import { applyRefundEvent, refundAgain, refundSecondPayments } from './billing-refunds';
 import { applySubscriptionEvent } from './subscription-events';
+import { applyDeletedAccountCharge, refundDeletedAccountCharges } from './deleted-account-charges';
 import { webhookBody, type AfterCommit, type EventResult, type WebhookBody } from './razorpay-event';
 import type { RzpSubscriptionStatus } from '../../../db/types';
 
@@ -67,7 +68,7 @@ export async function applyBillingEvent(
   o: { eventId: string; event: WebhookBody; now: Date; gateway: Pick<PaymentGateway, 'cancelSubscription' | 'refundPayment' | 'mode'> | null },
 ): Promise<string> {
   const { eventId, event: parsed, now } = o;
-  const after: AfterCommit = { mails: [], cancels: [], refunds: [], retries: [] };
+  const after: AfterCommit = { mails: [], cancels: [], refunds: [], retries: [], deletedAccountRefunds: [] };
   const outcome = await deps.db.transaction().execute(async (trx) => {
     const fresh = await trx
       .insertInto('billing_event')
@@ -92,6 +93,7 @@ export async function applyBillingEvent(
   await cancelAtGateway(o.gateway, after.cancels);
   await refundSecondPayments(deps.db, o.gateway, after.refunds);
   await refundAgain(deps.db, o.gateway, after.retries);
+  await refundDeletedAccountCharges(deps.db, o.gateway, after.deletedAccountRefunds);
   return outcome;
 }
 
@@ -105,7 +107,8 @@ async function applyEvent(trx: Trx, e: WebhookBody, now: Date, after: AfterCommi
   const eventAt = e.created_at ?? Math.floor(now.getTime() / 1000);
   if (!subId) return { outcome: 'ignored', accountId: null };
   const sub = await lockSubscription(trx, subId);
-  if (!sub) return { outcome: 'unknown_subscription', accountId: null };
+  // Not ours (any more): a renewal charged as the account's deletion stopped it is given back.
+  if (!sub) return applyDeletedAccountCharge(trx, e, subId, after);
 
   // Status follows the newest event only (out-of-order deliveries cannot roll it back).
   const newer = eventAt >= Number(sub.status_event_at);

@@ -58,6 +58,8 @@ export interface AfterCommit {
   refunds: string[];
   /** payments whose full refund failed at Razorpay, refunded again (refundAgain) */
   retries: string[];
+  /** charges of accounts deleted meanwhile, given back (refundDeletedAccountCharges) */
+  deletedAccountRefunds: Array<{ paymentId: string; amount: number }>;
 }
 
 /** What applying an event did (stored as the billing_event's outcome) and to which account. */
