@@ -1,7 +1,8 @@
 // What better-auth's routes are given, read before it sees them (the hooks in auth.ts): refused are
 // NUL anywhere, return addresses that cannot go in a header, over-long or control-character emails and
-// names, and profile pictures; and the sign-in's email as typed.
+// names (text-direction characters too), and profile pictures; and the sign-in's email as typed.
 import { APIError, type getSessionFromCtx } from 'better-auth/api';
+import { TEXT_CONTROLS } from '../contracts/text-controls';
 import { holdsNul, NUL_MESSAGE } from '../lib/nul';
 
 /**
@@ -38,8 +39,10 @@ export function rejectHostileInput(ctx: { path: string; body?: unknown; query?: 
   if (typeof body.email === 'string' && (body.email.length > MAX_EMAIL_LENGTH || control.test(body.email))) {
     throw new APIError('BAD_REQUEST', { message: 'Please enter a valid email address.', code: 'INVALID_EMAIL' });
   }
-  if (typeof body.name === 'string' && (body.name.length > MAX_NAME_LENGTH || control.test(body.name))) {
-    throw new APIError('BAD_REQUEST', { message: `Full name must be at most ${MAX_NAME_LENGTH} characters, without control characters.`, code: 'INVALID_NAME' });
+  // The name is shown to teammates (the Team list, the account's name on an invitation): no control
+  // or text-direction character (U+202E drew the text after it backwards), as schedule and file names.
+  if (typeof body.name === 'string' && (body.name.length > MAX_NAME_LENGTH || TEXT_CONTROLS.test(body.name))) {
+    throw new APIError('BAD_REQUEST', { message: `Full name must be at most ${MAX_NAME_LENGTH} characters, without control or text-direction characters.`, code: 'INVALID_NAME' });
   }
   if (ctx.path.startsWith('/sign-up') && typeof body.name === 'string' && !body.name.trim()) {
     throw new APIError('BAD_REQUEST', { message: 'Full name is required.', code: 'INVALID_NAME' });

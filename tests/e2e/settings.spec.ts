@@ -3,7 +3,7 @@
 import { base32 } from '@better-auth/utils/base32';
 import { createOTP } from '@better-auth/utils/otp';
 import { expect, test, type Page } from '@playwright/test';
-import { expectSignedOut, openDialog, SCREENSHOT_DIR, signIn, signUpAndVerify, submitSignIn, uniqueEmail } from './helpers';
+import { expectSignedOut, openDialog, SCREENSHOT_DIR, signIn, signUpAndVerify, submitSignIn, submitSignUp, uniqueEmail } from './helpers';
 
 /** Screenshots show the page, not the toasts floating over it. */
 const HIDE_TOASTS = '[data-sonner-toaster] { display: none !important; }';
@@ -26,6 +26,13 @@ async function signOut(page: Page) {
 
 test('the profile saves full name and company; the email stays read-only', async ({ page }) => {
   const email = uniqueEmail('e2e-profile');
+  // A name holding a text-direction character (U+202E RIGHT-TO-LEFT OVERRIDE) would draw the text after
+  // it backwards wherever teammates see it (the Team list, the invitation notice's account name): refused
+  // at sign-up, and the form keeps what was typed.
+  await page.goto('/auth');
+  await submitSignUp(page, { email, name: 'Mary \u202Etxt.exe' });
+  await expect(toast(page, 'Signup Failed')).toContainText('text-direction');
+  await expect(page.getByLabel('Email')).toHaveValue(email);
   await signUpAndVerify(page, { email, name: 'Mary Jackson' });
   await page.goto('/dashboard/settings');
   const emailField = page.getByLabel('Email', { exact: true });
@@ -50,6 +57,16 @@ test('the profile saves full name and company; the email stays read-only', async
   await page.getByRole('button', { name: 'Save Changes' }).click();
   await expect(toast(page, 'Error')).toContainText('Failed to update profile');
   await expect(page.getByRole('alert')).toContainText('Full name is required.');
+
+  // So does a name or company with a text-direction character, whichever it is.
+  await page.getByLabel('Full Name').fill('Mary \u2067Jackson');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByRole('alert')).toContainText('Full name cannot contain');
+  await page.getByLabel('Full Name').fill('Mary W. Jackson');
+  await page.getByLabel('Company Name').fill('Langley \u202ERC');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByRole('alert')).toContainText('Company name cannot contain');
+  await expect(page.getByLabel('Company Name')).toHaveValue('Langley \u202ERC');
 });
 
 test('Change Password needs the current one; afterwards only the new one signs in', async ({ page }) => {

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../../../db/client';
 import { isUnlimited, planByType } from '../../contracts/plans';
+import { TEXT_CONTROLS } from '../../contracts/text-controls';
 import { AppError } from '../../lib/app-error';
 import type { AppDeps } from '../../deps';
 import { revokeKeysOfLeavingUser } from '../api-keys/api-keys.service';
@@ -98,13 +99,13 @@ export async function getProfile(db: Db, userId: string) {
 }
 
 export const PROFILE_FIELD_MAX = 200;
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 function cleanField(label: string, value: string, required: boolean): string {
   const v = value.trim();
   if (required && v === '') throw new AppError('BAD_INPUT', `${label} is required.`);
   if (v.length > PROFILE_FIELD_MAX) throw new AppError('BAD_INPUT', `${label} must be at most ${PROFILE_FIELD_MAX} characters.`);
-  if (CONTROL_CHARS.test(v)) throw new AppError('BAD_INPUT', `${label} cannot contain line breaks or control characters.`);
+  // Shown to teammates: no text-direction character either (U+202E drew the text after it backwards).
+  if (TEXT_CONTROLS.test(v)) throw new AppError('BAD_INPUT', `${label} cannot contain line breaks, control characters or text-direction characters.`);
   return v;
 }
 
