@@ -3,6 +3,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { VerificationResult } from '../../probe/contract';
+import { createVerifier, type ProbeOptions, type Verifier } from '../../probe/index';
 import type { MailWorld } from '../mailworld/index';
 
 /** Verifier options for a test world: short timeouts and greylisting retries, so tests stay fast. */
@@ -20,6 +21,30 @@ export function fastProbeOptions(world: MailWorld) {
     heloName: 'probe.mailvet.test',
     mailFrom: 'verify@mailvet.test',
   };
+}
+
+/** Every address of the world verified in one bulk batch by `verifier`, by address. */
+export async function verifyEach(verifier: Verifier, world: MailWorld): Promise<Map<string, VerificationResult>> {
+  const results = new Map<string, VerificationResult>();
+  for await (const r of verifier.verifyBatch(world.emails, { depth: 'smtp', mode: 'bulk' })) results.set(r.email, r);
+  return results;
+}
+
+/** The same with a verifier made for it from `options` (the world's fast ones by default), closed after. */
+export async function verifyWorld(world: MailWorld, options: ProbeOptions = fastProbeOptions(world)): Promise<Map<string, VerificationResult>> {
+  const verifier = createVerifier(options);
+  try {
+    return await verifyEach(verifier, world);
+  } finally {
+    await verifier.close();
+  }
+}
+
+/** One address's result, failing the test by name when it has none. */
+export function resultFor(results: Map<string, VerificationResult>, email: string): VerificationResult {
+  const r = results.get(email);
+  if (!r) throw new Error(`no result for ${email}`);
+  return r;
 }
 
 /**

@@ -5,10 +5,9 @@
 // of that preference lets us in, and is never handed to a less-preferred backup. Likewise one that
 // accepts everyone (no recipient list) beside one that knows the recipients: the one that knows decides.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerifier } from '../../probe/index';
 import type { VerificationResult } from '../../probe/contract';
 import { startMailWorld, type DomainSpec, type MailWorld, type MxSpec } from '../mailworld/index';
-import { expectedOutcome, fastProbeOptions, falseUndeliverable, outcome } from './mailworld-helpers';
+import { expectedOutcome, fastProbeOptions, falseUndeliverable, outcome, verifyWorld } from './mailworld-helpers';
 
 const users = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank'];
 
@@ -36,19 +35,14 @@ const domains: DomainSpec[] = [
 ];
 
 let world: MailWorld;
-const results = new Map<string, VerificationResult>();
+let results: Map<string, VerificationResult>;
 
 beforeAll(async () => {
   world = await startMailWorld({ domains, replyDelayMs: 2 });
   // Two RCPTs a session: every domain's addresses are spread over several sessions, on both servers.
   // No server here is slow to greet: a head start a loaded machine cannot overrun, so a backup is
   // never asked in parallel because the refusing primary's greeting came late (that is another test's subject).
-  const verifier = createVerifier({ ...fastProbeOptions(world), maxRcptsPerSession: 2, mxHeadStartMs: 4000, bannerTimeoutMs: 5000 });
-  try {
-    for await (const r of verifier.verifyBatch(world.emails, { depth: 'smtp', mode: 'bulk' })) results.set(r.email, r);
-  } finally {
-    await verifier.close();
-  }
+  results = await verifyWorld(world, { ...fastProbeOptions(world), maxRcptsPerSession: 2, mxHeadStartMs: 4000, bannerTimeoutMs: 5000 });
 });
 afterAll(async () => {
   await world?.stop();

@@ -4,10 +4,9 @@
 // trusted (unknown/security_gateway, as the mail world's truth says), never undeliverable. One that
 // refuses the random mailbox as unknown validates recipients, and its answers stand.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerifier } from '../../probe/index';
 import type { VerificationResult } from '../../probe/contract';
 import { startMailWorld, type DomainSpec, type MailWorld, type ServerSpec } from '../mailworld/index';
-import { expectedOutcome, fastProbeOptions, falseUndeliverable, outcome } from './mailworld-helpers';
+import { expectedOutcome, falseUndeliverable, outcome, verifyWorld } from './mailworld-helpers';
 
 const gateway = (n: number, name: string, persona: ServerSpec['persona'], extra: Partial<DomainSpec>): DomainSpec => ({
   domain: `${name}.gwstates.test`,
@@ -25,16 +24,11 @@ const domains: DomainSpec[] = [
 ];
 
 let world: MailWorld;
-const results = new Map<string, VerificationResult>();
+let results: Map<string, VerificationResult>;
 
 beforeAll(async () => {
   world = await startMailWorld({ domains, replyDelayMs: 2 });
-  const verifier = createVerifier(fastProbeOptions(world));
-  try {
-    for await (const r of verifier.verifyBatch(world.emails, { depth: 'smtp', mode: 'bulk' })) results.set(r.email, r);
-  } finally {
-    await verifier.close();
-  }
+  results = await verifyWorld(world);
 });
 afterAll(async () => {
   await world?.stop();

@@ -3,10 +3,9 @@
 // result is unknown/policy_block, as from any other server. Only a gateway's refusal of the
 // recipient by policy (or its accepting everyone) is security_gateway.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerifier } from '../../probe/index';
 import type { VerificationResult } from '../../probe/contract';
 import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
-import { expectedOutcome, fastProbeOptions, outcome } from './mailworld-helpers';
+import { expectedOutcome, outcome, verifyWorld } from './mailworld-helpers';
 
 const gateway = (n: number, domain: string, server: Record<string, unknown>, extra: Partial<DomainSpec> = {}): DomainSpec => ({
   domain,
@@ -25,16 +24,11 @@ const domains: DomainSpec[] = [
 ];
 
 let world: MailWorld;
-const results = new Map<string, VerificationResult>();
+let results: Map<string, VerificationResult>;
 
 beforeAll(async () => {
   world = await startMailWorld({ domains, replyDelayMs: 2 });
-  const verifier = createVerifier(fastProbeOptions(world));
-  try {
-    for await (const r of verifier.verifyBatch(world.emails, { depth: 'smtp', mode: 'bulk' })) results.set(r.email, r);
-  } finally {
-    await verifier.close();
-  }
+  results = await verifyWorld(world);
 });
 afterAll(async () => {
   await world?.stop();

@@ -2,10 +2,9 @@
 // Exchange server is not Microsoft 365, and a backup MX's name (a gateway's, Microsoft's) does not
 // label the answer of another server of the domain.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerifier } from '../../probe/index';
 import type { VerificationResult } from '../../probe/contract';
 import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
-import { expectedOutcome, fastProbeOptions, outcome } from '../probe/mailworld-helpers';
+import { expectedOutcome, fastProbeOptions, outcome, verifyWorld } from './mailworld-helpers';
 
 const domains: DomainSpec[] = [
   {
@@ -42,15 +41,10 @@ const domains: DomainSpec[] = [
 ];
 
 let world: MailWorld;
-const results = new Map<string, VerificationResult>();
+let results: Map<string, VerificationResult>;
 beforeAll(async () => {
   world = await startMailWorld({ domains, replyDelayMs: 2 });
-  const verifier = createVerifier({ ...fastProbeOptions(world), dnsTimeoutMs: 3000 });
-  try {
-    for await (const r of verifier.verifyBatch(world.emails, { depth: 'smtp', mode: 'bulk' })) results.set(r.email, r);
-  } finally {
-    await verifier.close();
-  }
+  results = await verifyWorld(world, { ...fastProbeOptions(world), dnsTimeoutMs: 3000 });
 });
 afterAll(async () => {
   await world?.stop();

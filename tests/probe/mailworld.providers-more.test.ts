@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifier } from '../../probe/index';
 import type { VerificationResult } from '../../probe/contract';
 import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
-import { expectedOutcome, falseUndeliverable, fastProbeOptions, outcome } from './mailworld-helpers';
+import { expectedOutcome, falseUndeliverable, fastProbeOptions, outcome, resultFor, verifyEach } from './mailworld-helpers';
 
 const suffix = 'providers.mailworld.test';
 const ip = (n: number) => `127.78.${n}.1`;
@@ -73,23 +73,19 @@ const domains: DomainSpec[] = [
 
 let world: MailWorld;
 let verifier: ReturnType<typeof createVerifier>;
-const results = new Map<string, VerificationResult>();
+let results: Map<string, VerificationResult>;
 
 beforeAll(async () => {
   world = await startMailWorld({ domains, replyDelayMs: 2 });
   verifier = createVerifier(fastProbeOptions(world));
-  for await (const r of verifier.verifyBatch(world.emails, { depth: 'smtp', mode: 'bulk' })) results.set(r.email, r);
+  results = await verifyEach(verifier, world);
 });
 afterAll(async () => {
   await verifier?.close();
   await world?.stop();
 });
 
-const get = (email: string): VerificationResult => {
-  const r = results.get(email);
-  if (!r) throw new Error(`no result for ${email}`);
-  return r;
-};
+const get = (email: string): VerificationResult => resultFor(results, email);
 
 describe('more provider behaviours on the mail world', () => {
   it('every address gets its ground truth: no false invalid, no confident valid where the mailbox cannot be verified', () => {
