@@ -9,6 +9,8 @@ import { createJob } from '../../server/features/jobs/jobs.service';
 import { ACCOUNT_CHUNK_WINDOW, dispatchAllAccounts, dispatchChunks, setAccountChunkWindow } from '../../server/features/jobs/chunk-dispatch';
 import { failJob } from '../../server/features/jobs/bulk-pipeline';
 import { startWorker, type WorkerHandle } from '../../server/worker/runner';
+import { bulkDispatchTask } from '../../server/worker/tasks/bulk-dispatch';
+import type { JobHelpers } from 'graphile-worker';
 import { createTestDb, type TestDb } from '../helpers/test-db';
 import { credits, plainDomains, resultStats, seedAccount, startProbeWorld, waitForJob, type ProbeWorld } from './jobs.world';
 
@@ -89,6 +91,26 @@ describe('fairness across accounts', () => {
     expect(await dispatchAllAccounts(tdb.db)).toBeGreaterThanOrEqual(ACCOUNT_CHUNK_WINDOW);
     expect(await queued(second.jobId)).toBe(ACCOUNT_CHUNK_WINDOW);
     expect(await dispatchAllAccounts(tdb.db)).toBe(0);
+    await sql`delete from graphile_worker._private_jobs where key like ${`bulk-validate-chunk:${second.jobId}:%`}`.execute(tdb.db);
+    await tdb.db.updateTable('validation_job').set({ status: 'cancelled' }).where('id', '=', second.jobId).execute();
+  });
+
+  it("the sweep fails a job whose chunk task graphile-worker gave up on without failing it, and hands its window on", async () => {
+    const acct = await seedAccount(tdb.db, { plan: 'pro', credits: 1000 });
+    const first = await createJob(tdb.db, { accountId: acct.accountId, userId: acct.userId, filename: 'given-up.csv', emails: pw.world.emails.slice(0, 20), source: 'upload', depth: 'smtp', chunkSize: 5 });
+    const second = await createJob(tdb.db, { accountId: acct.accountId, userId: acct.userId, filename: 'behind.csv', emails: pw.world.emails.slice(20, 30), source: 'upload', depth: 'smtp', chunkSize: 5 });
+    const queued = async (jobId: string) => Number((await sql<{ n: number }>`select count(*)::int as n from graphile_worker._private_jobs where key like ${`bulk-validate-chunk:${jobId}:%`}`.execute(tdb.db)).rows[0]!.n);
+    expect([await queued(first.jobId), await queued(second.jobId)]).toEqual([ACCOUNT_CHUNK_WINDOW, 0]);
+    // Its last attempt threw and so did the failJob meant to end the job (the database away a moment):
+    // graphile-worker keeps the task as failed for good, runs it never again, and nothing ends the job.
+    await sql`update graphile_worker._private_jobs set attempts = max_attempts, last_error = 'Connection terminated unexpectedly'
+      where key = ${`bulk-validate-chunk:${first.jobId}:0`}`.execute(tdb.db);
+    await bulkDispatchTask(deps)({}, { logger: { warn: () => undefined, info: () => undefined } } as unknown as JobHelpers);
+    const job = await tdb.db.selectFrom('validation_job').select(['status', 'error']).where('id', '=', first.jobId).executeTakeFirstOrThrow();
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/stopped after 25 attempts \(Connection terminated unexpectedly\)/);
+    // Its slots (the given-up task's too) go to the account's next job.
+    expect([await queued(first.jobId), await queued(second.jobId)]).toEqual([0, 2]);
     await sql`delete from graphile_worker._private_jobs where key like ${`bulk-validate-chunk:${second.jobId}:%`}`.execute(tdb.db);
     await tdb.db.updateTable('validation_job').set({ status: 'cancelled' }).where('id', '=', second.jobId).execute();
   });

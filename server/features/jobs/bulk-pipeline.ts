@@ -326,6 +326,31 @@ async function completeChunk(db: Db, jobId: string, chunkNo: number): Promise<vo
   });
 }
 
+/** The failed job's reason when a chunk task ran out of graphile-worker's attempts. */
+export function givenUpMessage(attempts: number, reason: string): string {
+  return `The verification service was unavailable; the job stopped after ${attempts} attempts (${reason}).`;
+}
+
+/**
+ * The sweep's other half (bulk-dispatch): a chunk task graphile-worker gave up on (its last attempt
+ * failed, and so did the failJob meant to end the job: the database away a moment, or a task that
+ * killed its worker at every attempt) stays in its queue for good, never run again. Its job stayed
+ * pending or processing for ever, and the task held one of the account's window of slots, its other
+ * jobs queued behind it until someone cancelled the job. Such a job fails now, with the reason, and
+ * its slots go to the account's next job (failJob). Returns how many jobs failed.
+ */
+export async function failGivenUpJobs(db: Db): Promise<number> {
+  const r = await sql<{ job_id: string; attempts: number; last_error: string | null }>`
+    select distinct on (j.id) j.id as job_id, q.attempts, q.last_error
+      from graphile_worker._private_jobs q
+      join validation_job j on j.id = (q.payload->>'jobId')::uuid
+     where q.key like ${`${TASKS.bulkValidateChunk}:%`} and q.locked_at is null and q.attempts >= q.max_attempts
+       and j.status in ('pending', 'processing')
+     order by j.id, q.attempts desc`.execute(db);
+  for (const row of r.rows) await failJob(db, row.job_id, givenUpMessage(row.attempts, row.last_error ?? 'no error was recorded'));
+  return r.rows.length;
+}
+
 /** A job that cannot finish: failed, with the reason History shows. */
 export async function failJob(db: Db, jobId: string, reason: string): Promise<void> {
   await db.transaction().execute((trx) => failJobIn(trx, jobId, reason));
