@@ -58,6 +58,22 @@ describe('auth answers do not wait for the mail relay', () => {
     expect(held.length).toBeGreaterThanOrEqual(2);
   }, 60_000);
 
+  it('a new verification mail asked for an address not yet verified is answered like one for an unknown address while the relay still holds it', async () => {
+    const pending = `pending-${Date.now()}@example.com`;
+    expect((await post('/sign-up/email', { name: 'Pending', email: pending, password: 'secret123', callbackURL: '/dashboard' })).status).toBe(200);
+    expect(await until(() => received.some((m) => m.includes(pending)))).toBe(true); // the sign-up's verification mail, held
+    const sentBefore = received.filter((m) => m.includes(pending)).length;
+
+    const [existing, unknown] = await Promise.all([
+      post('/send-verification-email', { email: pending, callbackURL: '/dashboard' }),
+      post('/send-verification-email', { email: `nobody-${Date.now()}@example.com`, callbackURL: '/dashboard' }),
+    ]);
+    expect(existing).toEqual(unknown);
+    expect(existing.status).toBe(200);
+    // The answer came before the relay let the mail go; the mail was handed over all the same.
+    expect(await until(() => received.filter((m) => m.includes(pending)).length > sentBefore)).toBe(true);
+  }, 60_000);
+
   it('Change Password answers while the relay still holds the "password was changed" notice', async () => {
     const email = `changer-${Date.now()}@example.com`;
     expect((await post('/sign-up/email', { name: 'Changer', email, password: 'secret123', callbackURL: '/dashboard' })).status).toBe(200);
