@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page, type Route } from '@playwright/test';
 import { upgradeTo, type PaidPlan } from '../fixtures/e2e/paid-plan';
 
 export const SCREENSHOT_DIR = 'tests/e2e/__screenshots__';
@@ -93,17 +93,19 @@ export async function openDialog(page: Page, button: string, dialog = button): P
 }
 
 /**
- * Makes the tRPC query `procedure` (e.g. 'account.me') fail with a 500 for this page, as a server
- * error would; the other calls batched with it still get their real answers.
+ * Makes the tRPC queries `procedures` (e.g. 'account.me') fail with a 500 for this page, as a server
+ * error would, also when the client batches them into one request; the other calls batched with
+ * them still get their real answers.
  */
-export async function failProcedure(page: Page, procedure: string): Promise<void> {
-  await page.route(`**/api/trpc/*${procedure}*`, async (route) => {
+export async function failProcedure(page: Page, ...procedures: string[]): Promise<void> {
+  const fail = async (route: Route) => {
     const names = new URL(route.request().url()).pathname.split('/').pop()!.split(',');
     const failed = { error: { message: 'Internal server error', code: -32603, data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 } } };
-    const others = names.some((n) => n !== procedure) ? ((await (await route.fetch()).json()) as unknown[]) : names.map(() => failed);
-    const body = names.map((n, i) => (n === procedure ? failed : others[i]));
+    const others = names.some((n) => !procedures.includes(n)) ? ((await (await route.fetch()).json()) as unknown[]) : names.map(() => failed);
+    const body = names.map((n, i) => (procedures.includes(n) ? failed : others[i]));
     await route.fulfill({ status: names.length > 1 ? 207 : 500, contentType: 'application/json', body: JSON.stringify(body) });
-  });
+  };
+  for (const procedure of procedures) await page.route(`**/api/trpc/*${procedure}*`, fail);
 }
 
 /**

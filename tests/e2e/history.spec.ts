@@ -170,11 +170,13 @@ test('History reports load failures, a failed job with its reason, and an empty 
   await signUpAndVerify(page, { email: uniqueEmail('e2e-history-errors') });
   await upgradeTo(page, 'starter');
 
-  // The list cannot load (after the client's retries): 'Error' / 'Failed to load validation history'.
+  // The list cannot load (after the client's retries, their back-off jumped over on the page's
+  // clock): 'Error' / 'Failed to load validation history'.
   await page.route('**/api/trpc/*jobs.list*', trpcReply('jobs.list', { error: 'database unavailable' }));
+  await page.clock.install();
   await page.goto('/dashboard/history');
   const loadToast = page.locator('[data-sonner-toast]', { hasText: 'Failed to load validation history' });
-  await expect(loadToast).toContainText('Error', { timeout: 30_000 });
+  await passesOnPageClock(page, { stepMs: 4_000, withinMs: 30_000 }, () => expect(loadToast).toContainText('Error', { timeout: 750 }));
   await page.unroute('**/api/trpc/*jobs.list*');
 
   // A failed job shows its stored reason; a completed one without rows says No Results.
@@ -204,7 +206,9 @@ test('History reports load failures, a failed job with its reason, and an empty 
   // Results that cannot load: 'Failed to load validation results'. A download that fails: 'Download Failed'.
   await page.route('**/api/trpc/*jobs.results*', trpcReply('jobs.results', { error: 'boom' }));
   await failed.getByRole('button', { name: 'View Results' }).click();
-  await expect(page.locator('[data-sonner-toast]', { hasText: 'Failed to load validation results' })).toContainText('Error', { timeout: 30_000 });
+  await passesOnPageClock(page, { stepMs: 4_000, withinMs: 30_000 }, () =>
+    expect(page.locator('[data-sonner-toast]', { hasText: 'Failed to load validation results' })).toContainText('Error', { timeout: 750 }),
+  );
   await page.route('**/api/jobs/*/export*', (route) =>
     route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: { code: 'CONFLICT', message: 'Results can be downloaded once the job has completed.' } }) }),
   );

@@ -3,7 +3,7 @@
 // keeps), Analytics dates written as every other page writes them, the collapsed sidebar's labels
 // for keyboard users, and the public pages on a 320 px phone.
 import { expect, test, type Page } from '@playwright/test';
-import { failProcedure, newUserOn, openDialog, SCREENSHOT_DIR } from './helpers';
+import { failProcedure, newUserOn, openDialog, passesOnPageClock, SCREENSHOT_DIR } from './helpers';
 
 const toastTitle = (page: Page, title: string) => page.locator('[data-sonner-toast] [data-title]').filter({ hasText: new RegExp(`^${title}$`) });
 
@@ -142,9 +142,11 @@ test("when Overview cannot load, it does not claim 'No recent activity yet' (sil
   await page.getByRole('button', { name: 'Validate Email' }).click();
   await expect(toastTitle(page, 'Validation Complete')).toBeVisible();
   await failProcedure(page, 'account.overview');
+  await page.clock.install();
   await page.goto('/dashboard');
   const recent = page.getByRole('main').getByRole('alert').filter({ hasText: 'Could not load your recent activity.' });
-  await expect(recent).toBeVisible({ timeout: 20_000 }); // after the query's retries
+  // After the query's retries, their back-off jumped over on the page's clock.
+  await passesOnPageClock(page, { stepMs: 4_000, withinMs: 20_000 }, () => expect(recent).toBeVisible({ timeout: 750 }));
   await expect(page.getByText('No recent activity yet')).toHaveCount(0);
   await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
   await page.unroute('**/api/trpc/*account.overview*');
@@ -156,10 +158,12 @@ test('when the profile cannot load, Settings says so and offers to try again ins
   test.setTimeout(90_000);
   await newUserOn(page, '/dashboard', { tag: 'rv14-profile-fail', name: 'Grace Hopper' });
   await failProcedure(page, 'account.profile.get');
+  await page.clock.install();
   await page.goto('/dashboard/settings');
   const form = page.getByRole('form', { name: 'Profile' });
   const failed = form.getByRole('alert').filter({ hasText: 'Could not load your profile.' });
-  await expect(failed).toBeVisible({ timeout: 20_000 }); // after the query's retries
+  // After the query's retries, their back-off jumped over on the page's clock.
+  await passesOnPageClock(page, { stepMs: 4_000, withinMs: 20_000 }, () => expect(failed).toBeVisible({ timeout: 750 }));
   await expect(form.getByLabel('Full Name')).toBeDisabled();
   await page.unroute('**/api/trpc/*account.profile.get*');
   await failed.getByRole('button', { name: 'Try again' }).click();
@@ -170,10 +174,11 @@ test('when the profile cannot load, Settings says so and offers to try again ins
 test("when the team cannot load, its tabs do not count 'Team Members (0)'", async ({ page }) => {
   test.setTimeout(90_000);
   await newUserOn(page, '/dashboard', { tag: 'rv14-team-fail', plan: 'pro' });
-  await failProcedure(page, 'team.members');
-  await failProcedure(page, 'team.invitations');
+  await failProcedure(page, 'team.members', 'team.invitations');
+  await page.clock.install();
   await page.goto('/dashboard/team');
-  await expect(page.getByText('Failed to load team data').first()).toBeVisible({ timeout: 20_000 });
+  // After the query's retries, their back-off jumped over on the page's clock.
+  await passesOnPageClock(page, { stepMs: 4_000, withinMs: 20_000 }, () => expect(page.getByText('Failed to load team data').first()).toBeVisible({ timeout: 750 }));
   await expect(page.getByRole('tab', { name: 'Team Members', exact: true })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Pending Invitations', exact: true })).toBeVisible();
   await page.unrouteAll();
