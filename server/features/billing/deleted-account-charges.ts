@@ -26,6 +26,9 @@ export async function applyDeletedAccountCharge(trx: Trx, e: WebhookBody, subscr
   const stopped = await trx
     .selectFrom('audit_log')
     .select('id')
+    // Entries of no account (audit_log_account_idx finds them): a webhook of a subscription that is
+    // not ours does not scan the whole log.
+    .where('account_id', 'is', null)
     .where('action', '=', 'user.deleted')
     .where(sql<boolean>`jsonb_exists(data->'subscriptions_stopped', ${subscriptionId})`)
     .executeTakeFirst();
