@@ -169,7 +169,7 @@ export class Engine implements Verifier {
     }
 
     const agePromise = this.rdap ? this.rdap.ageDays(domain) : Promise.resolve(null);
-    const route = await raceAbort(lookupMailRoute(this.dns, domain, mode === 'realtime'), signal);
+    const route = await raceAbort(lookupMailRoute(this.dns, domain, mode === 'realtime', (ip) => !isBlockedAddress(ip, this.o.allowPrivateNetworks)), signal);
     if (route.kind !== 'mx') {
       const hasMail = route.kind === 'dns_error' ? null : false;
       const age = route.kind === 'no_domain' ? null : await within(agePromise, HINT_GRACE_MS, null);

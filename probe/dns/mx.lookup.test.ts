@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDns, type FakeDns } from '../testing/fake-dns';
 import { dnsblListings, dnsblQueryName, isListingAnswer } from './dnsbl';
+import { isBlockedAddress } from '../net-guard';
 import { lookupMailRoute, sortByPriority } from './mx';
 import { DnsCache, dnsErrorKind } from './resolver';
 
@@ -38,6 +39,13 @@ beforeAll(async () => {
     // MX records whose exchange is an IP address (RFC 5321 2.3.5: a host name only).
     'numeric.test': { mx: [[10, '192.0.2.40']] },
     'numeric-and-named.test': { mx: [[5, '192.0.2.40'], [10, 'mx1.multi.test']] },
+    // An MX host whose A record is a private address (published by mistake, or split-horizon DNS leaking
+    // the inside address) while its AAAA record is public; and one whose only A record is 0.0.0.0.
+    'split.test': { mx: [[10, 'mx.split.test']] },
+    'mx.split.test': { a: ['10.0.0.25'], aaaa: ['2a00:1450:4001:81c::1a'] },
+    'split-implicit.test': { a: ['0.0.0.0'], aaaa: ['2a00:1450:4001:81c::1b'] },
+    'split-public.test': { mx: [[10, 'mx.split-public.test']] },
+    'mx.split-public.test': { a: ['10.0.0.25', '93.184.215.14'], aaaa: ['2a00:1450:4001:81c::1c'] },
     '2.2.0.192.bl.test': { a: ['127.0.0.2'] },
     '3.2.0.192.bl.test': { a: ['127.255.255.254'] },
   });
@@ -69,6 +77,17 @@ describe('mail route lookup', () => {
 
   it('uses the A record as implicit MX when there is no MX', async () => {
     expect(await lookupMailRoute(cache(), 'implicit.test')).toEqual({ kind: 'mx', implicit: true, hosts: [{ host: 'implicit.test', priority: 0, ips: ['192.0.2.10'] }] });
+  });
+
+  it('looks up the AAAA records of a host whose every A record the network guard refuses (a private or unspecified address), as a dual-stack MTA would reach it', async () => {
+    const public_ = (ip: string): boolean => !isBlockedAddress(ip, false);
+    const c = cache();
+    expect(await lookupMailRoute(c, 'split.test', false, public_)).toEqual({ kind: 'mx', implicit: false, hosts: [{ host: 'mx.split.test', priority: 10, ips: ['10.0.0.25', '2a00:1450:4001:81c::1a'] }] });
+    expect(await lookupMailRoute(c, 'split-implicit.test', false, public_)).toEqual({ kind: 'mx', implicit: true, hosts: [{ host: 'split-implicit.test', priority: 0, ips: ['0.0.0.0', '2a00:1450:4001:81c::1b'] }] });
+    // One usable A record is enough: no AAAA question (IPv4 stays the first choice).
+    const asked = dns.queries.length;
+    expect(await lookupMailRoute(c, 'split-public.test', false, public_)).toEqual({ kind: 'mx', implicit: false, hosts: [{ host: 'mx.split-public.test', priority: 10, ips: ['10.0.0.25', '93.184.215.14'] }] });
+    expect(dns.queries.slice(asked).some((q) => q.type === 28)).toBe(false);
   });
 
   it('falls back to AAAA for an implicit MX', async () => {

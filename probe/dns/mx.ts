@@ -57,11 +57,23 @@ async function throughAliases<T>(dns: DnsCache, name: string, urgent: boolean, a
   }
 }
 
-/** Addresses of one host: A first, AAAA only when there is no A. `urgent`: for a real-time check. */
-export async function hostAddresses(dns: DnsCache, host: string, urgent = false): Promise<{ ips: string[]; error: string | null }> {
+/** Whether an address may be connected to (the network guard); unset: every address may. */
+export type Usable = (ip: string) => boolean;
+
+/**
+ * Addresses of one host: A first, AAAA only when there is no A, or when no A record is `usable` (a
+ * private address published by mistake, split-horizon DNS leaking the inside one, 0.0.0.0): a
+ * dual-stack MTA still reaches such a host over IPv6, so its AAAA records follow the A records.
+ * `urgent`: for a real-time check.
+ */
+export async function hostAddresses(dns: DnsCache, host: string, urgent = false, usable?: Usable): Promise<{ ips: string[]; error: string | null }> {
   if (isIP(host)) return { ips: [host], error: null };
   const a = await throughAliases(dns, host, urgent, (n) => dns.a(n, urgent));
-  if (a.ok && a.records.length > 0) return { ips: a.records, error: null };
+  if (a.ok && a.records.length > 0) {
+    if (!usable || a.records.some(usable)) return { ips: a.records, error: null };
+    const aaaa = await throughAliases(dns, host, urgent, (n) => dns.aaaa(n, urgent));
+    return { ips: aaaa.ok ? [...a.records, ...aaaa.records] : a.records, error: null };
+  }
   const aaaa = await throughAliases(dns, host, urgent, (n) => dns.aaaa(n, urgent));
   if (aaaa.ok && aaaa.records.length > 0) return { ips: aaaa.records, error: null };
   const failed = [a, aaaa].find(isTransient);
@@ -73,13 +85,17 @@ export function sortByPriority<T extends { priority: number }>(records: T[]): T[
   return records.map((r, i) => ({ r, i })).sort((x, y) => x.r.priority - y.r.priority || x.i - y.i).map((x) => x.r);
 }
 
-/** The domain's mail route. `urgent`: a real-time check waits for it (its questions go ahead of bulk ones). */
-export async function lookupMailRoute(dns: DnsCache, domain: string, urgent = false): Promise<MailRoute> {
+/**
+ * The domain's mail route. `urgent`: a real-time check waits for it (its questions go ahead of bulk
+ * ones). `usable`: the network guard (a host none of whose A records it lets through has its AAAA
+ * records looked up too).
+ */
+export async function lookupMailRoute(dns: DnsCache, domain: string, urgent = false, usable?: Usable): Promise<MailRoute> {
   const mx = await throughAliases(dns, domain, urgent, (n) => dns.mx(n, urgent));
   if (!mx.ok) {
     if (mx.kind === 'nxdomain') return { kind: 'no_domain', detail: `${domain} does not exist (NXDOMAIN)` };
     if (mx.kind !== 'nodata') return { kind: 'dns_error', detail: mx.message };
-    return implicitRoute(dns, domain, urgent);
+    return implicitRoute(dns, domain, urgent, usable);
   }
   // RFC 7505: a null MX says the domain accepts no mail. Published next to real MX records (which it
   // MUST NOT be), it still does: Postfix refuses the whole answer ("does not accept mail (nullMX)").
@@ -93,11 +109,11 @@ export async function lookupMailRoute(dns: DnsCache, domain: string, urgent = fa
   if (real.length === 0 && numeric.length > 0) {
     return { kind: 'dns_error', detail: `the MX records of ${domain} name IP addresses (${numeric.map((r) => r.exchange).join(', ')}), not host names (RFC 5321 2.3.5): mail servers such as Postfix and Exim do not deliver there` };
   }
-  if (real.length === 0) return implicitRoute(dns, domain, urgent);
+  if (real.length === 0) return implicitRoute(dns, domain, urgent, usable);
   const sorted = sortByPriority(real);
   const asked = sorted.slice(0, MAX_MX_HOSTS_LOOKED_UP);
   const unresolved = sorted.slice(MAX_MX_HOSTS_LOOKED_UP).map((r) => r.exchange.replace(/\.$/, '').toLowerCase());
-  const resolved = await Promise.all(asked.map(async (r) => ({ r, addr: await hostAddresses(dns, r.exchange.replace(/\.$/, ''), urgent) })));
+  const resolved = await Promise.all(asked.map(async (r) => ({ r, addr: await hostAddresses(dns, r.exchange.replace(/\.$/, ''), urgent, usable) })));
   const hosts = resolved.filter((x) => x.addr.ips.length > 0).map((x) => ({ host: x.r.exchange.replace(/\.$/, '').toLowerCase(), priority: x.r.priority, ips: x.addr.ips }));
   if (hosts.length > 0) return { kind: 'mx', implicit: false, hosts, ...(unresolved.length > 0 ? { unresolved } : {}) };
   const error = resolved.find((x) => x.addr.error !== null);
@@ -108,8 +124,8 @@ export async function lookupMailRoute(dns: DnsCache, domain: string, urgent = fa
   return { kind: 'no_mx', detail: `no MX host of ${domain} has an address` };
 }
 
-async function implicitRoute(dns: DnsCache, domain: string, urgent: boolean): Promise<MailRoute> {
-  const addr = await hostAddresses(dns, domain, urgent);
+async function implicitRoute(dns: DnsCache, domain: string, urgent: boolean, usable: Usable | undefined): Promise<MailRoute> {
+  const addr = await hostAddresses(dns, domain, urgent, usable);
   if (addr.ips.length > 0) return { kind: 'mx', implicit: true, hosts: [{ host: domain, priority: 0, ips: addr.ips }] };
   if (addr.error) return { kind: 'dns_error', detail: addr.error };
   return { kind: 'no_mx', detail: `${domain} has no MX and no A/AAAA record` };

@@ -58,6 +58,8 @@ export async function startScriptedSmtp(o: {
   banner?: string | null;
   bannerDelayMs?: number;
   reply: (line: string, state: { commands: string[]; writes: number }) => string | null;
+  /** The loopback address to listen on (default 127.0.0.1; '::1' for a server reached over IPv6). */
+  host?: string;
 }): Promise<RunningServer & { commandsSeen: string[][]; packets: string[][] }> {
   const counters: ServerCounters = { connections: 0, current: 0, maxConcurrent: 0, rcptsPerSession: [] };
   const commandsSeen: string[][] = [];
@@ -93,7 +95,7 @@ export async function startScriptedSmtp(o: {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(0, o.host ?? '127.0.0.1', () => resolve()));
   const port = (server.address() as net.AddressInfo).port;
   return {
     port,
