@@ -377,6 +377,23 @@ test('Contact from the keyboard: Send shows Sending..., then Message Sent! with 
   expect(requests).toEqual([]);
 });
 
+test('Contact: a field of spaces only is not filled in; nothing is "sent", the field says so and everything typed stays', async ({ page }) => {
+  await page.goto('/contact');
+  await page.getByLabel('Name').fill('Jane Cooper');
+  await page.getByLabel('Email').fill('jane@example.com');
+  await page.getByLabel('Subject').fill('   ');
+  await page.getByLabel('Message').fill('About 2 million addresses a month.');
+  await page.getByRole('button', { name: 'Send Message' }).click();
+  await expect(page.getByLabel('Subject')).toBeFocused();
+  expect(await page.getByLabel('Subject').evaluate((el: HTMLInputElement) => el.validationMessage)).not.toBe('');
+  await expect(page.getByRole('button', { name: 'Send Message' })).toBeVisible();
+  await expect(page.getByLabel('Message')).toHaveValue('About 2 million addresses a month.');
+  // Once filled in, it sends.
+  await page.getByLabel('Subject').fill('Volumes');
+  await page.getByRole('button', { name: 'Send Message' }).click();
+  await expect(page.getByText('Message Sent!')).toBeVisible();
+});
+
 test('switching between Sign In and Sign Up (arrow keys or clicks) keeps the email typed, never the password', async ({ page }) => {
   await page.goto('/auth');
   const email = uniqueEmail('rv-tab-switch');

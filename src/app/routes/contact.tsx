@@ -13,6 +13,7 @@ import { Textarea } from '../../components/ui/textarea';
 const PHONE_DISPLAY = '+1 (415) 555-0142';
 const PHONE_HREF = 'tel:+14155550142';
 const SEND_DELAY_MS = 1000;
+const FILL_IN_MESSAGE = 'Please fill in this field.';
 
 const emptyForm = { name: '', email: '', subject: '', message: '' };
 
@@ -25,12 +26,27 @@ function ContactForm() {
   useEffect(() => () => clearTimeout(timer.current), []);
 
   function update(field: keyof typeof emptyForm) {
-    return (e: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: e.target.value }));
+    return (e: { target: HTMLInputElement | HTMLTextAreaElement }) => {
+      e.target.setCustomValidity('');
+      setForm((f) => ({ ...f, [field]: e.target.value }));
+    };
   }
 
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     if (sending) return;
+    // All four are required (spec section 5): spaces only pass the browser's own check but say
+    // nothing, so that field is marked as not filled in and nothing is "sent" (what was typed stays).
+    const blank = (Object.keys(emptyForm) as (keyof typeof emptyForm)[]).find((k) => form[k].trim() === '');
+    if (blank) {
+      const el = e.currentTarget.elements.namedItem(blank);
+      if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+        el.setCustomValidity(FILL_IN_MESSAGE);
+        el.reportValidity();
+        el.focus();
+      }
+      return;
+    }
     setSending(true);
     timer.current = setTimeout(() => {
       toast.success('Message Sent!', { description: "We'll get back to you within 24 hours." });
