@@ -16,6 +16,20 @@ import { CLIENT_HOST_HEADER } from './auth-routes';
 export type SecurityChange = 'password' | 'two-factor-on' | 'two-factor-off';
 export type SecurityNotice = (change: SecurityChange, user: { id: string; email: string }, request: Request | undefined) => Promise<void>;
 
+/** Where a reset link lands (the SPA's new-password form), when the request named no return address. */
+const RESET_FORM_PATH = '/auth?step=reset';
+
+/**
+ * A reset asked for without redirectTo (a script, another client) made a link whose empty
+ * callbackURL better-auth sends to /api/auth/error, which answers nothing (a JSON 404): it lands on
+ * the reset form instead, as the SPA's own requests do.
+ */
+function landOnResetForm(link: string): string {
+  const u = new URL(link);
+  if (!u.searchParams.get('callbackURL')) u.searchParams.set('callbackURL', RESET_FORM_PATH);
+  return u.toString();
+}
+
 /** Every verification link returns to /dashboard (spec section 4), whichever flow sent it. */
 function landOnDashboard(link: string): string {
   const u = new URL(link);
@@ -123,7 +137,7 @@ export function authMails(d: AuthMailDeps) {
       subject: `Reset your ${name} password`,
       intro: `Somebody (we hope you) asked to reset the password of your ${name} account. The link works for one hour.`,
       cta: 'Choose a new password',
-      url: onAppOrigin(url),
+      url: onAppOrigin(landOnResetForm(url)),
       outro: "If you didn't ask for this, ignore this email: your password stays as it is.",
     }));
   };

@@ -34,6 +34,21 @@ describe('password reset', () => {
     expect((await visitor.request('/api/auth/reset-password', { json: { newPassword: 'third-password', token } })).status).toBe(400);
   });
 
+  it('a reset asked for without a return address (a script, another client) still mails a link that lands on the reset form, never a JSON 404', async () => {
+    await signUpVerified(ts, { email: 'no-return@example.com', password: 'old-password' });
+    const visitor = new Browserless(ts.url);
+    expect((await visitor.request('/api/auth/request-password-reset', { json: { email: 'no-return@example.com' } })).status).toBe(200);
+    const follow = await visitor.request(await resetLink('no-return@example.com'));
+    expect(follow.status).toBe(302);
+    const landing = new URL(follow.headers.get('location')!, ts.url);
+    expect(landing.pathname).toBe('/auth');
+    expect(landing.searchParams.get('step')).toBe('reset');
+    const token = landing.searchParams.get('token')!;
+    expect(token).toBeTruthy();
+    expect((await visitor.request('/api/auth/reset-password', { json: { newPassword: 'new-password', token } })).status).toBe(200);
+    expect((await visitor.request('/api/auth/sign-in/email', { json: { email: 'no-return@example.com', password: 'new-password' } })).status).toBe(200);
+  });
+
   it('keeps only a digest of a reset link in the database: someone who reads the tables cannot choose a password with what they read', async () => {
     await signUpVerified(ts, { email: 'digest-only@example.com', password: 'old-password' });
     const visitor = new Browserless(ts.url);
