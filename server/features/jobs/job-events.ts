@@ -1,6 +1,11 @@
 // Live job changes: one LISTEN 'validation_job' connection per process, fanned out to every
 // subscriber in it. The trigger on validation_job NOTIFYs on any insert/update/delete, whichever
 // process (web, worker, CLI) made it, so every web process sees every change.
+// When that connection is lost (a database restart or failover, a pooler or an operator ending it),
+// the NOTIFYs sent until a new LISTEN is in place are gone for good: every subscriber is told
+// (onLost) and its stream ends, so the page reconnects and reloads what it shows (polling while it
+// cannot). A stream kept open across the loss showed a job finished meanwhile as processing until
+// the page was reloaded. The next subscriber opens a new connection.
 import pg from 'pg';
 
 export interface JobChangeEvent {
@@ -11,25 +16,39 @@ export interface JobChangeEvent {
 
 type Listener = (e: JobChangeEvent) => void;
 
+interface Subscriber {
+  onEvent: Listener;
+  /** The LISTEN connection was lost: changes may have been missed, and no more are heard. */
+  onLost?: () => void;
+}
+
 export class JobEventHub {
   private client: pg.Client | null = null;
   private connecting: Promise<void> | null = null;
-  private readonly listeners = new Set<Listener>();
+  private readonly listeners = new Set<Subscriber>();
   private idleTimer: NodeJS.Timeout | null = null;
-  private closed = false;
 
   constructor(private readonly connectionString: string) {}
 
-  /** Subscribes; resolves once LISTEN is active. The returned function unsubscribes. */
-  async subscribe(fn: Listener): Promise<() => void> {
-    this.listeners.add(fn);
+  /**
+   * Subscribes; resolves once LISTEN is active. The returned function unsubscribes. Should the
+   * connection be lost, `onLost` is called and the subscriber is dropped (subscribe again).
+   */
+  async subscribe(fn: Listener, onLost?: () => void): Promise<() => void> {
+    const sub: Subscriber = { onEvent: fn, onLost };
+    this.listeners.add(sub);
     if (this.idleTimer) {
       clearTimeout(this.idleTimer);
       this.idleTimer = null;
     }
-    await this.ensureListening();
+    try {
+      await this.ensureListening();
+    } catch (err) {
+      this.listeners.delete(sub);
+      throw err;
+    }
     return () => {
-      this.listeners.delete(fn);
+      this.listeners.delete(sub);
       if (this.listeners.size === 0 && !this.idleTimer) {
         // Keep the connection a little in case the page reconnects; then give it back.
         this.idleTimer = setTimeout(() => {
@@ -68,7 +87,7 @@ export class JobEventHub {
       }
       for (const l of this.listeners) {
         try {
-          l(e);
+          l.onEvent(e);
         } catch (err) {
           console.error('[job-events] listener failed:', err);
         }
@@ -76,14 +95,36 @@ export class JobEventHub {
     });
     client.on('error', (err) => {
       console.error('[job-events] connection error:', err.message);
-      if (this.client === client) this.client = null;
-      void client.end().catch(() => undefined);
-      // Reconnect while anyone listens.
-      if (!this.closed && this.listeners.size > 0) setTimeout(() => void this.ensureListening().catch(() => undefined), 1_000).unref();
+      this.lost(client);
     });
-    await client.connect();
-    await client.query('LISTEN validation_job');
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      await client.query('LISTEN validation_job');
+    } catch (err) {
+      void client.end().catch(() => undefined);
+      throw err;
+    }
     this.client = client;
+  }
+
+  /**
+   * The LISTEN connection `client` is gone: what was notified until a new one listens is lost, so
+   * every subscriber is told and dropped (their streams end; a reconnecting page reloads).
+   */
+  private lost(client: pg.Client): void {
+    if (this.client !== client) return; // not yet listening (connect() fails instead), or already handled
+    this.client = null;
+    void client.end().catch(() => undefined);
+    const subs = [...this.listeners];
+    this.listeners.clear();
+    for (const l of subs) {
+      try {
+        l.onLost?.();
+      } catch (err) {
+        console.error('[job-events] listener failed:', err);
+      }
+    }
   }
 
   private async disconnect(): Promise<void> {
@@ -93,7 +134,6 @@ export class JobEventHub {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     this.listeners.clear();
     if (this.idleTimer) clearTimeout(this.idleTimer);
     await this.disconnect();
@@ -125,15 +165,24 @@ export function jobEventHub(pool: pg.Pool): JobEventHub {
 export async function* accountJobEvents(pool: pg.Pool, accountId: string, signal: AbortSignal | undefined): AsyncGenerator<JobChangeEvent> {
   const queue: JobChangeEvent[] = [];
   let wake: (() => void) | null = null;
-  const unsubscribe = await jobEventHub(pool).subscribe((e) => {
-    if (e.accountId !== accountId) return;
-    queue.push(e);
-    wake?.();
-  });
+  let lost = false;
+  const unsubscribe = await jobEventHub(pool).subscribe(
+    (e) => {
+      if (e.accountId !== accountId) return;
+      queue.push(e);
+      wake?.();
+    },
+    () => {
+      // Changes may have been missed: the stream ends (after what was heard), the page reconnects and reloads.
+      lost = true;
+      wake?.();
+    },
+  );
   const onAbort = () => wake?.();
   signal?.addEventListener('abort', onAbort);
   try {
     while (!signal?.aborted) {
+      if (lost && queue.length === 0) return;
       if (queue.length === 0) {
         await new Promise<void>((resolve) => {
           wake = resolve;
