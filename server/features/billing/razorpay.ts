@@ -105,9 +105,13 @@ function razorpayGateway(keyId: string, keySecret: string, baseURL: string, webh
   if (!rzp) {
     rzp = new Razorpay({ key_id: keyId, key_secret: keySecret });
     // The SDK has no base-URL option; its axios instance is public (STACK.md section 11).
-    const defaults = (rzp as unknown as { api: { rq: { defaults: { baseURL: string; timeout: number } } } }).api.rq.defaults;
+    const defaults = (rzp as unknown as { api: { rq: { defaults: { baseURL: string; timeout: number; maxRedirects: number } } } }).api.rq.defaults;
     defaults.baseURL = baseURL.replace(/\/$/, '');
     defaults.timeout = 15_000;
+    // axios follows up to 5 redirects by default: an answer from wherever a 3xx pointed would be
+    // taken as Razorpay's (a subscription's status, a refund). Razorpay's API never redirects; a 3xx
+    // is a failed call, as a webhook receiver's is.
+    defaults.maxRedirects = 0;
     clients.set(cacheKey, rzp);
   }
   const client = rzp;
