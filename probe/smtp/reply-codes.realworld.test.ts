@@ -43,6 +43,13 @@ const falseInvalid: Case[] = [
   ['5.1.1 with a recipient not authorized for us', ['550 5.1.1 <alice@example.com>: You are not authorized to send mail to this recipient'], 'policy_block'],
   ['5.1.1 with unauthorized mail', ['550 5.1.1 Unauthorized sender for this recipient'], 'policy_block'],
   ['our account, in the second person', ['550 Your account has been disabled'], 'policy_block'],
+  // Postfix's reject_unverified_recipient (unverified_recipient_reject_code = 550) bounces with its own
+  // probe's reason: about the route to the next hop (every address of the domain, real ones too), or
+  // the next hop's own reply, which says what it says.
+  ['Postfix reject_unverified_recipient: its probe looped (a relay misconfigured)', ['550 5.1.1 <alice@example.com>: Recipient address rejected: undeliverable address: mail for example.com loops back to myself'], 'policy_block'],
+  ['Postfix reject_unverified_recipient: the next hop has no address', ['550 5.1.1 <alice@example.com>: Recipient address rejected: undeliverable address: Host or domain name not found. Name service error for name=exchange.corp.example.com type=A: Host not found'], 'policy_block'],
+  ['Postfix reject_unverified_recipient: the next hop refused its probe (a bare 550)', ['550 5.1.1 <alice@example.com>: Recipient address rejected: undeliverable address: host exchange.corp.example.com[192.0.2.10] said: 550 Message rejected (in reply to RCPT TO command)'], 'policy_block'],
+  ['Postfix reject_unverified_recipient: the next hop refused its MAIL FROM', ['550 5.1.1 <alice@example.com>: Recipient address rejected: undeliverable address: host exchange.corp.example.com[192.0.2.10] said: 550 5.7.1 Client does not have permissions to send as this sender (in reply to MAIL FROM command)'], 'policy_block'],
   // The mailbox exists and gets more mail than Google lets in: a rate, under the "disabled" code 5.2.1.
   ['Gmail receiving rate, permanent (5.2.1)', ['550-5.2.1 The user you are trying to contact is receiving mail at a rate that', '550-5.2.1 prevents additional messages from being delivered. For more', '550-5.2.1 information, please visit', '550 5.2.1  https://support.google.com/mail/?p=ReceivingRatePerm p41si4843565qte.548 - gsmtp'], 'policy_block'],
   ['receiving too quickly under 5.2.1', ['550 5.2.1 The user you are trying to contact is receiving mail too quickly'], 'policy_block'],
@@ -109,6 +116,8 @@ const passing: Case[] = [
   ['Postfix relay recipient table', ['550 5.1.1 <nobody@example.com>: Recipient address rejected: User unknown in relay recipient table'], 'mailbox_not_found'],
   ['Postfix/Zimbra virtual alias table', ['550 5.1.1 <nobody@example.com>: Recipient address rejected: User unknown in virtual alias table'], 'mailbox_not_found'],
   ['Postfix reject_unverified_recipient (downstream said unknown)', ['550 5.1.1 <nobody@example.com>: Recipient address rejected: undeliverable address: host mail.example.com[192.0.2.10] said: 550 5.1.1 <nobody@example.com>: Recipient address rejected: User unknown in virtual mailbox table (in reply to RCPT TO command)'], 'mailbox_not_found'],
+  ['Postfix reject_unverified_recipient (local delivery said unknown)', ['550 5.1.1 <nobody@example.com>: Recipient address rejected: undeliverable address: unknown user: "nobody"'], 'mailbox_not_found'],
+  ['Postfix reject_unverified_recipient (downstream said disabled)', ['550 5.1.1 <nobody@example.com>: Recipient address rejected: undeliverable address: host mail.example.com[192.0.2.10] said: 550 5.2.1 <nobody@example.com>: Mailbox disabled (in reply to RCPT TO command)'], 'mailbox_disabled'],
   ['Postfix reject_unverified_recipient in progress', ['450 4.1.1 <nobody@example.com>: Recipient address rejected: unverified address: Address verification in progress'], 'temporary'],
   ['Postfix reject_unknown_recipient_domain', ['450 4.1.2 <nobody@example.com>: Recipient address rejected: Domain not found'], 'temporary'],
   ['Postfix reject_unauth_destination', ['554 5.7.1 <nobody@example.com>: Relay access denied'], 'policy_block'],

@@ -142,7 +142,42 @@ export function classifyReply(reply: Reply): ReplyClass {
   return cls;
 }
 
+/**
+ * Postfix's reject_unverified_recipient refusing with its own address probe's bounce: "550 5.1.1 <a@b>:
+ * Recipient address rejected: undeliverable address: <why>" (unverified_recipient_reject_code = 550).
+ */
+const UNVERIFIED = /\bundeliverable address:\s*(.*)$/i;
+/** The probe's why: the next hop's own reply ("host h[192.0.2.1] said: 550 5.1.1 … (in reply to RCPT TO command)"). */
+const NEXT_HOP_SAID = /\bsaid: ?(\d{3})[ -]?(?:([245]\.\d{1,3}\.\d{1,3})\b)?(.*)$/i;
+/** Postfix's note of the command the next hop refused ("(in reply to RCPT TO command)"). */
+const IN_REPLY_TO = /\(in reply to ([^)]*)\)\s*$/i;
+const MAILBOX_ANSWERS: readonly ReplyClass[] = ['mailbox_not_found', 'mailbox_disabled', 'mailbox_full'];
+
+/**
+ * What Postfix's address probe found, when the reply is its bounce (null otherwise): the next hop's
+ * own answer to its RCPT TO says what it says of the mailbox; a refusal of its MAIL FROM, or a reason
+ * about the route ("mail for example.com loops back to myself", "Host or domain name not found",
+ * "connect to …: Connection refused") refuses every address of the domain, real ones too: nothing
+ * about this mailbox. A reason of the probe's own local delivery ("unknown user: "x"") still is.
+ */
+function unverifiedClass(reply: Reply): ReplyClass | null {
+  if (reply.code < 500 || reply.code > 599) return null;
+  const why = UNVERIFIED.exec(reply.text)?.[1];
+  if (why === undefined) return null;
+  const said = NEXT_HOP_SAID.exec(why);
+  if (said) {
+    const text = said[3] ?? '';
+    const inReplyTo = IN_REPLY_TO.exec(text);
+    if (inReplyTo && !/^rcpt to\b/i.test(inReplyTo[1]?.trim() ?? '')) return 'policy_block';
+    const cls = classifyByTable({ code: Number(said[1]), enhanced: said[2] ?? null, text: (inReplyTo ? text.slice(0, inReplyTo.index) : text).trim() });
+    return MAILBOX_ANSWERS.includes(cls) ? cls : 'policy_block';
+  }
+  return NOT_FOUND.test(why) || NOT_FOUND_ELSEWHERE.test(why) ? null : 'policy_block';
+}
+
 function classifyByTable(reply: Reply): ReplyClass {
+  const unverified = unverifiedClass(reply);
+  if (unverified !== null) return unverified;
   const code = String(reply.code);
   const enhanced = reply.enhanced ?? '';
   let words: string | undefined;
