@@ -4,7 +4,7 @@
 // second submit here comes in the next task, before the page answers, as a fast double-click's does.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { withE2eDb } from './db';
-import { newUserOn } from './helpers';
+import { followMailLink, newUserOn, signUpAndVerify, uniqueEmail } from './helpers';
 
 /** Counts the tRPC calls to `procedure` this page makes from now on. */
 function countCalls(page: Page, procedure: string): () => number {
@@ -76,4 +76,38 @@ test('White-label: Save colour pressed twice saves once and says so once', async
   await expect(page.getByText('Branding saved').first()).toBeVisible();
   await expect(page.getByText('Branding saved')).toHaveCount(1);
   expect(calls()).toBe(1);
+});
+
+/** How many /dev/outbox mails to `to` mention `subject`. */
+async function mailsTo(page: Page, to: string, subject: string): Promise<number> {
+  const html = await (await page.request.get('/dev/outbox')).text();
+  return html.split('<article').filter((a) => a.includes(to) && a.includes(subject)).length;
+}
+
+test('Forgot password: Send Reset Link pressed twice mails one link; Set New Password pressed twice changes it once, with no Error', async ({ page, context }) => {
+  const email = uniqueEmail('rv-dbl-reset');
+  await signUpAndVerify(page, { email, password: 'first-password' });
+  await context.clearCookies();
+  await page.goto('/auth?step=forgot');
+  await page.getByLabel('Email').fill(email);
+  await submitTwice(page.getByRole('button', { name: 'Send Reset Link' }));
+  await expect(page.getByText("If an account exists for that address, we've sent a link to reset your password.").first()).toBeVisible();
+  await expect.poll(() => mailsTo(page, email, 'Reset your Mailvet password')).toBeGreaterThan(0);
+  expect(await mailsTo(page, email, 'Reset your Mailvet password'), 'reset mails').toBe(1);
+
+  await followMailLink(page, email, 'Reset your Mailvet password');
+  await page.getByRole('textbox', { name: 'New password', exact: true }).fill('second-password');
+  await page.getByLabel('Confirm new password').fill('second-password');
+  await submitTwice(page.getByRole('button', { name: 'Set New Password' }));
+  await expect(page.getByText('You can now sign in with your new password.')).toBeVisible();
+  await expect(page.getByRole('form', { name: 'Sign in' })).toBeVisible();
+  await expect(page.locator('[data-sonner-toast]', { hasText: 'Error' })).toHaveCount(0);
+
+  // Sign In pressed twice signs in once: one 'Welcome Back!'.
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('second-password');
+  await submitTwice(page.getByRole('button', { name: 'Sign In' }));
+  await page.waitForURL('**/dashboard');
+  await expect(page.getByText('Successfully logged in.').first()).toBeVisible();
+  await expect(page.getByText('Successfully logged in.')).toHaveCount(1);
 });

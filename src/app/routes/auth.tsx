@@ -15,6 +15,7 @@ import { ForgotPasswordForm, ResetPasswordForm } from '../../features/auth/passw
 import { InvitationNotice } from '../../features/team/invitation-notice';
 import { useInvitationId, useInvitationLanding } from '../../features/team/use-invitation-landing';
 import { usePageTitle } from '../../hooks/use-page-title';
+import { useSubmitOnce } from '../../hooks/use-submit-once';
 import { useTabParam } from '../../hooks/use-tab-param';
 import { authClient } from '../../lib/auth-client';
 import { useTRPC } from '../../lib/trpc';
@@ -66,8 +67,8 @@ function SignInForm({ onTwoFactor, onForgot, email, onEmail }: { onTwoFactor: ()
   const navigate = useNavigate();
   const landing = useInvitationLanding();
   const [busy, setBusy] = useState(false);
-  async function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
+  // A double-click or a second Enter while signing in is ignored (two sign-ins, two toasts).
+  const submit = useSubmitOnce(async (e: FormEvent<HTMLFormElement>) => {
     const form = new FormData(e.currentTarget);
     setBusy(true);
     const { data, error } = await authClient.signIn.email({ email: String(form.get('email')), password: String(form.get('password')) });
@@ -82,7 +83,7 @@ function SignInForm({ onTwoFactor, onForgot, email, onEmail }: { onTwoFactor: ()
     }
     toast.success(AUTH_TOASTS.welcomeTitle, { description: AUTH_TOASTS.welcomeBody });
     navigate(landing, { replace: true });
-  }
+  });
   return (
     <form onSubmit={submit} className="space-y-4" aria-label="Sign in">
       <div className="space-y-1.5">
@@ -106,8 +107,8 @@ function SignUpForm({ email: typed, onEmail }: SharedEmail) {
   const landing = useInvitationLanding();
   const [busy, setBusy] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  async function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
+  // A double-click or a second Enter while signing up is ignored (one sign-up, one toast).
+  const submit = useSubmitOnce(async (e: FormEvent<HTMLFormElement>) => {
     const formEl = e.currentTarget;
     const form = new FormData(formEl);
     const email = String(form.get('email'));
@@ -126,7 +127,7 @@ function SignUpForm({ email: typed, onEmail }: SharedEmail) {
     toast.success(AUTH_TOASTS.checkEmailTitle, { description: AUTH_TOASTS.checkEmailBody, duration: 6000 });
     formEl.reset();
     setSentTo(email);
-  }
+  });
   return (
     <form onSubmit={submit} className="space-y-4" aria-label="Sign up">
       {sentTo && (
@@ -153,8 +154,8 @@ function TwoFactorForm({ onCancel }: { onCancel: () => void }) {
   const navigate = useNavigate();
   const landing = useInvitationLanding();
   const [busy, setBusy] = useState(false);
-  async function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
+  // A double-click or a second Enter while checking is ignored: the code, once used, would answer 'Login Failed'.
+  const submit = useSubmitOnce(async (e: FormEvent<HTMLFormElement>) => {
     const code = String(new FormData(e.currentTarget).get('code')).replace(/\s/g, '');
     setBusy(true);
     const { error } = await authClient.twoFactor.verifyTotp({ code });
@@ -167,7 +168,7 @@ function TwoFactorForm({ onCancel }: { onCancel: () => void }) {
     }
     toast.success(AUTH_TOASTS.welcomeTitle, { description: AUTH_TOASTS.welcomeBody });
     navigate(landing, { replace: true });
-  }
+  });
   return (
     <form onSubmit={submit} className="space-y-4" aria-label="Two-factor verification">
       <p className="text-sm text-slate-600">Enter the 6-digit code from your authenticator app.</p>

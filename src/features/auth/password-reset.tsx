@@ -7,14 +7,15 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { PasswordField } from '../../components/ui/password-input';
 import { paths } from '../../config/paths';
+import { useSubmitOnce } from '../../hooks/use-submit-once';
 import { authClient } from '../../lib/auth-client';
 import { AUTH_TOASTS, serverMessage } from './messages';
 
 export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
   const [busy, setBusy] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  async function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
+  // A double-click or a second Enter while asking is ignored (two reset mails).
+  const submit = useSubmitOnce(async (e: FormEvent<HTMLFormElement>) => {
     const email = String(new FormData(e.currentTarget).get('email')).trim();
     setBusy(true);
     const { error } = await authClient.requestPasswordReset({ email, redirectTo: `${paths.auth}?step=reset` });
@@ -26,7 +27,7 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
     // The same answer whether or not the address has an account (no account enumeration).
     toast.success(AUTH_TOASTS.checkEmailTitle, { description: AUTH_TOASTS.resetSentBody });
     setSentTo(email);
-  }
+  });
   return (
     <form onSubmit={submit} className="space-y-4" aria-label="Reset password">
       <p className="text-sm text-slate-600">Enter your account's email address and we'll send you a link to choose a new password.</p>
@@ -45,19 +46,12 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
   );
 }
 
-export function ResetPasswordForm({ token, invalid, onDone }: { token: string | null; invalid: boolean; onDone: () => void }) {
+export function ResetPasswordForm({ token, invalid, onDone }: { token: string | null; invalid: boolean; onDone: () => void | Promise<void> }) {
   const [busy, setBusy] = useState(false);
   const [mismatch, setMismatch] = useState(false);
-  if (invalid || !token) {
-    return (
-      <div className="space-y-4" role="alert">
-        <p className="text-sm text-slate-700">This password reset link is invalid or has expired. Request a new one.</p>
-        <Button className="w-full" onClick={onDone}>Back to sign in</Button>
-      </div>
-    );
-  }
-  async function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
+  // A double-click or a second Enter while saving is ignored: the link's token works once, so the
+  // second try answered 'Error' under 'Password Updated'.
+  const submit = useSubmitOnce(async (e: FormEvent<HTMLFormElement>) => {
     const form = new FormData(e.currentTarget);
     const newPassword = String(form.get('password'));
     if (newPassword !== String(form.get('confirm'))) {
@@ -73,7 +67,15 @@ export function ResetPasswordForm({ token, invalid, onDone }: { token: string | 
       return;
     }
     toast.success(AUTH_TOASTS.passwordUpdatedTitle, { description: AUTH_TOASTS.passwordUpdatedBody });
-    onDone();
+    await onDone();
+  });
+  if (invalid || !token) {
+    return (
+      <div className="space-y-4" role="alert">
+        <p className="text-sm text-slate-700">This password reset link is invalid or has expired. Request a new one.</p>
+        <Button className="w-full" onClick={() => void onDone()}>Back to sign in</Button>
+      </div>
+    );
   }
   return (
     <form onSubmit={submit} className="space-y-4" aria-label="Choose a new password">
