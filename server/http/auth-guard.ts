@@ -40,6 +40,14 @@ export function authAllowlistGuard(basePath = '/api/auth') {
       res.status(404).json({ code: 'NOT_FOUND', message: 'Not found' });
       return;
     }
+    // HEAD is safe (RFC 9110 §9.2.1), but the GET of a verification link verifies the address and
+    // may sign in: a mail scanner or link checker that probes the link with HEAD did that for the
+    // address's owner, activating an account someone else may have signed up. It is answered here,
+    // with nothing changed; opening the link (GET) does the work.
+    if (head && HEAD_WITHOUT_EFFECT.has(pathname)) {
+      res.status(200).end();
+      return;
+    }
     // better-auth's Node adapter builds its Request from req.headers: drop any client-sent copy
     // of our header, then add Express's answer.
     delete req.headers[CLIENT_IP_HEADER];
@@ -62,6 +70,9 @@ export function authAllowlistGuard(basePath = '/api/auth') {
     next();
   };
 }
+
+/** GET routes whose answer changes something (verify-email: the address, a session): a HEAD of them runs nothing. */
+const HEAD_WITHOUT_EFFECT = new Set(['/verify-email']);
 
 /** better-auth's two-factor trust cookie (`better-auth.trust_device`; `__Host-` prefixed over https, `__Secure-` before). */
 const TRUST_DEVICE_COOKIE = /(?:^|;)\s*(?:__Secure-|__Host-)?better-auth\.trust_device\s*=/i;

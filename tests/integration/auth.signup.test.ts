@@ -90,6 +90,25 @@ describe('sign-up', () => {
     expect((await laptop.trpcQuery('account.me')).body.result.data.user.email).toBe('pia@example.com');
   });
 
+  it("a HEAD of the verification link (a mail scanner or link checker probing it) changes nothing: the address stays unverified and nobody is signed in until the link is opened", async () => {
+    // Someone signs up Quinn's address; the mail lands in a mailbox whose security scanner probes every link.
+    const own = new Browserless(ts.url);
+    await own.request('/api/auth/sign-up/email', { json: { name: 'Quinn', email: 'quinn@example.com', password: 'engine42', callbackURL: '/dashboard' } });
+    const link = await verificationLink(ts, 'quinn@example.com');
+    const ownCookie = [...own.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    for (const headers of [{}, { cookie: ownCookie }] as Array<Record<string, string>>) {
+      const probed = await fetch(link, { method: 'HEAD', headers, redirect: 'manual' });
+      expect(probed.status, JSON.stringify(headers)).toBeLessThan(400);
+      expect(probed.headers.getSetCookie(), JSON.stringify(headers)).toEqual([]);
+    }
+    const user = await ts.testDb.db.selectFrom('user').select(['id', 'emailVerified']).where('email', '=', 'quinn@example.com').executeTakeFirstOrThrow();
+    expect(user.emailVerified).toBe(false);
+    expect(await ts.testDb.db.selectFrom('session').select('id').where('userId', '=', user.id).execute()).toEqual([]);
+    // Opened (GET), the link verifies the address and signs in the browser that signed up.
+    expect((await own.request(link)).status).toBe(302);
+    expect((await own.trpcQuery('account.me')).body.result.data.user.email).toBe('quinn@example.com');
+  });
+
   it('answers a duplicate sign-up like a new one, creates nothing and tells the real owner', async () => {
     await signUpVerified(ts, { email: 'dup@example.com', name: 'First' });
     const before = await counts();
