@@ -30,4 +30,29 @@ describe('cancelling an unpaid subscription', () => {
     const overview = (await client.trpcQuery('billing.overview')).body.result.data;
     expect(overview).toMatchObject({ plan: 'free', status: 'none', cancelAtPeriodEnd: false });
   });
+
+  it('a retry Razorpay charged just before that stop, heard of after it, is refunded and the account stays on Free', async () => {
+    const client = await signUpVerified(ts, { email: `cancel-unpaid-race-${Date.now().toString(36)}@example.com`, name: 'Payer' });
+    const accountId = (await client.trpcQuery('account.me')).body.result.data.accountId as string;
+    const co = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+    rzp.setNow(Math.floor(Date.now() / 1000) - 31 * 86_400);
+    await rzp.pay(co.subscriptionId);
+    rzp.setNow(Math.floor(Date.now() / 1000) - 60);
+    await rzp.failRenewal(co.subscriptionId);
+    const credits = (await ts.testDb.db.selectFrom('account').select('credits_balance').where('id', '=', accountId).executeTakeFirstOrThrow()).credits_balance;
+    // Razorpay's retry goes through a moment before the owner's cancel reaches it; its webhook comes after.
+    const { paymentId, charged } = rzp.renewHeld(co.subscriptionId);
+    rzp.setNow(Math.floor(Date.now() / 1000));
+    const cancel = await client.trpcMutation('billing.cancel');
+    expect(cancel.body.result.data.endedNow).toBe(true);
+
+    expect(await rzp.deliver(charged)).toBe(200);
+    await rzp.settled();
+    // The owner was told the unpaid renewal is not charged again and the account is on Free at once.
+    expect(await account(accountId)).toMatchObject({ plan: 'free', subscription_status: 'none', subscription_id: null, cancel_at_period_end: false });
+    expect((await ts.testDb.db.selectFrom('account').select('credits_balance').where('id', '=', accountId).executeTakeFirstOrThrow()).credits_balance).toBe(credits);
+    expect(rzp.refunds.filter((r) => r.payment_id === paymentId).map((r) => r.amount), 'charged after cancelling, and kept').toEqual([co.amount]);
+    const payments = (await client.trpcQuery('billing.payments')).body.result.data as Array<{ id: string; status: string }>;
+    expect(payments.find((p) => p.id === paymentId)?.status).toBe('refunded');
+  });
 });

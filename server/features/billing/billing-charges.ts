@@ -47,7 +47,7 @@ export type ChargeOutcome =
    * either order): recorded as second_payment, nothing granted, the account untouched. After commit
    * it is refunded through the refund API (refundSecondPayments) and its subscription stopped.
    */
-  | { applied: false; reason: 'second_payment'; refundPaymentId: string; cancelSubscriptionId: string };
+  | { applied: false; reason: 'second_payment'; refundPaymentId: string; cancelSubscriptionId: string | null };
 
 /**
  * One charge: records the payment (once per payment id), starts the period, refills the credits and
@@ -75,13 +75,21 @@ export async function applyCharge(trx: Trx, c: ChargeInput): Promise<ChargeOutco
     // its cycle end), and the resumed one, which the owner chose, pays that period from its start.
     const held = await trx.selectFrom('subscription').select(['follows_id', 'current_start']).where('id', '=', account.subscription_id).executeTakeFirst();
     const renewalOfFollowed = held?.follows_id === sub.id && sub.current_start !== null && c.periodStart > sub.current_start;
-    if (!held || !isPendingSuccessor(held) || renewalOfFollowed) return recordSecondPayment(trx, sub, c, account.subscription_id);
+    if (!held || !isPendingSuccessor(held) || renewalOfFollowed) return recordSecondPayment(trx, sub, c, { kept: account.subscription_id });
   }
 
   // The charge of a period older than the one this subscription is in (Razorpay re-delivered it
   // after the newer period's charge): a payment to record, never a new period — the current
   // period's plan, usage, credits and end stay as they are.
   if (sub.current_start !== null && c.periodStart < sub.current_start) return recordLateCharge(trx, sub, c);
+
+  // The owner cancelled this subscription while its renewal was unpaid: it was stopped at Razorpay
+  // at once and the account put on Free, as the cancel dialog said ("the unpaid renewal is not
+  // charged again"). A retry Razorpay charged just before that stop, heard of after it, is given
+  // back like a second payment — not applied, which would put the account back on the plan.
+  if (sub.status === 'cancelled' && account.subscription_id !== sub.id && (await cancelledUnpaid(trx, sub))) {
+    return recordSecondPayment(trx, sub, c, { kept: account.subscription_id, action: 'billing.charge_after_cancel', stopped: true });
+  }
 
   let planType: PaidPlan = sub.plan;
   let interval: BillingInterval = sub.interval;
@@ -209,14 +217,37 @@ async function recordLateCharge(trx: Trx, sub: Selectable<SubscriptionTable>, c:
   return { applied: false, reason: 'stale' };
 }
 
-async function recordSecondPayment(trx: Trx, sub: Selectable<SubscriptionTable>, c: ChargeInput, keptSubscriptionId: string): Promise<ChargeOutcome> {
+/**
+ * A payment given back, not applied (second_payment: refunded after the commit, retried by the
+ * reconciliation): a second payment of a period another subscription pays (`kept`), or a charge
+ * after the owner's cancellation of an unpaid renewal (`action`; its subscription `stopped` already).
+ */
+async function recordSecondPayment(
+  trx: Trx,
+  sub: Selectable<SubscriptionTable>,
+  c: ChargeInput,
+  o: { kept: string | null; action?: 'billing.second_payment' | 'billing.charge_after_cancel'; stopped?: boolean },
+): Promise<ChargeOutcome> {
   const inserted = await insertCapturedPayment(trx, sub, c, { plan: sub.plan, interval: sub.interval, creditsGranted: 0, secondPayment: true });
   if (!inserted) return { applied: false, reason: 'duplicate' };
   await trx.updateTable('subscription').set({ status: 'cancelled', updated_at: new Date() }).where('id', '=', sub.id).where('status', 'in', LIVE_STATUSES).execute();
-  await auditCharge(trx, sub, c, 'billing.second_payment', { subscription_id: sub.id, kept_subscription_id: keptSubscriptionId, amount: c.amount, currency: sub.currency, period_start: c.periodStart.toISOString(), via: c.source, refund: 'due' });
+  await auditCharge(trx, sub, c, o.action ?? 'billing.second_payment', { subscription_id: sub.id, kept_subscription_id: o.kept, amount: c.amount, currency: sub.currency, period_start: c.periodStart.toISOString(), via: c.source, refund: 'due' });
   // Already refunded (a refund.processed that came before this charge): recorded, nothing to give back twice.
   await applyEarlyRefund(trx, c.paymentId, new Date());
-  return { applied: false, reason: 'second_payment', refundPaymentId: c.paymentId, cancelSubscriptionId: sub.id };
+  return { applied: false, reason: 'second_payment', refundPaymentId: c.paymentId, cancelSubscriptionId: o.stopped ? null : sub.id };
+}
+
+/** Whether the owner cancelled `sub` while its renewal was unpaid (stopped at once, the account on Free then). */
+async function cancelledUnpaid(trx: Trx, sub: Selectable<SubscriptionTable>): Promise<boolean> {
+  const row = await trx
+    .selectFrom('audit_log')
+    .select('id')
+    .where('account_id', '=', sub.account_id)
+    .where('action', '=', 'billing.cancelled')
+    .where('target_id', '=', sub.id)
+    .where(sql<boolean>`(data->>'unpaid')::boolean is true`)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Records the captured payment `c` of `sub` once per payment id (false: it was recorded already). */

@@ -150,7 +150,7 @@ export async function verifyPayment(deps: AppDeps, o: { activeAccountId: string;
     await gateway.cancelSubscription(outcome.cancelSubscriptionId, false).catch((err: unknown) => console.error('[billing] cancel after an earlier refund failed:', err));
   }
   if (!outcome.applied && outcome.reason === 'second_payment') {
-    await gateway.cancelSubscription(outcome.cancelSubscriptionId, false).catch((err: unknown) => console.error('[billing] cancel of a subscription paid a second time failed:', err));
+    if (outcome.cancelSubscriptionId) await gateway.cancelSubscription(outcome.cancelSubscriptionId, false).catch((err: unknown) => console.error('[billing] cancel of a subscription paid a second time failed:', err));
     await refundSecondPayments(deps.db, gateway, [outcome.refundPaymentId]);
   }
   if (outcome.applied && outcome.replacedSubscriptionId) {

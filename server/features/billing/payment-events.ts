@@ -27,7 +27,7 @@ export async function applyChargedEvent(ev: SubscriptionEvent): Promise<EventRes
     paidAt: fromUnix(e.created_at),
   });
   if (!r.applied && r.reason === 'second_payment') {
-    cancels.push(r.cancelSubscriptionId);
+    if (r.cancelSubscriptionId) cancels.push(r.cancelSubscriptionId);
     refunds.push(r.refundPaymentId);
     return { outcome: 'second_payment', accountId };
   }
