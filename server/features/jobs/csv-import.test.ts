@@ -56,6 +56,17 @@ describe('parseEmailCsv', () => {
     expect(v.emails).toEqual(['one@a.io', 'two@b.io', 'three@c.io']);
   });
 
+  it('reads a header-less list whose first row holds two or more addresses (a line of them, a To: line pasted, two columns)', () => {
+    // Refused as having no email column, though a cell holding "ann@x.com bob@y.com" was read as two.
+    expect(ok('ann@x.com,bob@y.com,cy@z.com\n').emails).toEqual(['ann@x.com', 'bob@y.com', 'cy@z.com']);
+    expect(ok('Ann <ann@x.com>, Bob <bob@y.com>\n').emails).toEqual(['ann@x.com', 'bob@y.com']);
+    expect(ok('ann@x.com;bob@y.com\ncy@z.com;dee@w.com\n').emails).toEqual(['ann@x.com', 'bob@y.com', 'cy@z.com', 'dee@w.com']);
+    const v = ok('ann@x.com\tAnn\tboss@x.com\nbo@y.com\tBo\tboss@x.com\n');
+    expect(v.hasHeader).toBe(false);
+    expect(v.emails).toEqual(['ann@x.com', 'boss@x.com', 'bo@y.com']);
+    expect(v.duplicates).toBe(1);
+  });
+
   it('skips blank lines, trims, lower-cases the domain and counts duplicates once', () => {
     const v = ok('email\r\n  Alice@EXAMPLE.com \r\n\r\nbob@example.com\r\n,\r\n"bob@Example.Com"\r\nCid@example.com\r\n');
     expect(v.emails).toEqual(['Alice@example.com', 'bob@example.com', 'Cid@example.com']);

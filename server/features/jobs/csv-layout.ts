@@ -112,11 +112,13 @@ export const MAX_PREAMBLE = 10;
 export function csvLayout(head: string[][]): CsvLayout | null {
   const column = emailColumnOf(head);
   if (column >= 0) return headerLayout(head[0]!, column, 1);
-  // A header-less file: the one cell of the first row that holds an address ("ann@x.com" alone, or
-  // "Ann,ann@x.com,ACME") names the column.
+  // A header-less file: the cells of the first row that hold an address ("ann@x.com" alone, or
+  // "Ann,ann@x.com,ACME") name the column, or the columns: a line of addresses ("ann@x.com,bob@y.com",
+  // a To: line pasted), two per row (a contact's and their manager's). Such a file was refused as
+  // having no email column, though a cell "ann@x.com bob@y.com" was read as its two addresses.
   const first = head[0]!;
   const withAt = first.flatMap((c, i) => (c.includes('@') ? [i] : []));
-  if (withAt.length === 1) return { column: withAt[0]!, columns: [withAt[0]!], width: first.length, names: [], hasHeader: false, skip: 0 };
+  if (withAt.length > 0) return { column: withAt[0]!, columns: withAt, width: first.length, names: [], hasHeader: false, skip: 0 };
   // Lines above the header (LinkedIn's Connections.csv starts with notes; a report tool's title):
   // the header may come after up to MAX_PREAMBLE records, as long as none of them holds an address
   // and each is a line of text (one cell) or narrower than the header: a table whose rows hold the
