@@ -22,6 +22,26 @@ describe('parseEmailCsv on files from real tools', () => {
     expect(ok("email\n'ann@x.com\no'neil@x.com\n").emails).toEqual(["'ann@x.com", "o'neil@x.com"]);
   });
 
+  it("reads Excel's CSV from a Japanese, Chinese, Korean or Russian Windows (the system code page, not UTF-8) by its header in that language", () => {
+    // Excel's "CSV (Comma delimited)" is written in the system's code page: Shift-JIS, GBK, Big5,
+    // Korean (949) or Windows-1251. Read as Windows-1252 its header was mojibake, never 'メールアドレス',
+    // and the file was refused as having no email column.
+    const hex = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
+    const files: Array<[string, string, string]> = [
+      ['Shift-JIS 名前,メールアドレス', '96bc914f2c8381815b838b83418368838c83580d0a8e5293632c79616d61646140782e6a700d0a', 'yamada@x.jp'],
+      ['GBK 姓名,电子邮件', 'd0d5c3fb2cb5e7d7d3d3cabcfe0d0acdf52c77616e6740782e636e0d0a', 'wang@x.cn'],
+      ['Big5 姓名,電子郵件', 'a96da6572cb971a46cb66ca5f30d0ab3af2c6368656e40782e74770d0a', 'chen@x.tw'],
+      ['949 이름,이메일', 'c0ccb8a72cc0ccb8dec0cf0d0ab1e82c6b696d40782e6b720d0a', 'kim@x.kr'],
+      ['1251 Имя;Электронная почта', 'c8ecff3bddebe5eaf2f0eeedede0ff20efeef7f2e00d0ac8e2e0ed3b6976616e40782e72750d0a', 'ivan@x.ru'],
+    ];
+    for (const [name, bytes, email] of files) {
+      const r = parseEmailCsv(hex(bytes));
+      expect(r.ok ? r.value.emails : r.error.message, name).toEqual([email]);
+    }
+    // A file with no email column in any of them is still refused so.
+    expect(parseEmailCsv(hex('96bc914f2c89ef8ed00d0a8e5293632c41434d450d0a'))).toMatchObject({ ok: false, error: { code: 'NO_EMAIL_COLUMN' } });
+  });
+
   it('keeps every address when a CRLF file has rows appended with LF line ends', () => {
     // An Excel export (CRLF) with rows added by a script or a Unix editor (LF).
     const v = ok('email\r\na@x.com\nb@x.com\nc@x.com\n');

@@ -4,6 +4,7 @@
 // column, case-insensitive, or a header-less single column of addresses), reads each record's
 // addresses (csv-cells.ts: trimmed, domain lower-cased) and refuses what is not a usable list with a
 // clear message. planChunks groups the list by domain for the workers.
+import { isUtf8 } from 'node:buffer';
 import { parse } from 'csv-parse/sync';
 import { hasLoneSurrogate, hasNul } from '../../../probe/contract';
 import { MAX_EMAILS_PER_FILE } from '../../contracts/jobs';
@@ -12,7 +13,7 @@ import { groupBy } from '../../lib/group-by';
 import { addressKey, recordAddresses } from './csv-cells';
 import { csvLayout, detectDelimiter, LAYOUT_SAMPLE, separatorHint } from './csv-layout';
 import { csvParseOptions, isTextAfterClosingQuote, openQuoteLineOf, repairTextAfterQuotes, unreadableMessage } from './csv-parse-options';
-import { decodeText, dropJoinedBoms, isMostlyText, NOT_TEXT_MESSAGE } from './csv-text';
+import { decodeText, dropJoinedBoms, isMostlyText, leadingLines, LEGACY_CODE_PAGES, NOT_TEXT_MESSAGE } from './csv-text';
 
 export type CsvImportErrorCode = 'EMPTY_FILE' | 'NOT_TEXT' | 'UNREADABLE' | 'NO_EMAIL_COLUMN' | 'NO_EMAILS' | 'TOO_MANY_EMAILS';
 
@@ -41,9 +42,37 @@ export const tooManyMessage = (maxEmails: number): string =>
   `This file has more than ${maxEmails.toLocaleString('en-US')} email addresses. The limit is ${maxEmails.toLocaleString('en-US')} per file: please split it.`;
 
 export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: number } = {}): CsvImportOutcome {
-  const maxEmails = o.maxEmails ?? MAX_EMAILS_PER_FILE;
   // A lone surrogate (possible only in text handed in as a string: decoded bytes never hold one) is no text.
   const read = typeof input === 'string' ? (isMostlyText(input) && !hasNul(input) && !hasLoneSurrogate(input) ? dropJoinedBoms(input.replace(/^\uFEFF/, '')) : null) : decodeText(input);
+  const first = parseText(read, o);
+  if (first.ok || first.error.code !== 'NO_EMAIL_COLUMN' || typeof input === 'string' || isUtf8(input)) return first;
+  // No email column in a file that is not UTF-8: perhaps its header is in a language whose code
+  // page is not Windows-1252 (Excel on a Japanese, Chinese, Russian … Windows).
+  const codePage = headerCodePage(input);
+  return codePage ? parseText(decodeText(input, codePage), o) : first;
+}
+
+/** The legacy code page in which the file's first lines show a header naming its email column, or null. */
+function headerCodePage(bytes: Uint8Array): (typeof LEGACY_CODE_PAGES)[number] | null {
+  const head = leadingLines(bytes, 65_536);
+  for (const codePage of LEGACY_CODE_PAGES) {
+    const read = decodeText(head, codePage);
+    if (read === null) continue; // not this code page (mostly U+FFFD)
+    const text = separatorHint(read)?.rest ?? read;
+    const delimiter = separatorHint(read)?.delimiter ?? detectDelimiter(text);
+    let records: string[][];
+    try {
+      records = parse(text, csvParseOptions(delimiter)) as string[][];
+    } catch {
+      continue;
+    }
+    if (records.length > 0 && csvLayout(records.slice(0, LAYOUT_SAMPLE))?.hasHeader) return codePage;
+  }
+  return null;
+}
+
+function parseText(read: string | null, o: { maxEmails?: number }): CsvImportOutcome {
+  const maxEmails = o.maxEmails ?? MAX_EMAILS_PER_FILE;
   if (read === null) return fail('NOT_TEXT', NOT_TEXT_MESSAGE);
   const hint = separatorHint(read);
   const text = hint ? hint.rest : read;

@@ -59,14 +59,14 @@ function afterLastLineEnd(bytes: Uint8Array): number {
  * were checked as other, invalid, addresses. CR and LF are single bytes in both encodings, never
  * inside a UTF-8 sequence, so lines can be told apart before decoding.
  */
-function decodeLines(bytes: Uint8Array): string {
+function decodeLines(bytes: Uint8Array, fallback: InstanceType<typeof TextDecoder> = cp1252Decoder): string {
   if (isUtf8(bytes)) return utf8Decoder.decode(bytes);
   let out = '';
   let start = 0;
   for (let i = 0; i <= bytes.length; i++) {
     if (i < bytes.length && bytes[i] !== 0x0a && bytes[i] !== 0x0d) continue;
     const line = bytes.subarray(start, Math.min(i + 1, bytes.length));
-    out += (isUtf8(line) ? utf8Decoder : cp1252Decoder).decode(line);
+    out += (isUtf8(line) ? utf8Decoder : fallback).decode(line);
     start = i + 1;
   }
   return out;
@@ -98,6 +98,9 @@ export class CsvTextDecoder {
   private partial: Uint8Array[] = [];
 
   private head: Uint8Array = new Uint8Array(0);
+
+  /** `fallback`: the code page of lines that are not UTF-8 (Windows-1252 unless told: legacyCodePages). */
+  constructor(private readonly fallback: InstanceType<typeof TextDecoder> = cp1252Decoder) {}
 
   decode(piece: Uint8Array, final: boolean): string {
     let bytes = piece;
@@ -160,7 +163,7 @@ export class CsvTextDecoder {
     }
     const ready = this.partial.length > 0 ? Buffer.concat([...this.partial, bytes.subarray(0, end)]) : bytes.subarray(0, end);
     this.partial = end < bytes.length ? [bytes.subarray(end)] : [];
-    return decodeLines(ready);
+    return decodeLines(ready, this.fallback);
   }
 
   private judge(text: string, final: boolean): void {
@@ -186,10 +189,25 @@ export function dropJoinedBoms(text: string, atLineStart = false): string {
   return atLineStart && out.startsWith('\uFEFF') ? out.slice(1) : out;
 }
 
-/** Text from bytes (CsvTextDecoder's rules); null when it is not text at all. */
-export function decodeText(bytes: Uint8Array): string | null {
+/**
+ * The code pages Excel writes "CSV (Comma delimited)" in on a Windows set to a language whose name
+ * for the email column csv-layout.ts knows (Japanese, Chinese, Korean, Cyrillic, Greek, Hebrew,
+ * Arabic and Persian, Thai, Vietnamese, Central European): not UTF-8, and read as Windows-1252 the
+ * header 'メールアドレス' was mojibake. Tried only on a file refused for want of an email column.
+ */
+export const LEGACY_CODE_PAGES = ['shift_jis', 'gbk', 'big5', 'euc-kr', 'windows-1251', 'windows-1253', 'windows-1255', 'windows-1256', 'windows-874', 'windows-1258', 'windows-1250'] as const;
+
+/** The file's first whole lines, about `max` bytes of them (all of it when shorter). */
+export function leadingLines(bytes: Uint8Array, max: number): Uint8Array {
+  if (bytes.length <= max) return bytes;
+  const end = afterLastLineEnd(bytes.subarray(0, max));
+  return bytes.subarray(0, end > 0 ? end : max);
+}
+
+/** Text from bytes (CsvTextDecoder's rules); null when it is not text at all. `codePage`: of the lines that are not UTF-8. */
+export function decodeText(bytes: Uint8Array, codePage?: (typeof LEGACY_CODE_PAGES)[number]): string | null {
   try {
-    return new CsvTextDecoder().decode(bytes, true);
+    return new CsvTextDecoder(codePage ? new TextDecoder(codePage) : undefined).decode(bytes, true);
   } catch (err) {
     if (err instanceof NotTextError) return null;
     throw err;
