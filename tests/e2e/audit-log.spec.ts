@@ -28,6 +28,11 @@ test('an owner reads the audit log in Settings, filters it and pages through it'
   await expect(log).toContainText('API key created');
   // The upgrade is a subscription now: its first charge (a Razorpay webhook, done by the system) is logged.
   await expect(log).toContainText('Subscription charged');
+  // Its facts read as money and dates: $79.00 (not 7900, the amount in cents) and the period's days, not ISO text.
+  const charge = log.getByTestId('audit-row').filter({ has: page.getByTestId('audit-action').getByText('Subscription charged', { exact: true }) });
+  await expect(charge).toContainText('$79.00');
+  await expect(charge).not.toContainText('7900');
+  await expect(charge).not.toContainText(/\d{4}-\d{2}-\d{2}T/);
   await expect(log).not.toContainText('Deleted user');
   await expect(log).toContainText(email);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/settings-audit-log.png`, fullPage: true, style: HIDE_TOASTS });

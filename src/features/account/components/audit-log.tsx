@@ -13,6 +13,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
 import { useTRPC } from '../../../lib/trpc';
 import { errorMessage } from '../../../lib/error-message';
+import { formatMinor } from '../../billing/messages';
 
 const PAGE_SIZE = 25;
 
@@ -26,6 +27,24 @@ const CATEGORY_BADGE: Record<AuditCategory, BadgeVariant> = {
 };
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Amounts the billing entries record in the currency's minor units (cents, paise). */
+const MONEY_KEYS = new Set(['amount', 'payment_amount', 'refunded_amount']);
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/**
+ * A recorded fact as a person reads it: a billing amount as money in the entry's currency ($79.00,
+ * not 7900 cents) and a time as the column's dates are written, not ISO text; anything else as recorded.
+ */
+function detailValue(key: string, value: string, details: ReadonlyArray<{ key: string; value: string }>): string {
+  const currency = details.find((d) => d.key === 'currency')?.value;
+  if (MONEY_KEYS.has(key) && currency && /^[A-Z]{3}$/.test(currency) && /^-?\d+$/.test(value)) return formatMinor(Number(value), currency);
+  if (ISO_TIME.test(value)) {
+    const at = new Date(value);
+    if (!Number.isNaN(at.getTime())) return when.format(at);
+  }
+  return value;
+}
 
 export function AuditLog() {
   const trpc = useTRPC();
@@ -121,7 +140,7 @@ export function AuditLog() {
                           {e.details.map((d) => (
                             <div key={d.key} className="flex gap-1.5">
                               <dt className="shrink-0 text-slate-400">{d.key.replaceAll('_', ' ')}</dt>
-                              <dd className="min-w-0 font-mono break-all text-slate-700">{d.value}</dd>
+                              <dd className="min-w-0 font-mono break-all text-slate-700">{detailValue(d.key, d.value, e.details)}</dd>
                             </div>
                           ))}
                         </dl>
