@@ -43,6 +43,10 @@ const falseInvalid: Case[] = [
   ['5.1.1 with a recipient not authorized for us', ['550 5.1.1 <alice@example.com>: You are not authorized to send mail to this recipient'], 'policy_block'],
   ['5.1.1 with unauthorized mail', ['550 5.1.1 Unauthorized sender for this recipient'], 'policy_block'],
   ['our account, in the second person', ['550 Your account has been disabled'], 'policy_block'],
+  // A full mailbox exists, whatever mailbox code comes with the words (5.2.2 is the right one).
+  ['full mailbox under 5.2.1', ['550 5.2.1 <alice@example.com>: Recipient address rejected: Mailbox over quota'], 'mailbox_full'],
+  ['full mailbox under 5.1.1', ['550 5.1.1 Boite du destinataire pleine. Recipient overquota. OFR_417 [417]'], 'mailbox_full'],
+  ['storage quota under 5.2.1', ['554 5.2.1 The user has exceeded their storage quota'], 'mailbox_full'],
   // Postfix's reject_unverified_recipient (unverified_recipient_reject_code = 550) bounces with its own
   // probe's reason: about the route to the next hop (every address of the domain, real ones too), or
   // the next hop's own reply, which says what it says.

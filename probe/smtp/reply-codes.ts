@@ -36,7 +36,7 @@ interface Row {
 
 const REPUTATION = /spamhaus|spamcop|barracuda|block ?list|black ?list|\brbl\b|dnsbl|listed (?:at|on|in|by)|reputation|\bbanned\b|\bspam\b|client host .* rejected/i;
 // "Insufficient system storage" is RFC 5321's text for 452 (the server's disk, not the mailbox): temporary.
-const FULL = /mailbox (?:is )?full|over ?quota|quota exceeded|exceeded (?:its|the|storage)|out of storage/i;
+const FULL = /mailbox (?:is )?full|over ?quota|quota exceeded|exceeded (?:its|the|storage)|\bstorage quota\b|out of storage/i;
 /** About our connection, DNS or sending rate, whatever the code (Exim's ACL default, reverse-DNS checks, QQ's limits, SPF). */
 const ABOUT_US =
   /administrative prohibition|\bPTR\b|reverse (?:dns|lookup)|\brdns\b|invalid dns|resource record|frequency limited|\bspf\b|\bdkim\b|\bdmarc\b|\bdynamic\b.{0,20}\b(?:ip|ips|address(?:es)?|hosts?|pool|range)\b|\bresidential\b|\bdial-?up\b/i;
@@ -109,6 +109,8 @@ export const REPLY_TABLE: readonly Row[] = [
   // A block or a policy in the text outweighs a mailbox code (Microsoft 365's "Access denied" with 5.4.1 is the one above).
   { cls: 'policy_block', code: /^5/, words: BLOCKED, example: '550 5.1.1 Your IP has been blocked' },
   { cls: 'policy_block', code: /^5/, words: BLOCKED_ELSEWHERE, example: '550 5.1.1 Ihre IP-Adresse ist gesperrt' },
+  // A full mailbox exists: its words outweigh a mailbox code that would say it is missing or disabled.
+  { cls: 'mailbox_full', code: /^5/, enhanced: /^5\.[12]\.\d{1,3}$/, text: FULL, example: '550 5.2.1 <alice@example.com>: Recipient address rejected: Mailbox over quota' },
   { cls: 'policy_block', enhanced: /^5\.1\.[78]$/, example: '553 5.1.8 <verify@probe.example>: Sender address rejected: Domain not found' },
   { cls: 'mailbox_not_found', enhanced: /^5\.1\.\d{1,3}$/, example: "550 5.1.1 The email account that you tried to reach does not exist" },
   { cls: 'mailbox_disabled', enhanced: /^5\.2\.1$/, example: '550 5.2.1 The email account that you tried to reach is disabled' },
