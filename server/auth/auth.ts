@@ -18,6 +18,7 @@ import { rejectHostileInput, SIGN_IN_PATH, signInEmail, type HookContext } from 
 import { authMails, type SecurityNotice } from './auth-mail';
 import { markSignUpBrowser, rememberSessionBeforeVerify, settleSessionAfterVerify, VERIFY_EMAIL_PATH } from './verify-session';
 import { knownDevice, markKnownDevice } from './known-device';
+import { cappingSessionLifetime } from './session-lifetime';
 import { hashingSessionTokens, revokeListedSessions } from './session-token-hash';
 
 export interface AuthDeps {
@@ -267,7 +268,7 @@ export function createAuth(d: AuthDeps) {
     basePath: '/api/auth',
     secret: d.secret,
     // The session table keeps SHA-256(token), never the token the cookie carries (session-token-hash.ts).
-    database: (options: BetterAuthOptions) => hashingSessionTokens(kyselyAdapter(d.db, { type: 'postgres', transaction: true })(options)),
+    database: (options: BetterAuthOptions) => cappingSessionLifetime(hashingSessionTokens(kyselyAdapter(d.db, { type: 'postgres', transaction: true })(options))),
     telemetry: { enabled: false },
     // The app's origins, and a verified custom domain's own origin for requests that came to it.
     trustedOrigins: async (request) => {
@@ -284,7 +285,7 @@ export function createAuth(d: AuthDeps) {
     // Likewise a sign-in waiting at the two-factor step (hashTwoFactorIdentifier).
     verification: { storeIdentifier: { default: 'plain', overrides: { [RESET_LINK_PREFIX]: { hash: hashResetIdentifier }, [TWO_FACTOR_PREFIX]: { hash: hashTwoFactorIdentifier } } } },
     session: {
-      expiresIn: 60 * 60 * 24 * 7, // 7 days, refreshed while in use
+      expiresIn: 60 * 60 * 24 * 7, // 7 days, refreshed while in use, never past 30 days from the sign-in (session-lifetime.ts)
       updateAge: 60 * 60 * 24,
     },
     emailAndPassword: {

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, JobStatus, Plan } from '../../../db/types';
 import { resolveMembership } from './membership';
+import { SESSION_MAX_AGE_MS } from '../../auth/session-lifetime';
 
 export interface AccountRow {
   plan: Plan;
@@ -114,11 +115,12 @@ export async function passOwnership(trx: Kysely<Database>, userId: string): Prom
 /**
  * The account is (still) the one the user works in: resolveMembership (membership.ts: a seated
  * membership, the session's active account first) still answers with it, so a removal, a lost seat
- * or a switch to another account ends it; and, when a session is named, that session is still live.
+ * or a switch to another account ends it; and, when a session is named, that session is still live
+ * (not ended, and not past its 30 days from the sign-in: server/auth/session-lifetime.ts).
  */
 export async function isStillMember(db: Kysely<Database>, o: { userId: string; accountId: string; sessionId: string | null }): Promise<boolean> {
   if ((await resolveMembership(db, o.userId, o.sessionId))?.accountId !== o.accountId) return false;
   if (o.sessionId === null) return true;
-  const session = await db.selectFrom('session').select('id').where('id', '=', o.sessionId).where('userId', '=', o.userId).where('expiresAt', '>', new Date()).executeTakeFirst();
+  const session = await db.selectFrom('session').select('id').where('id', '=', o.sessionId).where('userId', '=', o.userId).where('expiresAt', '>', new Date()).where('createdAt', '>', new Date(Date.now() - SESSION_MAX_AGE_MS)).executeTakeFirst();
   return session !== undefined;
 }
