@@ -103,6 +103,8 @@ export interface FakeSubscription {
   cancel_at_cycle_end: boolean;
   /** The first charge's time (unix seconds) when it was created with start_at; the checkout then only authorises the card. */
   start_at: number | null;
+  /** Charges it may still make (total_count less those made; an update's remaining_count sets it): none left, Razorpay charges no more. */
+  remaining_count: number;
 }
 
 export interface FakeInvoice {
@@ -195,7 +197,7 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
         if (typeof body.plan_id !== 'string' || !plans.has(body.plan_id)) return error(400, 'BAD_REQUEST_ERROR', 'The id provided does not exist');
         if (typeof body.total_count !== 'number' || body.total_count < 1) return error(400, 'BAD_REQUEST_ERROR', 'The total count field is required.');
         if (body.start_at !== undefined && (typeof body.start_at !== 'number' || body.start_at <= now())) return error(400, 'BAD_REQUEST_ERROR', 'start_at cannot be less than current time');
-        const sub: FakeSubscription = { id: rid('sub'), plan_id: body.plan_id, status: 'created', current_start: null, current_end: null, charges: [], scheduled_plan_id: null, cancel_at_cycle_end: false, start_at: typeof body.start_at === 'number' ? body.start_at : null };
+        const sub: FakeSubscription = { id: rid('sub'), plan_id: body.plan_id, status: 'created', current_start: null, current_end: null, charges: [], scheduled_plan_id: null, cancel_at_cycle_end: false, start_at: typeof body.start_at === 'number' ? body.start_at : null, remaining_count: body.total_count };
         subscriptions.set(sub.id, sub);
         res.end(JSON.stringify({ ...subEntity(sub), total_count: body.total_count, notes: body.notes ?? [], short_url: `https://rzp.io/i/${sub.id}`, created_at: now() }));
         return;
@@ -218,6 +220,10 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
           if (sub.status !== 'authenticated' && sub.status !== 'active') return error(400, 'BAD_REQUEST_ERROR', `Subscription cannot be updated in ${sub.status} status.`);
           if (body.schedule_change_at === 'cycle_end') sub.scheduled_plan_id = body.plan_id;
           else sub.plan_id = body.plan_id;
+          if (body.remaining_count !== undefined) {
+            if (typeof body.remaining_count !== 'number' || !Number.isInteger(body.remaining_count) || body.remaining_count < 1) return error(400, 'BAD_REQUEST_ERROR', 'The remaining count must be at least 1.');
+            sub.remaining_count = body.remaining_count;
+          }
           return void res.end(JSON.stringify({ ...subEntity(sub), has_scheduled_changes: sub.scheduled_plan_id !== null }));
         }
         if (req.method === 'POST' && subMatch[2]) {
@@ -315,6 +321,9 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
     return sub;
   };
   const charge = (sub: FakeSubscription) => {
+    // Razorpay makes total_count charges, then the subscription is completed.
+    if (sub.remaining_count < 1) throw new Error(`fake razorpay: subscription ${sub.id} has made all its charges (total_count) and is completed`);
+    sub.remaining_count--;
     if (sub.scheduled_plan_id) {
       sub.plan_id = sub.scheduled_plan_id;
       sub.scheduled_plan_id = null;

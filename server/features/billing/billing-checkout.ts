@@ -170,7 +170,7 @@ export async function startCheckout(
     // The change already scheduled, chosen again: nothing more to do at Razorpay or to audit.
     if (sub.next_billing_plan_id === bp.id) throw new AppError('CONFLICT', BILLING_MESSAGES.changeScheduled(def.name, when));
     try {
-      await gateway.changePlanAtRenewal(sub.id, bp.id);
+      await gateway.changePlanAtRenewal(sub.id, bp.id, o.interval);
     } catch (err) {
       throw providerError(err, 'plan change');
     }

@@ -43,7 +43,7 @@ export interface PaymentGateway {
   /** startAt (unix seconds): the first charge then, not at checkout (whose payment only authorises the card). */
   createSubscription(o: { planId: string; interval: BillingInterval; notes: Record<string, string>; startAt?: number }): Promise<{ id: string; status: string }>;
   /** Plan change at the end of the current cycle (plan changes take effect at renewal). */
-  changePlanAtRenewal(subscriptionId: string, planId: string): Promise<void>;
+  changePlanAtRenewal(subscriptionId: string, planId: string, interval: BillingInterval): Promise<void>;
   /** Drops a plan change waiting for the end of the cycle (the renewal charges the current plan). */
   cancelScheduledChange(subscriptionId: string): Promise<void>;
   cancelSubscription(subscriptionId: string, atCycleEnd: boolean): Promise<void>;
@@ -133,8 +133,12 @@ function razorpayGateway(keyId: string, keySecret: string, baseURL: string, webh
       const sub = await client.subscriptions.create({ plan_id: o.planId, total_count: totalCount(o.interval), customer_notify: 1, notes: o.notes, ...(o.startAt ? { start_at: o.startAt } : {}) });
       return { id: sub.id, status: sub.status };
     },
-    async changePlanAtRenewal(subscriptionId, planId) {
-      await client.subscriptions.update(subscriptionId, { plan_id: planId, schedule_change_at: 'cycle_end' });
+    async changePlanAtRenewal(subscriptionId, planId, interval) {
+      // Razorpay makes total_count charges, then completes the subscription: one made annual (10)
+      // switched to monthly would end the plan after nine months. Monthly from then on: ten years of
+      // months left. (Never fewer: an annual count set on a monthly one, if Razorpay applied it before
+      // the cycle's end and the change were undone, would end it after ten months.)
+      await client.subscriptions.update(subscriptionId, { plan_id: planId, schedule_change_at: 'cycle_end', ...(interval === 'monthly' ? { remaining_count: totalCount('monthly') } : {}) });
     },
     async cancelScheduledChange(subscriptionId) {
       await client.subscriptions.cancelScheduledChanges(subscriptionId);
