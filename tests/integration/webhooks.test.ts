@@ -3,6 +3,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { guardedLookup } from '../../server/features/webhooks/webhook-url';
 import { signWebhookBody, verifyWebhookSignature, verifyWebhookV2, WEBHOOK_TOLERANCE_SECONDS } from '../../server/features/webhooks/webhook-signing';
@@ -97,9 +98,15 @@ describe('job-completion webhooks', () => {
       .poll(async () => (await stack.ts.testDb.db.selectFrom('audit_log').select('action').where('target_id', '=', jobId).where('action', '=', 'webhook.delivered').execute()).length)
       .toBe(1);
 
-    // Queued again (a retried finalize): the delivered webhook is not sent twice.
+    // Queued again (a retried finalize): the delivered webhook is not sent twice. Once nothing of this
+    // job's deliveries is left in the worker's queue (whatever was queued has run), the receiver still has three.
     await enqueueWebhook(stack.ts.testDb.db, { jobId });
-    await new Promise((r) => setTimeout(r, 2500));
+    const queued = async () =>
+      (
+        await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs
+          where key in (select 'webhook-deliver:' || id from webhook_delivery where job_id = ${jobId})`.execute(stack.ts.testDb.db)
+      ).rows[0]!.n;
+    await expect.poll(queued, { timeout: 10_000 }).toBe(0);
     expect(forPath(path)).toHaveLength(3);
   });
 
