@@ -221,3 +221,20 @@ test("Billing's Payments table writes its Date as its Period and the other table
   expect(period).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4} – [A-Z][a-z]{2} \d{1,2}, \d{4}$/);
   expect(date).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
 });
+
+test.describe('in a browser set to German', () => {
+  test.use({ locale: 'de-DE' });
+  test('Team and API Keys write their dates as the other pages do (Nov 24, 2026), not half in German (24. Nov. 2026)', async ({ page }) => {
+    await newUserOn(page, '/dashboard', { tag: 'rv18-locale', plan: 'starter' });
+    const res = await page.request.post('/api/trpc/apiKeys.create', { data: { name: 'CRM sync' }, headers: { 'content-type': 'application/json' } });
+    expect(res.ok()).toBeTruthy();
+    const usDate = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
+    // Billing (as every page writing a day) says "Nov 24, 2026" whatever the browser's language.
+    await page.goto('/dashboard/billing');
+    await expect(page.getByText(/Renews on [A-Z][a-z]+ \d{1,2}, \d{4}/)).toBeVisible();
+    await page.goto('/dashboard/team');
+    await expect(page.getByTestId('member-row').first().locator('td').nth(3)).toHaveText(usDate);
+    await page.goto('/dashboard/api-keys');
+    await expect(page.getByTestId('api-key-row').first().locator('td').nth(3)).toHaveText(usDate);
+  });
+});

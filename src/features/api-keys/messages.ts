@@ -17,8 +17,8 @@ export const API_KEYS_TEXT = {
   revokedBody: (name: string) => `“${name}” can no longer be used.`,
 } as const;
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 export function formatDate(iso: string): string {
   return dateFormat.format(new Date(iso));

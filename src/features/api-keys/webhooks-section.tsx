@@ -330,7 +330,7 @@ function DeliveryLogCard({ plan }: { plan: Plan }) {
                   <div className="flex items-center gap-2 whitespace-nowrap">
                     <Badge variant={STATUS_BADGE[d.status]}>{d.status === 'pending' ? (d.attempts > 0 ? 'Retrying' : 'Queued') : d.status === 'delivered' ? 'Delivered' : 'Failed'}</Badge>
                     <span className="font-mono text-xs text-slate-500">
-                      {[d.status_code !== null ? `HTTP ${d.status_code}` : null, d.latency_ms !== null ? `${d.latency_ms.toLocaleString()} ms` : null].filter(Boolean).join(' · ')}
+                      {[d.status_code !== null ? `HTTP ${d.status_code}` : null, d.latency_ms !== null ? `${d.latency_ms.toLocaleString('en-US')} ms` : null].filter(Boolean).join(' · ')}
                     </span>
                   </div>
                   {d.error && (

@@ -12,9 +12,9 @@ export const canDownload = (status: JobStatus) => status === 'completed' || stat
 /** A job still running can be cancelled. */
 export const canCancel = (status: JobStatus) => status === 'pending' || status === 'processing';
 
-/** A formatter of dates given as ISO strings or Dates; an unreadable date formats as ''. */
+/** A formatter of dates given as ISO strings or Dates, in English as the whole dashboard is written (the browser's language put '25. Nov. 2026' among English words); an unreadable date formats as ''. */
 function dateFormatter(options: Intl.DateTimeFormatOptions): (value: string | Date) => string {
-  const format = new Intl.DateTimeFormat(undefined, options);
+  const format = new Intl.DateTimeFormat('en-US', options);
   return (value) => {
     const d = typeof value === 'string' ? new Date(value) : value;
     return Number.isNaN(d.getTime()) ? '' : format.format(d);
@@ -26,7 +26,7 @@ export const formatShortDateTime = dateFormatter({ month: 'short', day: 'numeric
 export const formatTime = dateFormatter({ timeStyle: 'short' });
 export const formatDateTime = dateFormatter({ dateStyle: 'medium', timeStyle: 'short' });
 export const formatDate = dateFormatter({ dateStyle: 'medium' });
-const utcDay = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+const utcDay = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 /** A calendar day the server counts in UTC ('2026-11-24') as the pages write dates: "Nov 24, 2026" (the same day in every time zone). */
 export function formatDay(day: string): string {
   const d = new Date(`${day.slice(0, 10)}T00:00:00Z`);

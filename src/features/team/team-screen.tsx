@@ -22,7 +22,7 @@ type Role = keyof typeof ROLE_LABELS;
 const ROLE_BADGE: Record<Role, BadgeVariant> = { owner: 'brand', admin: 'warning', member: 'neutral' };
 
 function formatDate(value: string | Date): string {
-  return new Date(value).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  return new Date(value).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
 function RoleBadge({ role }: { role: string }) {
