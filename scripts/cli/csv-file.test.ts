@@ -38,6 +38,8 @@ const FILES: Record<string, Buffer> = {
   "LinkedIn's Connections.csv (notes above the header)": Buffer.from('Notes:\n"When exporting your connection data, you may notice that some of the email addresses are missing."\n\nFirst Name,Last Name,URL,Email Address,Company\nAnn,Lee,https://x/in/a,ann@x.com,ACME\nBo,B,https://x/in/b,,\nCy,N,https://x/in/c,cy@y.com,"Globex, Inc"\n'),
   'a quoted nickname at the start of a name cell': Buffer.from('Name,Email\r\n"Doc" Smith,doc@x.com\r\nAnn,ann@x.com\r\n'),
   'header-less list': Buffer.from('ann@x.com\nbo@x.com\nann@x.com\n'),
+  'header-less, two addresses a row': Buffer.from('ann@x.com,bob@y.com\ncy@z.com,ann@x.com\n'),
+  "Excel's CSV from a Japanese Windows (Shift-JIS: 名前,メールアドレス)": Buffer.from('96bc914f2c8381815b838b83418368838c83580d0a8e5293632c79616d61646140782e6a700d0a', 'hex'),
   'one mailbox written in other letter case': Buffer.from('email\r\nJohn@x.com\njohn@X.COM\nANN@x.com\nann@x.com\nJohn@x.com\n'),
   'one IDN mailbox written as typed and as its A-label': Buffer.from('email\nida@bücher.de\nida@xn--bcher-kva.de\nIDA@BÜCHER.DE\n'),
   'header-less rows with other columns': Buffer.from('Ann,ann@x.com,ACME\r\nBo,bo@x.com,\r\n'),

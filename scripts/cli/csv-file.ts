@@ -9,10 +9,10 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { SCHEDULE_MESSAGES } from '../../server/contracts/schedules';
 import { addressKey, recordAddresses } from '../../server/features/jobs/csv-cells';
-import { parseEmailCsv } from '../../server/features/jobs/csv-import';
+import { headerCodePage, parseEmailCsv } from '../../server/features/jobs/csv-import';
 import { csvLayout, detectDelimiter, LAYOUT_SAMPLE, separatorHint, type CsvLayout } from '../../server/features/jobs/csv-layout';
 import { csvParseOptions, isTextAfterClosingQuote, OpenQuoteFinder, repairTextAfterQuotes, unreadableMessage } from '../../server/features/jobs/csv-parse-options';
-import { CsvTextDecoder, NOT_TEXT_MESSAGE, NotTextError } from '../../server/features/jobs/csv-text';
+import { CsvTextDecoder, NOT_TEXT_MESSAGE, NotTextError, type LEGACY_CODE_PAGES } from '../../server/features/jobs/csv-text';
 
 export interface CsvFileScan {
   /** Unique addresses (how many will be verified). */
@@ -42,9 +42,10 @@ interface Records {
   sawText(): boolean;
 }
 
-/** How a file is read: whether fields with text after their closing quote are repaired. */
+/** How a file is read: whether fields with text after their closing quote are repaired; the code page of lines not UTF-8. */
 interface Reading {
   repair: boolean;
+  codePage?: (typeof LEGACY_CODE_PAGES)[number];
 }
 
 /** The text with repairTextAfterQuotes applied a whole line at a time (what it rewrites never spans lines). */
@@ -64,7 +65,7 @@ async function* repairedLines(text: AsyncIterable<string>, delimiter: string): A
 
 /** The file's records, decoded and parsed as the upload does; errors surface while iterating. */
 async function recordsOf(file: string, reading: Reading, pieceBytes: number | undefined): Promise<Records> {
-  const decoder = new CsvTextDecoder();
+  const decoder = new CsvTextDecoder(reading.codePage ? new TextDecoder(reading.codePage) : undefined);
   let nonBlank = false;
   async function* text(): AsyncGenerator<string> {
     for await (const piece of createReadStream(file, { highWaterMark: pieceBytes })) {
@@ -130,11 +131,28 @@ async function* bodyOf(r: Records, layout: CsvLayout): AsyncGenerator<string | n
  */
 const flat = (s: string): string => JSON.parse(JSON.stringify(s)) as string;
 
+/** The file's first `n` bytes (fewer when it is shorter). */
+async function leadingBytes(file: string, n: number): Promise<Uint8Array> {
+  const pieces: Buffer[] = [];
+  let got = 0;
+  for await (const piece of createReadStream(file, { start: 0, end: n - 1 })) {
+    pieces.push(piece as Buffer);
+    got += (piece as Buffer).length;
+    if (got >= n) break;
+  }
+  return Buffer.concat(pieces);
+}
+
 async function scan(file: string, reading: Reading, pieceBytes: number | undefined): Promise<CsvFileOutcome> {
   const r = await recordsOf(file, reading, pieceBytes);
   if (r.layoutHead.length === 0) return { ok: false, message: SCHEDULE_MESSAGES.csvEmpty };
   const layout = csvLayout(r.layoutHead);
-  if (layout === null) return { ok: false, message: SCHEDULE_MESSAGES.csvNoEmailColumn };
+  if (layout === null) {
+    // As the upload: a header in another Windows code page (Excel on a Japanese, Russian … Windows).
+    const codePage = reading.codePage ? null : headerCodePage(await leadingBytes(file, 65_536));
+    if (codePage) return scan(file, { ...reading, codePage }, pieceBytes);
+    return { ok: false, message: SCHEDULE_MESSAGES.csvNoEmailColumn };
+  }
   const seen = new Set<string>();
   let rows = 0;
   let skipped = 0;

@@ -52,9 +52,13 @@ export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: numbe
   return codePage ? parseText(decodeText(input, codePage), o) : first;
 }
 
-/** The legacy code page in which the file's first lines show a header naming its email column, or null. */
-function headerCodePage(bytes: Uint8Array): (typeof LEGACY_CODE_PAGES)[number] | null {
+/**
+ * The legacy code page in which the file's first lines (its first 64 KB) show a header naming its
+ * email column, or null (none does, or those lines are UTF-8: read right already).
+ */
+export function headerCodePage(bytes: Uint8Array): (typeof LEGACY_CODE_PAGES)[number] | null {
   const head = leadingLines(bytes, 65_536);
+  if (isUtf8(head)) return null;
   for (const codePage of LEGACY_CODE_PAGES) {
     const read = decodeText(head, codePage);
     if (read === null) continue; // not this code page (mostly U+FFFD)
