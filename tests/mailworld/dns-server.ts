@@ -50,7 +50,9 @@ export function buildZone(domains: DomainSpec[], dnsblIps: string[]): Zone {
     e.txt = ['v=spf1 mx -all'];
     if (d.nullMx) e.mx = [{ priority: 0, exchange: '' }];
     for (const mx of d.mx ?? []) {
-      (e.mx ??= []).push({ priority: mx.priority, exchange: mx.host.toLowerCase() });
+      // A host listed twice (once per address, an A and an AAAA) is one MX record.
+      const record = { priority: mx.priority, exchange: mx.host.toLowerCase() };
+      if (!e.mx?.some((r) => r.priority === record.priority && r.exchange === record.exchange)) (e.mx ??= []).push(record);
       const target = mx.cname?.toLowerCase();
       if (target) entry(zone, mx.host.toLowerCase()).cname = target;
       if (mx.ip) {

@@ -146,10 +146,20 @@ export function receiverScenarios(o: { suffix?: string; net?: number; ipv6?: boo
     refusal(6, 'not-authorized', '550 5.1.1 for a sender not authorized', '550 5.1.1 Sender not authorized'),
     refusal(7, 'blocked-511', '550 5.1.1 saying our IP is blocked', '550 5.1.1 Recipient address rejected: Your IP has been blocked'),
     refusal(8, 'policy-571', '550 5.7.1 local policy', '550 5.7.1 Message rejected due to local policy'),
+    refusal(9, 'receiving-rate', "Gmail's permanent receiving-rate refusal, under the code of a disabled mailbox (550 5.2.1)", '550 5.2.1 The user you are trying to contact is receiving mail at a rate that prevents additional messages from being delivered.'),
+    refusal(10, 'unverified-loop', "Postfix reject_unverified_recipient whose probe looped (a relay misconfigured): 550 5.1.1 … undeliverable address", '550 5.1.1 Recipient address rejected: undeliverable address: mail for example.com loops back to myself'),
     ...(o.ipv6
       ? [
           d('aaaa-mx', { scenario: 'MX host with only an AAAA record (::1)', mx: [{ host: `mx1.aaaa-mx.${suffix}`, priority: 10, ip: '::1' }] }),
           d('implicit-aaaa', { scenario: 'no MX, only an AAAA record on the domain (implicit MX over IPv6)', mx: [], aRecords: [{ ip: '::1' }] }),
+          // One MX host, two addresses: an A record nobody may connect to (as a private address published by mistake) and an AAAA record.
+          d('split-stack', {
+            scenario: 'MX host whose A record is 0.0.0.0 and whose AAAA record is ::1 (reached over IPv6)',
+            mx: [
+              { host: `mx1.split-stack.${suffix}`, priority: 10, ip: '0.0.0.0' },
+              { host: `mx1.split-stack.${suffix}`, priority: 10, ip: '::1' },
+            ],
+          }),
         ]
       : []),
   ];
