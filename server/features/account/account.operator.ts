@@ -21,6 +21,17 @@ export async function resolveAccountRef(db: Db, ref: string): Promise<{ id: stri
 export async function setPlan(db: Db, ref: string, plan: PlanType, o: { grantCredits?: boolean } = {}) {
   return db.transaction().execute(async (trx) => {
     const account = await resolveAccountRef(trx, ref);
+    // A plan paid through Razorpay is the subscription's: its next renewal would set that plan again
+    // (and charge the card on top of the deal), and a cancelled one moves the account to Free at its
+    // period's end. It is stopped and detached first.
+    const billing = await trx.selectFrom('account').select(['subscription_id', 'plan']).where('id', '=', account.id).forUpdate().executeTakeFirstOrThrow();
+    if (billing.subscription_id !== null) {
+      throw new AppError(
+        'CONFLICT',
+        `This account pays for its ${planByType(billing.plan).name} plan with the Razorpay subscription ${billing.subscription_id}: its next renewal would put that plan back and charge the card again (a cancelled one moves the account to Free when its period ends). ` +
+          `Stop the subscription first — cancel it at once in Razorpay's dashboard, then run \`mailvet accounts set-billing ${account.id} --status none\` — and set the plan again.`,
+      );
+    }
     const def = planByType(plan);
     const upgrade = PLAN_RANK[plan] > PLAN_RANK[account.plan];
     const grant = upgrade && o.grantCredits !== false ? def.monthlyValidations : 0;
