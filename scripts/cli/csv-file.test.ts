@@ -55,6 +55,7 @@ const FILES: Record<string, Buffer> = {
   'a list padded with NUL bytes at its end': Buffer.concat([Buffer.from('email\r\nann@x.com\r\nbo@x.com\r\n'), Buffer.alloc(300)]),
   'UTF-16 padded with NUL bytes at its end': Buffer.concat([utf16('email\nann@x.com\n', 'le'), Buffer.alloc(64)]),
   'only NUL bytes': Buffer.alloc(100),
+  'a stray NUL byte in a CRLF list': Buffer.from(`email\r\n${Array.from({ length: 3000 }, (_, i) => `u${i}@x.com${i === 2500 ? '\u0000' : ''}`).join('\r\n')}\r\n`),
   'text with a NUL late in the file': Buffer.concat([Buffer.from(`email\n${'a@x.com\n'.repeat(20_000)}`), Buffer.from([0x00]), Buffer.from('\n')]),
   'UTF-16 holding U+0000': utf16('email\na\u0000@x.com\n', 'le'),
   'mostly control characters': Buffer.from('email\n\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0e\x0f@x.com\n'),

@@ -12,7 +12,7 @@ import { addressKey, recordAddresses } from '../../server/features/jobs/csv-cell
 import { headerCodePage, parseEmailCsv } from '../../server/features/jobs/csv-import';
 import { csvLayout, detectDelimiter, LAYOUT_SAMPLE, separatorHint, type CsvLayout } from '../../server/features/jobs/csv-layout';
 import { csvParseOptions, isTextAfterClosingQuote, OpenQuoteFinder, repairTextAfterQuotes, unreadableMessage } from '../../server/features/jobs/csv-parse-options';
-import { CsvTextDecoder, NOT_TEXT_MESSAGE, NotTextError, type LEGACY_CODE_PAGES } from '../../server/features/jobs/csv-text';
+import { CsvTextDecoder, NotTextError, type LEGACY_CODE_PAGES } from '../../server/features/jobs/csv-text';
 
 export interface CsvFileScan {
   /** Unique addresses (how many will be verified). */
@@ -219,7 +219,7 @@ export async function readCsvFile(file: string, o: { pieceBytes?: number } = {})
       }
     }
   } catch (err) {
-    if (err instanceof NotTextError) return { ok: false, message: NOT_TEXT_MESSAGE };
+    if (err instanceof NotTextError) return { ok: false, message: err.message };
     if ((err as { code?: string }).code?.startsWith('CSV_')) return { ok: false, message: unreadableMessage(err, (err as { openQuoteLine?: number | null }).openQuoteLine ?? null) };
     throw err;
   }

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { csvCell } from '../../lib/csv-cell';
 import { parseEmailCsv } from './csv-import';
+import { NOT_TEXT_MESSAGE, nulLineMessage } from './csv-text';
 
 const ok = (input: Uint8Array | string) => {
   const r = parseEmailCsv(input);
@@ -161,6 +162,22 @@ describe('parseEmailCsv on files from real tools', () => {
     expect(parseEmailCsv(new Uint8Array(Buffer.concat([Buffer.from('email\nann@x.com\n'), Buffer.alloc(3), Buffer.from('bo@x.com\n')]))).ok).toBe(false);
     const zeros = parseEmailCsv(new Uint8Array(Buffer.alloc(1024)));
     expect(zeros.ok ? null : zeros.error.code).toBe('NOT_TEXT');
+  });
+
+  it('names the line of a stray NUL byte in a text file (binary files are still told so)', () => {
+    // A list of thousands of lines with one zero byte in it (a tool's bug, a bad copy) was refused as
+    // "binary data" with nothing to find it by: the file opens as text everywhere.
+    const rows = Array.from({ length: 40 }, (_, i) => `u${i}@x.com`);
+    rows[30] = 'u30@x.com\u0000';
+    const stray = parseEmailCsv(new Uint8Array(Buffer.from(`email\r\n${rows.join('\r\n')}\r\n`)));
+    expect(stray).toMatchObject({ ok: false, error: { code: 'NOT_TEXT' } });
+    expect(stray.ok ? '' : stray.error.message).toBe(nulLineMessage(32));
+    expect(nulLineMessage(32)).toMatch(/line 32 /);
+    // On a file's first line, or after control characters (a zip, a PNG renamed .csv): binary, as before.
+    for (const bin of [[0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]]) {
+      const r = parseEmailCsv(new Uint8Array(bin));
+      expect(r.ok ? '' : r.error.message).toBe(NOT_TEXT_MESSAGE);
+    }
   });
 
   it('reads files joined end to end (cat a.csv b.csv): the second header is no address and its byte-order mark is no character', () => {

@@ -13,7 +13,7 @@ import { groupBy } from '../../lib/group-by';
 import { addressKey, recordAddresses } from './csv-cells';
 import { csvLayout, detectDelimiter, LAYOUT_SAMPLE, separatorHint } from './csv-layout';
 import { csvParseOptions, isTextAfterClosingQuote, openQuoteLineOf, repairTextAfterQuotes, unreadableMessage } from './csv-parse-options';
-import { decodeText, dropJoinedBoms, isMostlyText, leadingLines, LEGACY_CODE_PAGES, NOT_TEXT_MESSAGE } from './csv-text';
+import { decodeText, decodeTextOrRefusal, dropJoinedBoms, isMostlyText, leadingLines, LEGACY_CODE_PAGES, NOT_TEXT_MESSAGE, NotTextError } from './csv-text';
 
 export type CsvImportErrorCode = 'EMPTY_FILE' | 'NOT_TEXT' | 'UNREADABLE' | 'NO_EMAIL_COLUMN' | 'NO_EMAILS' | 'TOO_MANY_EMAILS';
 
@@ -43,13 +43,13 @@ export const tooManyMessage = (maxEmails: number): string =>
 
 export function parseEmailCsv(input: Uint8Array | string, o: { maxEmails?: number } = {}): CsvImportOutcome {
   // A lone surrogate (possible only in text handed in as a string: decoded bytes never hold one) is no text.
-  const read = typeof input === 'string' ? (isMostlyText(input) && !hasNul(input) && !hasLoneSurrogate(input) ? dropJoinedBoms(input.replace(/^\uFEFF/, '')) : null) : decodeText(input);
+  const read = typeof input === 'string' ? (isMostlyText(input) && !hasNul(input) && !hasLoneSurrogate(input) ? dropJoinedBoms(input.replace(/^\uFEFF/, '')) : null) : decodeTextOrRefusal(input);
   const first = parseText(read, o);
   if (first.ok || first.error.code !== 'NO_EMAIL_COLUMN' || typeof input === 'string' || isUtf8(input)) return first;
   // No email column in a file that is not UTF-8: perhaps its header is in a language whose code
   // page is not Windows-1252 (Excel on a Japanese, Chinese, Russian … Windows).
   const codePage = headerCodePage(input);
-  return codePage ? parseText(decodeText(input, codePage), o) : first;
+  return codePage ? parseText(decodeTextOrRefusal(input, codePage), o) : first;
 }
 
 /**
@@ -75,9 +75,10 @@ export function headerCodePage(bytes: Uint8Array): (typeof LEGACY_CODE_PAGES)[nu
   return null;
 }
 
-function parseText(read: string | null, o: { maxEmails?: number }): CsvImportOutcome {
+function parseText(read: string | NotTextError | null, o: { maxEmails?: number }): CsvImportOutcome {
   const maxEmails = o.maxEmails ?? MAX_EMAILS_PER_FILE;
   if (read === null) return fail('NOT_TEXT', NOT_TEXT_MESSAGE);
+  if (read instanceof NotTextError) return fail('NOT_TEXT', read.message);
   const hint = separatorHint(read);
   const text = hint ? hint.rest : read;
   if (text.trim().length === 0) return fail('EMPTY_FILE', SCHEDULE_MESSAGES.csvEmpty);

@@ -10,10 +10,14 @@ const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 export const NOT_TEXT_MESSAGE = 'This file is not a readable CSV (it looks like binary data). Please upload a CSV file.';
 
+/** A text file refused for one NUL byte: where it is, so that it can be found and removed. */
+export const nulLineMessage = (line: number): string =>
+  `This file is not a readable CSV: line ${line.toLocaleString('en-US')} holds a NUL character (a zero byte), which a text file never does. Remove it, or save the file again as CSV, and upload it again.`;
+
 /** Thrown by CsvTextDecoder for bytes that are not text (NUL, mostly control characters). */
 export class NotTextError extends Error {
-  constructor() {
-    super(NOT_TEXT_MESSAGE);
+  constructor(message = NOT_TEXT_MESSAGE) {
+    super(message);
   }
 }
 
@@ -91,6 +95,13 @@ export class CsvTextDecoder {
   private nulPadding = false;
   /** Whether the text so far ends with a line end (a U+FEFF next is a joined file's byte-order mark). */
   private afterLineEnd = false;
+  /** Line ends in the text read so far (CRLF is one), and whether it ended with a CR. */
+  private lineEnds = 0;
+  private endsWithCR = false;
+  /** Whether the text read so far holds no control character (tab, CR and LF aside). */
+  private clean = true;
+  /** Where the run of NUL bytes began: its line, and whether the text before it was clean text. */
+  private nulAt: { line: number; afterText: boolean } | null = null;
   private sampled = 0;
   private control = 0;
   private judged = false;
@@ -144,14 +155,40 @@ export class CsvTextDecoder {
    */
   private dropNulPadding(text: string): string {
     if (this.nulPadding) {
-      if (/[^\u0000]/.test(text)) throw new NotTextError();
+      if (/[^\u0000]/.test(text)) throw this.strayNul();
       return '';
     }
-    if (!hasNul(text)) return text;
+    if (!hasNul(text)) {
+      this.follow(text);
+      return text;
+    }
     const at = text.indexOf('\u0000');
-    if (/[^\u0000]/.test(text.slice(at))) throw new NotTextError();
+    this.follow(text.slice(0, at));
+    this.nulAt = { line: this.lineEnds + 1, afterText: this.clean && this.lineEnds > 0 };
+    if (/[^\u0000]/.test(text.slice(at))) throw this.strayNul();
     this.nulPadding = true;
     return text.slice(0, at);
+  }
+
+  /**
+   * A NUL with text after it. In a file of text lines (a line end before it and no control character:
+   * a list with one stray zero byte) its line is named; else (on the first line, or after control
+   * characters: a zip or an image renamed .csv) the file looks like binary data.
+   */
+  private strayNul(): NotTextError {
+    return this.nulAt?.afterText ? new NotTextError(nulLineMessage(this.nulAt.line)) : new NotTextError();
+  }
+
+  /** Counts the line ends of text read (and whether it holds control characters). */
+  private follow(text: string): void {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x0a) {
+        if (!(i === 0 ? this.endsWithCR : text.charCodeAt(i - 1) === 0x0d)) this.lineEnds++;
+      } else if (c === 0x0d) this.lineEnds++;
+      else if (this.clean && isControl(c)) this.clean = false;
+    }
+    if (text.length > 0) this.endsWithCR = text.charCodeAt(text.length - 1) === 0x0d;
   }
 
   /** The piece's whole lines decoded (decodeLines); the unended last line waits for the next piece. */
@@ -204,14 +241,20 @@ export function leadingLines(bytes: Uint8Array, max: number): Uint8Array {
   return bytes.subarray(0, end > 0 ? end : max);
 }
 
-/** Text from bytes (CsvTextDecoder's rules); null when it is not text at all. `codePage`: of the lines that are not UTF-8. */
-export function decodeText(bytes: Uint8Array, codePage?: (typeof LEGACY_CODE_PAGES)[number]): string | null {
+/** Text from bytes (CsvTextDecoder's rules), or why it is not text. `codePage`: of the lines that are not UTF-8. */
+export function decodeTextOrRefusal(bytes: Uint8Array, codePage?: (typeof LEGACY_CODE_PAGES)[number]): string | NotTextError {
   try {
     return new CsvTextDecoder(codePage ? new TextDecoder(codePage) : undefined).decode(bytes, true);
   } catch (err) {
-    if (err instanceof NotTextError) return null;
+    if (err instanceof NotTextError) return err;
     throw err;
   }
+}
+
+/** decodeTextOrRefusal, null when it is not text at all. */
+export function decodeText(bytes: Uint8Array, codePage?: (typeof LEGACY_CODE_PAGES)[number]): string | null {
+  const read = decodeTextOrRefusal(bytes, codePage);
+  return read instanceof NotTextError ? null : read;
 }
 
 export function isMostlyText(text: string): boolean {
