@@ -40,6 +40,8 @@ export interface FakeRazorpay {
   holdCancelledWebhooks(): FakeWebhook[];
   /** The next immediate cancel sends its subscription.cancelled before answering the API call (out-of-order tests). */
   cancelledWebhookFirst(): void;
+  /** The next immediate cancel runs this (a webhook delivered meanwhile, say) before answering. */
+  beforeNextCancelAnswer(fn: () => Promise<unknown>): void;
   /** Resolves once every webhook sent on its own after an API answer (subscription.cancelled, refund.processed) has been answered. */
   settled(): Promise<void>;
   /** Where webhooks go, signed with this secret. */
@@ -137,6 +139,7 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
   let refundHold: { arrived: () => void; released: Promise<void> } | null = null;
   let cancelledHeld: FakeWebhook[] | null = null;
   let cancelledFirst = false;
+  let beforeCancelAnswer: (() => Promise<unknown>) | null = null;
   // Webhooks sent on their own after an API answer (subscription.cancelled, refund.processed), not yet answered.
   const pending = new Set<Promise<unknown>>();
   const inFlight = (p: Promise<unknown>) => {
@@ -247,6 +250,9 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
             void Promise.race([delivered, new Promise((r) => setTimeout(r, 1500))]).then(() => res.end(JSON.stringify(subEntity(sub))));
             return;
           } else if (w) inFlight(new Promise<void>((r) => setImmediate(r)).then(() => api.deliver(w)));
+          const hook = beforeCancelAnswer;
+          beforeCancelAnswer = null;
+          if (hook) return void hook().finally(() => res.end(JSON.stringify(subEntity(sub))));
           return void res.end(JSON.stringify(subEntity(sub)));
         }
       }
@@ -374,6 +380,9 @@ export async function startFakeRazorpay(o: { keyId?: string; keySecret?: string 
     holdCancelledWebhooks() {
       cancelledHeld = [];
       return cancelledHeld;
+    },
+    beforeNextCancelAnswer(fn) {
+      beforeCancelAnswer = fn;
     },
     cancelledWebhookFirst() {
       cancelledFirst = true;

@@ -58,6 +58,23 @@ describe('delete account with a live subscription', () => {
     rzp.setNow(Math.floor(Date.now() / 1000));
   });
 
+  it('a renewal whose charge is applied while the deletion is stopping the subscription is refunded with the account', async () => {
+    const client = await signUpVerified(ts, { email: 'del-sub-race-between@example.com', name: 'Payer', password: 'secret123' });
+    const co = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+    const subscriptionId = co.subscriptionId as string;
+    await rzp.pay(subscriptionId);
+    rzp.setNow(rzp.subscriptions.get(subscriptionId)!.current_end!);
+    const { paymentId, charged } = rzp.renewHeld(subscriptionId);
+    // Its webhook reaches us (and is applied: a new period) while Razorpay is answering the deletion's cancel.
+    rzp.beforeNextCancelAnswer(async () => expect(await rzp.deliver(charged)).toBe(200));
+    const del = await client.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password: 'secret123' });
+    expect(del.status, JSON.stringify(del.body)).toBe(200);
+    await rzp.settled();
+    expect(rzp.sent.find((w) => w.id === charged.id)?.status).toBe(200);
+    expect(rzp.refunds.filter((r) => r.payment_id === paymentId).map((r) => r.amount), 'the period just charged went with the deleted account').toEqual([co.amount]);
+    rzp.setNow(Math.floor(Date.now() / 1000));
+  });
+
   it('such a refund Razorpay would not take at first is made by the billing reconciliation', async () => {
     const client = await signUpVerified(ts, { email: 'del-sub-race-retry@example.com', name: 'Payer', password: 'secret123' });
     const co = (await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' })).body.result.data;

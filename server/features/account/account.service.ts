@@ -9,7 +9,8 @@ import { AppError } from '../../lib/app-error';
 import type { AppDeps } from '../../deps';
 import { revokeKeysOfLeavingUser } from '../api-keys/api-keys.service';
 import { writeAudit } from '../audit/audit';
-import { stopSubscriptionsOf } from '../billing/billing-gateway';
+import { gatewayFor, stopSubscriptionsOf } from '../billing/billing-gateway';
+import { chargedDuringDeletion, paymentsOf, refundDeletedAccountCharges } from '../billing/deleted-account-charges';
 import { lockAccountBilling } from '../billing/billing-locks';
 import { hasAnyValidation, recentSingleChecks, validationsPerDay } from '../validation/validation.queries';
 import { accountById, hasApiKey, ownedAccounts, passOwnership, profileByUserId, recentJobs, saveProfile } from './account.queries';
@@ -139,7 +140,9 @@ export async function deleteUserAndOwnedAccounts(deps: AppDeps, o: { userId: str
   const { db } = deps;
   // First their subscriptions stop at Razorpay (or nothing is deleted): no renewal for a gone account.
   const soleOwnedIds = (await ownedAccounts(db, o.userId)).filter((a) => a.otherOwners === 0).map((a) => a.accountId);
+  const paid = await paymentsOf(db, soleOwnedIds);
   const stoppedSubscriptions = await stopSubscriptionsOf(deps, soleOwnedIds);
+  let owed: Array<{ paymentId: string; amount: number }> = [];
   const deleted = await db.transaction().execute(async (trx) => {
     // Serialise with a concurrent provisioning or second delete of the same user.
     await trx.selectFrom('user').select('id').where('id', '=', o.userId).forUpdate().executeTakeFirst();
@@ -149,6 +152,8 @@ export async function deleteUserAndOwnedAccounts(deps: AppDeps, o: { userId: str
     // subscription.cancelled for a subscription just stopped, applied meanwhile, takes it before the
     // subscription and account rows this delete removes — without it the two deadlock (a 500).
     for (const id of soleOwned.map((a) => a.accountId).toSorted()) await lockAccountBilling(trx, id);
+    // A renewal charged and applied while its subscription was being stopped goes back to the card.
+    owed = await chargedDuringDeletion(trx, { accountIds: soleOwned.map((a) => a.accountId), stopped: stoppedSubscriptions, paid });
     for (const a of soleOwned) {
       await trx.deleteFrom('organization').where('id', '=', a.accountId).execute();
     }
@@ -171,6 +176,7 @@ export async function deleteUserAndOwnedAccounts(deps: AppDeps, o: { userId: str
     }
     return soleOwned.length;
   });
+  await refundDeletedAccountCharges(db, gatewayFor(deps), owed);
   // Uploaded files live under validation-files/{userId}/ (bucket folder inside the storage root,
   // or the storage root itself): remove them once the rows are gone.
   for (const root of [path.resolve(deps.storageDir, 'validation-files'), path.resolve(deps.storageDir)]) {

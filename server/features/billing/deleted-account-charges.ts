@@ -84,3 +84,39 @@ export async function deletedAccountRefundsDue(db: Kysely<Database>): Promise<Ar
   }
   return [...due].map(([paymentId, amount]) => ({ paymentId, amount }));
 }
+
+/**
+ * The other order: the renewal's charge applied while the deletion was stopping the subscription
+ * (after it had looked, before its transaction). `paid` lists the accounts' payments from before the
+ * stop (paymentsOf); in the deletion's transaction, under the accounts' billing locks, a payment of a
+ * stopped subscription that is not among them was charged meanwhile: it is recorded owed (its
+ * webhook's billing_event, which outlives the account, and the audit) and returned, to be refunded
+ * once the deletion has committed (refundDeletedAccountCharges).
+ */
+export async function chargedDuringDeletion(trx: Trx, o: { accountIds: string[]; stopped: string[]; paid: Set<string> }): Promise<Array<{ paymentId: string; amount: number }>> {
+  if (o.stopped.length === 0) return [];
+  const rows = await trx
+    .selectFrom('payment')
+    .select(['id', 'subscription_id', 'amount', 'refunded_amount', 'currency'])
+    .where('account_id', 'in', o.accountIds)
+    .where('subscription_id', 'in', o.stopped)
+    .where('status', '=', 'captured')
+    .where('second_payment', '=', false)
+    .execute();
+  const owed: Array<{ paymentId: string; amount: number }> = [];
+  for (const p of rows.filter((r) => !o.paid.has(r.id))) {
+    const amount = p.amount - p.refunded_amount;
+    if (amount <= 0) continue;
+    await trx.updateTable('billing_event').set({ outcome: DELETED_ACCOUNT_REFUND_DUE }).where('payment_id', '=', p.id).where('event', '=', 'subscription.charged').execute();
+    await writeAudit(trx, { accountId: null, actor: 'system', actorUserId: null, action: 'billing.deleted_account_charge', targetType: 'payment', targetId: p.id, data: { subscription_id: p.subscription_id, amount, currency: p.currency, refund: 'due', during_deletion: true } });
+    owed.push({ paymentId: p.id, amount });
+  }
+  return owed;
+}
+
+/** The payments these accounts hold now (before an account deletion stops their subscriptions). */
+export async function paymentsOf(db: Kysely<Database>, accountIds: string[]): Promise<Set<string>> {
+  if (accountIds.length === 0) return new Set();
+  const rows = await db.selectFrom('payment').select('id').where('account_id', 'in', accountIds).execute();
+  return new Set(rows.map((r) => r.id));
+}
