@@ -77,3 +77,17 @@ test('the upload toast says what of the file is not checked (a value too long to
   await page.waitForURL('**/dashboard/history');
   await expect(page.getByTestId('job-row').filter({ hasText: 'outlook.csv' }).getByTestId('job-total')).toHaveText('2');
 });
+
+test('Bulk Upload: a wrong file chosen after a good one is refused and the good one stays chosen', async ({ page }) => {
+  await newUserOn(page, '/dashboard/bulk', { tag: 'rv-dbl-upload', plan: 'starter' });
+  const picker = page.getByLabel('CSV file');
+  await picker.setInputFiles(fixture('contacts.csv'));
+  await expect(page.getByTestId('selected-file')).toContainText('contacts.csv');
+  await picker.setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+  await expect(page.getByText('Please upload a CSV file')).toBeVisible();
+  await expect(page.getByTestId('selected-file'), 'the file chosen before is still the one to upload').toContainText('contacts.csv');
+
+  await page.getByRole('button', { name: 'Upload and Validate' }).click();
+  await page.waitForURL('**/dashboard/history');
+  await expect(page.getByTestId('job-row').filter({ hasText: 'contacts.csv' })).toHaveCount(1);
+});

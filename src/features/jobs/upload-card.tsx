@@ -26,7 +26,8 @@ export function UploadCard({ busy, credits, onUpload }: UploadCardProps) {
     const problem = checkCsvFile(next);
     if (problem) {
       toast.error(problem.title, { description: problem.message });
-      clear();
+      // The file refused is not chosen; one chosen before it stays chosen (it was dropped with it).
+      if (inputRef.current) inputRef.current.value = '';
       return;
     }
     setFile(next);
