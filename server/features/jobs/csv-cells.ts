@@ -22,6 +22,11 @@ export function normalizeEmail(raw: string): string {
   // backtracked over every '@' of a hostile cell from every other one (hours for a 10 MB cell).
   const named = namedAddress(v);
   if (named !== null) v = trimAddress(named);
+  // "ann@x.com (Ann Lee)" as old address books write it, "Ann Lee (ann@x.com)", and an address with
+  // the list's separator left after it ("bo@x.com;" from Outlook's To: line pasted one per row).
+  const commented = commentedAddress(v);
+  if (commented !== null) v = trimAddress(commented);
+  v = withoutTrailingSeparators(v);
   const at = v.lastIndexOf('@');
   if (at < 0) return v;
   return `${v.slice(0, at)}@${lowerCaseDomain(v.slice(at + 1))}`;
@@ -80,6 +85,30 @@ function unwrapQuotes(v: string): string {
   if (close === undefined || !v.endsWith(close)) return v;
   const inner = trimAddress(v.slice(1, -1));
   return inner.includes('@') ? inner : v;
+}
+
+/**
+ * The address of "address (comment)" or "comment (address)": one '(' and one ')', at the end, an '@'
+ * on one side only. No address ends in ')' (a domain never holds one), so nothing that could be an
+ * address is changed; '"a(b)"@x.com' and '(comment)ann@x.com' stay as written.
+ */
+function commentedAddress(v: string): string | null {
+  const open = v.indexOf('(');
+  if (open <= 0 || v.lastIndexOf('(') !== open || v.indexOf(')') !== v.length - 1) return null;
+  const before = trimAddress(v.slice(0, open));
+  const inner = trimAddress(v.slice(open + 1, -1));
+  if (before.includes('@') && !inner.includes('@') && !before.includes('"')) return before;
+  if (inner.includes('@') && !before.includes('@')) return inner;
+  return null;
+}
+
+/** Without a run of ',' ';' (and blanks) after an address: no domain ends in one. By index, not a regex (no rescans). */
+function withoutTrailingSeparators(v: string): string {
+  let end = v.length;
+  for (let c = v.charCodeAt(end - 1); end > 0 && (c === 0x2c || c === 0x3b || c === 0x20 || c === 0x09); c = v.charCodeAt(end - 1)) end--;
+  if (end === v.length || v.charCodeAt(end - 1) === 0x22) return v; // nothing to drop, or a quoted local part's end
+  const rest = v.slice(0, end);
+  return rest.includes('@') ? rest : v;
 }
 
 /** The address of "Name <address>" (one '<', one '>' at the end, an '@' between), else null. */

@@ -89,6 +89,17 @@ describe('parseEmailCsv', () => {
     expect(ok('email\nida@bücher.example\nida@xn--bcher-kva.example\nJon@XN--BCHER-KVA.example\njon@BÜCHER.example\n').emails).toEqual(['ida@bücher.example', 'Jon@xn--bcher-kva.example']);
   });
 
+  it("reads 'address (Name)', 'Name (address)' and an address with a list separator after it as the address", () => {
+    // Old address books write "ann@x.com (Ann Lee)"; Outlook's To: line pasted one per row leaves
+    // "bo@x.com;". Each was checked (and charged) as that whole text, invalid, and the address never was.
+    const v = ok('email\n"ann@x.com (Ann Lee)"\n"Cy Doe (cy@x.com)"\nbo@x.com;\n"di@x.com,"\n"eve@x.com ; "\n');
+    expect(v.emails).toEqual(['ann@x.com', 'cy@x.com', 'bo@x.com', 'di@x.com', 'eve@x.com']);
+    expect(uniqueAddresses(['ann@x.com (Ann)', 'ann@x.com;'])).toEqual(['ann@x.com']);
+    // Nothing that could be an address is changed: a quoted local part keeps its parentheses.
+    expect(normalizeEmail('"a(b)"@x.com')).toBe('"a(b)"@x.com');
+    expect(normalizeEmail('(comment)ann@x.com')).toBe('(comment)ann@x.com');
+  });
+
   it('counts one mailbox whose accented name is written precomposed (NFC) and decomposed (NFD) once, as first written', () => {
     // A list merged from a Mac export (é as e + U+0301) and a Windows one (é as U+00E9): one inbox,
     // shown alike in every program; the syntax check passes both, so each was probed and charged.
