@@ -1,5 +1,6 @@
 // API keys: the shapes the dashboard and the server share (spec sections 3, 5 and 7).
 import { z } from 'zod';
+import { TEXT_CONTROLS } from './text-controls';
 
 export const API_KEY_NAME_REQUIRED = 'Please enter a name for the API key';
 export const API_KEY_NAME_MAX = 100;
@@ -29,7 +30,9 @@ export const createApiKeyInput = z.object({
     .trim()
     .min(1, API_KEY_NAME_REQUIRED)
     .max(API_KEY_NAME_MAX, `API key names can be at most ${API_KEY_NAME_MAX} characters.`)
-    .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'API key names cannot contain control characters.'),
+    // Shown to the whole team (the revoke confirmation names the key beside its prefix): no control or
+    // text-direction character (U+202E drew the prefix after it backwards), as schedule and file names.
+    .refine((s) => !TEXT_CONTROLS.test(s), 'API key names cannot contain control characters or text-direction characters.'),
   /** Default: every scope. */
   scopes: z
     .array(apiScopeSchema, { error: 'scopes must be a list.' })

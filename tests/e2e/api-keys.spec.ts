@@ -51,6 +51,12 @@ test('API keys: upgrade gate, create (shown once, show/hide, copy), use, revoke'
   const nameField = create.getByLabel('Key Name');
   await nameField.press('Enter');
   await expect(create.getByText('Please enter a name for the API key')).toBeVisible();
+  // A name with a text-direction character (U+202E) would draw the key's prefix after it backwards in
+  // the revoke confirmation teammates read: refused, and the name typed stays to correct.
+  await nameField.fill('Production \u202Eserver');
+  await nameField.press('Enter');
+  await expect(create.getByRole('alert')).toContainText('text-direction');
+  await expect(nameField).toHaveValue('Production \u202Eserver');
   await nameField.fill('Production server');
   await nameField.press('Enter');
 

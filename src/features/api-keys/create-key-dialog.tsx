@@ -92,7 +92,10 @@ export function CreateKeyDialog({
         onPlanRequired();
         return;
       }
-      if (appCode(err) === 'BAD_INPUT' && err instanceof Error) setOptionsError(err.message);
+      // A refusal of what was typed (the server's own check, or its input rules: 400) says why under
+      // the form, the name kept to correct; the toast alone said only 'Failed to create API key'.
+      const refused = appCode(err) === 'BAD_INPUT' || (err as { data?: { httpStatus?: number } } | null)?.data?.httpStatus === 400;
+      if (refused && err instanceof Error) setOptionsError(err.message);
       console.error(API_KEYS_TEXT.createFailed, err);
       toast.error(API_KEYS_TEXT.errorTitle, { description: API_KEYS_TEXT.createFailed });
     }
