@@ -15,7 +15,7 @@ export const MAX_VALUE_LENGTH = 1024;
  * i + U+0307, i.e. check a different domain from the one in the file.
  */
 export function normalizeEmail(raw: string): string {
-  let v = mailtoAddress(unwrapQuotes(trimAddress(raw)));
+  let v = mailtoAddress(unwrapQuotes(textFormulaValue(trimAddress(raw))));
   if (v.startsWith('<') && v.endsWith('>')) v = mailtoAddress(trimAddress(v.slice(1, -1)));
   // "Ann Lee <ann@example.com>", as a mail program copies a recipient: the address in the brackets
   // (no address ends in '>', so nothing that could be one is changed). Found by index: a regex
@@ -70,6 +70,17 @@ function mailtoAddress(v: string): string {
     // not percent-encoded text: kept as written
   }
   return trimAddress(/[\u0000-\u001f\u007f]/.test(decoded) ? to : decoded);
+}
+
+/**
+ * The text of an Excel text formula, ="ann@x.com" (some exports write every value so, to keep Excel
+ * from reformatting it), when it is the whole cell and its text holds an '@' and no other quote;
+ * anything else as it is ('="ann"@x.com' is left to the syntax check).
+ */
+function textFormulaValue(v: string): string {
+  if (v.length < 4 || !v.startsWith('="') || !v.endsWith('"')) return v;
+  const inner = v.slice(2, -1);
+  return inner.includes('@') && !inner.includes('"') ? trimAddress(inner) : v;
 }
 
 /** The quotes a value may be wrapped in, opening → closing. */

@@ -100,6 +100,14 @@ describe('parseEmailCsv', () => {
     expect(normalizeEmail('(comment)ann@x.com')).toBe('(comment)ann@x.com');
   });
 
+  it('reads a cell written as an Excel text formula (="ann@x.com", as some exports keep Excel from reformatting a value) as the address', () => {
+    // Checked (and charged) as the text ="ann@x.com", invalid; the address never was.
+    expect(ok('name,email\nAnn,"=""ann@x.com"""\nBo,="bo@x.com"\n').emails).toEqual(['ann@x.com', 'bo@x.com']);
+    expect(uniqueAddresses(['="cy@x.com"', 'cy@x.com'])).toEqual(['cy@x.com']);
+    // Only the whole-cell wrapper: a quoted local part after '=' is left to the syntax check.
+    expect(normalizeEmail('="ann"@x.com')).toBe('="ann"@x.com');
+  });
+
   it('counts one mailbox whose accented name is written precomposed (NFC) and decomposed (NFD) once, as first written', () => {
     // A list merged from a Mac export (é as e + U+0301) and a Windows one (é as U+00E9): one inbox,
     // shown alike in every program; the syntax check passes both, so each was probed and charged.
