@@ -176,7 +176,7 @@ test('History reports load failures, a failed job with its reason, and an empty 
   await page.clock.install();
   await page.goto('/dashboard/history');
   const loadToast = page.locator('[data-sonner-toast]', { hasText: 'Failed to load validation history' });
-  await passesOnPageClock(page, { stepMs: 4_000, withinMs: 30_000 }, () => expect(loadToast).toContainText('Error', { timeout: 750 }));
+  await passesOnPageClock(page, { stepMs: 4_000, withinMs: 40_000 }, () => expect(loadToast).toContainText('Error', { timeout: 750 }));
   await page.unroute('**/api/trpc/*jobs.list*');
 
   // A failed job shows its stored reason; a completed one without rows says No Results.
@@ -206,7 +206,7 @@ test('History reports load failures, a failed job with its reason, and an empty 
   // Results that cannot load: 'Failed to load validation results'. A download that fails: 'Download Failed'.
   await page.route('**/api/trpc/*jobs.results*', trpcReply('jobs.results', { error: 'boom' }));
   await failed.getByRole('button', { name: 'View Results' }).click();
-  await passesOnPageClock(page, { stepMs: 4_000, withinMs: 30_000 }, () =>
+  await passesOnPageClock(page, { stepMs: 4_000, withinMs: 40_000 }, () =>
     expect(page.locator('[data-sonner-toast]', { hasText: 'Failed to load validation results' })).toContainText('Error', { timeout: 750 }),
   );
   await page.route('**/api/jobs/*/export*', (route) =>

@@ -233,6 +233,6 @@ test('with the live stream blocked (a proxy that buffers or drops server-sent ev
   await runCronTaskNow('schedule-tick');
   // Without the stream, the page reloads the schedules every 10 s while one is active (the page's
   // clock jumps over those 10 s rather than the test waiting them out).
-  await passesOnPageClock(page, { stepMs: 5_000, withinMs: 45_000 }, () => expect(card.getByTestId('schedule-runs')).toHaveText('1', { timeout: 1_000 }));
+  await passesOnPageClock(page, { stepMs: 5_000, withinMs: 45_000 }, () => expect(card.getByTestId('schedule-runs')).toHaveText('1', { timeout: 2_000 }));
   await expect(card.getByTestId('schedule-last-run')).not.toHaveText('Never');
 });
