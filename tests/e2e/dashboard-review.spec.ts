@@ -72,8 +72,8 @@ test("the team upgrade dialog agrees with the seat rule: invitations take no sea
   await page.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-team-upgrade.png` });
 });
 
-test('on a 375 px phone the webhook delivery filters fit inside their card', async ({ page }) => {
-  await page.setViewportSize({ width: 375, height: 800 });
+test('on a 320 px phone the webhook delivery filters fit inside their card, the status filter showing its whole label', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 800 });
   await newUserOn(page, '/dashboard/api-keys', { tag: 'rv-dash-filters', plan: 'pro' });
   const card = page.getByTestId('webhook-deliveries');
   await card.scrollIntoViewIfNeeded();
@@ -85,7 +85,21 @@ test('on a 375 px phone the webhook delivery filters fit inside their card', asy
     // The longest event name (schedule.run_completed) pushed the status filter past the card's edge.
     expect(f.x + f.width, `${name} ends inside the card`).toBeLessThanOrEqual(box.x + box.width);
   }
-  await card.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-webhook-filters-375.png` });
+  // 'All statuses' read 'All statuse': each filter is at least as wide as the choice it shows needs (a
+  // copy holding only that choice, free to take its own width, measures it).
+  for (const name of ['Filter by event', 'Filter by status']) {
+    const [shown, needed] = await card.getByRole('combobox', { name }).evaluate((el: HTMLSelectElement) => {
+      const copy = el.cloneNode(true) as HTMLSelectElement;
+      for (const o of [...copy.options]) if (o.value !== el.value) o.remove();
+      copy.style.cssText = 'position:absolute;visibility:hidden;width:auto;min-width:0;flex:none';
+      el.parentElement!.appendChild(copy);
+      const w = copy.getBoundingClientRect().width;
+      copy.remove();
+      return [el.getBoundingClientRect().width, w];
+    });
+    expect(shown, `${name} is wide enough for its label`).toBeGreaterThanOrEqual(needed - 0.5);
+  }
+  await card.screenshot({ path: `${SCREENSHOT_DIR}/rv-dash-webhook-filters-320.png` });
 });
 
 test('on a 375 px phone the navigation drawer is a named dialog that Escape closes, returning focus to its toggle', async ({ page }) => {

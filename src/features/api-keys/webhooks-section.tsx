@@ -298,10 +298,11 @@ function DeliveryLogCard({ plan }: { plan: Plan }) {
             <CardTitle>Webhook deliveries</CardTitle>
             <CardDescription>Every call we made to your webhooks, newest first: answer, time taken and attempts. Failed calls are retried for about {WEBHOOK_RETRY_WINDOW_HOURS} hours.</CardDescription>
           </div>
-          {/* On a phone the two filters share the row (the longest event name would push the second out of the card). */}
-          <div className="flex gap-2 *:min-w-0 *:flex-1 sm:*:flex-none">
-            <Select aria-label="Filter by event" className={select} value={event} onValueChange={setEvent} options={EVENT_FILTERS} />
-            <Select aria-label="Filter by status" className={select} value={status} onValueChange={setStatus} options={STATUS_FILTERS} />
+          {/* On a phone the two filters share the row (the longest event name would push the second out of the card),
+              or, where the two labels do not both fit (320 px: 'All statuses' read 'All statuse'), take a row each. */}
+          <div className="flex flex-wrap gap-2 sm:flex-nowrap">
+            <Select aria-label="Filter by event" className={`${select} min-w-0 flex-[1_1_8rem] sm:flex-none`} value={event} onValueChange={setEvent} options={EVENT_FILTERS} />
+            <Select aria-label="Filter by status" className={`${select} flex-[1_0_auto] sm:flex-none`} value={status} onValueChange={setStatus} options={STATUS_FILTERS} />
           </div>
         </div>
       </CardHeader>
