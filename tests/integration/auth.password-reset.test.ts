@@ -10,6 +10,18 @@ async function resetLink(email: string): Promise<string> {
   return mail.text.match(/https?:\/\/\S+reset-password\S+/)![0];
 }
 
+/** Follows the reset link mailed to `email`: it must land on /auth's reset step; the token it carries. */
+async function followResetLink(visitor: Browserless, email: string): Promise<string> {
+  const follow = await visitor.request(await resetLink(email));
+  expect(follow.status).toBe(302);
+  const landing = new URL(follow.headers.get('location')!, ts.url);
+  expect(landing.pathname).toBe('/auth');
+  expect(landing.searchParams.get('step')).toBe('reset');
+  const token = landing.searchParams.get('token')!;
+  expect(token).toBeTruthy();
+  return token;
+}
+
 describe('password reset', () => {
   it('mails a one-hour link that lands on /auth with a token, sets the new password and ends old sessions', async () => {
     const old = await signUpVerified(ts, { email: 'forgetful@example.com', password: 'old-password' });
@@ -18,13 +30,7 @@ describe('password reset', () => {
     const visitor = new Browserless(ts.url);
     const ask = await visitor.request('/api/auth/request-password-reset', { json: { email: 'forgetful@example.com', redirectTo: '/auth?step=reset' } });
     expect(ask.status).toBe(200);
-    const follow = await visitor.request(await resetLink('forgetful@example.com'));
-    expect(follow.status).toBe(302);
-    const landing = new URL(follow.headers.get('location')!, ts.url);
-    expect(landing.pathname).toBe('/auth');
-    expect(landing.searchParams.get('step')).toBe('reset');
-    const token = landing.searchParams.get('token')!;
-    expect(token).toBeTruthy();
+    const token = await followResetLink(visitor, 'forgetful@example.com');
 
     expect((await visitor.request('/api/auth/reset-password', { json: { newPassword: 'new-password', token } })).status).toBe(200);
     expect((await old.trpcQuery('account.me')).status).toBe(401);
@@ -38,13 +44,7 @@ describe('password reset', () => {
     await signUpVerified(ts, { email: 'no-return@example.com', password: 'old-password' });
     const visitor = new Browserless(ts.url);
     expect((await visitor.request('/api/auth/request-password-reset', { json: { email: 'no-return@example.com' } })).status).toBe(200);
-    const follow = await visitor.request(await resetLink('no-return@example.com'));
-    expect(follow.status).toBe(302);
-    const landing = new URL(follow.headers.get('location')!, ts.url);
-    expect(landing.pathname).toBe('/auth');
-    expect(landing.searchParams.get('step')).toBe('reset');
-    const token = landing.searchParams.get('token')!;
-    expect(token).toBeTruthy();
+    const token = await followResetLink(visitor, 'no-return@example.com');
     expect((await visitor.request('/api/auth/reset-password', { json: { newPassword: 'new-password', token } })).status).toBe(200);
     expect((await visitor.request('/api/auth/sign-in/email', { json: { email: 'no-return@example.com', password: 'new-password' } })).status).toBe(200);
   });
