@@ -9,11 +9,23 @@ import { signUpVerified } from '../helpers/test-server';
 describe('delete account with a live subscription', () => {
   const { ts, rzp } = razorpayServer('whsec_delete_sub');
 
-  it('cancels the Razorpay subscription when the owner deletes the account (no further renewals charged)', async () => {
-    const client = await signUpVerified(ts, { email: 'del-sub@example.com', name: 'Payer', password: 'secret123' });
-    const co = (await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' })).body.result.data;
+  /** An owner paying a monthly plan through the checkout: signed in, subscription active. */
+  async function paying(email: string, planType: 'starter' | 'pro') {
+    const client = await signUpVerified(ts, { email, name: 'Payer', password: 'secret123' });
+    const co = (await client.trpcMutation('billing.checkout', { planType, interval: 'monthly' })).body.result.data;
     const subscriptionId = co.subscriptionId as string;
     await rzp.pay(subscriptionId);
+    return { client, co, subscriptionId };
+  }
+
+  /** Razorpay's clock at the period's end and the renewal charged, its webhook held back. */
+  function renewalHeld(subscriptionId: string) {
+    rzp.setNow(rzp.subscriptions.get(subscriptionId)!.current_end!);
+    return rzp.renewHeld(subscriptionId);
+  }
+
+  it('cancels the Razorpay subscription when the owner deletes the account (no further renewals charged)', async () => {
+    const { client, subscriptionId } = await paying('del-sub@example.com', 'pro');
     expect(rzp.subscriptions.get(subscriptionId)!.status).toBe('active');
 
     const del = await client.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password: 'secret123' });
@@ -34,13 +46,9 @@ describe('delete account with a live subscription', () => {
   });
 
   it('a renewal Razorpay charged just before the deletion stopped it, heard of after the account is gone, is refunded in full (once)', async () => {
-    const client = await signUpVerified(ts, { email: 'del-sub-race@example.com', name: 'Payer', password: 'secret123' });
-    const co = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
-    const subscriptionId = co.subscriptionId as string;
-    await rzp.pay(subscriptionId);
+    const { client, co, subscriptionId } = await paying('del-sub-race@example.com', 'starter');
     // Razorpay charges the renewal; its webhook is still on its way when the owner deletes the account.
-    rzp.setNow(rzp.subscriptions.get(subscriptionId)!.current_end!);
-    const { paymentId, charged } = rzp.renewHeld(subscriptionId);
+    const { paymentId, charged } = renewalHeld(subscriptionId);
     const del = await client.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password: 'secret123' });
     expect(del.status, JSON.stringify(del.body)).toBe(200);
     expect(rzp.subscriptions.get(subscriptionId)!.status).toBe('cancelled');
@@ -59,12 +67,8 @@ describe('delete account with a live subscription', () => {
   });
 
   it('a renewal whose charge is applied while the deletion is stopping the subscription is refunded with the account', async () => {
-    const client = await signUpVerified(ts, { email: 'del-sub-race-between@example.com', name: 'Payer', password: 'secret123' });
-    const co = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
-    const subscriptionId = co.subscriptionId as string;
-    await rzp.pay(subscriptionId);
-    rzp.setNow(rzp.subscriptions.get(subscriptionId)!.current_end!);
-    const { paymentId, charged } = rzp.renewHeld(subscriptionId);
+    const { client, co, subscriptionId } = await paying('del-sub-race-between@example.com', 'starter');
+    const { paymentId, charged } = renewalHeld(subscriptionId);
     // Its webhook reaches us (and is applied: a new period) while Razorpay is answering the deletion's cancel.
     rzp.beforeNextCancelAnswer(async () => expect(await rzp.deliver(charged)).toBe(200));
     const del = await client.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password: 'secret123' });
@@ -76,12 +80,8 @@ describe('delete account with a live subscription', () => {
   });
 
   it('such a refund Razorpay would not take at first is made by the billing reconciliation', async () => {
-    const client = await signUpVerified(ts, { email: 'del-sub-race-retry@example.com', name: 'Payer', password: 'secret123' });
-    const co = (await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' })).body.result.data;
-    const subscriptionId = co.subscriptionId as string;
-    await rzp.pay(subscriptionId);
-    rzp.setNow(rzp.subscriptions.get(subscriptionId)!.current_end!);
-    const { paymentId, charged } = rzp.renewHeld(subscriptionId);
+    const { client, co, subscriptionId } = await paying('del-sub-race-retry@example.com', 'pro');
+    const { paymentId, charged } = renewalHeld(subscriptionId);
     expect((await client.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password: 'secret123' })).status).toBe(200);
     rzp.failNext(500);
     expect(await rzp.deliver(charged)).toBe(200);
