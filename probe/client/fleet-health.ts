@@ -42,7 +42,13 @@ const healthSchema = z.object({
 type HealthBudget = NonNullable<z.infer<typeof healthSchema>['mx_rcpt_budget']>;
 
 export class FleetHealth {
-  private readonly health = new Map<string, { ok: boolean; until: number }>();
+  /**
+   * What each url's last /healthz (or failure) said, and until when. A node skipped for longer than
+   * the cooldown (a stalled engine) is asked again after the cooldown all the same (`recheckAt`): a
+   * new process there (another node id than `sidelined`, the one that stalled) is used at once; the
+   * same one stays skipped until `until`.
+   */
+  private readonly health = new Map<string, { ok: boolean; until: number; sidelined?: string; recheckAt?: number }>();
   private readonly checking = new Map<string, Promise<void>>();
   /** The fleet RCPT budget each node said it holds a share of (null: none). */
   private readonly budgets = new Map<string, HealthBudget | null>();
@@ -56,13 +62,22 @@ export class FleetHealth {
     const now = Date.now();
     const checks = this.o.urls.flatMap((url) => {
       const known = this.health.get(url);
-      if (!fresh && known && known.until > now) return [];
+      const recheck = known?.recheckAt !== undefined && known.recheckAt <= now;
+      if (!fresh && known && known.until > now && !recheck) return [];
       let check = this.checking.get(url);
       if (!check) {
         // Asked on the fleet's behalf, not the caller's: a caller that gives up (its signal) stops
         // waiting for the answer, and the node's health is still what /healthz says, not "failed".
         check = this.checkHealth(url, patient ? this.o.timeoutMs * PATIENT_HEALTH_FACTOR : this.o.timeoutMs)
-          .then((ok) => void this.health.set(url, { ok, until: Date.now() + (ok ? this.o.ttlMs : this.o.cooldownMs) }))
+          .then((ok) => {
+            const before = this.health.get(url);
+            // Still the process that stalled (or one that names no id): skipped on until its time is up.
+            if (!fresh && before?.recheckAt !== undefined && before.until > Date.now() && (!ok || this.nodeIds.get(url) === before.sidelined)) {
+              before.recheckAt = Date.now() + this.o.cooldownMs;
+              return;
+            }
+            this.health.set(url, { ok, until: Date.now() + (ok ? this.o.ttlMs : this.o.cooldownMs) });
+          })
           .finally(() => this.checking.delete(url));
         this.checking.set(url, check);
       }
@@ -105,10 +120,21 @@ export class FleetHealth {
     return live;
   }
 
-  /** A daemon that failed a request: skipped for the cooldown (or `forMs`, when longer). */
+  /**
+   * A daemon that failed a request: skipped for the cooldown (or `forMs`, when longer; a skip under
+   * way is never shortened). One skipped longer than the cooldown is asked again after it, and comes
+   * back at once if another process answers there (restarted: a new node id on /healthz).
+   */
   markDown(url: string, forMs = 0): void {
-    const until = Date.now() + Math.max(this.o.cooldownMs, forMs);
-    for (const name of this.namesOf(url)) this.health.set(name, { ok: false, until });
+    const now = Date.now();
+    const until = now + Math.max(this.o.cooldownMs, forMs);
+    const id = this.nodeIds.get(url);
+    for (const name of this.namesOf(url)) {
+      const known = this.health.get(name);
+      if (known && !known.ok && known.until >= until) continue;
+      const long = until > now + this.o.cooldownMs && id !== undefined;
+      this.health.set(name, long ? { ok: false, until, sidelined: id, recheckAt: now + this.o.cooldownMs } : { ok: false, until });
+    }
   }
 
   /** `url` and the other PROBE_URLS entries that answered as the same node. */
