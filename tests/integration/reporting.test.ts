@@ -149,3 +149,36 @@ describe('a single check’s source outlives its author', () => {
     expect(apiOnly).toBe(1);
   });
 });
+
+describe('analytics count days in the browser’s time zone, as the Overview chart does', () => {
+  it('a validation at 23:30 UTC is the next day in Kolkata on both pages, the CSV and the default range; unknown zones are 400', async () => {
+    const { client, accountId, userId } = await signUpOnPlan(ts, 'report-tz@example.com', 'business');
+    const late = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - 5, 23, 30));
+    const nextDay = dayStr(daysAgo(4));
+    await ts.testDb.db
+      .insertInto('validation_result')
+      .values({ account_id: accountId, job_id: null, created_by: userId, via_api: false, email: 'late@x.test', result: 'valid', verdict: 'valid', reason: 'accepted_email', is_syntax_valid: true, is_dns_valid: true, is_mx_valid: true, is_smtp_valid: true, deliverability_score: 90, role_detected: false, disposable_provider: false, catch_all: null, suggestion: null, domain_age_days: null, evidence: null, checked_at: late } as never)
+      .execute();
+    const tz = 'Asia/Kolkata';
+    const overview = (await client.trpcQuery('account.overview', { timeZone: tz })).body.result.data;
+    const chartDay = (overview.validations_per_day as Array<{ date: string; count: number }>).find((d) => d.count > 0)?.date;
+    expect(chartDay).toBe(nextDay);
+    const report = (await client.trpcQuery('reporting.analytics', { timeZone: tz })).body.result.data;
+    expect(report.daily.filter((d: { valid: number }) => d.valid > 0).map((d: { day: string }) => d.day)).toEqual([nextDay]);
+    // The default range ends on today in that zone (Kolkata is ahead of UTC, never behind it).
+    const kolkataToday = new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(new Date());
+    expect(report.range.to).toBe(kolkataToday);
+    // A range that ends the UTC day before still leaves it out: that day is over in Kolkata by 23:30 UTC.
+    const before = (await client.trpcQuery('reporting.analytics', { timeZone: tz, from: dayStr(daysAgo(6)), to: dayStr(daysAgo(5)) })).body.result.data;
+    expect(before.totals.total).toBe(0);
+    const csv = await (await client.request(`/api/reports/analytics.csv?timeZone=${encodeURIComponent(tz)}&from=${dayStr(daysAgo(6))}&to=${nextDay}`)).text();
+    expect(csv).toContain(`day,${nextDay},1,0,0,1`);
+    // Without a zone the report stays on UTC days.
+    const utc = (await client.trpcQuery('reporting.analytics')).body.result.data;
+    expect(utc.daily.filter((d: { valid: number }) => d.valid > 0).map((d: { day: string }) => d.day)).toEqual([dayStr(daysAgo(5))]);
+    for (const bad of ['Mars/Olympus', "UTC'; drop table account;--", 'x'.repeat(80)]) {
+      expect((await client.trpcQuery('reporting.analytics', { timeZone: bad })).status).toBe(400);
+      expect((await client.request(`/api/reports/analytics.csv?timeZone=${encodeURIComponent(bad)}`)).status).toBe(400);
+    }
+  });
+});

@@ -6,6 +6,7 @@ import type { Db } from '../../../db/client';
 import { isUnlimited, planByType } from '../../contracts/plans';
 import { TEXT_CONTROLS } from '../../contracts/text-controls';
 import { AppError } from '../../lib/app-error';
+import { resolveTimeZone } from '../reporting/time-zone';
 import type { AppDeps } from '../../deps';
 import { revokeKeysOfLeavingUser } from '../api-keys/api-keys.service';
 import { writeAudit } from '../audit/audit';
@@ -42,26 +43,18 @@ export function usagePercent(used: number, quota: number): number {
   return Math.round((used / quota) * 1000) / 10;
 }
 
-/** Accepts an IANA zone name the runtime knows ('Europe/Paris'); anything else is UTC. */
-export function safeTimeZone(tz: string | undefined): string {
-  if (!tz || tz.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(tz)) return 'UTC';
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return tz;
-  } catch {
-    return 'UTC';
-  }
-}
 
 export async function accountOverview(db: Db, accountId: string, o: { timeZone?: string } = {}): Promise<Overview> {
   const account = await accountById(db, accountId);
   if (!account) throw new AppError('NOT_A_MEMBER', 'User account not found');
+  // An IANA zone both the runtime and PostgreSQL know ('Europe/Paris'); anything else is UTC.
+  const timeZone = (await resolveTimeZone(db, o.timeZone)) ?? 'UTC';
   const [checks, jobs, validated, apiKey, perDay] = await Promise.all([
     recentSingleChecks(db, accountId, RECENT_ACTIVITY_LIMIT),
     recentJobs(db, accountId, RECENT_ACTIVITY_LIMIT),
     hasAnyValidation(db, accountId),
     hasApiKey(db, accountId),
-    validationsPerDay(db, accountId, CHART_DAYS, safeTimeZone(o.timeZone)),
+    validationsPerDay(db, accountId, CHART_DAYS, timeZone),
   ]);
   const activity: Array<ActivityItem & { sortAt: number }> = [
     ...checks.map((c) => ({ kind: 'check' as const, id: String(c.id), email: c.email, result: c.result, deliverability_score: c.deliverability_score, at: c.checked_at.toISOString(), sortAt: c.checked_at.getTime() })),

@@ -1,4 +1,4 @@
-// GET /api/reports/analytics.csv?from=YYYY-MM-DD&to=YYYY-MM-DD&source=dashboard|api|schedule
+// GET /api/reports/analytics.csv?from=YYYY-MM-DD&to=YYYY-MM-DD&source=dashboard|api|schedule&timeZone=Area/City
 // Business and up; the session's active account only.
 import express, { type Request, type Response } from 'express';
 import type { AppDeps } from '../../deps';
@@ -13,7 +13,7 @@ export function reportingHttpRouter(deps: AppDeps): express.Router {
     try {
       const m = await sessionMember(deps, req);
       const one = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-      const parsed = reportInput.safeParse({ from: one(req.query.from), to: one(req.query.to), source: one(req.query.source) });
+      const parsed = reportInput.safeParse({ from: one(req.query.from), to: one(req.query.to), source: one(req.query.source), timeZone: one(req.query.timeZone) });
       if (!parsed.success) throw new AppError('BAD_INPUT', parsed.error.issues[0]?.message ?? 'Bad report filters.');
       const { csv, fileName } = await analyticsCsv(deps.db, { accountId: m.accountId, plan: m.plan, input: parsed.data });
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');

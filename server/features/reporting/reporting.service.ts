@@ -11,6 +11,7 @@ import { planAllows, type PlanType } from '../../contracts/plans';
 import { AppError } from '../../lib/app-error';
 import { GATE_MESSAGES } from '../../trpc/procedures';
 import { csvCell } from '../../lib/csv-cell';
+import { resolveTimeZone, todayIn } from './time-zone';
 
 export const REPORT_SOURCES = ['dashboard', 'api', 'schedule'] as const;
 export type ReportSource = (typeof REPORT_SOURCES)[number];
@@ -23,32 +24,41 @@ export const reportInput = z
     from: isoDate.optional(),
     to: isoDate.optional(),
     source: z.enum(REPORT_SOURCES, { error: 'Source must be dashboard, api or schedule.' }).optional(),
+    /** The browser's IANA zone: days (and the default range's today) are its calendar days. Not a filter: every plan may send it. */
+    timeZone: z.string().max(64, { error: 'Unknown time zone.' }).optional(),
   })
   .default({});
 export type ReportInput = z.infer<typeof reportInput>;
 
 export interface ReportRange {
-  from: Date;
-  /** Exclusive: the day after `to`. */
-  toExclusive: Date;
   fromDay: string;
   toDay: string;
+  /** Exclusive: the day after `toDay`. */
+  nextDay: string;
+  /** The IANA zone whose calendar days the report counts ('UTC' unless the caller sent one). */
+  timeZone: string;
   source: ReportSource | null;
 }
 
+const addDays = (day: string, k: number) => new Date(Date.parse(`${day}T00:00:00Z`) + k * 86_400_000).toISOString().slice(0, 10);
+
 /** Validates the filters against the plan: Pro sees the last 30 days of every source; filters need Business. */
-export function resolveRange(plan: PlanType, input: ReportInput, now = new Date()): ReportRange {
+export async function resolveRange(db: Db, plan: PlanType, input: ReportInput, now = new Date()): Promise<ReportRange> {
   if (!planAllows(plan, 'analytics')) throw new AppError('PLAN_REQUIRED', GATE_MESSAGES.analytics);
   const filtered = input.from !== undefined || input.to !== undefined || input.source !== undefined;
   if (filtered && !planAllows(plan, 'advancedReporting')) throw new AppError('PLAN_REQUIRED', GATE_MESSAGES.advancedReporting);
-  const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const to = input.to ? new Date(`${input.to}T00:00:00Z`) : today;
-  const from = input.from ? new Date(`${input.from}T00:00:00Z`) : new Date(to.getTime() - (DEFAULT_DAYS - 1) * 86_400_000);
-  if (from > to) throw new AppError('BAD_INPUT', 'The start date must be on or before the end date.');
-  if ((to.getTime() - from.getTime()) / 86_400_000 + 1 > MAX_DAYS) throw new AppError('BAD_INPUT', `Reports cover at most ${MAX_DAYS} days.`);
-  const day = (d: Date) => d.toISOString().slice(0, 10);
-  return { from, toExclusive: new Date(to.getTime() + 86_400_000), fromDay: day(from), toDay: day(to), source: input.source ?? null };
+  const timeZone = input.timeZone === undefined ? 'UTC' : await resolveTimeZone(db, input.timeZone);
+  if (!timeZone) throw new AppError('BAD_INPUT', 'Unknown time zone.');
+  const toDay = input.to ?? todayIn(timeZone, now);
+  const fromDay = input.from ?? addDays(toDay, -(DEFAULT_DAYS - 1));
+  const span = (Date.parse(`${toDay}T00:00:00Z`) - Date.parse(`${fromDay}T00:00:00Z`)) / 86_400_000 + 1;
+  if (span < 1) throw new AppError('BAD_INPUT', 'The start date must be on or before the end date.');
+  if (span > MAX_DAYS) throw new AppError('BAD_INPUT', `Reports cover at most ${MAX_DAYS} days.`);
+  return { fromDay, toDay, nextDay: addDays(toDay, 1), timeZone, source: input.source ?? null };
 }
+
+/** SQL: the first instant of `day` in the range's zone. */
+const startOf = (day: string, range: ReportRange) => sql<Date>`(${day}::date::timestamp at time zone ${range.timeZone})`;
 
 /** SQL: the source of a validation_result row `r` (left-joined job `j`). */
 const sourceExpr = sql<ReportSource>`case
@@ -64,14 +74,14 @@ function baseResults(db: Db, accountId: string, range: ReportRange) {
     .where('r.account_id', '=', accountId)
     // Sandbox jobs (test keys) are free rehearsals, not usage.
     .where((eb) => eb.or([eb('j.is_sandbox', 'is', null), eb('j.is_sandbox', '=', false)]))
-    .where('r.checked_at', '>=', range.from)
-    .where('r.checked_at', '<', range.toExclusive);
+    .where('r.checked_at', '>=', startOf(range.fromDay, range))
+    .where('r.checked_at', '<', startOf(range.nextDay, range));
   if (range.source) q = q.where(sql<SqlBool>`${sourceExpr} = ${range.source}` as Expression<SqlBool>);
   return q;
 }
 
 export interface AnalyticsReport {
-  range: { from: string; to: string; source: ReportSource | null };
+  range: { from: string; to: string; source: ReportSource | null; timeZone: string };
   daily: Array<{ day: string; valid: number; invalid: number; risky: number }>;
   totals: { valid: number; invalid: number; risky: number; total: number };
   bySource: Array<{ source: ReportSource; count: number }>;
@@ -82,14 +92,15 @@ export interface AnalyticsReport {
 }
 
 export async function analyticsReport(db: Db, o: { accountId: string; plan: PlanType; input: ReportInput; now?: Date }): Promise<AnalyticsReport> {
-  const range = resolveRange(o.plan, o.input, o.now);
-  const dayExpr = sql<string>`to_char(r.checked_at at time zone 'UTC', 'YYYY-MM-DD')`;
+  const range = await resolveRange(db, o.plan, o.input, o.now);
+  const dayExpr = sql<string>`to_char(r.checked_at at time zone ${range.timeZone}, 'YYYY-MM-DD')`;
   const dailyRows = await baseResults(db, o.accountId, range)
     .select([dayExpr.as('day'), 'r.result', sql<string>`count(*)`.as('n')])
-    .groupBy([dayExpr, 'r.result'])
+    // By position: the zone is a bound parameter, so the select's and a repeated group by's expressions would differ.
+    .groupBy([sql`1`, sql`2`])
     .execute();
   const byDay = new Map<string, { valid: number; invalid: number; risky: number }>();
-  for (let t = range.from.getTime(); t < range.toExclusive.getTime(); t += 86_400_000) byDay.set(new Date(t).toISOString().slice(0, 10), { valid: 0, invalid: 0, risky: 0 });
+  for (let d = range.fromDay; d < range.nextDay; d = addDays(d, 1)) byDay.set(d, { valid: 0, invalid: 0, risky: 0 });
   for (const r of dailyRows) {
     const d = byDay.get(r.day);
     if (d) d[r.result] += Number(r.n);
@@ -113,8 +124,8 @@ export async function analyticsReport(db: Db, o: { accountId: string; plan: Plan
     .select(['s.id as scheduleId', 's.name', 'j.id as jobId', 'j.created_at', 'j.total_emails', 'j.valid_count', 'j.invalid_count', 'j.risky_count'])
     .where('j.account_id', '=', o.accountId)
     .where('j.status', '=', 'completed')
-    .where('j.created_at', '>=', range.from)
-    .where('j.created_at', '<', range.toExclusive)
+    .where('j.created_at', '>=', startOf(range.fromDay, range))
+    .where('j.created_at', '<', startOf(range.nextDay, range))
     .orderBy('s.name')
     .orderBy('j.created_at')
     .limit(2000)
@@ -130,7 +141,7 @@ export async function analyticsReport(db: Db, o: { accountId: string; plan: Plan
   }
   const acct = await db.selectFrom('account').select(['monthly_validations_used', 'monthly_validations_quota', 'credits_balance', 'usage_period_start']).where('id', '=', o.accountId).executeTakeFirstOrThrow();
   return {
-    range: { from: range.fromDay, to: range.toDay, source: range.source },
+    range: { from: range.fromDay, to: range.toDay, source: range.source, timeZone: range.timeZone },
     daily,
     totals,
     bySource: REPORT_SOURCES.map((s) => ({ source: s, count: Number(sources.find((r) => r.source === s)?.n ?? 0) })),

@@ -19,6 +19,8 @@ type Source = 'dashboard' | 'api' | 'schedule';
 const SOURCE_LABEL: Record<Source, string> = { dashboard: 'Dashboard', api: 'API key', schedule: 'Schedule' };
 const COLORS = { valid: 'bg-emerald-500', risky: 'bg-amber-400', invalid: 'bg-red-500' } as const;
 const n = (v: number) => v.toLocaleString('en-US');
+/** The browser's zone: the report counts its calendar days, as the Overview chart does. */
+const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 function Legend() {
   return (
@@ -40,7 +42,7 @@ export function AnalyticsScreen() {
   const [source, setSource] = useState<Source | ''>('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const filters = advanced.allowed ? { source: source || undefined, from: from || undefined, to: to || undefined } : {};
+  const filters = advanced.allowed ? { source: source || undefined, from: from || undefined, to: to || undefined, timeZone } : { timeZone };
   const report = useQuery({ ...trpc.reporting.analytics.queryOptions(filters), enabled: gate.allowed });
 
   if (gate.isLoading) return <Spinner />;
