@@ -125,4 +125,16 @@ describe('createProbeServer: bad input gets a 4xx JSON answer', () => {
     expect(res.status).toBe(415);
     expect(await res.json()).toEqual({ error: 'content-type must be application/json' });
   });
+
+  it('a result stream tells a proxy in front of the node not to buffer or transform it (nginx holds an unmarked stream back: results late, keep-alives lost, the node cut as hung)', async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/v1/verify`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body: JSON.stringify({ emails: ['a@example.com'], depth: 'syntax' }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-accel-buffering')).toBe('no');
+    expect(res.headers.get('cache-control')).toMatch(/\bno-transform\b/);
+    await res.text();
+  });
 });

@@ -177,7 +177,10 @@ export function createProbeServer(o: { token: string; verifier: Verifier; budget
     res.on('close', onClose);
     metrics.inFlight.inc();
     metrics.requests.inc({ status: '200' });
-    res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    // A proxy in front of the node (nginx buffers by default; a compressing one holds bytes back) must
+    // pass each line on as it comes: held back, results arrive late and the keep-alive blank lines
+    // never reach the client, whose idle timeout then takes a node that waits for a hung one.
+    res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store, no-transform', 'x-accel-buffering': 'no', 'x-content-type-options': 'nosniff' });
     res.flushHeaders();
     // Results that finish together (a session's recipients) leave in one chunk: lines are gathered
     // until the event loop moves on (or 64 KB), then written at once.
