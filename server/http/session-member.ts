@@ -4,7 +4,8 @@
 import { fromNodeHeaders } from 'better-auth/node';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppDeps } from '../deps';
-import { resolveMembership, type Membership } from '../features/account/membership';
+import { assertShownAccount, resolveMembership, type Membership } from '../features/account/membership';
+import { ACCOUNT_HEADER } from '../contracts/transport';
 import { AppError } from '../lib/app-error';
 import { sendError } from './send-error';
 
@@ -17,6 +18,8 @@ export async function sessionMember(deps: AppDeps, req: Request): Promise<Sessio
   if (!session) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
   const m = await resolveMembership(deps.db, session.user.id, session.session.id);
   if (!m) throw new AppError('NOT_A_MEMBER', 'User account not found');
+  // A change (an upload, a logo) from a tab still showing the account switched away from in another tab.
+  if (req.method !== 'GET' && req.method !== 'HEAD') assertShownAccount(req.get(ACCOUNT_HEADER), m.accountId);
   return { ...m, userId: session.user.id };
 }
 

@@ -3,9 +3,10 @@
 import type { Plan } from '../../db/types';
 import { can, PERMISSION_DENIED_MESSAGES, type Permission, type Role } from '../contracts/permissions';
 import { planAllows, type PlanGate } from '../contracts/plans';
-import { resolveMembership } from '../features/account/membership';
+import { assertShownAccount, resolveMembership } from '../features/account/membership';
 import { provisionAccount } from '../features/account/provision';
 import type { AppDeps } from '../deps';
+import { ACCOUNT_HEADER } from '../contracts/transport';
 import { AppError } from '../lib/app-error';
 import { consumeApiRequest, DASHBOARD_WINDOW_SECONDS } from '../rest/rate-limit';
 import { middleware, publicProcedure } from './init';
@@ -22,7 +23,7 @@ export type { Role };
 /** A signed-in user whose account is gone: the SPA shows "Your account was deleted" on this. */
 export const ACCOUNT_DELETED = { message: 'User account not found', details: { accountDeleted: true } } as const;
 
-export const accountProcedure = authedProcedure.use(async function hasAccount({ ctx, next }) {
+export const accountProcedure = authedProcedure.use(async function hasAccount({ ctx, next, type }) {
   let membership = await resolveMembership(ctx.deps.db, ctx.user.id, ctx.sessionId);
   if (!membership) {
     // Heals a user whose sign-up provisioning was interrupted; never re-provisions one who had an
@@ -32,6 +33,7 @@ export const accountProcedure = authedProcedure.use(async function hasAccount({ 
     membership = await resolveMembership(ctx.deps.db, ctx.user.id, ctx.sessionId);
   }
   if (!membership) throw new AppError('NOT_A_MEMBER', ACCOUNT_DELETED.message, { details: { ...ACCOUNT_DELETED.details } });
+  if (type === 'mutation') assertShownAccount(ctx.headers.get(ACCOUNT_HEADER), membership.accountId);
   return next({ ctx: { ...ctx, accountId: membership.accountId, role: membership.role, plan: membership.plan } });
 });
 

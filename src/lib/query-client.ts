@@ -7,6 +7,14 @@ function onApiError(error: unknown) {
   if (error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === 'UNAUTHORIZED') {
     authClient.$store.notify('$sessionSignal');
   }
+  // The session was switched to another account in another tab: show that account here too.
+  if (isAccountChanged(error)) void queryClient.invalidateQueries();
+}
+
+/** A change refused because this tab showed another account than the session's (server: assertShownAccount). */
+function isAccountChanged(error: unknown): boolean {
+  if (error instanceof TRPCClientError) return (error.data as { details?: { accountChanged?: unknown } } | undefined)?.details?.accountChanged === true;
+  return typeof error === 'object' && error !== null && (error as { accountChanged?: unknown }).accountChanged === true;
 }
 
 // Spec section 9: unused cached data kept 5 minutes, up to 3 retries.

@@ -80,3 +80,42 @@ test('after a switch on History, jobs of the account switched to show up live, w
   await withE2eDb((c) => c.query(`insert into validation_job (account_id, filename, total_emails) values ($1, 'arrived-live.csv', 1)`, [ids.own_id]));
   await expect(page.getByTestId('job-filename').filter({ hasText: 'arrived-live.csv' })).toBeVisible({ timeout: 10_000 });
 });
+
+test('a change made in a second tab still showing the account switched away from is refused, and that tab then shows the account switched to', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const teamPage = await (await browser.newContext()).newPage();
+  const page = await (await browser.newContext()).newPage();
+  const teamEmail = await newUserOn(teamPage, '/dashboard', { tag: 'e2e-tabs-team', plan: 'business', name: 'Tara Team' });
+  const adminEmail = await newUserOn(page, '/dashboard', { tag: 'e2e-tabs-admin', plan: 'business', name: 'Ada Admin' });
+  await teamPage.close();
+  const ids = await withE2eDb(async (c) => {
+    const { rows } = await c.query(`select a.id as team_id, pa.id as own_id, u2.id as admin_id from account a join "user" u on u.id = a.owner_id, account pa join "user" u2 on u2.id = pa.owner_id where u.email = $1 and u2.email = $2`, [teamEmail, adminEmail]);
+    await c.query(`update organization set name = 'Tara''s Team' where id = $1`, [rows[0].team_id]);
+    await c.query(`update organization set name = 'Ada''s Company' where id = $1`, [rows[0].own_id]);
+    await c.query(`insert into member (id, "organizationId", "userId", role, "createdAt") values ($1, $2, $3, 'admin', now())`, [`m-${Date.now()}`, rows[0].team_id, rows[0].admin_id]);
+    return rows[0] as { team_id: string; own_id: string };
+  });
+
+  // Tab A: the team's Team page.
+  await page.goto('/dashboard/team');
+  await expect(page.getByTestId('account-switcher')).toHaveText("Tara's Team");
+  // Tab B (same browser, same session) switches to the admin's own company.
+  const tabB = await page.context().newPage();
+  await tabB.goto('/dashboard');
+  await tabB.getByTestId('account-switcher').click();
+  await tabB.getByRole('menuitem').filter({ hasText: "Ada's Company" }).click();
+  await expect(tabB.getByText("Switched to Ada's Company")).toBeVisible();
+
+  // Back in tab A, still showing Tara's Team, the admin invites a colleague to Tara's Team.
+  const colleague = `e2e-tabs-colleague-${Date.now()}@example.com`;
+  await page.getByRole('button', { name: 'Invite Member' }).click();
+  const invite = page.getByRole('dialog', { name: 'Invite Team Member' });
+  await invite.getByLabel('Email').fill(colleague);
+  await invite.getByRole('button', { name: 'Send Invitation' }).click();
+  await expect(page.getByText('You switched to another account in another tab').first()).toBeVisible();
+  // Not sent from Ada's Company (nor anywhere), and tab A now shows the account switched to.
+  await expect(page.getByTestId('account-switcher')).toHaveText("Ada's Company");
+  const sent = await withE2eDb(async (c) => (await c.query(`select "organizationId" from invitation where email = $1`, [colleague])).rows);
+  expect(sent).toEqual([]);
+  expect(ids.own_id).not.toBe(ids.team_id);
+});

@@ -4,6 +4,8 @@ import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../../db/client';
 import type { Plan } from '../../../db/types';
 import type { Role } from '../../contracts/permissions';
+import { ACCOUNT_CHANGED_MESSAGE } from '../../contracts/transport';
+import { AppError } from '../../lib/app-error';
 
 export interface Membership {
   accountId: string;
@@ -128,4 +130,13 @@ export async function switchActiveAccount(db: Db, o: { userId: string; sessionId
   }
   const seatless = (await seatlessMemberships(db, o.userId)).find((m) => m.accountId === o.accountId);
   return seatless ? { status: 'seatless', name: seatless.name } : { status: 'not_member' };
+}
+
+/**
+ * A change sent from a page that shows another account than the session's active one (switched in
+ * another tab of the browser, which shares the session) is refused: made here it would land in the
+ * account switched to, unseen. Callers that name no account (scripts, tests) are not checked.
+ */
+export function assertShownAccount(shown: string | null | undefined, activeAccountId: string): void {
+  if (shown && shown !== activeAccountId) throw new AppError('CONFLICT', ACCOUNT_CHANGED_MESSAGE, { details: { accountChanged: true } });
 }

@@ -8,7 +8,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { UpgradeDialog, type UpgradeOffer } from '../../components/ui/upgrade-dialog';
 import { useSubmitOnce } from '../../hooks/use-submit-once';
-import { useTRPC } from '../../lib/trpc';
+import { shownAccountHeaders, useTRPC } from '../../lib/trpc';
 import { errorMessage, NO_ANSWER_MESSAGE } from '../../lib/error-message';
 
 const WHITE_LABEL_UPGRADE: UpgradeOffer = {
@@ -42,7 +42,7 @@ export function WhiteLabelCard() {
   );
 
   async function upload(file: File) {
-    const res = await fetch('/api/branding/logo', { method: 'POST', body: file, headers: { 'content-type': file.type || 'application/octet-stream' } });
+    const res = await fetch('/api/branding/logo', { method: 'POST', body: file, headers: { 'content-type': file.type || 'application/octet-stream', ...shownAccountHeaders() } });
     const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
     if (!res.ok) toast.error('Logo not saved', { description: body?.error?.message ?? 'Please try again.' });
     else toast.success('Logo saved');

@@ -4,7 +4,7 @@ import type { inferRouterOutputs } from '@trpc/server';
 import { useEffect, useRef } from 'react';
 import { FINISHED_JOB_STATUSES } from '../../../server/contracts/jobs';
 import type { AppRouter } from '../../../server/trpc/app-router';
-import { useTRPC } from '../../lib/trpc';
+import { shownAccountHeaders, useTRPC } from '../../lib/trpc';
 import { useJobStream } from './job-stream';
 import type { JobItem } from './types';
 import type { ResultKind } from './status-badge';
@@ -170,6 +170,8 @@ export class UploadError extends Error {
     message: string,
     readonly title: string | undefined,
     readonly code: string | undefined,
+    /** Refused because the session was switched to another account in another tab (query-client.ts refreshes the page's data). */
+    readonly accountChanged = false,
   ) {
     super(message);
   }
@@ -187,13 +189,13 @@ export function useUploadCsv() {
       const res = await fetch(`/api/jobs/upload?filename=${encodeURIComponent(file.name)}`, {
         method: 'POST',
         credentials: 'include',
-        headers: { 'Content-Type': file.type || 'text/csv' },
+        headers: { 'Content-Type': file.type || 'text/csv', ...shownAccountHeaders() },
         body: file,
       });
-      const body = (await res.json().catch(() => null)) as { jobId?: string; totalEmails?: number; skipped?: number; error?: { message?: string; title?: string; code?: string } | string } | null;
+      const body = (await res.json().catch(() => null)) as { jobId?: string; totalEmails?: number; skipped?: number; error?: { message?: string; title?: string; code?: string; accountChanged?: boolean } | string } | null;
       if (!res.ok || !body?.jobId) {
         const err = typeof body?.error === 'object' ? body.error : undefined;
-        throw new UploadError(err?.message ?? '', err?.title, err?.code);
+        throw new UploadError(err?.message ?? '', err?.title, err?.code, err?.accountChanged === true);
       }
       return { jobId: body.jobId, totalEmails: body.totalEmails ?? 0, skipped: body.skipped ?? 0 };
     },

@@ -4,9 +4,10 @@
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Check, ChevronsUpDown } from 'lucide-react';
+import { useEffect } from 'react';
 import { toast } from 'sonner';
 import { errorMessage } from '../../../lib/error-message';
-import { useTRPC } from '../../../lib/trpc';
+import { setShownAccount, useTRPC } from '../../../lib/trpc';
 import { cn } from '../../../lib/cn';
 import { restartJobStream } from '../../jobs/job-stream';
 import { ACCOUNT_SWITCH_TEXT as T } from '../messages';
@@ -15,6 +16,8 @@ export function AccountSwitcher() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const accounts = useQuery(trpc.account.accounts.queryOptions()).data ?? [];
+  const shown = accounts.find((a) => a.active)?.accountId ?? null;
+  useEffect(() => setShownAccount(shown), [shown]);
   const switchTo = useMutation(
     trpc.account.switch.mutationOptions({
       onSuccess: async (_out, input) => {
