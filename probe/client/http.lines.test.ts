@@ -129,4 +129,27 @@ describe("the probe client's HTTP", () => {
     const res = await call(url, { method: 'GET', headers: {}, signal: AbortSignal.timeout(5000) });
     await expect(readText(res)).rejects.toThrow('too large');
   });
+
+  it('fails a result stream whose line runs past 16 MB without a line end (a proxy or service streaming no NDJSON would fill the web process memory), so what it owed is planned again', async () => {
+    let written = 0;
+    let cut = false;
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      const piece = 'x'.repeat(1024 * 1024);
+      res.on('close', () => (cut = !res.writableFinished));
+      const more = (): void => {
+        while (written < 48 && !res.destroyed) {
+          written++;
+          if (!res.write(piece)) return void res.once('drain', more);
+        }
+        res.end('\n');
+      };
+      more();
+    });
+    const res = await call(url, { method: 'POST', headers: {}, body: '{}', signal: AbortSignal.timeout(20_000) });
+    await expect(collect(bodyLines(res))).rejects.toThrow(/line longer than/);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(cut).toBe(true);
+    expect(written).toBeLessThan(48);
+  });
 });

@@ -141,24 +141,44 @@ export function discard(res: http.IncomingMessage): void {
 }
 
 /**
+ * Longest line a result stream may have (characters). A result is far smaller (its evidence keeps at
+ * most a few replies of 8192 characters, its MX hosts what one DNS answer can hold); a body with no
+ * line end past this (a proxy's or another service's stream at that URL) is no result stream, and
+ * must not fill the client's memory: the stream fails, and what the node owed is planned again.
+ */
+export const MAX_LINE_CHARS = 16 * 1024 * 1024;
+
+/**
  * The body's non-empty lines (NDJSON), as they arrive. `onChunk` hears of every piece of the body,
- * blank lines (a daemon's heartbeat) included.
+ * blank lines (a daemon's heartbeat) included. Throws (the response cut) on a line over MAX_LINE_CHARS.
  */
 export async function* bodyLines(res: http.IncomingMessage, onChunk?: () => void): AsyncGenerator<string> {
   res.setEncoding('utf8');
-  let buffer = '';
+  // The unfinished line so far, in pieces: each chunk is searched for line ends once, never the
+  // whole unfinished line again (a long one would cost its length squared).
+  let partial: string[] = [];
+  let partialChars = 0;
   for await (const chunk of res as AsyncIterable<string>) {
     onChunk?.();
-    buffer += chunk;
-    // Lines are cut at offsets; the unfinished rest is copied once per chunk, not once per line.
     let start = 0;
     let nl: number;
-    while ((nl = buffer.indexOf('\n', start)) >= 0) {
-      const line = buffer.slice(start, nl).trim();
+    while ((nl = chunk.indexOf('\n', start)) >= 0) {
+      const piece = chunk.slice(start, nl);
+      const line = (partial.length > 0 ? partial.join('') + piece : piece).trim();
+      partial = [];
+      partialChars = 0;
       start = nl + 1;
       if (line) yield line;
     }
-    if (start > 0) buffer = buffer.slice(start);
+    if (start < chunk.length) {
+      partial.push(start === 0 ? chunk : chunk.slice(start));
+      partialChars += chunk.length - start;
+      if (partialChars > MAX_LINE_CHARS) {
+        res.destroy();
+        throw new Error(`probe answered a line longer than ${MAX_LINE_CHARS} characters: not a result stream`);
+      }
+    }
   }
-  if (buffer.trim()) yield buffer.trim();
+  const rest = partial.join('').trim();
+  if (rest) yield rest;
 }
