@@ -21,7 +21,14 @@ export const SCHEDULE_MESSAGES = {
   // singular it writes 'team member(s)'; here it does not, and tests/e2e/spec-readings.spec.ts holds
   // the literal. N is never 0: a file with no address gets noValidEmails instead.
   found: (n: number) => `Found ${n} email addresses`,
+  tooMany: (n: number) => `You can have at most ${n} schedules. Delete one you no longer use, then create this one.`,
 } as const;
+
+/**
+ * Schedules an account may hold at once (active or not), as API keys are capped: each keeps a list
+ * of up to MAX_EMAILS_PER_FILE addresses and the cron weighs every active one each minute.
+ */
+export const MAX_SCHEDULES_PER_ACCOUNT = 100;
 
 /** Splits typed text the way the dialog does: one address per line, trimmed, blanks dropped. */
 export function splitEmailLines(text: string): string[] {

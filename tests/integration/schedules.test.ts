@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_SCHEDULES_PER_ACCOUNT, SCHEDULE_MESSAGES } from '../../server/contracts/schedules';
 import { startWorker, type WorkerHandle } from '../../server/worker/runner';
 import { tickSchedules } from '../../server/worker/tasks/schedule-tick';
 import { startTestServer, type TestServer } from '../helpers/test-server';
@@ -50,6 +51,27 @@ describe('auto revalidation schedules', () => {
     expect(r.status).toBe(403);
     expect(r.body.error.data.appCode).toBe('PLAN_REQUIRED');
     expect(data(await client.trpcQuery('schedules.list'))).toEqual([]);
+  });
+
+  it('holds an account to at most MAX_SCHEDULES_PER_ACCOUNT schedules (like API keys), also when they are created at the same moment', async () => {
+    const { client, accountId, userId } = await signUpOnPlan(ts, 'sched-cap@example.com', 'pro');
+    // One short of the cap, written straight in (100 saved lists of the account).
+    await ts.testDb.db
+      .insertInto('schedule')
+      .values(Array.from({ length: MAX_SCHEDULES_PER_ACCOUNT - 1 }, (_, i) => ({ account_id: accountId, created_by: userId, name: `List ${i}`, email_list: [`a${i}@x.io`], frequency: 'weekly' as const, is_active: false })))
+      .execute();
+    // Two at once for the last place: one is saved, the other refused with what to do.
+    const both = await Promise.all([0, 1].map((i) => client.trpcMutation('schedules.create', { name: `Last ${i}`, emails: ['z@x.io'] })));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(message(both.find((r) => r.status === 409)!)).toBe(SCHEDULE_MESSAGES.tooMany(MAX_SCHEDULES_PER_ACCOUNT));
+    const count = await ts.testDb.db.selectFrom('schedule').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(MAX_SCHEDULES_PER_ACCOUNT);
+    // Deleting one makes room again.
+    const oldest = await ts.testDb.db.selectFrom('schedule').select('id').where('account_id', '=', accountId).orderBy('created_at').limit(1).executeTakeFirstOrThrow();
+    expect((await client.trpcMutation('schedules.delete', { scheduleId: oldest.id })).status).toBe(200);
+    expect((await client.trpcMutation('schedules.create', { name: 'Again', emails: ['z@x.io'] })).status).toBe(200);
+    // Out of the way of the cron tests below, which count the schedules due.
+    await ts.testDb.db.deleteFrom('schedule').where('account_id', '=', accountId).execute();
   });
 
   it('lets an account that dropped below Pro pause a schedule, but not switch it back on', async () => {

@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import type { Frequency } from '../../../db/types';
-import { SCHEDULE_MESSAGES } from '../../contracts/schedules';
+import { MAX_SCHEDULES_PER_ACCOUNT, SCHEDULE_MESSAGES } from '../../contracts/schedules';
 import { PLANS, planAllows } from '../../contracts/plans';
 import { writeAudit } from '../audit/audit';
 import { addressKey, normalizeEmail } from '../jobs/csv-cells';
@@ -145,6 +145,10 @@ export async function createSchedule(
   const emails = cleanScheduleEmails(input.emails);
   if (emails.length === 0) throw new AppError('BAD_INPUT', SCHEDULE_MESSAGES.noValidEmails);
   return db.transaction().execute(async (trx) => {
+    // Serialise concurrent creates per account so the cap holds (as API keys do).
+    await trx.selectFrom('account').select('id').where('id', '=', caller.accountId).forUpdate().executeTakeFirstOrThrow();
+    const held = await trx.selectFrom('schedule').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', caller.accountId).executeTakeFirstOrThrow();
+    if (Number(held.n) >= MAX_SCHEDULES_PER_ACCOUNT) throw new AppError('CONFLICT', SCHEDULE_MESSAGES.tooMany(MAX_SCHEDULES_PER_ACCOUNT));
     const row = await trx
       .insertInto('schedule')
       .values({ account_id: caller.accountId, created_by: caller.userId, name: input.name, description: input.description, email_list: emails, frequency: input.frequency })
