@@ -13,3 +13,7 @@ export const ACCOUNT_HEADER = 'x-mailvet-account';
 
 export const ACCOUNT_CHANGED_MESSAGE =
   'You switched to another account in another tab, so nothing was changed here. This page now shows the account you switched to: check it and try again.';
+
+/** The same refusal when the tab's account is one the user no longer works in (removed from its team, or left without a seat). */
+export const ACCOUNT_LEFT_MESSAGE =
+  'You no longer have access to the account this page showed (you were removed from its team, or its plan has no seat for you), so nothing was changed. This page now shows the account you work in.';

@@ -19,7 +19,7 @@ export async function sessionMember(deps: AppDeps, req: Request): Promise<Sessio
   const m = await resolveMembership(deps.db, session.user.id, session.session.id);
   if (!m) throw new AppError('NOT_A_MEMBER', 'User account not found');
   // A change (an upload, a logo) from a tab still showing the account switched away from in another tab.
-  if (req.method !== 'GET' && req.method !== 'HEAD') assertShownAccount(req.get(ACCOUNT_HEADER), m.accountId);
+  if (req.method !== 'GET' && req.method !== 'HEAD') await assertShownAccount(deps.db, session.user.id, req.get(ACCOUNT_HEADER), m.accountId);
   return { ...m, userId: session.user.id };
 }
 

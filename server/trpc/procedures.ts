@@ -33,7 +33,7 @@ export const accountProcedure = authedProcedure.use(async function hasAccount({ 
     membership = await resolveMembership(ctx.deps.db, ctx.user.id, ctx.sessionId);
   }
   if (!membership) throw new AppError('NOT_A_MEMBER', ACCOUNT_DELETED.message, { details: { ...ACCOUNT_DELETED.details } });
-  if (type === 'mutation') assertShownAccount(ctx.headers.get(ACCOUNT_HEADER), membership.accountId);
+  if (type === 'mutation') await assertShownAccount(ctx.deps.db, ctx.user.id, ctx.headers.get(ACCOUNT_HEADER), membership.accountId);
   return next({ ctx: { ...ctx, accountId: membership.accountId, role: membership.role, plan: membership.plan } });
 });
 

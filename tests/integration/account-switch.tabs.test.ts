@@ -1,7 +1,7 @@
 // Two tabs of one browser share one session, and so its active account: a switch in one tab moves
 // the other's requests to the account switched to, while that tab still shows the first one.
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_HEADER } from '../../server/contracts/transport';
+import { ACCOUNT_HEADER, ACCOUNT_LEFT_MESSAGE } from '../../server/contracts/transport';
 import { invitationIdFromMail, ownerOn, setPlan, uniqueEmail, whoAmI } from '../helpers/accounts';
 import { Browserless, signUpVerified, testServer } from '../helpers/test-server';
 
@@ -46,5 +46,23 @@ describe('account switch in another tab', () => {
     // The tab that shows the active account works as before, as does a caller that names none.
     expect((await mutateFromTab(admin, team.accountId, 'team.invite', { email: colleague })).status).toBe(200);
     expect((await admin.trpcMutation('team.cancelInvitation', { invitationId: (await admin.trpcQuery('team.invitations')).body.result.data[0].id })).status).toBe(200);
+  });
+
+  it('a change from a tab still showing a team the user was removed from is refused, saying so', async () => {
+    const team = await ownerOn(ts, 'business', 'team-owner');
+    const memberEmail = uniqueEmail('removed');
+    const member = await signUpVerified(ts, { email: memberEmail });
+    await setPlan(ts, (await whoAmI(member)).accountId, 'business');
+    expect((await team.client.trpcMutation('team.invite', { email: memberEmail, role: 'admin' })).status).toBe(200);
+    expect((await member.trpcMutation('team.acceptInvitation', { invitationId: await invitationIdFromMail(ts, memberEmail) })).status).toBe(200);
+    const row = (await team.client.trpcQuery('team.members')).body.result.data.find((m: { email: string }) => m.email === memberEmail);
+    expect((await team.client.trpcMutation('team.removeMember', { memberId: row.id })).status).toBe(200);
+
+    // Their open tab still shows the team's Team page.
+    const colleague = uniqueEmail('colleague');
+    const res = await mutateFromTab(member, team.accountId, 'team.invite', { email: colleague });
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.error.message).toBe(ACCOUNT_LEFT_MESSAGE);
+    expect(await ts.testDb.db.selectFrom('invitation').select('id').where('email', '=', colleague).execute()).toEqual([]);
   });
 });

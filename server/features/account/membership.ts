@@ -4,7 +4,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../../db/client';
 import type { Plan } from '../../../db/types';
 import type { Role } from '../../contracts/permissions';
-import { ACCOUNT_CHANGED_MESSAGE } from '../../contracts/transport';
+import { ACCOUNT_CHANGED_MESSAGE, ACCOUNT_LEFT_MESSAGE } from '../../contracts/transport';
 import { AppError } from '../../lib/app-error';
 
 export interface Membership {
@@ -134,9 +134,19 @@ export async function switchActiveAccount(db: Db, o: { userId: string; sessionId
 
 /**
  * A change sent from a page that shows another account than the session's active one (switched in
- * another tab of the browser, which shares the session) is refused: made here it would land in the
- * account switched to, unseen. Callers that name no account (scripts, tests) are not checked.
+ * another tab of the browser, which shares the session, or the user was removed from that team) is
+ * refused: made here it would land in the active account, unseen. Callers that name no account
+ * (scripts, tests) are not checked.
  */
-export function assertShownAccount(shown: string | null | undefined, activeAccountId: string): void {
-  if (shown && shown !== activeAccountId) throw new AppError('CONFLICT', ACCOUNT_CHANGED_MESSAGE, { details: { accountChanged: true } });
+export async function assertShownAccount(db: Db, userId: string, shown: string | null | undefined, activeAccountId: string): Promise<void> {
+  if (!shown || shown === activeAccountId) return;
+  const stillIn = await db
+    .selectFrom('member')
+    .innerJoin('account', 'account.id', 'member.organizationId')
+    .select('member.id')
+    .where('member.userId', '=', userId)
+    .where('member.organizationId', '=', shown)
+    .where(seated)
+    .executeTakeFirst();
+  throw new AppError('CONFLICT', stillIn ? ACCOUNT_CHANGED_MESSAGE : ACCOUNT_LEFT_MESSAGE, { details: { accountChanged: true } });
 }
