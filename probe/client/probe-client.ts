@@ -111,6 +111,12 @@ export class ProbeClient {
   private readonly deps: FleetCallDeps;
   /** What each node's last failed request came to ("answered 500: …"), for the call's error when every node fails. */
   private readonly failures = new Map<string, string>();
+  /**
+   * When each node last sent a result, on any of this client's streams. A node works its requests
+   * first come, first served at each MX address: a request queued behind another for the same mail
+   * host hears nothing while the node streams the other's results. That node is busy, not stalled.
+   */
+  private readonly lastResultAt = new Map<string, number>();
   readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0, idleTimeouts: 0, stalls: 0, pendingShares: 0, catchAllAnswers: 0, reserveParts: 0, warnings: [] };
 
   /** The fleet: each daemon once, in the order given (URL spelling normalised: see probeUrl). */
@@ -206,12 +212,20 @@ export class ProbeClient {
     // shell still sends blank lines would otherwise hold the call, and its job, for ever.
     // A node holding a share of a fleet RCPT budget may rightly keep results waiting a whole window.
     const stallMs = Math.max(this.stallTimeoutMs[o.mode === 'bulk' ? 'bulk' : 'realtime'], 2 * this.health.budgetWaitMs(url));
+    // Stalled only when the node sent no result on any of this client's streams for that long: one
+    // request waiting behind another at the node is re-armed for as long as the node keeps answering.
     let stalled = false;
-    const stallTimer = setTimeout(() => {
+    const onStall = (): void => {
+      const quiet = performance.now() - (this.lastResultAt.get(url) ?? -Infinity);
+      if (quiet < stallMs) {
+        stallTimer = setTimeout(onStall, stallMs - quiet);
+        return;
+      }
       stalled = true;
       this.stats.stalls++;
       idle.abort(new Error(`probe ${url} sent no result for ${stallMs} ms`));
-    }, stallMs);
+    };
+    let stallTimer = setTimeout(onStall, stallMs);
     // Every address answered: only the stream's end is left to come (the node winding its sessions
     // down). One that does not come (the engine stuck after its last result, keep-alives going on) is
     // waited for one idle timeout, keep-alives or not, then the stream is left.
@@ -261,6 +275,7 @@ export class ProbeClient {
         if (n === undefined) continue;
         if (n <= 1) due.delete(result.email);
         else due.set(result.email, n - 1);
+        this.lastResultAt.set(url, performance.now());
         stallTimer.refresh();
         emit(result);
         if (due.size === 0 && !endTimer) {
