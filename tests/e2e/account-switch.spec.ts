@@ -2,7 +2,7 @@
 // header's account menu, by keyboard, back to their own: Billing then shows their own plan.
 import { expect, test } from '@playwright/test';
 import { withE2eDb } from './db';
-import { SCREENSHOT_DIR, newUserOn } from './helpers';
+import { SCREENSHOT_DIR, expectIsolated, newUserOn } from './helpers';
 
 test('an owner who joined another team switches back to their own account from the header menu', async ({ browser }) => {
   test.setTimeout(90_000);
@@ -28,6 +28,7 @@ test('an owner who joined another team switches back to their own account from t
   await expect(page.getByTestId('current-plan')).toContainText('Business');
   const menu = page.getByTestId('account-switcher');
   await expect(menu).toHaveText("Tara's Team");
+  await expectIsolated(menu, "Tara's Team");
 
   // Keyboard: focus the menu, open it, move to the own account, choose it.
   await menu.focus();
@@ -36,6 +37,7 @@ test('an owner who joined another team switches back to their own account from t
   await expect(items).toHaveCount(2);
   await expect(items.filter({ hasText: "Tara's Team" })).toContainText('Active');
   await expect(items.filter({ hasText: "Pat's Company" })).toContainText('Owner');
+  await expectIsolated(items.filter({ hasText: "Pat's Company" }), "Pat's Company");
   await expect(items.filter({ hasText: "Tara's Team" })).toContainText('Member');
   await page.screenshot({ path: `${SCREENSHOT_DIR}/account-switcher-open.png` });
   await page.keyboard.press('Home');

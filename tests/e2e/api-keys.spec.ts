@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { SANDBOX_ENTRIES } from '../../server/contracts/sandbox';
-import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
+import { expectIsolated, SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
 
 /** Upgrades the signed-in owner through Billing's local test checkout (the e2e server has no Razorpay keys). */
 async function upgradeTo(page: Page, plan: 'starter' | 'pro') {
@@ -62,6 +62,7 @@ test('API keys: upgrade gate, create (shown once, show/hide, copy), use, revoke'
 
   const created = page.getByRole('dialog', { name: 'API Key Created' });
   await expect(created.getByText('won\'t be shown again', { exact: false })).toBeVisible();
+  await expectIsolated(created, 'Production server');
   await expect(page.getByText('API Key Created').last()).toBeVisible();
   const keyField = created.getByLabel('API key', { exact: true });
   await expect(keyField).toHaveAttribute('type', 'password');
@@ -88,6 +89,7 @@ test('API keys: upgrade gate, create (shown once, show/hide, copy), use, revoke'
   await expect(row).toContainText(`${apiKey.slice(0, 12)}••••`);
   await expect(row).toContainText('Never');
   await expect(row.getByText('Active')).toBeVisible();
+  await expectIsolated(row, 'Production server');
 
   // The key works against the public API, and its use shows up.
   const ok = await page.request.post('/v1/validate', { headers: { authorization: `Bearer ${apiKey}` }, data: { email: 'alice@normal.mailworld.test' } });

@@ -138,3 +138,27 @@ export async function passesOnPageClock(page: Page, o: { stepMs: number; withinM
     await page.clock.fastForward(o.stepMs);
   }
 }
+
+/**
+ * A user's own text (a name) inside `container` is drawn in its own bidirectional run (<bdi>,
+ * dir="auto", or a box of its own): a name saved with a text-direction character cannot flip the
+ * words around it.
+ */
+export async function expectIsolated(container: Locator, text: string): Promise<void> {
+  const isolated = await container.evaluate((root, t) => {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.textContent?.includes(t)) continue;
+      // Up through the inline boxes around it: one isolating them, or a box of its own (a block,
+      // flex item or inline-block holding just the name) ends its bidirectional run.
+      for (let e = n.parentElement; e; e = e.parentElement) {
+        const style = getComputedStyle(e);
+        if (style.display !== 'inline' && style.display !== 'contents') return (e.textContent ?? '').trim() === t;
+        if (/isolate|plaintext/.test(style.unicodeBidi)) return true;
+      }
+      return false;
+    }
+    return null;
+  }, text);
+  expect(isolated, `"${text}" isolated from the text around it`).toBe(true);
+}

@@ -54,5 +54,10 @@ test('on Enterprise, Save and Connect confirm locally and say that nothing is st
   // Nothing was stored: a reload shows empty fields.
   await page.reload();
   await expect(page.getByLabel('Webhook URL')).toHaveValue('');
+  // 'See the API docs' navigates inside the app: no full page load (which a marker on window would not survive).
+  await page.evaluate(() => ((window as unknown as { __noReload?: boolean }).__noReload = true));
+  await page.getByRole('link', { name: 'See the API docs' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/documentation$/);
+  expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
   await page.unrouteAll({ behavior: 'ignoreErrors' });
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { followMailLink, SCREENSHOT_DIR, signIn, signUpAndVerify, submitSignIn, submitSignUp, uniqueEmail } from './helpers';
+import { expectIsolated, followMailLink, SCREENSHOT_DIR, signIn, signUpAndVerify, submitSignIn, submitSignUp, uniqueEmail } from './helpers';
 
 /** Upgrades the signed-in owner through Billing's test checkout (no Razorpay keys in e2e). */
 async function upgradeTo(page: Page, plan: 'Starter' | 'Pro' | 'Business') {
@@ -113,6 +113,7 @@ test('owner invites within the plan limit, the invitee signs up from the link an
   await page.goto('/dashboard/team');
   await expect(page.getByTestId('member-row')).toHaveCount(2);
   await expect(page.getByTestId('member-row').filter({ hasText: ownerEmail }).getByRole('button')).toHaveCount(0);
+  await expectIsolated(page.getByTestId('member-row').filter({ hasText: ownerEmail }), 'Oscar Owner');
   await page.screenshot({ path: `${SCREENSHOT_DIR}/team-members.png`, fullPage: true });
   // Two members fill the Pro plan: Invite now explains the limit.
   await page.getByRole('button', { name: 'Invite Member' }).click();
@@ -147,6 +148,7 @@ test('an existing user signs in from the invitation link and lands in the shared
   await followMailLink(page, existingEmail, "You're invited", /invitation=/);
   await expect(page.getByTestId('invitation-notice')).toContainText("Oscar Owner's account");
   await expect(page.getByTestId('invitation-notice')).toContainText('an Admin');
+  await expectIsolated(page.getByTestId('invitation-notice'), "Oscar Owner's account");
   await submitSignIn(page, existingEmail);
   await page.waitForURL('**/dashboard/team**');
   await expect(page.getByText("You've joined Oscar Owner's account.")).toBeVisible();

@@ -122,7 +122,7 @@ export function ApiKeysScreen() {
         {(k) => (
           <tr key={k.id} data-testid="api-key-row" className={k.status === 'revoked' ? 'bg-slate-50/60' : undefined}>
             <td className={`${td} max-w-xs min-w-36 font-medium break-words text-slate-900`}>
-              {k.name}
+              <bdi>{k.name}</bdi>
               {k.is_test && (
                 <Badge variant="warning" className="ml-2 align-middle" title="Test key: answers from the sandbox, never uses credits">
                   Test

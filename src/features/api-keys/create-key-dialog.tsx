@@ -108,7 +108,7 @@ export function CreateKeyDialog({
         onClose={close}
         size="xl"
         title={API_KEYS_TEXT.createdTitle}
-        description={<>Your new {created.test ? 'test ' : ''}key “{created.name}” is ready.</>}
+        description={<>Your new {created.test ? 'test ' : ''}key “<bdi>{created.name}</bdi>” is ready.</>}
         actions={<Button onClick={close}>Done</Button>}
       >
         <CreatedKey apiKey={created.key} test={created.test} />

@@ -16,7 +16,7 @@ export function RevokeKeyDialog({
       description={
         target && (
           <>
-            <span className="font-medium text-slate-800">{target.name}</span> (<span className="font-mono text-[13px]">{maskedKey(target.key_prefix)}</span>) will stop working
+            <bdi className="font-medium text-slate-800">{target.name}</bdi> (<span className="font-mono text-[13px]">{maskedKey(target.key_prefix)}</span>) will stop working
             immediately. Anything still using it will get 401 errors. This cannot be undone.
           </>
         )

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Code2, Info, Lock, Sparkles, Webhook, Zap, type LucideIcon } from 'lucide-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { SALES_EMAIL, SUPPORT_EMAIL, planAllows, planByType } from '../../../server/contracts/plans';
 import { PageHeader } from '../../components/layouts/page-header';
@@ -158,9 +159,9 @@ function WebhookCard({ disabled }: { disabled: boolean }) {
       <p className="mt-2 text-xs text-slate-500">
         Works today: send <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[11px] text-slate-700">webhook_url</code> with each{' '}
         <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[11px] text-slate-700">POST /v1/bulk</code> job.{' '}
-        <a href={paths.dashboard.documentation} className="font-medium text-brand-700 hover:underline">
+        <Link to={paths.dashboard.documentation} className="font-medium text-brand-700 hover:underline">
           See the API docs
-        </a>
+        </Link>
         .
       </p>
     </PreviewFormCard>

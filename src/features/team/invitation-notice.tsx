@@ -16,8 +16,8 @@ export function InvitationNotice() {
       <div role="status" data-testid="invitation-notice" className="mb-4 flex gap-3 rounded-xl border border-brand-100 bg-brand-50 p-4 text-sm text-brand-900">
         <MailPlus className="mt-0.5 size-5 shrink-0 text-brand-600" aria-hidden />
         <p>
-          You&apos;re invited to join <strong>{data.accountName}</strong> as {data.role === 'admin' ? 'an' : 'a'} {ROLE_LABELS[data.role ?? 'member']}. Sign in
-          or create an account with <strong>{data.email}</strong> to accept.
+          You&apos;re invited to join <strong><bdi>{data.accountName}</bdi></strong> as {data.role === 'admin' ? 'an' : 'a'} {ROLE_LABELS[data.role ?? 'member']}. Sign in
+          or create an account with <strong><bdi>{data.email}</bdi></strong> to accept.
         </p>
       </div>
     );

@@ -180,7 +180,7 @@ export function TeamScreen() {
               {(m) => (
                 <tr key={m.id} data-testid="member-row">
                   <td className={`${td} font-medium text-slate-900`}>
-                    {m.full_name || '—'}
+                    <bdi>{m.full_name || '—'}</bdi>
                     {m.user_id === me.data?.user.id && <span className="ml-2 text-xs font-normal text-slate-500">(you)</span>}
                   </td>
                   <td className={td}>{m.email}</td>

@@ -42,7 +42,7 @@ export function AccountSwitcher() {
         data-testid="account-switcher"
         className="inline-flex h-8 max-w-[8rem] shrink-0 sm:max-w-[12rem] items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600 disabled:opacity-60"
       >
-        <span className="truncate">{active?.name}</span>
+        <span dir="auto" className="truncate">{active?.name}</span>
         <ChevronsUpDown className="size-4 shrink-0 text-slate-500" aria-hidden />
       </MenuButton>
       <MenuItems anchor="bottom end" className="z-50 mt-1 w-64 rounded-lg border border-slate-200 bg-white p-1 text-sm shadow-lg focus:outline-none">
@@ -58,7 +58,7 @@ export function AccountSwitcher() {
               }}
             >
               <span className="min-w-0 flex-1">
-                <span className="block truncate text-slate-900">{a.name}</span>
+                <span dir="auto" className="block truncate text-slate-900">{a.name}</span>
                 <span className="block text-xs font-normal text-slate-500">{T.roles[a.role] ?? a.role}</span>
               </span>
               {a.active && (
