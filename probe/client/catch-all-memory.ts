@@ -8,7 +8,7 @@ import { domainKey } from './pick-probe';
 const MAX_REMEMBERED_DOMAINS = 10_000;
 
 export class CatchAllMemory {
-  /** Domain key → the answer, the domain as the probe writes it (A-label) and until when it holds. */
+  /** Domain key → the answer, the domain as the probe writes it (A-label) and until when it holds (monotonic clock). */
   private readonly known = new Map<string, { value: boolean; domain: string; expires: number }>();
 
   constructor(private readonly memoryMs: number) {}
@@ -16,7 +16,7 @@ export class CatchAllMemory {
   get(key: string): { value: boolean; domain: string } | null {
     const known = this.known.get(key);
     if (!known) return null;
-    if (known.expires <= Date.now()) {
+    if (known.expires <= performance.now()) {
       this.known.delete(key);
       return null;
     }
@@ -27,7 +27,7 @@ export class CatchAllMemory {
     if (r.catch_all === null || r.normalized === null) return;
     const key = domainKey(r.email);
     const known = this.known.get(key);
-    const now = Date.now();
+    const now = performance.now();
     if (known && known.value === r.catch_all && known.expires > now) return; // the same answer again
     this.known.delete(key);
     this.known.set(key, { value: r.catch_all, domain: r.normalized.slice(r.normalized.lastIndexOf('@') + 1), expires: now + this.memoryMs });

@@ -46,7 +46,8 @@ export class FleetHealth {
    * What each url's last /healthz (or failure) said, and until when. A node skipped for longer than
    * the cooldown (a stalled engine) is asked again after the cooldown all the same (`recheckAt`): a
    * new process there (another node id than `sidelined`, the one that stalled) is used at once; the
-   * same one stays skipped until `until`.
+   * same one stays skipped until `until`. Times are the monotonic clock's (performance.now): a wall
+   * clock stepped back must not keep a node skipped for as long as the step.
    */
   private readonly health = new Map<string, { ok: boolean; until: number; sidelined?: string; recheckAt?: number }>();
   private readonly checking = new Map<string, Promise<void>>();
@@ -59,7 +60,7 @@ export class FleetHealth {
 
   /** The daemons that answer /healthz now (a fresh check for those not known; `fresh` re-checks all). */
   async liveNodes(signal?: AbortSignal, fresh = false, patient = false): Promise<string[]> {
-    const now = Date.now();
+    const now = performance.now();
     const checks = this.o.urls.flatMap((url) => {
       const known = this.health.get(url);
       const recheck = known?.recheckAt !== undefined && known.recheckAt <= now;
@@ -72,11 +73,11 @@ export class FleetHealth {
           .then((ok) => {
             const before = this.health.get(url);
             // Still the process that stalled (or one that names no id): skipped on until its time is up.
-            if (!fresh && before?.recheckAt !== undefined && before.until > Date.now() && (!ok || this.nodeIds.get(url) === before.sidelined)) {
-              before.recheckAt = Date.now() + this.o.cooldownMs;
+            if (!fresh && before?.recheckAt !== undefined && before.until > performance.now() && (!ok || this.nodeIds.get(url) === before.sidelined)) {
+              before.recheckAt = performance.now() + this.o.cooldownMs;
               return;
             }
-            this.health.set(url, { ok, until: Date.now() + (ok ? this.o.ttlMs : this.o.cooldownMs) });
+            this.health.set(url, { ok, until: performance.now() + (ok ? this.o.ttlMs : this.o.cooldownMs) });
           })
           .finally(() => this.checking.delete(url));
         this.checking.set(url, check);
@@ -126,7 +127,7 @@ export class FleetHealth {
    * back at once if another process answers there (restarted: a new node id on /healthz).
    */
   markDown(url: string, forMs = 0): void {
-    const now = Date.now();
+    const now = performance.now();
     const until = now + Math.max(this.o.cooldownMs, forMs);
     const id = this.nodeIds.get(url);
     for (const name of this.namesOf(url)) {
