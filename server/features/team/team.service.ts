@@ -7,6 +7,7 @@ import type { Db } from '../../../db/client';
 import { isUnlimited } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
+import { PERMISSION_DENIED_MESSAGES } from '../../contracts/permissions';
 import { revokeKeysOfLeavingUser } from '../api-keys/api-keys.service';
 import { AUTH_MAILS_PER_HOUR, mayMailMailbox } from '../account/auth-mail-throttle';
 import { writeAudit } from '../audit/audit';
@@ -132,12 +133,21 @@ function isClientAuthError(err: unknown): err is AuthApiError {
   return e !== null && e.statusCode >= 400 && e.statusCode < 500;
 }
 
+/**
+ * Sends an invitation through better-auth, never holding a connection of the pool while better-auth
+ * works: it draws on the same pool, and invites that each held one (waiting on the team's lock, or
+ * on better-auth) while the lock's holder waited for better-auth's connection hung the whole server
+ * once the pool's 20 were taken (one tRPC batch of 20 invites did it). So: the checks under the
+ * team's lock, committed; better-auth stores and mails the invitation; then, under the lock again,
+ * it is kept only while the cap on waiting invitations holds (the earliest are kept) and the inviter
+ * is still a manager of the account (removeMember withdraws the invitations of whom it removes).
+ */
 export async function inviteMember(
   deps: AppDeps,
   o: { accountId: string; userId: string; headers: Headers; email: string; role: InviteRole },
 ): Promise<TeamInvitation> {
   const email = o.email.toLowerCase();
-  return deps.db.transaction().execute(async (trx) => {
+  await deps.db.transaction().execute(async (trx) => {
     await lockTeam(trx, o.accountId);
     const seats = await teamSeats(trx, o.accountId);
     if (!isUnlimited(seats.limit) && seats.members >= seats.limit) throw new AppError('PLAN_REQUIRED', TEAM_MESSAGES.limit(seats.limit));
@@ -155,36 +165,61 @@ export async function inviteMember(
     // a way to flood an address: a few an hour per address from one account. Counted in this
     // transaction, so a refused invitation (say, an existing member) spends nothing.
     if (!(await mayMailMailbox(trx, `invite:${o.accountId}`, email))) throw new AppError('RATE_LIMITED', TEAM_MESSAGES.tooManyToAddress);
-    let created: { id: string };
-    const startedAt = new Date(Date.now() - 1000);
-    try {
-      // better-auth checks the inviter's role in this account, refuses existing members and
-      // duplicate invitations, stores the invitation and sends the mail (sendInvitationEmail).
-      created = await deps.auth.api.createInvitation({ headers: o.headers, body: { email, role: o.role, organizationId: o.accountId } });
-    } catch (err) {
-      const code = authErrorCode(err);
-      if (code === 'USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION') throw new AppError('CONFLICT', TEAM_MESSAGES.alreadyMember);
-      if (code === 'USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION') throw new AppError('CONFLICT', TEAM_MESSAGES.alreadyInvited);
-      if (code === 'INVALID_EMAIL') throw new AppError('BAD_INPUT', 'Please enter a valid email address');
-      if (isClientAuthError(err)) throw new AppError('BAD_INPUT', err.body?.message || err.message || 'Failed to send invitation');
-      // better-auth stores the invitation before mailing it: a failed mail must not leave a seat taken.
-      console.error('[team] invitation failed:', err);
-      await deps.db
-        .deleteFrom('invitation')
-        .where('organizationId', '=', o.accountId)
-        .where('email', '=', email)
-        .where('status', '=', 'pending')
-        .where('createdAt', '>=', startedAt)
-        .execute();
-      throw new AppError('UPSTREAM_UNAVAILABLE', 'Failed to send invitation');
+  });
+  let created: { id: string };
+  const startedAt = new Date(Date.now() - 1000);
+  try {
+    // better-auth checks the inviter's role in this account, refuses existing members and
+    // duplicate invitations, stores the invitation and sends the mail (sendInvitationEmail).
+    created = await deps.auth.api.createInvitation({ headers: o.headers, body: { email, role: o.role, organizationId: o.accountId } });
+  } catch (err) {
+    const code = authErrorCode(err);
+    if (code === 'USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION') throw new AppError('CONFLICT', TEAM_MESSAGES.alreadyMember);
+    if (code === 'USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION') throw new AppError('CONFLICT', TEAM_MESSAGES.alreadyInvited);
+    if (code === 'INVALID_EMAIL') throw new AppError('BAD_INPUT', 'Please enter a valid email address');
+    if (code === 'INVITATION_LIMIT_REACHED') {
+      throw new AppError('CONFLICT', TEAM_MESSAGES.tooManyInvitations(pendingInvitationCap(await teamMemberLimit(deps.db, o.accountId))));
+    }
+    if (isClientAuthError(err)) throw new AppError('BAD_INPUT', err.body?.message || err.message || 'Failed to send invitation');
+    // better-auth stores the invitation before mailing it: a failed mail must not leave a seat taken.
+    console.error('[team] invitation failed:', err);
+    await deps.db
+      .deleteFrom('invitation')
+      .where('organizationId', '=', o.accountId)
+      .where('email', '=', email)
+      .where('status', '=', 'pending')
+      .where('createdAt', '>=', startedAt)
+      .execute();
+    throw new AppError('UPSTREAM_UNAVAILABLE', 'Failed to send invitation');
+  }
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    await lockTeam(trx, o.accountId);
+    const inviter = await trx.selectFrom('member').select('role').where('organizationId', '=', o.accountId).where('userId', '=', o.userId).executeTakeFirst();
+    const cap = pendingInvitationCap(await teamMemberLimit(trx, o.accountId));
+    const kept = await trx
+      .selectFrom('invitation')
+      .select('id')
+      .where('organizationId', '=', o.accountId)
+      .where('status', '=', 'pending')
+      .where('expiresAt', '>', new Date())
+      .orderBy('createdAt')
+      .orderBy('id')
+      .limit(cap)
+      .execute();
+    const removed = !inviter || (inviter.role !== 'owner' && inviter.role !== 'admin');
+    if (removed || !kept.some((k) => k.id === created.id)) {
+      // Invites at the same moment went past the cap (this one came later), or the inviter was removed meanwhile.
+      // (Refused after this transaction commits the deletion.)
+      await trx.deleteFrom('invitation').where('id', '=', created.id).where('status', '=', 'pending').execute();
+      return { refused: removed ? new AppError('PERMISSION_DENIED', PERMISSION_DENIED_MESSAGES['team.manage']!) : new AppError('CONFLICT', TEAM_MESSAGES.tooManyInvitations(cap)) };
     }
     await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'team.invitation_sent', targetType: 'invitation', targetId: created.id, data: { email, role: o.role } });
-    const row = await deps.db
+    const row = await trx
       .selectFrom('invitation')
       .select(['id', 'organizationId', 'email', 'role', 'createdAt', 'expiresAt'])
       .where('id', '=', created.id)
       .executeTakeFirstOrThrow();
-    return {
+    const invitation: TeamInvitation = {
       id: row.id,
       account_id: row.organizationId,
       email: row.email,
@@ -195,7 +230,10 @@ export async function inviteMember(
       rejected_at: null,
       expired: false,
     };
+    return { invitation };
   });
+  if ('refused' in outcome) throw outcome.refused;
+  return outcome.invitation;
 }
 
 /** Cancelling deletes the invitation (spec section 4); only this account's pending ones. */
@@ -222,9 +260,10 @@ export async function cancelInvitation(db: Db, o: { accountId: string; userId: s
 export async function removeMember(db: Db, o: { accountId: string; userId: string; memberId: string }): Promise<{ id: string }> {
   return db.transaction().execute(async (trx) => {
     // What the member may be doing as they are removed finishes first or sees them gone:
-    //  - the team's lock, which sending an invitation holds until it is stored, so an invitation of
-    //    theirs under way is stored before theirs are withdrawn below (it was stored after, and a
-    //    removed admin accepted it from another address of theirs, back as admin);
+    //  - the team's lock, under which a new invitation is kept only while its inviter is still a
+    //    manager (inviteMember), so an invitation of theirs under way is either withdrawn below or
+    //    dropped by that check (it was stored after, and a removed admin accepted it from another
+    //    address of theirs, back as admin);
     //  - then the account row, which creating an API key holds (api-keys.service.ts), so a key of
     //    theirs under way is committed before their keys are revoked, or is refused (creation checks
     //    the membership again under that lock); it came out working, or the two deadlocked (a 500).
