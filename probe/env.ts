@@ -26,6 +26,8 @@ export const probeEnvSchema = z.object({
   PROBE_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(8025)),
   PROBE_HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
   PROBE_TOKEN: text,
+  /** Also accepted while a token rotation is under way (the app processes still sending the old one). */
+  PROBE_TOKEN_PREVIOUS: text,
   /** On SIGTERM, how long verify streams under way may run on before they are cut (their clients re-send the rest). */
   PROBE_DRAIN_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(600_000).default(8000)),
   PROBE_ALLOW_PRIVATE_NETWORKS: z.preprocess(emptyAsUndefined, z.enum(['0', '1', 'true', 'false']).optional()),
@@ -116,9 +118,9 @@ export function fleetRcptBudget(e: ProbeEnv): { rcpts: number; windowMs: number;
   return { rcpts, windowMs: e.PROBE_FLEET_MX_RCPT_WINDOW_MS ?? 60_000, fleet: { budget, size } };
 }
 
-/** The daemon's settings: port, host and the (required) bearer token. */
-export function daemonSettingsFromEnv(env: NodeJS.ProcessEnv | Record<string, string | undefined>): { port: number; host: string; token: string; drainMs: number } {
+/** The daemon's settings: port, host, the (required) bearer token and, during a rotation, the previous one. */
+export function daemonSettingsFromEnv(env: NodeJS.ProcessEnv | Record<string, string | undefined>): { port: number; host: string; token: string; previousToken?: string; drainMs: number } {
   const e = parseProbeEnv(env);
   if (!e.PROBE_TOKEN) throw new Error('PROBE_TOKEN is required to run the probe daemon');
-  return { port: e.PROBE_PORT, host: e.PROBE_HOST, token: e.PROBE_TOKEN, drainMs: e.PROBE_DRAIN_MS };
+  return { port: e.PROBE_PORT, host: e.PROBE_HOST, token: e.PROBE_TOKEN, ...(e.PROBE_TOKEN_PREVIOUS ? { previousToken: e.PROBE_TOKEN_PREVIOUS } : {}), drainMs: e.PROBE_DRAIN_MS };
 }

@@ -10,9 +10,13 @@ export function bearerToken(header: string | undefined): string | null {
   return m?.[1] ?? null;
 }
 
-export function isAuthorized(header: string | undefined, token: string): boolean {
-  const given = bearerToken(header);
-  // Always compare, even without a token, to keep the timing flat.
-  const ok = timingSafeEqual(digest(given ?? ''), digest(token));
-  return ok && given !== null && token.length > 0;
+/**
+ * Whether the header carries `token` (or, during a rotation, `previous`). Both are always compared,
+ * even without a token given or a previous one set, to keep the timing flat.
+ */
+export function isAuthorized(header: string | undefined, token: string, previous?: string): boolean {
+  const given = digest(bearerToken(header) ?? '');
+  const current = timingSafeEqual(given, digest(token)) && token.length > 0;
+  const old = timingSafeEqual(given, digest(previous ?? '')) && (previous ?? '').length > 0;
+  return bearerToken(header) !== null && (current || old);
 }

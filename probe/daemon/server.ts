@@ -142,14 +142,14 @@ export interface DrainState {
   readonly streams: Set<Promise<void>>;
 }
 
-export function createProbeServer(o: { token: string; verifier: Verifier; budget?: HealthBudget; drain?: DrainState; heartbeatMs?: number }): http.Server {
+export function createProbeServer(o: { token: string; previousToken?: string; verifier: Verifier; budget?: HealthBudget; drain?: DrainState; heartbeatMs?: number }): http.Server {
   const metrics = createProbeMetrics();
   const drain = o.drain ?? { draining: false, streams: new Set<Promise<void>>() };
   /** Who this node is, whatever name a client reaches it by. */
   const node = randomUUID();
 
   function authorize(req: http.IncomingMessage, res: http.ServerResponse): void {
-    if (!isAuthorized(req.headers.authorization, o.token)) {
+    if (!isAuthorized(req.headers.authorization, o.token, o.previousToken)) {
       res.setHeader('www-authenticate', 'Bearer');
       throw new HttpError(401, 'missing or wrong bearer token');
     }
@@ -231,8 +231,8 @@ export function createProbeServer(o: { token: string; verifier: Verifier; budget
           if (drain.draining) return sendJson(res, 503, { ok: false, draining: true });
           // A token that is not ours is said so (as /v1/verify's 401 would): the client then knows it
           // was not told the budget, rather than told there is none.
-          if (req.headers.authorization !== undefined && !isAuthorized(req.headers.authorization, o.token)) return sendJson(res, 200, { ok: true, token_accepted: false });
-          if (!isAuthorized(req.headers.authorization, o.token)) return sendJson(res, 200, { ok: true });
+          if (req.headers.authorization !== undefined && !isAuthorized(req.headers.authorization, o.token, o.previousToken)) return sendJson(res, 200, { ok: true, token_accepted: false });
+          if (!isAuthorized(req.headers.authorization, o.token, o.previousToken)) return sendJson(res, 200, { ok: true });
           return sendJson(res, 200, o.budget ? { ok: true, node, mx_rcpt_budget: o.budget } : { ok: true, node });
         case 'GET /metrics': {
           authorize(req, res);
@@ -297,14 +297,14 @@ export interface ProbeDaemon {
   close(o?: { drainMs?: number }): Promise<void>;
 }
 
-export async function startProbeDaemon(o: { port: number; host?: string; token: string; probe?: ProbeOptions; heartbeatMs?: number }): Promise<ProbeDaemon> {
+export async function startProbeDaemon(o: { port: number; host?: string; token: string; previousToken?: string; probe?: ProbeOptions; heartbeatMs?: number }): Promise<ProbeDaemon> {
   if (!o.token) throw new Error('a probe daemon needs a token');
   await assertLocalAddresses(o.probe?.sourceIps ?? []);
   const verifier = createVerifier(o.probe);
   const share = o.probe?.mxRcptBudget;
   const budget = share?.fleet ? { budget: share.fleet.budget, fleet_size: share.fleet.size, window_ms: share.windowMs ?? 60_000, node_share: share.rcpts } : undefined;
   const drain: DrainState = { draining: false, streams: new Set() };
-  const server = createProbeServer({ token: o.token, verifier, budget, drain, heartbeatMs: o.heartbeatMs });
+  const server = createProbeServer({ token: o.token, previousToken: o.previousToken, verifier, budget, drain, heartbeatMs: o.heartbeatMs });
   const host = o.host ?? '0.0.0.0';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
