@@ -389,3 +389,24 @@ test('with Razorpay keys the page opens checkout.js (name Mailvet, brand colour)
   expect(options.subscription_id).toMatch(/^sub_/);
   await expect(page.getByTestId('current-plan')).toHaveText('Business (monthly)');
 });
+
+test.describe('west of UTC', () => {
+  test.use({ timezoneId: 'America/Los_Angeles' });
+  test('billing dates say they are UTC days and when the renewal falls in the browser’s time zone', async ({ page }) => {
+    await signUpAndVerify(page, { email: uniqueEmail('e2e-billing-tz') });
+    // A renewal at 03:00 UTC on January 15 is the evening of January 14 in California.
+    await page.route(/\/api\/trpc\/[^?]*billing\.overview/, async (route) => {
+      const res = await route.fetch();
+      const body = (await res.json()) as Array<{ result?: { data?: Record<string, unknown> } }>;
+      for (const item of body) if (item.result?.data) Object.assign(item.result.data, { status: 'active', interval: 'monthly', cancelAtPeriodEnd: false, nextPlan: null, nextInterval: null, currentPeriodEnd: '2027-01-15T03:00:00.000Z', graceEndsAt: null });
+      await route.fulfill({ response: res, json: body });
+    });
+    await page.goto('/dashboard/billing');
+    await expect(page.getByTestId('renewal')).toHaveText('Renews on January 15, 2027.');
+    const note = page.getByTestId('billing-dates-utc');
+    await expect(note).toContainText('Billing dates are UTC days, as on your receipts and billing emails.');
+    await expect(note).toContainText(/January 15, 2027 \(UTC\) is January 14, 2027, 7:00\sPM your time\./);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/billing-utc-note.png` });
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+});

@@ -18,7 +18,7 @@ import { openRazorpayCheckout, type RazorpaySuccess } from './razorpay-checkout'
 import { TestCheckoutDialog, type TestOrder } from './test-checkout-dialog';
 import { useCurrency } from './use-currency';
 import { PlanLoadFailed } from '../jobs/plan-load-failed';
-import { day, PlanCardAction, type PlanCardContext } from './plan-card-action';
+import { day, PlanCardAction, utcNote, type PlanCardContext } from './plan-card-action';
 
 function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
@@ -265,23 +265,26 @@ export function BillingScreen() {
         </dl>
         {ov && ov.status !== 'none' && (
           <div className="flex flex-wrap items-center justify-between gap-4 border-t border-slate-100 px-5 py-4 text-sm">
-            <p className="text-slate-700" data-testid="renewal">
-              {ov.status === 'suspended' && ov.paused ? (
-                <>{BILLING_TEXT.pausedSince(day(ov.currentPeriodEnd))}</>
-              ) : ov.status === 'past_due' || ov.status === 'suspended' ? (
-                <>Unpaid since <strong>{day(ov.currentPeriodEnd)}</strong>: the renewal could not be charged. Pay now on your plan’s card below.</>
-              ) : ov.cancelAtPeriodEnd ? (
-                <>Cancelled — your plan ends on <strong>{day(ov.currentPeriodEnd)}</strong>, then the account moves to Free.</>
-              ) : changeStarted(ov) ? (
-                <>{BILLING_TEXT.changeStarted(changeName(ov), day(ov.currentPeriodEnd))}</>
-              ) : (
-                <>
-                  Renews on <strong>{day(ov.currentPeriodEnd)}</strong>
-                  {ov.nextPlan ? <> — then changes to the {planByType(ov.nextPlan).name} plan</> : null}
-                  {ov.nextInterval ? <>, billed {ov.nextInterval === 'annual' ? 'annually' : 'monthly'} from then on</> : null}.
-                </>
-              )}
-            </p>
+            <div className="space-y-1">
+              <p className="text-slate-700" data-testid="renewal">
+                {ov.status === 'suspended' && ov.paused ? (
+                  <>{BILLING_TEXT.pausedSince(day(ov.currentPeriodEnd))}</>
+                ) : ov.status === 'past_due' || ov.status === 'suspended' ? (
+                  <>Unpaid since <strong>{day(ov.currentPeriodEnd)}</strong>: the renewal could not be charged. Pay now on your plan’s card below.</>
+                ) : ov.cancelAtPeriodEnd ? (
+                  <>Cancelled — your plan ends on <strong>{day(ov.currentPeriodEnd)}</strong>, then the account moves to Free.</>
+                ) : changeStarted(ov) ? (
+                  <>{BILLING_TEXT.changeStarted(changeName(ov), day(ov.currentPeriodEnd))}</>
+                ) : (
+                  <>
+                    Renews on <strong>{day(ov.currentPeriodEnd)}</strong>
+                    {ov.nextPlan ? <> — then changes to the {planByType(ov.nextPlan).name} plan</> : null}
+                    {ov.nextInterval ? <>, billed {ov.nextInterval === 'annual' ? 'annually' : 'monthly'} from then on</> : null}.
+                  </>
+                )}
+              </p>
+              <p className="text-xs text-slate-500" data-testid="billing-dates-utc">{utcNote(ov.currentPeriodEnd)}</p>
+            </div>
             <div className="flex flex-wrap gap-2">
               {isOwner && (ov.nextPlan || ov.nextInterval) && changesAtRenewal(ov) && !changeStarted(ov) && (
                 <Button variant="outline" size="sm" loading={keepPlan.isPending} onClick={() => void keepCurrentPlan()}>
@@ -348,9 +351,9 @@ export function BillingScreen() {
             <table className="min-w-full text-sm" data-testid="payments">
               <thead className="bg-slate-50 text-left text-xs font-medium tracking-wide text-slate-500 uppercase">
                 <tr>
-                  <th className="px-4 py-2.5">Date</th>
+                  <th className="px-4 py-2.5">Date (UTC)</th>
                   <th className="px-4 py-2.5">Plan</th>
-                  <th className="px-4 py-2.5">Period</th>
+                  <th className="px-4 py-2.5">Period (UTC)</th>
                   <th className="px-4 py-2.5">Amount</th>
                   <th className="px-4 py-2.5">Currency</th>
                   <th className="px-4 py-2.5">Status</th>

@@ -12,6 +12,20 @@ const salesHref = `mailto:${SALES_EMAIL}?subject=${encodeURIComponent('Mailvet E
 /** "December 24, 2026": how the Billing page writes a day (UTC). */
 export const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }) : '—');
 
+/**
+ * Billing dates are UTC days (as the server's messages, receipts and emails write them): says so, and
+ * when `iso` falls on another day in the browser's zone, when that is there ("January 15, 2027 (UTC)
+ * is January 14, 2027, 7:00 PM your time.").
+ */
+export function utcNote(iso: string | null): string {
+  const base = 'Billing dates are UTC days, as on your receipts and billing emails.';
+  if (!iso) return base;
+  const at = new Date(iso);
+  const local = at.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+  if (local === day(iso)) return base;
+  return `${base} ${day(iso)} (UTC) is ${local}, ${at.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })} your time.`;
+}
+
 export interface PlanCardContext {
   currency: Currency;
   interval: BillingInterval;
