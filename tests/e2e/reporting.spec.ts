@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { upgradeTo } from '../fixtures/e2e/paid-plan';
+import { withE2eDb } from './db';
 import { SCREENSHOT_DIR, signUpAndVerify, uniqueEmail } from './helpers';
 
 async function check(page: import('@playwright/test').Page, email: string) {
@@ -37,4 +38,23 @@ test('Business reporting: validations over time by result, reasons, filters by s
   await page.getByRole('link', { name: 'Export CSV' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^mailvet-report-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}-dashboard\.csv$/);
+});
+
+test.describe('in India', () => {
+  test.use({ timezoneId: 'Asia/Kolkata' });
+  test('Analytics counts the browser’s days (as Overview’s chart does): 23:30 UTC is the next day in Kolkata', async ({ page }) => {
+    const email = uniqueEmail('e2e-report-tz');
+    await signUpAndVerify(page, { email });
+    await upgradeTo(page, 'pro');
+    await check(page, 'alice@normal.mailworld.test');
+    const now = new Date();
+    const late = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 5, 23, 30));
+    await withE2eDb((c) => c.query(`update validation_result set checked_at = $1 where account_id = (select a.id from account a join "user" u on u.id = a.owner_id where u.email = $2)`, [late, email]));
+    const label = (d: Date) => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(d);
+    const kolkataDay = new Date(late.getTime() + 86_400_000);
+    await page.goto('/dashboard/analytics');
+    await expect(page.getByTestId('total-total')).toHaveText('1');
+    await expect(page.locator(`[title^="${label(kolkataDay)}: 1 valid"]`)).toHaveCount(1);
+    await expect(page.locator(`[title^="${label(late)}: 1 valid"]`)).toHaveCount(0);
+  });
 });
