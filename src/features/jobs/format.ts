@@ -27,7 +27,7 @@ export const formatTime = dateFormatter({ timeStyle: 'short' });
 export const formatDateTime = dateFormatter({ dateStyle: 'medium', timeStyle: 'short' });
 export const formatDate = dateFormatter({ dateStyle: 'medium' });
 const utcDay = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
-/** A calendar day the server counts in UTC ('2026-11-24') as the pages write dates: "Nov 24, 2026" (the same day in every time zone). */
+/** A calendar day the server counted ('2026-11-24': a UTC day, or the browser's day where the page sent its zone, as Analytics does) as the pages write dates: "Nov 24, 2026", the day itself, whatever the browser's zone. */
 export function formatDay(day: string): string {
   const d = new Date(`${day.slice(0, 10)}T00:00:00Z`);
   return Number.isNaN(d.getTime()) ? day : utcDay.format(d);
