@@ -45,6 +45,7 @@ test('an owner who joined another team switches back to their own account from t
   await page.keyboard.press('Enter');
 
   await expect(page.getByText("Switched to Pat's Company")).toBeVisible();
+  await expectIsolated(page.getByText("Switched to Pat's Company"), "Pat's Company");
   await expect(menu).toHaveText("Pat's Company");
   await expect(page.getByTestId('current-plan')).toContainText('Pro');
   await page.screenshot({ path: `${SCREENSHOT_DIR}/account-switcher-switched.png` });

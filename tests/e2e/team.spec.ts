@@ -152,6 +152,7 @@ test('an existing user signs in from the invitation link and lands in the shared
   await submitSignIn(page, existingEmail);
   await page.waitForURL('**/dashboard/team**');
   await expect(page.getByText("You've joined Oscar Owner's account.")).toBeVisible();
+  await expectIsolated(page.getByText("You've joined Oscar Owner's account."), "Oscar Owner's account");
   await expect(page.getByRole('tab', { name: 'Team Members (2)' })).toBeVisible();
   // An admin manages the team too: Invite button, Pending Invitations tab, actions column.
   await expect(page.getByRole('button', { name: 'Invite Member' })).toBeVisible();

@@ -19,6 +19,7 @@ import { API_KEYS_UPGRADE, RevokeKeyDialog } from './key-dialogs';
 import { API_KEYS_TEXT, formatDate, formatLastUsed, maskedKey, scopesSummary } from './messages';
 import { WebhooksSection } from './webhooks-section';
 import { PlanLoadFailed } from '../jobs/plan-load-failed';
+import { isolateName } from '../../lib/isolate-name';
 
 const td = cellClass('comfortable');
 
@@ -52,7 +53,7 @@ export function ApiKeysScreen() {
   const revocation = useConfirmAction<ApiKey>({
     async run(key) {
       await revoke.mutateAsync({ id: key.id });
-      toast.success(API_KEYS_TEXT.revokedTitle, { description: API_KEYS_TEXT.revokedBody(key.name) });
+      toast.success(API_KEYS_TEXT.revokedTitle, { description: isolateName(API_KEYS_TEXT.revokedBody(key.name), key.name) });
     },
     onError(err) {
       console.error(API_KEYS_TEXT.revokeFailed, err);

@@ -8,6 +8,7 @@ import { useTRPC } from '../../lib/trpc';
 import { errorMessage } from '../../lib/error-message';
 import { TEAM_TEXT } from './messages';
 import { forgetInvitation } from './use-invitation-landing';
+import { isolateName } from '../../lib/isolate-name';
 
 /**
  * On /dashboard/team?invitation=<id> (where signing in from an invitation link lands): accepts the
@@ -40,7 +41,7 @@ export function AcceptInvitationBanner() {
       {
         onSuccess: async (r) => {
           done();
-          toast.success(TEAM_TEXT.invitationAcceptedTitle, { description: TEAM_TEXT.invitationAcceptedBody(r.accountName) });
+          toast.success(TEAM_TEXT.invitationAcceptedTitle, { description: isolateName(TEAM_TEXT.invitationAcceptedBody(r.accountName), r.accountName) });
           // The account (and so the role) first, then everything else from the shared account.
           await queryClient.invalidateQueries({ queryKey: trpc.account.me.queryKey() });
           await queryClient.invalidateQueries();

@@ -11,6 +11,7 @@ import { setShownAccount, useTRPC } from '../../../lib/trpc';
 import { cn } from '../../../lib/cn';
 import { restartJobStream } from '../../jobs/job-stream';
 import { ACCOUNT_SWITCH_TEXT as T } from '../messages';
+import { isolateName } from '../../../lib/isolate-name';
 
 export function AccountSwitcher() {
   const trpc = useTRPC();
@@ -24,7 +25,7 @@ export function AccountSwitcher() {
         restartJobStream();
         await queryClient.invalidateQueries();
         const name = accounts.find((a) => a.accountId === input.accountId)?.name ?? '';
-        toast.success(T.successTitle, { description: T.switched(name) });
+        toast.success(T.successTitle, { description: isolateName(T.switched(name), name) });
       },
       onError: async (err) => {
         toast.error(T.errorTitle, { description: errorMessage(err, T.failed) });
