@@ -189,6 +189,14 @@ export class FleetCall {
         await this.replan(url, err.owed, err.waitedMs);
         return;
       }
+      // Too large for a proxy in front of the node (nginx's client_max_body_size is 1 MB unless set):
+      // the daemon itself takes more than any request of ours. The same node gets it in halves.
+      if (err instanceof ProbeRequestError && err.status === 413 && list.length > 1) {
+        stats.splitForSize++;
+        const half = Math.ceil(list.length / 2);
+        await Promise.all([this.request(url, list.slice(0, half)), this.request(url, list.slice(half))]);
+        return;
+      }
       // A node that does not take our token (a token rotation half done, a node of another fleet in
       // PROBE_URLS), or a PROBE_URLS entry that reaches no probe daemon (a path, a proxy), answers
       // before any result: its whole request goes to the nodes that do. A 400 (what we asked is

@@ -61,9 +61,9 @@ function abortReason(signal: AbortSignal): Error {
 }
 
 /**
- * A request a daemon refuses with a 4xx. 400 and 413 say the request itself is wrong (no other node
- * would take it either); 401 and 403 say this node does not take our token (FleetCall gives its work
- * to the nodes that do). 408 and 429 ("not now") are no refusal: like a 5xx, the node is failed over.
+ * A request a daemon refuses with a 4xx. 400 says the request itself is wrong (no other node would
+ * take it either); 413 is a proxy's body limit (FleetCall sends that node the request in halves);
+ * 401 and 403 say this node does not take our token (FleetCall gives its work to the nodes that do). 408 and 429 ("not now") are no refusal: like a 5xx, the node is failed over.
  * A redirect, 404, 405 or a 2xx that is no result stream is no daemon's answer at all (`notADaemon`):
  * FleetCall gives that node's work to the others too.
  */

@@ -98,6 +98,8 @@ export interface FleetStats {
   catchAllAnswers: number;
   /** Parts of a split domain's reserve handed to a node that was running out of its share. */
   reserveParts: number;
+  /** Requests sent again in halves after a 413 (a proxy's body limit in front of the node). */
+  splitForSize: number;
   /** Fleet configuration problems seen on /healthz (each also logged once), e.g. more nodes than PROBE_FLEET_SIZE. */
   warnings: string[];
 }
@@ -117,7 +119,7 @@ export class ProbeClient {
    * host hears nothing while the node streams the other's results. That node is busy, not stalled.
    */
   private readonly lastResultAt = new Map<string, number>();
-  readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0, idleTimeouts: 0, stalls: 0, pendingShares: 0, catchAllAnswers: 0, reserveParts: 0, warnings: [] };
+  readonly stats: FleetStats = { requests: {}, answered: {}, replanned: 0, hinted: 0, idleTimeouts: 0, stalls: 0, pendingShares: 0, catchAllAnswers: 0, reserveParts: 0, splitForSize: 0, warnings: [] };
 
   /** The fleet: each daemon once, in the order given (URL spelling normalised: see probeUrl). */
   readonly urls: string[];
