@@ -64,6 +64,7 @@ const LABELS: Record<string, string> = {
   'team.invitation_cancelled': 'Invitation cancelled',
   'team.invitation_accepted': 'Invitation accepted',
   'team.member_removed': 'Member removed',
+  'team.member_left': 'Member left the team',
 };
 
 /** "api_key.created" → "API key created"; unknown actions read as words. */

@@ -122,3 +122,34 @@ test('a change made in a second tab still showing the account switched away from
   expect(sent).toEqual([]);
   expect(ids.own_id).not.toBe(ids.team_id);
 });
+
+test('a member leaves a team from its Team page and is back in their own account', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const teamPage = await (await browser.newContext()).newPage();
+  const page = await (await browser.newContext()).newPage();
+  const teamEmail = await newUserOn(teamPage, '/dashboard', { tag: 'e2e-leave-team', plan: 'business', name: 'Tara Team' });
+  const memberEmail = await newUserOn(page, '/dashboard', { tag: 'e2e-leave-member', plan: 'pro', name: 'Max Member' });
+  await teamPage.close();
+  await withE2eDb(async (c) => {
+    const { rows } = await c.query(`select a.id as team_id, pa.id as own_id, u2.id as member_id from account a join "user" u on u.id = a.owner_id, account pa join "user" u2 on u2.id = pa.owner_id where u.email = $1 and u2.email = $2`, [teamEmail, memberEmail]);
+    await c.query(`update organization set name = 'Tara''s Team' where id = $1`, [rows[0].team_id]);
+    await c.query(`update organization set name = 'Max''s Company' where id = $1`, [rows[0].own_id]);
+    await c.query(`insert into member (id, "organizationId", "userId", role, "createdAt") values ($1, $2, $3, 'member', now())`, [`m-${Date.now()}`, rows[0].team_id, rows[0].member_id]);
+  });
+
+  await page.goto('/dashboard/team');
+  await expect(page.getByTestId('account-switcher')).toHaveText("Tara's Team");
+  await expect(page.getByTestId('member-row')).toHaveCount(2);
+  await page.getByRole('button', { name: 'Leave Team' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Leave this team?' });
+  await expect(confirm).toContainText('You will leave this account straight away');
+  await confirm.getByRole('button', { name: 'Leave Team' }).click();
+  await expect(page.getByText('You no longer have access to that account.')).toBeVisible();
+  // Their own account, where they are the owner and the only member; the team is gone from the menu.
+  await expect(page.getByTestId('member-row')).toHaveCount(1);
+  await expect(page.getByTestId('member-row')).toContainText(memberEmail);
+  await expect(page.getByTestId('account-switcher')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Invite Member' })).toBeVisible();
+  const left = await withE2eDb(async (c) => (await c.query(`select count(*)::int as n from member m join "user" u on u.id = m."userId" where u.email = $1`, [memberEmail])).rows[0].n);
+  expect(left).toBe(1);
+});

@@ -113,7 +113,7 @@ test('owner invites within the plan limit, the invitee signs up from the link an
   await page.goto('/dashboard/team');
   await expect(page.getByTestId('member-row')).toHaveCount(2);
   await expect(page.getByTestId('member-row').filter({ hasText: ownerEmail }).getByRole('button')).toHaveCount(0);
-  await expectIsolated(page.getByTestId('member-row').filter({ hasText: ownerEmail }), 'Oscar Owner');
+  await expectIsolated(page.getByTestId('member-row').filter({ hasText: ownerEmail }), 'Olivia Owner');
   await page.screenshot({ path: `${SCREENSHOT_DIR}/team-members.png`, fullPage: true });
   // Two members fill the Pro plan: Invite now explains the limit.
   await page.getByRole('button', { name: 'Invite Member' }).click();

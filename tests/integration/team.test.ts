@@ -316,6 +316,22 @@ describe('team: roles and tenancy', () => {
     expect(audit).toHaveLength(1);
   });
 
+  it('a member can leave the team themselves and is back in their own account; the owner cannot leave', async () => {
+    const { owner: o, invitee, inviteeEmail } = await joinedMember('business', 'member');
+    expect(await accountOf(invitee)).toBe(o.accountId);
+    const left = await invitee.trpcMutation('team.leave');
+    expect(left.status, JSON.stringify(left.body)).toBe(200);
+    expect(await accountOf(invitee)).not.toBe(o.accountId);
+    const members = (await o.client.trpcQuery('team.members')).body.result.data.map((m: { email: string }) => m.email);
+    expect(members).not.toContain(inviteeEmail);
+    const audit = await ts.testDb.db.selectFrom('audit_log').select('action').where('account_id', '=', o.accountId).where('action', '=', 'team.member_left').execute();
+    expect(audit).toHaveLength(1);
+    // The owner has nowhere to leave to.
+    const ownerLeaves = await o.client.trpcMutation('team.leave');
+    expect(ownerLeaves.status).toBe(403);
+    expect(ownerLeaves.body.error.message).toBe(TEAM_MESSAGES.ownerCannotLeave);
+  });
+
   it('a removed admin no longer has access through the API keys they created (revoked, audited); keys made by others keep working', async () => {
     const db = ts.testDb.db;
     const { owner: o, invitee: admin, inviteeEmail } = await joinedMember('business', 'admin');

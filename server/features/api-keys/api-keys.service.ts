@@ -109,7 +109,7 @@ export async function revokeApiKey(db: Db, o: { accountId: string; userId: strin
  */
 export async function revokeKeysOfLeavingUser(
   trx: Db,
-  o: { userId: string; accountId?: string; actorUserId: string | null; reason: 'member_removed' | 'user_deleted' },
+  o: { userId: string; accountId?: string; actorUserId: string | null; reason: 'member_removed' | 'member_left' | 'user_deleted' },
 ): Promise<number> {
   const revoked = await revokeKeysCreatedBy(trx, { createdBy: o.userId, accountId: o.accountId });
   for (const k of revoked) {

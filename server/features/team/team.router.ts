@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { router } from '../../trpc/init';
 import { accountProcedure, authedProcedure, publicProcedure, requirePermission } from '../../trpc/procedures';
-import { acceptInvitation, cancelInvitation, inviteMember, listMembers, listPendingInvitations, previewInvitation, removeMember } from './team.service';
+import { acceptInvitation, cancelInvitation, inviteMember, leaveTeam, listMembers, listPendingInvitations, previewInvitation, removeMember } from './team.service';
 import { teamSeats } from './team-seats';
 
 const ENTER_EMAIL = 'Please enter an email address';
@@ -53,6 +53,9 @@ export const teamRouter = router({
     .use(managers)
     .input(memberIdInput)
     .mutation(({ ctx, input }) => removeMember(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id, memberId: input.memberId })),
+
+  /** A member or admin leaves the account they work in (any role but the owner); as a removal of themselves. */
+  leave: accountProcedure.mutation(({ ctx }) => leaveTeam(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id })),
 
   /** What an invitation link is for (account name, address, role, state); shown on the sign-in page. */
   invitationPreview: publicProcedure.input(invitationIdInput).query(({ ctx, input }) => previewInvitation(ctx.deps.db, input.invitationId)),

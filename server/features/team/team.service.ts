@@ -21,6 +21,7 @@ export const TEAM_MESSAGES = {
   alreadyMember: 'This person is already a member of your team.',
   alreadyInvited: 'An invitation has already been sent to this address.',
   ownerCannotBeRemoved: 'The account owner cannot be removed.',
+  ownerCannotLeave: 'The account owner cannot leave their own account. Switch to another account from the header menu instead.',
   memberNotFound: 'Team member not found.',
   invitationNotFound: 'Invitation not found.',
   invitationInvalid: 'This invitation is no longer valid. Ask your team admin to send a new one.',
@@ -257,7 +258,7 @@ export async function cancelInvitation(db: Db, o: { accountId: string; userId: s
  * Removes a member (not the owner) from this account: their sessions stop pointing at it, the API
  * keys they created are revoked and the invitations they sent that are still pending are withdrawn.
  */
-export async function removeMember(db: Db, o: { accountId: string; userId: string; memberId: string }): Promise<{ id: string }> {
+export async function removeMember(db: Db, o: { accountId: string; userId: string; memberId: string; leaving?: boolean }): Promise<{ id: string }> {
   return db.transaction().execute(async (trx) => {
     // What the member may be doing as they are removed finishes first or sees them gone:
     //  - the team's lock, under which a new invitation is kept only while its inviter is still a
@@ -281,9 +282,9 @@ export async function removeMember(db: Db, o: { accountId: string; userId: strin
     if (target.role === 'owner') throw new AppError('PERMISSION_DENIED', TEAM_MESSAGES.ownerCannotBeRemoved);
     await trx.deleteFrom('member').where('id', '=', target.id).execute();
     await trx.updateTable('session').set({ activeOrganizationId: null }).where('userId', '=', target.userId).where('activeOrganizationId', '=', o.accountId).execute();
-    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'team.member_removed', targetType: 'user', targetId: target.userId, data: { email: target.email, role: target.role } });
+    await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: o.leaving ? 'team.member_left' : 'team.member_removed', targetType: 'user', targetId: target.userId, data: { email: target.email, role: target.role } });
     // "No longer has access": not through an API key only they were ever shown either,
-    await revokeKeysOfLeavingUser(trx, { userId: target.userId, accountId: o.accountId, actorUserId: o.userId, reason: 'member_removed' });
+    await revokeKeysOfLeavingUser(trx, { userId: target.userId, accountId: o.accountId, actorUserId: o.userId, reason: o.leaving ? 'member_left' : 'member_removed' });
     // nor through an invitation they sent while they could (say, to another address of theirs).
     const withdrawn = await trx
       .deleteFrom('invitation')
@@ -297,6 +298,17 @@ export async function removeMember(db: Db, o: { accountId: string; userId: strin
     }
     return { id: target.id };
   });
+}
+
+/**
+ * A member or admin leaves the account they work in (the session's active one) on their own, as if
+ * removed (removeMember: their keys revoked, their pending invitations withdrawn); the owner cannot.
+ */
+export async function leaveTeam(db: Db, o: { accountId: string; userId: string }): Promise<{ id: string }> {
+  const own = await db.selectFrom('member').select(['id', 'role']).where('organizationId', '=', o.accountId).where('userId', '=', o.userId).executeTakeFirst();
+  if (!own) throw new AppError('NOT_FOUND', TEAM_MESSAGES.memberNotFound);
+  if (own.role === 'owner') throw new AppError('PERMISSION_DENIED', TEAM_MESSAGES.ownerCannotLeave);
+  return removeMember(db, { accountId: o.accountId, userId: o.userId, memberId: own.id, leaving: true });
 }
 
 export interface InvitationPreview {

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Clock, Mail, Trash2, UserPlus, Users, X } from 'lucide-react';
+import { Clock, LogOut, Mail, Trash2, UserPlus, Users, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { isUnlimited, planByType } from '../../../server/contracts/plans';
@@ -112,6 +112,9 @@ export function TeamScreen() {
       () => (leftAccount.current ? queryClient.invalidateQueries() : refresh()),
     ),
   );
+  // A member (admins remove their own row) leaves on their own: the dashboard then shows another account.
+  const leave = useMutation(trpc.team.leave.mutationOptions());
+  const leaving = useConfirmAction(teamChange(() => leave.mutateAsync(), TEAM_TEXT.leftTitle, TEAM_TEXT.leftBody, TEAM_TEXT.leaveFailed, () => queryClient.invalidateQueries()));
   const cancellation = useConfirmAction(
     teamChange((inv) => cancel.mutateAsync({ invitationId: inv.id }), TEAM_TEXT.invitationCancelledTitle, TEAM_TEXT.invitationCancelledBody, TEAM_TEXT.cancelFailed, refresh),
   );
@@ -156,7 +159,13 @@ export function TeamScreen() {
       <PageHeader
         title="Team"
         description={canManage || !role ? "Everyone who can use this account, and the invitations you've sent." : 'Everyone who can use this account.'}
-        action={canManage ? { label: 'Invite Member', icon: UserPlus, onClick: openInvite, disabled: seats.isPending } : undefined}
+        action={
+          canManage
+            ? { label: 'Invite Member', icon: UserPlus, onClick: openInvite, disabled: seats.isPending }
+            : role === 'member' && me.data
+              ? { label: TEAM_TEXT.leaveLabel, icon: LogOut, onClick: () => leaving.ask({ id: me.data.user.id, email: me.data.user.email, self: true }) }
+              : undefined
+        }
       />
 
       {canManage && seats.data && (
@@ -251,6 +260,9 @@ export function TeamScreen() {
         </TabsPanels>
       </Tabs>
 
+      {role === 'member' && (
+        <ConfirmDialog {...leaving.dialog} title={TEAM_TEXT.leaveTitle} description={TEAM_TEXT.leaveBody} confirmLabel={TEAM_TEXT.leaveLabel} />
+      )}
       {canManage && (
         <>
           <InviteDialog open={inviteOpen} onClose={() => setInviteOpen(false)} onInvite={sendInvite} busy={invite.isPending} />
@@ -262,7 +274,7 @@ export function TeamScreen() {
               !removal.target
                 ? ''
                 : removal.target.self
-                  ? 'You will leave this account straight away: you lose access to its data, and the API keys you created here stop working. An owner or admin can invite you again.'
+                  ? TEAM_TEXT.leaveBody
                   : `${removal.target.email} will lose access to this account straight away, and the API keys they created will stop working. You can invite them again later.`
             }
             confirmLabel="Remove Member"
