@@ -36,4 +36,18 @@ test('a member without a seat sees why on the dashboard; the owner sees "No seat
   await expect(key.getByText('Active')).toBeVisible();
   await expect(key.getByTestId('api-key-seatless')).toHaveText('Refused until its creator has a seat in this team');
   await ownerPage.screenshot({ path: `${SCREENSHOT_DIR}/api-keys-seatless-creator.png`, fullPage: true });
+
+  // The member, who cannot open the team, leaves it from the banner.
+  const banner = memberPage.getByTestId('seat-banner');
+  await banner.getByRole('button', { name: /^Leave / }).click();
+  const confirm = memberPage.getByRole('dialog', { name: 'Leave this team?' });
+  await expect(confirm).toContainText('You will no longer be a member of');
+  await confirm.getByRole('button', { name: 'Leave Team' }).click();
+  await expect(memberPage.getByText(/You are no longer a member of /)).toBeVisible();
+  await expect(memberPage.getByTestId('seat-banner')).toHaveCount(0);
+  await ownerPage.goto('/dashboard/team');
+  await expect(ownerPage.getByTestId('member-row')).toHaveCount(1);
+  // Leaving revokes the keys they made there.
+  await ownerPage.goto('/dashboard/api-keys');
+  await expect(ownerPage.getByTestId('api-key-row').filter({ hasText: "Sam's CRM sync" }).getByText('Revoked')).toBeVisible();
 });

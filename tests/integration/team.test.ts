@@ -319,7 +319,10 @@ describe('team: roles and tenancy', () => {
   it('a member can leave the team themselves and is back in their own account; the owner cannot leave', async () => {
     const { owner: o, invitee, inviteeEmail } = await joinedMember('business', 'member');
     expect(await accountOf(invitee)).toBe(o.accountId);
-    const left = await invitee.trpcMutation('team.leave');
+    // Only an account they belong to.
+    const other = await owner('business', 'other');
+    expect((await invitee.trpcMutation('team.leave', { accountId: other.accountId })).status).toBe(404);
+    const left = await invitee.trpcMutation('team.leave', { accountId: o.accountId });
     expect(left.status, JSON.stringify(left.body)).toBe(200);
     expect(await accountOf(invitee)).not.toBe(o.accountId);
     const members = (await o.client.trpcQuery('team.members')).body.result.data.map((m: { email: string }) => m.email);
@@ -327,9 +330,20 @@ describe('team: roles and tenancy', () => {
     const audit = await ts.testDb.db.selectFrom('audit_log').select('action').where('account_id', '=', o.accountId).where('action', '=', 'team.member_left').execute();
     expect(audit).toHaveLength(1);
     // The owner has nowhere to leave to.
-    const ownerLeaves = await o.client.trpcMutation('team.leave');
+    const ownerLeaves = await o.client.trpcMutation('team.leave', { accountId: o.accountId });
     expect(ownerLeaves.status).toBe(403);
     expect(ownerLeaves.body.error.message).toBe(TEAM_MESSAGES.ownerCannotLeave);
+  });
+
+  it('a member without a seat (the plan fell) can leave that team, which they cannot work in', async () => {
+    const { owner: o, invitee, inviteeEmail } = await joinedMember('pro', 'member');
+    await ts.testDb.db.updateTable('account').set({ plan: 'starter', team_member_limit: 1 }).where('id', '=', o.accountId).execute();
+    expect(await accountOf(invitee)).not.toBe(o.accountId);
+    expect((await invitee.trpcQuery('account.me')).body.result.data.seatless).toHaveLength(1);
+    const left = await invitee.trpcMutation('team.leave', { accountId: o.accountId });
+    expect(left.status, JSON.stringify(left.body)).toBe(200);
+    expect((await invitee.trpcQuery('account.me')).body.result.data.seatless).toEqual([]);
+    expect((await o.client.trpcQuery('team.members')).body.result.data.map((m: { email: string }) => m.email)).not.toContain(inviteeEmail);
   });
 
   it('a removed admin no longer has access through the API keys they created (revoked, audited); keys made by others keep working', async () => {

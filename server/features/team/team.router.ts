@@ -54,8 +54,12 @@ export const teamRouter = router({
     .input(memberIdInput)
     .mutation(({ ctx, input }) => removeMember(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id, memberId: input.memberId })),
 
-  /** A member or admin leaves the account they work in (any role but the owner); as a removal of themselves. */
-  leave: accountProcedure.mutation(({ ctx }) => leaveTeam(ctx.deps.db, { accountId: ctx.accountId, userId: ctx.user.id })),
+  /**
+   * A member or admin leaves an account they belong to (any role but the owner), as a removal of
+   * themselves. The account is named (the page's, or a team they hold no seat in, which the seat
+   * banner offers to leave), never taken from the session, which another tab may have switched.
+   */
+  leave: authedProcedure.input(z.object({ accountId: id })).mutation(({ ctx, input }) => leaveTeam(ctx.deps.db, { accountId: input.accountId, userId: ctx.user.id })),
 
   /** What an invitation link is for (account name, address, role, state); shown on the sign-in page. */
   invitationPreview: publicProcedure.input(invitationIdInput).query(({ ctx, input }) => previewInvitation(ctx.deps.db, input.invitationId)),

@@ -301,8 +301,9 @@ export async function removeMember(db: Db, o: { accountId: string; userId: strin
 }
 
 /**
- * A member or admin leaves the account they work in (the session's active one) on their own, as if
- * removed (removeMember: their keys revoked, their pending invitations withdrawn); the owner cannot.
+ * A member or admin leaves an account on their own, seat or no seat (a team whose plan fell below its
+ * size), as if removed (removeMember: their keys revoked, their pending invitations withdrawn); the
+ * owner cannot.
  */
 export async function leaveTeam(db: Db, o: { accountId: string; userId: string }): Promise<{ id: string }> {
   const own = await db.selectFrom('member').select(['id', 'role']).where('organizationId', '=', o.accountId).where('userId', '=', o.userId).executeTakeFirst();

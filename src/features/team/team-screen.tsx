@@ -114,7 +114,7 @@ export function TeamScreen() {
   );
   // A member (admins remove their own row) leaves on their own: the dashboard then shows another account.
   const leave = useMutation(trpc.team.leave.mutationOptions());
-  const leaving = useConfirmAction(teamChange(() => leave.mutateAsync(), TEAM_TEXT.leftTitle, TEAM_TEXT.leftBody, TEAM_TEXT.leaveFailed, () => queryClient.invalidateQueries()));
+  const leaving = useConfirmAction(teamChange((p) => leave.mutateAsync({ accountId: p.id }), TEAM_TEXT.leftTitle, TEAM_TEXT.leftBody, TEAM_TEXT.leaveFailed, () => queryClient.invalidateQueries()));
   const cancellation = useConfirmAction(
     teamChange((inv) => cancel.mutateAsync({ invitationId: inv.id }), TEAM_TEXT.invitationCancelledTitle, TEAM_TEXT.invitationCancelledBody, TEAM_TEXT.cancelFailed, refresh),
   );
@@ -163,7 +163,7 @@ export function TeamScreen() {
           canManage
             ? { label: 'Invite Member', icon: UserPlus, onClick: openInvite, disabled: seats.isPending }
             : role === 'member' && me.data
-              ? { label: TEAM_TEXT.leaveLabel, icon: LogOut, onClick: () => leaving.ask({ id: me.data.user.id, email: me.data.user.email, self: true }) }
+              ? { label: TEAM_TEXT.leaveLabel, icon: LogOut, onClick: () => leaving.ask({ id: me.data.accountId, email: me.data.user.email, self: true }) }
               : undefined
         }
       />
