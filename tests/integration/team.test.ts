@@ -346,6 +346,20 @@ describe('team: roles and tenancy', () => {
     expect((await o.client.trpcQuery('team.members')).body.result.data.map((m: { email: string }) => m.email)).not.toContain(inviteeEmail);
   });
 
+  it('a removed admin no longer receives the account’s events at the webhook endpoints they added; endpoints others added stay', async () => {
+    const db = ts.testDb.db;
+    const { owner: o, invitee: admin, inviteeEmail } = await joinedMember('business', 'admin');
+    const adminId = (await whoAmI(admin)).userId;
+    const theirs = await db.insertInto('webhook_endpoint').values({ account_id: o.accountId, url: 'https://hooks.departing-admin.example/mailvet', events: ['job.completed', 'schedule.run_completed'], created_by: adminId }).returning('id').executeTakeFirstOrThrow();
+    const owners = await db.insertInto('webhook_endpoint').values({ account_id: o.accountId, url: 'https://crm.example/mailvet', events: ['job.completed'], created_by: o.userId }).returning('id').executeTakeFirstOrThrow();
+    const row = (await o.client.trpcQuery('team.members')).body.result.data.find((m: { email: string }) => m.email === inviteeEmail);
+    expect((await o.client.trpcMutation('team.removeMember', { memberId: row.id })).status).toBe(200);
+    const left = await db.selectFrom('webhook_endpoint').select('id').where('account_id', '=', o.accountId).execute();
+    expect(left.map((e) => e.id)).toEqual([owners.id]);
+    const audit = await db.selectFrom('audit_log').select(['action', 'target_id']).where('account_id', '=', o.accountId).where('action', '=', 'webhook.endpoint_deleted').execute();
+    expect(audit).toEqual([{ action: 'webhook.endpoint_deleted', target_id: theirs.id }]);
+  });
+
   it('a removed admin no longer has access through the API keys they created (revoked, audited); keys made by others keep working', async () => {
     const db = ts.testDb.db;
     const { owner: o, invitee: admin, inviteeEmail } = await joinedMember('business', 'admin');

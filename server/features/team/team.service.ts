@@ -9,6 +9,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/app-error';
 import { PERMISSION_DENIED_MESSAGES } from '../../contracts/permissions';
 import { revokeKeysOfLeavingUser } from '../api-keys/api-keys.service';
+import { deleteEndpointsOfLeavingUser } from '../webhooks/webhooks.service';
 import { AUTH_MAILS_PER_HOUR, mayMailMailbox } from '../account/auth-mail-throttle';
 import { writeAudit } from '../audit/audit';
 import { parseInvitationRef, proofHolds } from './invitation-ref';
@@ -285,6 +286,8 @@ export async function removeMember(db: Db, o: { accountId: string; userId: strin
     await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: o.leaving ? 'team.member_left' : 'team.member_removed', targetType: 'user', targetId: target.userId, data: { email: target.email, role: target.role } });
     // "No longer has access": not through an API key only they were ever shown either,
     await revokeKeysOfLeavingUser(trx, { userId: target.userId, accountId: o.accountId, actorUserId: o.userId, reason: o.leaving ? 'member_left' : 'member_removed' });
+    // nor through the webhook endpoints they added, which the account's events (addresses) go to,
+    await deleteEndpointsOfLeavingUser(trx, { accountId: o.accountId, userId: target.userId, actorUserId: o.userId, reason: o.leaving ? 'member_left' : 'member_removed' });
     // nor through an invitation they sent while they could (say, to another address of theirs).
     const withdrawn = await trx
       .deleteFrom('invitation')

@@ -275,7 +275,7 @@ export function TeamScreen() {
                 ? ''
                 : removal.target.self
                   ? TEAM_TEXT.leaveBody
-                  : `${removal.target.email} will lose access to this account straight away, and the API keys they created will stop working. You can invite them again later.`
+                  : `${removal.target.email} will lose access to this account straight away: the API keys they created stop working and the webhook endpoints they added are deleted. You can invite them again later.`
             }
             confirmLabel="Remove Member"
           />
