@@ -98,6 +98,25 @@ describe('team: members and invitations', () => {
     expect((await o.client.trpcMutation('team.invite', { email: email('other') })).status).toBe(200);
   });
 
+  it('a refused invite (already invited, already a member) spends none of the address’s invitations', async () => {
+    const o = await owner('business');
+    const target = email('twice');
+    expect((await o.client.trpcMutation('team.invite', { email: target })).status).toBe(200);
+    for (let i = 0; i < 6; i++) {
+      const again = await o.client.trpcMutation('team.invite', { email: target });
+      expect(again.status).toBe(409);
+      expect(again.body.error.message).toBe(TEAM_MESSAGES.alreadyInvited);
+    }
+    for (let i = 0; i < 6; i++) {
+      const self = await o.client.trpcMutation('team.invite', { email: o.email.toUpperCase() });
+      expect(self.body.error.message).toBe(TEAM_MESSAGES.alreadyMember);
+    }
+    // Cancelled, it can be sent again: one mail so far.
+    const pending = (await o.client.trpcQuery('team.invitations')).body.result.data[0];
+    expect((await o.client.trpcMutation('team.cancelInvitation', { invitationId: pending.id })).status).toBe(200);
+    expect((await o.client.trpcMutation('team.invite', { email: target })).status).toBe(200);
+  });
+
   it('holds the cap on waiting invitations under concurrent invites', async () => {
     const o = await owner('pro'); // at most 2 waiting
     const results = await Promise.all([0, 1, 2, 3].map((i) => o.client.trpcMutation('team.invite', { email: email(`race${i}`) })));

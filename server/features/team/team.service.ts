@@ -3,6 +3,7 @@
 // and accepted through better-auth's organization API (so its mail hook and checks run); reads,
 // cancelling and removal are plain rows scoped to the caller's account.
 import { APIError } from 'better-auth/api';
+import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import { isUnlimited } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
@@ -163,9 +164,27 @@ export async function inviteMember(
       .where('status', '=', 'pending')
       .where('expiresAt', '<=', new Date())
       .execute();
+    // Refusals better-auth would make, made here first, so they spend nothing of the address's mails below.
+    const member = await trx
+      .selectFrom('member')
+      .innerJoin('user', 'user.id', 'member.userId')
+      .select('member.id')
+      .where('member.organizationId', '=', o.accountId)
+      .where(sql<boolean>`lower("user".email) = ${email}`)
+      .executeTakeFirst();
+    if (member) throw new AppError('CONFLICT', TEAM_MESSAGES.alreadyMember);
+    const waiting = await trx
+      .selectFrom('invitation')
+      .select('id')
+      .where('organizationId', '=', o.accountId)
+      .where(sql<boolean>`lower(email) = ${email}`)
+      .where('status', '=', 'pending')
+      .where('expiresAt', '>', new Date())
+      .executeTakeFirst();
+    if (waiting) throw new AppError('CONFLICT', TEAM_MESSAGES.alreadyInvited);
     // Cancel-and-invite-again must not turn the invitation mail (with the account's name in it) into
-    // a way to flood an address: a few an hour per address from one account. Counted in this
-    // transaction, so a refused invitation (say, an existing member) spends nothing.
+    // a way to flood an address: a few an hour per address from one account. Counted last, so a
+    // refused invitation (say, an existing member) spends nothing.
     if (!(await mayMailMailbox(trx, `invite:${o.accountId}`, email))) throw new AppError('RATE_LIMITED', TEAM_MESSAGES.tooManyToAddress);
   });
   let created: { id: string };
