@@ -3,12 +3,11 @@
 // hung. Its stream stays alive (the daemon sends a blank line now and then while a stream has nothing
 // to say), so ProbeClient's idle timeout only cuts a node that really went silent; the greylisted
 // addresses reach their verdict on the node that started them, and none is sent twice.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProbeClient } from '../../probe/client/probe-client';
-import { startProbeDaemon, type ProbeDaemon } from '../../probe/daemon/server';
-import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
+import type { DomainSpec } from '../mailworld/index';
 import { collect } from './fake-nodes';
-import { expectedOutcome, fleetProbeOptions, outcome } from './mailworld-helpers';
+import { expectedOutcome, outcome, worldWithTwoDaemons } from './mailworld-helpers';
 
 const TOKEN = 'greylist-token';
 const GREYLIST_MS = 2_500;
@@ -19,36 +18,17 @@ const domains: DomainSpec[] = [
   ...Array.from({ length: 4 }, (_, i) => ({ domain: `quick${i}.grey.test`, scenario: 'normal', mx: [{ host: `mx.quick${i}.grey.test`, priority: 10, ip: `127.98.1.${i + 1}` }], mailboxes: { a: 'ok' as const }, addresses: ['a', 'b'] })),
 ];
 
-let world: MailWorld;
-const daemons: ProbeDaemon[] = [];
-beforeAll(async () => {
-  world = await startMailWorld({ domains, replyDelayMs: 3 });
-  for (const ip of ['127.0.0.2', '127.0.0.3']) {
-    daemons.push(
-      await startProbeDaemon({
-        port: 0,
-        host: '127.0.0.1',
-        token: TOKEN,
-        // A retry soon, then one long wait (longer than the client's idle timeout), as the default ladder does with a minute.
-        probe: { ...fleetProbeOptions(world), sourceIps: [ip], greylistDeadlineMs: { realtime: 2_000, bulk: 8_000 }, greylistRetryDelaysMs: [300, GREYLIST_MS, 1_000] },
-        heartbeatMs: 300,
-      }),
-    );
-  }
-});
-afterAll(async () => {
-  await Promise.all(daemons.map((d) => d.close()));
-  await world?.stop();
-});
+// A retry soon, then one long wait (longer than the client's idle timeout), as the default ladder does with a minute.
+const fleet = worldWithTwoDaemons(domains, TOKEN, { probe: { greylistDeadlineMs: { realtime: 2_000, bulk: 8_000 }, greylistRetryDelaysMs: [300, GREYLIST_MS, 1_000] }, heartbeatMs: 300 });
 
 describe('ProbeClient while a node waits out greylisting', () => {
   it('does not take a node waiting between greylisting retries for a hung one: every address once, with its real verdict', { timeout: 30_000 }, async () => {
-    const client = new ProbeClient({ urls: daemons.map((d) => d.url), token: TOKEN, fleet: { idleTimeoutMs: IDLE_TIMEOUT_MS } });
-    const results = await collect(client.verify(world.emails, { depth: 'smtp', mode: 'bulk' }));
+    const client = new ProbeClient({ urls: fleet.daemons.map((d) => d.url), token: TOKEN, fleet: { idleTimeoutMs: IDLE_TIMEOUT_MS } });
+    const results = await collect(client.verify(fleet.world.emails, { depth: 'smtp', mode: 'bulk' }));
 
-    expect(results).toHaveLength(world.emails.length);
-    expect(new Set(results.map((r) => r.email)).size).toBe(world.emails.length);
-    expect(outcome(results)).toEqual(expectedOutcome(world, world.emails));
+    expect(results).toHaveLength(fleet.world.emails.length);
+    expect(new Set(results.map((r) => r.email)).size).toBe(fleet.world.emails.length);
+    expect(outcome(results)).toEqual(expectedOutcome(fleet.world, fleet.world.emails));
     expect(results.find((r) => r.email === 'alice@slowgrey.test')?.verdict).toBe('deliverable');
     expect(client.stats.idleTimeouts).toBe(0);
     expect(client.stats.replanned).toBe(0);

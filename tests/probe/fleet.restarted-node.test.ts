@@ -6,14 +6,13 @@
 // The node is a relay in front of a real daemon: "stalled" it sends only blank lines; "restarted" it
 // passes the daemon's stream on whole, and answers /healthz with a new id.
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { probeOrder } from '../../probe/client/pick-probe';
 import { ProbeClient } from '../../probe/client/probe-client';
-import { startProbeDaemon } from '../../probe/daemon/server';
 import { sleep } from '../../probe/misc/sleep';
-import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
+import type { DomainSpec } from '../mailworld/index';
 import { collect, listenLocal, type LocalServer } from './fake-nodes';
-import { expectedOutcome, fleetProbeOptions, outcome } from './mailworld-helpers';
+import { expectedOutcome, outcome, worldWithTwoDaemons } from './mailworld-helpers';
 
 const TOKEN = 'restarted-token';
 
@@ -62,31 +61,20 @@ async function startSwitchableNode(upstream: string): Promise<SwitchableNode> {
   };
 }
 
-let world: MailWorld;
-const daemons: { url: string; close(): Promise<void> }[] = [];
-beforeAll(async () => {
-  world = await startMailWorld({ domains, replyDelayMs: 3 });
-  for (const ip of ['127.0.0.2', '127.0.0.3']) {
-    daemons.push(await startProbeDaemon({ port: 0, host: '127.0.0.1', token: TOKEN, probe: { ...fleetProbeOptions(world), sourceIps: [ip] } }));
-  }
-});
-afterAll(async () => {
-  await Promise.all(daemons.map((d) => d.close()));
-  await world?.stop();
-});
+const fleet = worldWithTwoDaemons(domains, TOKEN);
 
 describe('ProbeClient with a node that stalled and is then restarted', () => {
   it('uses the restarted node again after the cooldown (its /healthz names a new node id), while the same stalled process stays skipped', { timeout: 40_000 }, async () => {
-    const node = await startSwitchableNode(daemons[1]!.url);
+    const node = await startSwitchableNode(fleet.daemons[1]!.url);
     try {
-      const urls = [daemons[0]!.url, node.url];
+      const urls = [fleet.daemons[0]!.url, node.url];
       expect(domains.filter((d) => probeOrder(d.domain, urls)[0] === node.url).length).toBeGreaterThan(0);
       // A long stall bound next to a short cooldown and health TTL: the stalled node's skip outlasts both.
       const client = new ProbeClient({ urls, token: TOKEN, retry: { backoffMs: 10, cooldownMs: 100 }, fleet: { idleTimeoutMs: 1_000, healthTtlMs: 100, stallTimeoutMs: { bulk: 4_000 } } });
       const verifyAll = async (): Promise<void> => {
-        const results = await collect(client.verify(world.emails, { depth: 'smtp', mode: 'bulk' }));
-        expect(results).toHaveLength(world.emails.length);
-        expect(outcome(results)).toEqual(expectedOutcome(world, world.emails));
+        const results = await collect(client.verify(fleet.world.emails, { depth: 'smtp', mode: 'bulk' }));
+        expect(results).toHaveLength(fleet.world.emails.length);
+        expect(outcome(results)).toEqual(expectedOutcome(fleet.world, fleet.world.emails));
       };
 
       await verifyAll();

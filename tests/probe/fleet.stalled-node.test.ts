@@ -7,14 +7,14 @@
 // lost. With no other node, the call fails saying why (not a hang, not a verdict).
 // The stalling node is a real daemon behind a relay that passes on its first results, then only
 // blank lines.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProbeClient } from '../../probe/client/probe-client';
 import { probeOrder } from '../../probe/client/pick-probe';
 import type { VerificationResult } from '../../probe/contract';
 import { startProbeDaemon } from '../../probe/daemon/server';
-import { startMailWorld, type DomainSpec, type MailWorld } from '../mailworld/index';
+import type { DomainSpec } from '../mailworld/index';
 import { collect, startRelayNode } from './fake-nodes';
-import { expectedOutcome, fleetProbeOptions, outcome } from './mailworld-helpers';
+import { expectedOutcome, fleetProbeOptions, outcome, worldWithTwoDaemons } from './mailworld-helpers';
 
 const TOKEN = 'stalled-token';
 const RELAYED_BEFORE_STALL = 2;
@@ -72,32 +72,21 @@ async function startStallingNode(upstream: string, relay = Infinity): Promise<St
   };
 }
 
-let world: MailWorld;
-const daemons: { url: string; close(): Promise<void> }[] = [];
-beforeAll(async () => {
-  world = await startMailWorld({ domains, replyDelayMs: 3 });
-  for (const ip of ['127.0.0.2', '127.0.0.3']) {
-    daemons.push(await startProbeDaemon({ port: 0, host: '127.0.0.1', token: TOKEN, probe: { ...fleetProbeOptions(world), sourceIps: [ip] } }));
-  }
-});
-afterAll(async () => {
-  await Promise.all(daemons.map((d) => d.close()));
-  await world?.stop();
-});
+const fleet = worldWithTwoDaemons(domains, TOKEN);
 
 describe('ProbeClient with a node whose engine stalls while its stream sends keep-alives', () => {
   it('gives up on that node after the result wait bound and redoes what it still owed on the other node, once: every address once, with its real verdict', { timeout: 30_000 }, async () => {
-    const stalling = await startStallingNode(daemons[1]!.url, RELAYED_BEFORE_STALL);
+    const stalling = await startStallingNode(fleet.daemons[1]!.url, RELAYED_BEFORE_STALL);
     try {
-      const urls = [daemons[0]!.url, stalling.url];
+      const urls = [fleet.daemons[0]!.url, stalling.url];
       // The stalling node is home to several domains (so it owes work after its first results).
       expect(domains.filter((d) => probeOrder(d.domain, urls)[0] === stalling.url).length).toBeGreaterThan(1);
       const client = new ProbeClient({ urls, token: TOKEN, retry: { backoffMs: 10 }, fleet: { idleTimeoutMs: 1_000, stallTimeoutMs: { bulk: 2_500 } } });
-      const results = await collect(client.verify(world.emails, { depth: 'smtp', mode: 'bulk' }));
+      const results = await collect(client.verify(fleet.world.emails, { depth: 'smtp', mode: 'bulk' }));
 
-      expect(results).toHaveLength(world.emails.length);
-      expect(new Set(results.map((r) => r.email)).size).toBe(world.emails.length);
-      expect(outcome(results)).toEqual(expectedOutcome(world, world.emails));
+      expect(results).toHaveLength(fleet.world.emails.length);
+      expect(new Set(results.map((r) => r.email)).size).toBe(fleet.world.emails.length);
+      expect(outcome(results)).toEqual(expectedOutcome(fleet.world, fleet.world.emails));
       // The keep-alives kept it clear of the idle timeout; the stall bound cut it.
       expect(stalling.keepAlives).toBeGreaterThan(20);
       expect(client.stats.stalls).toBeGreaterThan(0);
@@ -105,7 +94,7 @@ describe('ProbeClient with a node whose engine stalls while its stream sends kee
       // What it answered before it stalled was kept; only the rest was planned again, on the other node.
       const fromStalled = client.stats.answered[stalling.url] ?? 0;
       expect(fromStalled).toBeGreaterThan(0);
-      expect(client.stats.replanned + fromStalled).toBeLessThanOrEqual(world.emails.length);
+      expect(client.stats.replanned + fromStalled).toBeLessThanOrEqual(fleet.world.emails.length);
       expect(client.stats.replanned).toBeGreaterThan(0);
       expect(client.stats.warnings.some((w) => w.includes(stalling.url) && w.includes('no result'))).toBe(true);
     } finally {
@@ -114,12 +103,12 @@ describe('ProbeClient with a node whose engine stalls while its stream sends kee
   });
 
   it('fails the call saying the node stalled when no other node is left (no hang, no verdict)', { timeout: 30_000 }, async () => {
-    const stalling = await startStallingNode(daemons[1]!.url, RELAYED_BEFORE_STALL);
+    const stalling = await startStallingNode(fleet.daemons[1]!.url, RELAYED_BEFORE_STALL);
     try {
       const client = new ProbeClient({ urls: [stalling.url], token: TOKEN, retry: { backoffMs: 10 }, fleet: { idleTimeoutMs: 1_000, stallTimeoutMs: { realtime: 1_500 } } });
       const got: VerificationResult[] = [];
       const failure = await (async () => {
-        for await (const r of client.verify(world.emails.slice(0, 12), { depth: 'smtp', mode: 'realtime' })) got.push(r);
+        for await (const r of client.verify(fleet.world.emails.slice(0, 12), { depth: 'smtp', mode: 'realtime' })) got.push(r);
       })().then(
         () => null,
         (err: unknown) => err as Error,
@@ -127,7 +116,7 @@ describe('ProbeClient with a node whose engine stalls while its stream sends kee
       expect(failure?.message).toMatch(/sent no result for 1500 ms/);
       // Only what it relayed before the stall was answered, each once, with its real verdict.
       expect(got.length).toBeLessThanOrEqual(RELAYED_BEFORE_STALL);
-      expect(outcome(got)).toEqual(expectedOutcome(world, got.map((r) => r.email)));
+      expect(outcome(got)).toEqual(expectedOutcome(fleet.world, got.map((r) => r.email)));
       expect(stalling.cut).toBeGreaterThan(0);
     } finally {
       await stalling.close();
@@ -135,14 +124,14 @@ describe('ProbeClient with a node whose engine stalls while its stream sends kee
   });
 
   it('does not wait on a stream whose every address is answered but which never ends: the call completes, the node stays in use', { timeout: 30_000 }, async () => {
-    const stalling = await startStallingNode(daemons[1]!.url);
+    const stalling = await startStallingNode(fleet.daemons[1]!.url);
     try {
       const client = new ProbeClient({ urls: [stalling.url], token: TOKEN, fleet: { idleTimeoutMs: 1_000, stallTimeoutMs: { bulk: 600_000 } } });
-      const emails = world.emails.slice(0, 8);
+      const emails = fleet.world.emails.slice(0, 8);
       for (let call = 0; call < 2; call++) {
         const results = await collect(client.verify(emails, { depth: 'smtp', mode: 'bulk' }));
         expect(results.map((r) => r.email).sort()).toEqual([...emails].sort());
-        expect(outcome(results)).toEqual(expectedOutcome(world, emails));
+        expect(outcome(results)).toEqual(expectedOutcome(fleet.world, emails));
       }
       expect(client.stats.requests[stalling.url]).toBe(2);
       expect(client.stats.replanned).toBe(0);
@@ -157,13 +146,13 @@ describe('ProbeClient with a node whose engine stalls while its stream sends kee
     // Two RCPTs per MX per 2 s window: a domain of 6 addresses (and its random mailbox) comes back
     // in parts a window apart, longer apart than the stall bound this client is given.
     const windowMs = 2_000;
-    const budgeted = await startProbeDaemon({ port: 0, host: '127.0.0.1', token: TOKEN, probe: { ...fleetProbeOptions(world), sourceIps: ['127.0.0.4'], mxRcptBudget: { rcpts: 2, windowMs, fleet: { budget: 2, size: 1 } } } });
+    const budgeted = await startProbeDaemon({ port: 0, host: '127.0.0.1', token: TOKEN, probe: { ...fleetProbeOptions(fleet.world), sourceIps: ['127.0.0.4'], mxRcptBudget: { rcpts: 2, windowMs, fleet: { budget: 2, size: 1 } } } });
     try {
       const client = new ProbeClient({ urls: [budgeted.url], token: TOKEN, retry: { backoffMs: 10 }, fleet: { stallTimeoutMs: { bulk: 1_200 } } });
-      const emails = world.emails.filter((e) => e.endsWith('@d0.stall.test') || e.endsWith('@d1.stall.test')).slice(0, 6);
+      const emails = fleet.world.emails.filter((e) => e.endsWith('@d0.stall.test') || e.endsWith('@d1.stall.test')).slice(0, 6);
       expect(emails).toHaveLength(6);
       const results = await collect(client.verify(emails, { depth: 'smtp', mode: 'bulk' }));
-      expect(outcome(results)).toEqual(expectedOutcome(world, emails));
+      expect(outcome(results)).toEqual(expectedOutcome(fleet.world, emails));
       expect(client.stats.stalls).toBe(0);
       expect(client.stats.replanned).toBe(0);
     } finally {

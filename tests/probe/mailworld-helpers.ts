@@ -2,8 +2,11 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
 import type { VerificationResult } from '../../probe/contract';
 import { createVerifier, type ProbeOptions, type Verifier } from '../../probe/index';
+import { startProbeDaemon, type ProbeDaemon } from '../../probe/daemon/server';
+import { startMailWorld, type DomainSpec } from '../mailworld/index';
 import type { MailWorld } from '../mailworld/index';
 
 /** Verifier options for a test world: short timeouts and greylisting retries, so tests stay fast. */
@@ -116,3 +119,30 @@ export function runMailvet(args: string[], stdin: string | null, env: Record<str
 
 /** A free port on 127.0.0.1 (nothing listens on it). */
 export { closedPort as freePort } from '../../probe/testing/fake-smtp';
+
+/**
+ * For a fleet test file: a mail world of `domains` (3 ms per reply) and two real daemons on it, sending
+ * from 127.0.0.2 and 127.0.0.3 with the fleet options (plus `probe`), started before the file's tests
+ * and stopped after them. Read `world` and `daemons` inside the tests.
+ */
+export function worldWithTwoDaemons(domains: DomainSpec[], token: string, extra: { probe?: ProbeOptions; heartbeatMs?: number } = {}): { readonly world: MailWorld; readonly daemons: ProbeDaemon[] } {
+  const fleet = { world: undefined as MailWorld | undefined, daemons: [] as ProbeDaemon[] };
+  beforeAll(async () => {
+    const world = await startMailWorld({ domains, replyDelayMs: 3 });
+    fleet.world = world;
+    for (const ip of ['127.0.0.2', '127.0.0.3']) {
+      fleet.daemons.push(await startProbeDaemon({ port: 0, host: '127.0.0.1', token, probe: { ...fleetProbeOptions(world), sourceIps: [ip], ...extra.probe }, heartbeatMs: extra.heartbeatMs }));
+    }
+  });
+  afterAll(async () => {
+    await Promise.all(fleet.daemons.map((d) => d.close()));
+    await fleet.world?.stop();
+  });
+  return {
+    get world() {
+      if (!fleet.world) throw new Error('the mail world is not started yet (read it inside a test)');
+      return fleet.world;
+    },
+    daemons: fleet.daemons,
+  };
+}
