@@ -307,4 +307,28 @@ describe('a cancelled plan resumed before its period ends', () => {
     const kept = (await payments(accountId)).filter((p) => p.status === 'captured');
     expect(kept.map((p) => p.subscription_id)).toEqual([first, order.subscriptionId]);
   });
+
+  it('the refund of that late renewal, heard of from Razorpay before our own refund call has answered, leaves the resumed subscription alone too', async () => {
+    const { client, accountId, first } = await cancelledStarter();
+    const order = (await client.trpcMutation('billing.checkout', { planType: 'starter', interval: 'monthly' })).body.result.data;
+    await client.trpcMutation('billing.verifyPayment', await rzp.pay(order.subscriptionId));
+    const resumed = await state(accountId);
+
+    // Razorpay's refund.processed for the given-back renewal overtakes its API answer (webhooks are not ordered).
+    const gate = rzp.holdNextRefund();
+    const renewal = rzp.renew(first);
+    await gate.arrived;
+    const refund = rzp.refunds.at(-1)!;
+    const processed = rzp.build('refund.processed', { refund: { entity: { id: refund.id, entity: 'refund', payment_id: refund.payment_id, amount: refund.amount, status: 'processed' } }, payment: { entity: { id: refund.payment_id, entity: 'payment', amount: refund.amount, currency: 'USD', status: 'refunded' } } });
+    expect(await rzp.deliver(processed)).toBe(200);
+    gate.release();
+    const late = await renewal;
+    await rzp.settled();
+
+    expect(late).toBe(refund.payment_id);
+    expect(await state(accountId), 'a second payment given back is no refund of the period: the resume was undone').toEqual(resumed);
+    expect(rzp.subscriptions.get(order.subscriptionId)!.status, 'the resumed subscription is left alone').toBe('authenticated');
+    expect((await payments(accountId)).find((p) => p.id === late)).toMatchObject({ status: 'refunded', second_payment: true });
+    expect(rzp.refunds.filter((r) => r.payment_id === late)).toHaveLength(1);
+  });
 });

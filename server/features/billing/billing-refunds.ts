@@ -135,7 +135,10 @@ export async function applyRefund(trx: Trx, o: { paymentId: string; refundId: st
       ? await trx.selectFrom('subscription').select(['follows_id', 'current_start']).where('id', '=', account.subscription_id).executeTakeFirst()
       : undefined;
   const followsThis = follower !== undefined && follower.follows_id === pay.subscription_id && isPendingSuccessor(follower);
-  const current = pay.subscription_id !== null && (account.subscription_id === pay.subscription_id || followsThis) && !newer;
+  // A payment given back as a second payment (a period another subscription pays, a charge after an
+  // unpaid cancel) never was the account's period: its refund, however it reaches us first (our own
+  // refund call's answer, or Razorpay's refund.processed overtaking it), takes nothing away.
+  const current = pay.subscription_id !== null && !pay.second_payment && (account.subscription_id === pay.subscription_id || followsThis) && !newer;
   await trx
     .updateTable('payment')
     // refund_id and refunded_at: the refund that completed it (the table's check: set exactly when refunded).
