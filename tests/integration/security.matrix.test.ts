@@ -157,6 +157,11 @@ const TRPC: Record<string, TrpcEntry> = {
   'team.cancelInvitation': { input: async () => ({ invitationId: await fx.invitation() }), expect: managers(404) },
   'team.removeMember': { input: async () => ({ memberId: await fx.extraMember() }), expect: managers(404) },
   'team.invitationPreview': { input: async () => ({ invitationId: await fx.invitation() }), expect: { anonymous: 200, member: 200, admin: 200, owner: 200, foreign: 200 }, note: 'public: the id from the mail is the secret' },
+  'team.leave': {
+    input: (who) => ({ accountId: who === 'member' || who === 'admin' ? B.accountId : A.owner.accountId }),
+    expect: { anonymous: 401, member: 404, admin: 404, owner: 403, foreign: 404 },
+    note: "A's owner cannot leave A; nobody leaves an account they are not in (A's member and admin are asked about B's: their leaving A for real is team.test.ts's)",
+  },
   'team.acceptInvitation': { input: async () => ({ invitationId: await fx.invitation() }), expect: { anonymous: 401, member: 403, admin: 403, owner: 403, foreign: 403 }, note: 'only the invited address may accept' },
   'branding.current': { expect: everyone() },
   'branding.settings': { expect: everyone() },
