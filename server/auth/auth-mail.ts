@@ -202,7 +202,7 @@ export function authMails(d: AuthMailDeps) {
         subject: `You're invited to join ${data.organization.name} on ${brand.productName}`,
         intro: `${data.inviter.user.name || data.inviter.user.email} invited you to join ${data.organization.name} as ${data.role}.`,
         cta: 'Accept the invitation',
-        // The id with its proof (team.service.ts): the bare id, which the inviter sees, accepts nothing.
+        // The id with its proof (team-invitations.ts): the bare id, which the inviter sees, accepts nothing.
         // The one link on the verified domain: its proof only lets the invitee join this account
         // (the tenant's own), no token that signs anyone in or acts on the user (invitation-ref.ts).
         url: `${brand.origin ?? d.baseURL}/auth?invitation=${encodeURIComponent(mailedInvitationRef(d.secret, data.id))}`,

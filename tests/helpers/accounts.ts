@@ -42,7 +42,7 @@ export async function ownerOn(ts: TestServer, plan: Plan, tag = 'owner'): Promis
 /** The invitation's own id (as the Pending Invitations list and the database name it) in a mailed reference `<id>_<proof>`. */
 export const bareInvitationId = (ref: string): string => ref.split('_')[0]!;
 
-/** The invitation reference the mail's accept link carries (`<id>_<proof>`: team.service.ts), as an invitee's browser sends it. */
+/** The invitation reference the mail's accept link carries (`<id>_<proof>`: team-invitations.ts), as an invitee's browser sends it. */
 export async function invitationIdFromMail(ts: TestServer, to: string): Promise<string> {
   for (let i = 0; i < 50; i++) {
     const mail = await ts.testDb.db.selectFrom('dev_outbox').select('text').where('to', '=', to).where('subject', 'like', "You're invited%").orderBy('id', 'desc').executeTakeFirst();

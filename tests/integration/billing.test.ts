@@ -108,7 +108,7 @@ describe('billing without Razorpay keys: the labelled test checkout drives the s
     const owner = await ownerOn(ts, 'business');
     const adminEmail = email('admin');
     await owner.client.trpcMutation('team.invite', { email: adminEmail, role: 'admin' });
-    const invitationId = await invitationIdFromMail(ts, adminEmail); // the mailed link's reference (team.service.ts)
+    const invitationId = await invitationIdFromMail(ts, adminEmail); // the mailed link's reference (team-invitations.ts)
     const admin = await signUpVerified(ts, { email: adminEmail });
     expect((await admin.trpcMutation('team.acceptInvitation', { invitationId })).status).toBe(200);
     for (const proc of ['billing.cancel', 'billing.refund']) expect((await admin.trpcMutation(proc)).status).toBe(403);

@@ -221,7 +221,7 @@ describe('white-label', () => {
     const owner = await signUpOnPlan(ts, 'brand-team@example.com', 'business');
     const memberEmail = `member-${Date.now()}@example.com`;
     await owner.client.trpcMutation('team.invite', { email: memberEmail, role: 'member' });
-    const invitationId = await invitationIdFromMail(ts, memberEmail); // the mailed link's reference (team.service.ts)
+    const invitationId = await invitationIdFromMail(ts, memberEmail); // the mailed link's reference (team-invitations.ts)
     const member = await signUpVerified(ts, { email: memberEmail });
     expect((await member.trpcMutation('team.acceptInvitation', { invitationId })).status).toBe(200);
     expect((await member.trpcMutation('branding.update', { brandColor: '#000000' })).status).toBe(403);

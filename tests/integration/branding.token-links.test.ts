@@ -91,7 +91,7 @@ describe("mails asked through a tenant's custom domain", () => {
   it("a member of the tenant's account (who owns an account of their own) gets the tenant's brand, but every link on the app's origin", async () => {
     const memberEmail = `tenant-member-${Date.now()}@example.com`;
     await tenant.client.trpcMutation('team.invite', { email: memberEmail, role: 'member' });
-    const invitationId = await invitationIdFromMail(ts, memberEmail); // the mailed link's reference (team.service.ts)
+    const invitationId = await invitationIdFromMail(ts, memberEmail); // the mailed link's reference (team-invitations.ts)
     const member = await signUpVerified(ts, { email: memberEmail });
     expect((await member.trpcMutation('team.acceptInvitation', { invitationId })).status).toBe(200);
     expect(await postWithHost('/api/auth/request-password-reset', { email: memberEmail, redirectTo: '/auth?step=reset' })).toBe(200);

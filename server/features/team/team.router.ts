@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { router } from '../../trpc/init';
 import { accountProcedure, authedProcedure, publicProcedure, requirePermission } from '../../trpc/procedures';
-import { acceptInvitation, cancelInvitation, inviteMember, leaveTeam, listMembers, listPendingInvitations, previewInvitation, removeMember } from './team.service';
+import { acceptInvitation, cancelInvitation, inviteMember, listPendingInvitations, previewInvitation } from './team-invitations';
+import { leaveTeam, listMembers, removeMember } from './team.service';
 import { teamSeats } from './team-seats';
 
 const ENTER_EMAIL = 'Please enter an email address';
