@@ -44,8 +44,13 @@ test("on a 390 px phone a toast leaves the dashboard header's menu and Sign Out 
   await page.setViewportSize({ width: 390, height: 844 });
   await newUserOn(page, '/dashboard/team', { tag: 'rv16-phone-toast-header', plan: 'business' });
   await inviteFromTeam(page, `toast-header-${Date.now()}@example.com`);
+  // The toast comes as the invitation is sent; the dialog closes once the lists are reloaded. Both settled
+  // (the dialog gone, the toast done sliding in from above its place): what stays on screen is measured.
+  await expect(page.getByRole('dialog', { name: 'Invite Team Member' })).toHaveCount(0);
   await page.waitForFunction(() => document.querySelectorAll('[data-transition]').length === 0);
-  await expect(page.locator('[data-sonner-toast]').first()).toBeVisible();
+  const toast = page.locator('[data-sonner-toast]').first();
+  await expect(toast).toBeVisible();
+  await toast.evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
   // What a tap at each header button's centre reaches: the button, not the toast over it.
   const hit = await page.evaluate(() =>
     ['Toggle sidebar', 'Sign Out'].map((name) => {
