@@ -140,13 +140,19 @@ export async function switchActiveAccount(db: Db, o: { userId: string; sessionId
  */
 export async function assertShownAccount(db: Db, userId: string, shown: string | null | undefined, activeAccountId: string): Promise<void> {
   if (!shown || shown === activeAccountId) return;
-  const stillIn = await db
+  const stillIn = (await memberRole(db, shown, userId)) !== null;
+  throw new AppError('CONFLICT', stillIn ? ACCOUNT_CHANGED_MESSAGE : ACCOUNT_LEFT_MESSAGE, { details: { accountChanged: true } });
+}
+
+/** The user's role in the account, or null when they are no member of it or hold no seat there. */
+export async function memberRole(db: Db, accountId: string, userId: string): Promise<Role | null> {
+  const row = await db
     .selectFrom('member')
     .innerJoin('account', 'account.id', 'member.organizationId')
-    .select('member.id')
+    .select('member.role')
+    .where('member.organizationId', '=', accountId)
     .where('member.userId', '=', userId)
-    .where('member.organizationId', '=', shown)
     .where(seated)
     .executeTakeFirst();
-  throw new AppError('CONFLICT', stillIn ? ACCOUNT_CHANGED_MESSAGE : ACCOUNT_LEFT_MESSAGE, { details: { accountChanged: true } });
+  return row ? (row.role as Role) : null;
 }

@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import { preparedStatement, runPrepared } from '../../../db/prepared';
 import { API_SCOPES, type ApiKey, type ApiScope } from '../../contracts/api-keys';
-import type { Role } from '../../contracts/permissions';
 import { SEATED_SQL } from '../account/membership';
 
 const publicColumns = ['id', 'name', 'key_prefix', 'created_at', 'last_used_at', 'revoked_at', 'is_test', 'scopes', 'rate_limit_per_second'] as const;
@@ -81,19 +80,6 @@ export async function listApiKeys(db: Db, accountId: string): Promise<ApiKey[]> 
 export async function findAccountApiKey(db: Db, accountId: string, id: string): Promise<ApiKey | null> {
   const row = await db.selectFrom('api_key').select(publicColumns).where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
   return row ? toApiKey(row) : null;
-}
-
-/** The user's role in the account, or null when they are no member of it or hold no seat there. */
-export async function memberRole(db: Db, accountId: string, userId: string): Promise<Role | null> {
-  const row = await db
-    .selectFrom('member')
-    .innerJoin('account', 'account.id', 'member.organizationId')
-    .select('member.role')
-    .where('member.organizationId', '=', accountId)
-    .where('member.userId', '=', userId)
-    .where(sql<boolean>`${sql.raw(SEATED_SQL)}`)
-    .executeTakeFirst();
-  return row ? (row.role as Role) : null;
 }
 
 export async function countActiveApiKeys(db: Db, accountId: string): Promise<number> {

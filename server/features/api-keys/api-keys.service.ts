@@ -11,7 +11,8 @@ import { writeAudit } from '../audit/audit';
 import { creditsBalance } from '../credits/credits';
 import { parseSingleEmail } from '../validation/validation.service';
 import { generateApiKey } from './api-key-format';
-import { countActiveApiKeys, findAccountApiKey, insertApiKey, memberRole, listApiKeys as listKeys, revokeApiKey as revokeKey, revokeKeysCreatedBy } from './api-keys.queries';
+import { memberRole } from '../account/membership';
+import { countActiveApiKeys, findAccountApiKey, insertApiKey, listApiKeys as listKeys, revokeApiKey as revokeKey, revokeKeysCreatedBy } from './api-keys.queries';
 import { sandboxResult } from './sandbox';
 
 /** Active keys an account may hold at once (revoked keys do not count). */
