@@ -4,6 +4,20 @@ import { expect, test } from '@playwright/test';
 import { withE2eDb } from './db';
 import { SCREENSHOT_DIR, expectIsolated, newUserOn } from './helpers';
 
+/**
+ * The second user joins the first one's account as `role` (as accepting an invitation would), each
+ * account named: the team becomes the second user's working account. The two accounts' ids.
+ */
+function joinTeam(o: { teamEmail: string; userEmail: string; teamName: string; ownName: string; role: 'member' | 'admin' }): Promise<{ team_id: string; own_id: string }> {
+  return withE2eDb(async (c) => {
+    const { rows } = await c.query(`select a.id as team_id, pa.id as own_id, u2.id as user_id from account a join "user" u on u.id = a.owner_id, account pa join "user" u2 on u2.id = pa.owner_id where u.email = $1 and u2.email = $2`, [o.teamEmail, o.userEmail]);
+    await c.query(`update organization set name = $2 where id = $1`, [rows[0].team_id, o.teamName]);
+    await c.query(`update organization set name = $2 where id = $1`, [rows[0].own_id, o.ownName]);
+    await c.query(`insert into member (id, "organizationId", "userId", role, "createdAt") values ($1, $2, $3, $4, now())`, [`m-${Date.now()}`, rows[0].team_id, rows[0].user_id, o.role]);
+    return rows[0] as { team_id: string; own_id: string };
+  });
+}
+
 test('an owner who joined another team switches back to their own account from the header menu', async ({ browser }) => {
   test.setTimeout(90_000);
   const teamPage = await (await browser.newContext()).newPage();
@@ -18,12 +32,7 @@ test('an owner who joined another team switches back to their own account from t
   await expect(page.getByTestId('account-switcher')).toHaveCount(0);
 
   // The payer joins the team (as accepting an invitation would): the team becomes the working account.
-  await withE2eDb(async (c) => {
-    const { rows } = await c.query(`select a.id as team_id, pa.id as own_id, u2.id as payer_id from account a join "user" u on u.id = a.owner_id, account pa join "user" u2 on u2.id = pa.owner_id where u.email = $1 and u2.email = $2`, [teamEmail, payerEmail]);
-    await c.query(`update organization set name = 'Tara''s Team' where id = $1`, [rows[0].team_id]);
-    await c.query(`update organization set name = 'Pat''s Company' where id = $1`, [rows[0].own_id]);
-    await c.query(`insert into member (id, "organizationId", "userId", role, "createdAt") values ($1, $2, $3, 'member', now())`, [`m-${Date.now()}`, rows[0].team_id, rows[0].payer_id]);
-  });
+  await joinTeam({ teamEmail, userEmail: payerEmail, teamName: "Tara's Team", ownName: "Pat's Company", role: 'member' });
   await page.goto('/dashboard/billing');
   await expect(page.getByTestId('current-plan')).toContainText('Business');
   const menu = page.getByTestId('account-switcher');
@@ -63,13 +72,7 @@ test('after a switch on History, jobs of the account switched to show up live, w
   const teamEmail = await newUserOn(teamPage, '/dashboard', { tag: 'e2e-live-team', plan: 'business', name: 'Lia Team' });
   const userEmail = await newUserOn(page, '/dashboard', { tag: 'e2e-live-user', plan: 'pro', name: 'Uma User' });
   await teamPage.close();
-  const ids = await withE2eDb(async (c) => {
-    const { rows } = await c.query(`select a.id as team_id, pa.id as own_id, u2.id as user_id from account a join "user" u on u.id = a.owner_id, account pa join "user" u2 on u2.id = pa.owner_id where u.email = $1 and u2.email = $2`, [teamEmail, userEmail]);
-    await c.query(`update organization set name = 'Lia''s Team' where id = $1`, [rows[0].team_id]);
-    await c.query(`update organization set name = 'Uma''s Shop' where id = $1`, [rows[0].own_id]);
-    await c.query(`insert into member (id, "organizationId", "userId", role, "createdAt") values ($1, $2, $3, 'member', now())`, [`m-${Date.now()}`, rows[0].team_id, rows[0].user_id]);
-    return rows[0] as { team_id: string; own_id: string };
-  });
+  const ids = await joinTeam({ teamEmail, userEmail: userEmail, teamName: "Lia's Team", ownName: "Uma's Shop", role: 'member' });
 
   await page.goto('/dashboard/history');
   await expect(page.getByTestId('account-switcher')).toHaveText("Lia's Team");
@@ -91,13 +94,7 @@ test('a change made in a second tab still showing the account switched away from
   const teamEmail = await newUserOn(teamPage, '/dashboard', { tag: 'e2e-tabs-team', plan: 'business', name: 'Tara Team' });
   const adminEmail = await newUserOn(page, '/dashboard', { tag: 'e2e-tabs-admin', plan: 'business', name: 'Ada Admin' });
   await teamPage.close();
-  const ids = await withE2eDb(async (c) => {
-    const { rows } = await c.query(`select a.id as team_id, pa.id as own_id, u2.id as admin_id from account a join "user" u on u.id = a.owner_id, account pa join "user" u2 on u2.id = pa.owner_id where u.email = $1 and u2.email = $2`, [teamEmail, adminEmail]);
-    await c.query(`update organization set name = 'Tara''s Team' where id = $1`, [rows[0].team_id]);
-    await c.query(`update organization set name = 'Ada''s Company' where id = $1`, [rows[0].own_id]);
-    await c.query(`insert into member (id, "organizationId", "userId", role, "createdAt") values ($1, $2, $3, 'admin', now())`, [`m-${Date.now()}`, rows[0].team_id, rows[0].admin_id]);
-    return rows[0] as { team_id: string; own_id: string };
-  });
+  const ids = await joinTeam({ teamEmail, userEmail: adminEmail, teamName: "Tara's Team", ownName: "Ada's Company", role: 'admin' });
 
   // Tab A: the team's Team page.
   await page.goto('/dashboard/team');
@@ -130,12 +127,7 @@ test('a member leaves a team from its Team page and is back in their own account
   const teamEmail = await newUserOn(teamPage, '/dashboard', { tag: 'e2e-leave-team', plan: 'business', name: 'Tara Team' });
   const memberEmail = await newUserOn(page, '/dashboard', { tag: 'e2e-leave-member', plan: 'pro', name: 'Max Member' });
   await teamPage.close();
-  await withE2eDb(async (c) => {
-    const { rows } = await c.query(`select a.id as team_id, pa.id as own_id, u2.id as member_id from account a join "user" u on u.id = a.owner_id, account pa join "user" u2 on u2.id = pa.owner_id where u.email = $1 and u2.email = $2`, [teamEmail, memberEmail]);
-    await c.query(`update organization set name = 'Tara''s Team' where id = $1`, [rows[0].team_id]);
-    await c.query(`update organization set name = 'Max''s Company' where id = $1`, [rows[0].own_id]);
-    await c.query(`insert into member (id, "organizationId", "userId", role, "createdAt") values ($1, $2, $3, 'member', now())`, [`m-${Date.now()}`, rows[0].team_id, rows[0].member_id]);
-  });
+  await joinTeam({ teamEmail, userEmail: memberEmail, teamName: "Tara's Team", ownName: "Max's Company", role: 'member' });
 
   await page.goto('/dashboard/team');
   await expect(page.getByTestId('account-switcher')).toHaveText("Tara's Team");
