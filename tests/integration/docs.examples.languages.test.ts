@@ -1,6 +1,6 @@
 // The Documentation page's examples are written from one description of each call
 // (src/features/docs/example-languages.ts). docs.examples.test.ts runs the cURL, JavaScript and Node.js versions
-// and compiles the Python ones; nothing runs the PHP ones here, so this checks that every language's
+// and compiles the Python ones (docs.examples.python.test.ts runs them); nothing runs the PHP ones here, so this checks that every language's
 // version of an example calls the endpoint the example is filed under, and that bodies and printed
 // lines are written in each language's own syntax.
 import { describe, expect, it } from 'vitest';

@@ -4,7 +4,8 @@
 // browser examples run in Node, whose fetch, FormData, Blob and URL are the browser's (WHATWG), with
 // the key and job id pasted in and `document` standing for the page (a picked file, a download link). The key is a test
 // key (mv_test_…), so jobs complete through the real workers and webhooks fire without a probe.
-// Python examples are compiled by python3 (syntax), when it is installed.
+// Python examples are compiled by python3 (syntax), when it is installed, and run by
+// docs.examples.python.test.ts where requests is installed too.
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
