@@ -31,6 +31,8 @@ export function parseWebhookUrl(raw: string, allowPrivate: boolean): WebhookUrlC
   }
   const schemeOk = url.protocol === 'https:' || (allowPrivate && url.protocol === 'http:');
   if (!schemeOk) return { ok: false, message: 'webhook_url must use https.' };
+  // The limit holds for what we store and send: the parser percent-encodes non-ASCII and spaces.
+  if (url.href.length > WEBHOOK_URL_MAX_LENGTH) return { ok: false, message: `webhook_url must be at most ${WEBHOOK_URL_MAX_LENGTH} characters.` };
   if (!url.hostname) return { ok: false, message: 'webhook_url must name a host.' };
   if (url.username || url.password) return { ok: false, message: 'webhook_url must not contain credentials.' };
   if (!allowPrivate && !WEBHOOK_PORTS.includes(url.port)) return { ok: false, message: 'webhook_url must use the standard HTTPS port (443).' };
