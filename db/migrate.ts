@@ -31,6 +31,7 @@ import * as mScheduleFirstRun from './migrations/2026_11_24_19_20_00_schedule_fi
 import * as mHashSessionTokens from './migrations/2026_11_24_21_40_00_hash_session_tokens';
 import * as mJobUnfinishedIdx from './migrations/2026_11_24_22_15_00_validation_job_unfinished_idx';
 import * as mWorkerLeaseSeen from './migrations/2026_11_24_22_25_00_worker_lease_seen_at';
+import * as mSchedulePausedReason from './migrations/2026_11_25_03_40_00_schedule_paused_reason';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_21_00_00_create_core': m001,
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_21_40_00_hash_session_tokens': mHashSessionTokens,
   '2026_11_24_22_15_00_validation_job_unfinished_idx': mJobUnfinishedIdx,
   '2026_11_24_22_25_00_worker_lease_seen_at': mWorkerLeaseSeen,
+  '2026_11_25_03_40_00_schedule_paused_reason': mSchedulePausedReason,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

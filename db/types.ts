@@ -193,6 +193,8 @@ export interface ValidationResultTable {
   checked_at: Timestamp;
 }
 
+export type SchedulePausedReason = 'creator_left';
+
 export interface ScheduleTable {
   id: Generated<string>;
   account_id: string;
@@ -206,6 +208,8 @@ export interface ScheduleTable {
   last_run_at: Date | null;
   /** When it first ran: a monthly schedule's runs keep this day of month (clamped to short months). */
   first_run_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Why it is inactive when the system paused it: its creator left the account. Cleared when switched. */
+  paused_reason: ColumnType<SchedulePausedReason | null, SchedulePausedReason | null | undefined, SchedulePausedReason | null>;
   created_at: Timestamp;
 }
 

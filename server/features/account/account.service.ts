@@ -9,6 +9,7 @@ import { AppError } from '../../lib/app-error';
 import { resolveTimeZone } from '../reporting/time-zone';
 import type { AppDeps } from '../../deps';
 import { revokeKeysOfLeavingUser } from '../api-keys/api-keys.service';
+import { pauseSchedulesOfLeavingUser } from '../schedules/schedules.service';
 import { writeAudit } from '../audit/audit';
 import { gatewayFor, stopSubscriptionsOf } from '../billing/billing-gateway';
 import { chargedDuringDeletion, paymentsOf, refundDeletedAccountCharges } from '../billing/deleted-account-charges';
@@ -153,6 +154,8 @@ export async function deleteUserAndOwnedAccounts(deps: AppDeps, o: { userId: str
     const passed = await passOwnership(trx, o.userId);
     // In the accounts that stay (ownership passed, or they were a member), their API keys stop working.
     await revokeKeysOfLeavingUser(trx, { userId: o.userId, actorUserId: null, reason: 'user_deleted' });
+    // … and the schedules they created there are paused (before the user row goes and created_by with it).
+    await pauseSchedulesOfLeavingUser(trx, { userId: o.userId, actorUserId: null, reason: 'user_deleted' });
     // A few rows that name this user must not block the delete.
     await trx.deleteFrom('invitation').where('inviterId', '=', o.userId).execute();
     await trx.deleteFrom('user').where('id', '=', o.userId).execute();

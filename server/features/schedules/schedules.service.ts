@@ -3,7 +3,7 @@
 // and creates the run (schedule-run). No transport here.
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
-import type { Frequency } from '../../../db/types';
+import type { Frequency, SchedulePausedReason } from '../../../db/types';
 import { MAX_SCHEDULES_PER_ACCOUNT, SCHEDULE_MESSAGES } from '../../contracts/schedules';
 import { PLANS, planAllows } from '../../contracts/plans';
 import { writeAudit } from '../audit/audit';
@@ -73,6 +73,8 @@ export interface ScheduleView {
   description: string | null;
   frequency: Frequency;
   is_active: boolean;
+  /** Why the system paused it ('creator_left': whoever created it left the account); null once switched by hand. */
+  paused_reason: SchedulePausedReason | null;
   email_count: number;
   total_runs: number;
   last_run_at: string | null;
@@ -105,6 +107,7 @@ export async function listSchedules(db: Db, accountId: string): Promise<Schedule
       's.description',
       's.frequency',
       's.is_active',
+      's.paused_reason',
       sql<number>`cardinality(s.email_list)`.as('email_count'),
       's.total_runs',
       's.last_run_at',
@@ -126,6 +129,7 @@ export async function listSchedules(db: Db, accountId: string): Promise<Schedule
     description: r.description,
     frequency: r.frequency,
     is_active: r.is_active,
+    paused_reason: r.paused_reason,
     email_count: Number(r.email_count),
     total_runs: r.total_runs,
     last_run_at: r.last_run_at?.toISOString() ?? null,
@@ -168,7 +172,8 @@ export async function createSchedule(
 
 export async function setScheduleActive(db: Db, caller: { accountId: string; userId: string }, scheduleId: string, isActive: boolean): Promise<{ id: string; is_active: boolean }> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx.updateTable('schedule').set({ is_active: isActive }).where('id', '=', scheduleId).where('account_id', '=', caller.accountId).returning(['id', 'is_active']).executeTakeFirst();
+    // Switched by hand, it is no longer "paused because its creator left" (pauseSchedulesOfLeavingUser).
+    const row = await trx.updateTable('schedule').set({ is_active: isActive, paused_reason: null }).where('id', '=', scheduleId).where('account_id', '=', caller.accountId).returning(['id', 'is_active']).executeTakeFirst();
     if (!row) throw new AppError('NOT_FOUND', 'Schedule not found');
     await writeAudit(trx, { accountId: caller.accountId, actorUserId: caller.userId, action: isActive ? 'schedule.activated' : 'schedule.deactivated', targetType: 'schedule', targetId: scheduleId });
     return row;
@@ -182,6 +187,33 @@ export async function deleteSchedule(db: Db, caller: { accountId: string; userId
     await writeAudit(trx, { accountId: caller.accountId, actorUserId: caller.userId, action: 'schedule.deleted', targetType: 'schedule', targetId: scheduleId, data: { name: row.name } });
     return { id: row.id };
   });
+}
+
+/**
+ * A user leaving an account (removed, left, or deleting their user: `accountId` unset, every account
+ * they still belong to) takes no part in it any more: the active schedules they created there are
+ * paused, not left spending the account's credits in their name, and keep their lists. The Schedules
+ * list says why (paused_reason); an owner or admin who switches one back on keeps it running as the
+ * account's (runSchedule names nobody who left). Returns how many were paused.
+ */
+export async function pauseSchedulesOfLeavingUser(
+  trx: Db,
+  o: { accountId?: string; userId: string; actorUserId: string | null; reason: 'member_removed' | 'member_left' | 'user_deleted' },
+): Promise<number> {
+  let q = trx.updateTable('schedule').set({ is_active: false, paused_reason: 'creator_left' }).where('created_by', '=', o.userId).where('is_active', '=', true);
+  if (o.accountId) q = q.where('account_id', '=', o.accountId);
+  const paused = await q.returning(['id', 'account_id', 'name']).execute();
+  for (const s of paused) {
+    await writeAudit(trx, {
+      accountId: s.account_id,
+      actorUserId: o.actorUserId,
+      action: 'schedule.deactivated',
+      targetType: 'schedule',
+      targetId: s.id,
+      data: { name: s.name, reason: o.reason, created_by: o.userId },
+    });
+  }
+  return paused.length;
 }
 
 /** The dialog's "load from CSV": the same parser as Bulk Upload, with section 5's messages. */
@@ -289,6 +321,8 @@ export async function runSchedule(db: Db, scheduleId: string, now: Date): Promis
       .selectFrom('schedule as s')
       .innerJoin('account as a', 'a.id', 's.account_id')
       .select(['s.id', 's.account_id', 's.created_by', 's.name', 's.email_list', 's.frequency', 's.is_active', 's.last_run_at', 's.first_run_at', 'a.plan', 'a.credits_balance', 'a.subscription_status'])
+      // Its runs are its creator's while they are on the team; switched back on after they left, the account's.
+      .select(sql<string | null>`(select m."userId" from member m where m."organizationId" = s.account_id and m."userId" = s.created_by)`.as('runs_as'))
       .where('s.id', '=', scheduleId)
       .forUpdate()
       .executeTakeFirst();
@@ -313,7 +347,7 @@ export async function runSchedule(db: Db, scheduleId: string, now: Date): Promis
         .insertInto('validation_job')
         .values({
           account_id: s.account_id,
-          created_by: s.created_by,
+          created_by: s.runs_as,
           filename,
           source: 'schedule',
           status: 'failed',
@@ -333,7 +367,7 @@ export async function runSchedule(db: Db, scheduleId: string, now: Date): Promis
     }
     const job = await createJobInTransaction(trx, {
       accountId: s.account_id,
-      userId: s.created_by,
+      userId: s.runs_as,
       filename,
       emails: s.email_list,
       source: 'schedule',

@@ -5,6 +5,7 @@ import type { Db } from '../../../db/client';
 import { AppError } from '../../lib/app-error';
 import { revokeKeysOfLeavingUser } from '../api-keys/api-keys.service';
 import { deleteEndpointsOfLeavingUser } from '../webhooks/webhooks.service';
+import { pauseSchedulesOfLeavingUser } from '../schedules/schedules.service';
 import { AUTH_MAILS_PER_HOUR } from '../account/auth-mail-throttle';
 import { writeAudit } from '../audit/audit';
 import { lockTeam, teamMemberLimit } from './team-seats';
@@ -73,9 +74,10 @@ export async function listMembers(db: Db, accountId: string): Promise<TeamMember
 
 /**
  * Removes a member (not the owner) from this account: their sessions stop pointing at it, the API
- * keys they created are revoked and the invitations they sent that are still pending are withdrawn.
+ * keys they created are revoked, the invitations they sent that are still pending are withdrawn and
+ * the schedules they created are paused (`schedules_paused`: the Team screen says so).
  */
-export async function removeMember(db: Db, o: { accountId: string; userId: string; memberId: string; leaving?: boolean }): Promise<{ id: string }> {
+export async function removeMember(db: Db, o: { accountId: string; userId: string; memberId: string; leaving?: boolean }): Promise<{ id: string; schedules_paused: number }> {
   return db.transaction().execute(async (trx) => {
     // What the member may be doing as they are removed finishes first or sees them gone:
     //  - the team's lock, under which a new invitation is kept only while its inviter is still a
@@ -115,7 +117,9 @@ export async function removeMember(db: Db, o: { accountId: string; userId: strin
     for (const inv of withdrawn) {
       await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'team.invitation_cancelled', targetType: 'invitation', targetId: inv.id, data: { email: inv.email, reason: 'inviter_removed' } });
     }
-    return { id: target.id };
+    // Their schedules stop spending the account's credits in the name of someone no longer on the team (paused, lists kept).
+    const schedulesPaused = await pauseSchedulesOfLeavingUser(trx, { accountId: o.accountId, userId: target.userId, actorUserId: o.userId, reason: o.leaving ? 'member_left' : 'member_removed' });
+    return { id: target.id, schedules_paused: schedulesPaused };
   });
 }
 
@@ -124,7 +128,7 @@ export async function removeMember(db: Db, o: { accountId: string; userId: strin
  * size), as if removed (removeMember: their keys revoked, their pending invitations withdrawn); the
  * owner cannot.
  */
-export async function leaveTeam(db: Db, o: { accountId: string; userId: string }): Promise<{ id: string }> {
+export async function leaveTeam(db: Db, o: { accountId: string; userId: string }): Promise<{ id: string; schedules_paused: number }> {
   const own = await db.selectFrom('member').select(['id', 'role']).where('organizationId', '=', o.accountId).where('userId', '=', o.userId).executeTakeFirst();
   if (!own) throw new AppError('NOT_FOUND', TEAM_MESSAGES.memberNotFound);
   if (own.role === 'owner') throw new AppError('PERMISSION_DENIED', TEAM_MESSAGES.ownerCannotLeave);

@@ -16,6 +16,9 @@ export const SCHEDULE_TEXT = {
   deletedTitle: 'Schedule Deleted',
   confirmDelete: SCHEDULE_MESSAGES.deleteConfirm,
   never: 'Never',
+  pausedInactive: 'Paused: no runs while inactive',
+  /** paused_reason 'creator_left' (server: pauseSchedulesOfLeavingUser). */
+  pausedCreatorLeft: 'Paused because the team member who created it left the team. Switch it on to keep it running for this account.',
 } as const;
 
 export const found = SCHEDULE_MESSAGES.found;

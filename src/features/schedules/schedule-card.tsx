@@ -100,8 +100,10 @@ export function ScheduleCard({ schedule: s, onToggle, onDelete, toggling, deleti
             <>Next run {new Date(s.next_run_at) <= new Date() ? 'due now' : formatDateTime(s.next_run_at)}</>
           ) : s.is_active ? (
             'No runs on your current plan'
+          ) : s.paused_reason === 'creator_left' ? (
+            <span data-testid="schedule-paused-reason">{SCHEDULE_TEXT.pausedCreatorLeft}</span>
           ) : (
-            'Paused: no runs while inactive'
+            SCHEDULE_TEXT.pausedInactive
           )}
         </span>
         {s.last_job && (

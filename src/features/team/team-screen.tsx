@@ -37,17 +37,17 @@ type Person = { id: string; email: string; self?: boolean };
  * A change to a member or invitation behind a confirmation: make it, say so naming the address, then
  * refresh; or log the failure and show it in an 'Error' toast (the server's message, else `failed`).
  */
-function teamChange(
-  change: (person: Person) => Promise<unknown>,
+function teamChange<R>(
+  change: (person: Person) => Promise<R>,
   doneTitle: string,
-  doneBody: (email: string) => string,
+  doneBody: (email: string, result: R) => string,
   failed: string,
   refresh: () => unknown,
 ): ConfirmActionOptions<Person> {
   return {
     async run(person) {
-      await change(person);
-      toast.success(doneTitle, { description: doneBody(person.email) });
+      const result = await change(person);
+      toast.success(doneTitle, { description: doneBody(person.email, result) });
     },
     onError(err) {
       console.error(failed, err);
@@ -103,11 +103,12 @@ export function TeamScreen() {
   const removal = useConfirmAction(
     teamChange(
       async (m) => {
-        await remove.mutateAsync({ memberId: m.id });
+        const removed = await remove.mutateAsync({ memberId: m.id });
         if (m.self) leftAccount.current = true;
+        return removed;
       },
       TEAM_TEXT.memberRemovedTitle,
-      TEAM_TEXT.memberRemovedBody,
+      (email, removed) => TEAM_TEXT.memberRemovedBody(email, removed.schedules_paused),
       TEAM_TEXT.removeFailed,
       () => (leftAccount.current ? queryClient.invalidateQueries() : refresh()),
     ),
@@ -275,7 +276,7 @@ export function TeamScreen() {
                 ? ''
                 : removal.target.self
                   ? TEAM_TEXT.leaveBody
-                  : `${removal.target.email} will lose access to this account straight away: the API keys they created stop working and the webhook endpoints they added are deleted. You can invite them again later.`
+                  : TEAM_TEXT.removeBody(removal.target.email)
             }
             confirmLabel="Remove Member"
           />
