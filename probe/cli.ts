@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { VerificationResult } from './contract';
 import { depthSchema, trimAddress } from './contract';
-import { daemonSettingsFromEnv, probeOptionsFromEnv } from './env';
+import { daemonRcptJournal, daemonSettingsFromEnv, probeOptionsFromEnv } from './env';
 import { createVerifier, type ProbeOptions } from './index';
 import { startProbeDaemon } from './daemon/server';
 
@@ -166,9 +166,14 @@ export async function verifyStdin(flags: VerifyFlags, onResult?: (r: Verificatio
 async function runDaemon(): Promise<number> {
   const settings = daemonSettingsFromEnv(process.env);
   const probe = probeOptionsFromEnv(process.env);
-  const daemon = await startProbeDaemon({ ...settings, probe });
   const budget = probe.mxRcptBudget;
-  if (budget) process.stderr.write(`mailvet probe: fleet RCPT budget, this node's share: at most ${budget.rcpts} RCPTs per MX IP per ${budget.windowMs} ms\n`);
+  if (budget) {
+    const journal = daemonRcptJournal(process.env, settings.port);
+    if (journal) budget.journal = journal;
+    else delete budget.journal;
+  }
+  const daemon = await startProbeDaemon({ ...settings, probe });
+  if (budget) process.stderr.write(`mailvet probe: fleet RCPT budget, this node's share: at most ${budget.rcpts} RCPTs per MX IP per ${budget.windowMs ?? 60_000} ms; ${budget.journal ? `grants journaled in ${budget.journal}` : 'no journal: a restart within a window forgets what was sent'}\n`);
   process.stderr.write(`mailvet probe listening on ${daemon.url}\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { daemonSettingsFromEnv, probeOptionsFromEnv } from './env';
+import os from 'node:os';
+import path from 'node:path';
+import { daemonRcptJournal, daemonSettingsFromEnv, probeOptionsFromEnv } from './env';
 
 describe('probe env', () => {
   it('maps PROBE_* variables to ProbeOptions, leaving unset ones to the defaults', () => {
@@ -89,5 +91,15 @@ describe('probe env', () => {
     expect(daemonSettingsFromEnv({ PROBE_TOKEN: 's3cret' })).toEqual({ port: 8025, host: '0.0.0.0', token: 's3cret', drainMs: 8000 });
     expect(daemonSettingsFromEnv({ PROBE_TOKEN: 's3cret', PROBE_DRAIN_MS: '0' }).drainMs).toBe(0);
     expect(() => daemonSettingsFromEnv({ PROBE_TOKEN: 's3cret', PROBE_DRAIN_MS: '-1' })).toThrow(/PROBE_DRAIN_MS/);
+  });
+
+  it("the budget's journal: named by PROBE_FLEET_MX_RCPT_JOURNAL, 'off' for none, the daemon's default one per port", () => {
+    const fleet = { PROBE_FLEET_MX_RCPT_PER_MINUTE: '600', PROBE_FLEET_SIZE: '3' };
+    expect(probeOptionsFromEnv({ ...fleet, PROBE_FLEET_MX_RCPT_JOURNAL: '/var/lib/mailvet/budget' }).mxRcptBudget?.journal).toBe('/var/lib/mailvet/budget');
+    expect(probeOptionsFromEnv({ ...fleet, PROBE_FLEET_MX_RCPT_JOURNAL: 'off' }).mxRcptBudget?.journal).toBeUndefined();
+    expect(daemonRcptJournal({ ...fleet }, 8025)).toBe(path.join(os.tmpdir(), 'mailvet-probe-8025.rcpt-journal'));
+    expect(daemonRcptJournal({ ...fleet, PROBE_FLEET_MX_RCPT_JOURNAL: 'off' }, 8025)).toBeUndefined();
+    expect(daemonRcptJournal({ ...fleet, PROBE_FLEET_MX_RCPT_JOURNAL: '/srv/j' }, 8025)).toBe('/srv/j');
+    expect(daemonRcptJournal({ ...fleet }, 0)).toBeUndefined(); // a new port each start: nothing to find again
   });
 });

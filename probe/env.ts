@@ -1,4 +1,6 @@
 // The probe's environment, parsed once with zod: the only reader of PROBE_* variables.
+import os from 'node:os';
+import path from 'node:path';
 import net from 'node:net';
 import { z } from 'zod';
 import type { ProbeOptions } from './index';
@@ -52,6 +54,8 @@ export const probeEnvSchema = z.object({
   PROBE_FLEET_SIZE: int,
   /** The budget's window (default 60,000 ms: per minute); tests shorten it. */
   PROBE_FLEET_MX_RCPT_WINDOW_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(3_600_000).optional()),
+  /** The file the budget's grants are written to, read back at start ('off': none; the daemon's default: one per port in the temp directory). */
+  PROBE_FLEET_MX_RCPT_JOURNAL: text,
 });
 export type ProbeEnv = z.infer<typeof probeEnvSchema>;
 
@@ -100,7 +104,7 @@ export function probeOptionsFromEnv(env: NodeJS.ProcessEnv | Record<string, stri
  * This node's share of the fleet-wide RCPT budget per MX IP: PROBE_FLEET_MX_RCPT_PER_MINUTE ÷
  * PROBE_FLEET_SIZE, rounded down, so that the shares of all nodes never add up to more than the budget.
  */
-export function fleetRcptBudget(e: ProbeEnv): { rcpts: number; windowMs: number; fleet: { budget: number; size: number } } | undefined {
+export function fleetRcptBudget(e: ProbeEnv): { rcpts: number; windowMs: number; fleet: { budget: number; size: number }; journal?: string } | undefined {
   const budget = e.PROBE_FLEET_MX_RCPT_PER_MINUTE;
   const size = e.PROBE_FLEET_SIZE;
   if (budget === undefined) {
@@ -115,7 +119,20 @@ export function fleetRcptBudget(e: ProbeEnv): { rcpts: number; windowMs: number;
   if (rcpts < 1) {
     throw new Error(`invalid probe environment: PROBE_FLEET_MX_RCPT_PER_MINUTE=${budget} over PROBE_FLEET_SIZE=${size} nodes leaves less than one RCPT per node; raise the budget to at least ${size}`);
   }
-  return { rcpts, windowMs: e.PROBE_FLEET_MX_RCPT_WINDOW_MS ?? 60_000, fleet: { budget, size } };
+  const journal = e.PROBE_FLEET_MX_RCPT_JOURNAL;
+  return { rcpts, windowMs: e.PROBE_FLEET_MX_RCPT_WINDOW_MS ?? 60_000, fleet: { budget, size }, ...(journal && journal !== 'off' ? { journal } : {}) };
+}
+
+/**
+ * The daemon's budget journal when PROBE_FLEET_MX_RCPT_JOURNAL is unset: one file per listening port
+ * in the temp directory, so that the daemon started again on its port finds it. None on port 0 (a
+ * new port each start, nothing to find) or when set to 'off'.
+ */
+export function daemonRcptJournal(env: NodeJS.ProcessEnv | Record<string, string | undefined>, port: number): string | undefined {
+  const e = parseProbeEnv(env);
+  if (e.PROBE_FLEET_MX_RCPT_JOURNAL === 'off') return undefined;
+  if (e.PROBE_FLEET_MX_RCPT_JOURNAL) return e.PROBE_FLEET_MX_RCPT_JOURNAL;
+  return port === 0 ? undefined : path.join(os.tmpdir(), `mailvet-probe-${port}.rcpt-journal`);
 }
 
 /** The daemon's settings: port, host, the (required) bearer token and, during a rotation, the previous one. */

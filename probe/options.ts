@@ -24,7 +24,7 @@ export interface ResolvedOptions {
   dnsblZones: string[];
   catchAllCacheMs: number;
   maxDomainsInFlight: number;
-  mxRcptBudget: { rcpts: number; windowMs: number } | null;
+  mxRcptBudget: { rcpts: number; windowMs: number; journal?: string } | null;
 }
 
 const positive = (v: number | undefined, fallback: number): number => (v !== undefined && Number.isFinite(v) && v > 0 ? v : fallback);
@@ -56,6 +56,6 @@ export function resolveOptions(o: ProbeOptions = {}): ResolvedOptions {
     dnsblZones: o.dnsblZones ?? [],
     catchAllCacheMs: 3_600_000,
     maxDomainsInFlight: 500,
-    mxRcptBudget: o.mxRcptBudget ? { rcpts: o.mxRcptBudget.rcpts, windowMs: o.mxRcptBudget.windowMs ?? 60_000 } : null,
+    mxRcptBudget: o.mxRcptBudget ? { rcpts: o.mxRcptBudget.rcpts, windowMs: o.mxRcptBudget.windowMs ?? 60_000, ...(o.mxRcptBudget.journal ? { journal: o.mxRcptBudget.journal } : {}) } : null,
   };
 }

@@ -59,6 +59,12 @@ export interface ProbeOptions {
     windowMs?: number;
     /** The fleet's budget and size this share was cut from (the daemon reports them to clients, which check PROBE_URLS against the size). */
     fleet?: { budget: number; size: number };
+    /**
+     * A file every grant is written to before its RCPTs go out, so that a node started again within a
+     * window counts what it sent before (kill -9 included) instead of spending its share twice.
+     * Unset: the budget holds within this process only. The daemon sets it (PROBE_FLEET_MX_RCPT_JOURNAL).
+     */
+    journal?: string;
   };
 }
 

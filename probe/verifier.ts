@@ -121,6 +121,7 @@ export class Engine implements Verifier {
   async close(): Promise<void> {
     this.closing.abort();
     this.dns.close();
+    this.politeness.close();
   }
 
   private async runBatch(emails: string[], depth: Depth, mode: 'realtime' | 'bulk', signal: AbortSignal, emit: Emit, hints: Readonly<Record<string, boolean>>, pending: ReadonlySet<string>): Promise<void> {

@@ -8,6 +8,7 @@
 // RCPT toward an MX IP also waits for room in this node's share of it, whatever the source IP.
 import { sourceFor } from './connection';
 import { RcptBudget } from './rcpt-budget';
+import { openRcptJournal } from './rcpt-journal';
 import { busyBackoffMs } from './retry-schedule';
 import { sleep } from '../misc/sleep';
 import { Semaphore } from './semaphore';
@@ -22,7 +23,7 @@ export interface PolitenessOptions {
   /** This node's source addresses (at most one IPv4 and one IPv6); none: the kernel chooses. */
   sourceIps?: readonly string[];
   /** This node's share of the fleet-wide RCPT budget per MX IP; unset: no budget. */
-  rcptBudget?: { rcpts: number; windowMs: number };
+  rcptBudget?: { rcpts: number; windowMs: number; journal?: string };
 }
 
 /** A connection slot: call it to release; `use()` when a session really goes out on it. */
@@ -69,7 +70,9 @@ export class Politeness {
 
   constructor(private readonly o: PolitenessOptions) {
     this.sourceIps = o.sourceIps ?? [];
-    this.budget = o.rcptBudget ? new RcptBudget(o.rcptBudget) : null;
+    const b = o.rcptBudget;
+    const journal = b?.journal;
+    this.budget = b ? new RcptBudget({ rcpts: b.rcpts, windowMs: b.windowMs, ...(journal ? { journal: (spanMs: number) => openRcptJournal({ path: journal, spanMs }) } : {}) }) : null;
     this.global = new Semaphore(o.globalConcurrency);
     this.memoryMs = o.memoryMs ?? 600_000;
     this.now = o.now ?? Date.now;
@@ -209,6 +212,11 @@ export class Politeness {
    */
   takeRcpts(mxIp: string, wanted: number, signal?: AbortSignal, priority = 0): Promise<number> {
     return this.budget ? this.budget.take(mxIp, wanted, signal, priority) : Promise.resolve(wanted);
+  }
+
+  /** The process is ending: stops writing the budget's journal. */
+  close(): void {
+    this.budget?.close();
   }
 
   countRcpts(n: number): void {

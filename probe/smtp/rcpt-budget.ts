@@ -7,6 +7,7 @@
 // never lets more than the share through in any window, whenever it starts.
 // Waiting is the only effect: callers wait for room (by priority, then first come first served),
 // abortable by their signal; nothing is ever refused, so a verdict only ever comes later.
+import type { RcptJournal } from './rcpt-journal';
 import { abortError } from './semaphore';
 
 export interface RcptBudgetOptions {
@@ -15,6 +16,8 @@ export interface RcptBudgetOptions {
   /** The window (ms); production: 60,000. */
   windowMs: number;
   now?: () => number;
+  /** Where grants are written down, and those of the last span before this process started are read back from (rcpt-journal.ts). */
+  journal?: (spanMs: number) => RcptJournal;
 }
 
 interface Waiter {
@@ -41,6 +44,7 @@ export class RcptBudget {
   readonly spanMs: number;
   private readonly now: () => number;
   private readonly lanes = new Map<string, Lane>();
+  private readonly journal: RcptJournal | null;
   /** RCPTs granted in total, and how many grants had to wait for room. */
   readonly counters = { granted: 0, waited: 0 };
 
@@ -50,6 +54,16 @@ export class RcptBudget {
     this.rcpts = o.rcpts;
     this.spanMs = o.windowMs + o.windowMs / o.rcpts;
     this.now = o.now ?? (() => performance.now());
+    this.journal = o.journal?.(this.spanMs) ?? null;
+    for (const [ip, times] of this.journal?.carried ?? []) {
+      const sent = this.lane(ip).sent;
+      for (const t of times) sent.push(t);
+    }
+  }
+
+  /** Stops writing the journal (the process is ending). */
+  close(): void {
+    this.journal?.close();
   }
 
   /** RCPTs that could go to `ip` right now. */
@@ -70,7 +84,7 @@ export class RcptBudget {
     const lane = this.lane(ip);
     if (lane.waiters.length === 0) {
       const room = this.room(ip);
-      if (room >= 1) return Promise.resolve(this.grantNow(lane, wanted, room));
+      if (room >= 1) return Promise.resolve(this.grantNow(ip, lane, wanted, room));
     }
     this.counters.waited++;
     return new Promise<number>((resolve, reject) => {
@@ -99,9 +113,10 @@ export class RcptBudget {
     });
   }
 
-  private grantNow(lane: Lane, wanted: number, room: number): number {
+  private grantNow(ip: string, lane: Lane, wanted: number, room: number): number {
     const n = Math.max(0, Math.min(Math.floor(wanted), room));
     const t = this.now();
+    this.journal?.record(ip, n);
     for (let k = 0; k < n; k++) lane.sent.push(t);
     this.counters.granted += n;
     return n;
@@ -123,7 +138,7 @@ export class RcptBudget {
       }
       const next = lane.waiters.shift();
       if (!next) break;
-      next.grant(this.grantNow(lane, next.wanted, room));
+      next.grant(this.grantNow(ip, lane, next.wanted, room));
     }
   }
 
