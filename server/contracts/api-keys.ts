@@ -13,11 +13,11 @@ export const API_SCOPES = ['validate', 'bulk', 'results', 'account'] as const;
 export const apiScopeSchema = z.enum(API_SCOPES, { error: `Scopes must be among: ${API_SCOPES.join(', ')}.` });
 export type ApiScope = z.infer<typeof apiScopeSchema>;
 
-/** For the create dialog and the documentation. */
+/** For the create dialog and the documentation: each names every route its scope opens (tests/integration/docs.reference.test.ts). */
 export const API_SCOPE_LABELS: Record<ApiScope, { label: string; description: string }> = {
-  validate: { label: 'Validate', description: 'POST /v1/validate: single real-time checks.' },
-  bulk: { label: 'Bulk', description: 'POST /v1/bulk: start bulk jobs.' },
-  results: { label: 'Read results', description: 'GET /v1/jobs/…: job status and results.' },
+  validate: { label: 'Validate', description: 'POST /v1/validate and POST /v1/estimate: single real-time checks and free list estimates.' },
+  bulk: { label: 'Bulk', description: 'POST /v1/bulk, POST /v1/bulk-validate and POST /v1/jobs/{id}/cancel: start and cancel bulk jobs.' },
+  results: { label: 'Read results', description: 'GET /v1/jobs, GET /v1/jobs/{id} and GET /v1/jobs/{id}/results: job status and results.' },
   account: { label: 'Account', description: 'GET /v1/account: plan, credits and this key.' },
 };
 

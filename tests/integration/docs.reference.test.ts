@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { reasonSchema, resultSchema } from '../../probe/contract';
 import { openApiDocument, v1RouteScopes } from '../../server/rest/openapi';
 import { WEBHOOK_EVENTS } from '../../server/contracts/webhooks';
+import { API_SCOPES, API_SCOPE_LABELS } from '../../server/contracts/api-keys';
 import { endpointsOf, objectsOf, webhooksOf, type OpenApiDocument } from '../../src/features/docs/openapi-model';
 
 const doc = JSON.parse(JSON.stringify(openApiDocument('http://127.0.0.1:1'))) as OpenApiDocument;
@@ -54,5 +55,18 @@ describe('API reference model', () => {
     expect(run.body.find((f) => f.name === 'changed')?.type).toBe('object[]');
     expect(run.body.filter((f) => f.name.startsWith('changed[].')).map((f) => f.name)).toEqual(['changed[].email', 'changed[].previous', 'changed[].current', 'changed[].reason']);
     expect(objectsOf(doc).map((o) => o.name)).toEqual(expect.arrayContaining(['JobWebhookPayload', 'ScheduleRunWebhookPayload']));
+  });
+
+  it("names under each key scope (the Documentation's scope table and the API Keys dialog) every route that scope opens, and no other", () => {
+    // The table said validate was POST /v1/validate alone and bulk POST /v1/bulk alone: a key made
+    // for estimates or for cancelling jobs had no way to tell which scope those need.
+    const routes = v1RouteScopes();
+    for (const scope of API_SCOPES) {
+      const text = API_SCOPE_LABELS[scope].description;
+      for (const r of routes) {
+        const named = new RegExp(`${r.method} /v1${r.path.replace(/[{}]/g, '\\$&')}(?![\\w/-])`).test(text);
+        expect(named, `${scope} ${r.scope === scope ? 'should' : 'should not'} name ${r.method} /v1${r.path}: "${text}"`).toBe(r.scope === scope);
+      }
+    }
   });
 });
