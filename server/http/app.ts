@@ -129,6 +129,36 @@ function replyOnSurface(docsBase: string) {
   };
 }
 
+/**
+ * The SPA page's Content-Security-Policy. Scripts: the app's own build files and Razorpay's (Billing
+ * loads checkout.razorpay.com's checkout.js on demand, which loads more from cdn.razorpay.com, frames
+ * api.razorpay.com and reports to lumberjack.razorpay.com); styles may be inline (React's
+ * style props, the checkout's); images from anywhere https (brand logos, the QR code's data: URL).
+ * So a string that ever slipped into the page as markup (an address, a job or brand name) runs no
+ * script, loads no plugin, moves no <base>, posts no form elsewhere, and no other site frames the app
+ * (frame-ancestors: X-Frame-Options DENY's successor).
+ */
+export const SPA_CSP = [
+  "default-src 'self'",
+  "script-src 'self' https://*.razorpay.com",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https:",
+  "font-src 'self' data: https://*.razorpay.com",
+  "connect-src 'self' https://*.razorpay.com",
+  'frame-src https://*.razorpay.com',
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self' https://*.razorpay.com",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** The SPA's page (every route of it): its policy, and never kept past a visit. */
+function sendPage(res: Response, spaDir: string): void {
+  res.setHeader('Content-Security-Policy', SPA_CSP);
+  res.setHeader('Cache-Control', 'no-cache');
+  res.sendFile(path.join(spaDir, 'index.html'));
+}
+
 export interface HttpOptions {
   /** Built SPA (vite build output); omitted in API-only tests. */
   spaDir?: string;
@@ -140,8 +170,9 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
   const app = express();
   app.disable('x-powered-by');
   if (deps.env.TRUST_PROXY) app.set('trust proxy', deps.env.TRUST_PROXY);
+  const https = new URL(deps.baseURL).protocol === 'https:';
   app.use((req, res, next) => {
-    setCommonHeaders(req, res);
+    setCommonHeaders(req, res, { https });
     next();
   });
   app.use(hostGuard(deps.baseURL));
@@ -211,6 +242,9 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
 
   if (o.spaDir && fs.existsSync(path.join(o.spaDir, 'index.html'))) {
     const spaDir = o.spaDir;
+    // index.html asked by name is the page too: its policy, and fetched again at each visit (a tab
+    // kept it an hour after a deploy, then asked for build files that are gone).
+    app.get('/index.html', (_req, res) => sendPage(res, spaDir));
     app.use(express.static(spaDir, { index: false, maxAge: '1h' }));
     // A build file that is not there (a tab still on the previous deploy asking for its chunk) is a
     // 404: the SPA page in its place made the browser fail on HTML served as a script.
@@ -220,8 +254,7 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
         if (/^\/+v1(?:\/|$)/i.test(decodeSafe(req.path))) return sendProblem(res, new AppError('NOT_FOUND', 'Not found'), deps.baseURL);
         return notFound(req, res);
       }
-      res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(path.join(spaDir, 'index.html'));
+      sendPage(res, spaDir);
     });
   }
 

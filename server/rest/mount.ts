@@ -317,6 +317,7 @@ export function restApiRouter(deps: AppDeps): express.Router {
 export function directValidateListener(deps: AppDeps, app: express.Express): (req: IncomingMessage, res: ServerResponse) => boolean {
   const validate = directPost('validate', restContextFactory(deps), responseMeta, onError);
   const poweredBy = app.enabled('x-powered-by');
+  const https = new URL(deps.baseURL).protocol === 'https:';
   const refuse = (res: Response, err: AppError) => sendProblem(res, err, deps.baseURL);
   return (req, res) => {
     if (req.method !== 'POST' || req.url !== '/v1/validate') return false;
@@ -336,7 +337,7 @@ export function directValidateListener(deps: AppDeps, app: express.Express): (re
     Object.setPrototypeOf(req, app.request);
     Object.setPrototypeOf(res, app.response);
     if (!xres.locals) xres.locals = Object.create(null) as Record<string, unknown>;
-    setCommonHeaders(req, res);
+    setCommonHeaders(req, res, { https });
     allowCrossOrigin(res);
 
     // As jsonBodyGuard: the body read in full (the HTTP parser stops at Content-Length; a body cut
