@@ -111,3 +111,17 @@ test('Forgot password: Send Reset Link pressed twice mails one link; Set New Pas
   await expect(page.getByText('Successfully logged in.').first()).toBeVisible();
   await expect(page.getByText('Successfully logged in.')).toHaveCount(1);
 });
+
+test('Billing: Pay in the test checkout pressed twice pays once (one payment, one Payment Successful)', async ({ page }) => {
+  await newUserOn(page, '/dashboard/billing', { tag: 'rv-dbl-pay' });
+  const calls = countCalls(page, 'billing.completeTestPayment');
+  await page.getByRole('button', { name: 'Upgrade to Starter' }).click();
+  const pay = page.getByRole('dialog', { name: 'Mailvet checkout' }).getByRole('button', { name: 'Pay $19.00 (test)' });
+  // A real double-click (not in a form): its second click reaches the page before the mutation's busy state does.
+  await pay.dblclick();
+  await expect(page.getByText("You've been upgraded to the Starter plan.").first()).toBeVisible();
+  await expect(page.getByTestId('current-plan')).toHaveText('Starter (monthly)');
+  await expect(page.getByTestId('payments').getByRole('row')).toHaveCount(2); // the header and one payment
+  await expect(page.getByText("You've been upgraded to the Starter plan.")).toHaveCount(1);
+  expect(calls()).toBe(1);
+});

@@ -1,4 +1,5 @@
 import { FlaskConical } from 'lucide-react';
+import { useRef } from 'react';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { formatMinor } from './messages';
@@ -16,9 +17,17 @@ export interface TestOrder {
 /**
  * The checkout used when the server has no Razorpay keys: clearly labelled, no card form. Paying
  * asks the server for a test payment id and signature, then goes through the normal verification.
+ * One order is paid once: the busy state comes a render after the click, so a double-click's second
+ * click went through and the test server took a second payment (two Paid rows, two toasts).
  */
 export function TestCheckoutDialog({ order, busy, onPay, onClose }: { order: TestOrder | null; busy: boolean; onPay: () => void; onClose: () => void }) {
   const price = order ? formatMinor(order.amount, order.currency) : '';
+  const paid = useRef<TestOrder | null>(null);
+  const pay = () => {
+    if (!order || paid.current === order) return;
+    paid.current = order;
+    onPay();
+  };
   return (
     <Dialog open={order !== null} onClose={busy ? () => undefined : onClose} title="Mailvet checkout" size="md">
       {order && (
@@ -50,7 +59,7 @@ export function TestCheckoutDialog({ order, busy, onPay, onClose }: { order: Tes
           {order.note && <p className="text-sm text-slate-700">{order.note}</p>}
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button variant="outline" onClick={onClose} disabled={busy}>Cancel</Button>
-            <Button onClick={onPay} loading={busy}>{order.note ? 'Confirm card (test)' : `Pay ${price} (test)`}</Button>
+            <Button onClick={pay} loading={busy}>{order.note ? 'Confirm card (test)' : `Pay ${price} (test)`}</Button>
           </div>
         </div>
       )}
