@@ -46,28 +46,41 @@ export async function cancelJob(db: Db, o: { accountId: string; jobId: string; u
     if (job.status === 'completed' || job.status === 'failed') {
       throw new AppError('CONFLICT', `This job has already ${job.status === 'completed' ? 'completed' : 'failed'}; there is nothing to cancel.`, { details: { job_status: job.status } });
     }
-    const now = new Date();
-    await trx.updateTable('validation_job').set({ status: 'cancelled', cancelled_at: now, completed_at: now, updated_at: now }).where('id', '=', job.id).execute();
-    // Queued chunk tasks go now; a chunk a worker holds stops at its next batch (status check under this lock).
-    await sql`
-      select graphile_worker.remove_job(${TASKS.bulkValidateChunk}::text || ':' || ${job.id}::text || ':' || c.chunk_no)
-      from validation_job_chunk c where c.job_id = ${job.id}::uuid and c.completed_at is null`.execute(trx);
-    // The account's other jobs take the window the cancelled one held (chunk-dispatch.ts).
-    await dispatchChunks(trx, o.accountId);
-    await writeAudit(trx, {
-      accountId: o.accountId,
-      actorUserId: o.userId,
-      actor: o.actor,
-      action: 'job.cancelled',
-      targetType: 'validation_job',
-      targetId: job.id,
-      data: { total_emails: job.total_emails, processed_emails: job.processed_emails, ...(o.apiKeyId ? await apiKeyAuditFacts(trx, o.accountId, o.apiKeyId) : {}) },
-    });
-    // The job ended: its webhook_url and the account endpoints subscribed to job.cancelled are told,
-    // queued with this commit (a second cancel returned above and queues nothing).
-    await enqueueWebhook(trx, { jobId: job.id });
+    await cancelLockedJob(trx, job, o);
   });
   return cancelOutcome(db, o.accountId, existing.id);
+}
+
+/**
+ * Cancels a job still pending or processing whose row the caller's transaction holds locked
+ * (SELECT … FOR UPDATE): as cancelJob, for a cancel that is part of another change (deleting the
+ * schedule whose run it is). `reason` goes into the audit entry.
+ */
+export async function cancelLockedJob(
+  trx: Db,
+  job: { id: string; total_emails: number; processed_emails: number },
+  o: { accountId: string; userId: string | null; actor: 'user' | 'api_key' | 'system'; apiKeyId?: string; reason?: string },
+): Promise<void> {
+  const now = new Date();
+  await trx.updateTable('validation_job').set({ status: 'cancelled', cancelled_at: now, completed_at: now, updated_at: now }).where('id', '=', job.id).execute();
+  // Queued chunk tasks go now; a chunk a worker holds stops at its next batch (status check under this lock).
+  await sql`
+    select graphile_worker.remove_job(${TASKS.bulkValidateChunk}::text || ':' || ${job.id}::text || ':' || c.chunk_no)
+    from validation_job_chunk c where c.job_id = ${job.id}::uuid and c.completed_at is null`.execute(trx);
+  // The account's other jobs take the window the cancelled one held (chunk-dispatch.ts).
+  await dispatchChunks(trx, o.accountId);
+  await writeAudit(trx, {
+    accountId: o.accountId,
+    actorUserId: o.userId,
+    actor: o.actor,
+    action: 'job.cancelled',
+    targetType: 'validation_job',
+    targetId: job.id,
+    data: { total_emails: job.total_emails, processed_emails: job.processed_emails, ...(o.reason ? { reason: o.reason } : {}), ...(o.apiKeyId ? await apiKeyAuditFacts(trx, o.accountId, o.apiKeyId) : {}) },
+  });
+  // The job ended: its webhook_url and the account endpoints subscribed to job.cancelled are told,
+  // queued with this commit (a second cancel finds it cancelled and queues nothing).
+  await enqueueWebhook(trx, { jobId: job.id });
 }
 
 /** What a cancelled job kept and cost (read after the cancel commits: no batch can change it). */

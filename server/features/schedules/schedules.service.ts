@@ -10,6 +10,7 @@ import { writeAudit } from '../audit/audit';
 import { addressKey, normalizeEmail } from '../jobs/csv-cells';
 import { parseEmailCsv } from '../jobs/csv-import';
 import { createJobInTransaction, creditsNeededMessage, heldCredits } from '../jobs/jobs.service';
+import { cancelLockedJob } from '../jobs/job-cancel';
 import { depthForPlan } from '../validation/validation.service';
 import { AppError } from '../../lib/app-error';
 import { SUSPENDED_MESSAGE } from '../billing/service-state';
@@ -180,12 +181,30 @@ export async function setScheduleActive(db: Db, caller: { accountId: string; use
   });
 }
 
-export async function deleteSchedule(db: Db, caller: { accountId: string; userId: string }, scheduleId: string): Promise<{ id: string }> {
+/**
+ * Deletes a schedule; a run of it still being validated is cancelled with it (cancelLockedJob, as
+ * History's Cancel): nobody wants the list of a schedule they deleted checked, and the run went on
+ * to charge a credit an address. The results it stored stay in History with what they cost; nothing
+ * more is checked or charged. Locks: the schedule row (which a run's creation holds, so a run being
+ * created now is committed first and cancelled here), then its jobs, then the account's dispatch.
+ */
+export async function deleteSchedule(db: Db, caller: { accountId: string; userId: string }, scheduleId: string): Promise<{ id: string; runs_cancelled: number }> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx.deleteFrom('schedule').where('id', '=', scheduleId).where('account_id', '=', caller.accountId).returning(['id', 'name']).executeTakeFirst();
-    if (!row) throw new AppError('NOT_FOUND', 'Schedule not found');
-    await writeAudit(trx, { accountId: caller.accountId, actorUserId: caller.userId, action: 'schedule.deleted', targetType: 'schedule', targetId: scheduleId, data: { name: row.name } });
-    return { id: row.id };
+    const locked = await trx.selectFrom('schedule').select('id').where('id', '=', scheduleId).where('account_id', '=', caller.accountId).forUpdate().executeTakeFirst();
+    if (!locked) throw new AppError('NOT_FOUND', 'Schedule not found');
+    const running = await trx
+      .selectFrom('validation_job')
+      .select(['id', 'total_emails', 'processed_emails'])
+      .where('schedule_id', '=', scheduleId)
+      .where('account_id', '=', caller.accountId)
+      .where('status', 'in', ['pending', 'processing'])
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    for (const job of running) await cancelLockedJob(trx, job, { accountId: caller.accountId, userId: caller.userId, actor: 'user', reason: 'schedule_deleted' });
+    const row = await trx.deleteFrom('schedule').where('id', '=', scheduleId).where('account_id', '=', caller.accountId).returning(['id', 'name']).executeTakeFirstOrThrow();
+    await writeAudit(trx, { accountId: caller.accountId, actorUserId: caller.userId, action: 'schedule.deleted', targetType: 'schedule', targetId: scheduleId, data: { name: row.name, runs_cancelled: running.length } });
+    return { id: row.id, runs_cancelled: running.length };
   });
 }
 

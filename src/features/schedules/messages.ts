@@ -14,6 +14,8 @@ export const SCHEDULE_TEXT = {
   activatedTitle: 'Schedule Activated',
   deactivatedTitle: 'Schedule Deactivated',
   deletedTitle: 'Schedule Deleted',
+  /** Its run in progress was cancelled with it (server: deleteSchedule). */
+  deletedRunStopped: (name: string) => `${name}: its run in progress was stopped. The addresses it had checked stay in History; nothing more is charged.`,
   confirmDelete: SCHEDULE_MESSAGES.deleteConfirm,
   never: 'Never',
   pausedInactive: 'Paused: no runs while inactive',

@@ -105,8 +105,8 @@ export default function AutoRevalidationRoute() {
     if (!window.confirm(SCHEDULE_TEXT.confirmDelete)) return;
     setDeletingId(s.id);
     try {
-      await remove.mutateAsync({ scheduleId: s.id });
-      toast.success(SCHEDULE_TEXT.deletedTitle, { description: s.name });
+      const deleted = await remove.mutateAsync({ scheduleId: s.id });
+      toast.success(SCHEDULE_TEXT.deletedTitle, { description: deleted.runs_cancelled > 0 ? SCHEDULE_TEXT.deletedRunStopped(s.name) : s.name });
     } catch (e) {
       scheduleError(e);
     } finally {
