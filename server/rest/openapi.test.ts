@@ -74,3 +74,21 @@ describe('the OpenAPI refusals of the HTTP edge', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('the OpenAPI response headers', () => {
+  it('declare Idempotent-Replayed on the POST answers only (a GET never replays), each operation its own', () => {
+    const doc = JSON.parse(JSON.stringify(openApiDocument('http://127.0.0.1:1'))) as {
+      paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>>;
+    };
+    const wrong: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          const declared = Object.keys(response.headers ?? {}).includes('Idempotent-Replayed');
+          if (declared !== (method === 'post')) wrong.push(`${method} ${path} ${status}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});

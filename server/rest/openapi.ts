@@ -123,7 +123,9 @@ function describeOurAnswers(doc: OpenAPIObject): OpenAPIObject {
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, raw] of Object.entries(item as Record<string, OperationObject>)) {
       const op = raw;
-      const responses = (op.responses ??= {});
+      // trpc-to-openapi hands operations the same error response objects (every 401 is one object): each
+      // operation gets its own copy, or a POST's headers (Idempotent-Replayed) were declared on the GETs' answers too.
+      const responses = (op.responses = structuredClone(op.responses ?? {}));
       for (const [status, r] of Object.entries(EDGE_REFUSALS)) {
         if (r.post && method !== 'post') continue;
         if (r.code && base && !schemas[r.schema]) schemas[r.schema] = refusalSchema(base, r.title ?? r.schema, r.code, r.description);
