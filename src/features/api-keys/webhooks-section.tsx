@@ -2,7 +2,7 @@
 // (a new secret is shown once, in a dialog), the account's webhook endpoints with the events each
 // subscribes to (Enterprise), and the delivery log with replay.
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { BookOpen, RefreshCw, RotateCcw, Trash2, Webhook } from 'lucide-react';
+import { BookOpen, FileSearch, RefreshCw, RotateCcw, Trash2, Webhook } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import type { Plan } from '../../../db/types';
@@ -21,6 +21,7 @@ import { useSubmitOnce } from '../../hooks/use-submit-once';
 import { useTRPC } from '../../lib/trpc';
 import { API_KEYS_TEXT, formatLastUsed } from './messages';
 import { SecretField } from './secret-field';
+import { answerSummary, WebhookDeliveryDialog } from './webhook-delivery-dialog';
 
 export const WEBHOOKS_TEXT = {
   rotateTitle: 'Rotate signing secret?',
@@ -277,6 +278,7 @@ function DeliveryLogCard({ plan }: { plan: Plan }) {
   );
   const replay = useMutation(trpc.webhooks.replay.mutationOptions());
   const canReplay = planAllows(plan, 'webhooks');
+  const [opened, setOpened] = useState<string | null>(null);
   const rows = log.data?.pages.flatMap((p) => p.items) ?? [];
 
   async function doReplay(id: string) {
@@ -296,7 +298,7 @@ function DeliveryLogCard({ plan }: { plan: Plan }) {
         <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
           <div>
             <CardTitle>Webhook deliveries</CardTitle>
-            <CardDescription>Every call we made to your webhooks, newest first: answer, time taken and attempts. Failed calls are retried for about {WEBHOOK_RETRY_WINDOW_HOURS} hours.</CardDescription>
+            <CardDescription>Every call we made to your webhooks, newest first: answer, time taken and attempts (Details lists each attempt and the body sent). Failed calls are retried for about {WEBHOOK_RETRY_WINDOW_HOURS} hours.</CardDescription>
           </div>
           {/* On a phone the two filters share the row (the longest event name would push the second out of the card),
               or, where the two labels do not both fit (320 px: 'All statuses' read 'All statuse'), take a row each. */}
@@ -330,9 +332,7 @@ function DeliveryLogCard({ plan }: { plan: Plan }) {
                 <td className={`${td} max-w-64`}>
                   <div className="flex items-center gap-2 whitespace-nowrap">
                     <Badge variant={STATUS_BADGE[d.status]}>{d.status === 'pending' ? (d.attempts > 0 ? 'Retrying' : 'Queued') : d.status === 'delivered' ? 'Delivered' : 'Failed'}</Badge>
-                    <span className="font-mono text-xs text-slate-500">
-                      {[d.status_code !== null ? `HTTP ${d.status_code}` : null, d.latency_ms !== null ? `${d.latency_ms.toLocaleString('en-US')} ms` : null].filter(Boolean).join(' · ')}
-                    </span>
+                    <span className="font-mono text-xs text-slate-500">{answerSummary(d.status_code, d.latency_ms)}</span>
                   </div>
                   {d.error && (
                     <span className="mt-1 block truncate text-xs text-slate-500" title={d.error}>
@@ -341,7 +341,10 @@ function DeliveryLogCard({ plan }: { plan: Plan }) {
                   )}
                 </td>
                 <td className={`${td} text-center`}>{d.attempts}</td>
-                <td className={`${td} text-right`}>
+                <td className={`${td} text-right whitespace-nowrap`}>
+                  <Button variant="ghost" size="sm" onClick={() => setOpened(d.id)} aria-label={`Details of delivery ${d.id}`}>
+                    <FileSearch className="size-3.5" aria-hidden /> Details
+                  </Button>
                   {canReplay && (
                     <Button variant="ghost" size="sm" onClick={() => void doReplay(d.id)} disabled={replay.isPending} aria-label={`Replay delivery ${d.id}`}>
                       <RotateCcw className="size-3.5" aria-hidden /> Replay
@@ -353,6 +356,7 @@ function DeliveryLogCard({ plan }: { plan: Plan }) {
           </TableRows>
         </Table>
       </div>
+      <WebhookDeliveryDialog id={opened} onClose={() => setOpened(null)} />
       {log.hasNextPage && (
         <div className="border-t border-slate-200 px-6 py-3 text-center">
           <Button variant="ghost" size="sm" onClick={() => void log.fetchNextPage()} loading={log.isFetchingNextPage}>

@@ -3,6 +3,7 @@ import { FAIR_CHARGING_RULE } from '../../../server/contracts/charging';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PLANS, SUPPORT_EMAIL, formatPlanPrice } from '../../../server/contracts/plans';
+import { WEBHOOK_RETRY_WINDOW_HOURS } from '../../../server/contracts/webhooks';
 import { IconCardList } from '../../components/ui/icon-card';
 import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../components/ui/tabs';
 import { paths } from '../../config/paths';
@@ -199,11 +200,11 @@ function ApiReference() {
         </P>
         <P>
           <strong className="font-semibold text-slate-900">Delivery.</strong> Respond with any 2xx status within 10 seconds for the whole
-          exchange; we read at most 64 KB of your answer and never follow redirects. Anything else is retried with exponential backoff for about
-          two and a half hours (10 attempts); every attempt sends the same body, and <InlineCode>X-Mailvet-Delivery</InlineCode> (for a
+          exchange; we read at most 64 KB of your answer and never follow redirects. Anything else is retried with exponential backoff for about{' '}
+          {WEBHOOK_RETRY_WINDOW_HOURS} hours (10 attempts); every attempt sends the same body, and <InlineCode>X-Mailvet-Delivery</InlineCode> (for a
           job&apos;s webhook_url, the job id) lets you ignore a duplicate. <InlineCode>X-Mailvet-Event</InlineCode> names the event and{' '}
           <InlineCode>X-Mailvet-Attempt</InlineCode> counts attempts. The API Keys page logs every delivery (status code, latency, attempts,
-          error) and can replay one: a new delivery with its own id and the same body. The URL must be HTTPS on port 443 at a public address.
+          error; each attempt and the body sent) and can replay one: a new delivery with its own id and the same body. The URL must be HTTPS on port 443 at a public address.
         </P>
         <CodeBlock language="http" title="Webhook request (job.completed)" code={ex.webhookPayload} />
         <CodeBlock language="http" title="Webhook request (schedule.run_completed)" code={ex.scheduleRunPayload} />
