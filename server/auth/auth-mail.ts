@@ -1,13 +1,12 @@
-// The mails better-auth sends (a verification link, a reset link, the note to a duplicate sign-up, a
-// team invitation) and the security notices its hooks send: in the brand of the host they were asked
-// through, rationed per mailbox, their links on the app's own origin. auth.ts hands them to betterAuth.
+// The mails better-auth sends (a verification link, a reset link, the note to a duplicate sign-up) and
+// the security notices its hooks send: in the brand of the host they were asked through, rationed per
+// mailbox, their links on the app's own origin. auth.ts hands them to betterAuth. The team invitation
+// is mailed by the team feature once it is kept (features/team/invitation-mail.ts).
 import type { BetterAuthOptions } from 'better-auth';
-import type { OrganizationOptions } from 'better-auth/plugins';
 import type { Db } from '../../db/client';
 import { mayMailMailbox, type AuthMailKind } from '../features/account/auth-mail-throttle';
 import { UNVERIFIED_SIGN_UP_DAYS } from '../features/account/unverified-purge';
-import { invitationBrand, mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
-import { mailedInvitationRef } from '../features/team/invitation-ref';
+import { mailBrandForHost, mailBrandForUser, type MailBrand } from '../features/branding/branding.service';
 import { SUPPORT_EMAIL } from '../contracts/plans';
 import { linkMail, type Mailer } from '../mail/mailer';
 import { CLIENT_HOST_HEADER } from './auth-routes';
@@ -193,24 +192,5 @@ export function authMails(d: AuthMailDeps) {
       outro: `If you didn't sign up for ${name}, ignore this email: without this link the account stays inactive, nobody can sign in to it, and it is deleted after ${UNVERIFIED_SIGN_UP_DAYS} days.`,
     }));
   };
-  const sendInvitationEmail: NonNullable<OrganizationOptions['sendInvitationEmail']> = async (data) => {
-    // White-label: the account's product name (Enterprise), sender name and verified domain.
-    const brand = await invitationBrand(d.db, data.organization.id);
-    await d.mailer.send({
-      ...linkMail({
-        to: data.email,
-        subject: `You're invited to join ${data.organization.name} on ${brand.productName}`,
-        intro: `${data.inviter.user.name || data.inviter.user.email} invited you to join ${data.organization.name} as ${data.role}.`,
-        cta: 'Accept the invitation',
-        // The id with its proof (team-invitations.ts): the bare id, which the inviter sees, accepts nothing.
-        // The one link on the verified domain: its proof only lets the invitee join this account
-        // (the tenant's own), no token that signs anyone in or acts on the user (invitation-ref.ts).
-        url: `${brand.origin ?? d.baseURL}/auth?invitation=${encodeURIComponent(mailedInvitationRef(d.secret, data.id))}`,
-        signature: brand.productName,
-        brand: { color: brand.color, logoUrl: brand.logoUrl ? `${d.baseURL}${brand.logoUrl}` : null },
-      }),
-      fromName: brand.senderName,
-    });
-  };
-  return { mailBrand, securityNotice, sendResetPassword, onExistingUserSignUp, sendVerificationEmail, sendInvitationEmail };
+  return { mailBrand, securityNotice, sendResetPassword, onExistingUserSignUp, sendVerificationEmail };
 }

@@ -366,7 +366,8 @@ export function createAuth(d: AuthDeps) {
         // a future version adds cannot seat more people than the plan allows.
         membershipLimit: async (_user, org) => teamMemberLimit(d.db, org.id),
         invitationLimit: async ({ organization: org }) => invitationAllowance(d.db, org.id),
-        sendInvitationEmail: mails.sendInvitationEmail,
+        // No sendInvitationEmail: the invitation is mailed by inviteMember once it is kept
+        // (features/team/invitation-mail.ts), never for one refused after better-auth stored it.
       }),
       twoFactor({ issuer: 'Mailvet' }),
     ],

@@ -11,6 +11,7 @@ import { PERMISSION_DENIED_MESSAGES } from '../../contracts/permissions';
 import { mayMailMailbox } from '../account/auth-mail-throttle';
 import { writeAudit } from '../audit/audit';
 import { parseInvitationRef, proofHolds } from './invitation-ref';
+import { sendInvitationMail } from './invitation-mail';
 import { TEAM_MESSAGES, type InviteRole } from './team.service';
 import { lockTeam, pendingInvitationCap, teamMemberLimit, teamSeats } from './team-seats';
 
@@ -80,6 +81,8 @@ function isClientAuthError(err: unknown): err is AuthApiError {
  * team's lock, committed; better-auth stores and mails the invitation; then, under the lock again,
  * it is kept only while the cap on waiting invitations holds (the earliest are kept) and the inviter
  * is still a manager of the account (removeMember withdraws the invitations of whom it removes).
+ * Only then, once that is committed, is the invitation mailed (invitation-mail.ts): a refused one
+ * was mailed already, its link then "no longer valid".
  */
 export async function inviteMember(
   deps: AppDeps,
@@ -127,7 +130,7 @@ export async function inviteMember(
   const startedAt = new Date(Date.now() - 1000);
   try {
     // better-auth checks the inviter's role in this account, refuses existing members and
-    // duplicate invitations, stores the invitation and sends the mail (sendInvitationEmail).
+    // duplicate invitations and stores the invitation (it sends no mail: see below).
     created = await deps.auth.api.createInvitation({ headers: o.headers, body: { email, role: o.role, organizationId: o.accountId } });
   } catch (err) {
     const code = authErrorCode(err);
@@ -138,7 +141,7 @@ export async function inviteMember(
       throw new AppError('CONFLICT', TEAM_MESSAGES.tooManyInvitations(pendingInvitationCap(await teamMemberLimit(deps.db, o.accountId))));
     }
     if (isClientAuthError(err)) throw new AppError('BAD_INPUT', err.body?.message || err.message || 'Failed to send invitation');
-    // better-auth stores the invitation before mailing it: a failed mail must not leave a seat taken.
+    // Whatever better-auth stored of it must not be left taking a place.
     console.error('[team] invitation failed:', err);
     await deps.db
       .deleteFrom('invitation')
@@ -190,7 +193,31 @@ export async function inviteMember(
     return { invitation };
   });
   if ('refused' in outcome) throw outcome.refused;
+  await mailInvitation(deps, { ...o, invitationId: outcome.invitation.id, email });
   return outcome.invitation;
+}
+
+/**
+ * The kept invitation's mail. Through a relay it goes after the answer, as better-auth's mails do
+ * (a failed send is logged: the admin can cancel and invite again); the dev outbox is a local
+ * insert, kept in line, and an invitation whose mail could not be stored is withdrawn.
+ */
+async function mailInvitation(deps: AppDeps, o: { accountId: string; userId: string; invitationId: string; email: string }): Promise<void> {
+  const sending = (async () => sendInvitationMail({ db: deps.db, mailer: deps.mailer, baseURL: deps.baseURL, secret: (await deps.auth.$context).secret }, o.invitationId))();
+  if (deps.mailer.transport === 'smtp') {
+    void sending.catch((err: unknown) => console.error('[team] invitation mail failed:', err));
+    return;
+  }
+  try {
+    await sending;
+  } catch (err) {
+    console.error('[team] invitation mail failed:', err);
+    await deps.db.transaction().execute(async (trx) => {
+      const gone = await trx.deleteFrom('invitation').where('id', '=', o.invitationId).where('status', '=', 'pending').returning('id').executeTakeFirst();
+      if (gone) await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'team.invitation_cancelled', targetType: 'invitation', targetId: gone.id, data: { email: o.email, reason: 'mail_failed' } });
+    });
+    throw new AppError('UPSTREAM_UNAVAILABLE', 'Failed to send invitation');
+  }
 }
 
 /** Cancelling deletes the invitation (spec section 4); only this account's pending ones. */
