@@ -206,6 +206,11 @@ function ApiReference() {
           <InlineCode>X-Mailvet-Attempt</InlineCode> counts attempts. The API Keys page logs every delivery (status code, latency, attempts,
           error; each attempt and the body sent) and can replay one: a new delivery with its own id and the same body. The URL must be HTTPS on port 443 at a public address.
         </P>
+        <P>
+          The two sample requests below are really signed, with the example secret <InlineCode>{ex.EXAMPLE_WEBHOOK_SECRET}</InlineCode>: feed one
+          to your receiver with its clock at the sample&apos;s timestamp and it must accept it, then with any other secret, or a clock more than 5 minutes off, and
+          it must refuse it.
+        </P>
         <CodeBlock language="http" title="Webhook request (job.completed)" code={ex.webhookPayload} />
         <CodeBlock language="http" title="Webhook request (schedule.run_completed)" code={ex.scheduleRunPayload} />
       </section>

@@ -93,6 +93,12 @@ X-Request-Id: 3f6d0c1e-8a8b-4a53-9a1e-0d2b9a3c7f10
   "message": "Rate limit exceeded (10 requests per second on your plan). Retry after 1 second."
 }`;
 
+/**
+ * The secret the sample webhook requests below are signed with (their signatures are real: a reader
+ * checks a receiver against them with its clock at their timestamp). Never an account's secret.
+ */
+export const EXAMPLE_WEBHOOK_SECRET = 'whsec_docs-example-only_not-a-real-secret_0000000';
+
 /** A webhook request as the receiving endpoint gets it: the headers we send, then the JSON body. */
 function webhookRequest(o: { event: string; signature: string; timestamp: number; signatureV2: string; delivery: string; userAgent?: string; body: string }): string {
   return [
@@ -113,9 +119,9 @@ function webhookRequest(o: { event: string; signature: string; timestamp: number
 export const webhookPayload = webhookRequest({
   event: 'job.completed',
   userAgent: 'Mailvet-Webhooks/1.0',
-  signature: '5d41402abc4b2a76b9719d911017c592e3b0c44298fc1c149afbf4c8996fb924',
+  signature: '6b5ebb6e89694ebb7cdee1a097a1fff6fab724232a1f9e3fbf3d0c7f04acc101',
   timestamp: 1795338882,
-  signatureV2: '9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c0b2d4f6e8a1c3e5b7d9f0a2c4e6b8d0f',
+  signatureV2: '2221ab4e96bd9eb468ae4401f50445459e7defd374a4413b639a531d6509a7ce',
   delivery: sampleJob.job_id,
   body: json({ event: 'job.completed', ...sampleJob }),
 });
@@ -123,9 +129,9 @@ export const webhookPayload = webhookRequest({
 /** schedule.run_completed (account webhooks): what changed since the schedule's previous run. */
 export const scheduleRunPayload = webhookRequest({
   event: 'schedule.run_completed',
-  signature: '0b6e4ab1f3e8c3a1d1f4f0b8f0a6f77c93a0d3b1f0e1c4a9d2b7e6f5a4c3b2a1',
+  signature: '561008d3624ff98ac26f9d97c51f2a0629ae983f0ebf4afc60fe875643d1b6cb',
   timestamp: 1795932042,
-  signatureV2: '4a7d1c8e2f5b9a3d6e0c4f8b2a5d9e1c7f3b6a0d4e8c2f5a9b1d3e7c0f4a8b2d',
+  signatureV2: '109a648f66f8537cefb1ea22fda8188bf798f03e2d8d35016ff8ef1d629d3af3',
   delivery: '3c9d0e5a-8b1f-4c2d-9e7a-6f5b4a3c2d1e',
   body: `{
   "event": "schedule.run_completed",
