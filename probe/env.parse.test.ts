@@ -93,6 +93,14 @@ describe('probe env', () => {
     expect(() => daemonSettingsFromEnv({ PROBE_TOKEN: 's3cret', PROBE_DRAIN_MS: '-1' })).toThrow(/PROBE_DRAIN_MS/);
   });
 
+  it('refuses in production a PROBE_TOKEN (or PROBE_TOKEN_PREVIOUS) shorter than 32 characters: the daemon listens on every address, and a guessable token opens its SMTP probing and metrics to anyone who reaches it', () => {
+    expect(() => daemonSettingsFromEnv({ NODE_ENV: 'production', PROBE_TOKEN: 'changeme' })).toThrow(/PROBE_TOKEN: must be at least 32 characters in production/);
+    expect(() => daemonSettingsFromEnv({ NODE_ENV: 'production', PROBE_TOKEN: 'k'.repeat(32), PROBE_TOKEN_PREVIOUS: 'old' })).toThrow(/PROBE_TOKEN_PREVIOUS: must be at least 32 characters in production/);
+    expect(daemonSettingsFromEnv({ NODE_ENV: 'production', PROBE_TOKEN: 'k'.repeat(32), PROBE_TOKEN_PREVIOUS: 'o'.repeat(40) })).toMatchObject({ token: 'k'.repeat(32), previousToken: 'o'.repeat(40) });
+    // Outside production a short one stays allowed (tests, a laptop).
+    expect(daemonSettingsFromEnv({ NODE_ENV: 'development', PROBE_TOKEN: 's3cret' }).token).toBe('s3cret');
+  });
+
   it("the budget's journal: named by PROBE_FLEET_MX_RCPT_JOURNAL, 'off' for none, the daemon's default one per port", () => {
     const fleet = { PROBE_FLEET_MX_RCPT_PER_MINUTE: '600', PROBE_FLEET_SIZE: '3' };
     expect(probeOptionsFromEnv({ ...fleet, PROBE_FLEET_MX_RCPT_JOURNAL: '/var/lib/mailvet/budget' }).mxRcptBudget?.journal).toBe('/var/lib/mailvet/budget');

@@ -135,9 +135,21 @@ export function daemonRcptJournal(env: NodeJS.ProcessEnv | Record<string, string
   return port === 0 ? undefined : path.join(os.tmpdir(), `mailvet-probe-${port}.rcpt-journal`);
 }
 
+/** The shortest bearer token a production daemon (and a production app process, server/env.ts) accepts. */
+export const MIN_PROBE_TOKEN_LENGTH = 32;
+
 /** The daemon's settings: port, host, the (required) bearer token and, during a rotation, the previous one. */
 export function daemonSettingsFromEnv(env: NodeJS.ProcessEnv | Record<string, string | undefined>): { port: number; host: string; token: string; previousToken?: string; drainMs: number } {
   const e = parseProbeEnv(env);
   if (!e.PROBE_TOKEN) throw new Error('PROBE_TOKEN is required to run the probe daemon');
+  // The daemon listens on every address by default: a token someone can guess lets them probe
+  // mailboxes from this node's IPs (its reputation) and read its metrics.
+  if (env.NODE_ENV === 'production') {
+    for (const [name, value] of [['PROBE_TOKEN', e.PROBE_TOKEN], ['PROBE_TOKEN_PREVIOUS', e.PROBE_TOKEN_PREVIOUS]] as const) {
+      if (value !== undefined && value.length < MIN_PROBE_TOKEN_LENGTH) {
+        throw new Error(`${name}: must be at least ${MIN_PROBE_TOKEN_LENGTH} characters in production (NODE_ENV=production): a guessable token lets anyone who reaches the daemon probe through it (e.g. openssl rand -hex 32)`);
+      }
+    }
+  }
   return { port: e.PROBE_PORT, host: e.PROBE_HOST, token: e.PROBE_TOKEN, ...(e.PROBE_TOKEN_PREVIOUS ? { previousToken: e.PROBE_TOKEN_PREVIOUS } : {}), drainMs: e.PROBE_DRAIN_MS };
 }

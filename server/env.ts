@@ -2,6 +2,7 @@
 import net from 'node:net';
 import { z } from 'zod';
 import { probeUrl } from '../probe/client/probe-client';
+import { MIN_PROBE_TOKEN_LENGTH } from '../probe/env';
 
 /** Empty or spaces only (`PORT= ` in an .env file) is unset: a number read from it was 0 (PORT: a random port). */
 const emptyAsUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -180,6 +181,9 @@ export function productionRefusals(env: ParsedEnv): string[] {
   else if (!env.BASE_URL.startsWith('https://')) out.push('BASE_URL: must be https:// in production (session cookies are marked Secure only on https, and would otherwise travel in clear text)');
   if (env.BETTER_AUTH_SECRET !== undefined && env.BETTER_AUTH_SECRET.length < MIN_AUTH_SECRET_LENGTH) {
     out.push(`BETTER_AUTH_SECRET: must be at least ${MIN_AUTH_SECRET_LENGTH} characters (it signs session cookies, verification links and two-factor cookies; e.g. openssl rand -base64 32)`);
+  }
+  if (env.PROBE_TOKEN !== undefined && env.PROBE_TOKEN.length < MIN_PROBE_TOKEN_LENGTH) {
+    out.push(`PROBE_TOKEN: must be at least ${MIN_PROBE_TOKEN_LENGTH} characters (the probe daemons take it too, and refuse a shorter one in production: a guessable token lets anyone who reaches a daemon probe through it; e.g. openssl rand -hex 32)`);
   }
   if (!env.SMTP_URL && !env.MAIL_STORE_ONLY) {
     out.push('SMTP_URL: required in production (smtp://user:pass@host:587 or smtps://…:465): without a relay, verification and password-reset mail is stored and never sent, so nobody can verify an address (MAIL_STORE_ONLY=true runs without mail on purpose, as the benches do)');
