@@ -9,6 +9,7 @@ import { AppError } from '../../lib/app-error';
 import { resolveTimeZone } from '../reporting/time-zone';
 import type { AppDeps } from '../../deps';
 import { revokeKeysOfLeavingUser } from '../api-keys/api-keys.service';
+import { deleteEndpointsOfLeavingUser } from '../webhooks/webhooks.service';
 import { pauseSchedulesOfLeavingUser } from '../schedules/schedules.service';
 import { writeAudit } from '../audit/audit';
 import { gatewayFor, stopSubscriptionsOf } from '../billing/billing-gateway';
@@ -127,7 +128,7 @@ export interface DeleteOutcome {
  * account → results, jobs, schedules, API keys, members and invitations cascade). An account with
  * another owner keeps its data: account.owner_id passes to that owner (the column no longer
  * cascades, so a user row can never take an account with it). In accounts they merely belong to,
- * only their membership goes, and the API keys they created anywhere are revoked. Sessions, credentials, 2FA and the profile cascade from the user
+ * only their membership goes, the API keys they created anywhere are revoked and the webhook endpoints they added deleted. Sessions, credentials, 2FA and the profile cascade from the user
  * row; the free_grant record stays (free credits once per person). The caller checked the password.
  */
 export async function deleteUserAndOwnedAccounts(deps: AppDeps, o: { userId: string; email: string }): Promise<DeleteOutcome> {
@@ -156,6 +157,8 @@ export async function deleteUserAndOwnedAccounts(deps: AppDeps, o: { userId: str
     await revokeKeysOfLeavingUser(trx, { userId: o.userId, actorUserId: null, reason: 'user_deleted' });
     // … and the schedules they created there are paused (before the user row goes and created_by with it).
     await pauseSchedulesOfLeavingUser(trx, { userId: o.userId, actorUserId: null, reason: 'user_deleted' });
+    // … and the webhook endpoints they added there are deleted: the account's events stop going to a URL they chose.
+    await deleteEndpointsOfLeavingUser(trx, { userId: o.userId, actorUserId: null, reason: 'user_deleted' });
     // A few rows that name this user must not block the delete.
     await trx.deleteFrom('invitation').where('inviterId', '=', o.userId).execute();
     await trx.deleteFrom('user').where('id', '=', o.userId).execute();

@@ -98,17 +98,23 @@ export async function deleteEndpoint(db: Db, o: { accountId: string; userId: str
 }
 
 /**
- * A person leaves an account (removed from the team, or left): the webhook endpoints they added
- * there are deleted as deleteEndpoint does (pending deliveries stopped, audited), so the account's
- * events (a schedule run's changed addresses among them) stop going to a URL they chose. Call inside
- * the transaction that ends the membership.
+ * A person leaves an account (removed from the team, left, or deleted their user): the webhook
+ * endpoints they added there are deleted as deleteEndpoint does (pending deliveries stopped,
+ * audited), so the account's events (a schedule run's changed addresses among them) stop going to a
+ * URL they chose. Call inside the transaction that ends the membership; without `accountId`, in
+ * every account (a user being deleted: before the user row goes, and created_by with it).
  */
-export async function deleteEndpointsOfLeavingUser(trx: Q, o: { accountId: string; userId: string; actorUserId: string; reason: 'member_removed' | 'member_left' }): Promise<number> {
-  const rows = await trx.selectFrom('webhook_endpoint').select(['id', 'url']).where('account_id', '=', o.accountId).where('created_by', '=', o.userId).forUpdate().execute();
+export async function deleteEndpointsOfLeavingUser(
+  trx: Q,
+  o: { accountId?: string; userId: string; actorUserId: string | null; reason: 'member_removed' | 'member_left' | 'user_deleted' },
+): Promise<number> {
+  let q = trx.selectFrom('webhook_endpoint').select(['id', 'url', 'account_id']).where('created_by', '=', o.userId);
+  if (o.accountId !== undefined) q = q.where('account_id', '=', o.accountId);
+  const rows = await q.orderBy('id').forUpdate().execute();
   for (const r of rows) {
-    await stopPendingDeliveries(trx, { accountId: o.accountId, endpointId: r.id, keep: [], reason: ENDPOINT_DELETED_ERROR });
+    await stopPendingDeliveries(trx, { accountId: r.account_id, endpointId: r.id, keep: [], reason: ENDPOINT_DELETED_ERROR });
     await trx.deleteFrom('webhook_endpoint').where('id', '=', r.id).execute();
-    await writeAudit(trx as unknown as Db, { accountId: o.accountId, actorUserId: o.actorUserId, action: 'webhook.endpoint_deleted', targetType: 'webhook_endpoint', targetId: r.id, data: { url: r.url, reason: o.reason, created_by: o.userId } });
+    await writeAudit(trx as unknown as Db, { accountId: r.account_id, actorUserId: o.actorUserId, action: 'webhook.endpoint_deleted', targetType: 'webhook_endpoint', targetId: r.id, data: { url: r.url, reason: o.reason, created_by: o.userId } });
   }
   return rows.length;
 }
