@@ -133,6 +133,16 @@ export default function DashboardLayout() {
   // Left the dashboard (home after Sign Out or Delete Account): the leaving is over, so a later
   // dashboard link, Back or Forward without a session goes to /auth again, not home.
   useEffect(() => () => leaveDashboardTo(null), []);
+  // The signed-out user's data leaves the cache once the dashboard is gone, not while its page is
+  // still shown: emptied under the page, its queries asked again without a session and their 401s
+  // showed as the page's 'Error' toast ('Failed to load team data') over the home page.
+  const signedOut = useRef(false);
+  useEffect(
+    () => () => {
+      if (signedOut.current) queryClient.clear();
+    },
+    [queryClient],
+  );
   const me = useQuery({ ...trpc.account.me.queryOptions(), enabled: !!session, retry: (n, err) => appCodeOf(err) !== 'NOT_A_MEMBER' && n < 3 });
   useFocusNewPage(location.pathname);
 
@@ -156,7 +166,7 @@ export default function DashboardLayout() {
       toast.error(AUTH_TOASTS.errorTitle, { description: error.message ?? 'Could not sign out' });
       return;
     }
-    queryClient.clear();
+    signedOut.current = true;
     toast.success(AUTH_TOASTS.signedOutTitle, { description: AUTH_TOASTS.signedOutBody });
     navigate(paths.home, { replace: true });
   }
