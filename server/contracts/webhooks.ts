@@ -17,6 +17,8 @@ export const MAX_WEBHOOK_ENDPOINTS = 5;
 export const MAX_CHANGES_PER_PAYLOAD = 1_000;
 /** Bytes of a receiver's answer read before the connection is closed. */
 export const WEBHOOK_RESPONSE_CAP_BYTES = 64 * 1024;
+/** Attempts a webhook delivery gets before it is failed (graphile-worker's max_attempts of its task). */
+export const MAX_WEBHOOK_ATTEMPTS = 10;
 /**
  * How long a failing delivery is retried, to the half hour: graphile-worker waits e^n seconds after
  * the n-th failed attempt, so the 10 attempts (webhook-queue.ts MAX_WEBHOOK_ATTEMPTS) span

@@ -4,9 +4,8 @@ import { z } from 'zod';
 import { API_SCOPES, type ApiScope } from '../contracts/api-keys';
 import { jobWebhookPayloadSchema, scheduleRunWebhookPayloadSchema } from '../contracts/public-api';
 import { WEBHOOK_TIMEOUT_MS } from '../features/webhooks/webhook-delivery';
-import { MAX_WEBHOOK_ATTEMPTS } from '../features/webhooks/webhook-queue';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, SIGNATURE_V2_HEADER, TIMESTAMP_HEADER, WEBHOOK_TOLERANCE_SECONDS } from '../features/webhooks/webhook-signing';
-import { WEBHOOK_EVENT_LABELS, WEBHOOK_RESPONSE_CAP_BYTES, type WebhookEventName } from '../contracts/webhooks';
+import { MAX_WEBHOOK_ATTEMPTS, WEBHOOK_EVENT_LABELS, WEBHOOK_RESPONSE_CAP_BYTES, WEBHOOK_RETRY_WINDOW_HOURS, type WebhookEventName } from '../contracts/webhooks';
 import type { ProcedureMeta } from '../trpc/init';
 import { v1Router } from './v1.router';
 
@@ -254,7 +253,7 @@ function describeWebhooks(doc: OpenAPIObject): OpenAPIObject {
         description:
           `Sent with Content-Type application/json. Answer with any 2xx within ${WEBHOOK_TIMEOUT_MS / 1000} seconds for the whole exchange ` +
           `(we read at most ${WEBHOOK_RESPONSE_CAP_BYTES / 1024} KB of your answer and never follow redirects); anything else is retried with ` +
-          `exponential backoff, ${MAX_WEBHOOK_ATTEMPTS} attempts in all, each with the same body.`,
+          `exponential backoff for about ${WEBHOOK_RETRY_WINDOW_HOURS} hours, ${MAX_WEBHOOK_ATTEMPTS} attempts in all, each with the same body.`,
         tags: ['Webhooks'],
         parameters: headers,
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${id}` } } } },

@@ -69,4 +69,16 @@ describe('API reference model', () => {
       }
     }
   });
+
+  it("shows each endpoint's request headers (a POST's Idempotency-Key) and every response header the document declares for it", () => {
+    for (const ep of endpointsOf(doc)) {
+      const op = doc.paths[ep.path.replace(/^\/v1/, '')]![ep.method.toLowerCase()]!;
+      const declared = new Set(Object.values(op.responses ?? {}).flatMap((r) => Object.keys(r.headers ?? {})));
+      expect(new Set(ep.headers.map((h) => h.name)), `${ep.method} ${ep.path}`).toEqual(declared);
+      expect(ep.parameters.some((p) => p.name === 'Idempotency-Key'), `${ep.method} ${ep.path}`).toBe(ep.method === 'POST');
+    }
+    const results = endpointsOf(doc).find((e) => e.path === '/v1/jobs/{id}/results')!;
+    expect(results.headers.find((h) => h.name === 'X-Next-Cursor')?.description).toMatch(/With 200\.$/);
+    expect(results.headers.find((h) => h.name === 'X-RateLimit-Remaining')?.type).toBe('integer (≥ 0)');
+  });
 });

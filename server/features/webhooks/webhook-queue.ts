@@ -18,14 +18,14 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, WebhookEvent } from '../../../db/types';
 import type { Reason } from '../../../probe/index';
-import { MAX_CHANGES_PER_PAYLOAD } from '../../contracts/webhooks';
+import { MAX_CHANGES_PER_PAYLOAD, MAX_WEBHOOK_ATTEMPTS } from '../../contracts/webhooks';
 import { planAllows } from '../../contracts/plans';
 import { TASKS } from '../../lib/tasks';
 import { toPublicJob, type JobWebhookPayload, type ScheduleRunWebhookPayload } from '../../contracts/public-api';
 import { accountById } from '../account/account.queries';
 
 export const WEBHOOK_TASK = TASKS.webhookDeliver;
-export const MAX_WEBHOOK_ATTEMPTS = 10;
+export { MAX_WEBHOOK_ATTEMPTS };
 
 type Q = Kysely<Database>;
 

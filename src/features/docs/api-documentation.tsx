@@ -1,9 +1,9 @@
 import { AlertTriangle, KeyRound, Rocket, ShieldCheck, Timer, Webhook } from 'lucide-react';
 import { FAIR_CHARGING_RULE } from '../../../server/contracts/charging';
+import { MAX_WEBHOOK_ATTEMPTS, WEBHOOK_RETRY_WINDOW_HOURS } from '../../../server/contracts/webhooks';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PLANS, SUPPORT_EMAIL, formatPlanPrice } from '../../../server/contracts/plans';
-import { WEBHOOK_RETRY_WINDOW_HOURS } from '../../../server/contracts/webhooks';
 import { IconCardList } from '../../components/ui/icon-card';
 import { Tabs, TabsList, TabsPanel, TabsPanels, TabsTrigger } from '../../components/ui/tabs';
 import { paths } from '../../config/paths';
@@ -128,8 +128,10 @@ function ApiReference() {
       <section aria-labelledby="rate-limits" className="space-y-4">
         <H2 id="rate-limits">Rate limits</H2>
         <P>
-          Limits are per account, across all of its API keys; a key can also have its own lower limit. Over the limit you get{' '}
-          <InlineCode>429</InlineCode> with a <InlineCode>Retry-After</InlineCode> header (seconds).
+          Limits are per account, across all of its live API keys (test keys share a limit of their own at the same rate); a key can
+          also have its own lower limit. Every answer after the key check carries <InlineCode>X-RateLimit-Limit</InlineCode> (requests
+          per second for this key) and <InlineCode>X-RateLimit-Remaining</InlineCode> (left in the current second). Over the limit you
+          get <InlineCode>429</InlineCode> with a <InlineCode>Retry-After</InlineCode> header (seconds).
         </P>
         <DocTable caption="API rate limits per plan" columns={['Plan', 'Requests per second', 'Monthly validations', 'API keys']}>
           {PLANS.map((p) => (
@@ -201,7 +203,7 @@ function ApiReference() {
         <P>
           <strong className="font-semibold text-slate-900">Delivery.</strong> Respond with any 2xx status within 10 seconds for the whole
           exchange; we read at most 64 KB of your answer and never follow redirects. Anything else is retried with exponential backoff for about{' '}
-          {WEBHOOK_RETRY_WINDOW_HOURS} hours (10 attempts); every attempt sends the same body, and <InlineCode>X-Mailvet-Delivery</InlineCode> (for a
+          {WEBHOOK_RETRY_WINDOW_HOURS} hours ({MAX_WEBHOOK_ATTEMPTS} attempts); every attempt sends the same body, and <InlineCode>X-Mailvet-Delivery</InlineCode> (for a
           job&apos;s webhook_url, the job id) lets you ignore a duplicate. <InlineCode>X-Mailvet-Event</InlineCode> names the event and{' '}
           <InlineCode>X-Mailvet-Attempt</InlineCode> counts attempts. The API Keys page logs every delivery (status code, latency, attempts,
           error; each attempt and the body sent) and can replay one: a new delivery with its own id and the same body. The URL must be HTTPS on port 443 at a public address.
@@ -235,7 +237,7 @@ function Examples() {
           the key from the <InlineCode>MAILVET_API_KEY</InlineCode> environment variable, or in JavaScript a constant of that name (a test
           key works: it answers from the sandbox for free); the examples about one job read its id from <InlineCode>JOB_ID</InlineCode>.
           A key in a web page can be read by anyone who opens it: in the browser use a test key, and keep live keys on your server. The
-          cURL, JavaScript and Node.js examples are run against a live server by our test suite on every change.
+          cURL, JavaScript, Node.js and Python examples are run against a live server by our test suite on every change.
         </P>
       </TabIntro>
       {ex.EXAMPLES.map((e) => (

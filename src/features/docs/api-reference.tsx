@@ -72,7 +72,7 @@ export function FieldTable({ rows, caption, showRequired = true }: { rows: reado
       columns={['Field', 'Type', 'Description']}
     >
       {rows.map((r) => (
-        <tr key={r.name} className="align-top">
+        <tr key={`${r.name}\n${r.description}`} className="align-top">
           <td className="px-4 py-3 font-mono text-[13px] whitespace-nowrap text-slate-900">
             {r.name}
             {showRequired && r.required ? <span className="ml-1.5 font-sans text-[11px] font-medium text-rose-600">required</span> : null}
@@ -124,6 +124,7 @@ function EndpointCard({ ep, origin }: { ep: EndpointModel; origin: string }) {
         ) : null,
       )}
       <FieldTable caption={ep.responseRef ? `Response · 200 (${ep.responseRef})` : 'Response · 200'} rows={ep.response} showRequired={false} />
+      <FieldTable caption="Response headers" rows={ep.headers} showRequired={false} />
       {ep.errors.length > 0 ? (
         <div>
           <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Errors</p>

@@ -81,6 +81,8 @@ export const validateResponse = json(sampleResult('jane.cooper@acme-corp.com', {
 
 export const errorResponse = `HTTP/1.1 429 Too Many Requests
 Retry-After: 1
+X-RateLimit-Limit: 10
+X-RateLimit-Remaining: 0
 Content-Type: application/problem+json
 X-Request-Id: 3f6d0c1e-8a8b-4a53-9a1e-0d2b9a3c7f10
 

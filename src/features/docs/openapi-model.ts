@@ -33,6 +33,11 @@ interface OpenApiParameter {
   schema?: JsonSchema;
 }
 
+interface OpenApiHeader {
+  description?: string;
+  schema?: JsonSchema;
+}
+
 interface OpenApiOperation {
   operationId?: string;
   summary?: string;
@@ -40,7 +45,7 @@ interface OpenApiOperation {
   tags?: string[];
   parameters?: OpenApiParameter[];
   requestBody?: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> };
-  responses?: Record<string, { description?: string; content?: Record<string, { schema?: JsonSchema }> }>;
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: JsonSchema }>; headers?: Record<string, OpenApiHeader> }>;
   'x-mailvet-scope'?: string;
 }
 
@@ -76,6 +81,7 @@ export interface EndpointModel {
   description: string;
   tag: string;
   scope: string | null;
+  /** Path, query and header parameters (a POST's Idempotency-Key). */
   parameters: FieldRow[];
   /** Fields of the JSON body (POST), or [] when there is none. */
   body: FieldRow[];
@@ -83,6 +89,8 @@ export interface EndpointModel {
   response: FieldRow[];
   /** The answer's named object when the whole 200 body is one (e.g. ValidationResult). */
   responseRef: string | null;
+  /** The response headers of ours the operation declares (rate limit, Retry-After, X-Next-Cursor …), each once, saying with which statuses. */
+  headers: FieldRow[];
   errors: Array<{ status: string; description: string }>;
 }
 
@@ -196,6 +204,31 @@ function parameterRow(doc: OpenApiDocument, p: OpenApiParameter): FieldRow {
   };
 }
 
+/**
+ * The response headers an operation declares, with the statuses that carry each ("every answer" when
+ * all do); a header described differently by status (Retry-After) has a row per description.
+ */
+function responseHeaders(doc: OpenApiDocument, op: OpenApiOperation): FieldRow[] {
+  const responses = Object.entries(op.responses ?? {});
+  const rows = new Map<string, { name: string; header: OpenApiHeader; statuses: string[] }>();
+  for (const [status, r] of responses) {
+    for (const [name, header] of Object.entries(r.headers ?? {})) {
+      const key = `${name}\n${header.description ?? ''}`;
+      const row = rows.get(key) ?? { name, header, statuses: [] };
+      row.statuses.push(status);
+      rows.set(key, row);
+    }
+  }
+  return [...rows.values()].map(({ name, header, statuses }) => ({
+    name,
+    type: typeLabel(doc, header.schema),
+    required: false,
+    description: `${header.description ?? ''} ${statuses.length === responses.length ? 'On every answer.' : `With ${statuses.join(', ')}.`}`.trim(),
+    enumValues: [],
+    ref: null,
+  }));
+}
+
 /** Every operation of the document, in the document's order. */
 export function endpointsOf(doc: OpenApiDocument): EndpointModel[] {
   const prefix = new URL(doc.servers?.[0]?.url ?? 'http://x/v1', 'http://x').pathname.replace(/\/$/, '');
@@ -204,7 +237,7 @@ export function endpointsOf(doc: OpenApiDocument): EndpointModel[] {
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
-      const params = (op.parameters ?? []).filter((p) => p.in === 'path' || p.in === 'query');
+      const params = (op.parameters ?? []).filter((p) => p.in === 'path' || p.in === 'query' || p.in === 'header');
       const ok = op.responses?.['200'] ?? op.responses?.['201'];
       const okSchema = jsonSchemaOf(ok?.content);
       out.push({
@@ -219,6 +252,7 @@ export function endpointsOf(doc: OpenApiDocument): EndpointModel[] {
         body: fieldsOf(doc, jsonSchemaOf(op.requestBody?.content)),
         response: fieldsOf(doc, okSchema),
         responseRef: okSchema?.$ref ? refName(okSchema.$ref) : null,
+        headers: responseHeaders(doc, op),
         errors: Object.entries(op.responses ?? {})
           .filter(([status]) => Number(status) >= 400)
           .map(([status, r]) => ({ status, description: r.description ?? '' })),
