@@ -11,7 +11,7 @@ import { claimTotpCode, clearSignInAttempts, countSignInAttempt, recordWrongPass
 import { endGrantsOfOldPassword } from '../features/account/password-changed';
 import { activateOnPasswordReset, grantFreeCreditsOnVerification, provisionAccount } from '../features/account/provision';
 import { brandForHost } from '../features/branding/branding.service';
-import { invitationAllowance, teamMemberLimit } from '../features/team/team-seats';
+import { INVITATION_EXPIRES_HOURS, invitationAllowance, teamMemberLimit } from '../features/team/team-seats';
 import type { Mailer } from '../mail/mailer';
 import { CLIENT_HOST_HEADER, CLIENT_IP_HEADER, RECEIVED_AT_HEADER } from './auth-routes';
 import { rejectHostileInput, SIGN_IN_PATH, signInEmail, type HookContext } from './auth-input';
@@ -366,6 +366,7 @@ export function createAuth(d: AuthDeps) {
         // a future version adds cannot seat more people than the plan allows.
         membershipLimit: async (_user, org) => teamMemberLimit(d.db, org.id),
         invitationLimit: async ({ organization: org }) => invitationAllowance(d.db, org.id),
+        invitationExpiresIn: INVITATION_EXPIRES_HOURS * 3600,
         // No sendInvitationEmail: the invitation is mailed by inviteMember once it is kept
         // (features/team/invitation-mail.ts), never for one refused after better-auth stored it.
       }),

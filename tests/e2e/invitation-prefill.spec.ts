@@ -19,6 +19,9 @@ test('the invitation link pre-fills the invited address on Sign In and Sign Up; 
 
   await followMailLink(page, invitee, "You're invited", /invitation=/);
   await expect(page.getByTestId('invitation-notice')).toContainText(`Sign in or create an account with ${invitee} to accept.`);
+  // How long the link works (48 hours), in the invitee's own time: not learnt only once it has stopped.
+  const expiry = await page.evaluate(() => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(Date.now() + 48 * 3_600_000)));
+  await expect(page.getByTestId('invitation-expiry')).toHaveText(new RegExp(`^The invitation expires on ${expiry.split(',').slice(0, 2).join(',')}`));
   await expect(page.locator('#signin-email')).toHaveValue(invitee);
   await page.getByRole('tab', { name: 'Sign Up' }).click();
   await expect(page.locator('#signup-email')).toHaveValue(invitee);

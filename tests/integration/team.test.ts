@@ -292,7 +292,7 @@ describe('team: accepting an invitation', () => {
     const invitationId = await invitationIdFromMail(ts, target);
     const anon = new Browserless(ts.url);
     const res = await anon.trpcQuery('team.invitationPreview', { invitationId });
-    expect(res.body.result.data).toEqual({ status: 'pending', accountName: "Owner owner's account", email: target, role: 'admin' });
+    expect(res.body.result.data).toEqual({ status: 'pending', expiresAt: expect.any(String), accountName: "Owner owner's account", email: target, role: 'admin' });
     expect((await anon.trpcQuery('team.invitationPreview', { invitationId: 'nope' })).body.result.data.status).toBe('invalid');
   });
 });

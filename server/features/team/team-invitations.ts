@@ -239,6 +239,8 @@ export async function cancelInvitation(db: Db, o: { accountId: string; userId: s
 
 export interface InvitationPreview {
   status: 'pending' | 'expired' | 'accepted' | 'invalid';
+  /** When it stops working (pending and expired ones; the sign-in page says so). */
+  expiresAt: string | null;
   accountName: string | null;
   email: string | null;
   role: InviteRole | null;
@@ -252,9 +254,9 @@ export async function previewInvitation(db: Db, invitationRef: string): Promise<
     .select(['invitation.status', 'invitation.expiresAt', 'invitation.email', 'invitation.role', 'organization.name'])
     .where('invitation.id', '=', invitationId)
     .executeTakeFirst();
-  if (!inv || (inv.status !== 'pending' && inv.status !== 'accepted')) return { status: 'invalid', accountName: null, email: null, role: null };
+  if (!inv || (inv.status !== 'pending' && inv.status !== 'accepted')) return { status: 'invalid', expiresAt: null, accountName: null, email: null, role: null };
   const status = inv.status === 'accepted' ? 'accepted' : new Date(inv.expiresAt).getTime() <= Date.now() ? 'expired' : 'pending';
-  return { status, accountName: inv.name, email: inv.email, role: inv.role === 'admin' ? 'admin' : 'member' };
+  return { status, expiresAt: status === 'accepted' ? null : new Date(inv.expiresAt).toISOString(), accountName: inv.name, email: inv.email, role: inv.role === 'admin' ? 'admin' : 'member' };
 }
 
 /**

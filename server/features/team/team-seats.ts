@@ -33,6 +33,9 @@ export async function teamMemberLimit(db: Db, accountId: string): Promise<number
   return row?.team_member_limit ?? 0;
 }
 
+/** How long an invitation can be accepted (better-auth's invitationExpiresIn, auth.ts; said in its mail and on the invitee's sign-in page). */
+export const INVITATION_EXPIRES_HOURS = 48;
+
 /** Unlimited teams (Enterprise) may have this many invitations waiting at once. */
 export const MAX_PENDING_INVITATIONS = 100;
 

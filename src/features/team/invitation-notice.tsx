@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { MailPlus, TriangleAlert } from 'lucide-react';
 import { useTRPC } from '../../lib/trpc';
-import { ROLE_LABELS } from './messages';
+import { formatDateTime } from '../jobs/format';
+import { ROLE_LABELS, TEAM_TEXT } from './messages';
 import { useInvitationId } from './use-invitation-landing';
 
 /** On /auth?invitation=…: which team the link is for and with which address to continue. */
@@ -18,6 +19,8 @@ export function InvitationNotice() {
         <p>
           You&apos;re invited to join <strong><bdi>{data.accountName}</bdi></strong> as {data.role === 'admin' ? 'an' : 'a'} {ROLE_LABELS[data.role ?? 'member']}. Sign in
           or create an account with <strong><bdi>{data.email}</bdi></strong> to accept.
+          {data.expiresAt && ' '}
+          {data.expiresAt && <span data-testid="invitation-expiry">{TEAM_TEXT.invitationExpires(formatDateTime(data.expiresAt))}</span>}
         </p>
       </div>
     );

@@ -31,6 +31,8 @@ export const TEAM_TEXT = {
   leftTeamBody: (team: string) => `You are no longer a member of ${team}.`,
   upgradeTitle: 'Upgrade to add team members',
   upgradeLimit: (n: number) => `Your current plan allows ${n} team member(s) total`,
+  /** On the invitation's sign-in page, in the visitor's own time (server: INVITATION_EXPIRES_HOURS after it was sent). */
+  invitationExpires: (when: string) => `The invitation expires on ${when}, your time.`,
   invitationAcceptedTitle: 'Invitation Accepted',
   invitationAcceptedBody: (account: string) => `You've joined ${account}.`,
 } as const;
