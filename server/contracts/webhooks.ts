@@ -22,7 +22,7 @@ export const MAX_WEBHOOK_ATTEMPTS = 10;
 /**
  * How long a failing delivery is retried, to the half hour: graphile-worker waits e^n seconds after
  * the n-th failed attempt, so the 10 attempts (webhook-queue.ts MAX_WEBHOOK_ATTEMPTS) span
- * e^1 + … + e^9 ≈ 12,800 s. Measured in tests/integration/webhooks.delivery.test.ts.
+ * e^1 + … + e^9 ≈ 12,800 s. Measured in tests/integration/webhooks.retry-schedule.test.ts.
  */
 export const WEBHOOK_RETRY_WINDOW_HOURS = 3.5;
 
