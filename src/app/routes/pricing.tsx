@@ -1,6 +1,7 @@
 import { MarketingLayout } from '../../components/layouts/marketing-layout';
 import { PricingSection } from '../../features/billing/pricing-section';
 import { MarketingSection } from '../../features/marketing/marketing-section';
+import { FAIR_CHARGING_RULE } from '../../../server/contracts/charging';
 import { SALES_EMAIL } from '../../../server/contracts/plans';
 
 const faqs = [
@@ -10,7 +11,7 @@ const faqs = [
   },
   {
     q: 'What counts as a validation?',
-    a: 'One address checked once, whether from the dashboard, a CSV upload, a scheduled revalidation or the API, uses one credit.',
+    a: `One address checked once, whether from the dashboard, a CSV upload, a scheduled revalidation or the API, uses one credit. ${FAIR_CHARGING_RULE}`,
   },
   {
     q: 'Is there a discount for annual billing?',
