@@ -133,7 +133,9 @@ function replyOnSurface(docsBase: string) {
  * The SPA page's Content-Security-Policy. Scripts: the app's own build files and Razorpay's (Billing
  * loads checkout.razorpay.com's checkout.js on demand, which loads more from cdn.razorpay.com, frames
  * api.razorpay.com and reports to lumberjack.razorpay.com); styles may be inline (React's
- * style props, the checkout's); images from anywhere https (brand logos, the QR code's data: URL).
+ * style props, the checkout's); images from the app (brand logos), data: and blob: URLs (the QR code)
+ * and Razorpay only: markup slipped into a page cannot send what follows it to another host as an
+ * image's address.
  * So a string that ever slipped into the page as markup (an address, a job or brand name) runs no
  * script, loads no plugin, moves no <base>, posts no form elsewhere, and no other site frames the app
  * (frame-ancestors: X-Frame-Options DENY's successor).
@@ -141,8 +143,8 @@ function replyOnSurface(docsBase: string) {
 export const SPA_CSP = [
   "default-src 'self'",
   "script-src 'self' https://*.razorpay.com",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
+  "style-src 'self' 'unsafe-inline' https://*.razorpay.com",
+  "img-src 'self' data: blob: https://*.razorpay.com",
   "font-src 'self' data: https://*.razorpay.com",
   "connect-src 'self' https://*.razorpay.com",
   'frame-src https://*.razorpay.com',

