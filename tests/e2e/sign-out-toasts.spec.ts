@@ -63,3 +63,23 @@ test("after Sign Out, the next user signing in in the same tab sees their own pl
   await expect(page.getByRole('cell', { name: second })).toBeVisible();
   await expect(page.getByText('rv-signout-first')).toHaveCount(0);
 });
+
+test("after a Sign Out in another tab, the next user signing in in this tab sees their own team, not the previous user's", async ({ page, browser, context }) => {
+  const other = await browser.newPage();
+  const second = await newUserOn(other, '/dashboard', { tag: 'rv-signout-next2' });
+  await other.close();
+  await newUserOn(page, '/dashboard/team', { tag: 'rv-signout-first2', plan: 'pro' });
+  await expect(page.getByRole('tab', { name: 'Team Members (1)' })).toBeVisible();
+  const tab = await context.newPage();
+  await tab.goto('/dashboard/validate');
+  await tab.getByRole('banner').getByRole('button', { name: 'Sign Out' }).click();
+  await page.waitForURL('**/auth');
+  await tab.close();
+  await submitSignIn(page, second);
+  await page.waitForURL('**/dashboard');
+  await expect(page.getByTestId('stat-plan')).toContainText('Free');
+  await page.getByRole('link', { name: 'Team' }).click();
+  await expect(page.getByRole('cell', { name: second })).toBeVisible();
+  await expect(page.getByText('rv-signout-first2')).toHaveCount(0);
+  await expect(page.getByText(/on the Pro plan/)).toHaveCount(0);
+});

@@ -135,11 +135,17 @@ export default function DashboardLayout() {
   useEffect(() => () => leaveDashboardTo(null), []);
   // The signed-out user's data leaves the cache once the dashboard is gone, not while its page is
   // still shown: emptied under the page, its queries asked again without a session and their 401s
-  // showed as the page's 'Error' toast ('Failed to load team data') over the home page.
+  // showed as the page's 'Error' toast ('Failed to load team data') over the home page. So does a
+  // session that ended elsewhere (Sign Out in another tab, a password changed on another device):
+  // the next user to sign in in this tab saw the previous one's team, plan and keys from the cache.
   const signedOut = useRef(false);
+  const sessionEnded = useRef(false);
+  useEffect(() => {
+    sessionEnded.current = !session && !isPending;
+  }, [session, isPending]);
   useEffect(
     () => () => {
-      if (signedOut.current) queryClient.clear();
+      if (signedOut.current || sessionEnded.current) queryClient.clear();
     },
     [queryClient],
   );
