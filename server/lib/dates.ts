@@ -17,6 +17,11 @@ export function formatUtcDay(d: Date): string {
   return `${UTC_DAY.format(d)} (UTC)`;
 }
 
+/** "January 1, 2027 – February 1, 2027 (UTC)": two UTC days, labelled once. */
+export function formatUtcDayRange(from: Date, to: Date): string {
+  return `${UTC_DAY.format(from)} – ${UTC_DAY.format(to)} (UTC)`;
+}
+
 /** "November 27, 2026, 03:54 UTC": a moment (a deadline, an expiry) to the minute, labelled. */
 export function formatUtcDateTime(d: Date): string {
   return `${UTC_DAY.format(d)}, ${UTC_TIME.format(d)} UTC`;

@@ -36,7 +36,7 @@ describe('a renewal halted at Razorpay', () => {
     expect(ov, 'the page still says Razorpay retries the charge').toMatchObject({ status: 'past_due', halted: true });
     const halted = (await mails(address)).filter((m) => m.subject === HALTED_SUBJECT);
     expect(halted).toHaveLength(1);
-    expect(halted[0]!.text).toMatch(/^Razorpay has stopped retrying the payment for your Mailvet subscription\. Your plan keeps working until [A-Z][a-z]+ \d{1,2}, \d{4}; pay from the Billing page before then to avoid a suspension\. A card updated at Razorpay is charged only from your next renewal\./);
+    expect(halted[0]!.text).toMatch(/^Razorpay has stopped retrying the payment for your Mailvet subscription\. Your plan keeps working until [A-Z][a-z]+ \d{1,2}, \d{4} \(UTC\); pay from the Billing page before then to avoid a suspension\. A card updated at Razorpay is charged only from your next renewal\./);
     expect(halted[0]!.text).toContain('/dashboard/billing');
 
     // The same halt again (Razorpay's retry of the webhook under another id): no second mail.

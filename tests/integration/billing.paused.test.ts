@@ -57,7 +57,7 @@ describe('paused and resumed subscriptions', () => {
     rzp.setNow(Math.floor(Date.now() / 1000));
     const change = await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' });
     expect(change.status, JSON.stringify(change.body)).toBe(409);
-    expect(change.body.error.message).toMatch(/^Your subscription is paused at Razorpay, so its plan cannot change at the renewal\. Resume it first, or choose the plan again after [A-Z][a-z]+ \d{1,2}, \d{4}, when the period you paid for ends\.$/);
+    expect(change.body.error.message).toMatch(/^Your subscription is paused at Razorpay, so its plan cannot change at the renewal\. Resume it first, or choose the plan again after [A-Z][a-z]+ \d{1,2}, \d{4} \(UTC\), when the period you paid for ends\.$/);
     expect(rzp.requests.some((r) => r.method === 'PATCH'), 'asked Razorpay to update a paused subscription').toBe(false);
   });
 

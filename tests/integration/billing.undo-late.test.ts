@@ -10,7 +10,7 @@ import { signUpVerified } from '../helpers/test-server';
 let n = 0;
 const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${++n}@example.com`;
 const DAY = 86_400;
-const TOO_LATE = /^Too late to undo: your plan changed to Pro on [A-Z][a-z]+ \d{1,2}, \d{4}, when the period you had paid for ended\. To stop it, cancel your subscription\.$/;
+const TOO_LATE = /^Too late to undo: your plan changed to Pro on [A-Z][a-z]+ \d{1,2}, \d{4} \(UTC\), when the period you had paid for ended\. To stop it, cancel your subscription\.$/;
 
 describe('a plan change taken back after its period ended', () => {
   const { ts, rzp } = razorpayServer('whsec_undo_late');
@@ -100,7 +100,7 @@ describe('a plan change taken back after its period ended', () => {
     const end = await periodOver(accountId, [first]);
     const change = await client.trpcMutation('billing.checkout', { planType: 'pro', interval: 'monthly' });
     expect(change.status, `scheduled at Razorpay's next cycle end, a period later: ${JSON.stringify(change.body)}`).toBe(409);
-    expect(change.body.error.message).toMatch(/^Your renewal of [A-Z][a-z]+ \d{1,2}, \d{4} is being charged right now\. Choose the plan again once it is confirmed: reload this page in a few minutes\.$/);
+    expect(change.body.error.message).toMatch(/^Your renewal of [A-Z][a-z]+ \d{1,2}, \d{4} \(UTC\) is being charged right now\. Choose the plan again once it is confirmed: reload this page in a few minutes\.$/);
     expect(rzp.requests.some((r) => r.method === 'PATCH' && r.path === `/v1/subscriptions/${first}`)).toBe(false);
     rzp.setNow(Math.floor(end.getTime() / 1000));
     await rzp.renew(first);

@@ -13,6 +13,7 @@ import { AppError } from '../../lib/app-error';
 import { writeAudit } from '../audit/audit';
 import { lockAccountBilling } from './billing-locks';
 import { LIVE_STATUSES, endIfDue, isPendingSuccessor } from './subscription-lifecycle';
+import { formatUtcDateTime } from '../../lib/dates';
 import { formatDay } from './billing-mail';
 import { decideCurrency } from './currency';
 import { BILLING_MESSAGES } from './billing-messages';
@@ -125,7 +126,7 @@ export async function startCheckout(
   // Cancelled, with only minutes of the period left: too late to go on without a gap (Razorpay wants
   // the new subscription's start ahead of now); once the account is on Free it subscribes afresh.
   if (!resume && account.cancel_at_period_end && account.subscription_status === 'active' && o.planType === account.plan && account.current_period_end && account.current_period_end.getTime() > Date.now()) {
-    throw new AppError('CONFLICT', BILLING_MESSAGES.resumeTooLate(planByType(account.plan).name, formatDay(account.current_period_end)));
+    throw new AppError('CONFLICT', BILLING_MESSAGES.resumeTooLate(planByType(account.plan).name, formatUtcDateTime(account.current_period_end)));
   }
   // Same plan on another interval is a change too (monthly → annual), not "already subscribed".
   const payAgain = unpaid && o.planType === account.plan;

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
 import type { AppDeps } from '../../deps';
+import { formatUtcDay } from '../../lib/dates';
 
 export interface BillingMail {
   accountId: string;
@@ -23,9 +24,12 @@ export const BILLING_MAIL = {
     'We still could not collect your Mailvet subscription payment, so validations, uploads, the API and schedules are paused. Your data stays available to view and export. Paying from the Billing page restores the service at once.',
 } as const;
 
-export function formatDay(d: Date): string {
-  return d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
-}
+/**
+ * A billing date in a mail, a receipt or a server message: its UTC day, labelled ("January 15, 2027
+ * (UTC)"). Unlabelled, a grace end at 02:00 UTC on the 15th read as the 15th in the Americas, where
+ * it is the evening of the 14th. (The Billing page says the same: "Billing dates are UTC days".)
+ */
+export const formatDay = formatUtcDay;
 
 export async function sendBillingMails(deps: AppDeps, mails: BillingMail[]): Promise<void> {
   for (const m of mails) {

@@ -3,6 +3,7 @@
 import type { Db } from '../../../db/client';
 import { formatMinorAmount, planByType } from '../../contracts/plans';
 import { AppError } from '../../lib/app-error';
+import { formatUtcDayRange } from '../../lib/dates';
 import { formatDay } from './billing-mail';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -20,7 +21,7 @@ export async function receiptHtml(db: Db, o: { accountId: string; paymentId: str
   if (!pay || pay.status === 'failed') throw new AppError('NOT_FOUND', 'We could not find this payment for your account.');
   const company = pay.company_name?.trim() || pay.full_name?.trim() || pay.email || '';
   const plan = planByType(pay.plan).name;
-  const period = pay.period_start && pay.period_end ? `${formatDay(pay.period_start)} – ${formatDay(pay.period_end)}` : '—';
+  const period = pay.period_start && pay.period_end ? formatUtcDayRange(pay.period_start, pay.period_end) : '—';
   const rows: Array<[string, string]> = [
     ['Receipt for', company],
     ['Date', formatDay(pay.created_at)],
