@@ -25,6 +25,9 @@ export const FREQUENCY_INTERVAL: Record<Frequency, string> = { daily: '1 day', w
  * its first run's day of month and time (UTC), clamped to shorter months (first run Jan 31 → Feb 28
  * → Mar 31 → Apr 30 …): stepping from the last run instead slid it to the 28th for good after one
  * February. dueScheduleIds' SQL computes the same (`+ k * interval '1 month'` clamps as addMonthsClamped).
+ * UTC because no time zone is known for a schedule (none in the spec's entity, nor for its account or
+ * its creator; the team may span zones) and its time of day was never chosen (the first tick after it
+ * was made): the card shows the instant in each viewer's own time (README, "Auto revalidation").
  */
 export function nextRunAt(
   s: { frequency: Frequency; last_run_at: Date | null; first_run_at?: Date | null; is_active: boolean },
