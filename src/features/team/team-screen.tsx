@@ -180,9 +180,10 @@ export function TeamScreen() {
 
       <Tabs selectedIndex={canManage ? tab : 0} onChange={setTab}>
         <TabsList aria-label="Team" className="inline-flex max-w-full">
-          {/* A count only once it is known: not '(0)' while loading or after a failed load. */}
-          <TabsTrigger>Team Members{members.data ? ` (${memberRows.length})` : ''}</TabsTrigger>
-          {canManage && <TabsTrigger>Pending Invitations{invitations.data ? ` (${invitationRows.length})` : ''}</TabsTrigger>}
+          {/* A count only once it is known: not '(0)' while loading or after a failed load. On a
+              narrow phone a label wraps rather than scroll its count out of the bar. */}
+          <TabsTrigger className="max-sm:whitespace-normal">Team Members{members.data ? ` (${memberRows.length})` : ''}</TabsTrigger>
+          {canManage && <TabsTrigger className="max-sm:whitespace-normal">Pending Invitations{invitations.data ? ` (${invitationRows.length})` : ''}</TabsTrigger>}
         </TabsList>
         <TabsPanels className="mt-4">
           <TabsPanel>
