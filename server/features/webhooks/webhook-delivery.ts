@@ -84,6 +84,9 @@ function errorText(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).slice(0, 500);
 }
 
+/** What the delivery log says of an attempt whose signing secret could not be read. */
+export const SECRET_UNREADABLE_ERROR = 'The webhook signing secret could not be read, so nothing was sent. Rotate the signing secret on the API Keys page; the next attempt is signed with the new one.';
+
 /** What the delivery log says of an account endpoint's delivery once the plan no longer includes account webhooks. */
 export const ENDPOINTS_OFF_PLAN_ERROR = 'Account webhooks are no longer on your plan (Enterprise); this delivery was not sent.';
 
@@ -158,8 +161,15 @@ export async function deliverWebhook(deps: Pick<AppDeps, 'db' | 'auth' | 'env'>,
     return { kind: 'refused', message };
   }
 
-  // Signed now, for this attempt: a retry carries its own timestamp (webhook-signing.ts).
-  const secret = await currentSigningSecret(deps, d.account_id);
+  // Signed now, for this attempt: a retry carries its own timestamp (webhook-signing.ts). A secret
+  // that cannot be read (WEBHOOK_SECRET_KEY changed under it) is a logged failed attempt that says
+  // what fixes it, not an error before anything is logged (the log said "Queued" for ever).
+  let secret: string;
+  try {
+    secret = await currentSigningSecret(deps, d.account_id);
+  } catch {
+    return failedAttempt({ statusCode: null, latencyMs: 0, error: SECRET_UNREADABLE_ERROR });
+  }
   const timestamp = unixSeconds();
   const headers = {
     'Content-Type': 'application/json',
