@@ -190,6 +190,11 @@ export function productionRefusals(env: ParsedEnv): string[] {
   }
   if (env.DEV_TOOLS === true) out.push('DEV_TOOLS: the dev outbox and test checkout cannot run in production');
   if (env.WEBHOOK_ALLOW_PRIVATE) out.push('WEBHOOK_ALLOW_PRIVATE: webhooks to private/loopback addresses are refused in production');
+  // The webhook is believed on its HMAC alone (a forged subscription.charged upgrades a plan), and the
+  // secret is whatever was typed in Razorpay's Dashboard (its docs' example: 12345).
+  if (env.RAZORPAY_WEBHOOK_SECRET !== undefined && env.RAZORPAY_WEBHOOK_SECRET.length < MIN_AUTH_SECRET_LENGTH) {
+    out.push(`RAZORPAY_WEBHOOK_SECRET: must be at least ${MIN_AUTH_SECRET_LENGTH} characters (a guessable one lets anyone forge Razorpay's webhooks: a forged subscription.charged upgrades a plan for free; make one with openssl rand -hex 32 and set it as the webhook's Secret in the Razorpay Dashboard)`);
+  }
   if (env.RAZORPAY_KEY_ID && !env.RAZORPAY_WEBHOOK_SECRET) out.push('RAZORPAY_WEBHOOK_SECRET: Razorpay keys are set but webhooks could not be verified (renewals, failures and refunds would be lost)');
   if (!env.RAZORPAY_BASE_URL.startsWith('https://')) out.push('RAZORPAY_BASE_URL: must be https:// in production (the key secret goes with every call); plain http is for the tests\' local fake');
   if (env.AUTH_RATE_LIMIT === false) out.push('AUTH_RATE_LIMIT: the sign-in rate limit cannot be switched off in production');

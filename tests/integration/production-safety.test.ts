@@ -26,13 +26,18 @@ describe('environment', () => {
     expect(ok).toMatchObject({ DEV_TOOLS: false, WEBHOOK_ALLOW_PRIVATE: false, AUTH_RATE_LIMIT: true, AUTH_ANSWER_FLOOR_MS: 1000 });
   });
 
-  it('refuses production over plain http or with a short auth secret or probe token (cookies in clear text; forgeable links and cookies; a guessable probe token), naming each', () => {
+  it('refuses production over plain http or with a short auth secret, probe token or Razorpay webhook secret (cookies in clear text; forgeable links and cookies; a guessable probe token; forgeable payments), naming each', () => {
     expect(() => readEnv({ ...PROD, BASE_URL: 'http://mailvet.example.com' })).toThrow(/BASE_URL: must be https/);
     expect(() => readEnv({ ...PROD, BETTER_AUTH_SECRET: 'changeme' })).toThrow(/BETTER_AUTH_SECRET: must be at least 32 characters/);
     expect(readEnv({ ...PROD, BETTER_AUTH_SECRET: 'y'.repeat(32) }).BASE_URL).toBe('https://mailvet.example.com');
     // The bearer token to the probe daemons: a guessable one lets anyone who reaches a daemon probe through it.
     expect(() => readEnv({ ...PROD, PROBE_URLS: 'http://probe-1:8025', PROBE_TOKEN: 'changeme' })).toThrow(/PROBE_TOKEN: must be at least 32 characters/);
     expect(readEnv({ ...PROD, PROBE_URLS: 'http://probe-1:8025', PROBE_TOKEN: 'p'.repeat(32) }).PROBE_TOKEN).toBe('p'.repeat(32));
+    // Razorpay's webhook is believed on its signature alone (a subscription.charged upgrades the plan): a
+    // secret like Razorpay's own example '12345' is guessed in a few thousand forged posts.
+    const keys = { RAZORPAY_KEY_ID: 'rzp_live_x', RAZORPAY_KEY_SECRET: 'k'.repeat(24) };
+    expect(() => readEnv({ ...PROD, ...keys, RAZORPAY_WEBHOOK_SECRET: '12345' })).toThrow(/RAZORPAY_WEBHOOK_SECRET: must be at least 32 characters/);
+    expect(readEnv({ ...PROD, ...keys, RAZORPAY_WEBHOOK_SECRET: 'w'.repeat(32) }).RAZORPAY_WEBHOOK_SECRET).toBe('w'.repeat(32));
     // Outside production both stay allowed (npm start on http://localhost).
     expect(readEnv({ NODE_ENV: 'development', BASE_URL: 'http://localhost:3000', BETTER_AUTH_SECRET: 'dev' }).BASE_URL).toBe('http://localhost:3000');
   });
