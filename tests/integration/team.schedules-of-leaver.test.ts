@@ -3,6 +3,7 @@
 // credits under their name. They are paused (their lists kept), the Schedules list says why, and an
 // owner or admin who switches one back on keeps it running as the account's (its runs name nobody
 // who left).
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { joinAs, ownerOn, type Person } from '../helpers/accounts';
 import { testServer } from '../helpers/test-server';
@@ -73,5 +74,37 @@ describe('schedules of a member who leaves the team', () => {
     expect((await deleter.client.trpcMutation('account.deleteAccount', { confirmation: 'DELETE', password: 'secret123' })).status).toBe(200);
     expect(await listed(owner, deleted)).toMatchObject({ is_active: false, paused_reason: 'creator_left' });
     expect(await dueScheduleIds(db(), new Date(Date.now() + 60_000))).not.toContain(deleted);
+  });
+
+  it('a removal at the moment one of their schedules starts a run waits for it (no deadlock), then pauses the schedule', async () => {
+    const owner = await ownerOn(ts, 'business');
+    const admin = await joinAs(ts, owner, 'admin', 'racing');
+    const theirs = await createSchedule(admin, 'Racing list');
+    // A run starting: it locks the schedule's row, then the account's (runSchedule's order).
+    let lockAccount!: () => void;
+    const accountTurn = new Promise<void>((r) => (lockAccount = r));
+    let scheduleLocked!: () => void;
+    const started = new Promise<void>((r) => (scheduleLocked = r));
+    const run = db().transaction().execute(async (trx) => {
+      await trx.selectFrom('schedule').select('id').where('id', '=', theirs).forUpdate().execute();
+      scheduleLocked();
+      await accountTurn;
+      await trx.selectFrom('account').select('id').where('id', '=', owner.accountId).forUpdate().execute();
+    });
+    await started;
+    const removal = owner.client.trpcMutation('team.removeMember', { memberId: await memberRowOf(owner, admin.email) });
+    // The removal is under way and waits on a row lock before the run takes the account's.
+    for (let i = 0; ; i++) {
+      const w = await sql<{ n: string }>`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%schedule%'`.execute(db());
+      if (Number(w.rows[0]!.n) > 0) break;
+      if (i > 200) throw new Error('the removal never waited on the schedule');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    lockAccount();
+    await run;
+    const res = await removal;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.result.data.schedules_paused).toBe(1);
+    expect(await listed(owner, theirs)).toMatchObject({ is_active: false, paused_reason: 'creator_left' });
   });
 });

@@ -152,11 +152,12 @@ export async function deleteUserAndOwnedAccounts(deps: AppDeps, o: { userId: str
     for (const a of soleOwned) {
       await trx.deleteFrom('organization').where('id', '=', a.accountId).execute();
     }
+    // In the accounts that stay, the schedules they created are paused (before the user row goes, and
+    // created_by with it; and before passOwnership locks account rows: a run locks its schedule, then the account).
+    await pauseSchedulesOfLeavingUser(trx, { userId: o.userId, actorUserId: null, reason: 'user_deleted' });
     const passed = await passOwnership(trx, o.userId);
     // In the accounts that stay (ownership passed, or they were a member), their API keys stop working.
     await revokeKeysOfLeavingUser(trx, { userId: o.userId, actorUserId: null, reason: 'user_deleted' });
-    // … and the schedules they created there are paused (before the user row goes and created_by with it).
-    await pauseSchedulesOfLeavingUser(trx, { userId: o.userId, actorUserId: null, reason: 'user_deleted' });
     // … and the webhook endpoints they added there are deleted: the account's events stop going to a URL they chose.
     await deleteEndpointsOfLeavingUser(trx, { userId: o.userId, actorUserId: null, reason: 'user_deleted' });
     // A few rows that name this user must not block the delete.

@@ -84,10 +84,17 @@ export async function removeMember(db: Db, o: { accountId: string; userId: strin
     //    manager (inviteMember), so an invitation of theirs under way is either withdrawn below or
     //    dropped by that check (it was stored after, and a removed admin accepted it from another
     //    address of theirs, back as admin);
+    //  - then the schedules they created, paused before the account row is locked: a schedule's run
+    //    locks its row and then the account's (runSchedule), so taking them the other way round
+    //    deadlocked with a run starting at that moment (an owner, refused below, rolls this back);
     //  - then the account row, which creating an API key holds (api-keys.service.ts), so a key of
     //    theirs under way is committed before their keys are revoked, or is refused (creation checks
     //    the membership again under that lock); it came out working, or the two deadlocked (a 500).
     await lockTeam(trx, o.accountId);
+    const leaving = await trx.selectFrom('member').select('userId').where('id', '=', o.memberId).where('organizationId', '=', o.accountId).where('role', '<>', 'owner').executeTakeFirst();
+    const schedulesPaused = leaving
+      ? await pauseSchedulesOfLeavingUser(trx, { accountId: o.accountId, userId: leaving.userId, actorUserId: o.userId, reason: o.leaving ? 'member_left' : 'member_removed' })
+      : 0;
     await trx.selectFrom('account').select('id').where('id', '=', o.accountId).forUpdate().executeTakeFirst();
     const target = await trx
       .selectFrom('member')
@@ -117,8 +124,7 @@ export async function removeMember(db: Db, o: { accountId: string; userId: strin
     for (const inv of withdrawn) {
       await writeAudit(trx, { accountId: o.accountId, actorUserId: o.userId, action: 'team.invitation_cancelled', targetType: 'invitation', targetId: inv.id, data: { email: inv.email, reason: 'inviter_removed' } });
     }
-    // Their schedules stop spending the account's credits in the name of someone no longer on the team (paused, lists kept).
-    const schedulesPaused = await pauseSchedulesOfLeavingUser(trx, { accountId: o.accountId, userId: target.userId, actorUserId: o.userId, reason: o.leaving ? 'member_left' : 'member_removed' });
+    // (Their schedules were paused above: they stop spending the account's credits in the name of someone no longer on the team.)
     return { id: target.id, schedules_paused: schedulesPaused };
   });
 }
