@@ -6,6 +6,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { TextField } from '../../../components/ui/field';
 import { FormProblem } from '../../../components/ui/form';
 import { ListFailed } from '../../../components/ui/list-states';
+import { Spinner } from '../../../components/ui/spinner';
 import { useSubmitOnce } from '../../../hooks/use-submit-once';
 import { authClient } from '../../../lib/auth-client';
 import { useTRPC } from '../../../lib/trpc';
@@ -61,38 +62,47 @@ export function ProfileForm() {
           <CardDescription>Your name and company as your team sees them.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-5 sm:grid-cols-2">
-          <TextField
-            id="profile-email"
-            label="Email"
-            hint="Your sign-in email cannot be changed here."
-            className="sm:col-span-2"
-            type="email"
-            value={profile.data?.email ?? ''}
-            readOnly
-            aria-readonly="true"
-          />
-          <TextField
-            id="profile-full-name"
-            label="Full Name"
-            required
-            name="full_name"
-            autoComplete="name"
-            maxLength={200}
-            value={fullName}
-            onChange={(e) => setFullName(e.target.value)}
-            disabled={!profile.data}
-          />
-          <TextField
-            id="profile-company"
-            label="Company Name"
-            name="company_name"
-            autoComplete="organization"
-            maxLength={200}
-            placeholder="Acme Inc."
-            value={company}
-            onChange={(e) => setCompany(e.target.value)}
-            disabled={!profile.data}
-          />
+          {profile.data ? (
+            <>
+              <TextField
+                id="profile-email"
+                label="Email"
+                hint="Your sign-in email cannot be changed here."
+                className="sm:col-span-2"
+                type="email"
+                value={profile.data.email}
+                readOnly
+                aria-readonly="true"
+              />
+              <TextField
+                id="profile-full-name"
+                label="Full Name"
+                required
+                name="full_name"
+                autoComplete="name"
+                maxLength={200}
+                value={fullName}
+                onChange={(e) => setFullName(e.target.value)}
+              />
+              <TextField
+                id="profile-company"
+                label="Company Name"
+                name="company_name"
+                autoComplete="organization"
+                maxLength={200}
+                placeholder="Acme Inc."
+                value={company}
+                onChange={(e) => setCompany(e.target.value)}
+              />
+            </>
+          ) : (
+            !profile.isError && (
+              // Not empty fields (and a greyed-out name with no word why) while the profile is on its way.
+              <p className="flex items-center gap-2 py-6 text-sm text-slate-600 sm:col-span-2" role="status">
+                <Spinner size="sm" label="" /> Loading your profile…
+              </p>
+            )
+          )}
           {profile.isError && !profile.data && (
             // Not empty fields to fill in and save over the real ones: what failed, and a way to try again.
             <div className="sm:col-span-2">

@@ -31,9 +31,12 @@ export function SecurityCard() {
           title={
             <>
               Two-factor authentication
-              <Badge variant={enabled ? 'success' : 'neutral'} data-testid="twofa-status">
-                {enabled ? 'Enabled' : 'Disabled'}
-              </Badge>
+              {/* Not a guess while the profile is on its way: 'Disabled' showed before it was known. */}
+              {profile.data && (
+                <Badge variant={enabled ? 'success' : 'neutral'} data-testid="twofa-status">
+                  {enabled ? 'Enabled' : 'Disabled'}
+                </Badge>
+              )}
             </>
           }
           description={enabled ? 'Sign-in asks for a code from your authenticator app.' : 'Add a code from an authenticator app to every sign-in.'}
