@@ -1,6 +1,6 @@
 // What a reader of the database (a backup, a replica, an injection elsewhere) finds in the session
 // table: digests that sign nobody in, even with the server's secret to sign a cookie. Everything a
-// session does still works: sign-in, refresh, sign-out, listing and revoking sessions (team.test.ts: joining
+// session does still works: sign-in, refresh, sign-out, listing and revoking sessions (team.accept.test.ts: joining
 // a team re-sets the cookie from the updated row).
 import { createHash, createHmac } from 'node:crypto';
 import { base32 } from '@better-auth/utils/base32';

@@ -51,7 +51,7 @@ const TRPC: Record<string, TrpcEntry> = {
   'team.leave': {
     input: (who) => ({ accountId: who === 'member' || who === 'admin' ? B.accountId : A.owner.accountId }),
     expect: { anonymous: 401, member: 404, admin: 404, owner: 403, foreign: 404 },
-    note: "A's owner cannot leave A; nobody leaves an account they are not in (A's member and admin are asked about B's: their leaving A for real is team.test.ts's)",
+    note: "A's owner cannot leave A; nobody leaves an account they are not in (A's member and admin are asked about B's: their leaving A for real is team.roles.test.ts's)",
   },
   'team.acceptInvitation': { input: async () => ({ invitationId: await fx.invitation() }), expect: { anonymous: 401, member: 403, admin: 403, owner: 403, foreign: 403 }, note: 'only the invited address may accept' },
   'branding.current': { expect: everyone() },
