@@ -236,7 +236,7 @@ function Examples() {
           Copy-paste starting points for every call, in cURL, JavaScript (the browser&apos;s fetch), Node.js, Python and PHP. Each reads
           the key from the <InlineCode>MAILVET_API_KEY</InlineCode> environment variable, or in JavaScript a constant of that name (a test
           key works: it answers from the sandbox for free); the examples about one job read its id from <InlineCode>JOB_ID</InlineCode>.
-          A key in a web page can be read by anyone who opens it: in the browser use a test key, and keep live keys on your server. The
+          Their <InlineCode>call</InlineCode> helper waits out a <InlineCode>429</InlineCode> (<InlineCode>Retry-After</InlineCode>) and sends the request again. A key in a web page can be read by anyone who opens it: in the browser use a test key, and keep live keys on your server. The
           cURL, JavaScript, Node.js and Python examples are run against a live server by our test suite on every change.
         </P>
       </TabIntro>

@@ -11,7 +11,6 @@ import {
   SAMPLE_ORIGIN,
   callLine,
   curlOf,
-  indent,
   literal,
   operationOf,
   pagedCode,
@@ -153,17 +152,26 @@ export const scheduleRunPayload = webhookRequest({
 }`,
 });
 
-/** The `call` helper of the Node.js and browser examples (both have fetch); `headers` carries the key. */
-const fetchCall = `/** Errors are application/problem+json: { status, code, detail }. */
+/**
+ * The `call` helper of the Node.js and browser examples (both have fetch); `headers` carries the key.
+ * Over the rate limit it waits Retry-After and tries again (the page's Best Practices), up to 5 tries.
+ */
+const fetchCall = `/** Errors are application/problem+json: { status, code, detail }. A 429 is waited out (Retry-After) and sent again. */
 async function call(method, path, body, extra = {}) {
-  const res = await fetch(BASE_URL + path, {
-    method,
-    headers: { ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}), ...extra },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await res.json();
-  if (!res.ok) throw new Error(\`Mailvet \${res.status} \${data.code}: \${data.detail}\`);
-  return data;
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(BASE_URL + path, {
+      method,
+      headers: { ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}), ...extra },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const data = await res.json();
+    if (res.status === 429 && attempt < 5) {
+      await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('Retry-After') ?? 1)));
+      continue;
+    }
+    if (!res.ok) throw new Error(\`Mailvet \${res.status} \${data.code}: \${data.detail}\`);
+    return data;
+  }
 }
 `;
 
@@ -200,6 +208,7 @@ function inTheBrowser(node: string): string {
 
 const pythonHeader = `# Python 3 with requests (pip install requests)
 import os
+import time
 import requests
 
 BASE_URL = "https://mailvet.io/v1"
@@ -208,7 +217,11 @@ session.headers["Authorization"] = f"Bearer {os.environ['MAILVET_API_KEY']}"
 
 
 def call(method, path, **kwargs):
-    res = session.request(method, BASE_URL + path, timeout=30, **kwargs)
+    for attempt in range(1, 6):
+        res = session.request(method, BASE_URL + path, timeout=30, **kwargs)
+        if res.status_code != 429 or attempt == 5:
+            break
+        time.sleep(int(res.headers.get("Retry-After", "1")))  # over the rate limit: wait, then send again
     data = res.json()
     if not res.ok:  # errors are application/problem+json
         raise RuntimeError(f"Mailvet {res.status_code} {data['code']}: {data['detail']}")
@@ -219,14 +232,40 @@ const phpHeader = `<?php
 // PHP 8 with the cURL extension.
 function mailvet(string $method, string $path, ?array $body = null, array $headers = []): array
 {
-    $ch = curl_init('https://mailvet.io/v1' . $path);
     $headers[] = 'Authorization: Bearer ' . getenv('MAILVET_API_KEY');
     if ($body !== null) {
         $headers[] = 'Content-Type: application/json';
-        curl_setopt($ch, CURLOPT_POSTFIELDS, json_encode($body));
     }
-${indent(phpExchange({ options: ['CURLOPT_CUSTOMREQUEST => $method', 'CURLOPT_HTTPHEADER => $headers'], timeout: 30, result: 'data' }), '    ')}
-    return $data;
+    for ($attempt = 1; ; $attempt++) {
+        $ch = curl_init('https://mailvet.io/v1' . $path);
+        if ($body !== null) {
+            curl_setopt($ch, CURLOPT_POSTFIELDS, json_encode($body));
+        }
+        $retryAfter = 1;
+        curl_setopt_array($ch, [
+            CURLOPT_CUSTOMREQUEST => $method,
+            CURLOPT_HTTPHEADER => $headers,
+            CURLOPT_RETURNTRANSFER => true,
+            CURLOPT_TIMEOUT => 30,
+            CURLOPT_HEADERFUNCTION => function ($ch, string $line) use (&$retryAfter): int {
+                if (stripos($line, 'Retry-After:') === 0) {
+                    $retryAfter = max(1, (int) trim(substr($line, 12)));
+                }
+                return strlen($line);
+            },
+        ]);
+        $data = json_decode(curl_exec($ch), true);
+        $status = curl_getinfo($ch, CURLINFO_HTTP_CODE);
+        curl_close($ch);
+        if ($status === 429 && $attempt < 5) { // over the rate limit: wait, then send again
+            sleep($retryAfter);
+            continue;
+        }
+        if ($status >= 400) { // errors are application/problem+json
+            throw new RuntimeException("Mailvet $status {$data['code']}: {$data['detail']}");
+        }
+        return $data;
+    }
 }
 `;
 
@@ -345,8 +384,6 @@ do {
   ${say('node', 'job', '{status}: {processed_emails}/{total_emails}')}
 } while (job.status === 'pending' || job.status === 'processing');`,
     python: `${pythonHeader}
-import time
-
 while True:
     job = call("GET", ${pathArg('python', jobStatus.path)})
     ${say('python', 'job', '{status}: {processed_emails}/{total_emails}')}
@@ -408,7 +445,7 @@ if (!res.ok) throw new Error(\`Mailvet \${res.status} \${job.code}: \${job.detai
 ${say('node', 'job', 'job {job_id}: {total_emails} addresses, {status}')}`,
     python: `${pythonHeader}
 with open("contacts.csv", "rb") as f:  # requests builds the multipart body
-    job = call("POST", "/bulk", files={"file": ("contacts.csv", f, "text/csv")})
+    job = call("POST", "/bulk", files={"file": ("contacts.csv", f.read(), "text/csv")})
 ${say('python', 'job', 'job {job_id}: {total_emails} addresses, {status}')}`,
     php: `<?php
 // PHP 8 with the cURL extension: an array with a CURLFile is sent as multipart/form-data.
