@@ -5,7 +5,8 @@ import { paths } from '../../config/paths';
 import { useTRPC } from '../../lib/trpc';
 import { BILLING_TEXT } from './messages';
 
-const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }) : '');
+/** The grace end's UTC day, labelled as the mails and the Billing page write it: this banner has no note saying billing dates are UTC. */
+const day = (iso: string | null) => (iso ? `${new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })} (UTC)` : '');
 
 /** Dashboard-wide notice while a renewal is unpaid (past_due, with the grace end) or the account is suspended. */
 export function BillingStateBanner() {
