@@ -1,5 +1,4 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { AlertTriangle, CreditCard, FileText, FlaskConical, Info } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { REFUND_WINDOW_DAYS, creditsLabel, formatMinorAmount, isUnlimited, planByType, type BillingInterval, type PlanDefinition, type PlanType } from '../../../server/contracts/plans';
@@ -8,7 +7,6 @@ import { PageHeader } from '../../components/layouts/page-header';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { TableCard } from '../../components/ui/table';
 import { useConfirmAction } from '../../hooks/use-confirm-action';
 import { useTRPC } from '../../lib/trpc';
 import { errorMessage } from '../../lib/error-message';
@@ -19,6 +17,8 @@ import { TestCheckoutDialog, type TestOrder } from './test-checkout-dialog';
 import { useCurrency } from './use-currency';
 import { PlanLoadFailed } from '../jobs/plan-load-failed';
 import { day, PlanCardAction, utcNote, type PlanCardContext } from './plan-card-action';
+import { BillingStateNotices, PaymentModeNotes } from './billing-notices';
+import { PaymentsTable } from './payments-table';
 
 function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
@@ -170,8 +170,6 @@ export function BillingScreen() {
 
   const current = currentPlan ? planByType(currentPlan) : null;
   const ov = overview.data;
-  // "Nov 24, 2026": the Payments table's date and period, as every other table writes dates, so the table (and its Receipt link) fits a laptop's width.
-  const shortDay = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }) : '—');
 
   // Cancelling and refunding each ask first (the dialog says what happens), like every other
   // action the user cannot take back; the target is what the dialog's text names. A refusal (say,
@@ -236,22 +234,7 @@ export function BillingScreen() {
       <PageHeader title="Billing" description="Choose the plan that fits your volume. Upgrades apply as soon as the payment is verified." />
       {me.isError && <PlanLoadFailed onRetry={() => void me.refetch()} />}
 
-      {ov?.status === 'past_due' && (
-        <p role="alert" className="flex gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="past-due-banner">
-          <AlertTriangle className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden />
-          {ov.halted
-            ? BILLING_TEXT.haltedPastDue(day(ov.graceEndsAt))
-            : `Your last payment failed. Your plan keeps working until ${day(ov.graceEndsAt)}; Razorpay retries the charge — make sure your card can be charged, or pay now on your plan’s card below, to avoid a suspension.`}
-        </p>
-      )}
-      {ov?.status === 'suspended' && (
-        <p role="alert" className="flex gap-2 rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900" data-testid="suspended-banner">
-          <AlertTriangle className="mt-0.5 size-4 shrink-0 text-red-600" aria-hidden />
-          {ov.paused
-            ? BILLING_TEXT.pausedSuspended
-            : 'Your account is suspended because the subscription payment failed. Your data is still here to view and export; paying now on your plan’s card below restores validations at once.'}
-        </p>
-      )}
+      <BillingStateNotices overview={ov} />
 
       <Card>
         <dl className="grid divide-y divide-slate-100 sm:grid-cols-4 sm:divide-x sm:divide-y-0">
@@ -306,28 +289,7 @@ export function BillingScreen() {
         )}
       </Card>
 
-      {(mode === 'test' || paymentsOff || (me.data && !isOwner)) && (
-        <div className="space-y-3">
-          {mode === 'test' && (
-            <p role="note" className="flex gap-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-              <FlaskConical className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden />
-              Payments are in test mode on this server (no Razorpay keys): upgrading opens a test checkout and no money is taken.
-            </p>
-          )}
-          {paymentsOff && (
-            <p role="note" className="flex gap-2 rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">
-              <CreditCard className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden />
-              Online payments are not available right now. Please contact support to change your plan.
-            </p>
-          )}
-          {me.data && !isOwner && (
-            <p role="note" className="flex gap-2 rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">
-              <Info className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden />
-              {BILLING_TEXT.ownerOnly} Ask the owner of this account to upgrade.
-            </p>
-          )}
-        </div>
-      )}
+      <PaymentModeNotes mode={mode} notOwner={!!me.data && !isOwner} />
 
       <section aria-label="Plans" className="space-y-8">
         <PricingNotes currency={ov?.currency ?? currency} />
@@ -346,44 +308,7 @@ export function BillingScreen() {
 
       <section aria-labelledby="payments-heading" className="space-y-3">
         <h2 id="payments-heading" className="text-lg font-semibold text-slate-900">Payments</h2>
-        <TableCard>
-          {payments.data && payments.data.length > 0 ? (
-            <table className="min-w-full text-sm" data-testid="payments">
-              <thead className="bg-slate-50 text-left text-xs font-medium tracking-wide text-slate-500 uppercase">
-                <tr>
-                  <th className="px-4 py-2.5">Date (UTC)</th>
-                  <th className="px-4 py-2.5">Plan</th>
-                  <th className="px-4 py-2.5">Period (UTC)</th>
-                  <th className="px-4 py-2.5">Amount</th>
-                  <th className="px-4 py-2.5">Currency</th>
-                  <th className="px-4 py-2.5">Status</th>
-                  <th className="px-4 py-2.5"><span className="sr-only">Receipt</span></th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {payments.data.map((p) => (
-                  <tr key={p.id}>
-                    <td className="px-4 py-2.5 whitespace-nowrap">{shortDay(p.createdAt)}</td>
-                    <td className="px-4 py-2.5 whitespace-nowrap">{p.planName} ({p.interval})</td>
-                    <td className="px-4 py-2.5 whitespace-nowrap">{p.periodStart ? `${shortDay(p.periodStart)} – ${shortDay(p.periodEnd)}` : '—'}</td>
-                    <td className="px-4 py-2.5 whitespace-nowrap">{formatMinorAmount(p.amount, p.currency)}</td>
-                    <td className="px-4 py-2.5">{p.currency}</td>
-                    <td className="px-4 py-2.5 capitalize">{p.status === 'captured' ? (p.refundedAmount > 0 ? `Paid, ${formatMinorAmount(p.refundedAmount, p.currency)} refunded` : 'Paid') : p.status}</td>
-                    <td className="px-4 py-2.5 text-right whitespace-nowrap">
-                      {p.status !== 'failed' && (
-                        <a className="inline-flex items-center gap-1 text-brand-700 hover:underline" href={`/api/billing/receipts/${encodeURIComponent(p.id)}`} target="_blank" rel="noreferrer">
-                          <FileText className="size-4" aria-hidden /> Receipt
-                        </a>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          ) : (
-            <p className="px-5 py-4 text-sm text-slate-500">No payments yet.</p>
-          )}
-        </TableCard>
+        <PaymentsTable payments={payments.data} />
         {isOwner && ov && payments.data && payments.data.some((p) => p.status === 'captured') && (
           <div className="flex flex-wrap items-center gap-3 text-sm">
             <Button
