@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { REFUND_WINDOW_DAYS, creditsLabel, formatMinorAmount, isUnlimited, planByType, type BillingInterval, type PlanDefinition, type PlanType } from '../../../server/contracts/plans';
 import { FAIR_CHARGING_RULE } from '../../../server/contracts/charging';
@@ -191,7 +191,12 @@ export function BillingScreen() {
   });
 
   // A plan change scheduled for the renewal can be taken back until then (the renewal then charges the current plan).
+  // Once per click: the button's busy state comes a render later, and a double-click's second call
+  // found nothing left to take back ('Error: No plan change is waiting for your renewal.').
+  const keeping = useRef(false);
   async function keepCurrentPlan() {
+    if (keeping.current) return;
+    keeping.current = true;
     try {
       const r = await keepPlan.mutateAsync();
       toast.success(BILLING_TEXT.changeWithdrawnTitle, { description: r.message });
@@ -199,6 +204,7 @@ export function BillingScreen() {
       toast.error(BILLING_TEXT.errorTitle, { description: errorMessage(err, BILLING_TEXT.processFailed) });
     } finally {
       await refreshAll();
+      keeping.current = false;
     }
   }
   // A plan (or interval) chosen after cancelling waits, not charged, for the period's end: taking it
