@@ -57,6 +57,15 @@ async function main() {
   if (!env.SMTP_URL && env.DEV_TOOLS) console.log(`  Mail goes to the dev outbox: ${server.url}/dev/outbox`);
   console.log('  Press Ctrl+C to stop.\n');
 
+  stopOnSignals(laptop);
+}
+
+/**
+ * Ctrl+C (SIGINT), SIGTERM and a closed terminal (SIGHUP) stop everything, Postgres included, then
+ * exit. Without SIGHUP, closing the terminal killed this process and left Postgres running (it takes
+ * SIGHUP as "reload its configuration"), an orphan nobody stopped.
+ */
+export function stopOnSignals(laptop: Pick<Laptop, 'stop'>): void {
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;
@@ -65,13 +74,21 @@ async function main() {
     await laptop.stop();
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown());
-  process.on('SIGTERM', () => void shutdown());
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown());
+}
+
+/** What a failed start prints: a taken web port says what to do, not only `listen EADDRINUSE`. */
+export function startError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (e?.code === 'EADDRINUSE' && e.port !== undefined) {
+    return `Port ${e.port} is already in use on ${e.address ?? 'this machine'}: is Mailvet (npm start) already running? Stop it, or start on another port: PORT=${e.port + 1} npm start`;
+  }
+  return err instanceof Error ? err.message : String(err);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   main().catch((err) => {
-    console.error(err instanceof Error ? err.message : err);
+    console.error(startError(err));
     process.exit(1);
   });
 }
