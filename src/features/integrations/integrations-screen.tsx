@@ -11,6 +11,7 @@ import { Card } from '../../components/ui/card';
 import { IconTile } from '../../components/ui/icon-tile';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
+import { Spinner } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useFieldState } from '../../hooks/use-field-state';
 import { cn } from '../../lib/cn';
@@ -229,6 +230,12 @@ export function IntegrationsScreen() {
       <PageHeader title="Integrations" description="Connect Mailvet to the tools you already use." />
 
       {me.isError && <PlanLoadFailed onRetry={() => void me.refetch()} />}
+      {/* The cards stay locked until the plan is known: say why meanwhile, not greyed-out cards alone. */}
+      {me.isPending && (
+        <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
+          <Spinner size="sm" label="" /> Checking your plan…
+        </p>
+      )}
 
       {plan && locked && (
         <div
