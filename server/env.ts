@@ -78,7 +78,7 @@ const trustProxy = z.preprocess(
     .transform((v) => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v.trim()) : v)),
 );
 
-const envSchema = z.object({
+export const envSchema = z.object({
   NODE_ENV: z.preprocess(emptyAsUndefined, z.enum(['development', 'production', 'test']).default('development')),
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
   /** Unset: 127.0.0.1 with developer tools on (their test-only routes never face the LAN), else every interface. */
