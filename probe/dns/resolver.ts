@@ -1,8 +1,9 @@
 // One DNS cache shared by every check (MX, host addresses, DNSBL): answers are kept for their TTL
 // (MX answers, which Node reports without a TTL, for a fixed 5 minutes), failures briefly, and a
-// question already in flight is never asked twice. At most 64 questions are out at once: a node
-// that starts on hundreds of domains together would otherwise send their questions in one burst,
-// and the answers overflow its UDP socket's receive buffer faster than it reads them (each lost
+// question already in flight is never asked twice. A SERVFAIL is asked again after a short pause
+// while the question's budget lasts (often a resolver's first answer for a name it has not resolved
+// yet). At most 64 questions are out at once: a node that starts on hundreds of domains together
+// would otherwise send their questions in one burst, and the answers overflow its UDP socket's receive buffer faster than it reads them (each lost
 // answer costs a c-ares retry, a third of the DNS budget later).
 import { promises as dnsPromises } from 'node:dns';
 import { Semaphore } from '../smtp/semaphore';
@@ -29,6 +30,8 @@ const MAX_TTL_MS = 3_600_000;
 const MIN_TTL_MS = 1_000;
 const NEGATIVE_TTL_MS = 60_000; // NXDOMAIN / NODATA
 const ERROR_TTL_MS = 5_000; // SERVFAIL / timeout: ask again soon
+/** Pauses before a SERVFAIL'd question is asked again (each only while the question's budget, timeoutMs, lasts). */
+const SERVFAIL_PAUSES_MS = [250, 750];
 /** Questions out at once (the rest wait their turn: see QUESTION_PRIORITY, then in the order asked). */
 export const MAX_QUERIES_IN_FLIGHT = 64;
 /**
@@ -154,6 +157,19 @@ export class DnsCache {
 
   private async ask<T>(type: string, name: string, urgent: boolean, ask: () => Promise<{ records: T[]; ttlMs: number }>, entry: Entry): Promise<{ answer: DnsAnswer<T>; ttlMs: number }> {
     this.queries++;
+    const started = this.now();
+    for (let attempt = 0; ; attempt++) {
+      const result = await this.askOnce(type, name, urgent, ask, entry);
+      // A SERVFAIL is often a resolver's first answer for a name it has not resolved yet (its upstream
+      // was slow, it gave up and keeps resolving): the same question moments later is answered. Asked
+      // again while the question's budget lasts, a domain is not unknown for one cold answer.
+      const pause = SERVFAIL_PAUSES_MS[attempt];
+      if (result.answer.ok || result.answer.kind !== 'servfail' || pause === undefined || this.now() - started + pause > this.timeoutMs) return result;
+      await new Promise((r) => setTimeout(r, pause));
+    }
+  }
+
+  private async askOnce<T>(type: string, name: string, urgent: boolean, ask: () => Promise<{ records: T[]; ttlMs: number }>, entry: Entry): Promise<{ answer: DnsAnswer<T>; ttlMs: number }> {
     const place = this.inFlight.queue(questionPriority(type, urgent));
     entry.raise = place.raise;
     await place.granted; // the timeout counts from when the question goes out

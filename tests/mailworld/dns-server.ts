@@ -26,6 +26,10 @@ export interface Zone {
   names: Map<string, NameData>;
   /** Domain-level behaviour, applied to the domain and every name below it. */
   behaviours: Map<string, Behaviour>;
+  /** servfailFirst: per domain, how many questions about each (name, type) under it are answered SERVFAIL first. */
+  cold?: Map<string, number>;
+  /** servfailFirst: questions answered so far, per `${type} ${name}`. */
+  asked?: Map<string, number>;
 }
 
 function entry(zone: Zone, name: string): NameData {
@@ -38,7 +42,7 @@ function entry(zone: Zone, name: string): NameData {
 }
 
 export function buildZone(domains: DomainSpec[], dnsblIps: string[]): Zone {
-  const zone: Zone = { names: new Map(), behaviours: new Map() };
+  const zone: Zone = { names: new Map(), behaviours: new Map(), cold: new Map(), asked: new Map() };
   for (const d of domains) {
     const name = d.domain.toLowerCase();
     const behaviour = d.dns ?? 'ok';
@@ -46,6 +50,7 @@ export function buildZone(domains: DomainSpec[], dnsblIps: string[]): Zone {
       zone.behaviours.set(name, behaviour);
       continue;
     }
+    if (d.servfailFirst) zone.cold?.set(name, d.servfailFirst);
     const e = entry(zone, name);
     e.txt = ['v=spf1 mx -all'];
     if (d.nullMx) e.mx = [{ priority: 0, exchange: '' }];
@@ -69,6 +74,32 @@ export function buildZone(domains: DomainSpec[], dnsblIps: string[]): Zone {
     entry(zone, `${rev}.${DNSBL_ZONE}`).txt = ['Listed by mailworld test DNSBL'];
   }
   return zone;
+}
+
+/** servfailFirst of the domain `name` is under, if any. */
+function coldFirst(zone: Zone, name: string): number | undefined {
+  if (!zone.cold || zone.cold.size === 0) return undefined;
+  for (let n = name; ; ) {
+    const first = zone.cold.get(n);
+    if (first !== undefined) return first;
+    const dot = n.indexOf('.');
+    if (dot < 0) return undefined;
+    n = n.slice(dot + 1);
+  }
+}
+
+/**
+ * servfailFirst: whether this question about `name` is one of the first ones its domain answers
+ * SERVFAIL (a resolver that has not resolved the name yet); counts the question.
+ */
+function stillCold(zone: Zone, name: string, type: number): boolean {
+  const first = coldFirst(zone, name);
+  if (first === undefined) return false;
+  const key = `${type} ${name}`;
+  const counts = (zone.asked ??= new Map());
+  const asked = (counts.get(key) ?? 0) + 1;
+  counts.set(key, asked);
+  return asked <= first;
 }
 
 function behaviourOf(zone: Zone, name: string): Behaviour {
@@ -104,7 +135,7 @@ export function dns2Handler(zone: Zone, ttl: number, onQuery: () => void): dns2.
     const name = q.name.toLowerCase().replace(/\.$/, '');
     const behaviour = behaviourOf(zone, name);
     if (behaviour === 'timeout') return; // never answer
-    if (behaviour === 'servfail') {
+    if (behaviour === 'servfail' || stillCold(zone, name, q.type)) {
       response.header.rcode = Packet.RCODE.SERVFAIL;
       send(response);
       return;
@@ -290,6 +321,8 @@ export function fastAnswerer(zone: Zone, ttl: number): (msg: Buffer) => FastAnsw
     if (behaviour === 'timeout') return 'drop';
     let rcode: number = Packet.RCODE.NOERROR;
     let answers: EncodedAnswers | null = null;
+    // A servfailFirst domain's questions are counted once, by dns2's handler.
+    if (coldFirst(zone, name) !== undefined) return 'dns2';
     if (behaviour === 'servfail') rcode = Packet.RCODE.SERVFAIL;
     else {
       const data = behaviour === 'ok' ? zone.names.get(name) : undefined;

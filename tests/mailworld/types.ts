@@ -110,6 +110,11 @@ export interface DomainSpec {
   scenario: string;
   /** What the DNS server does for every name under this domain (default ok). */
   dns?: 'ok' | 'nxdomain' | 'servfail' | 'timeout';
+  /**
+   * A resolver that has not resolved these names yet: the first N questions about each (name, type)
+   * under the domain are answered SERVFAIL, the next ones with the records (ground truth unchanged).
+   */
+  servfailFirst?: number;
   /** MX records. Empty or missing = no MX record (see aRecords for implicit MX). */
   mx?: MxSpec[];
   /** Publish the null MX `0 .` (RFC 7505). */
