@@ -7,6 +7,7 @@ import { AppError, UNAVAILABLE_RETRY_AFTER_SECONDS, retryAfterFor } from '../lib
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { BULK_BODY_BYTES, CSV_BASE64_BODY_BYTES, SMALL_BODY_BYTES, jsonBodyGuard, jsonQueryGuard } from './body-guard';
 import { TRPC_MAX_BATCH_CALLS } from '../contracts/transport';
+import { isPagePath } from '../contracts/pages';
 import type { ErrorCode } from '../contracts/error-codes';
 import { httpError, sendError, sendProblem } from './send-error';
 import { setCommonHeaders } from './common-headers';
@@ -161,6 +162,19 @@ function sendPage(res: Response, spaDir: string): void {
   res.sendFile(path.join(spaDir, 'index.html'));
 }
 
+/**
+ * The SPA's page at a path that is none of its pages: the same page (it shows 'Oops! Page not found'
+ * with its link home), with status 404, so a link checker or a search engine sees the dead link as one.
+ */
+function sendMissingPage(res: Response, spaDir: string, next: (err: unknown) => void): void {
+  fs.readFile(path.join(spaDir, 'index.html'), (err, html) => {
+    if (err) return next(err);
+    res.setHeader('Content-Security-Policy', SPA_CSP);
+    res.setHeader('Cache-Control', 'no-cache');
+    res.status(404).type('html').send(html);
+  });
+}
+
 export interface HttpOptions {
   /** Built SPA (vite build output); omitted in API-only tests. */
   spaDir?: string;
@@ -251,11 +265,12 @@ export function createHttpApp(deps: AppDeps, o: HttpOptions = {}): express.Expre
     // A build file that is not there (a tab still on the previous deploy asking for its chunk) is a
     // 404: the SPA page in its place made the browser fail on HTML served as a script.
     app.use('/assets', notFound);
-    app.get('/{*splat}', (req, res) => {
+    app.get('/{*splat}', (req, res, next) => {
       if (spelledAsNonPage(req.path)) {
         if (/^\/+v1(?:\/|$)/i.test(decodeSafe(req.path))) return sendProblem(res, new AppError('NOT_FOUND', 'Not found'), deps.baseURL);
         return notFound(req, res);
       }
+      if (!isPagePath(req.path)) return sendMissingPage(res, spaDir, next);
       sendPage(res, spaDir);
     });
   }

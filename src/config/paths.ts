@@ -1,26 +1,3 @@
-export const paths = {
-  home: '/',
-  features: '/features',
-  pricing: '/pricing',
-  documentation: '/documentation',
-  about: '/about',
-  contact: '/contact',
-  privacy: '/privacy',
-  terms: '/terms',
-  security: '/security',
-  auth: '/auth',
-  dashboard: {
-    root: '/dashboard',
-    validate: '/dashboard/validate',
-    bulk: '/dashboard/bulk',
-    autoRevalidation: '/dashboard/auto-revalidation',
-    history: '/dashboard/history',
-    apiKeys: '/dashboard/api-keys',
-    team: '/dashboard/team',
-    integrations: '/dashboard/integrations',
-    billing: '/dashboard/billing',
-    analytics: '/dashboard/analytics',
-    documentation: '/dashboard/documentation',
-    settings: '/dashboard/settings',
-  },
-} as const;
+// The app's page paths live in server/contracts/pages.ts, where the server reads them too (a path
+// that is none of them is answered 404).
+export { paths } from '../../server/contracts/pages';

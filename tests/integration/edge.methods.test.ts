@@ -146,10 +146,16 @@ describe('static files, the SPA fallback and paths nothing serves', () => {
     expect(real.text).toBe('console.log("app");');
   });
 
-  it('the SPA still answers its own routes with index.html', async () => {
-    for (const p of ['/', '/dashboard', '/jobs/123', '/settings/']) {
+  it('the SPA still answers its own routes with index.html (and any other path with it too, as a 404)', async () => {
+    for (const p of ['/', '/dashboard', '/dashboard/history', '/dashboard/settings/']) {
       const res = await send('GET', p);
       expect(res.status, p).toBe(200);
+      expect(res.text).toMatch(/<div id="root">/);
+    }
+    // Not pages of the app: its 404 page (edge.page-not-found.test.ts).
+    for (const p of ['/jobs/123', '/settings/']) {
+      const res = await send('GET', p);
+      expect(res.status, p).toBe(404);
       expect(res.text).toMatch(/<div id="root">/);
     }
   });
