@@ -75,7 +75,7 @@ export default function OverviewRoute() {
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <RecentActivity items={o?.recent_activity} loading={isPending} onRetry={isError && !o ? () => void refetch() : undefined} />
-        <GettingStarted state={o?.getting_started} canCreateKeys={!me || can(me.role, 'apiKeys.manage')} />
+        <GettingStarted state={o?.getting_started} loading={isPending} canCreateKeys={!me || can(me.role, 'apiKeys.manage')} />
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 import { CheckCircle2, Circle } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { cn } from '../../../lib/cn';
 import { OVERVIEW_TEXT } from '../messages';
@@ -13,8 +14,11 @@ interface Step {
   hint: string;
 }
 
-/** `canCreateKeys`: false for a member, who cannot create the account's API keys (permissions.ts apiKeys.manage). */
-export function GettingStarted({ state, canCreateKeys = true }: { state: Overview['getting_started'] | undefined; canCreateKeys?: boolean }) {
+/**
+ * `canCreateKeys`: false for a member, who cannot create the account's API keys (permissions.ts apiKeys.manage).
+ * `loading`: the account's progress is on its way; the card says so instead of a guessed '1 of 3 done'.
+ */
+export function GettingStarted({ state, canCreateKeys = true, loading = false }: { state: Overview['getting_started'] | undefined; canCreateKeys?: boolean; loading?: boolean }) {
   const keyDone = state?.api_key_created ?? false;
   const steps: Step[] = [
     // Not "500 free validations": an account opened after a deleted one, or joined as a member, has other credits.
@@ -25,8 +29,22 @@ export function GettingStarted({ state, canCreateKeys = true }: { state: Overvie
       : { label: 'Generate an API key', done: false, hint: 'An owner or admin of this account creates API keys.' },
   ];
   const done = steps.filter((s) => s.done).length;
+  if (loading && !state) {
+    return (
+      <Card data-testid="getting-started">
+        <CardHeader>
+          <CardTitle>{OVERVIEW_TEXT.gettingStarted}</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <p role="status" className="flex items-center gap-2 py-4 text-sm text-slate-600">
+            <Spinner size="sm" label="" /> Loading your progress…
+          </p>
+        </CardContent>
+      </Card>
+    );
+  }
   return (
-    <Card>
+    <Card data-testid="getting-started">
       <CardHeader>
         <CardTitle>{OVERVIEW_TEXT.gettingStarted}</CardTitle>
         <CardDescription>
