@@ -25,7 +25,7 @@ import { refusesUs } from './smtp/reply-codes';
 import { retrySchedule } from './smtp/retry-schedule';
 import { abortError, Semaphore } from './smtp/semaphore';
 import { decideBySyntax } from './syntax/decide';
-import type { ParsedAddress } from './syntax/parse-address';
+import { wireLocalPart, type ParsedAddress } from './syntax/parse-address';
 import { suggestAddress } from './syntax/suggest-domain';
 import type { ProbeOptions, Verifier, VerifyCallOptions } from './types';
 import { Hint, raceAbort, SetupSlice, within } from './verifier-waits';
@@ -228,7 +228,7 @@ export class Engine implements Verifier {
     // SMTP: one RCPT per distinct mailbox, all of the domain's mailboxes in shared sessions.
     const byAddress = new Map<string, Entry[]>();
     for (const e of entries) {
-      const rcpt = `${e.parsed.local}@${domain}`;
+      const rcpt = `${wireLocalPart(e.parsed.local)}@${domain}`;
       byAddress.set(rcpt, [...(byAddress.get(rcpt) ?? []), e]);
     }
     // What the random mailbox said at each MX address in an earlier check (each holds there only).

@@ -175,6 +175,19 @@ export function parseAddress(input: string): SyntaxCheck {
   };
 }
 
+/**
+ * The local part as it goes on the wire (RCPT TO): RFC 5321 4.1.2 says a sender SHOULD use the form
+ * with the least quoting, and "alice" is the same mailbox as alice. A quoted local part whose content
+ * (quoted pairs undone) is a dot-atom is sent bare; one that needs its quotes (a space, "@"…) is sent as
+ * written. Servers that look the quoted form up as it stands (or refuse its syntax, 553 5.1.3) would
+ * otherwise answer for a mailbox nobody asked about.
+ */
+export function wireLocalPart(local: string): string {
+  if (!local.startsWith('"')) return local;
+  const content = local.slice(1, -1).replace(/\\(.)/gu, '$1');
+  return content !== '' && DOT_ATOM.test(content) ? content : local;
+}
+
 type LocalCheck = { ok: true; quoted: boolean } | { ok: false; message: string };
 
 function checkLocal(local: string): LocalCheck {
