@@ -10,6 +10,7 @@ import { readEnv } from '../../server/env';
 import { grantAccountCredits, resolveAccountRef, setPlan } from '../../server/features/account/account.operator';
 import { billingState, setApiRate, setBillingState, subscriptionStateSchema } from '../../server/features/billing/billing.operator';
 import type { JobStatus, SubscriptionState } from '../../db/types';
+import { jobStatusSchema } from '../../server/contracts/jobs';
 import { MAX_CREDITS_BALANCE } from '../../server/features/credits/credits';
 import { listJobs, replayJob, showJob } from '../../server/features/jobs/jobs.operator';
 import { AppError } from '../../server/lib/app-error';
@@ -53,6 +54,20 @@ function planArg(v: string): PlanType {
   const p = planTypeSchema.safeParse(v.toLowerCase());
   if (!p.success) throw new InvalidArgumentError(`must be one of ${planTypeSchema.options.join(', ')}`);
   return p.data;
+}
+
+/** A mistyped status (`complete`) listed "(no jobs)" as if there were none. */
+function jobStatusArg(v: string): JobStatus {
+  const p = jobStatusSchema.safeParse(v.toLowerCase());
+  if (!p.success) throw new InvalidArgumentError(`must be one of ${jobStatusSchema.options.join(', ')}`);
+  return p.data;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Anything but a UUID reached Postgres, whose 'invalid input syntax for type uuid' was the message. */
+function jobIdArg(v: string): string {
+  if (!UUID.test(v.trim())) throw new InvalidArgumentError('must be a job id (a UUID, as `mailvet jobs list` shows)');
+  return v.trim().toLowerCase();
 }
 
 function dateArg(v: string): Date {
@@ -153,12 +168,12 @@ export async function runOperatorCli(argv: string[], io: CliIo = defaultIo): Pro
     .command('list')
     .description('Recent jobs of every account (or one), newest first.')
     .option('--account <account>', "only this account (id or owner's email)")
-    .option('--status <status>', 'pending | processing | completed | failed | cancelled')
+    .option('--status <status>', 'pending | processing | completed | failed | cancelled', jobStatusArg)
     .option('--limit <n>', 'how many', positiveInt, 20)
-    .action(async (opts: { account?: string; status?: string; limit: number }) => {
+    .action(async (opts: { account?: string; status?: JobStatus; limit: number }) => {
       await withDb(io, async (db) => {
         const accountId = opts.account ? (await resolveAccount(db, opts.account)).id : undefined;
-        const rows = await listJobs(db, { accountId, status: opts.status as JobStatus | undefined, limit: opts.limit });
+        const rows = await listJobs(db, { accountId, status: opts.status, limit: opts.limit });
         print(`${pad('JOB', 36)}  ${pad('STATUS', 10)}  ${pad('DONE', 13)}  ${pad('CREATED', 24)}  ${pad('ACCOUNT', 36)}  FILE`);
         for (const j of rows) print(`${j.id}  ${pad(j.status, 10)}  ${pad(`${j.processed_emails}/${j.total_emails}`, 13)}  ${pad(j.created_at, 24)}  ${j.account_id}  ${j.filename}`);
         if (rows.length === 0) print('(no jobs)');
@@ -167,7 +182,7 @@ export async function runOperatorCli(argv: string[], io: CliIo = defaultIo): Pro
   jobs
     .command('show')
     .description('One job: status, progress, counts, reasons, chunks and the error if it failed.')
-    .argument('<id>', 'job id')
+    .argument('<id>', 'job id', jobIdArg)
     .action(async (id: string) => {
       await withDb(io, async (db) => {
         const { accountId, job: j, chunks, reasons } = await showJob(db, id);
@@ -188,7 +203,7 @@ export async function runOperatorCli(argv: string[], io: CliIo = defaultIo): Pro
   jobs
     .command('replay')
     .description("Re-run a job's addresses as a new job of the same account (e.g. after a probe fix). Free for the customer unless --charge.")
-    .argument('<id>', 'job id')
+    .argument('<id>', 'job id', jobIdArg)
     .option('--charge', "take credits from the account's balance as for a new upload", false)
     .action(async (id: string, opts: { charge: boolean }) => {
       const r = await withDb(io, (db) => replayJob(db, id, { charge: opts.charge }));
