@@ -39,3 +39,14 @@ test('the Webhooks section says how long a failing delivery is retried: the wind
   await expect(section).toContainText(`retried with exponential backoff for about ${WEBHOOK_RETRY_WINDOW_HOURS} hours (${MAX_WEBHOOK_ATTEMPTS} attempts)`);
   for (const card of await page.locator('section[id^="webhook-"]').all()) await expect(card).toContainText(`about ${WEBHOOK_RETRY_WINDOW_HOURS} hours, ${MAX_WEBHOOK_ATTEMPTS} attempts in all`);
 });
+
+test("Best Practices' key advice agrees with the Examples tab: live keys on the server, a test key in a page", async ({ page }) => {
+  // It said never to put a key in client-side code, while the JavaScript examples put a test key in a page.
+  await page.goto('/documentation#best-practices');
+  const card = page.getByRole('tabpanel').locator('li', { hasText: 'Protect your keys' });
+  await expect(card).toContainText('Keep live keys');
+  await expect(card).toContainText('a browser only ever gets a test key');
+  await page.getByRole('tabpanel').first().screenshot({ path: '/tmp/docs-claims-best-practices.png' });
+  await page.goto('/documentation#examples');
+  await expect(page.getByRole('tabpanel').first()).toContainText('in the browser use a test key, and keep live keys on your server');
+});

@@ -308,7 +308,7 @@ const practices = [
   {
     icon: KeyRound,
     title: 'Protect your keys',
-    text: 'Keep keys in environment variables or a secret manager, never in client-side code or repositories. Use one key per system so you can revoke one without downtime.',
+    text: 'Keep live keys in environment variables or a secret manager on your server, never in client-side code or repositories: anyone who opens a page can read a key in it, so a browser only ever gets a test key (mv_test_…, sandbox only, no credits). Use one key per system so you can revoke one without downtime.',
   },
   {
     icon: ShieldCheck,
