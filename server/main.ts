@@ -111,10 +111,32 @@ export async function startServer(o: {
   };
 }
 
+export const SERVER_USAGE = `Usage: tsx server/main.ts [web|worker|all]
+
+Runs Mailvet's web server (web), its background worker (worker), or both in one process (all, the
+default). Reads its settings from the environment (README, "Configuration"): DATABASE_URL,
+PROBE_URLS and PROBE_TOKEN are required; npm start runs everything on an embedded database instead.
+SIGTERM or SIGINT stops it gracefully.
+`;
+
+/** The role from the command line, `help` for --help/-h, or what is wrong with it (exit 2). */
+export function parseServerArgs(args: readonly string[]): { role: Role } | { help: true } | { error: string } {
+  if (args.some((a) => a === '--help' || a === '-h')) return { help: true };
+  if (args.length > 1) return { error: `unexpected argument ${args.slice(1).join(' ')}: give one role, web, worker or all` };
+  const role = args[0] ?? 'all';
+  if (role !== 'web' && role !== 'worker' && role !== 'all') return { error: `unknown role ${role}: use web, worker or all (--help)` };
+  return { role };
+}
+
 async function main() {
+  const parsed = parseServerArgs(process.argv.slice(2));
+  if ('help' in parsed) return void process.stdout.write(SERVER_USAGE);
+  if ('error' in parsed) {
+    console.error(parsed.error);
+    process.exit(2);
+  }
+  const { role } = parsed;
   const env = readEnv();
-  const role = (process.argv[2] ?? 'all') as Role;
-  if (!['web', 'worker', 'all'].includes(role)) throw new Error(`unknown role ${role}: use web, worker or all`);
   if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required (use `npm start` for the embedded database)');
   if (!env.PROBE_URLS || !env.PROBE_TOKEN) throw new Error('PROBE_URLS and PROBE_TOKEN are required');
   const server = await startServer({ env, role, databaseUrl: env.DATABASE_URL, probe: { urls: env.PROBE_URLS.split(',').map((u) => u.trim()).filter(Boolean).map(probeUrl), token: env.PROBE_TOKEN } });
@@ -128,7 +150,9 @@ async function main() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   main().catch((err) => {
-    console.error(err);
+    // What is wrong, not a stack trace: a missing variable or a taken port is the operator's to fix.
+    const e = err as NodeJS.ErrnoException;
+    console.error(e instanceof Error && (e.message.startsWith('Invalid environment') || e.message.startsWith('Refused in production') || e.code === 'EADDRINUSE' || /is required|must be/.test(e.message)) ? e.message : err);
     process.exit(1);
   });
 }
