@@ -142,3 +142,16 @@ test("Billing: Keep my current plan pressed twice takes the change back once, wi
   await expect(page.locator('[data-sonner-toast]', { hasText: 'Error' })).toHaveCount(0);
   expect(calls()).toBe(1);
 });
+
+test('API Keys: Rotate Secret confirmed with a double-click rotates once (a second rotation replaced the secret just shown)', async ({ page }) => {
+  const email = await newUserOn(page, '/dashboard', { tag: 'rv-dbl-rotate' });
+  await withE2eDb((c) => c.query(`update account a set plan = 'enterprise' from "user" u where u.id = a.owner_id and u.email = $1`, [email]));
+  await page.goto('/dashboard/api-keys');
+  await expect(page.getByLabel('Webhook signing secret', { exact: true })).toHaveValue(/^whsec_/);
+  const calls = countCalls(page, 'webhooks.rotateSecret');
+  await page.getByRole('button', { name: 'Rotate Secret' }).click();
+  await page.getByRole('dialog', { name: 'Rotate signing secret?' }).getByRole('button', { name: 'Rotate Secret' }).dblclick();
+  const shown = page.getByRole('dialog', { name: 'New signing secret' });
+  await expect(shown.getByLabel('New webhook signing secret', { exact: true })).toHaveValue(/^whsec_/);
+  expect(calls()).toBe(1);
+});

@@ -3,7 +3,7 @@
 // subscribes to (Enterprise), and the delivery log with replay.
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { BookOpen, FileSearch, RefreshCw, RotateCcw, Trash2, Webhook } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { toast } from 'sonner';
 import type { Plan } from '../../../db/types';
 import { planAllows } from '../../../server/contracts/plans';
@@ -59,7 +59,12 @@ function SigningSecretCard() {
   const [confirming, setConfirming] = useState(false);
   const [shown, setShown] = useState<string | null>(null);
 
+  // Once per confirmation: the button's busy state comes a render later, and a double-click rotated
+  // twice, the second secret replacing the first (the one shown could be the one already replaced).
+  const rotating = useRef(false);
   async function doRotate() {
+    if (rotating.current) return;
+    rotating.current = true;
     try {
       const r = await rotate.mutateAsync();
       setConfirming(false);
@@ -67,6 +72,8 @@ function SigningSecretCard() {
       await queryClient.invalidateQueries({ queryKey: trpc.apiKeys.webhookSecret.queryKey() });
     } catch (err) {
       toast.error(API_KEYS_TEXT.errorTitle, { description: errorMessage(err, WEBHOOKS_TEXT.rotateFailed) });
+    } finally {
+      rotating.current = false;
     }
   }
 
