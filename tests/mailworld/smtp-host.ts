@@ -8,6 +8,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import type { DomainSpec, HostCounters, MailboxState, ServerSpec, WorldCounters } from './types';
+import { mailboxKey } from './truth';
 
 export interface RecipientDomain {
   spec: DomainSpec;
@@ -380,7 +381,7 @@ class Session {
     const ctx = this.host.ctx;
     const at = rcpt.lastIndexOf('@');
     if (at < 1) return `501 5.1.3 <${rcpt}>: Recipient address rejected: need fully-qualified address`;
-    const local = rcpt.slice(0, at).toLowerCase();
+    const local = mailboxKey(rcpt.slice(0, at));
     const domainName = rcpt.slice(at + 1).toLowerCase();
     const known = ctx.recipientDomain(domainName);
     if (!known || !known.servedBy.has(this.host.ip)) {

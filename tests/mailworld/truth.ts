@@ -13,6 +13,15 @@ export function isRoleLocal(local: string): boolean {
   return ROLE_LOCALS.has(local.toLowerCase());
 }
 
+/**
+ * The key a local part is looked up by, as Postfix does: quotes and quoted pairs undone ("alice" is the
+ * mailbox alice, "al ice" the mailbox al ice), then lower-cased.
+ */
+export function mailboxKey(local: string): string {
+  const unquoted = local.length >= 2 && local.startsWith('"') && local.endsWith('"') ? local.slice(1, -1).replace(/\\(.)/g, '$1') : local;
+  return unquoted.toLowerCase();
+}
+
 /** A domain's mailboxes by lower-cased local part (an exact lower-case key wins over a case variant). */
 export type MailboxIndex = ReadonlyMap<string, MailboxState>;
 
@@ -85,7 +94,7 @@ export function truthFor(d: DomainSpec, local: string, index: MailboxIndex = mai
   // policy code, never reveals whether a mailbox exists: unverifiable, never a confident valid.
   const gateway = live.server.persona === 'proofpoint' || live.server.persona === 'mimecast' || live.server.persona === 'barracuda';
   if (gateway && (d.catchAll || d.rejectUnknown === 'policy')) return t('unknown', 'security_gateway');
-  const state = index.get(local.toLowerCase());
+  const state = index.get(mailboxKey(local));
   // Nor does one that hangs up at an unknown recipient instead of refusing it: it never refuses a
   // made-up address as unknown, so its "accepted" is not believed (what it hangs up on is below).
   if (gateway && live.server.hangUpAtUnknown && d.rejectUnknown === undefined && state !== undefined) return t('unknown', 'security_gateway');
