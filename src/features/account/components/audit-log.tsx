@@ -46,6 +46,21 @@ function detailValue(key: string, value: string, details: ReadonlyArray<{ key: s
   return value;
 }
 
+/** An entry's recorded facts ('—' when it has none). */
+function AuditDetails({ entry }: { entry: { details: ReadonlyArray<{ key: string; value: string }> } }) {
+  if (entry.details.length === 0) return <>—</>;
+  return (
+    <dl className="space-y-0.5">
+      {entry.details.map((d) => (
+        <div key={d.key} className="flex gap-1.5">
+          <dt className="shrink-0 text-slate-400">{d.key.replaceAll('_', ' ')}</dt>
+          <dd className="min-w-0 font-mono break-all text-slate-700">{detailValue(d.key, d.value, entry.details)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 export function AuditLog() {
   const trpc = useTRPC();
   const [page, setPage] = useState(1);
@@ -114,37 +129,34 @@ export function AuditLog() {
             <table className="w-full text-left text-sm" aria-label="Audit log entries">
               <thead className="border-b border-slate-200 text-xs font-medium tracking-wide text-slate-500 uppercase">
                 <tr>
-                  <th scope="col" className="w-44 py-2 pr-4">When · Who</th>
-                  <th scope="col" className="py-2 pr-4">What</th>
-                  <th scope="col" className="py-2">Details</th>
+                  <th scope="col" className="py-2 pr-4 sm:w-44">When · Who</th>
+                  <th scope="col" className="py-2 sm:pr-4">What</th>
+                  <th scope="col" className="hidden py-2 sm:table-cell">Details</th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {data?.items.map((e) => (
                   <tr key={e.id} data-testid="audit-row" className="align-top">
                     <td className="py-2.5 pr-4">
-                      <div className="whitespace-nowrap text-slate-900">{when.format(new Date(e.at))}</div>
+                      <div className="text-slate-900 sm:whitespace-nowrap">{when.format(new Date(e.at))}</div>
                       <div className="text-xs break-all text-slate-500" data-testid="audit-actor">
                         {e.actor.kind === 'user' ? (e.actor.email ?? 'Deleted user') : e.actor.kind === 'operator' ? 'Mailvet support' : e.actor.kind === 'api_key' ? 'API key' : 'Mailvet'}
                       </div>
                     </td>
-                    <td className="py-2.5 pr-4">
+                    <td className="py-2.5 sm:pr-4">
                       <div className="flex flex-wrap items-center gap-2">
                         <span className="font-medium text-slate-900" data-testid="audit-action">{e.label}</span>
                         {e.category && <Badge variant={CATEGORY_BADGE[e.category]}>{AUDIT_CATEGORIES[e.category].label}</Badge>}
                       </div>
-                    </td>
-                    <td className="py-2.5 text-xs text-slate-600">
-                      {e.details.length === 0 ? '—' : (
-                        <dl className="space-y-0.5">
-                          {e.details.map((d) => (
-                            <div key={d.key} className="flex gap-1.5">
-                              <dt className="shrink-0 text-slate-400">{d.key.replaceAll('_', ' ')}</dt>
-                              <dd className="min-w-0 font-mono break-all text-slate-700">{detailValue(d.key, d.value, e.details)}</dd>
-                            </div>
-                          ))}
-                        </dl>
+                      {/* On a phone the details sit under the action: a third column pushed the table wider than its card. */}
+                      {e.details.length > 0 && (
+                        <div className="mt-1.5 text-xs text-slate-600 sm:hidden">
+                          <AuditDetails entry={e} />
+                        </div>
                       )}
+                    </td>
+                    <td className="hidden py-2.5 text-xs text-slate-600 sm:table-cell">
+                      <AuditDetails entry={e} />
                     </td>
                   </tr>
                 ))}
