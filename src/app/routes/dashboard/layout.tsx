@@ -223,9 +223,10 @@ export default function DashboardLayout() {
           <Button variant="ghost" size="icon" onClick={sidebar.toggle} aria-label="Toggle sidebar" title="Toggle sidebar (Ctrl+B)">
             <PanelLeft className="size-4" aria-hidden />
           </Button>
-          {/* Phones: the email on a second line under the title; wider: beside Sign Out. */}
+          {/* Phones: the email on a second line under the title; wider: beside Sign Out, shortened
+              before the title is (at 768 px with the sidebar open the title was cut to 'Te…'). */}
           <div className="min-w-0 flex-1 sm:flex sm:items-center sm:gap-3">
-            <h1 id="page-title" className="truncate text-base font-semibold text-slate-900">{titleForPath(location.pathname)}</h1>
+            <h1 id="page-title" className="truncate text-base font-semibold text-slate-900 sm:shrink-0">{titleForPath(location.pathname)}</h1>
             <span className="block truncate text-xs text-slate-600 sm:ml-auto sm:max-w-[16rem] sm:text-sm" title={session.user.email} data-testid="user-email">
               {session.user.email}
             </span>
