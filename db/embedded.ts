@@ -36,18 +36,46 @@ export async function freePort(): Promise<number> {
 
 /** Reads the port a running embedded server in dataDir listens on, from its postmaster.pid. */
 export function runningPort(dataDir: string): number | null {
+  return livePostmaster(dataDir)?.port ?? null;
+}
+
+/**
+ * The postmaster.pid of dataDir when its server runs. Not when the pid is gone (a killed server), nor
+ * when it now belongs to another program: after a crash or a power cut the file stays, and once the
+ * machine is up again its pid is soon some other process's (where /proc tells the program's name).
+ */
+function livePostmaster(dataDir: string): { pid: number; port: number } | null {
   const pidFile = path.join(dataDir, 'postmaster.pid');
-  if (!fs.existsSync(pidFile)) return null;
-  const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
+  let lines: string[];
+  try {
+    lines = fs.readFileSync(pidFile, 'utf8').split('\n');
+  } catch {
+    return null;
+  }
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
   if (!pid || !port) return null;
   try {
     process.kill(pid, 0);
-    return port;
-  } catch {
-    return null; // stale pid file from a killed server: postgres removes it on its next start
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return null; // stale pid file from a killed server
   }
+  try {
+    if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') return null;
+  } catch {
+    // no /proc (macOS): the live pid is taken as the server's
+  }
+  return { pid, port };
+}
+
+/**
+ * Removes a postmaster.pid whose server is not running. Postgres removes one whose pid is dead, but
+ * refuses to start while the pid is alive, which after a reboot it often is (another program's):
+ * `npm start` then failed on every try until the file was deleted by hand.
+ */
+function removeStaleLock(dataDir: string): void {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (fs.existsSync(pidFile) && !livePostmaster(dataDir)) fs.rmSync(pidFile, { force: true });
 }
 
 export function embeddedUrl(port: number, database: string): string {
@@ -113,6 +141,7 @@ export async function startEmbeddedPostgres(o: EmbeddedOptions): Promise<Embedde
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
     await epg.initialise().catch((e) => fail('initdb', e));
   }
+  removeStaleLock(dataDir);
   await epg.start().catch((e) => fail('start', e));
   const cluster = { stop: () => epg.stop() };
   running.add(cluster);
