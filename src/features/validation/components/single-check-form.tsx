@@ -41,7 +41,8 @@ export function SingleCheckForm() {
     const value = email.value.trim();
     if (!value) {
       email.setError(VALIDATE_TEXT.empty);
-      toast.error(VALIDATE_TEXT.errorTitle, { description: VALIDATE_TEXT.empty });
+      // One toast however often Enter is pressed: repeats stacked copies of it.
+      toast.error(VALIDATE_TEXT.errorTitle, { description: VALIDATE_TEXT.empty, id: 'validate-empty' });
       inputRef.current?.focus();
       return;
     }
