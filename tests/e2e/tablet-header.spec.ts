@@ -11,7 +11,7 @@ test('on a 768 px tablet the header shows each page title whole, the long email 
     ['Auto Revalidation', 'Auto Revalidation'],
     ['Validate Email', 'Validate Email'],
     ['Documentation', 'Documentation'],
-  ]) {
+  ] as const) {
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: link }).click();
     const h1 = page.getByRole('banner').getByRole('heading', { level: 1 });
     await expect(h1).toHaveText(title);
