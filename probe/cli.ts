@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { VerificationResult } from './contract';
 import { depthSchema, trimAddress } from './contract';
-import { daemonRcptJournal, daemonSettingsFromEnv, probeOptionsFromEnv } from './env';
+import { daemonRcptJournal, daemonSettingsFromEnv, dnsServerProblem, probeOptionsFromEnv } from './env';
 import { createVerifier, type ProbeOptions } from './index';
 import { startProbeDaemon } from './daemon/server';
 
@@ -34,6 +34,24 @@ const positiveInt = (v: string): number => {
   return n;
 };
 const collect = (v: string, prev: string[]): string[] => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
+/** --dns-server: each entry an IP address (:port), named in the error instead of the resolver's bare "Invalid IP address". */
+const collectDnsServers = (v: string, prev: string[]): string[] => {
+  const entries = collect(v, []);
+  for (const e of entries) {
+    const problem = dnsServerProblem(e);
+    if (problem) throw new InvalidArgumentError(problem);
+  }
+  return [...prev, ...entries];
+};
+const portNumber = (v: string): number => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new InvalidArgumentError('must be a port number from 1 to 65535');
+  return n;
+};
+const httpUrl = (v: string): string => {
+  if (!URL.canParse(v) || !/^https?:$/.test(new URL(v).protocol)) throw new InvalidArgumentError('must be an http:// or https:// URL (e.g. https://rdap.org)');
+  return v;
+};
 
 export interface VerifyFlags {
   concurrency?: number;
@@ -220,11 +238,11 @@ export function addEngineOptions(cmd: Command): Command {
     .option('--helo <name>', 'EHLO/HELO name')
     .option('--mail-from <address>', 'MAIL FROM address')
     .option('--allow-private-networks', 'allow MX addresses in private/loopback ranges (tests only)')
-    .option('--dns-server <host:port>', 'DNS server (repeatable or comma-separated)', collect, [])
-    .option('--smtp-port <port>', 'SMTP port', positiveInt)
+    .option('--dns-server <host:port>', 'DNS server (repeatable or comma-separated)', collectDnsServers, [])
+    .option('--smtp-port <port>', 'SMTP port', portNumber)
     .addOption(new Option('--depth <depth>', 'how far to check').choices(['syntax', 'mx', 'smtp']).default('smtp'))
     .addOption(new Option('--mode <mode>', 'greylisting deadline').choices(['realtime', 'bulk']).default('realtime'))
-    .option('--rdap-url <url>', 'RDAP base URL for domain age')
+    .option('--rdap-url <url>', 'RDAP base URL for domain age', httpUrl)
     .option('--dnsbl-zone <zone>', 'DNSBL zone (repeatable)', collect, []);
 }
 

@@ -15,6 +15,21 @@ const list = z.preprocess(
     .transform((s) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined)),
 );
 const text = z.preprocess(emptyAsUndefined, z.string().optional());
+/** What is wrong with one DNS server entry (an IP address, `:port` when not 53, IPv6 as `[::1]:53`), or null. */
+export function dnsServerProblem(entry: string): string | null {
+  const m = /^(?:\[([^\]]+)\]|([^:]+)|([^[\]]*:[^[\]]*))(?::(\d{1,5}))?$/.exec(entry);
+  const host = m ? (m[1] ?? m[2] ?? m[3] ?? '') : '';
+  const port = m?.[4];
+  const ok = m !== null && net.isIP(host) !== 0 && (m[3] !== undefined ? port === undefined : true) && (port === undefined || (Number(port) >= 1 && Number(port) <= 65535));
+  return ok ? null : `"${entry}" is not a DNS server address (an IP address, with :port if not 53; IPv6 as [::1]:53)`;
+}
+/** Comma-separated DNS servers; a host name or a typo stops the start with the variable's name. */
+const dnsServers = list.superRefine((entries, ctx) => {
+  for (const entry of entries ?? []) {
+    const problem = dnsServerProblem(entry);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }
+});
 /** One IPv4 and/or one IPv6 address, comma-separated: the node's identity toward mail servers. */
 const sourceIps = list.superRefine((ips, ctx) => {
   if (!ips) return;
@@ -33,7 +48,7 @@ export const probeEnvSchema = z.object({
   /** On SIGTERM, how long verify streams under way may run on before they are cut (their clients re-send the rest). */
   PROBE_DRAIN_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(600_000).default(8000)),
   PROBE_ALLOW_PRIVATE_NETWORKS: z.preprocess(emptyAsUndefined, z.enum(['0', '1', 'true', 'false']).optional()),
-  PROBE_DNS_SERVERS: list,
+  PROBE_DNS_SERVERS: dnsServers,
   PROBE_DNS_TIMEOUT_MS: int,
   PROBE_SMTP_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(65535).optional()),
   PROBE_SOURCE_IP: sourceIps,
