@@ -10,6 +10,7 @@ export const BILLING_MESSAGES = {
   unknownSubscription: 'We could not find this subscription for your account.',
   badSignature: 'The payment signature is invalid.',
   testDisabled: 'Test payments are disabled: real payments are configured.',
+  testAlreadyPaid: 'This subscription has already been paid.',
   testElsewhere: 'Test payments can be made only on the machine the server runs on.',
   noSubscription: 'This account has no running subscription.',
   alreadyCancelled: 'Your subscription is already cancelled; the plan ends with the current period.',

@@ -1,6 +1,7 @@
 // The checkout's answer: the payment proof Razorpay's checkout hands the browser, verified and
 // applied once (or, for a resumed plan, the card authorised for the period after), and the local
 // test checkout's stand-in for Razorpay's payment step.
+import { sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import { planByType, type PlanType } from '../../contracts/plans';
 import type { AppDeps } from '../../deps';
@@ -31,11 +32,25 @@ export interface PaymentProof {
  */
 export async function completeTestPayment(deps: AppDeps, o: { userId: string; subscriptionId: string }): Promise<PaymentProof> {
   const gateway = gatewayFor(deps);
-  if (!gateway || gateway.mode !== 'test' || !gateway.webhookSecret) throw new AppError('PERMISSION_DENIED', BILLING_MESSAGES.testDisabled);
+  const secret = gateway?.mode === 'test' ? gateway.webhookSecret : null;
+  if (!gateway || !secret) throw new AppError('PERMISSION_DENIED', BILLING_MESSAGES.testDisabled);
   // Like Razorpay's checkout, it pays the subscription it was opened for, on an account the caller
   // owns, whichever team the session works in by then (verifyPayment: the same).
   const sub = await deps.db.selectFrom('subscription').selectAll().where('id', '=', o.subscriptionId).where('account_id', 'in', ownedAccounts(deps.db, o.userId)).executeTakeFirst();
   if (!sub || sub.mode !== 'test') throw new AppError('NOT_FOUND', BILLING_MESSAGES.unknownSubscription);
+  // Razorpay's checkout pays a subscription once: it is then active (or authorised) and cannot be
+  // paid again. Two clicks at once (or a replayed request) are serialised on the subscription, and
+  // the later one finds it paid; the lock is held until this one's webhooks have been applied.
+  return deps.db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`test_payment:${sub.id}`}, 0))`.execute(trx);
+    const now = await trx.selectFrom('subscription').select('status').where('id', '=', sub.id).executeTakeFirst();
+    if (now?.status !== 'created') throw new AppError('CONFLICT', BILLING_MESSAGES.testAlreadyPaid);
+    return payTestSubscription(deps, gateway, secret, sub);
+  });
+}
+
+/** Plays Razorpay's part for one payment of a test subscription: its webhooks, signed, through the real handler. */
+async function payTestSubscription(deps: AppDeps, gateway: NonNullable<ReturnType<typeof gatewayFor>>, secret: string, sub: { id: string; billing_plan_id: string; account_id: string; interval: Parameters<typeof addInterval>[1]; start_at: Date | null; amount: number; currency: string }): Promise<PaymentProof> {
   const paymentId = testId('pay');
   const start = new Date();
   const end = addInterval(start, sub.interval);
@@ -52,7 +67,7 @@ export async function completeTestPayment(deps: AppDeps, o: { userId: string; su
         ];
   for (const e of events) {
     const raw = Buffer.from(JSON.stringify({ entity: 'event', account_id: 'acc_test_mailvet', contains: Object.keys(e.payload), created_at: unix(start), ...e }));
-    const r = await handleRazorpayWebhook(deps, { rawBody: raw, signature: webhookSignature(raw, gateway.webhookSecret), eventId: testId('evt'), secret: gateway.webhookSecret, gateway });
+    const r = await handleRazorpayWebhook(deps, { rawBody: raw, signature: webhookSignature(raw, secret), eventId: testId('evt'), secret, gateway });
     if (r.status !== 200) throw new AppError('INTERNAL_ERROR', BILLING_MESSAGES.providerFailed);
   }
   return { razorpay_payment_id: paymentId, razorpay_subscription_id: sub.id, razorpay_signature: subscriptionPaymentSignature(paymentId, sub.id, gateway.signingSecret) };
