@@ -75,6 +75,12 @@ export function stopOnSignals(laptop: Pick<Laptop, 'stop'>): void {
     process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown());
+  // `kill <pid of npm>`: npm passes SIGTERM to the shell that runs the script, which dies without
+  // passing it on, and this process (then Postgres) ran on as an orphan. A parent gone is a stop too.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void shutdown();
+  }, 500).unref();
 }
 
 /** What a failed start prints: a taken web port says what to do, not only `listen EADDRINUSE`. */

@@ -23,10 +23,14 @@ const alive = (pid: number) => {
   }
 };
 
+const script = "const m = await import('./scripts/start.ts'); const l = await m.startLaptop(process.env); m.stopOnSignals(l); console.log('READY ' + l.url);";
+
 /** `npm start` without the SPA build: the same startLaptop and signal handling as scripts/start.ts main(). */
-function startApp(): { child: ChildProcess; ready: Promise<string>; exited: Promise<number | null> } {
-  const script = "const m = await import('./scripts/start.ts'); const l = await m.startLaptop(process.env); m.stopOnSignals(l); console.log('READY ' + l.url);";
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+function startApp(o: { underShell?: boolean } = {}): { child: ChildProcess; ready: Promise<string>; exited: Promise<number | null> } {
+  const node = [process.execPath, '--import', 'tsx', '--input-type=module', '-e', script];
+  // npm runs a script under `sh -c`; `; true` keeps the shell from exec-ing node (as npm's shell did).
+  const [cmd, ...args] = o.underShell ? ['sh', '-c', `${node.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')}; true`] : node;
+  const child = spawn(cmd!, args, {
     cwd: path.resolve('.'),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -92,6 +96,19 @@ describe('npm start after a run that was killed', () => {
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
     await until('Ctrl+C stopped Postgres', () => runningPort(pgDir) === null);
+  });
+});
+
+describe('npm start whose npm is stopped', () => {
+  it('stops itself and Postgres when the shell npm ran it under is gone (kill <pid of npm>)', { timeout: 180_000 }, async () => {
+    const run = startApp({ underShell: true });
+    const url = await run.ready;
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const pg = postmasterPid();
+    const app = Number((await (await import('node:child_process')).execFileSync('pgrep', ['-P', String(run.child.pid)], { encoding: 'utf8' })).trim().split('\n')[0]);
+    run.child.kill('SIGKILL'); // the shell, as when npm's SIGTERM ends it
+    await until('the app process stopped', () => !alive(app));
+    await until('Postgres stopped with it', () => runningPort(pgDir) === null && !alive(pg));
   });
 });
 
