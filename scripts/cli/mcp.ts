@@ -115,6 +115,11 @@ export async function runMcpCommand(env: NodeJS.ProcessEnv = process.env, args: 
     process.stdout.write(MCP_USAGE);
     return 0;
   }
+  // It takes no flag or argument: a mistyped one (`--url …`) was ignored and the server started anyway.
+  if (args.length > 0) {
+    process.stderr.write(`mailvet mcp: unexpected ${args[0]!.startsWith('-') ? 'option' : 'argument'} '${args[0]}' (it takes none: MAILVET_URL and MAILVET_API_KEY configure it; --help)\n`);
+    return 2;
+  }
   const cfg = readMcpEnv(env);
   if (!cfg.ok) {
     process.stderr.write(`${cfg.message}\n`);
