@@ -14,6 +14,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Dialog } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
+import { ListFailed } from '../../components/ui/list-states';
 import { Spinner } from '../../components/ui/spinner';
 import { Select, type SelectOption } from '../../components/ui/select';
 import { Table, TableRows, cellClass } from '../../components/ui/table';
@@ -230,6 +231,7 @@ function EndpointsCard({ plan }: { plan: Plan }) {
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-5">
+        {endpoints.isError && <ListFailed message="Your webhook endpoints could not be loaded." onRetry={() => void endpoints.refetch()} />}
         {list.length > 0 && (
           <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200">
             {list.map((ep) => (
