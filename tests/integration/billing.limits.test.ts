@@ -3,9 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../db/types';
-import { runOperatorCli } from '../../scripts/cli/operator';
 import { SUSPENDED_MESSAGE } from '../../server/features/billing/service-state';
 import { runSchedule } from '../../server/features/schedules/schedules.service';
+import { operatorCli } from '../helpers/operator-cli';
 import { signUpVerified, testServer } from '../helpers/test-server';
 
 const ts = testServer();
@@ -25,12 +25,7 @@ async function api(key: string, method: string, path: string, body?: unknown) {
   return { status: res.status, body: (await res.json().catch(() => null)) as any };
 }
 
-async function cli(...args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await runOperatorCli(['node', 'mailvet', ...args], { out: (s) => (out += s), err: (s) => (err += s), env: { DATABASE_URL: ts.testDb.url, DATA_DIR: '.data/test' } });
-  return { code, out, err };
-}
+const cli = operatorCli(() => ts.testDb.url);
 
 describe('suspended accounts on /v1 and the operator CLI', () => {
   it('the CLI shows and sets billing states; a suspended account gets 402 on new work and still reads its data', async () => {

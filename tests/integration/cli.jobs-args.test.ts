@@ -3,9 +3,9 @@
 // "(no jobs)" with exit 0, as if there were none; `jobs replay 123` printed Postgres's
 // 'invalid input syntax for type uuid'.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runOperatorCli } from '../../scripts/cli/operator';
 import { createJob } from '../../server/features/jobs/jobs.service';
 import { createTestDb, type TestDb } from '../helpers/test-db';
+import { operatorCli } from '../helpers/operator-cli';
 import { seedAccount } from './jobs.world';
 
 let tdb: TestDb;
@@ -16,12 +16,7 @@ afterAll(async () => {
   await tdb?.close();
 });
 
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runOperatorCli(['node', 'mailvet', ...args], { out: (s) => (out += s), err: (s) => (err += s), env: { DATABASE_URL: tdb.url, DATA_DIR: '.data/test' } });
-  return { code, out, err };
-}
+const cli = operatorCli(() => tdb.url);
 
 describe('mailvet jobs, mistyped values', () => {
   it('jobs list --status with an unknown status names the flag and the statuses, instead of listing nothing', async () => {

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runOperatorCli } from '../../scripts/cli/operator';
 import { createJob } from '../../server/features/jobs/jobs.service';
 import { createTestDb, type TestDb } from '../helpers/test-db';
+import { operatorCli } from '../helpers/operator-cli';
 import { seedAccount } from './jobs.world';
 
 let tdb: TestDb;
@@ -14,12 +14,7 @@ afterAll(async () => {
   await tdb?.close();
 });
 
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runOperatorCli(['node', 'mailvet', ...args], { out: (s) => (out += s), err: (s) => (err += s), env: { DATABASE_URL: tdb.url, DATA_DIR: '.data/test' } });
-  return { code, out, err };
-}
+const cli = operatorCli(() => tdb.url);
 
 const account = (id: string) => tdb.db.selectFrom('account').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const audit = (id: string) => tdb.db.selectFrom('audit_log').select(['action', 'actor', 'data']).where('account_id', '=', id).where('actor', '=', 'operator').orderBy('id').execute();

@@ -2,35 +2,18 @@
 // ends cancelled (from History, or POST /v1/jobs/{id}/cancel): a reader's copy of the example must
 // stop there too, in every language, not poll for ever. Each example runs for real against a
 // cancelled job (Python when python3 with requests is installed here; reported skipped otherwise).
-import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLES, exampleCode } from '../../src/features/docs/examples';
 import { ownerOn } from '../helpers/accounts';
+import { pythonWithRequests, runExample } from '../helpers/example-run';
 import { testServer } from '../helpers/test-server';
 
 const ts = testServer();
 
-function run(cmd: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // Bounded: an example that never stops is killed and fails.
-    execFile(cmd, args, { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...env }, timeout: 15_000 }, (err, stdout, stderr) => {
-      const code = err ? ((err as { code?: unknown }).code as number | null) ?? 1 : 0;
-      resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr });
-    });
-  });
-}
-
-function pythonWithRequests(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import requests'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
+const run = (cmd: string, args: string[], env: Record<string, string>) => runExample(cmd, args, { env, timeoutMs: 15_000 });
 
 const jobStatus = EXAMPLES.find((e) => e.id === 'job-status')!;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailvet-job-end-'));

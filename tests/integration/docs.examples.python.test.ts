@@ -2,49 +2,29 @@
 // with a real test key over real HTTP, and print what their Node.js twins print
 // (docs.examples.test.ts). Each needs python3 with requests; where that is missing each test is
 // reported skipped (docs.examples.test.ts still compiles them with python3 when it is there).
-import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLES, exampleCode } from '../../src/features/docs/examples';
 import { ownerOn } from '../helpers/accounts';
+import { pythonWithRequests, runExample, type ExampleRun } from '../helpers/example-run';
 import { startTestServer, type TestServer } from '../helpers/test-server';
-
-function pythonWithRequests(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import requests'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const ready = pythonWithRequests();
 let ts: TestServer;
 let apiKey: string;
 let dir: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the Python example `id` in the examples' folder; it must end with `exitCode`. */
-function python(id: string, env: Record<string, string> = {}, exitCode = 0, url = ts.url): Promise<Run> {
+async function python(id: string, env: Record<string, string> = {}, exitCode = 0, url = ts.url): Promise<ExampleRun> {
   const e = EXAMPLES.find((x) => x.id === id);
   if (!e) throw new Error(`no example ${id}`);
   const file = path.join(dir, `${id.replaceAll('-', '_')}.py`);
   fs.writeFileSync(file, exampleCode(e.python, url));
-  return new Promise((resolve) => {
-    execFile('python3', [file], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), MAILVET_API_KEY: apiKey, ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? ((err as { code?: unknown }).code as number | null) ?? 1 : 0;
-      const r = { code: typeof code === 'number' ? code : 1, stdout, stderr };
-      expect(r.code, `${id} (Python) exit code: ${stdout} ${stderr}`).toBe(exitCode);
-      resolve(r);
-    });
-  });
+  const r = await runExample('python3', [file], { cwd: dir, env: { MAILVET_API_KEY: apiKey, ...env } });
+  expect(r.code, `${id} (Python) exit code: ${r.stdout} ${r.stderr}`).toBe(exitCode);
+  return r;
 }
 
 const lines = (s: string) => s.trim().split('\n');

@@ -3,13 +3,13 @@
 // Practices say to wait for Retry-After on a 429 and try again: the examples' call helper does so,
 // so a reader's copy pages through a long list on any plan instead of dying with "Mailvet 429".
 // Node.js and the browser version (in Node) always; Python where python3 with requests is installed.
-import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_PLACEHOLDERS, EXAMPLES, exampleCode } from '../../src/features/docs/examples';
 import { ownerOn } from '../helpers/accounts';
+import { pythonWithRequests, runExample } from '../helpers/example-run';
 import { testServer } from '../helpers/test-server';
 
 const ts = testServer();
@@ -17,23 +17,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailvet-rate-examples-'));
 const JOBS = 9;
 let key = '';
 
-function pythonWithRequests(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import requests'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function run(cmd: string, file: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(cmd, [file], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), MAILVET_API_KEY: key }, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? ((err as { code?: unknown }).code as number | null) ?? 1 : 0;
-      resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr });
-    });
-  });
-}
+const run = (cmd: string, file: string) => runExample(cmd, [file], { cwd: dir, env: { MAILVET_API_KEY: key } });
 
 const jobsList = EXAMPLES.find((e) => e.id === 'jobs-list')!;
 
