@@ -10,7 +10,7 @@ import { resolveTimeZone } from '../reporting/time-zone';
 import type { AppDeps } from '../../deps';
 import { revokeKeysOfLeavingUser } from '../api-keys/api-keys.service';
 import { deleteEndpointsOfLeavingUser } from '../webhooks/webhooks.service';
-import { pauseSchedulesOfLeavingUser } from '../schedules/schedules.service';
+import { pauseSchedulesOfLeavingUser } from '../schedules/schedules-of-leavers';
 import { writeAudit } from '../audit/audit';
 import { gatewayFor, stopSubscriptionsOf } from '../billing/billing-gateway';
 import { chargedDuringDeletion, paymentsOf, refundDeletedAccountCharges } from '../billing/deleted-account-charges';

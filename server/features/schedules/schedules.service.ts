@@ -176,7 +176,7 @@ export async function createSchedule(
 
 export async function setScheduleActive(db: Db, caller: { accountId: string; userId: string }, scheduleId: string, isActive: boolean): Promise<{ id: string; is_active: boolean }> {
   return db.transaction().execute(async (trx) => {
-    // Switched by hand, it is no longer "paused because its creator left" (pauseSchedulesOfLeavingUser).
+    // Switched by hand, it is no longer "paused because its creator left" (pauseSchedulesOfLeavingUser, schedules-of-leavers.ts).
     const row = await trx.updateTable('schedule').set({ is_active: isActive, paused_reason: null }).where('id', '=', scheduleId).where('account_id', '=', caller.accountId).returning(['id', 'is_active']).executeTakeFirst();
     if (!row) throw new AppError('NOT_FOUND', 'Schedule not found');
     await writeAudit(trx, { accountId: caller.accountId, actorUserId: caller.userId, action: isActive ? 'schedule.activated' : 'schedule.deactivated', targetType: 'schedule', targetId: scheduleId });
@@ -209,33 +209,6 @@ export async function deleteSchedule(db: Db, caller: { accountId: string; userId
     await writeAudit(trx, { accountId: caller.accountId, actorUserId: caller.userId, action: 'schedule.deleted', targetType: 'schedule', targetId: scheduleId, data: { name: row.name, runs_cancelled: running.length } });
     return { id: row.id, runs_cancelled: running.length };
   });
-}
-
-/**
- * A user leaving an account (removed, left, or deleting their user: `accountId` unset, every account
- * they still belong to) takes no part in it any more: the active schedules they created there are
- * paused, not left spending the account's credits in their name, and keep their lists. The Schedules
- * list says why (paused_reason); an owner or admin who switches one back on keeps it running as the
- * account's (runSchedule names nobody who left). Returns how many were paused.
- */
-export async function pauseSchedulesOfLeavingUser(
-  trx: Db,
-  o: { accountId?: string; userId: string; actorUserId: string | null; reason: 'member_removed' | 'member_left' | 'user_deleted' },
-): Promise<number> {
-  let q = trx.updateTable('schedule').set({ is_active: false, paused_reason: 'creator_left' }).where('created_by', '=', o.userId).where('is_active', '=', true);
-  if (o.accountId) q = q.where('account_id', '=', o.accountId);
-  const paused = await q.returning(['id', 'account_id', 'name']).execute();
-  for (const s of paused) {
-    await writeAudit(trx, {
-      accountId: s.account_id,
-      actorUserId: o.actorUserId,
-      action: 'schedule.deactivated',
-      targetType: 'schedule',
-      targetId: s.id,
-      data: { name: s.name, reason: o.reason, created_by: o.userId },
-    });
-  }
-  return paused.length;
 }
 
 /** The dialog's "load from CSV": the same parser as Bulk Upload, with section 5's messages. */

@@ -5,7 +5,7 @@ import type { Db } from '../../../db/client';
 import { AppError } from '../../lib/app-error';
 import { revokeKeysOfLeavingUser } from '../api-keys/api-keys.service';
 import { deleteEndpointsOfLeavingUser } from '../webhooks/webhooks.service';
-import { pauseSchedulesOfLeavingUser } from '../schedules/schedules.service';
+import { pauseSchedulesOfLeavingUser } from '../schedules/schedules-of-leavers';
 import { AUTH_MAILS_PER_HOUR } from '../account/auth-mail-throttle';
 import { writeAudit } from '../audit/audit';
 import { lockTeam, teamMemberLimit } from './team-seats';
