@@ -185,11 +185,7 @@ async function runDaemon(): Promise<number> {
   const settings = daemonSettingsFromEnv(process.env);
   const probe = probeOptionsFromEnv(process.env);
   const budget = probe.mxRcptBudget;
-  if (budget) {
-    const journal = daemonRcptJournal(process.env, settings.port);
-    if (journal) budget.journal = journal;
-    else delete budget.journal;
-  }
+  if (budget) budget.journal = daemonRcptJournal(process.env, settings.port);
   const daemon = await startProbeDaemon({ ...settings, probe });
   if (budget) process.stderr.write(`mailvet probe: fleet RCPT budget, this node's share: at most ${budget.rcpts} RCPTs per MX IP per ${budget.windowMs ?? 60_000} ms; ${budget.journal ? `grants journaled in ${budget.journal}` : 'no journal: a restart within a window forgets what was sent'}\n`);
   process.stderr.write(`mailvet probe listening on ${daemon.url}\n`);
